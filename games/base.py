@@ -1,0 +1,306 @@
+"""The engine contract every game implements, and the pieces shared by all of them.
+
+A game is a pure, deterministic state machine behind the `Rules` protocol: state in, new state out. Engines
+know seats (0..n-1), never Discord users; resignation by a player in a two-player game, timeouts and aborts
+are the match service's business, and it reports them with the same `Outcome` type.
+
+One move is one notation string: `parse(state, notation(state, m)) == m` for every legal move `m`. The same
+string is the `/move` argument, the autocomplete choice, the button payload and the row in the moves table.
+
+Forced moves (Paintscape's and TilingKing's automatic passes) are real moves in the log: `forced_move`
+names them, and `advance` plays them, so a replay of the log reproduces the game exactly.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar
+
+Seat: TypeAlias = int
+"""A player's place at the table, 0..n-1. Seat 0 is the first seat, not necessarily the first to move."""
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+# --------------------------------------------------------------------------------------------- errors
+
+
+class MoveError(ValueError):
+    """A move (or a request to move) that cannot be played. The message is written for a player."""
+
+
+class InvalidMove(MoveError):
+    """The text is not a move of this game at all ("zz9 is not a square")."""
+
+
+class IllegalMove(MoveError):
+    """A well-formed move that the rules do not allow here ("d4 is not next to any of your stones")."""
+
+
+class AmbiguousMove(MoveError):
+    """The text could mean more than one legal move."""
+
+
+class NotYourTurn(MoveError):
+    """The player asked to move out of turn."""
+
+
+class GameOver(MoveError):
+    """The game has already ended."""
+
+
+class InvalidOptions(ValueError):
+    """Match options that do not fit the game; the message says which option and what is allowed."""
+
+
+# --------------------------------------------------------------------------------------------- outcome
+
+
+class Termination(enum.StrEnum):
+    """Why a game ended. The values are stored in the database; do not rename them."""
+
+    COLOURS = "colours"  # Paintscape: three colours collected
+    LEAD = "lead"  # Paint: the lead held long enough
+    NO_LEAD = "no_lead"  # Paint: nobody led for long enough (draw)
+    MOVE_CAP = "move_cap"  # Paint: the safety cap on plies (draw)
+    NO_MOVES = "no_moves"  # Paint: the player to move has no legal move and loses
+    PASSES = "passes"  # TilingKing: a full round of passes, scores compared
+    RESIGNATION = "resignation"
+    TIMEOUT = "timeout"
+    ABORTED = "aborted"  # ended by agreement or by an admin: no result
+
+    @property
+    def phrase(self) -> str:
+        """Words for a result line: "won by {phrase}"."""
+        return _TERMINATION_PHRASES[self]
+
+
+_TERMINATION_PHRASES = {
+    Termination.COLOURS: "collecting three colours",
+    Termination.LEAD: "holding the lead",
+    Termination.NO_LEAD: "nobody holding the lead",
+    Termination.MOVE_CAP: "reaching the move limit",
+    Termination.NO_MOVES: "leaving the opponent without a move",
+    Termination.PASSES: "score after a full round of passes",
+    Termination.RESIGNATION: "resignation",
+    Termination.TIMEOUT: "timeout",
+    Termination.ABORTED: "abort",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended.
+
+    `ranks[s]` is seat s's finishing place (0 = first; equal ranks are ties). `winners` are the seats ranked
+    first, and is empty for a draw (every seat shares first place) or an aborted game. `scores` are the
+    game's own points (colours, tiles, cells), one per seat.
+    """
+
+    termination: Termination
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...] = ()
+    winners: tuple[Seat, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        firsts = tuple(s for s, r in enumerate(self.ranks) if r == 0)
+        everyone = len(firsts) == len(self.ranks)
+        winners = () if everyone or self.termination is Termination.ABORTED else firsts
+        object.__setattr__(self, "winners", winners)
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners and self.termination is not Termination.ABORTED
+
+    @classmethod
+    def win(cls, winner: Seat, seats: int, termination: Termination, scores: Sequence[float] = ()) -> Outcome:
+        """One seat wins, every other seat shares last place."""
+        return cls(termination, tuple(0 if s == winner else 1 for s in range(seats)), tuple(scores))
+
+    @classmethod
+    def loss(cls, loser: Seat, seats: int, termination: Termination, scores: Sequence[float] = ()) -> Outcome:
+        """One seat loses (resigned, timed out, had no move); the others share first place."""
+        return cls(termination, tuple(1 if s == loser else 0 for s in range(seats)), tuple(scores))
+
+    @classmethod
+    def draw(cls, seats: int, termination: Termination, scores: Sequence[float] = ()) -> Outcome:
+        return cls(termination, (0,) * seats, tuple(scores))
+
+    @classmethod
+    def by_score(
+        cls,
+        scores: Sequence[float],
+        termination: Termination,
+        last: Iterable[Seat] = (),
+    ) -> Outcome:
+        """Rank by score, highest first, equal scores tied; seats in `last` (resigned) rank below everyone."""
+        demoted = set(last)
+        keys = [(s in demoted, -scores[s]) for s in range(len(scores))]
+        ranks = tuple(sorted(set(keys)).index(k) for k in keys)
+        return cls(termination, ranks, tuple(scores))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"termination": self.termination.value, "ranks": list(self.ranks), "scores": list(self.scores)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(Termination(data["termination"]), tuple(data["ranks"]), tuple(data.get("scores", ())))
+
+
+# --------------------------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One match option of a game: its name, type, default and allowed values, and a line of help.
+
+    `proposal=True` marks a rule that is our decision where the sources are silent (RULES.md PROPOSAL).
+    """
+
+    name: str
+    default: bool | int | str
+    help: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    proposal: bool = False
+
+    def coerce(self, value: Any) -> bool | int | str:
+        """Check and convert one value; raises InvalidOptions with a message for a player."""
+        kind = type(self.default)
+        if kind is bool:
+            if isinstance(value, bool):
+                result: bool | int | str = value
+            elif isinstance(value, str) and value.lower() in {"true", "yes", "on", "1", "false", "no", "off", "0"}:
+                result = value.lower() in {"true", "yes", "on", "1"}
+            else:
+                raise InvalidOptions(f"{self.name} must be on or off")
+        elif kind is int:
+            try:
+                if isinstance(value, bool):
+                    raise ValueError
+                result = int(value)
+            except (TypeError, ValueError):
+                raise InvalidOptions(f"{self.name} must be a whole number") from None
+            if self.minimum is not None and result < self.minimum:
+                raise InvalidOptions(f"{self.name} must be at least {self.minimum}")
+            if self.maximum is not None and result > self.maximum:
+                raise InvalidOptions(f"{self.name} must be at most {self.maximum}")
+        else:
+            if not isinstance(value, str):
+                raise InvalidOptions(f"{self.name} must be text")
+            result = value
+        if self.choices and result not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise InvalidOptions(f"{self.name} must be one of: {allowed}")
+        return result
+
+
+def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Fill in defaults and check every given option against the game's specs."""
+    known = {o.name: o for o in specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        names = ", ".join(known) or "none"
+        raise InvalidOptions(f"unknown option {unknown[0]!r}; this game's options are: {names}")
+    return {name: (spec.coerce(given[name]) if name in given else spec.default) for name, spec in known.items()}
+
+
+# --------------------------------------------------------------------------------------------- contract
+
+
+class Rules(Protocol[S, M]):
+    """The rules of one game as a pure state machine. Implementations are stateless singletons."""
+
+    id: ClassVar[str]
+    """Registry key, database value and command choice: "paintscape"."""
+    name: ClassVar[str]
+    """Display name: "Paintscape"."""
+    seats: ClassVar[range]
+    """Allowed numbers of players: range(2, 3) or range(2, 5)."""
+    options: ClassVar[tuple[Option, ...]]
+    """The match options this game accepts (see `resolve_options`)."""
+    summary: ClassVar[str]
+    """The /rules text: a summary a player reads in a minute, saying which rules are proposals."""
+
+    def new(self, seats: int, options: Mapping[str, Any], seed: int) -> S:
+        """The starting position. Randomness (a shuffled start) comes only from `seed`."""
+        ...
+
+    def to_move(self, state: S) -> Seat | None:
+        """The seat to move, or None once the game is over."""
+        ...
+
+    def legal_moves(self, state: S) -> Iterable[M]:
+        """Every legal move; empty exactly when `outcome(state)` is set."""
+        ...
+
+    def apply(self, state: S, move: M) -> S:
+        """The position after `move`; never mutates `state`. Raises IllegalMove or GameOver."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        ...
+
+    def parse(self, state: S, text: str) -> M:
+        """A player's text to a legal move. Raises InvalidMove, IllegalMove, AmbiguousMove or GameOver."""
+        ...
+
+    def notation(self, state: S, move: M) -> str:
+        """The canonical text of a move in this position; `parse(state, notation(state, m)) == m`."""
+        ...
+
+    def describe(self, state: S, move: M) -> str:
+        """The move in words for the chat, from the position before it: "White c1-c3, pushing the sphere to c4"."""
+        ...
+
+    def forced_move(self, state: S) -> M | None:
+        """The move the rules make for the player (an automatic pass), or None if the player must choose."""
+        ...
+
+    def seat_label(self, state: S, seat: Seat) -> str:
+        """The seat's role in this position: "Black", "White", "Red"; or "Balancer" before colours are chosen."""
+        ...
+
+    def position_text(self, state: S) -> str:
+        """A compact text of the position, for `/board` exports and tests."""
+        ...
+
+    def dump(self, state: S) -> dict[str, Any]:
+        """A JSON-safe snapshot; `load(dump(s)) == s`."""
+        ...
+
+    def load(self, data: Mapping[str, Any]) -> S:
+        """The state a `dump` describes."""
+        ...
+
+
+def advance(rules: Rules[S, M], state: S) -> tuple[S, list[M]]:
+    """Play every forced move (automatic passes) from `state`; returns the new state and the moves played."""
+    played: list[M] = []
+    while rules.to_move(state) is not None:
+        move = rules.forced_move(state)
+        if move is None:
+            break
+        played.append(move)
+        state = rules.apply(state, move)
+    return state, played
+
+
+def play(
+    rules: Rules[S, M],
+    notations: Iterable[str],
+    *,
+    seats: int = 2,
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> S:
+    """Replay a game from its start and its move log (notation strings, forced moves included)."""
+    state = rules.new(seats, options or {}, seed)
+    for text in notations:
+        state = rules.apply(state, rules.parse(state, text))
+    return state
