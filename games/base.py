@@ -153,6 +153,10 @@ class Outcome:
 # --------------------------------------------------------------------------------------------- options
 
 
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0"})
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One match option of a game: its name, type, default and allowed values, and a line of help.
@@ -174,8 +178,8 @@ class Option:
         if kind is bool:
             if isinstance(value, bool):
                 result: bool | int | str = value
-            elif isinstance(value, str) and value.lower() in {"true", "yes", "on", "1", "false", "no", "off", "0"}:
-                result = value.lower() in {"true", "yes", "on", "1"}
+            elif isinstance(value, str) and value.lower() in _TRUE | _FALSE:
+                result = value.lower() in _TRUE
             else:
                 raise InvalidOptions(f"{self.name} must be on or off")
         elif kind is int:
@@ -206,7 +210,7 @@ def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[s
     if unknown:
         names = ", ".join(known) or "none"
         raise InvalidOptions(f"unknown option {unknown[0]!r}; this game's options are: {names}")
-    return {name: (spec.coerce(given[name]) if name in given else spec.default) for name, spec in known.items()}
+    return {name: spec.coerce(given[name]) if name in given else spec.default for name, spec in known.items()}
 
 
 # --------------------------------------------------------------------------------------------- contract
@@ -255,7 +259,7 @@ class Rules(Protocol[S, M]):
         ...
 
     def describe(self, state: S, move: M) -> str:
-        """The move in words for the chat, from the position before it: "White c1-c3, pushing the sphere to c4"."""
+        """The move in words, from the position before it: "White c1-c3, pushing the sphere to c4"."""
         ...
 
     def forced_move(self, state: S) -> M | None:
@@ -263,7 +267,7 @@ class Rules(Protocol[S, M]):
         ...
 
     def seat_label(self, state: S, seat: Seat) -> str:
-        """The seat's role in this position: "Black", "White", "Red"; or "Balancer" before colours are chosen."""
+        """The seat's role here: "Black", "White", "Red"; "Balancer" before colours are chosen."""
         ...
 
     def position_text(self, state: S) -> str:
