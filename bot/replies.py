@@ -1,0 +1,97 @@
+"""How Tessera answers: ephemeral replies for what a user did wrong, an apology for what went wrong with us.
+
+Every error a user can cause (a `games.base.MoveError`, `InvalidOptions`, the service's `ServiceError`, or a
+`UserError` raised by the Discord layer) becomes an ephemeral reply in plain words. Anything else is logged
+with the match id (if the handler recorded one in `interaction.extras["match_id"]`) and the user gets a
+short apology, so nobody ever sees "This interaction failed".
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from games.base import InvalidOptions, MoveError
+
+log = logging.getLogger("tessera.errors")
+
+APOLOGY = "Sorry, something went wrong on our side. The match is safe; please try again in a moment."
+
+
+class UserError(Exception):
+    """Something the user did that Tessera cannot do; the message says what to do instead."""
+
+
+def _service_error_types() -> tuple[type[BaseException], ...]:
+    try:
+        from bot.matches import ServiceError
+    except ImportError:  # the service not installed: only our own and the engines' errors
+        return ()
+    return (ServiceError,)
+
+
+def user_error_types() -> tuple[type[BaseException], ...]:
+    """Exception types whose message is written for a player."""
+    return (UserError, MoveError, InvalidOptions, *_service_error_types())
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The exception a command or button really raised, without discord.py's wrappers."""
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        if error.__cause__ is None:
+            break
+        error = error.__cause__
+    if isinstance(error, app_commands.CommandInvokeError) and error.original is not None:
+        return error.original
+    return error
+
+
+def player_message(error: BaseException) -> str | None:
+    """The words to show the user for an error they caused, or None when it is our fault."""
+    error = unwrap(error)
+    if isinstance(error, user_error_types()):
+        text = str(error).strip() or "That cannot be done right now."
+        return text[0].upper() + text[1:]
+    if isinstance(error, app_commands.MissingPermissions):
+        names = (p.replace("_", " ").replace("guild", "server").title() for p in error.missing_permissions)
+        wanted = ", ".join(names)
+        return f"You need the {wanted} permission for that; ask a server admin."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Tessera's games are played in server channels; use this command in a server."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use this command here."
+    return None
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral reply, whether or not the interaction was already answered or deferred."""
+    if interaction.type is discord.InteractionType.autocomplete:
+        return
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException, *, where: str) -> None:
+    """Answer an interaction that raised: plain words for a user's mistake, an apology and a log for ours."""
+    text = player_message(error)
+    if text is None:
+        match_id = interaction.extras.get("match_id")
+        log.error(
+            "unexpected error in %s (match %s, user %s)",
+            where,
+            match_id if match_id is not None else "-",
+            interaction.user.id if interaction.user else "-",
+            exc_info=unwrap(error),
+        )
+        text = APOLOGY
+    try:
+        await send_ephemeral(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply in %s", where, exc_info=True)

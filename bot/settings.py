@@ -1,0 +1,125 @@
+"""The bot's configuration: one frozen object read from the environment and `.env`.
+
+Nothing else in the project reads `os.environ`. Every variable is documented in `.env.example`.
+The token is a `SecretStr`, so it never shows up in a log line, a repr or a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite:///data/tessera.sqlite3"
+
+# A bot token is three URL-safe base64 parts separated by dots: user id, timestamp, HMAC.
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{18,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
+_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class SettingsError(Exception):
+    """The configuration cannot be used; the message is one line fit to print to an operator."""
+
+
+class Settings(BaseSettings):
+    """Tessera's settings; field names are the environment variables in lower case."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        case_sensitive=False,
+    )
+
+    discord_token: SecretStr = Field(description="The bot token from the Discord developer portal.")
+    database_url: str = Field(
+        DEFAULT_DATABASE_URL, description="Where matches are stored: sqlite:///relative/path or sqlite:////abs."
+    )
+    dev_guild_id: int | None = Field(None, description="Sync commands to this one guild (instant) when set.")
+    log_level: str = Field("INFO", description="CRITICAL, ERROR, WARNING, INFO or DEBUG.")
+    shard_count: int | None = Field(None, ge=1, description="Total shards across all processes.")
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        None, description="Shards this process runs, comma separated: 0,1."
+    )
+
+    @field_validator("discord_token")
+    @classmethod
+    def _token_has_the_shape_of_a_token(cls, value: SecretStr) -> SecretStr:
+        text = value.get_secret_value().strip()
+        if not text:
+            raise ValueError("DISCORD_TOKEN is empty")
+        if not _TOKEN_SHAPE.match(text):
+            raise ValueError("DISCORD_TOKEN does not look like a bot token (three dot-separated parts)")
+        return SecretStr(text)
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_is_sqlite(cls, value: str) -> str:
+        if not value.startswith("sqlite:///") or value == "sqlite:///":
+            raise ValueError("DATABASE_URL must look like sqlite:///data/tessera.sqlite3")
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_log_level(cls, value: Any) -> str:
+        level = str(value).strip().upper()
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+        return level
+
+    @field_validator("dev_guild_id", "shard_count", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated_ids(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.split(",") if part.strip()]
+            if not parts:
+                return None
+            try:
+                return tuple(int(part) for part in parts)
+            except ValueError:
+                raise ValueError("SHARD_IDS must be whole numbers separated by commas: 0,1") from None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit_the_count(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            bad = [shard for shard in self.shard_ids if not 0 <= shard < self.shard_count]
+            if bad or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError(f"SHARD_IDS must be distinct numbers from 0 to {self.shard_count - 1}")
+        return self
+
+    @property
+    def database_path(self) -> Path:
+        """The SQLite file: `sqlite:///data/x.db` is relative to the working folder, `sqlite:////x` absolute."""
+        return Path(self.database_url.removeprefix("sqlite:///"))
+
+    @property
+    def data_dir(self) -> Path:
+        """The folder holding the database and the synced-commands fingerprint."""
+        return self.database_path.parent
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read the settings from the environment and `.env`; raises SettingsError with one readable line."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]).upper() or "settings"
+        message = str(first["msg"]).removeprefix("Value error, ")
+        if first["type"] == "missing":
+            message = f"{field} is not set; put it in the environment or in .env (see .env.example)"
+        elif field not in message:
+            message = f"{field}: {message}"
+        raise SettingsError(message) from None

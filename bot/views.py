@@ -1,0 +1,114 @@
+"""Persistent buttons: one `DynamicItem` whose custom_id carries the action, the match id and the ply.
+
+`t:<action>:<match id>:<ply>[:<argument>]`, for example `t:move:42:7:done` or `t:accept:42:0`. The button
+survives a restart because the bot registers the class in `setup_hook` (`add_dynamic_items`), and it never
+acts on a newer position because the handler passes the ply to the service's stale check.
+
+Cogs register one handler per action with `register_button`; the handler gets the interaction and the
+parsed `ButtonRef`. Errors a player caused become ephemeral replies; anything else is logged with the
+match id and answered with an apology (this class is the "DynamicItem on_error").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.replies import report_error
+
+log = logging.getLogger("tessera.buttons")
+
+CUSTOM_ID = re.compile(
+    r"t:(?P<action>[a-z_]+):(?P<ref>\d+):(?P<ply>\d+)(?::(?P<arg>[A-Za-z0-9_ .\-]{1,60}))?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonRef:
+    """What a button acts on: an action, a match (or challenge) id, the ply it was shown at, an argument."""
+
+    action: str
+    ref: int
+    ply: int
+    arg: str = ""
+
+    @property
+    def custom_id(self) -> str:
+        base = f"t:{self.action}:{self.ref}:{self.ply}"
+        return f"{base}:{self.arg}" if self.arg else base
+
+
+ButtonHandler = Callable[[discord.Interaction[Any], ButtonRef], Awaitable[None]]
+_HANDLERS: dict[str, ButtonHandler] = {}
+
+
+def register_button(action: str, handler: ButtonHandler) -> None:
+    """Route clicks on buttons with this action to `handler` (a cog method)."""
+    _HANDLERS[action] = handler
+
+
+def unregister_button(action: str) -> None:
+    _HANDLERS.pop(action, None)
+
+
+class TesseraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):
+    """A button that outlives the process: everything it needs is in its custom_id."""
+
+    def __init__(
+        self,
+        ref: ButtonRef,
+        *,
+        label: str = "Go",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, custom_id=ref.custom_id, emoji=emoji
+        )
+        super().__init__(button, row=row)
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TesseraButton:
+        ref = ButtonRef(match["action"], int(match["ref"]), int(match["ply"]), match["arg"] or "")
+        return cls(ref)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.extras["match_id"] = self.ref.ref
+        handler = _HANDLERS.get(self.ref.action)
+        try:
+            if handler is None:
+                raise LookupError(f"no handler for button action {self.ref.action!r}")
+            await handler(interaction, self.ref)
+        except Exception as error:  # every failure gets an answer, never "This interaction failed"
+            await report_error(interaction, error, where=f"button {self.ref.custom_id}")
+
+
+def button(
+    action: str,
+    ref: int,
+    ply: int,
+    label: str,
+    *,
+    arg: str = "",
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+) -> TesseraButton:
+    """A persistent button for `view.add_item`."""
+    return TesseraButton(ButtonRef(action, ref, ply, arg), label=label, style=style, emoji=emoji)
+
+
+def view_of(*buttons: TesseraButton) -> discord.ui.View:
+    """A view holding persistent buttons (no timeout: the buttons live as long as the message)."""
+    view = discord.ui.View(timeout=None)
+    for item in buttons:
+        view.add_item(item)
+    return view
