@@ -101,7 +101,7 @@ class Settings(BaseSettings):
 
     @property
     def database_path(self) -> Path:
-        """The SQLite file: `sqlite:///data/x.db` is relative to the working folder, `sqlite:////x` absolute."""
+        """The SQLite file; `sqlite:///data/x.db` is relative, `sqlite:////srv/x.db` absolute."""
         return Path(self.database_url.removeprefix("sqlite:///"))
 
     @property
