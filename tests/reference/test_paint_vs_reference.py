@@ -5,16 +5,25 @@ the result must agree at every ply."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 import games
 from tests.reference.paint_ref import RefPaint
 
-RULES = games.get("paint")
+
+@pytest.fixture(scope="module")
+def _rules() -> None:
+    global RULES
+    RULES = games.get("paint")
+
+
+RULES: Any = None
 SEAT = {"W": 0, "B": 1}
 
 
+@pytest.mark.usefixtures("_rules")
 @pytest.mark.parametrize("seed", range(12))
 def test_random_games_match_the_reference(seed: int) -> None:
     rng = random.Random(seed)

@@ -8,13 +8,21 @@ the seat to move, every stone and tile, and the result must agree exactly.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 import games
 from tests.reference.paintscape_ref import SQUARES, RefPaintscape
 
-RULES = games.get("paintscape")
+
+@pytest.fixture(scope="module")
+def _rules() -> None:
+    global RULES
+    RULES = games.get("paintscape")
+
+
+RULES: Any = None
 
 
 def standard_layout(rng: random.Random) -> str:
@@ -62,18 +70,21 @@ def run_game(layout: str, balance: bool, rng: random.Random) -> int:
         assert plies < 500
 
 
+@pytest.mark.usefixtures("_rules")
 @pytest.mark.parametrize("seed", range(40))
 def test_standard_starts_match_the_reference(seed: int) -> None:
     rng = random.Random(seed)
     run_game(standard_layout(rng), balance=seed % 2 == 0, rng=rng)
 
 
+@pytest.mark.usefixtures("_rules")
 @pytest.mark.parametrize("seed", range(40))
 def test_midgame_layouts_match_the_reference(seed: int) -> None:
     rng = random.Random(1000 + seed)
     run_game(midgame_layout(rng), balance=seed % 3 == 0, rng=rng)
 
 
+@pytest.mark.usefixtures("_rules")
 def test_random_start_from_a_seed_is_a_legal_setup() -> None:
     for seed in range(50):
         state = RULES.new(2, {}, seed)
