@@ -1,0 +1,29 @@
+# Tessera: a slim image that runs `python -m bot` as an unprivileged user, with the database on a volume.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Install the dependencies first (cached while only the code changes), then the project itself.
+COPY pyproject.toml README.md ./
+COPY games ./games
+COPY bot ./bot
+COPY cogs ./cogs
+COPY renderer ./renderer
+RUN pip install . \
+    && useradd --create-home --uid 10001 tessera \
+    && mkdir -p /app/data \
+    && chown tessera:tessera /app/data
+
+USER tessera
+
+# The SQLite database (and the synced-commands fingerprint) live here; mount a volume to keep them.
+VOLUME ["/app/data"]
+ENV DATABASE_URL=sqlite:///data/tessera.sqlite3
+
+# Settings come from the environment: docker run --env-file .env -v tessera-data:/app/data tessera
+CMD ["python", "-m", "bot"]
