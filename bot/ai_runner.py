@@ -1,0 +1,124 @@
+"""Runs the bot's searches in worker processes, so a 3-second think never blocks the event loop.
+
+`AIRunner.choose` sends a position (as its `dump`) to a `ProcessPoolExecutor` with one worker per CPU, and
+an `asyncio.Semaphore` of the same size makes further requests wait their turn instead of piling up in the
+pool. The worker loads the game, calls `games.ai.best_move` and returns the move's notation, which the
+caller plays like any player's `/move`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import games
+from games.ai import Level, best_move
+
+log = logging.getLogger(__name__)
+
+
+def choose_in_worker(
+    game_id: str,
+    state_dump: Mapping[str, Any],
+    level: str,
+    seed: int,
+    seconds: float | None,
+    iterations: int | None,
+) -> str:
+    """The search itself, run inside a worker process: position in, move notation out."""
+    rules = games.get(game_id)
+    state = rules.load(state_dump)
+    move = best_move(rules, state, level=level, seconds=seconds, iterations=iterations, seed=seed)
+    return rules.notation(state, move)
+
+
+def _warm_up() -> None:
+    """Import every engine once in a fresh worker, so the first real search does not pay for it."""
+    for game_id in games.GAME_IDS:
+        try:
+            games.get(game_id)
+        except ImportError:  # an engine that is not installed only fails when it is asked for
+            log.debug("game %s could not be imported in the AI worker", game_id)
+
+
+class AIRunner:
+    """A pool of search processes shared by every match.
+
+    `workers` defaults to the number of CPUs. `seconds`/`iterations` override every level's budget (tests
+    use a small iteration budget; production leaves both unset and each level thinks for its own time).
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+    ) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.seconds = seconds
+        self.iterations = iterations
+        self._slots = asyncio.Semaphore(self.workers)
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: the bot runs threads (discord.py, aiosqlite) that fork would copy badly.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
+        return self._pool
+
+    async def choose(self, game_id: str, state_dump: dict[str, Any], level: str, seed: int) -> str:
+        """The notation of the move the bot plays at `level` in the dumped position.
+
+        Raises ValueError for an unknown level, KeyError for an unknown game, GameOver if the game has
+        ended, and RuntimeError once the runner is closed.
+        """
+        if self._closed:
+            raise RuntimeError("the AI runner is closed")
+        Level(level)  # an unknown level fails here, in the caller's process, with a clear message
+        games.get(game_id)
+        async with self._slots:
+            if self._closed:
+                raise RuntimeError("the AI runner is closed")
+            loop = asyncio.get_running_loop()
+            args = (game_id, state_dump, level, seed, self.seconds, self.iterations)
+            try:
+                return await loop.run_in_executor(self._executor(), choose_in_worker, *args)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): start a fresh pool and try this search once more.
+                log.warning("AI worker pool broke during a %s search; restarting it", game_id)
+                self._discard_pool()
+                return await loop.run_in_executor(self._executor(), choose_in_worker, *args)
+
+    def _discard_pool(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def close(self) -> None:
+        """Stop accepting searches and shut the pool down without waiting (running searches finish alone)."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def aclose(self) -> None:
+        """Like `close`, but waits (off the event loop) until the worker processes have exited."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+    async def __aenter__(self) -> AIRunner:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()

@@ -1,0 +1,128 @@
+"""What the search knows about a game beyond the `Rules` contract.
+
+The base `Knowledge` knows nothing but the contract: it considers every legal move in a random order and
+plays uniformly random playouts to the end (or to a ply cap, scored as a draw). Game modules subclass it
+with move ordering and pruning, a smarter playout policy and an evaluation for cut-off playouts.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from games.base import Outcome, Rules
+
+Rewards = list[float]
+"""One reward in [0, 1] per seat: 1 for a clear first place, 0 for a clear last place."""
+
+
+def rank_rewards(outcome: Outcome) -> Rewards:
+    """Each seat's share of the places it beat: (seats ranked below + half the seats tied with it) / (n-1).
+
+    Two players: a win is 1, a loss 0, a draw 0.5. Four players ranked (0, 1, 1, 2) get 1, 0.5, 0.5, 0.
+    """
+    ranks = outcome.ranks
+    n = len(ranks)
+    if n <= 1:
+        return [1.0] * n
+    result = []
+    for mine in ranks:
+        below = sum(1 for r in ranks if r > mine)
+        tied = sum(1 for r in ranks if r == mine) - 1
+        result.append((below + 0.5 * tied) / (n - 1))
+    return result
+
+
+def even_rewards(seats: int) -> Rewards:
+    """No idea who is ahead: every seat gets the same reward."""
+    return [0.5] * seats
+
+
+class Knowledge:
+    """Game knowledge for the search. The base class is the contract alone (the "easy" level's knowledge)."""
+
+    playout_cap: int = 400
+    """Plies a playout may run before it is cut off and `evaluate`d."""
+
+    widening: tuple[float, float] | None = None
+    """Progressive widening (k, alpha): a node visited n times has at most ceil(k * n**alpha) children.
+    None expands every legal move."""
+
+    take_wins: bool = False
+    """Check every root move for an outright win before searching (game knowledge turns this on)."""
+
+    exploration: float = 0.7
+    """The UCT exploration constant (rewards are in [0, 1])."""
+
+    def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
+        """The moves a tree node considers, most promising first (it may leave moves out)."""
+        shuffled = list(moves)
+        rng.shuffle(shuffled)
+        return shuffled
+
+    def root_moves(
+        self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random
+    ) -> list[Any]:
+        """The moves the root considers; the same as any other node unless a game knows better."""
+        return self.order(rules, state, moves, rng)
+
+    def outcome_rewards(self, rules: Rules[Any, Any], state: Any, outcome: Outcome) -> Rewards:
+        """The rewards of a finished game: places, not margins, by default."""
+        return rank_rewards(outcome)
+
+    def evaluate(self, rules: Rules[Any, Any], state: Any, seats: int) -> Rewards:
+        """An estimate of the rewards of an unfinished position; the base class cannot tell, so even."""
+        return even_rewards(seats)
+
+    def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
+        """Play uniformly random legal moves to the end (or the cap) and return the rewards."""
+        for _ in range(self.playout_cap):
+            outcome = rules.outcome(state)
+            if outcome is not None:
+                return self.outcome_rewards(rules, state, outcome)
+            moves = list(rules.legal_moves(state))
+            state = rules.apply(state, moves[rng.randrange(len(moves))])
+        outcome = rules.outcome(state)
+        if outcome is not None:
+            return self.outcome_rewards(rules, state, outcome)
+        return self.evaluate(rules, state, seats)
+
+
+# game id -> "module:class" of its knowledge; loaded lazily so the search works before an engine lands.
+_KNOWLEDGE: dict[str, str] = {
+    "paintscape": "games.ai.paintscape:PaintscapeKnowledge",
+    "paint": "games.ai.paint:PaintKnowledge",
+    "tilingking": "games.ai.tilingking:TilingKingKnowledge",
+}
+
+
+def knowledge_for(game_id: str, *, informed: bool = True) -> Knowledge:
+    """The knowledge the search uses for a game: the game's own if `informed` and it exists, else the base."""
+    if informed and game_id in _KNOWLEDGE:
+        module_name, attribute = _KNOWLEDGE[game_id].split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:  # the game's knowledge module is not written yet
+            if error.name != module_name:
+                raise
+            return Knowledge()
+        cls = getattr(module, attribute)
+        knowledge = cls()
+        assert isinstance(knowledge, Knowledge)
+        return knowledge
+    return Knowledge()
+
+
+def weighted_choice(items: Sequence[Any], weights: Sequence[float], rng: random.Random) -> Any:
+    """One item drawn with probability proportional to its (non-negative) weight."""
+    total = sum(weights)
+    if total <= 0:
+        return items[rng.randrange(len(items))]
+    pick = rng.random() * total
+    for item, weight in zip(items, weights, strict=True):
+        pick -= weight
+        if pick < 0:
+            return item
+    return items[-1]
