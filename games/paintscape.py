@@ -1,0 +1,891 @@
+"""Paintscape (Michael Amundsen, 2022): a bitboard engine for RULES.md section 1.
+
+Squares are numbered i = y * 8 + x (a1 = 0, b1 = 1, ..., h8 = 63); a bitboard is an int with bit i for
+square i.
+
+The state
+---------
+`PaintscapeState` is a NamedTuple (frozen, hashable, equal by value, cheap to copy) with these fields:
+
+- `black`, `white`: bitboards of Black's and White's stones.
+- `tiles`: five bitboards, the tiles of colour 1..5 (index 0..4 = yellow, red, cyan, pink, brown). A colour
+  that is out of play (collected, or left out of a custom layout) is 0. A stone may stand on a tile.
+- `collected`: per colour index 0..4, None while nobody has collected it, else the stone colour that did
+  (0 = Black, 1 = White). A colour with no tiles and None here was left out by a custom layout.
+- `phase`: "balance" (seat 0 swaps), "choose" (seat 1 picks a colour), "play", or "over".
+- `black_seat`: the seat playing Black; None until the chooser has chosen.
+- `ply`: the number of moves played since the start (swaps, done, the choice and passes included).
+- `turn`: the seat to move (0 in "balance", 1 in "choose"; in "over" the seat that would have been next).
+- `swapped`: bitboard of the squares of stones already moved by a swap (their NEW squares). Each stone may
+  be swapped once; the number of swaps made is `swapped.bit_count()`.
+
+Moves are ints: 0..63 a placement on that square, `PASS`, `DONE` (stop swapping), `PLAY_BLACK`,
+`PLAY_WHITE` (the chooser's answer) and `swap_move(stone, tile)` for a swap. Notation: `d4`, `pass`, `done`,
+`black`, `white`, `swap c3 f6`.
+
+Layouts and the position text
+-----------------------------
+A board is 64 characters for squares a1, b1, ..., h1, a2, ..., h8 (whitespace is ignored):
+
+- `.` an empty square (its tile was removed), `1`-`5` a tile of colour 1-5 (yellow, red, cyan, pink, brown);
+- `B` / `W` a Black / White stone on a bare square;
+- `Y R C P N` a Black stone on a yellow / red / cyan / pink / brown tile, `y r c p n` a White stone on one.
+
+The match option `layout` is such a board: the start of a game, nobody has collected anything yet. It is
+checked: every colour has 12 tiles, or 0 to leave it out; at least 3 colours are in play; each player has at
+least one stone on a bare square (stones there are never removed, so a player always has a stone); no colour
+already holds 6 stones of one player; with balancing on, every stone stands on a bare square (a swap trades a
+stone with a tile, so it needs a bare stone).
+
+`position_text(state)` is the board followed by six fields, separated by single spaces:
+
+    <board> phase=<balance|choose|play|over> turn=<seat> black=<seat or -> collected=<5 chars>
+    swapped=<squares, comma-separated, or -> ply=<n>
+
+`collected` has one character per colour (yellow first): `.` in play, `B` / `W` collected by Black / White,
+`x` left out by the layout. Example, Black (seat 1) to move after collecting red:
+`1B23...` (64 characters) `phase=play turn=1 black=1 collected=.B... swapped=c4 ply=12`.
+`from_position_text` reads it back (fields in any order) and checks it the same way as a layout.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple
+
+from games.base import (
+    GameOver,
+    IllegalMove,
+    InvalidMove,
+    InvalidOptions,
+    Option,
+    Outcome,
+    Seat,
+    Termination,
+    resolve_options,
+)
+from games.grids import SquareGrid
+
+__all__ = [
+    "COLOUR_NAMES",
+    "DONE",
+    "PASS",
+    "PLAY_BLACK",
+    "PLAY_WHITE",
+    "RULES",
+    "Paintscape",
+    "PaintscapeState",
+    "colour_to_move",
+    "fast_playout",
+    "from_position_text",
+    "is_swap",
+    "race",
+    "swap_move",
+    "swap_squares",
+]
+
+GRID = SquareGrid(8, 8)
+LABELS = GRID.labels
+FULL = GRID.full
+COLOUR_NAMES = ("yellow", "red", "cyan", "pink", "brown")
+STONE_NAMES = ("Black", "White")
+TILES_PER_COLOUR = 12
+COLLECT_AT = 6  # half of a colour's tiles
+COLOURS_TO_WIN = 3
+MAX_SWAPS = 4
+
+BALANCE, CHOOSE, PLAY, OVER = "balance", "choose", "play", "over"
+PHASES = (BALANCE, CHOOSE, PLAY, OVER)
+
+PASS = 64
+DONE = 65
+PLAY_BLACK = 66
+PLAY_WHITE = 67
+_SWAP_BASE = 128
+
+_NEIGHBOURS: tuple[int, ...] = GRID.orthogonal_masks
+_FILE_A = sum(1 << (8 * y) for y in range(8))
+_FILE_H = _FILE_A << 7
+_NOT_FILE_A = FULL & ~_FILE_A
+_NOT_FILE_H = FULL & ~_FILE_H
+# _BYTE_SQUARES[j][b]: the squares of the set bits of byte b of a bitboard's j-th byte, lowest first.
+_BYTE_SQUARES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * j + k for k in range(8) if b >> k & 1) for b in range(256)) for j in range(8)
+)
+
+_BOARD_TILE_CHARS = "12345"
+_BLACK_ON_TILE = "YRCPN"
+_WHITE_ON_TILE = "yrcpn"
+_BOARD_ALPHABET = set(".BW" + _BOARD_TILE_CHARS + _BLACK_ON_TILE + _WHITE_ON_TILE)
+
+
+class PaintscapeState(NamedTuple):
+    """A Paintscape position (see the module docstring for every field)."""
+
+    black: int
+    white: int
+    tiles: tuple[int, int, int, int, int]
+    collected: tuple[int | None, int | None, int | None, int | None, int | None]
+    phase: str
+    black_seat: int | None
+    ply: int
+    turn: int
+    swapped: int
+
+
+_make_state = tuple.__new__
+
+
+def swap_move(stone: int, tile: int) -> int:
+    """The move that swaps the stone on square `stone` with the tile on square `tile`."""
+    return _SWAP_BASE + stone * 64 + tile
+
+
+def is_swap(move: int) -> bool:
+    return _SWAP_BASE <= move < _SWAP_BASE + 64 * 64
+
+
+def swap_squares(move: int) -> tuple[int, int]:
+    """(stone square, tile square) of a swap move."""
+    return divmod(move - _SWAP_BASE, 64)
+
+
+def _around(stones: int) -> int:
+    """The squares orthogonally next to any of `stones`."""
+    return (
+        ((stones << 8) & FULL) | (stones >> 8) | ((stones & _NOT_FILE_H) << 1) | ((stones & _NOT_FILE_A) >> 1)
+    )
+
+
+def _squares(mask: int) -> list[int]:
+    """The squares of a bitboard, lowest first."""
+    out: list[int] = []
+    j = 0
+    while mask:
+        byte = mask & 255
+        if byte:
+            out += _BYTE_SQUARES[j][byte]
+        mask >>= 8
+        j += 1
+    return out
+
+
+def _all_tiles(tiles: Sequence[int]) -> int:
+    return tiles[0] | tiles[1] | tiles[2] | tiles[3] | tiles[4]
+
+
+def _colour_at(tiles: Sequence[int], square: int) -> int | None:
+    """The tile colour index on `square`, or None for a bare square."""
+    for k in range(5):
+        if tiles[k] >> square & 1:
+            return k
+    return None
+
+
+def colour_to_move(state: PaintscapeState) -> int | None:
+    """The stone colour to move (0 = Black, 1 = White); None before colours are chosen or once it is over."""
+    if state.phase != PLAY or state.black_seat is None:
+        return None
+    return state.turn ^ state.black_seat
+
+
+def race(state: PaintscapeState) -> tuple[tuple[int, int, int], ...]:
+    """Per colour (yellow first): (Black stones on it, White stones on it, free tiles); (0, 0, 0) if gone."""
+    black, white = state.black, state.white
+    return tuple(
+        ((black & t).bit_count(), (white & t).bit_count(), (t & ~(black | white)).bit_count())
+        for t in state.tiles
+    )
+
+
+def scores_by_colour(state: PaintscapeState) -> tuple[int, int]:
+    """Colours collected by (Black, White)."""
+    return (state.collected.count(0), state.collected.count(1))
+
+
+def _nobody_can_win(collected: Sequence[int | None], tiles: Sequence[int]) -> bool:
+    """True when neither player can reach three colours any more (only after a layout left colours out)."""
+    in_play = sum(1 for t in tiles if t)
+    best = max(list(collected).count(0), list(collected).count(1))
+    return best + in_play < COLOURS_TO_WIN
+
+
+def _outcome_of(state: PaintscapeState) -> Outcome:
+    """The result of a finished game: three colours win; after a layout that left colours out, more wins."""
+    black_seat = state.black_seat if state.black_seat is not None else 0
+    by_colour = scores_by_colour(state)
+    seat_scores = (by_colour[black_seat], by_colour[1 - black_seat])
+    for seat in (0, 1):
+        if seat_scores[seat] >= COLOURS_TO_WIN:
+            return Outcome.win(seat, 2, Termination.COLOURS, seat_scores)
+    return Outcome.by_score(seat_scores, Termination.COLOURS)
+
+
+# --------------------------------------------------------------------------------------------- boards
+
+
+def _parse_board(text: str, what: str) -> tuple[int, int, list[int]]:
+    """(black, white, tiles) from a 64-character board; raises ValueError naming the first problem."""
+    board = "".join(text.split())
+    if len(board) != 64:
+        raise ValueError(f"{what} must list 64 squares (a1, b1, ..., h8); this one has {len(board)}")
+    for i, char in enumerate(board):
+        if char not in _BOARD_ALPHABET:
+            raise ValueError(
+                f"{what} has {char!r} on {LABELS[i]}; use . empty, 1-5 a tile, B/W a stone, "
+                f"YRCPN/yrcpn a Black/White stone on a tile"
+            )
+    black = white = 0
+    tiles = [0, 0, 0, 0, 0]
+    for i, char in enumerate(board):
+        bit = 1 << i
+        if char == "B":
+            black |= bit
+        elif char == "W":
+            white |= bit
+        elif char in _BOARD_TILE_CHARS:
+            tiles[_BOARD_TILE_CHARS.index(char)] |= bit
+        elif char in _BLACK_ON_TILE:
+            black |= bit
+            tiles[_BLACK_ON_TILE.index(char)] |= bit
+        elif char in _WHITE_ON_TILE:
+            white |= bit
+            tiles[_WHITE_ON_TILE.index(char)] |= bit
+    return black, white, tiles
+
+
+def _board_text(black: int, white: int, tiles: Sequence[int]) -> str:
+    chars = []
+    for i in range(64):
+        bit = 1 << i
+        colour = _colour_at(tiles, i)
+        if black & bit:
+            chars.append("B" if colour is None else _BLACK_ON_TILE[colour])
+        elif white & bit:
+            chars.append("W" if colour is None else _WHITE_ON_TILE[colour])
+        else:
+            chars.append("." if colour is None else _BOARD_TILE_CHARS[colour])
+    return "".join(chars)
+
+
+def _check_material(black: int, white: int, tiles: Sequence[int], what: str) -> None:
+    """The checks every board must pass: whole colours, no 6th stone, a permanent stone per player."""
+    for k, t in enumerate(tiles):
+        count = t.bit_count()
+        if count not in (0, TILES_PER_COLOUR):
+            raise ValueError(
+                f"{what} has {count} {COLOUR_NAMES[k]} tiles; a colour has 12 tiles, or 0 once removed"
+            )
+        for colour, stones in ((0, black), (1, white)):
+            if (stones & t).bit_count() >= COLLECT_AT:
+                raise ValueError(
+                    f"{what} has {COLLECT_AT} or more {STONE_NAMES[colour]} stones on {COLOUR_NAMES[k]}, "
+                    f"which would already have been collected"
+                )
+    bare = FULL & ~_all_tiles(tiles)
+    for colour, stones in ((0, black), (1, white)):
+        if not stones & bare:
+            raise ValueError(
+                f"{what} needs at least one {STONE_NAMES[colour]} stone on a square without a tile"
+            )
+
+
+def _layout_state(layout: str, balance: bool) -> PaintscapeState:
+    """The starting state of a custom layout (see the module docstring)."""
+    what = "layout"
+    try:
+        black, white, tiles = _parse_board(layout, what)
+        _check_material(black, white, tiles, what)
+    except ValueError as error:
+        raise InvalidOptions(str(error)) from None
+    if sum(1 for t in tiles if t) < COLOURS_TO_WIN:
+        raise InvalidOptions("layout needs at least 3 colours of tiles, or nobody could collect three")
+    if balance and (black | white) & _all_tiles(tiles):
+        raise InvalidOptions(
+            "with balancing on, every stone in the layout must stand on a square without a tile"
+        )
+    return _start_state(black, white, tiles, balance)
+
+
+def _random_state(seed: int, balance: bool) -> PaintscapeState:
+    """A uniform shuffle of 2 Black stones, 2 White stones and 12 tiles of each colour over the 64 squares."""
+    items = ["B", "B", "W", "W"] + [c for c in _BOARD_TILE_CHARS for _ in range(TILES_PER_COLOUR)]
+    random.Random(seed).shuffle(items)
+    black, white, tiles = _parse_board("".join(items), "start")
+    return _start_state(black, white, tiles, balance)
+
+
+def _start_state(black: int, white: int, tiles: Sequence[int], balance: bool) -> PaintscapeState:
+    tiles5 = (tiles[0], tiles[1], tiles[2], tiles[3], tiles[4])
+    nobody = (None, None, None, None, None)
+    if balance:
+        return PaintscapeState(black, white, tiles5, nobody, BALANCE, None, 0, 0, 0)
+    return PaintscapeState(black, white, tiles5, nobody, PLAY, 0, 0, 0, 0)
+
+
+# --------------------------------------------------------------------------------------------- position text
+
+
+def position_text(state: PaintscapeState) -> str:
+    """The compact, round-tripping text of a position (format in the module docstring)."""
+    collected = "".join(
+        "." if t else ("x" if c is None else "BW"[c])
+        for t, c in zip(state.tiles, state.collected, strict=True)
+    )
+    swapped = ",".join(LABELS[i] for i in _squares(state.swapped)) or "-"
+    black_seat = "-" if state.black_seat is None else str(state.black_seat)
+    return (
+        f"{_board_text(state.black, state.white, state.tiles)} phase={state.phase} turn={state.turn} "
+        f"black={black_seat} collected={collected} swapped={swapped} ply={state.ply}"
+    )
+
+
+_FIELDS = ("phase", "turn", "black", "collected", "swapped", "ply")
+
+
+def from_position_text(text: str) -> PaintscapeState:
+    """The state a `position_text` describes; raises ValueError naming the first problem."""
+    parts = text.split()
+    if len(parts) != 1 + len(_FIELDS):
+        raise ValueError(f"a position is a 64-character board and the fields {', '.join(_FIELDS)}")
+    black, white, tiles = _parse_board(parts[0], "position")
+    fields: dict[str, str] = {}
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        if not sep or key not in _FIELDS or key in fields:
+            raise ValueError(f"position field {part!r} is not one of {', '.join(_FIELDS)} (each once)")
+        fields[key] = value
+    phase = fields["phase"]
+    if phase not in PHASES:
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}")
+    if fields["turn"] not in ("0", "1"):
+        raise ValueError("turn must be the seat to move, 0 or 1")
+    turn = int(fields["turn"])
+    if fields["black"] not in ("0", "1", "-"):
+        raise ValueError("black must be the seat playing Black (0 or 1), or - before it is chosen")
+    black_seat = None if fields["black"] == "-" else int(fields["black"])
+    if not fields["ply"].isdigit():
+        raise ValueError("ply must be a whole number")
+    ply = int(fields["ply"])
+    marks = fields["collected"]
+    if len(marks) != 5 or any(m not in ".BWx" for m in marks):
+        raise ValueError(
+            "collected must be 5 characters, one per colour: . in play, B or W collected, x left out"
+        )
+    collected_list: list[int | None] = []
+    for k, mark in enumerate(marks):
+        if (mark == ".") != bool(tiles[k]):
+            state_word = "is in play" if tiles[k] else "has no tiles"
+            raise ValueError(f"{COLOUR_NAMES[k]} {state_word}, so its collected mark cannot be {mark!r}")
+        collected_list.append("BW".index(mark) if mark in "BW" else None)
+    swapped = 0
+    if fields["swapped"] != "-":
+        for label in fields["swapped"].split(","):
+            swapped |= 1 << GRID.parse(label)
+    _check_material(black, white, tiles, "position")
+    _check_phase(black, white, tiles, collected_list, phase, black_seat, turn, swapped)
+    collected = (
+        collected_list[0],
+        collected_list[1],
+        collected_list[2],
+        collected_list[3],
+        collected_list[4],
+    )
+    tiles5 = (tiles[0], tiles[1], tiles[2], tiles[3], tiles[4])
+    return PaintscapeState(black, white, tiles5, collected, phase, black_seat, ply, turn, swapped)
+
+
+def _check_phase(
+    black: int,
+    white: int,
+    tiles: Sequence[int],
+    collected: Sequence[int | None],
+    phase: str,
+    black_seat: int | None,
+    turn: int,
+    swapped: int,
+) -> None:
+    """The checks that tie the board to the phase and the bookkeeping fields."""
+    stones = black | white
+    bare = FULL & ~_all_tiles(tiles)
+    if swapped & ~(stones & bare):
+        raise ValueError("swapped squares must hold stones on squares without a tile")
+    if swapped.bit_count() > MAX_SWAPS:
+        raise ValueError("at most 4 stones can have been swapped")
+    if phase in (BALANCE, CHOOSE):
+        if black_seat is not None:
+            raise ValueError("black must be - until the chooser has chosen")
+        if turn != (0 if phase == BALANCE else 1):
+            raise ValueError("seat 0 balances and seat 1 chooses")
+        if stones & ~bare:
+            raise ValueError("before play starts every stone stands on a square without a tile")
+        if any(c is not None for c in collected):
+            raise ValueError("no colour can be collected before play starts")
+        if phase == BALANCE and swapped.bit_count() >= MAX_SWAPS:
+            raise ValueError("the balancing phase ends after the 4th swap")
+        if sum(1 for t in tiles if t) < COLOURS_TO_WIN:
+            raise ValueError("a game needs at least 3 colours of tiles")
+        return
+    if black_seat is None:
+        raise ValueError("black must name the seat playing Black once play has started")
+    scores = (list(collected).count(0), list(collected).count(1))
+    finished = max(scores) >= COLOURS_TO_WIN or _nobody_can_win(collected, tiles)
+    if phase == PLAY and finished:
+        raise ValueError("the game is over in this position, so phase must be over")
+    if phase == OVER and not finished:
+        raise ValueError("nobody has won in this position, so phase cannot be over")
+    if min(scores) >= COLOURS_TO_WIN:
+        raise ValueError("only one player can collect three colours")
+
+
+# --------------------------------------------------------------------------------------------- the rules
+
+
+class Paintscape:
+    """The Paintscape rules (RULES.md section 1) behind the `Rules` contract of games/base.py."""
+
+    id: ClassVar[str] = "paintscape"
+    name: ClassVar[str] = "Paintscape"
+    seats: ClassVar[range] = range(2, 3)
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "balance",
+            True,
+            "Balancing phase: seat 0 swaps up to 4 stones with tiles, then seat 1 picks Black or White",
+        ),
+        Option(
+            "layout",
+            "",
+            "A fixed start instead of a random one: 64 characters for a1, b1, ..., h8 "
+            "(B/W a stone, 1-5 a tile, . empty)",
+        ),
+    )
+    summary: ClassVar[str] = (
+        "**Paintscape** (Michael Amundsen, 2022). An 8×8 board starts with 60 tiles, 12 in each of five "
+        "colours (yellow, red, cyan, pink, brown), and 2 Black and 2 White stones, one item per square, "
+        "dealt at random.\n"
+        "**Balancing** (option `balance`, on by default): the Balancer swaps 0 to 4 stones, each at most "
+        "once, with any tile (`swap c3 f6`: the stone on c3 and the tile on f6 trade places), then says "
+        "`done` (automatic after the 4th swap). The Chooser then answers `black` (move first) or `white`.\n"
+        "**Play**: on your turn place one stone of your colour on a square orthogonally next to one of your "
+        "stones that holds no stone: an empty square or a bare tile (`d4`). When your placement gives you "
+        "6 stones on tiles of one colour (half of them), all 12 tiles of that colour leave the board with "
+        "every stone on them, of both players, and you collect that colour. Collect 3 colours and you win "
+        "at once; there are no draws. The starting stones stand on bare squares, so they always stay.\n"
+        "If you have no placement, you pass automatically (`pass`); this never happens to both players.\n"
+        "*Our proposals, where the sources are silent:* the notation; automatic passes; who balances "
+        "(or, without balancing, who plays Black) is drawn at random when the match starts; a custom "
+        "`layout` may leave colours out, and if then neither player can still reach 3 colours, the game "
+        "ends and more colours wins."
+    )
+
+    # ----------------------------------------------------------------------------- start
+
+    def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintscapeState:
+        """A random start from `seed`, or the `layout` option's start; balancing first unless turned off."""
+        if seats != 2:
+            raise InvalidOptions("Paintscape is a game for exactly 2 players")
+        resolved = resolve_options(self.options, options)
+        balance = bool(resolved["balance"])
+        layout = str(resolved["layout"])
+        if layout.strip():
+            return _layout_state(layout, balance)
+        return _random_state(seed, balance)
+
+    # ----------------------------------------------------------------------------- queries
+
+    def to_move(self, state: PaintscapeState) -> Seat | None:
+        return None if state.phase == OVER else state.turn
+
+    def legal_moves(self, state: PaintscapeState) -> list[int]:
+        """Play: the target squares, lowest first, or [PASS] when there are none. Setup: swaps and done, or
+        the two choices. Over: nothing."""
+        phase = state.phase
+        if phase == PLAY:
+            black, white = state.black, state.white
+            if (state.turn ^ state.black_seat) if state.black_seat else state.turn:  # White to move
+                targets = _around(white) & ~(black | white)
+            else:
+                targets = _around(black) & ~(black | white)
+            return _squares(targets) if targets else [PASS]
+        if phase == BALANCE:
+            stones = _squares((state.black | state.white) & ~state.swapped)
+            tile_squares = _squares(_all_tiles(state.tiles) & ~(state.black | state.white))
+            moves = [_SWAP_BASE + s * 64 + t for s in stones for t in tile_squares]
+            moves.append(DONE)
+            return moves
+        if phase == CHOOSE:
+            return [PLAY_BLACK, PLAY_WHITE]
+        return []
+
+    def targets(self, state: PaintscapeState) -> int:
+        """Bitboard of the squares the player to move may place on (0 outside the play phase)."""
+        colour = colour_to_move(state)
+        if colour is None:
+            return 0
+        mine = state.white if colour else state.black
+        return _around(mine) & ~(state.black | state.white)
+
+    def outcome(self, state: PaintscapeState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        return _outcome_of(state)
+
+    def forced_move(self, state: PaintscapeState) -> int | None:
+        """`pass` when the player to move has no placement; otherwise the player chooses."""
+        if state.phase == PLAY and not self.targets(state):
+            return PASS
+        return None
+
+    def seat_label(self, state: PaintscapeState, seat: Seat) -> str:
+        """ "Balancer"/"Chooser" before colours are chosen, then "Black"/"White"."""
+        if state.black_seat is None:
+            return "Balancer" if seat == 0 else "Chooser"
+        return "Black" if seat == state.black_seat else "White"
+
+    # ----------------------------------------------------------------------------- apply
+
+    def apply(self, state: PaintscapeState, move: int) -> PaintscapeState:
+        """The position after `move`. Raises IllegalMove (with the reason) or GameOver."""
+        black, white, tiles, collected, phase, black_seat, ply, turn, swapped = state
+        if phase == PLAY and type(move) is int and 0 <= move < 64:
+            bit = 1 << move
+            white_moves = turn ^ black_seat if black_seat else turn
+            mine = white if white_moves else black
+            if (black | white) & bit or not _NEIGHBOURS[move] & mine:
+                raise IllegalMove(self._placement_problem(state, move))
+            mine |= bit
+            for k in range(5):
+                colour_tiles = tiles[k]
+                if colour_tiles & bit:
+                    if (mine & colour_tiles).bit_count() == COLLECT_AT:
+                        return self._collect(state, mine, k)
+                    break
+            if white_moves:
+                return _make_state(
+                    PaintscapeState,
+                    (black, mine, tiles, collected, phase, black_seat, ply + 1, turn ^ 1, swapped),
+                )
+            return _make_state(
+                PaintscapeState,
+                (mine, white, tiles, collected, phase, black_seat, ply + 1, turn ^ 1, swapped),
+            )
+        return self._apply_other(state, move)
+
+    def _collect(self, state: PaintscapeState, mine: int, k: int) -> PaintscapeState:
+        """The mover's 6th stone on colour k: its 12 tiles go, with every stone on them; the mover scores."""
+        black, white, tiles, collected, _phase, black_seat, ply, turn, swapped = state
+        assert black_seat is not None
+        colour = turn ^ black_seat
+        removed = tiles[k]
+        if colour:
+            white = mine
+        else:
+            black = mine
+        black &= ~removed
+        white &= ~removed
+        new_tiles = list(tiles)
+        new_tiles[k] = 0
+        new_collected = list(collected)
+        new_collected[k] = colour
+        over = new_collected.count(colour) >= COLOURS_TO_WIN or _nobody_can_win(new_collected, new_tiles)
+        return PaintscapeState(
+            black,
+            white,
+            (new_tiles[0], new_tiles[1], new_tiles[2], new_tiles[3], new_tiles[4]),
+            (new_collected[0], new_collected[1], new_collected[2], new_collected[3], new_collected[4]),
+            OVER if over else PLAY,
+            black_seat,
+            ply + 1,
+            turn ^ 1,
+            swapped,
+        )
+
+    def _apply_other(self, state: PaintscapeState, move: int) -> PaintscapeState:
+        """Every move but a legal placement: passes, swaps, done, the choice, and the errors."""
+        if state.phase == OVER:
+            raise GameOver("the game is over; start a new one with /play")
+        if type(move) is not int:
+            raise IllegalMove(f"{move!r} is not a Paintscape move")
+        if state.phase == PLAY:
+            if move == PASS:
+                if self.targets(state):
+                    raise IllegalMove(
+                        "you have a placement, so you cannot pass; place next to one of your stones"
+                    )
+                after = state._replace(ply=state.ply + 1, turn=state.turn ^ 1)
+                assert self.targets(after), "two consecutive passes cannot happen in Paintscape"
+                return after
+            if 0 <= move < 64:
+                raise IllegalMove(self._placement_problem(state, move))
+            raise IllegalMove("it is the play phase: place a stone next to one of yours, like d4")
+        if state.phase == BALANCE:
+            if move == DONE:
+                return state._replace(phase=CHOOSE, ply=state.ply + 1, turn=1)
+            if is_swap(move):
+                stone, tile = swap_squares(move)
+                problem = self._swap_problem(state, stone, tile)
+                if problem:
+                    raise IllegalMove(problem)
+                return self._swap(state, stone, tile)
+            raise IllegalMove("it is the balancing phase: swap, or done")
+        # CHOOSE
+        if move in (PLAY_BLACK, PLAY_WHITE):
+            black_seat = 1 if move == PLAY_BLACK else 0
+            return state._replace(phase=PLAY, black_seat=black_seat, ply=state.ply + 1, turn=black_seat)
+        raise IllegalMove("the chooser picks a colour: black (play first) or white (play second)")
+
+    @staticmethod
+    def _swap(state: PaintscapeState, stone: int, tile: int) -> PaintscapeState:
+        """The stone on `stone` and the tile on `tile` trade places; the stone's new square is remembered."""
+        stone_bit, tile_bit = 1 << stone, 1 << tile
+        black, white = state.black, state.white
+        if black & stone_bit:
+            black = black & ~stone_bit | tile_bit
+        else:
+            white = white & ~stone_bit | tile_bit
+        tiles = tuple(t & ~tile_bit | stone_bit if t & tile_bit else t for t in state.tiles)
+        swapped = state.swapped | tile_bit
+        phase = CHOOSE if swapped.bit_count() >= MAX_SWAPS else BALANCE
+        return PaintscapeState(
+            black,
+            white,
+            (tiles[0], tiles[1], tiles[2], tiles[3], tiles[4]),
+            state.collected,
+            phase,
+            None,
+            state.ply + 1,
+            1 if phase == CHOOSE else 0,
+            swapped,
+        )
+
+    def _placement_problem(self, state: PaintscapeState, square: int) -> str:
+        """Why a placement on `square` is not legal here, in a player's words."""
+        label = LABELS[square]
+        bit = 1 << square
+        if (state.black | state.white) & bit:
+            return f"{label} holds a stone; place on an empty square or a tile next to one of your stones"
+        if not self.targets(state):
+            return "you have no placement this turn, so you pass"
+        return f"{label} is not next to any of your stones (diagonals do not count)"
+
+    @staticmethod
+    def _swap_problem(state: PaintscapeState, stone: int, tile: int) -> str | None:
+        """Why swapping the stone on `stone` with the tile on `tile` is not legal, or None if it is."""
+        stones = state.black | state.white
+        stone_bit, tile_bit = 1 << stone, 1 << tile
+        if not stones & stone_bit:
+            return f"{LABELS[stone]} holds no stone; swap a stone with a tile, like swap c3 f6"
+        if state.swapped & stone_bit:
+            return f"the stone on {LABELS[stone]} has already been swapped; each stone moves only once"
+        if stones & tile_bit:
+            return f"{LABELS[tile]} holds a stone, not a tile"
+        if not _all_tiles(state.tiles) & tile_bit:
+            return f"{LABELS[tile]} is empty, not a tile"
+        return None
+
+    # ----------------------------------------------------------------------------- text
+
+    def parse(self, state: PaintscapeState, text: str) -> int:
+        """A player's text (any case, extra spaces ignored) to a legal move; errors say what to do instead."""
+        if state.phase == OVER:
+            raise GameOver("the game is over; start a new one with /play")
+        words = text.lower().split()
+        if not words:
+            raise InvalidMove(f"type a move: {self._hint(state)}")
+        verb = words[0]
+        if verb == "swap":
+            if len(words) == 2 and "-" in words[1]:
+                words = ["swap", *words[1].split("-", 1)]
+            if len(words) != 3:
+                raise InvalidMove("a swap names two squares: swap c3 f6 (the stone on c3, the tile on f6)")
+            stone, tile = self._square(words[1]), self._square(words[2])
+            if state.phase != BALANCE:
+                raise IllegalMove(f"swaps belong to the balancing phase; now {self._hint(state)}")
+            problem = self._swap_problem(state, stone, tile)
+            if problem:
+                raise IllegalMove(problem)
+            return swap_move(stone, tile)
+        if len(words) != 1:
+            raise InvalidMove(f"{text.strip()!r} is not a move; {self._hint(state)}")
+        if verb in ("done", "pass", "black", "white", "first", "second"):
+            return self._parse_word(state, verb)
+        square = self._square(verb)
+        if state.phase == BALANCE:
+            raise IllegalMove("it is the balancing phase: swap, or done")
+        if state.phase == CHOOSE:
+            raise IllegalMove("the chooser picks a colour first: black (play first) or white (play second)")
+        if not self.targets(state) >> square & 1:
+            raise IllegalMove(self._placement_problem(state, square))
+        return square
+
+    def _parse_word(self, state: PaintscapeState, word: str) -> int:
+        phase = state.phase
+        if phase == BALANCE:
+            if word in ("done", "pass"):
+                return DONE
+            raise IllegalMove("it is the balancing phase: swap, or done")
+        if phase == CHOOSE:
+            if word in ("black", "first"):
+                return PLAY_BLACK
+            if word in ("white", "second"):
+                return PLAY_WHITE
+            raise IllegalMove("the chooser picks a colour: black (play first) or white (play second)")
+        if word == "pass":
+            if self.targets(state):
+                raise IllegalMove(
+                    "you have a placement, so you cannot pass; place next to one of your stones"
+                )
+            return PASS
+        raise IllegalMove(f"{word} belongs to the balancing phase; now {self._hint(state)}")
+
+    @staticmethod
+    def _square(word: str) -> int:
+        try:
+            return GRID.parse(word)
+        except ValueError as error:
+            raise InvalidMove(str(error)) from None
+
+    def _hint(self, state: PaintscapeState) -> str:
+        if state.phase == BALANCE:
+            return "swap a stone with a tile (swap c3 f6), or done"
+        if state.phase == CHOOSE:
+            return "black (play first) or white (play second)"
+        if not self.targets(state):
+            return "pass (you have no placement)"
+        return "place a stone next to one of yours, like d4"
+
+    def notation(self, state: PaintscapeState, move: int) -> str:
+        if 0 <= move < 64:
+            return LABELS[move]
+        if is_swap(move):
+            stone, tile = swap_squares(move)
+            return f"swap {LABELS[stone]} {LABELS[tile]}"
+        words = {PASS: "pass", DONE: "done", PLAY_BLACK: "black", PLAY_WHITE: "white"}
+        if move in words:
+            return words[move]
+        raise IllegalMove(f"{move!r} is not a Paintscape move")
+
+    def describe(self, state: PaintscapeState, move: int) -> str:
+        """The move in words, from the position before it."""
+        seat_name = self.seat_label(state, state.turn)
+        if 0 <= move < 64:
+            colour = colour_to_move(state)
+            after = self.apply(state, move)
+            text = f"{seat_name} {LABELS[move]}"
+            gained = [k for k in range(5) if after.collected[k] != state.collected[k]]
+            if gained and colour is not None:
+                total = after.collected.count(colour)
+                text += f" and collects {COLOUR_NAMES[gained[0]]} ({total} colour{'s' if total != 1 else ''})"
+                if total >= COLOURS_TO_WIN:
+                    text += " and wins"
+            return text
+        if move == PASS:
+            return f"{seat_name} has no placement and passes"
+        if is_swap(move):
+            stone, tile = swap_squares(move)
+            colour_index = _colour_at(state.tiles, tile)
+            tile_name = COLOUR_NAMES[colour_index] if colour_index is not None else "missing"
+            return (
+                f"{seat_name} swaps the stone on {LABELS[stone]} with the {tile_name} tile on {LABELS[tile]}"
+            )
+        if move == DONE:
+            count = state.swapped.bit_count()
+            return f"{seat_name} is done swapping ({count} swap{'s' if count != 1 else ''})"
+        if move == PLAY_BLACK:
+            return f"{seat_name} plays Black (first)"
+        if move == PLAY_WHITE:
+            return f"{seat_name} plays White (second)"
+        raise IllegalMove(f"{move!r} is not a Paintscape move")
+
+    def position_text(self, state: PaintscapeState) -> str:
+        return position_text(state)
+
+    def dump(self, state: PaintscapeState) -> dict[str, Any]:
+        """{"position": position_text(state)}: JSON-safe and readable."""
+        return {"position": position_text(state)}
+
+    def load(self, data: Mapping[str, Any]) -> PaintscapeState:
+        return from_position_text(str(data["position"]))
+
+
+RULES = Paintscape()
+
+
+# --------------------------------------------------------------------------------------------- fast path
+
+
+def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
+    """Play uniformly random legal moves from a play-phase state to the end; the winning seat (-1: a draw,
+    possible only after a layout that left colours out).
+
+    The same rules as `Paintscape.apply`, with bitboards in locals. Each placement is the k-th lowest target
+    square with k = int(rng.random() * number of targets); a forced pass draws no random number. A playout
+    through the contract that picks `moves[int(rng.random() * len(moves))]` and plays forced passes without
+    drawing therefore plays the very same game.
+    """
+    if state.phase == OVER:
+        return _outcome_winner(_outcome_of(state))
+    if state.phase != PLAY or state.black_seat is None:
+        raise ValueError("fast_playout starts from the play phase")
+    black, white = state.black, state.white
+    tiles = list(state.tiles)
+    collected = list(state.collected)
+    scores = [collected.count(0), collected.count(1)]
+    in_play = sum(1 for t in tiles if t)
+    colour = state.turn ^ state.black_seat
+    colour_of = [-1] * 64
+    for k, t in enumerate(tiles):
+        for square in _squares(t):
+            colour_of[square] = k
+    random_float = rng.random
+    not_a, not_h, full = _NOT_FILE_A, _NOT_FILE_H, FULL
+    passed = False
+    while True:
+        mine = white if colour else black
+        targets = (((mine << 8) & full) | (mine >> 8) | ((mine & not_h) << 1) | ((mine & not_a) >> 1)) & ~(
+            black | white
+        )
+        if not targets:
+            if passed:
+                raise AssertionError("two consecutive passes cannot happen in Paintscape")
+            passed = True
+            colour ^= 1
+            continue
+        passed = False
+        pick = int(random_float() * targets.bit_count())
+        for _ in range(pick):
+            targets &= targets - 1
+        bit = targets & -targets
+        mine |= bit
+        k = colour_of[bit.bit_length() - 1]
+        if k >= 0 and (mine & tiles[k]).bit_count() == COLLECT_AT:
+            removed = tiles[k]
+            tiles[k] = 0
+            in_play -= 1
+            for square in _squares(removed):
+                colour_of[square] = -1
+            mine &= ~removed
+            if colour:
+                white = mine
+                black &= ~removed
+            else:
+                black = mine
+                white &= ~removed
+            scores[colour] += 1
+            if scores[colour] >= COLOURS_TO_WIN:
+                return colour ^ state.black_seat
+            if max(scores) + in_play < COLOURS_TO_WIN:
+                if scores[0] == scores[1]:
+                    return -1
+                return (0 if scores[0] > scores[1] else 1) ^ state.black_seat
+        elif colour:
+            white = mine
+        else:
+            black = mine
+        colour ^= 1
+
+
+def _outcome_winner(outcome: Outcome) -> int:
+    return outcome.winners[0] if outcome.winners else -1
