@@ -1,0 +1,128 @@
+"""Board images: any state of any game to a PNG a player enjoys looking at, plus alt text in words.
+
+Pure and blocking: the bot calls these through `asyncio.to_thread`. One drawer per game, in a registry whose
+keys equal `games.GAME_IDS`; cell geometry lives in `renderer.geometry`, colours in `renderer.theme`.
+
+    render("paintscape", state, last_move="d4", players=["Alice", "Bob"], theme="colorblind") -> PNG bytes
+    alt_text("paintscape", state, players=["Alice", "Bob"], last_move="d4") -> "Paintscape, move 12. ..."
+    render_pieces("tilingking", state, seat=0, players=[...]) -> PNG of that seat's remaining pieces
+
+`last_move` is the notation string of the move that led to `state`, as stored in the move log.
+`size` is the image width in pixels (the height is two thirds of it); 960 suits Discord's inline preview.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from PIL import Image
+
+from renderer.canvas import png_bytes
+from renderer.theme import THEME_NAMES, Theme, get_theme
+
+__all__ = [
+    "DEFAULT_SIZE",
+    "THEME_NAMES",
+    "alt_text",
+    "render",
+    "render_image",
+    "render_pieces",
+]
+
+DEFAULT_SIZE = 960
+MIN_SIZE, MAX_SIZE = 320, 2400
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment description."""
+
+
+class Drawer(Protocol):
+    """What each game's drawer module provides."""
+
+    def draw(
+        self, state: Any, *, last_move: str | None, players: Sequence[str] | None, theme: Theme, size: int
+    ) -> Image.Image: ...
+
+    def describe(self, state: Any, *, last_move: str | None, players: Sequence[str] | None) -> str: ...
+
+
+_DRAWERS: dict[str, str] = {
+    "paintscape": "renderer.paintscape",
+    "paint": "renderer.paint",
+    "tilingking": "renderer.tilingking",
+}
+DRAWER_IDS: tuple[str, ...] = tuple(_DRAWERS)
+
+
+def drawer(game_id: str) -> Drawer:
+    """The drawer module of a game (imported on first use)."""
+    if game_id not in _DRAWERS:
+        raise KeyError(f"no board drawer for game {game_id!r}; known games: {', '.join(DRAWER_IDS)}")
+    module: Drawer = importlib.import_module(_DRAWERS[game_id])
+    return module
+
+
+def _check_size(size: int) -> int:
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"image width must be between {MIN_SIZE} and {MAX_SIZE} pixels, not {size}")
+    return size
+
+
+def render_image(
+    game_id: str,
+    state: Any,
+    *,
+    last_move: str | None = None,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "default",
+    size: int = DEFAULT_SIZE,
+) -> Image.Image:
+    """The board as an RGB Pillow image (before palette quantization); `render` encodes it."""
+    return drawer(game_id).draw(
+        state, last_move=last_move, players=players, theme=get_theme(theme), size=_check_size(size)
+    )
+
+
+def render(
+    game_id: str,
+    state: Any,
+    *,
+    last_move: str | None = None,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "default",
+    size: int = DEFAULT_SIZE,
+) -> bytes:
+    """The board of `state` as a palette PNG `size` pixels wide, with the last move marked."""
+    chosen = get_theme(theme)
+    image = render_image(game_id, state, last_move=last_move, players=players, theme=chosen, size=size)
+    return png_bytes(image, chosen)
+
+
+def alt_text(
+    game_id: str, state: Any, *, players: Sequence[str] | None = None, last_move: str | None = None
+) -> str:
+    """The position in words for screen readers (Discord attachment description, at most 1024 characters)."""
+    text = drawer(game_id).describe(state, last_move=last_move, players=players)
+    if len(text) > ALT_TEXT_LIMIT:
+        text = text[: ALT_TEXT_LIMIT - 3].rstrip() + "..."
+    return text
+
+
+def render_pieces(
+    game_id: str,
+    state: Any,
+    seat: int,
+    *,
+    players: Sequence[str] | None = None,
+    theme: str | Theme = "default",
+    size: int = DEFAULT_SIZE,
+) -> bytes:
+    """An image of one seat's remaining pieces with their ids and counts (TilingKing's /pieces)."""
+    if game_id != "tilingking":
+        raise ValueError(f"{game_id} has no pieces to show; only TilingKing players hold pieces")
+    from renderer import tilingking
+
+    chosen = get_theme(theme)
+    image = tilingking.draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
+    return png_bytes(image, chosen)

@@ -1,0 +1,334 @@
+"""Drawing tools shared by the game drawers: page layout, fonts and cached text, smooth disc sprites, the
+header strip with players and status, and palette PNG encoding.
+
+Everything is drawn in RGB and quantized once at the end to the theme's fixed palette (`theme.palette`),
+which keeps PNGs small and lets replays reuse one palette for every GIF frame.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from games.base import Outcome, Termination
+from renderer.theme import RGB, Theme, blend, palette
+
+Box = tuple[int, int, int, int]
+
+BASE_WIDTH = 960
+"""The default image width; every length below is given for this width and scaled."""
+ASPECT = 2 / 3
+"""Height / width of every board image (landscape: fits Discord's inline preview on desktop and mobile)."""
+HEADER_HEIGHT = 88
+SUPERSAMPLE = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Where things go on an image of a given width: header strip, board area and side panel."""
+
+    width: int
+    height: int
+    k: float
+    header: Box
+    board: Box
+    panel: Box
+
+    def px(self, length: float) -> int:
+        """A length given at the base width, scaled to this page (at least 1 pixel)."""
+        return max(1, round(length * self.k))
+
+
+@cache
+def page(width: int, board_share: float = 0.6) -> Page:
+    """The layout of an image `width` pixels wide: header on top, board left, panel right."""
+    k = width / BASE_WIDTH
+    height = round(width * ASPECT)
+    top = round(HEADER_HEIGHT * k)
+    split = round(width * board_share)
+    return Page(
+        width=width,
+        height=height,
+        k=k,
+        header=(0, 0, width, top),
+        board=(0, top, split, height),
+        panel=(split, top, width, height),
+    )
+
+
+# --------------------------------------------------------------------------------------------- text
+
+
+@cache
+def font(px: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled TrueType font (Aileron) at `px` pixels; needs no system fonts."""
+    loaded = ImageFont.load_default(size=px)
+    assert isinstance(loaded, ImageFont.FreeTypeFont), "Pillow was built without FreeType"
+    return loaded
+
+
+@cache
+def _missing_glyph(px: int) -> bytes:
+    return bytes(font(px).getmask("\uffff"))
+
+
+@lru_cache(maxsize=8192)
+def _has_glyph(ch: str, px: int) -> bool:
+    if ch.isascii():
+        return True
+    return bytes(font(px).getmask(ch)) != _missing_glyph(px)
+
+
+def printable(text: str, px: int) -> str:
+    """The text with characters the font cannot draw replaced by "?" (names may hold any Unicode)."""
+    return "".join(ch if _has_glyph(ch, px) else "?" for ch in text)
+
+
+@lru_cache(maxsize=4096)
+def text_mask(text: str, px: int) -> Image.Image:
+    """The text as an "L" mask, one line high (ascent + descent), as wide as the text."""
+    f = font(px)
+    ascent, descent = f.getmetrics()
+    width = max(1, math.ceil(f.getlength(text)) + 2)
+    mask = Image.new("L", (width, ascent + descent), 0)
+    ImageDraw.Draw(mask).text((1, 0), text, font=f, fill=255)
+    return mask
+
+
+def text_width(text: str, px: int) -> int:
+    return text_mask(text, px).width
+
+
+def fit_text(text: str, px: int, max_width: float) -> str:
+    """The text, cut short with "..." if it is wider than `max_width` pixels."""
+    text = printable(text, px)
+    if text_width(text, px) <= max_width:
+        return text
+    while text and text_width(text + "...", px) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def draw_text(
+    img: Image.Image, x: float, y: float, text: str, px: int, colour: RGB, anchor: str = "lt"
+) -> int:
+    """Draw one line of text and return its width.
+
+    `anchor` is two letters: horizontal l/m/r (left, middle, right of the text), then vertical t/m/b of the
+    line box, or "c" for the centre of the ink itself (for labels that must sit dead centre in a cell).
+    """
+    if not text:
+        return 0
+    mask = text_mask(text, px)
+    w, h = mask.size
+    left = x - {"l": 0.0, "m": w / 2, "r": float(w)}[anchor[0]]
+    if anchor[1] == "c":
+        ink = mask.getbbox() or (0, 0, w, h)
+        top = y - (ink[1] + ink[3]) / 2
+    else:
+        top = y - {"t": 0.0, "m": h / 2, "b": float(h)}[anchor[1]]
+    img.paste(colour, (round(left), round(top)), mask)
+    return w
+
+
+# --------------------------------------------------------------------------------------------- shapes
+
+
+@lru_cache(maxsize=512)
+def disc_sprite(radius: float, fill: RGB, rim: RGB, rim_width: float, shadow: bool = False) -> Image.Image:
+    """A smooth (supersampled) disc with a rim, as a square RGBA sprite centred on the disc's centre."""
+    pad = math.ceil(radius * 0.12) if shadow else 0
+    half = math.ceil(radius) + 1 + pad
+    side = 2 * half
+    big = Image.new("RGBA", (side * SUPERSAMPLE, side * SUPERSAMPLE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c = half * SUPERSAMPLE
+    r = radius * SUPERSAMPLE
+    if shadow:
+        o = pad * SUPERSAMPLE
+        draw.ellipse((c - r + o, c - r + o, c + r + o, c + r + o), fill=(0, 0, 0, 90))
+    draw.ellipse((c - r, c - r, c + r, c + r), fill=(*rim, 255))
+    inner = r - rim_width * SUPERSAMPLE
+    if inner > 0:
+        draw.ellipse((c - inner, c - inner, c + inner, c + inner), fill=(*fill, 255))
+    return big.resize((side, side), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=512)
+def ring_sprite(radius: float, colour: RGB, width: float) -> Image.Image:
+    """A smooth ring (circle outline) as an RGBA sprite, for last-move marks."""
+    half = math.ceil(radius + width) + 1
+    side = 2 * half
+    big = Image.new("RGBA", (side * SUPERSAMPLE, side * SUPERSAMPLE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c = half * SUPERSAMPLE
+    r = (radius + width / 2) * SUPERSAMPLE
+    draw.ellipse((c - r, c - r, c + r, c + r), outline=(*colour, 255), width=round(width * SUPERSAMPLE))
+    return big.resize((side, side), Image.Resampling.LANCZOS)
+
+
+def paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+    """Paste an RGBA sprite with its centre pixel on (cx, cy)."""
+    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+
+
+def mark_polygon(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """A small seat mark ("square", "triangle", "diamond"; a circle is drawn as a 16-gon)."""
+    if shape == "square":
+        s = r * 0.85
+        return [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)]
+    if shape == "triangle":
+        return [(cx, cy - r * 1.1), (cx + r, cy + r * 0.75), (cx - r, cy + r * 0.75)]
+    if shape == "diamond":
+        return [(cx, cy - r * 1.15), (cx + r, cy), (cx, cy + r * 1.15), (cx - r, cy)]
+    return [(cx + r * math.cos(a * math.pi / 8), cy + r * math.sin(a * math.pi / 8)) for a in range(16)]
+
+
+def thick_line(
+    draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: RGB, width: int
+) -> None:
+    """A line with round ends, so joined segments have no gaps at their corners."""
+    draw.line((a, b), fill=colour, width=width)
+    r = width / 2 - 0.5
+    if r >= 1:
+        for x, y in (a, b):
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+# --------------------------------------------------------------------------------------------- header
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChip:
+    """One player in the header: name, role ("Black", "Red"), a score line, and a swatch."""
+
+    name: str
+    role: str
+    detail: str
+    fill: RGB
+    rim: RGB
+    mark: str = "circle"
+    mark_ink: RGB | None = None
+    to_move: bool = False
+    winner: bool = False
+
+
+def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatChip], status: str) -> None:
+    """The header strip: one chip per seat (the seat to move boxed, winners starred) and a status line."""
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = pg.header
+    draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=theme.header)
+    margin, gap = pg.px(10), pg.px(8)
+    slot = (x1 - x0 - 2 * margin - gap * (len(chips) - 1)) / max(1, len(chips))
+    chip_top, chip_bottom = y0 + pg.px(6), y0 + pg.px(58)
+    name_px, detail_px, status_px = pg.px(19), pg.px(14), pg.px(16)
+    for n, chip in enumerate(chips):
+        left = x0 + margin + n * (slot + gap)
+        right = left + slot
+        if chip.winner or chip.to_move:
+            outline = theme.win if chip.winner else theme.header_ink
+            draw.rounded_rectangle(
+                (left, chip_top, right, chip_bottom),
+                radius=pg.px(8),
+                fill=theme.turn_box,
+                outline=outline,
+                width=pg.px(2),
+            )
+        r = pg.px(14)
+        cx, cy = left + pg.px(10) + r, (chip_top + chip_bottom) / 2
+        paste_centred(img, disc_sprite(r, chip.fill, chip.rim, max(1.0, pg.k * 2), False), cx, cy)
+        if chip.mark != "circle":
+            draw.polygon(mark_polygon(chip.mark, cx, cy, r * 0.5), fill=chip.mark_ink or chip.rim)
+        text_left = cx + r + pg.px(9)
+        room = right - text_left - pg.px(8)
+        prefix = "WINNER  " if chip.winner else ("TO PLAY  " if chip.to_move else "")
+        name = fit_text(chip.name, name_px, room)
+        draw_text(img, text_left, chip_top + pg.px(5), name, name_px, theme.header_ink)
+        detail = fit_text(
+            f"{prefix}{chip.role} · {chip.detail}" if chip.detail else prefix + chip.role, detail_px, room
+        )
+        colour = theme.win if chip.winner else theme.header_muted
+        draw_text(img, text_left, chip_top + pg.px(31), detail, detail_px, colour)
+    status_text = fit_text(status, status_px, x1 - x0 - 2 * margin)
+    draw_text(
+        img, (x0 + x1) / 2, (chip_bottom + y1) / 2 + pg.px(1), status_text, status_px, theme.header_ink, "mm"
+    )
+
+
+def seat_names(rules: Any, state: Any, players: Sequence[str] | None, seats: int) -> list[str]:
+    """Display names per seat: the given players, or the seats' roles when no names are known."""
+    names = list(players or ())
+    return [
+        names[s] if s < len(names) and names[s] else str(rules.seat_label(state, s)) for s in range(seats)
+    ]
+
+
+def result_text(outcome: Outcome, names: Sequence[str]) -> str:
+    """The result in words: "Alice wins by collecting three colours", "Draw: nobody holding the lead"."""
+    if outcome.termination is Termination.ABORTED:
+        return "Game aborted: no result"
+    phrase = outcome.termination.phrase
+    if outcome.is_draw:
+        return f"Draw by {phrase}"
+    winners = [names[s] for s in outcome.winners]
+    if len(winners) == 1:
+        return f"{winners[0]} wins by {phrase}"
+    return f"{', '.join(winners[:-1])} and {winners[-1]} share first place by {phrase}"
+
+
+def status_text(rules: Any, state: Any, names: Sequence[str], ply: int, extra: str = "") -> str:
+    """The header's status line: whose turn and the move number, or the result."""
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        return f"{result_text(outcome, names)} after {ply} moves"
+    seat = rules.to_move(state)
+    who = names[seat] if seat is not None else "nobody"
+    role = rules.seat_label(state, seat) if seat is not None else ""
+    mover = who if role == who or not role else f"{who} ({role})"
+    line = f"Move {ply + 1} · {mover} to play"
+    return f"{line} · {extra}" if extra else line
+
+
+# --------------------------------------------------------------------------------------------- output
+
+
+@cache
+def palette_image(theme: Theme) -> Image.Image:
+    """A 1x1 "P" image carrying the theme's fixed palette, for `Image.quantize`."""
+    flat: list[int] = []
+    for colour in palette(theme):
+        flat.extend(colour)
+    holder = Image.new("P", (1, 1))
+    holder.putpalette(flat)
+    return holder
+
+
+def to_palette(img: Image.Image, theme: Theme) -> Image.Image:
+    """Map an RGB drawing onto the theme's fixed palette (nearest colour, no dithering)."""
+    return img.quantize(palette=palette_image(theme), dither=Image.Dither.NONE)
+
+
+def png_bytes(img: Image.Image, theme: Theme) -> bytes:
+    """The drawing as a palette-mode PNG."""
+    out = io.BytesIO()
+    to_palette(img, theme).save(out, "PNG", compress_level=6)
+    return out.getvalue()
+
+
+def new_canvas(pg: Page, theme: Theme) -> Image.Image:
+    img = Image.new("RGB", (pg.width, pg.height), theme.background)
+    ImageDraw.Draw(img).rectangle(
+        (pg.panel[0], pg.panel[1], pg.panel[2] - 1, pg.panel[3] - 1), fill=theme.panel
+    )
+    return img
+
+
+def shade(colour: RGB, towards: RGB, t: float) -> RGB:
+    """`blend`, re-exported for drawers."""
+    return blend(colour, towards, t)

@@ -1,0 +1,386 @@
+"""Paintscape board: tiles in five colours (each with its letter, RULES 1.9, and hatching in the colour-blind
+theme), black and white stones (a stone on a tile keeps a frame of the tile around it and casts a shadow, so
+stacks read at a glance), and beside the board the race for every colour: each player's stones on it out of
+the six that collect it, and its free tiles. Collected colours show who took them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+import games
+from games import paintscape as engine
+from games.grids import SquareGrid, bits_of
+from renderer.canvas import (
+    Page,
+    SeatChip,
+    disc_sprite,
+    draw_header,
+    draw_text,
+    fit_text,
+    new_canvas,
+    page,
+    paste_centred,
+    ring_sprite,
+    seat_names,
+    status_text,
+    text_mask,
+)
+from renderer.theme import RGB, TILE_LETTERS, Theme, blend
+
+GRID = SquareGrid(8, 8)
+FILES = "abcdefgh"
+COLOURS = ("yellow", "red", "cyan", "pink", "brown")
+COLLECT_AT = 6
+_SQUARE = re.compile(r"^[a-h][1-8]$")
+
+
+def last_move_squares(last_move: str | None) -> list[int]:
+    """The squares a move's notation names: `d4` -> [d4]; `swap c3 f6` -> [c3, f6]; others -> []."""
+    if not last_move:
+        return []
+    words = last_move.strip().lower().split()
+    squares = [w for w in words if _SQUARE.match(w)]
+    if not squares or (len(words) > 1 and words[0] != "swap"):
+        return []
+    return [GRID.index(FILES.index(w[0]), int(w[1:]) - 1) for w in squares]
+
+
+# --------------------------------------------------------------------------------------------- layout
+
+
+class _Layout:
+    """Pixel positions of the board's squares and the panel rows on one page."""
+
+    def __init__(self, pg: Page) -> None:
+        self.pg = pg
+        bx0, by0, bx1, by1 = pg.board
+        margin, label = pg.px(14), pg.px(28)
+        side = min(bx1 - bx0 - label - 2 * margin, by1 - by0 - label - 2 * margin)
+        self.cell = int(side // 8)
+        self.left = int(bx0 + label + margin + (bx1 - bx0 - label - 2 * margin - 8 * self.cell) // 2)
+        self.top = int(by0 + margin)
+        self.label_px = pg.px(17)
+
+    def box(self, i: int) -> tuple[int, int, int, int]:
+        x, y = GRID.xy(i)
+        left, top = self.left + x * self.cell, self.top + (7 - y) * self.cell
+        return left, top, left + self.cell, top + self.cell
+
+    def centre(self, i: int) -> tuple[float, float]:
+        left, top, right, bottom = self.box(i)
+        return (left + right) / 2, (top + bottom) / 2
+
+
+@lru_cache(maxsize=16)
+def _layout(size: int) -> _Layout:
+    return _Layout(page(size))
+
+
+@lru_cache(maxsize=64)
+def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.Image:
+    """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), letter in the corner."""
+    fill = theme.tile_colours[colour]
+    img = Image.new("RGB", (side, side), fill)
+    draw = ImageDraw.Draw(img)
+    if theme.hatch_tiles:
+        ink = blend(fill, theme.tile_letter_ink[colour], 0.45)
+        step = max(4, side // 6)
+        width = max(1, side // 40)
+        if colour == 1:  # red: rising diagonals
+            for o in range(-side, side, step):
+                draw.line(((o, side), (o + side, 0)), fill=ink, width=width)
+        elif colour == 2:  # cyan: horizontal stripes
+            for o in range(step // 2, side, step):
+                draw.line(((0, o), (side, o)), fill=ink, width=width)
+        elif colour == 3:  # pink: dots
+            for ox in range(step // 2, side, step):
+                for oy in range(step // 2, side, step):
+                    draw.ellipse((ox - width, oy - width, ox + width, oy + width), fill=ink)
+        elif colour == 4:  # brown: cross-hatch
+            for o in range(-side, side, step):
+                draw.line(((o, side), (o + side, 0)), fill=ink, width=width)
+                draw.line(((o, 0), (o + side, side)), fill=ink, width=width)
+        # yellow stays plain: the lightest tile, told apart by lightness and its letter.
+    letter = TILE_LETTERS[colour]
+    x, y = max(2, side // 14), max(1, side // 24)
+    if theme.hatch_tiles:  # a plain patch behind the letter keeps it readable over the hatching
+        mask = text_mask(letter, letter_px)
+        ink_box = mask.getbbox() or (0, 0, mask.width, mask.height)
+        draw.rectangle((x - 1, y + ink_box[1] - 2, x + ink_box[2] + 2, y + ink_box[3] + 1), fill=fill)
+    draw_text(img, x, y, letter, letter_px, theme.tile_letter_ink[colour])
+    return img
+
+
+@lru_cache(maxsize=32)
+def _background(theme: Theme, size: int) -> Image.Image:
+    """The parts that never change: panel, board frame, coordinates, panel title."""
+    lay = _layout(size)
+    pg = lay.pg
+    img = new_canvas(pg, theme)
+    draw = ImageDraw.Draw(img)
+    frame = pg.px(5)
+    left, top = lay.left, lay.top
+    right, bottom = left + 8 * lay.cell, top + 8 * lay.cell
+    draw.rectangle((left - frame, top - frame, right + frame - 1, bottom + frame - 1), fill=theme.board_edge)
+    for n in range(8):
+        cx = left + (n + 0.5) * lay.cell
+        draw_text(img, cx, bottom + frame + pg.px(4), FILES[n], lay.label_px, theme.ink, "mt")
+        cy = top + (7 - n + 0.5) * lay.cell
+        draw_text(img, left - frame - pg.px(7), cy, str(n + 1), lay.label_px, theme.ink, "rc")
+    px0, py0, _, _ = pg.panel
+    draw_text(img, px0 + pg.px(18), py0 + pg.px(14), "Colour race", pg.px(21), theme.ink)
+    draw_text(
+        img,
+        px0 + pg.px(18),
+        py0 + pg.px(42),
+        f"{COLLECT_AT} stones of one player on a colour collect it",
+        pg.px(14),
+        theme.muted,
+    )
+    return img
+
+
+# --------------------------------------------------------------------------------------------- drawing
+
+
+def _stone_colours(theme: Theme, colour: int) -> tuple[RGB, RGB]:
+    return (
+        (theme.stone_black, theme.stone_black_rim)
+        if colour == 0
+        else (theme.stone_white, theme.stone_white_rim)
+    )
+
+
+def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: _Layout) -> None:
+    tiles: Sequence[int] = state.tiles
+    tile_of = [-1] * 64
+    for colour, bits in enumerate(tiles):
+        for i in bits_of(bits):
+            tile_of[i] = colour
+    draw = ImageDraw.Draw(img)
+    letter_px = lay.pg.px(13)
+    for i in range(64):
+        box = lay.box(i)
+        if tile_of[i] >= 0:
+            img.paste(_tile_image(theme, tile_of[i], lay.cell, letter_px), box[:2])
+        else:
+            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=theme.bare_square)
+    for n in range(9):
+        x = lay.left + n * lay.cell
+        y = lay.top + n * lay.cell
+        draw.line(((x, lay.top), (x, lay.top + 8 * lay.cell)), fill=theme.grid_line, width=1)
+        draw.line(((lay.left, y), (lay.left + 8 * lay.cell, y)), fill=theme.grid_line, width=1)
+    stacked_r, bare_r = lay.cell * 0.33, lay.cell * 0.40
+    rim = max(1.0, lay.pg.k * 2)
+    for colour, bits in ((0, state.black), (1, state.white)):
+        fill, edge = _stone_colours(theme, colour)
+        for i in bits_of(bits):
+            on_tile = tile_of[i] >= 0
+            sprite = disc_sprite(stacked_r if on_tile else bare_r, fill, edge, rim, on_tile)
+            cx, cy = lay.centre(i)
+            paste_centred(img, sprite, cx, cy)
+
+
+def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: _Layout) -> None:
+    draw = ImageDraw.Draw(img)
+    width = lay.pg.px(4)
+    for n, i in enumerate(squares):
+        left, top, right, bottom = lay.box(i)
+        draw.rectangle((left + 1, top + 1, right - 1, bottom - 1), outline=theme.highlight, width=width)
+        inner = width + 1
+        draw.rectangle((left + inner, top + inner, right - inner, bottom - inner), outline=theme.highlight_ink)
+        if n == len(squares) - 1:
+            cx, cy = lay.centre(i)
+            paste_centred(img, ring_sprite(lay.cell * 0.41, theme.highlight, lay.pg.k * 3.5), cx, cy)
+    if len(squares) == 2:
+        a, b = lay.centre(squares[0]), lay.centre(squares[1])
+        draw.line((a, b), fill=theme.highlight, width=max(2, lay.pg.px(3)))
+
+
+def _adjacent_free(state: Any, colour: int, tile_bits: int) -> int:
+    """Free tiles of a colour next to the stones of one stone colour (where it could play now)."""
+    own = state.black if colour == 0 else state.white
+    reachable: int = GRID.grow(own) & tile_bits & ~(state.black | state.white)
+    return reachable
+
+
+def _draw_panel(
+    img: Image.Image, state: Any, theme: Theme, lay: _Layout, colour_names: list[str], last_move: str | None
+) -> None:
+    pg = lay.pg
+    race = engine.race(state)
+    draw = ImageDraw.Draw(img)
+    px0, py0, px1, py1 = pg.panel
+    row_h = pg.px(82)
+    swatch = pg.px(46)
+    pip_r = pg.px(8)
+    pip_step = pg.px(21)
+    for colour in range(5):
+        top = py0 + pg.px(70) + colour * row_h
+        left = px0 + pg.px(18)
+        collector = state.collected[colour]
+        tile = _tile_image(theme, colour, swatch, pg.px(13))
+        if collector is not None:
+            tile = Image.blend(tile, Image.new("RGB", tile.size, theme.panel), 0.55)
+        img.paste(tile, (left, top))
+        draw.rectangle((left, top, left + swatch - 1, top + swatch - 1), outline=theme.grid_line)
+        text_left = left + swatch + pg.px(12)
+        name_px, small_px = pg.px(17), pg.px(14)
+        draw_text(img, text_left, top - pg.px(3), COLOURS[colour], name_px, theme.ink)
+        if collector is not None:
+            fill, edge = _stone_colours(theme, collector)
+            cy = top + pg.px(35)
+            paste_centred(img, disc_sprite(pip_r, fill, edge, max(1.0, pg.k * 1.5)), text_left + pip_r, cy)
+            who = colour_names[collector]
+            draw_text(
+                img,
+                text_left + 2 * pip_r + pg.px(8),
+                cy,
+                fit_text(f"collected by {who}", small_px, px1 - text_left - pg.px(40)),
+                small_px,
+                theme.ink,
+                "lc",
+            )
+            draw.line((left, top + swatch, left + swatch, top), fill=theme.ink, width=pg.px(2))
+            continue
+        black_n, white_n, free_n = race[colour]
+        draw_text(img, px1 - pg.px(18), top - pg.px(3), f"{free_n} free", small_px, theme.muted, "rt")
+        tile_bits = state.tiles[colour]
+        for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
+            cy = top + pg.px(29) + row * pg.px(23)
+            fill, edge = _stone_colours(theme, stone_colour)
+            draw_text(img, text_left, cy, "BW"[stone_colour], small_px, theme.muted, "lc")
+            slot = blend(theme.panel, theme.muted, 0.3)
+            for n in range(COLLECT_AT):
+                cx = text_left + pg.px(22) + pip_r + n * pip_step
+                if n < count:
+                    paste_centred(img, disc_sprite(pip_r, fill, edge, max(1.0, pg.k * 1.5)), cx, cy)
+                else:
+                    dot = pip_r * 0.45
+                    draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=slot)
+            note_left = text_left + pg.px(22) + COLLECT_AT * pip_step + pg.px(6)
+            reachable = _adjacent_free(state, stone_colour, tile_bits)
+            if count == COLLECT_AT - 1 and reachable and state.phase == "play":
+                note = f"{colour_names[stone_colour]} can take it"
+                draw_text(
+                    img,
+                    note_left,
+                    cy,
+                    fit_text(note, small_px, px1 - note_left - pg.px(12)),
+                    small_px,
+                    theme.highlight,
+                    "lc",
+                )
+            else:
+                draw_text(img, note_left, cy, f"{count}/{COLLECT_AT}", small_px, theme.muted, "lc")
+    if last_move:
+        draw_text(
+            img,
+            px0 + pg.px(18),
+            py1 - pg.px(16),
+            fit_text(f"Last move: {last_move}", pg.px(15), px1 - px0 - pg.px(36)),
+            pg.px(15),
+            theme.ink,
+            "lb",
+        )
+
+
+def _names_by_colour(state: Any, names: list[str]) -> list[str]:
+    """Display names for the Black and White stone colours ("Alice (Black)"), or just the colour."""
+    if state.black_seat is None:
+        return ["Black", "White"]
+    seat_of = (state.black_seat, 1 - state.black_seat)
+    return [f"{names[seat_of[c]]} ({('Black', 'White')[c]})" for c in (0, 1)]
+
+
+def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatChip]:
+    outcome = rules.outcome(state)
+    to_move = rules.to_move(state)
+    chips = []
+    for seat in range(2):
+        if state.black_seat is None:
+            fill, rim = blend(theme.header, theme.header_ink, 0.35), theme.header_muted
+            swaps = state.swapped.bit_count()
+            detail = f"{swaps} of 4 swaps made" if seat == 0 else "then picks Black or White"
+        else:
+            colour = 0 if seat == state.black_seat else 1
+            fill, rim = _stone_colours(theme, colour)
+            got = sum(1 for c in state.collected if c == colour)
+            detail = f"{got} colour{'s' if got != 1 else ''}"
+        chips.append(
+            SeatChip(
+                name=names[seat],
+                role=str(rules.seat_label(state, seat)),
+                detail=detail,
+                fill=fill,
+                rim=rim,
+                to_move=outcome is None and to_move == seat,
+                winner=outcome is not None and seat in outcome.winners,
+            )
+        )
+    return chips
+
+
+def _phase_note(state: Any) -> str:
+    if state.phase == "balance":
+        return "balancing: swap a stone with a tile, or done"
+    if state.phase == "choose":
+        return "choose: black (play first) or white (second)"
+    return ""
+
+
+def draw(
+    state: Any, *, last_move: str | None, players: Sequence[str] | None, theme: Theme, size: int
+) -> Image.Image:
+    """The whole Paintscape image for `state`."""
+    rules = games.get("paintscape")
+    lay = _layout(size)
+    names = seat_names(rules, state, players, 2)
+    img = _background(theme, size).copy()
+    _draw_board(img, state, theme, lay)
+    _mark_last_move(img, last_move_squares(last_move), theme, lay)
+    colour_names = _names_by_colour(state, names)
+    _draw_panel(
+        img,
+        state,
+        theme,
+        lay,
+        [n.split(" (")[0] if state.black_seat is not None else n for n in colour_names],
+        last_move,
+    )
+    status = status_text(rules, state, names, state.ply, _phase_note(state))
+    draw_header(img, lay.pg, theme, _chips(rules, state, names, theme), status)
+    return img
+
+
+def describe(state: Any, *, last_move: str | None, players: Sequence[str] | None) -> str:
+    """The position in words: players and scores, whose turn, the race per colour, where the stones are."""
+    rules = games.get("paintscape")
+    names = seat_names(rules, state, players, 2)
+    race = engine.race(state)
+    colour_names = _names_by_colour(state, names)
+    parts = [f"Paintscape board. {status_text(rules, state, names, state.ply, _phase_note(state))}."]
+    if last_move:
+        parts.append(f"Last move: {last_move}.")
+    scores = []
+    for c in (0, 1):
+        got = sum(1 for k in state.collected if k == c)
+        scores.append(f"{colour_names[c]} has {got} colour{'s' if got != 1 else ''}")
+    parts.append("; ".join(scores) + ".")
+    races = []
+    for k in range(5):
+        if state.collected[k] is not None:
+            races.append(f"{COLOURS[k]} collected by {colour_names[state.collected[k]]}")
+        else:
+            b, w, free = race[k]
+            races.append(f"{COLOURS[k]} Black {b}, White {w}, {free} free")
+    parts.append("Race (6 collects): " + "; ".join(races) + ".")
+    parts.append("Black stones: " + (" ".join(GRID.label(i) for i in bits_of(state.black)) or "none") + ".")
+    parts.append("White stones: " + (" ".join(GRID.label(i) for i in bits_of(state.white)) or "none") + ".")
+    return " ".join(parts)
