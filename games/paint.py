@@ -1,0 +1,945 @@
+"""Paint (GiocatGeneric, 2020): rook-moving discs paint the squares they cross; hold the tile lead to win.
+
+Rules: RULES.md section 2. Only the seed text survives, so the starting layout and the lead counting are
+reconstructions (PROPOSAL items), each a match option with the documented default (see `OPTIONS`).
+
+The state (`PaintState`, frozen and hashable) is a handful of bitboards, Python ints with bit i for square
+i = y * 9 + x (a1 = 0, i1 = 8, a9 = 72, i9 = 80):
+
+- `light`, `dark`: the white-coloured and black-coloured squares (a square in neither is neutral);
+- `white_discs`, `black_discs`, `spheres`: the occupants;
+- `to_move`: the seat to move (0 = White, 1 = Black; the game may be over, see `PaintRules.to_move`);
+- `leader` (seat or None), `lead_count`, `no_lead_count`: the lead counters of section 2.7;
+- `ply`: plies played; then the match settings `lead_turns`, `no_lead_turns`, `move_cap`, `turn_unit`,
+  `lead_on_own_turn`, copied from the options so that `outcome` needs nothing but the state.
+
+Module functions: `tiles(state)` (White, Black), `disc_ranks(state)` (square -> rank), `areas(state, colour)`
+(bitboards), `check_invariants(state)`, `from_layout_text(text)`, `position_text(state)`,
+`fast_playout(state, rng)`. A move is `(from_square, to_square)`; a push is implied by the destination.
+
+Layout text (the `layout` option, `position_text`, `from_layout_text`): nine rows, rank 9 first, one symbol
+per square: `W`/`B` a White/Black disc, `o` (or `S`) a sphere, `w`/`b` an empty light/dark square, `.` an
+empty neutral square. A disc's square always has the disc's colour and a sphere's square is always neutral,
+so `W` means "White disc on a light square" and no other combination can be written. Rows are separated by
+new lines or `/`; spaces, a leading rank number with `|`, and a line of file letters are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, ClassVar, Final
+
+from games.base import (
+    GameOver,
+    IllegalMove,
+    InvalidMove,
+    InvalidOptions,
+    Option,
+    Outcome,
+    Seat,
+    Termination,
+    resolve_options,
+)
+from games.grids import SquareGrid
+
+# --------------------------------------------------------------------------------------------- geometry
+
+GRID: Final = SquareGrid(9, 9)
+SIZE: Final = 81
+FULL: Final = (1 << SIZE) - 1
+FILE_A: Final = sum(1 << (9 * y) for y in range(9))
+FILE_I: Final = FILE_A << 8
+NOT_FILE_A: Final = FULL & ~FILE_A
+NOT_FILE_I: Final = FULL & ~FILE_I
+
+WHITE: Final = 0
+BLACK: Final = 1
+COLOUR_NAMES: Final = ("White", "Black")
+_STEPS: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))  # north, east, south, west
+
+
+def _ray(square: int, dx: int, dy: int) -> int:
+    x, y = GRID.xy(square)
+    bits = 0
+    x, y = x + dx, y + dy
+    while GRID.on_board(x, y):
+        bits |= 1 << GRID.index(x, y)
+        x, y = x + dx, y + dy
+    return bits
+
+
+def _next_bit(square: int, dx: int, dy: int) -> int:
+    x, y = GRID.xy(square)
+    return 1 << GRID.index(x + dx, y + dy) if GRID.on_board(x + dx, y + dy) else 0
+
+
+# RAY_*[s]: the squares beyond s in one direction, to the edge. NEXT_*[s]: the next square's bit, 0 off-board.
+RAY_N, RAY_E, RAY_S, RAY_W = (tuple(_ray(s, dx, dy) for s in range(SIZE)) for dx, dy in _STEPS)
+NEXT_N, NEXT_E, NEXT_S, NEXT_W = (tuple(_next_bit(s, dx, dy) for s in range(SIZE)) for dx, dy in _STEPS)
+
+
+def _line_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """PATH[s*81+t]: the squares a disc crosses and reaches going s -> t (0 if not on one line);
+    BEHIND[s*81+t]: the square after t in that direction (0 off-board), where a pushed sphere lands."""
+    path = [0] * (SIZE * SIZE)
+    behind = [0] * (SIZE * SIZE)
+    for s in range(SIZE):
+        for rays, nexts in ((RAY_N, NEXT_N), (RAY_E, NEXT_E), (RAY_S, NEXT_S), (RAY_W, NEXT_W)):
+            for t in range(SIZE):
+                if rays[s] >> t & 1:
+                    path[s * SIZE + t] = rays[s] ^ rays[t]
+                    behind[s * SIZE + t] = nexts[t]
+    return tuple(path), tuple(behind)
+
+
+PATH, BEHIND = _line_tables()
+
+
+def _fill(seeds: int, mask: int) -> int:
+    """The squares of `mask` orthogonally connected to `seeds` (seeds must lie in mask)."""
+    area = seeds
+    while True:
+        # East along each row in one addition: the carry runs through a row's set bits (file a masked out,
+        # so it cannot wrap into the next row), then the ordinary one-step growth in the other directions.
+        row = mask & NOT_FILE_A
+        step = ((area & NOT_FILE_I) << 1) & mask
+        east = (((row + step) ^ row) & row) | step
+        grown = (area | east | (area << 9) | (area >> 9) | ((area & NOT_FILE_A) >> 1)) & mask
+        if grown == area:
+            return area
+        area = grown
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# --------------------------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True, slots=True)
+class PaintState:
+    """A Paint position (see the module docstring for the fields). Build one with `from_layout_text`."""
+
+    light: int
+    dark: int
+    white_discs: int
+    black_discs: int
+    spheres: int
+    to_move: Seat = WHITE
+    leader: Seat | None = None
+    lead_count: int = 0
+    no_lead_count: int = 0
+    ply: int = 0
+    lead_turns: int = 50
+    no_lead_turns: int = 20
+    move_cap: int = 600
+    turn_unit: str = "ply"
+    lead_on_own_turn: bool = False
+    # The mover's legal moves (section 2.5, whatever the result), computed once on demand.
+    _moves: tuple[tuple[int, int], ...] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
+
+    @property
+    def tile_counts(self) -> tuple[int, int]:
+        """(White tiles, Black tiles): the squares of each colour, discs' squares included."""
+        return self.light.bit_count(), self.dark.bit_count()
+
+    @property
+    def ranks(self) -> dict[int, int]:
+        """Each disc's square -> its rank (the number of its colour's discs in its area)."""
+        return disc_ranks(self)
+
+
+def tiles(state: PaintState) -> tuple[int, int]:
+    """(White, Black): how many squares each colour controls."""
+    return state.light.bit_count(), state.dark.bit_count()
+
+
+def _colour_seat(colour: int | str) -> Seat:
+    if colour in (WHITE, BLACK):
+        return int(colour)
+    if isinstance(colour, str) and colour.lower() in ("white", "light", "w"):
+        return WHITE
+    if isinstance(colour, str) and colour.lower() in ("black", "dark", "b"):
+        return BLACK
+    raise ValueError(f"unknown colour {colour!r}; use 0/'white' or 1/'black'")
+
+
+def areas(state: PaintState, colour: int | str) -> list[int]:
+    """Every area (maximal orthogonally connected set of squares) of one colour, lowest square first.
+
+    `colour` is a seat (0 White/light, 1 Black/dark) or its name."""
+    mask = state.light if _colour_seat(colour) == WHITE else state.dark
+    found = []
+    while mask:
+        area = _fill(mask & -mask, mask)
+        found.append(area)
+        mask &= ~area
+    return found
+
+
+_AREA_CACHE: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _ranked_areas(colour: int, discs: int) -> tuple[tuple[int, int], ...]:
+    """The areas of `colour` that hold discs of that colour, each with its rank (its number of discs)."""
+    key = (colour, discs)
+    found = _AREA_CACHE.get(key)
+    if found is None:
+        result = []
+        rest = discs & colour
+        while rest:
+            area = _fill(rest & -rest, colour)
+            result.append((area, (area & discs).bit_count()))
+            rest &= ~area
+        found = tuple(result)
+        if len(_AREA_CACHE) > 50_000:
+            _AREA_CACHE.clear()
+        _AREA_CACHE[key] = found
+    return found
+
+
+def _rank_at(colour: int, discs: int, square: int) -> int:
+    """The rank of the area of `colour` that contains `square` (0 if it is not of that colour)."""
+    if not colour >> square & 1:
+        return 0
+    return (_fill(1 << square, colour) & discs).bit_count()
+
+
+def disc_ranks(state: PaintState) -> dict[int, int]:
+    """Square -> rank for every disc of both colours (a disc's rank is its area's rank)."""
+    result: dict[int, int] = {}
+    for colour, discs in ((state.light, state.white_discs), (state.dark, state.black_discs)):
+        for area, rank in _ranked_areas(colour, discs):
+            for square in _bits(area & discs):
+                result[square] = rank
+        for square in _bits(discs & ~colour):  # only in a broken position: a disc off its colour
+            result[square] = 0
+    return dict(sorted(result.items()))
+
+
+# --------------------------------------------------------------------------------------------- moves
+
+
+def _outward(source: int, ray: int) -> list[int]:
+    """The squares of a ray from `source`, nearest first."""
+    return sorted(_bits(ray), key=lambda square: abs(square - source))
+
+
+def _move_tables() -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    """For each direction, two flat tables indexed s*81+q (q on the ray from s): the moves from s to every
+    square before q, and the moves from s to every square up to and including q, nearest first."""
+    tables: list[tuple[tuple[Move, ...], ...]] = []
+    for rays in (RAY_N, RAY_E, RAY_S, RAY_W):
+        before: list[tuple[Move, ...]] = [()] * (SIZE * SIZE)
+        through: list[tuple[Move, ...]] = [()] * (SIZE * SIZE)
+        for s in range(SIZE):
+            line = _outward(s, rays[s])
+            for i, q in enumerate(line):
+                before[s * SIZE + q] = tuple((s, t) for t in line[:i])
+                through[s * SIZE + q] = tuple((s, t) for t in line[: i + 1])
+        tables += [tuple(before), tuple(through)]
+    return tuple(tables)
+
+
+Move = tuple[int, int]
+"""(from square, to square); a push is implied when the destination holds a sphere."""
+
+BEFORE_N, THROUGH_N, BEFORE_E, THROUGH_E, BEFORE_S, THROUGH_S, BEFORE_W, THROUGH_W = _move_tables()
+ALL_N, ALL_E, ALL_S, ALL_W = (
+    tuple(tuple((s, t) for t in _outward(s, rays[s])) for s in range(SIZE))
+    for rays in (RAY_N, RAY_E, RAY_S, RAY_W)
+)
+
+
+def _moves(own: int, own_discs: int, opponent: int, opponent_discs: int, spheres: int) -> list[Move]:
+    """Section 2.5 for every disc of the mover: discs in square order, then north, east, south, west,
+    nearest square first.
+
+    Ranks are taken from this position (frozen for the move). A ray stops at a disc, at an opponent square
+    whose area's rank is not lower than the disc's, or at the first sphere, which is a destination only when
+    the square behind it is on the board and free."""
+    occupied = own_discs | opponent_discs | spheres
+    free = FULL & ~occupied
+    opponent_areas = _ranked_areas(opponent, opponent_discs)
+    groups = [(area & own_discs, rank) for area, rank in _ranked_areas(own, own_discs)]
+    if own_discs & ~own:
+        groups.append((own_discs & ~own, 0))
+    by_square: list[tuple[int, list[Move]]] = []
+    for discs, rank in groups:
+        block = occupied
+        for area, area_rank in opponent_areas:
+            if area_rank >= rank:
+                block |= area
+        if rank == 0:
+            block |= opponent
+        while discs:
+            low = discs & -discs
+            discs ^= low
+            s = low.bit_length() - 1
+            found: list[Move] = []
+            hit = RAY_N[s] & block
+            if hit:
+                at = (hit & -hit).bit_length() - 1
+                if spheres >> at & 1 and NEXT_N[at] & free:
+                    found += THROUGH_N[s * SIZE + at]
+                else:
+                    found += BEFORE_N[s * SIZE + at]
+            else:
+                found += ALL_N[s]
+            hit = RAY_E[s] & block
+            if hit:
+                at = (hit & -hit).bit_length() - 1
+                if spheres >> at & 1 and NEXT_E[at] & free:
+                    found += THROUGH_E[s * SIZE + at]
+                else:
+                    found += BEFORE_E[s * SIZE + at]
+            else:
+                found += ALL_E[s]
+            hit = RAY_S[s] & block
+            if hit:
+                at = hit.bit_length() - 1
+                if spheres >> at & 1 and NEXT_S[at] & free:
+                    found += THROUGH_S[s * SIZE + at]
+                else:
+                    found += BEFORE_S[s * SIZE + at]
+            else:
+                found += ALL_S[s]
+            hit = RAY_W[s] & block
+            if hit:
+                at = hit.bit_length() - 1
+                if spheres >> at & 1 and NEXT_W[at] & free:
+                    found += THROUGH_W[s * SIZE + at]
+                else:
+                    found += BEFORE_W[s * SIZE + at]
+            else:
+                found += ALL_W[s]
+            by_square.append((s, found))
+    by_square.sort()
+    moves: list[Move] = []
+    for _, found in by_square:
+        moves += found
+    return moves
+
+
+def _state_moves(state: PaintState) -> tuple[Move, ...]:
+    moves = state._moves
+    if moves is None:
+        if state.to_move == WHITE:
+            found = _moves(state.light, state.white_discs, state.dark, state.black_discs, state.spheres)
+        else:
+            found = _moves(state.dark, state.black_discs, state.light, state.white_discs, state.spheres)
+        moves = tuple(found)
+        object.__setattr__(state, "_moves", moves)
+    return moves
+
+
+def _paint(
+    own: int, own_discs: int, opponent: int, opponent_discs: int, spheres: int, source: int, dest: int
+) -> tuple[int, int, int, int, int]:
+    """Section 2.6 for one legal move: (own, own_discs, opponent, opponent_discs, spheres) afterwards.
+
+    Paint the crossed squares and the destination; a pushed sphere's new square turns neutral; then every
+    area without a disc of its colour turns neutral. From a position where every area has a disc, only a
+    colour that lost squares can be left with disc-less areas, so only such a colour is flood-filled."""
+    key = source * SIZE + dest
+    path = PATH[key]
+    target = 1 << dest
+    own_discs ^= (1 << source) | target
+    opponent_cut = opponent & path
+    own |= path
+    opponent &= ~path
+    own_cut = 0
+    if spheres & target:
+        landing = BEHIND[key]
+        spheres ^= target | landing
+        own_cut = own & landing
+        opponent_cut |= opponent & landing
+        own &= ~landing
+        opponent &= ~landing
+    if opponent_cut:
+        opponent = _fill(opponent_discs & opponent, opponent)
+    if own_cut:
+        own = _fill(own_discs & own, own)
+    return own, own_discs, opponent, opponent_discs, spheres
+
+
+def _counters(
+    leader: Seat | None,
+    lead_count: int,
+    no_lead_count: int,
+    mover: Seat,
+    white_tiles: int,
+    black_tiles: int,
+    own_turns: bool,
+    lead_on_own_turn: bool,
+) -> tuple[Seat | None, int, int]:
+    """Section 2.7 after one ply by `mover`: (leader, lead_count, no_lead_count).
+
+    More tiles lead; a tie removes the lead. With `lead_on_own_turn`, a majority the opponent gets during
+    your turn does not hand them the lead (it only ends yours). With `own_turns`, the lead count goes up only
+    at the end of the leader's own turns (a new lead taken on the opponent's turn starts at 0); the no-lead
+    count goes up after every turn, as every turn is one player's own turn."""
+    majority = WHITE if white_tiles > black_tiles else BLACK if black_tiles > white_tiles else None
+    if lead_on_own_turn and majority is not None and majority != mover and majority != leader:
+        majority = None
+    if majority is None:
+        return None, 0, no_lead_count + 1
+    counts = not own_turns or majority == mover
+    if majority == leader:
+        return leader, lead_count + counts, 0
+    return majority, int(counts), 0
+
+
+def _after(state: PaintState, source: int, dest: int) -> PaintState:
+    """The position after a move known to be legal."""
+    mover = state.to_move
+    if mover == WHITE:
+        light, white_discs, dark, black_discs, spheres = _paint(
+            state.light, state.white_discs, state.dark, state.black_discs, state.spheres, source, dest
+        )
+    else:
+        dark, black_discs, light, white_discs, spheres = _paint(
+            state.dark, state.black_discs, state.light, state.white_discs, state.spheres, source, dest
+        )
+    leader, lead_count, no_lead_count = _counters(
+        state.leader,
+        state.lead_count,
+        state.no_lead_count,
+        mover,
+        light.bit_count(),
+        dark.bit_count(),
+        state.turn_unit == "own_turns",
+        state.lead_on_own_turn,
+    )
+    return PaintState(
+        light,
+        dark,
+        white_discs,
+        black_discs,
+        spheres,
+        1 - mover,
+        leader,
+        lead_count,
+        no_lead_count,
+        state.ply + 1,
+        state.lead_turns,
+        state.no_lead_turns,
+        state.move_cap,
+        state.turn_unit,
+        state.lead_on_own_turn,
+    )
+
+
+def _result(state: PaintState) -> tuple[Termination, Seat | None] | None:
+    """(termination, winning seat or None for a draw), checked in the order of section 2.7, then the cap."""
+    if state.leader is not None and state.lead_count >= state.lead_turns:
+        return Termination.LEAD, state.leader
+    if state.no_lead_count >= state.no_lead_turns:
+        return Termination.NO_LEAD, None
+    if not _state_moves(state):
+        return Termination.NO_MOVES, 1 - state.to_move
+    if state.ply >= state.move_cap:
+        return Termination.MOVE_CAP, None
+    return None
+
+
+def fast_playout(state: PaintState, rng: Random) -> int | None:
+    """Play uniformly random moves to the end: the winning seat, or None for a draw.
+
+    Same rules and the same random choices as `rng.choice(list(RULES.legal_moves(s)))` on the contract path,
+    without building a state per ply."""
+    light, dark = state.light, state.dark
+    white_discs, black_discs, spheres = state.white_discs, state.black_discs, state.spheres
+    mover, leader, lead_count, no_lead_count, ply = (
+        state.to_move,
+        state.leader,
+        state.lead_count,
+        state.no_lead_count,
+        state.ply,
+    )
+    lead_turns, no_lead_turns, move_cap = state.lead_turns, state.no_lead_turns, state.move_cap
+    own_turns, lead_on_own_turn = state.turn_unit == "own_turns", state.lead_on_own_turn
+    while True:
+        if leader is not None and lead_count >= lead_turns:
+            return leader
+        if no_lead_count >= no_lead_turns:
+            return None
+        if mover == WHITE:
+            moves = _moves(light, white_discs, dark, black_discs, spheres)
+        else:
+            moves = _moves(dark, black_discs, light, white_discs, spheres)
+        if not moves:
+            return 1 - mover
+        if ply >= move_cap:
+            return None
+        source, dest = rng.choice(moves)
+        if mover == WHITE:
+            light, white_discs, dark, black_discs, spheres = _paint(
+                light, white_discs, dark, black_discs, spheres, source, dest
+            )
+        else:
+            dark, black_discs, light, white_discs, spheres = _paint(
+                dark, black_discs, light, white_discs, spheres, source, dest
+            )
+        leader, lead_count, no_lead_count = _counters(
+            leader,
+            lead_count,
+            no_lead_count,
+            mover,
+            light.bit_count(),
+            dark.bit_count(),
+            own_turns,
+            lead_on_own_turn,
+        )
+        mover = 1 - mover
+        ply += 1
+
+
+# --------------------------------------------------------------------------------------------- layouts
+
+STANDARD_LAYOUT: Final = "\n".join(
+    [
+        ".BBB.BBB.",
+        ".........",
+        "..o...o..",
+        ".o..o..o.",
+        "..o.o.o..",
+        ".o..o..o.",
+        "..o...o..",
+        ".........",
+        ".WWW.WWW.",
+    ]
+)
+"""Section 2.3 (a reconstruction, not the designer's layout), rank 9 first."""
+
+MAX_DISCS: Final = 6
+MAX_SPHERES: Final = 13
+_CELL_SYMBOLS: Final = frozenset("WBoSwb.")
+_FILE_LINE: Final = re.compile(r"^[a-i]{9}$")
+_RANK_PREFIX: Final = re.compile(r"^\s*\d\s*\|?")
+
+
+def check_invariants(state: PaintState) -> list[str]:
+    """What is wrong with a position (section 2.6 invariants, overlaps, piece counts); [] when it is sound."""
+    problems = []
+    pieces = (state.white_discs, state.black_discs, state.spheres)
+    everything = state.light | state.dark | state.white_discs | state.black_discs | state.spheres
+    if everything & ~FULL:
+        problems.append("a bitboard has bits beyond i9")
+    if state.light & state.dark:
+        problems.append(f"{_names(state.light & state.dark)} cannot be both light and dark")
+    for i, first in enumerate(pieces):
+        for second in pieces[i + 1 :]:
+            if first & second:
+                problems.append(f"{_names(first & second)} holds two pieces")
+    for seat, discs, colour in (
+        (WHITE, state.white_discs, state.light),
+        (BLACK, state.black_discs, state.dark),
+    ):
+        name = COLOUR_NAMES[seat]
+        if discs & ~colour:
+            problems.append(f"the {name} disc on {_names(discs & ~colour)} is not on a {name.lower()} square")
+        count = discs.bit_count()
+        if not 1 <= count <= MAX_DISCS:
+            problems.append(f"{name} has {count} discs; a side has 1 to {MAX_DISCS}")
+        for area in areas(state, seat):
+            if not area & discs:
+                problems.append(f"the {name.lower()} area at {_names(area)} has no {name} disc")
+    if state.spheres & (state.light | state.dark):
+        problems.append(
+            f"the sphere on {_names(state.spheres & (state.light | state.dark))} is not on neutral"
+        )
+    if state.spheres.bit_count() > MAX_SPHERES:
+        problems.append(f"there are {state.spheres.bit_count()} spheres; the game has {MAX_SPHERES}")
+    return problems
+
+
+def _names(mask: int) -> str:
+    return ", ".join(GRID.label(i) for i in _bits(mask))
+
+
+def _board_rows(text: str) -> tuple[list[str], Seat | None]:
+    """The nine board rows of a layout text (rank 9 first) and the side to move, if a line names it."""
+    rows: list[str] = []
+    to_move: Seat | None = None
+    for number, line in enumerate(re.split(r"[\n/]", text), start=1):
+        if not line.strip():
+            continue
+        lowered = line.lower()
+        if "to move" in lowered:
+            side = re.search(r"(white|black)\s+to\s+move", lowered)
+            if side is None:
+                raise InvalidOptions(f"line {number}: write 'White to move' or 'Black to move'")
+            to_move = WHITE if side.group(1) == "white" else BLACK
+            continue
+        cells = _RANK_PREFIX.sub("", line) if len(line.replace(" ", "")) > 9 else line
+        cells = cells.replace(" ", "").replace("|", "")
+        if _FILE_LINE.match(cells):
+            continue
+        bad = sorted(set(cells) - _CELL_SYMBOLS)
+        if bad:
+            raise InvalidOptions(
+                f"layout line {number} has {bad[0]!r}; "
+                "use W B (discs), o (sphere), w b (light/dark), . (neutral)"
+            )
+        if len(cells) != 9:
+            raise InvalidOptions(f"layout line {number} has {len(cells)} squares; each row needs 9")
+        rows.append(cells)
+    if len(rows) != 9:
+        raise InvalidOptions(f"the layout has {len(rows)} rows; it needs 9 (rank 9 first)")
+    return rows, to_move
+
+
+def from_layout_text(text: str) -> PaintState:
+    """A position from its layout text (see the module docstring), White to move unless a line says
+    "Black to move". The counters start at zero. Raises InvalidOptions (a ValueError) for a layout that
+    breaks the rules' invariants: a coloured area without a disc of its colour, more than 6 discs a side or
+    no disc at all, more than 13 spheres. Fewer pieces than the game's 6 + 6 + 13 are allowed (puzzles)."""
+    rows, to_move = _board_rows(text)
+    light = dark = white_discs = black_discs = spheres = 0
+    for row_index, row in enumerate(rows):
+        y = 8 - row_index
+        for x, symbol in enumerate(row):
+            bit = 1 << (y * 9 + x)
+            if symbol == "W":
+                white_discs |= bit
+                light |= bit
+            elif symbol == "B":
+                black_discs |= bit
+                dark |= bit
+            elif symbol in "oS":
+                spheres |= bit
+            elif symbol == "w":
+                light |= bit
+            elif symbol == "b":
+                dark |= bit
+    state = PaintState(light, dark, white_discs, black_discs, spheres, WHITE if to_move is None else to_move)
+    problems = check_invariants(state)
+    if problems:
+        raise InvalidOptions(f"this layout breaks the rules: {'; '.join(problems)}")
+    return state
+
+
+def board_rows(state: PaintState) -> list[str]:
+    """The board as nine strings of layout symbols, rank 9 first."""
+    rows = []
+    for y in range(8, -1, -1):
+        row = []
+        for x in range(9):
+            bit = 1 << (y * 9 + x)
+            if state.white_discs & bit:
+                row.append("W")
+            elif state.black_discs & bit:
+                row.append("B")
+            elif state.spheres & bit:
+                row.append("o")
+            elif state.light & bit:
+                row.append("w")
+            elif state.dark & bit:
+                row.append("b")
+            else:
+                row.append(".")
+        rows.append("".join(row))
+    return rows
+
+
+def position_text(state: PaintState) -> str:
+    """The board in layout text with rank and file labels, then the status line of section 2.9."""
+    lines = [f"{9 - i} {' '.join(row)}" for i, row in enumerate(board_rows(state))]
+    lines.append("  " + " ".join("abcdefghi"))
+    white, black = tiles(state)
+    leader = "none" if state.leader is None else COLOUR_NAMES[state.leader]
+    status = (
+        f"{COLOUR_NAMES[state.to_move]} to move | tiles W:{white} B:{black} | leader: {leader} | "
+        f"lead: {state.lead_count} | no lead: {state.no_lead_count} | ply: {state.ply}"
+    )
+    result = _result(state)
+    if result is not None:
+        termination, winner = result
+        verdict = "draw" if winner is None else f"{COLOUR_NAMES[winner]} wins"
+        status += f" | over: {verdict}, {termination.phrase}"
+    lines.append(status)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------- rules
+
+OPTIONS: Final = (
+    Option(
+        "layout",
+        "standard",
+        "Starting layout: 'standard' (our reconstruction) or 9 rows, rank 9 first, of W B o w b . split by /",
+        proposal=True,
+    ),
+    Option("lead_turns", 50, "Turns in a row a player must hold the lead to win", minimum=1, maximum=10_000),
+    Option(
+        "no_lead_turns", 20, "Turns in a row without a leader that end in a draw", minimum=1, maximum=10_000
+    ),
+    Option(
+        "move_cap", 600, "Plies after which the game is a draw", minimum=1, maximum=100_000, proposal=True
+    ),
+    Option(
+        "turn_unit",
+        "ply",
+        "How lead turns are counted: every ply, or only the leader's own turns",
+        choices=("ply", "own_turns"),
+        proposal=True,
+    ),
+    Option(
+        "lead_on_own_turn",
+        False,
+        "On: the lead can only be taken at the end of your own turn, as the seed text words it",
+        proposal=True,
+    ),
+)
+
+SUMMARY: Final = """\
+**Paint** (GiocatGeneric, 2020) — two players, White (moves first) and Black, on a 9×9 board.
+Only a short summary of the original rules survives; the parts marked *(ours)* are reconstructions and \
+can be changed with match options.
+
+**Move.** Move one of your discs like a rook, at least one square. Discs and spheres block. You may cross \
+neutral squares and your own colour, and an enemy-coloured area only if its rank is *lower* than your \
+disc's rank. A disc may stop on the first sphere it meets if the square behind that sphere is free: the \
+sphere is pushed one square. No passing: a player with no move at the start of their turn loses.
+**Ranks.** An area is a group of same-coloured squares joined edge to edge; its rank is the number of its \
+colour's discs on it, and a disc has the rank of its area (taken at the start of the move).
+**Paint.** Every square crossed and the destination take your colour; the square a sphere is pushed onto \
+turns neutral. Then any coloured area left without a disc of its colour turns neutral.
+**Winning.** After every move, whoever has more squares of their colour leads; a tie means nobody leads. \
+Hold the lead for 50 turns in a row to win; 20 turns in a row without a leader is a draw.
+
+*(ours)* The starting layout (option `layout`): discs on b,c,d,f,g,h of ranks 1 and 9, 13 spheres in a \
+symmetric pattern. A "turn" is one player's move (`turn_unit` = ply); with `own_turns` the lead count goes \
+up only at the end of the leader's own turns. The majority decides the lead even when a push of yours hands \
+it to your opponent (`lead_on_own_turn` off). A game with no result after 600 plies is a draw (`move_cap`).
+
+Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
+
+
+_MOVE_TEXT: Final = re.compile(r"^([a-z])(\d{1,2})[-–—]?([a-z])(\d{1,2})$")
+
+
+class PaintRules:
+    """The rules of Paint (RULES.md section 2) on `PaintState`; moves are (from, to) square pairs."""
+
+    id: ClassVar[str] = "paint"
+    name: ClassVar[str] = "Paint"
+    seats: ClassVar[range] = range(2, 3)
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
+    summary: ClassVar[str] = SUMMARY
+
+    def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintState:
+        """The starting position: the layout option's board with White (or the side it names) to move."""
+        if seats != 2:
+            raise InvalidOptions("Paint is a game for exactly 2 players")
+        settings = resolve_options(OPTIONS, options)
+        layout = str(settings["layout"])
+        start = from_layout_text(STANDARD_LAYOUT if layout.strip().lower() == "standard" else layout)
+        return PaintState(
+            start.light,
+            start.dark,
+            start.white_discs,
+            start.black_discs,
+            start.spheres,
+            start.to_move,
+            lead_turns=int(settings["lead_turns"]),
+            no_lead_turns=int(settings["no_lead_turns"]),
+            move_cap=int(settings["move_cap"]),
+            turn_unit=str(settings["turn_unit"]),
+            lead_on_own_turn=bool(settings["lead_on_own_turn"]),
+        )
+
+    def to_move(self, state: PaintState) -> Seat | None:
+        return None if _result(state) is not None else state.to_move
+
+    def legal_moves(self, state: PaintState) -> list[Move]:
+        """Every (from, to) of the side to move (discs in square order; north, east, south, west; nearest
+        first); [] once the game is over."""
+        if _result(state) is not None:
+            return []
+        return list(_state_moves(state))
+
+    def is_legal(self, state: PaintState, move: Move) -> bool:
+        if _result(state) is not None:
+            return False
+        return move in _state_moves(state)
+
+    def apply(self, state: PaintState, move: Move) -> PaintState:
+        if _result(state) is not None:
+            raise GameOver("this game is over")
+        if not self.is_legal(state, move):
+            source, dest = move
+            raise IllegalMove(self._why_illegal(state, source, dest))
+        return _after(state, *move)
+
+    def outcome(self, state: PaintState) -> Outcome | None:
+        """Win by holding the lead, loss with no move, draw without a leader or at the cap; scores = tiles."""
+        result = _result(state)
+        if result is None:
+            return None
+        termination, winner = result
+        scores = tiles(state)
+        if winner is None:
+            return Outcome.draw(2, termination, scores)
+        return Outcome.win(winner, 2, termination, scores)
+
+    def parse(self, state: PaintState, text: str) -> Move:
+        """`c1-c5` (any case; spaces ignored; the dash may be left out) to a legal move."""
+        if _result(state) is not None:
+            raise GameOver("this game is over; no more moves can be played")
+        compact = "".join(text.split()).lower()
+        if compact == "pass":
+            raise InvalidMove("there is no passing in Paint: move one of your discs, like c1-c5")
+        match = _MOVE_TEXT.match(compact)
+        if match is None:
+            shown = text.strip() or "an empty move"
+            raise InvalidMove(
+                f"{shown!r} is not a move; write the disc's square and where it goes, like c1-c5"
+            )
+        try:
+            source = GRID.parse(match.group(1) + match.group(2))
+            dest = GRID.parse(match.group(3) + match.group(4))
+        except ValueError as error:
+            raise InvalidMove(str(error)) from None
+        if not self.is_legal(state, (source, dest)):
+            raise IllegalMove(self._why_illegal(state, source, dest))
+        return source, dest
+
+    def _why_illegal(self, state: PaintState, source: int, dest: int) -> str:
+        """Why (source, dest) is not legal, walking the line as section 2.5 does."""
+        if not (0 <= source < SIZE and 0 <= dest < SIZE):
+            return "that move leaves the board; squares go from a1 to i9"
+        mover = state.to_move
+        name = COLOUR_NAMES[mover]
+        own_discs, opponent_discs = (
+            (state.white_discs, state.black_discs)
+            if mover == WHITE
+            else (state.black_discs, state.white_discs)
+        )
+        own, opponent = (state.light, state.dark) if mover == WHITE else (state.dark, state.light)
+        start, end = GRID.label(source), GRID.label(dest)
+        if not own_discs >> source & 1:
+            yours = _names(own_discs)
+            if opponent_discs >> source & 1:
+                return (
+                    f"{start} holds a {COLOUR_NAMES[1 - mover]} disc; move one of your {name} discs ({yours})"
+                )
+            return f"{start} has no {name} disc; yours are on {yours}"
+        if source == dest:
+            return f"a disc must move at least one square; pick where the disc on {start} goes"
+        key = source * SIZE + dest
+        if not PATH[key]:
+            return f"discs move in straight lines: {start} and {end} are not on one file or rank"
+        rank = _rank_at(own, own_discs, source)
+        occupied = state.white_discs | state.black_discs | state.spheres
+        for square in _bits(PATH[key]) if dest > source else reversed(list(_bits(PATH[key]))):
+            label = GRID.label(square)
+            if occupied >> square & 1 and not state.spheres >> square & 1:
+                if square == dest:
+                    return f"{end} holds a disc; a disc cannot stop on another disc"
+                return f"the disc on {label} blocks the way from {start} to {end}"
+            if state.spheres >> square & 1:
+                if square != dest:
+                    return f"{end} is behind the sphere on {label}: a disc stops on the first sphere it meets"
+                landing = BEHIND[key]
+                if not landing:
+                    return f"the sphere on {label} cannot be pushed off the board"
+                return f"the sphere on {label} cannot be pushed: {_names(landing)} is not free"
+            if opponent >> square & 1:
+                area_rank = _rank_at(opponent, opponent_discs, square)
+                if area_rank >= rank:
+                    colour = COLOUR_NAMES[1 - mover].lower()
+                    verb = "cross" if square != dest else "enter"
+                    return (
+                        f"the {colour} area at {label} has rank {area_rank}, your disc on {start} has rank "
+                        f"{rank}: it cannot {verb} it; stop before {label}"
+                    )
+        return f"{start}-{end} is not a legal move here"
+
+    def notation(self, state: PaintState, move: Move) -> str:
+        source, dest = move
+        return f"{GRID.label(source)}-{GRID.label(dest)}"
+
+    def describe(self, state: PaintState, move: Move) -> str:
+        """The move in words ("White c1-c3, pushing the sphere to c4") and any cut-off squares lost."""
+        source, dest = move
+        text = f"{COLOUR_NAMES[state.to_move]} {self.notation(state, move)}"
+        landing = 0
+        if state.spheres >> dest & 1:
+            landing = BEHIND[source * SIZE + dest]
+            text += f", pushing the sphere to {_names(landing)}"
+        if self.is_legal(state, move):
+            after = _after(state, source, dest)
+            painted = PATH[source * SIZE + dest] | landing
+            for seat, before_mask, after_mask in (
+                (WHITE, state.light, after.light),
+                (BLACK, state.dark, after.dark),
+            ):
+                lost = before_mask & ~after_mask & ~painted
+                if lost:
+                    count = lost.bit_count()
+                    noun = "square turns" if count == 1 else "squares turn"
+                    text += f"; {count} cut-off {COLOUR_NAMES[seat].lower()} {noun} neutral ({_names(lost)})"
+        return text
+
+    def forced_move(self, state: PaintState) -> Move | None:
+        """Never: Paint has no passing, and a player without a move has lost."""
+        return None
+
+    def seat_label(self, state: PaintState, seat: Seat) -> str:
+        return COLOUR_NAMES[seat]
+
+    def position_text(self, state: PaintState) -> str:
+        return position_text(state)
+
+    def dump(self, state: PaintState) -> dict[str, Any]:
+        """JSON-safe: bitboards as hex strings (they exceed 53 bits), everything else as is."""
+        return {
+            "light": hex(state.light),
+            "dark": hex(state.dark),
+            "white_discs": hex(state.white_discs),
+            "black_discs": hex(state.black_discs),
+            "spheres": hex(state.spheres),
+            "to_move": state.to_move,
+            "leader": state.leader,
+            "lead_count": state.lead_count,
+            "no_lead_count": state.no_lead_count,
+            "ply": state.ply,
+            "lead_turns": state.lead_turns,
+            "no_lead_turns": state.no_lead_turns,
+            "move_cap": state.move_cap,
+            "turn_unit": state.turn_unit,
+            "lead_on_own_turn": state.lead_on_own_turn,
+        }
+
+    def load(self, data: Mapping[str, Any]) -> PaintState:
+        return PaintState(
+            int(data["light"], 16),
+            int(data["dark"], 16),
+            int(data["white_discs"], 16),
+            int(data["black_discs"], 16),
+            int(data["spheres"], 16),
+            int(data["to_move"]),
+            None if data["leader"] is None else int(data["leader"]),
+            int(data["lead_count"]),
+            int(data["no_lead_count"]),
+            int(data["ply"]),
+            int(data["lead_turns"]),
+            int(data["no_lead_turns"]),
+            int(data["move_cap"]),
+            str(data["turn_unit"]),
+            bool(data["lead_on_own_turn"]),
+        )
+
+
+RULES: Final = PaintRules()
