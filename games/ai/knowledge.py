@@ -68,6 +68,19 @@ class Knowledge:
         """The moves the root considers; the same as any other node unless a game knows better."""
         return self.order(rules, state, moves, rng)
 
+    def special_move(
+        self,
+        rules: Rules[Any, Any],
+        state: Any,
+        moves: list[Any],
+        rng: random.Random,
+        iterations: int | None,
+        seconds: float | None,
+    ) -> Any | None:
+        """A move chosen without the tree search (a phase the game handles its own way), or None to search.
+        It must respect the same budget: `iterations` (deterministic) or `seconds`."""
+        return None
+
     def outcome_rewards(self, rules: Rules[Any, Any], state: Any, outcome: Outcome) -> Rewards:
         """The rewards of a finished game: places, not margins, by default."""
         return rank_rewards(outcome)

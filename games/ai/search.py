@@ -67,7 +67,7 @@ class SearchReport:
     seconds: float
     moves: tuple[MoveStats, ...]
     reason: str
-    """"forced", "only move", "winning move" or "search"."""
+    """Why this move: forced, only move, winning move, special (the game's own procedure) or search."""
 
 
 class _Node:
@@ -256,6 +256,9 @@ def analyse(
                 return SearchReport(move, 0, 0.0, (), "winning move")
     if seconds is None and iterations is None:
         seconds = settings.seconds
+    special = knowledge.special_move(rules, state, moves, rng, iterations, seconds)
+    if special is not None:
+        return SearchReport(special, 0, 0.0, (), "special")
     candidates = knowledge.root_moves(rules, state, moves, rng)
     if len(candidates) == 1:
         return SearchReport(candidates[0], 0, 0.0, (), "only move")

@@ -1,0 +1,257 @@
+"""What the search knows about Paintscape (RULES.md section 1).
+
+- Playouts run on bitboards in locals and are not uniform: a player takes a placement that collects a
+  colour (its 6th stone there) whenever it has one, and usually steps on the square where the opponent
+  would collect next (a block). Otherwise it places at random, preferring tiles of colours it leads on.
+- Tree moves are ordered the same way: collections first, then blocks, then the rest.
+- Balancing: the balancer estimates with playouts how likely Black (the first mover) is to win, and swaps
+  stones while a swap brings that nearer to even; then `done`. The chooser searches its two answers.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from games.ai.knowledge import Knowledge, Rewards
+from games.base import Rules
+from games.paintscape import DONE, PaintscapeState, is_swap, swap_squares
+
+FULL = (1 << 64) - 1
+_FILE_A = sum(1 << (8 * y) for y in range(8))
+_NOT_FILE_A = FULL & ~_FILE_A
+_NOT_FILE_H = FULL & ~(_FILE_A << 7)
+COLLECT_AT = 6
+COLOURS_TO_WIN = 3
+CENTRE = sum(1 << (8 * y + x) for y in range(2, 6) for x in range(2, 6))
+
+
+def around(stones: int) -> int:
+    """The squares orthogonally next to any of `stones`."""
+    return (
+        ((stones << 8) & FULL) | (stones >> 8) | ((stones & _NOT_FILE_H) << 1) | ((stones & _NOT_FILE_A) >> 1)
+    )
+
+
+def nth_bit(mask: int, n: int) -> int:
+    """The n-th lowest set bit of `mask` (as a one-bit mask)."""
+    for _ in range(n):
+        mask &= mask - 1
+    return mask & -mask
+
+
+def pick_bit(mask: int, rng: random.Random) -> int:
+    """A uniformly random set bit of a non-zero `mask`."""
+    return nth_bit(mask, int(rng.random() * mask.bit_count()))
+
+
+def urgent_squares(mine: int, theirs: int, tiles: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    """(squares where the mover collects a colour now, squares where the opponent would collect next)."""
+    stones = mine | theirs
+    my_targets = around(mine) & ~stones
+    their_targets = around(theirs) & ~stones
+    collect = block = 0
+    for t in tiles:
+        if t:
+            if (mine & t).bit_count() == COLLECT_AT - 1:
+                collect |= my_targets & t
+            if (theirs & t).bit_count() == COLLECT_AT - 1:
+                block |= their_targets & t
+    return collect, block & my_targets
+
+
+def policy_playout(state: PaintscapeState, rng: random.Random, block_chance: float = 0.85) -> int:
+    """Play the playout policy from a play-phase state to the end; the winning seat (-1 for a draw, which
+    only a layout that left colours out allows)."""
+    black_seat = state.black_seat
+    assert black_seat is not None
+    black, white = state.black, state.white
+    tiles = list(state.tiles)
+    scores = [state.collected.count(0), state.collected.count(1)]
+    if max(scores) >= COLOURS_TO_WIN:
+        return (0 if scores[0] > scores[1] else 1) ^ black_seat
+    in_play = sum(1 for t in tiles if t)
+    colour = state.turn ^ black_seat
+    random_float = rng.random
+    passed = False
+    while True:
+        if colour:
+            mine, theirs = white, black
+        else:
+            mine, theirs = black, white
+        stones = black | white
+        targets = around(mine) & ~stones
+        if not targets:
+            if passed:  # cannot happen by the rules; stop rather than loop
+                return -1
+            passed = True
+            colour ^= 1
+            continue
+        passed = False
+        their_targets = -1
+        bit = 0
+        for t in tiles:
+            if t and (mine & t).bit_count() == COLLECT_AT - 1:
+                hit = targets & t
+                if hit:
+                    bit = hit & -hit
+                    break
+        if not bit and random_float() < block_chance:
+            their_targets = around(theirs) & ~stones
+            for t in tiles:
+                if t and (theirs & t).bit_count() == COLLECT_AT - 1:
+                    hit = targets & their_targets & t
+                    if hit:
+                        bit = hit & -hit
+                        break
+        if not bit:
+            # Prefer tiles of colours where the mover is not behind; bare squares only for mobility.
+            good = 0
+            for t in tiles:
+                if t and (mine & t).bit_count() >= (theirs & t).bit_count():
+                    good |= t
+            preferred = targets & good
+            pool = preferred if preferred and random_float() < 0.7 else targets
+            bit = nth_bit(pool, int(random_float() * pool.bit_count()))
+        mine |= bit
+        for k in range(5):
+            t = tiles[k]
+            if t & bit:
+                if (mine & t).bit_count() == COLLECT_AT:
+                    tiles[k] = 0
+                    in_play -= 1
+                    mine &= ~t
+                    theirs &= ~t
+                    scores[colour] += 1
+                    if scores[colour] >= COLOURS_TO_WIN:
+                        return colour ^ black_seat
+                    if max(scores) + in_play < COLOURS_TO_WIN:
+                        if scores[0] == scores[1]:
+                            return -1
+                        return (0 if scores[0] > scores[1] else 1) ^ black_seat
+                break
+        if colour:
+            white, black = mine, theirs
+        else:
+            black, white = mine, theirs
+        colour ^= 1
+
+
+def _winner_rewards(winner: int) -> Rewards:
+    if winner < 0:
+        return [0.5, 0.5]
+    return [1.0, 0.0] if winner == 0 else [0.0, 1.0]
+
+
+class PaintscapeKnowledge(Knowledge):
+    """Paintscape: greedy collect/block playouts, ordered placements, a balancer that evens the start."""
+
+    take_wins = True
+    exploration = 0.6
+
+    def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
+        ordered = list(moves)
+        rng.shuffle(ordered)
+        if state.phase != "play" or state.black_seat is None:
+            return ordered
+        colour = state.turn ^ state.black_seat
+        mine, theirs = (state.white, state.black) if colour else (state.black, state.white)
+        collect, block = urgent_squares(mine, theirs, state.tiles)
+
+        def urgency(move: int) -> int:
+            if 0 <= move < 64:
+                bit = 1 << move
+                return 0 if collect & bit else 1 if block & bit else 2
+            return 3
+
+        return sorted(ordered, key=urgency)
+
+    def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
+        if state.phase == "play":
+            return _winner_rewards(policy_playout(state, rng))
+        return super().playout(rules, state, rng, seats)
+
+    # ------------------------------------------------------------------------------------ balancing
+
+    def black_win_rate(self, state: PaintscapeState, playouts: int, rng: random.Random) -> float:
+        """How often Black (moving first) wins policy playouts from a setup position's board."""
+        play = state._replace(phase="play", black_seat=0, turn=0)
+        wins = 0.0
+        for _ in range(playouts):
+            winner = policy_playout(play, rng)
+            wins += 0.5 if winner < 0 else 1.0 if winner == 0 else 0.0
+        return wins / playouts
+
+    def swap_candidates(
+        self, state: PaintscapeState, moves: list[Any], rng: random.Random, count: int
+    ) -> list[int]:
+        """A spread of swaps to try: each movable stone to central tiles and to random tiles."""
+        swaps = [m for m in moves if is_swap(m)]
+        central = [m for m in swaps if CENTRE >> swap_squares(m)[1] & 1]
+        rng.shuffle(central)
+        rng.shuffle(swaps)
+        chosen: list[int] = []
+        for move in central[: count // 2] + swaps:
+            if move not in chosen:
+                chosen.append(move)
+            if len(chosen) >= count:
+                break
+        return chosen
+
+    def balance_move(
+        self,
+        state: PaintscapeState,
+        moves: list[Any],
+        rng: random.Random,
+        budget: int,
+        deadline: float | None,
+    ) -> int:
+        """The balancer's move: the candidate swap that brings Black's chances nearest to even, if it beats
+        stopping now by a clear margin, else `done`."""
+        per_estimate = max(16, budget // 26)
+        current = self.black_win_rate(state, per_estimate, rng)
+        best_move, best_gap = DONE, abs(current - 0.5)
+        if best_gap < 0.06:
+            return DONE
+        for move in self.swap_candidates(state, moves, rng, 25):
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            gap = abs(self.black_win_rate(state_after_swap(state, move), per_estimate, rng) - 0.5)
+            if gap < best_gap - 0.04:
+                best_move, best_gap = move, gap
+        return best_move
+
+    def special_move(
+        self,
+        rules: Rules[Any, Any],
+        state: Any,
+        moves: list[Any],
+        rng: random.Random,
+        iterations: int | None,
+        seconds: float | None,
+    ) -> Any | None:
+        if state.phase != "balance":
+            return None
+        budget = iterations if iterations is not None else 1 << 30
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        if iterations is None and seconds is not None:
+            budget = int(seconds * 2500)
+        return self.balance_move(state, moves, rng, budget, deadline)
+
+
+def state_after_swap(state: PaintscapeState, move: int) -> PaintscapeState:
+    """The board after a swap (bookkeeping fields aside): the stone and the tile trade squares."""
+    stone, tile = swap_squares(move)
+    stone_bit, tile_bit = 1 << stone, 1 << tile
+    black, white = state.black, state.white
+    if black & stone_bit:
+        black = black & ~stone_bit | tile_bit
+    else:
+        white = white & ~stone_bit | tile_bit
+    t = [t & ~tile_bit | stone_bit if t & tile_bit else t for t in state.tiles]
+    tiles = (t[0], t[1], t[2], t[3], t[4])
+    return state._replace(black=black, white=white, tiles=tiles, swapped=state.swapped | tile_bit)
+
+
+__all__ = ["PaintscapeKnowledge", "policy_playout", "state_after_swap", "urgent_squares"]
