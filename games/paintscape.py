@@ -15,7 +15,9 @@ The state
 - `phase`: "balance" (seat 0 swaps), "choose" (seat 1 picks a colour), "play", or "over".
 - `black_seat`: the seat playing Black; None until the chooser has chosen.
 - `ply`: the number of moves played since the start (swaps, done, the choice and passes included).
-- `turn`: the seat to move (0 in "balance", 1 in "choose"; in "over" the seat that would have been next).
+- `turn`: the stone colour to move in the play phase (0 = Black, 1 = White; Black starts). It is 0 before
+  play (seat 0 balances, seat 1 chooses) and, once over, the colour that would have been next. The seat to
+  move in play is `turn ^ black_seat`.
 - `swapped`: bitboard of the squares of stones already moved by a swap (their NEW squares). Each stone may
   be swapped once; the number of swaps made is `swapped.bit_count()`.
 
@@ -39,12 +41,12 @@ stone with a tile, so it needs a bare stone).
 
 `position_text(state)` is the board followed by six fields, separated by single spaces:
 
-    <board> phase=<balance|choose|play|over> turn=<seat> black=<seat or -> collected=<5 chars>
+    <board> phase=<balance|choose|play|over> turn=<black|white> black=<seat or -> collected=<5 chars>
     swapped=<squares, comma-separated, or -> ply=<n>
 
 `collected` has one character per colour (yellow first): `.` in play, `B` / `W` collected by Black / White,
 `x` left out by the layout. Example, Black (seat 1) to move after collecting red:
-`1B23...` (64 characters) `phase=play turn=1 black=1 collected=.B... swapped=c4 ply=12`.
+`1B23...` (64 characters) `phase=play turn=black black=1 collected=.B... swapped=c4 ply=12`.
 `from_position_text` reads it back (fields in any order) and checks it the same way as a layout.
 """
 
@@ -129,9 +131,9 @@ class PaintscapeState(NamedTuple):
     collected: tuple[int | None, int | None, int | None, int | None, int | None]
     phase: str
     black_seat: int | None
-    ply: int
-    turn: int
-    swapped: int
+    ply: int = 0
+    turn: int = 0
+    swapped: int = 0
 
 
 _make_state = tuple.__new__
@@ -185,9 +187,9 @@ def _colour_at(tiles: Sequence[int], square: int) -> int | None:
 
 def colour_to_move(state: PaintscapeState) -> int | None:
     """The stone colour to move (0 = Black, 1 = White); None before colours are chosen or once it is over."""
-    if state.phase != PLAY or state.black_seat is None:
+    if state.phase != PLAY:
         return None
-    return state.turn ^ state.black_seat
+    return state.turn
 
 
 def race(state: PaintscapeState) -> tuple[tuple[int, int, int], ...]:
@@ -335,13 +337,15 @@ def position_text(state: PaintscapeState) -> str:
     )
     swapped = ",".join(LABELS[i] for i in _squares(state.swapped)) or "-"
     black_seat = "-" if state.black_seat is None else str(state.black_seat)
+    board = _board_text(state.black, state.white, state.tiles)
     return (
-        f"{_board_text(state.black, state.white, state.tiles)} phase={state.phase} turn={state.turn} "
-        f"black={black_seat} collected={collected} swapped={swapped} ply={state.ply}"
+        f"{board} phase={state.phase} turn={_TURN_WORDS[state.turn]} black={black_seat}"
+        f" collected={collected} swapped={swapped} ply={state.ply}"
     )
 
 
 _FIELDS = ("phase", "turn", "black", "collected", "swapped", "ply")
+_TURN_WORDS = ("black", "white")
 
 
 def from_position_text(text: str) -> PaintscapeState:
@@ -359,9 +363,9 @@ def from_position_text(text: str) -> PaintscapeState:
     phase = fields["phase"]
     if phase not in PHASES:
         raise ValueError(f"phase must be one of {', '.join(PHASES)}")
-    if fields["turn"] not in ("0", "1"):
-        raise ValueError("turn must be the seat to move, 0 or 1")
-    turn = int(fields["turn"])
+    if fields["turn"] not in _TURN_WORDS:
+        raise ValueError("turn must be the colour to move: black or white")
+    turn = _TURN_WORDS.index(fields["turn"])
     if fields["black"] not in ("0", "1", "-"):
         raise ValueError("black must be the seat playing Black (0 or 1), or - before it is chosen")
     black_seat = None if fields["black"] == "-" else int(fields["black"])
@@ -416,8 +420,8 @@ def _check_phase(
     if phase in (BALANCE, CHOOSE):
         if black_seat is not None:
             raise ValueError("black must be - until the chooser has chosen")
-        if turn != (0 if phase == BALANCE else 1):
-            raise ValueError("seat 0 balances and seat 1 chooses")
+        if turn != 0:
+            raise ValueError("Black moves first once play starts, so turn is black before play")
         if stones & ~bare:
             raise ValueError("before play starts every stone stands on a square without a tile")
         if any(c is not None for c in collected):
@@ -496,7 +500,12 @@ class Paintscape:
     # ----------------------------------------------------------------------------- queries
 
     def to_move(self, state: PaintscapeState) -> Seat | None:
-        return None if state.phase == OVER else state.turn
+        phase = state.phase
+        if phase == PLAY:
+            return state.turn ^ (state.black_seat or 0)
+        if phase == BALANCE:
+            return 0
+        return 1 if phase == CHOOSE else None
 
     def legal_moves(self, state: PaintscapeState) -> list[int]:
         """Play: the target squares, lowest first, or [PASS] when there are none. Setup: swaps and done, or
@@ -504,10 +513,7 @@ class Paintscape:
         phase = state.phase
         if phase == PLAY:
             black, white = state.black, state.white
-            if (state.turn ^ state.black_seat) if state.black_seat else state.turn:  # White to move
-                targets = _around(white) & ~(black | white)
-            else:
-                targets = _around(black) & ~(black | white)
+            targets = _around(white if state.turn else black) & ~(black | white)
             return _squares(targets) if targets else [PASS]
         if phase == BALANCE:
             stones = _squares((state.black | state.white) & ~state.swapped)
@@ -551,8 +557,7 @@ class Paintscape:
         black, white, tiles, collected, phase, black_seat, ply, turn, swapped = state
         if phase == PLAY and type(move) is int and 0 <= move < 64:
             bit = 1 << move
-            white_moves = turn ^ black_seat if black_seat else turn
-            mine = white if white_moves else black
+            mine = white if turn else black
             if (black | white) & bit or not _NEIGHBOURS[move] & mine:
                 raise IllegalMove(self._placement_problem(state, move))
             mine |= bit
@@ -562,7 +567,7 @@ class Paintscape:
                     if (mine & colour_tiles).bit_count() == COLLECT_AT:
                         return self._collect(state, mine, k)
                     break
-            if white_moves:
+            if turn:
                 return _make_state(
                     PaintscapeState,
                     (black, mine, tiles, collected, phase, black_seat, ply + 1, turn ^ 1, swapped),
@@ -576,8 +581,7 @@ class Paintscape:
     def _collect(self, state: PaintscapeState, mine: int, k: int) -> PaintscapeState:
         """The mover's 6th stone on colour k: its 12 tiles go, with every stone on them; the mover scores."""
         black, white, tiles, collected, _phase, black_seat, ply, turn, swapped = state
-        assert black_seat is not None
-        colour = turn ^ black_seat
+        colour = turn
         removed = tiles[k]
         if colour:
             white = mine
@@ -622,7 +626,7 @@ class Paintscape:
             raise IllegalMove("it is the play phase: place a stone next to one of yours, like d4")
         if state.phase == BALANCE:
             if move == DONE:
-                return state._replace(phase=CHOOSE, ply=state.ply + 1, turn=1)
+                return state._replace(phase=CHOOSE, ply=state.ply + 1)
             if is_swap(move):
                 stone, tile = swap_squares(move)
                 problem = self._swap_problem(state, stone, tile)
@@ -633,7 +637,7 @@ class Paintscape:
         # CHOOSE
         if move in (PLAY_BLACK, PLAY_WHITE):
             black_seat = 1 if move == PLAY_BLACK else 0
-            return state._replace(phase=PLAY, black_seat=black_seat, ply=state.ply + 1, turn=black_seat)
+            return state._replace(phase=PLAY, black_seat=black_seat, ply=state.ply + 1, turn=0)
         raise IllegalMove("the chooser picks a colour: black (play first) or white (play second)")
 
     @staticmethod
@@ -656,7 +660,7 @@ class Paintscape:
             phase,
             None,
             state.ply + 1,
-            1 if phase == CHOOSE else 0,
+            0,
             swapped,
         )
 
@@ -769,7 +773,8 @@ class Paintscape:
 
     def describe(self, state: PaintscapeState, move: int) -> str:
         """The move in words, from the position before it."""
-        seat_name = self.seat_label(state, state.turn)
+        seat = self.to_move(state)
+        seat_name = self.seat_label(state, seat if seat is not None else 0)
         if 0 <= move < 64:
             colour = colour_to_move(state)
             after = self.apply(state, move)
@@ -834,7 +839,7 @@ def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
     collected = list(state.collected)
     scores = [collected.count(0), collected.count(1)]
     in_play = sum(1 for t in tiles if t)
-    colour = state.turn ^ state.black_seat
+    colour = state.turn
     colour_of = [-1] * 64
     for k, t in enumerate(tiles):
         for square in _squares(t):
