@@ -62,6 +62,70 @@ def page(width: int, board_share: float = 0.6) -> Page:
     )
 
 
+class SquareLayout:
+    """An n x n square board in a page's board area: square boxes in pixels, coordinates outside the grid.
+
+    Square i is file i % n, rank i // n (a1 = 0 at the bottom left), as in `games.grids.SquareGrid`.
+    """
+
+    def __init__(self, pg: Page, n: int) -> None:
+        self.pg = pg
+        self.n = n
+        bx0, by0, bx1, by1 = pg.board
+        margin, label = pg.px(14), pg.px(28)
+        side = min(bx1 - bx0 - label - 2 * margin, by1 - by0 - label - 2 * margin)
+        self.cell = int(side // n)
+        self.left = int(bx0 + label + margin + (bx1 - bx0 - label - 2 * margin - n * self.cell) // 2)
+        self.top = int(by0 + margin)
+        self.right = self.left + n * self.cell
+        self.bottom = self.top + n * self.cell
+        self.label_px = pg.px(17)
+
+    def box(self, i: int) -> tuple[int, int, int, int]:
+        x, y = i % self.n, i // self.n
+        left, top = self.left + x * self.cell, self.top + (self.n - 1 - y) * self.cell
+        return left, top, left + self.cell, top + self.cell
+
+    def centre(self, i: int) -> tuple[float, float]:
+        left, top, right, bottom = self.box(i)
+        return (left + right) / 2, (top + bottom) / 2
+
+    def draw_frame(self, img: Image.Image, theme: Theme) -> None:
+        """The board's frame and its coordinates: files a.. below, ranks 1.. on the left."""
+        draw = ImageDraw.Draw(img)
+        frame = self.pg.px(5)
+        draw.rectangle(
+            (self.left - frame, self.top - frame, self.right + frame - 1, self.bottom + frame - 1),
+            fill=theme.board_edge,
+        )
+        for n in range(self.n):
+            cx = self.left + (n + 0.5) * self.cell
+            draw_text(
+                img,
+                cx,
+                self.bottom + frame + self.pg.px(4),
+                "abcdefghijklm"[n],
+                self.label_px,
+                theme.ink,
+                "mt",
+            )
+            cy = self.top + (self.n - 1 - n + 0.5) * self.cell
+            draw_text(img, self.left - frame - self.pg.px(7), cy, str(n + 1), self.label_px, theme.ink, "rc")
+
+    def draw_grid(self, img: Image.Image, colour: RGB) -> None:
+        draw = ImageDraw.Draw(img)
+        for n in range(self.n + 1):
+            x = self.left + n * self.cell
+            y = self.top + n * self.cell
+            draw.line(((x, self.top), (x, self.bottom)), fill=colour, width=1)
+            draw.line(((self.left, y), (self.right, y)), fill=colour, width=1)
+
+
+@cache
+def square_layout(width: int, n: int) -> SquareLayout:
+    return SquareLayout(page(width), n)
+
+
 # --------------------------------------------------------------------------------------------- text
 
 
@@ -171,6 +235,15 @@ def ring_sprite(radius: float, colour: RGB, width: float) -> Image.Image:
     r = (radius + width / 2) * SUPERSAMPLE
     draw.ellipse((c - r, c - r, c + r, c + r), outline=(*colour, 255), width=round(width * SUPERSAMPLE))
     return big.resize((side, side), Image.Resampling.LANCZOS)
+
+
+def mark_ring(img: Image.Image, cx: float, cy: float, radius: float, theme: Theme, k: float) -> None:
+    """The last-move ring: a thick ring in the highlight colour with a thin contrasting line inside it."""
+    width = 3.5 * k
+    paste_centred(img, ring_sprite(radius, theme.highlight, width), cx, cy)
+    paste_centred(
+        img, ring_sprite(radius - max(1.0, 1.2 * k), theme.highlight_ink, max(1.0, 1.2 * k)), cx, cy
+    )
 
 
 def paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:

@@ -17,17 +17,17 @@ import games
 from games import paintscape as engine
 from games.grids import SquareGrid, bits_of
 from renderer.canvas import (
-    Page,
     SeatChip,
+    SquareLayout,
     disc_sprite,
     draw_header,
     draw_text,
     fit_text,
+    mark_ring,
     new_canvas,
-    page,
     paste_centred,
-    ring_sprite,
     seat_names,
+    square_layout,
     status_text,
     text_mask,
 )
@@ -52,34 +52,6 @@ def last_move_squares(last_move: str | None) -> list[int]:
 
 
 # --------------------------------------------------------------------------------------------- layout
-
-
-class _Layout:
-    """Pixel positions of the board's squares and the panel rows on one page."""
-
-    def __init__(self, pg: Page) -> None:
-        self.pg = pg
-        bx0, by0, bx1, by1 = pg.board
-        margin, label = pg.px(14), pg.px(28)
-        side = min(bx1 - bx0 - label - 2 * margin, by1 - by0 - label - 2 * margin)
-        self.cell = int(side // 8)
-        self.left = int(bx0 + label + margin + (bx1 - bx0 - label - 2 * margin - 8 * self.cell) // 2)
-        self.top = int(by0 + margin)
-        self.label_px = pg.px(17)
-
-    def box(self, i: int) -> tuple[int, int, int, int]:
-        x, y = GRID.xy(i)
-        left, top = self.left + x * self.cell, self.top + (7 - y) * self.cell
-        return left, top, left + self.cell, top + self.cell
-
-    def centre(self, i: int) -> tuple[float, float]:
-        left, top, right, bottom = self.box(i)
-        return (left + right) / 2, (top + bottom) / 2
-
-
-@lru_cache(maxsize=16)
-def _layout(size: int) -> _Layout:
-    return _Layout(page(size))
 
 
 @lru_cache(maxsize=64)
@@ -120,19 +92,10 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.I
 @lru_cache(maxsize=32)
 def _background(theme: Theme, size: int) -> Image.Image:
     """The parts that never change: panel, board frame, coordinates, panel title."""
-    lay = _layout(size)
+    lay = square_layout(size, 8)
     pg = lay.pg
     img = new_canvas(pg, theme)
-    draw = ImageDraw.Draw(img)
-    frame = pg.px(5)
-    left, top = lay.left, lay.top
-    right, bottom = left + 8 * lay.cell, top + 8 * lay.cell
-    draw.rectangle((left - frame, top - frame, right + frame - 1, bottom + frame - 1), fill=theme.board_edge)
-    for n in range(8):
-        cx = left + (n + 0.5) * lay.cell
-        draw_text(img, cx, bottom + frame + pg.px(4), FILES[n], lay.label_px, theme.ink, "mt")
-        cy = top + (7 - n + 0.5) * lay.cell
-        draw_text(img, left - frame - pg.px(7), cy, str(n + 1), lay.label_px, theme.ink, "rc")
+    lay.draw_frame(img, theme)
     px0, py0, _, _ = pg.panel
     draw_text(img, px0 + pg.px(18), py0 + pg.px(14), "Colour race", pg.px(21), theme.ink)
     draw_text(
@@ -157,7 +120,7 @@ def _stone_colours(theme: Theme, colour: int) -> tuple[RGB, RGB]:
     )
 
 
-def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: _Layout) -> None:
+def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
     tiles: Sequence[int] = state.tiles
     tile_of = [-1] * 64
     for colour, bits in enumerate(tiles):
@@ -171,11 +134,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: _Layout) -> Non
             img.paste(_tile_image(theme, tile_of[i], lay.cell, letter_px), box[:2])
         else:
             draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=theme.bare_square)
-    for n in range(9):
-        x = lay.left + n * lay.cell
-        y = lay.top + n * lay.cell
-        draw.line(((x, lay.top), (x, lay.top + 8 * lay.cell)), fill=theme.grid_line, width=1)
-        draw.line(((lay.left, y), (lay.left + 8 * lay.cell, y)), fill=theme.grid_line, width=1)
+    lay.draw_grid(img, theme.grid_line)
     stacked_r, bare_r = lay.cell * 0.33, lay.cell * 0.40
     rim = max(1.0, lay.pg.k * 2)
     for colour, bits in ((0, state.black), (1, state.white)):
@@ -187,17 +146,19 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: _Layout) -> Non
             paste_centred(img, sprite, cx, cy)
 
 
-def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: _Layout) -> None:
+def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: SquareLayout) -> None:
     draw = ImageDraw.Draw(img)
     width = lay.pg.px(4)
     for n, i in enumerate(squares):
         left, top, right, bottom = lay.box(i)
         draw.rectangle((left + 1, top + 1, right - 1, bottom - 1), outline=theme.highlight, width=width)
         inner = width + 1
-        draw.rectangle((left + inner, top + inner, right - inner, bottom - inner), outline=theme.highlight_ink)
+        draw.rectangle(
+            (left + inner, top + inner, right - inner, bottom - inner), outline=theme.highlight_ink
+        )
         if n == len(squares) - 1:
             cx, cy = lay.centre(i)
-            paste_centred(img, ring_sprite(lay.cell * 0.41, theme.highlight, lay.pg.k * 3.5), cx, cy)
+            mark_ring(img, cx, cy, lay.cell * 0.41, theme, lay.pg.k)
     if len(squares) == 2:
         a, b = lay.centre(squares[0]), lay.centre(squares[1])
         draw.line((a, b), fill=theme.highlight, width=max(2, lay.pg.px(3)))
@@ -211,7 +172,12 @@ def _adjacent_free(state: Any, colour: int, tile_bits: int) -> int:
 
 
 def _draw_panel(
-    img: Image.Image, state: Any, theme: Theme, lay: _Layout, colour_names: list[str], last_move: str | None
+    img: Image.Image,
+    state: Any,
+    theme: Theme,
+    lay: SquareLayout,
+    colour_names: list[str],
+    last_move: str | None,
 ) -> None:
     pg = lay.pg
     race = engine.race(state)
@@ -340,7 +306,7 @@ def draw(
 ) -> Image.Image:
     """The whole Paintscape image for `state`."""
     rules = games.get("paintscape")
-    lay = _layout(size)
+    lay = square_layout(size, 8)
     names = seat_names(rules, state, players, 2)
     img = _background(theme, size).copy()
     _draw_board(img, state, theme, lay)

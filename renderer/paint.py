@@ -1,0 +1,360 @@
+"""Paint board: light (White's), dark (Black's) and neutral squares; discs carrying their rank (the number of
+discs in their area); spheres; the last move's path from start to end, with a pushed sphere marked. Beside
+the board: the tile count race, who leads and for how long, and the counters towards a win or a draw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+import games
+from games import paint as engine
+from games.grids import SquareGrid, bits_of
+from renderer.canvas import (
+    SeatChip,
+    SquareLayout,
+    disc_sprite,
+    draw_header,
+    draw_text,
+    fit_text,
+    mark_ring,
+    new_canvas,
+    paste_centred,
+    seat_names,
+    square_layout,
+    status_text,
+    thick_line,
+)
+from renderer.theme import RGB, Theme, blend
+
+N = 9
+GRID = SquareGrid(N, N)
+SEAT_NAMES = ("White", "Black")
+_MOVE = re.compile(r"^\s*([a-i])\s*([1-9])\s*-?\s*([a-i])\s*([1-9])\s*$")
+
+
+def parse_last_move(last_move: str | None) -> tuple[int, int] | None:
+    """`c1-c5` -> (from square, to square); None for anything else."""
+    if not last_move:
+        return None
+    found = _MOVE.match(last_move.lower())
+    if not found:
+        return None
+    f1, r1, f2, r2 = found.groups()
+    return GRID.index("abcdefghi".index(f1), int(r1) - 1), GRID.index("abcdefghi".index(f2), int(r2) - 1)
+
+
+def pushed_sphere(state: Any, move: tuple[int, int] | None) -> int | None:
+    """The square of the sphere the last move pushed: one beyond the destination, in the move's direction."""
+    if move is None:
+        return None
+    (x1, y1), (x2, y2) = GRID.xy(move[0]), GRID.xy(move[1])
+    dx, dy = (x2 > x1) - (x2 < x1), (y2 > y1) - (y2 < y1)
+    bx, by = x2 + dx, y2 + dy
+    if (dx, dy) == (0, 0) or not GRID.on_board(bx, by):
+        return None
+    beyond = GRID.index(bx, by)
+    return beyond if state.spheres >> beyond & 1 else None
+
+
+def path_squares(move: tuple[int, int]) -> list[int]:
+    """The squares from the move's start to its end, inclusive."""
+    (x1, y1), (x2, y2) = GRID.xy(move[0]), GRID.xy(move[1])
+    dx, dy = (x2 > x1) - (x2 < x1), (y2 > y1) - (y2 < y1)
+    steps = max(abs(x2 - x1), abs(y2 - y1))
+    return [GRID.index(x1 + dx * k, y1 + dy * k) for k in range(steps + 1)]
+
+
+@lru_cache(maxsize=32)
+def _background(theme: Theme, size: int) -> Image.Image:
+    lay = square_layout(size, N)
+    img = new_canvas(lay.pg, theme)
+    lay.draw_frame(img, theme)
+    return img
+
+
+@lru_cache(maxsize=64)
+def _square_image(theme: Theme, kind: str, side: int) -> Image.Image:
+    """One empty square: neutral, light or dark (dark is dotted in the colour-blind theme as a second cue)."""
+    fill = {"neutral": theme.paint_neutral, "light": theme.paint_light, "dark": theme.paint_dark}[kind]
+    img = Image.new("RGB", (side, side), fill)
+    if theme.hatch_tiles and kind != "neutral":
+        draw = ImageDraw.Draw(img)
+        ink = blend(fill, (255, 255, 255) if kind == "dark" else (0, 0, 0), 0.35)
+        step = max(4, side // 5)
+        width = max(1, side // 40)
+        if kind == "dark":
+            for ox in range(step // 2, side, step):
+                for oy in range(step // 2, side, step):
+                    draw.ellipse((ox - width, oy - width, ox + width, oy + width), fill=ink)
+        else:
+            for o in range(-side, side, step):
+                draw.line(((o, side), (o + side, 0)), fill=ink, width=width)
+    return img
+
+
+def _sphere_sprite(theme: Theme, radius: float, k: float) -> Image.Image:
+    return disc_sprite(radius, theme.sphere, theme.sphere_rim, max(1.0, k * 2), True)
+
+
+def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+    for i in range(N * N):
+        kind = "light" if state.light >> i & 1 else "dark" if state.dark >> i & 1 else "neutral"
+        img.paste(_square_image(theme, kind, lay.cell), lay.box(i)[:2])
+    lay.draw_grid(img, theme.grid_line)
+
+
+def _draw_pieces(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+    ranks = engine.disc_ranks(state)
+    rim = max(1.0, lay.pg.k * 2)
+    radius = lay.cell * 0.39
+    rank_px = lay.pg.px(max(12, round(lay.cell * 0.42)))
+    for discs, fill, edge, ink in (
+        (state.white_discs, theme.disc_white, theme.disc_black, theme.disc_white_ink),
+        (state.black_discs, theme.disc_black, theme.disc_white, theme.disc_black_ink),
+    ):
+        for i in bits_of(discs):
+            cx, cy = lay.centre(i)
+            paste_centred(img, disc_sprite(radius, fill, edge, rim, True), cx, cy)
+            draw_text(img, cx, cy, str(ranks.get(i, 0)), rank_px, ink, "mc")
+    sphere = _sphere_sprite(theme, lay.cell * 0.27, lay.pg.k)
+    shine = disc_sprite(
+        lay.cell * 0.07,
+        blend(theme.sphere, (255, 255, 255), 0.6),
+        blend(theme.sphere, (255, 255, 255), 0.6),
+        0.0,
+    )
+    for i in bits_of(state.spheres):
+        cx, cy = lay.centre(i)
+        paste_centred(img, sphere, cx, cy)
+        paste_centred(img, shine, cx - lay.cell * 0.08, cy - lay.cell * 0.08)
+
+
+def _mark_path(img: Image.Image, move: tuple[int, int], theme: Theme, lay: SquareLayout) -> None:
+    """Under the pieces: the path the disc travelled, a line from a hollow dot on the square it left."""
+    draw = ImageDraw.Draw(img)
+    start, end = lay.centre(move[0]), lay.centre(move[1])
+    thick_line(draw, start, end, theme.highlight, lay.pg.px(6))
+    r = lay.cell * 0.17
+    draw.ellipse((start[0] - r, start[1] - r, start[0] + r, start[1] + r), fill=theme.highlight)
+    r2 = r * 0.5
+    draw.ellipse((start[0] - r2, start[1] - r2, start[0] + r2, start[1] + r2), fill=theme.highlight_ink)
+
+
+def _mark_end(img: Image.Image, state: Any, move: tuple[int, int], theme: Theme, lay: SquareLayout) -> None:
+    """Over the pieces: a ring round the disc that moved, and a ring round the sphere it pushed."""
+    mark_ring(img, *lay.centre(move[1]), lay.cell * 0.42, theme, lay.pg.k)
+    beyond = pushed_sphere(state, move)
+    if beyond is not None:
+        mark_ring(img, *lay.centre(beyond), lay.cell * 0.31, theme, lay.pg.k)
+
+
+def _bar(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    fraction: float,
+    fill: RGB,
+    empty: RGB,
+    edge: RGB,
+) -> None:
+    left, top, right, bottom = box
+    draw.rectangle(box, fill=empty)
+    cut = left + (right - left) * max(0.0, min(1.0, fraction))
+    if cut > left:
+        draw.rectangle((left, top, cut, bottom), fill=fill)
+    draw.rectangle(box, outline=edge, width=1)
+
+
+def _draw_panel(
+    img: Image.Image, state: Any, theme: Theme, lay: SquareLayout, names: list[str], last_move: str | None
+) -> None:
+    pg = lay.pg
+    draw = ImageDraw.Draw(img)
+    px0, py0, px1, py1 = pg.panel
+    left, right = px0 + pg.px(18), px1 - pg.px(18)
+    white_tiles, black_tiles = engine.tiles(state)
+    y = py0 + pg.px(14)
+    draw_text(img, left, y, "Tiles", pg.px(21), theme.ink)
+    y += pg.px(34)
+    big = pg.px(30)
+    draw_text(img, left, y, str(white_tiles), big, theme.ink)
+    draw_text(img, right, y, str(black_tiles), big, theme.ink, "rt")
+    draw_text(
+        img,
+        left + pg.px(52),
+        y + pg.px(12),
+        fit_text(f"{names[0]} (White)", pg.px(14), pg.px(120)),
+        pg.px(14),
+        theme.muted,
+    )
+    draw_text(
+        img,
+        right - pg.px(52),
+        y + pg.px(12),
+        fit_text(f"{names[1]} (Black)", pg.px(14), pg.px(120)),
+        pg.px(14),
+        theme.muted,
+        "rt",
+    )
+    y += pg.px(42)
+    total = max(1, white_tiles + black_tiles)
+    _bar(
+        draw,
+        (left, y, right, y + pg.px(18)),
+        white_tiles / total,
+        theme.paint_light,
+        theme.paint_dark,
+        theme.ink,
+    )
+    middle = (left + right) / 2
+    draw.line(((middle, y - pg.px(4)), (middle, y + pg.px(22))), fill=theme.ink, width=1)
+    y += pg.px(40)
+
+    leader = state.leader
+    if leader is not None:
+        title = f"{names[leader]} ({SEAT_NAMES[leader]}) leads"
+        count, goal, what = state.lead_count, state.lead_turns, "to win"
+        fill = theme.turn_box
+    else:
+        title = "Nobody leads"
+        count, goal, what = state.no_lead_count, state.no_lead_turns, "to a draw"
+        fill = theme.muted
+    unit = "turns" if state.turn_unit == "ply" else "own turns"
+    draw_text(img, left, y, fit_text(title, pg.px(19), right - left), pg.px(19), theme.ink)
+    y += pg.px(28)
+    _bar(draw, (left, y, right, y + pg.px(14)), count / max(1, goal), fill, theme.background, theme.ink)
+    y += pg.px(20)
+    draw_text(img, left, y, f"{count} of {goal} {unit} {what}", pg.px(14), theme.muted)
+    if leader is not None:
+        draw_text(
+            img,
+            right,
+            y,
+            f"no lead: {state.no_lead_count}/{state.no_lead_turns}",
+            pg.px(14),
+            theme.muted,
+            "rt",
+        )
+    y += pg.px(22)
+    draw_text(img, left, y, f"Move cap: {state.ply} of {state.move_cap} moves", pg.px(14), theme.muted)
+    y += pg.px(40)
+
+    # legend
+    draw_text(img, left, y, "Key", pg.px(17), theme.ink)
+    y += pg.px(26)
+    sw = pg.px(22)
+    for kind, text in (("light", "White's square"), ("dark", "Black's square"), ("neutral", "neutral")):
+        img.paste(_square_image(theme, kind, sw), (left, y))
+        draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
+        draw_text(img, left + sw + pg.px(8), y + sw / 2, text, pg.px(14), theme.ink, "lc")
+        y += sw + pg.px(6)
+    r = sw * 0.55
+    paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
+    draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
+    draw_text(
+        img,
+        left + sw + pg.px(8),
+        y + sw / 2,
+        "disc and its rank (discs in its area)",
+        pg.px(14),
+        theme.ink,
+        "lc",
+    )
+    y += sw + pg.px(6)
+    paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
+    draw_text(
+        img,
+        left + sw + pg.px(8),
+        y + sw / 2,
+        "sphere (push it by stopping on it)",
+        pg.px(14),
+        theme.ink,
+        "lc",
+    )
+    if last_move:
+        move = parse_last_move(last_move)
+        text = f"Last move: {last_move}"
+        beyond = pushed_sphere(state, move)
+        if beyond is not None:
+            text += f" (sphere to {GRID.label(beyond)})"
+        draw_text(
+            img, left, py1 - pg.px(16), fit_text(text, pg.px(15), right - left), pg.px(15), theme.ink, "lb"
+        )
+
+
+def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatChip]:
+    outcome = rules.outcome(state)
+    to_move = rules.to_move(state)
+    counts = engine.tiles(state)
+    chips = []
+    for seat in range(2):
+        fill, rim = (
+            (theme.disc_white, theme.disc_black) if seat == 0 else (theme.disc_black, theme.disc_white)
+        )
+        lead = " · leads" if state.leader == seat else ""
+        chips.append(
+            SeatChip(
+                name=names[seat],
+                role=str(rules.seat_label(state, seat)),
+                detail=f"{counts[seat]} tiles{lead}",
+                fill=fill,
+                rim=rim,
+                to_move=outcome is None and to_move == seat,
+                winner=outcome is not None and seat in outcome.winners,
+            )
+        )
+    return chips
+
+
+def draw(
+    state: Any, *, last_move: str | None, players: Sequence[str] | None, theme: Theme, size: int
+) -> Image.Image:
+    """The whole Paint image for `state`."""
+    rules = games.get("paint")
+    lay = square_layout(size, N)
+    names = seat_names(rules, state, players, 2)
+    img = _background(theme, size).copy()
+    _draw_board(img, state, theme, lay)
+    move = parse_last_move(last_move)
+    if move is not None:
+        _mark_path(img, move, theme, lay)
+    _draw_pieces(img, state, theme, lay)
+    if move is not None:
+        _mark_end(img, state, move, theme, lay)
+    _draw_panel(img, state, theme, lay, names, last_move)
+    draw_header(
+        img, lay.pg, theme, _chips(rules, state, names, theme), status_text(rules, state, names, state.ply)
+    )
+    return img
+
+
+def describe(state: Any, *, last_move: str | None, players: Sequence[str] | None) -> str:
+    """The position in words: tiles, lead, whose turn, every disc with its rank, the spheres."""
+    rules = games.get("paint")
+    names = seat_names(rules, state, players, 2)
+    white_tiles, black_tiles = engine.tiles(state)
+    ranks = engine.disc_ranks(state)
+    parts = [f"Paint board. {status_text(rules, state, names, state.ply)}."]
+    if last_move:
+        text = f"Last move: {last_move}"
+        beyond = pushed_sphere(state, parse_last_move(last_move))
+        if beyond is not None:
+            text += f", sphere now on {GRID.label(beyond)}"
+        parts.append(text + ".")
+    parts.append(f"Tiles: {names[0]} (White) {white_tiles}, {names[1]} (Black) {black_tiles}.")
+    if state.leader is not None:
+        parts.append(
+            f"{SEAT_NAMES[state.leader]} has led for {state.lead_count} of {state.lead_turns} turns."
+        )
+    else:
+        parts.append(f"Nobody leads; {state.no_lead_count} of {state.no_lead_turns} turns towards a draw.")
+    for name, discs in (("White", state.white_discs), ("Black", state.black_discs)):
+        listed = ", ".join(f"{GRID.label(i)} rank {ranks.get(i, 0)}" for i in bits_of(discs))
+        parts.append(f"{name} discs: {listed or 'none'}.")
+    parts.append("Spheres: " + (" ".join(GRID.label(i) for i in bits_of(state.spheres)) or "none") + ".")
+    return " ".join(parts)
