@@ -1,0 +1,849 @@
+"""TilingKing (RULES.md section 3): placement, captures by rings, passes, resignation, the Tile Hoard options.
+
+Everything is bitmasks over the board's cell indices (bit i = cell i). Placements are precomputed per board
+(`Board.placements`), so listing the legal ones is one `mask & blocked == 0` test each, and captures are
+flood fills over the vertex-neighbour masks, started only next to the new piece.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
+from typing import Any, ClassVar
+
+from games.base import (
+    GameOver,
+    IllegalMove,
+    InvalidMove,
+    InvalidOptions,
+    Option,
+    Outcome,
+    Seat,
+    Termination,
+    resolve_options,
+)
+from games.grids import bits_of
+from games.tilingking.boards import PRESETS, Board, board, custom_id
+from games.tilingking.pieces import MAX_SIZE, Piece, default_copies, piece_index, pieces
+
+COLOURS: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow")
+"""Colour names by colour index; seat s starts with colour s (the pie swap exchanges them)."""
+
+PLACE, PASS, PASSALL, RESIGN, SWAP = "place", "pass", "passall", "resign", "swap"
+TILE_HOARD = ("single_piece_capture", "protect_capturing_pieces", "only_unowned", "swap")
+"""The options the `tilehoard` ruleset switches on unless they are given explicitly."""
+
+
+# --------------------------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move: `action` is place, pass, passall, resign or swap; a placement names its piece id and its
+    cells as a bitmask over the board's cell indices."""
+
+    action: str
+    piece: str = ""
+    mask: int = 0
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The cell indices of a placement, lowest first."""
+        return tuple(bits_of(self.mask))
+
+
+PASS_MOVE = Move(PASS)
+PASSALL_MOVE = Move(PASSALL)
+RESIGN_MOVE = Move(RESIGN)
+SWAP_MOVE = Move(SWAP)
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A piece on the board: its owner seat, piece id, cell indices, the ply it was placed on, the same cells
+    as a bitmask, and whether it has taken part in a capture (for `protect_capturing_pieces`)."""
+
+    owner: Seat
+    piece: str
+    cells: tuple[int, ...]
+    ply: int
+    mask: int
+    capturer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The resolved match options (see `TilingKingRules.options`)."""
+
+    board: str = "sq9"
+    copies: int = 1
+    reflections: bool = True
+    half_cap: bool = True
+    ruleset: str = "tilingking"
+    single_piece_capture: bool = False
+    protect_capturing_pieces: bool = False
+    only_unowned: bool = False
+    swap: bool = False
+    end_when_stuck: bool = True
+
+
+@dataclass(frozen=True)
+class TilingState:
+    """A TilingKing position (frozen, hashable). See the package docstring for the fields others use.
+
+    `turn` is the seat to move (meaningless once `ended` is set); `passed` is the bitmask of seats that have
+    passed since the last placement or swap; `started` the bitmask of seats that have had a turn (for the
+    pie swap); `colours[s]` is seat s's colour index in `COLOURS`.
+    """
+
+    board: Board
+    settings: Settings
+    supplies: tuple[tuple[int, ...], ...]
+    territory_masks: tuple[int, ...]
+    passall: tuple[bool, ...]
+    resigned: tuple[bool, ...]
+    colours: tuple[int, ...]
+    placed: tuple[Placed, ...] = ()
+    turn: Seat = 0
+    ply: int = 0
+    passed: int = 0
+    started: int = 0
+    ended: Termination | None = None
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
+
+    @property
+    def seats(self) -> int:
+        return len(self.supplies)
+
+    @cached_property
+    def territory(self) -> tuple[Seat | None, ...]:
+        """Per cell index, the seat owning it as territory, or None."""
+        owners: list[Seat | None] = [None] * self.board.size
+        for seat, mask in enumerate(self.territory_masks):
+            for i in bits_of(mask):
+                owners[i] = seat
+        return tuple(owners)
+
+    @cached_property
+    def covered_masks(self) -> tuple[int, ...]:
+        """Per seat, the cells its pieces cover."""
+        masks = [0] * self.seats
+        for piece in self.placed:
+            masks[piece.owner] |= piece.mask
+        return tuple(masks)
+
+    @property
+    def covered(self) -> int:
+        """Every covered cell."""
+        out = 0
+        for mask in self.covered_masks:
+            out |= mask
+        return out
+
+
+def supply(state: TilingState, seat: Seat) -> dict[str, int]:
+    """The pieces seat `seat` still has to place: piece id -> count, in set order."""
+    return {p.id: n for p, n in zip(pieces(state.board.kind), state.supplies[seat], strict=True)}
+
+
+def scores(state: TilingState) -> tuple[int, ...]:
+    """Per seat: cells covered by its pieces or owned as its territory, each cell once (RULES 3.8)."""
+    return tuple(
+        (covered | territory).bit_count()
+        for covered, territory in zip(state.covered_masks, state.territory_masks, strict=True)
+    )
+
+
+# --------------------------------------------------------------------------------------------- tables
+
+
+@cache
+def _placement_moves(board_: Board, reflections: bool) -> tuple[tuple[Move, ...], ...]:
+    """Per piece, a Move for every placement on the board (built once per board and option)."""
+    ids = [p.id for p in pieces(board_.kind)]
+    return tuple(
+        tuple(Move(PLACE, ids[p], mask) for mask in masks)
+        for p, masks in enumerate(board_.placements(reflections))
+    )
+
+
+@cache
+def _notation_cache(board_: Board) -> dict[int, str]:
+    return {}
+
+
+def cell_list(board_: Board, mask: int) -> str:
+    """The canonical written form of a set of cells: labels in notation order, "c3 c4 c5 d4"."""
+    texts = _notation_cache(board_)
+    text = texts.get(mask)
+    if text is None:
+        rank = board_.notation_rank
+        text = " ".join(board_.labels[i] for i in sorted(bits_of(mask), key=rank.__getitem__))
+        texts[mask] = text
+    return text
+
+
+def _flood(board_: Board, seed: int, allowed: int) -> int:
+    """The cells of `allowed` connected to `seed` under vertex adjacency."""
+    region = frontier = seed
+    masks = board_.vertex_masks
+    while frontier:
+        grown = 0
+        while frontier:
+            low = frontier & -frontier
+            grown |= masks[low.bit_length() - 1]
+            frontier ^= low
+        frontier = grown & allowed & ~region
+        region |= frontier
+    return region
+
+
+# --------------------------------------------------------------------------------------------- rules
+
+
+_SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+\d+)(?:\s+r?(\d+))?(?:\s+(m))?$")
+_SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+\d+)\s+r(\d+)(?:\s+(m))?$")
+
+_SUMMARY = """\
+**TilingKing**: 2 to 4 players take turns placing one of their pieces (polyominoes, polyhexes or \
+polyiamonds, turned or flipped) on free cells. A piece may not cover neutral (black) cells, other pieces or \
+an opponent's territory. Close a ring of your pieces (neutral cells help, the board edge does not; pieces \
+join only along full edges) around an area holding at most one piece of each opponent: you capture it, the \
+enclosed pieces go back to their owners, and the area is your territory for good. Instead of placing you may \
+`pass`, `passall` (pass for the rest of the game) or `resign`; with no piece that fits you pass \
+automatically. The game ends after a full round of passes; score = cells you cover + your territory, ties \
+possible; resigned players rank last.
+Moves: the cells, e.g. `c3 c4 c5 d4`, or piece@anchor rotation mirror, e.g. `T4@c3 r1 m`.
+**Proposals** (our choices where the sources are silent, all match options): the boards and their neutral \
+cells (`board`, `size`), the piece sets and copies (`copies`), flipping pieces (`reflections`), at most half \
+the board captured per turn (`half_cap`), territory is permanent, ending as soon as nobody can place \
+(`end_when_stuck`), and the Tile Hoard options (`ruleset: tilehoard`): `single_piece_capture`, \
+`protect_capturing_pieces`, `only_unowned`, and the pie `swap` on a player's first turn."""
+
+
+class TilingKingRules:
+    """The rules of TilingKing as a pure state machine (see games.base.Rules)."""
+
+    id: ClassVar[str] = "tilingking"
+    name: ClassVar[str] = "TilingKing"
+    seats: ClassVar[range] = range(2, 5)
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("board", "sq9", "board preset: square, hex or triangle cells, b = neutral border, "
+               "bi = border and island", choices=PRESETS, proposal=True),
+        Option("size", 0, "custom size of a plain board (sq9: 4-19 squares a side, hex5: 3-10, tri4: 2-8); "
+               "0 keeps the preset", minimum=0, maximum=19, proposal=True),
+        Option("copies", 0, "copies of the piece set per player; 0 = from the board size and players",
+               minimum=0, maximum=20, proposal=True),
+        Option("reflections", True, "pieces may be flipped", proposal=True),
+        Option("half_cap", True, "at most half the playable cells captured per turn", proposal=True),
+        Option("ruleset", "tilingking", "tilehoard switches on the four Tile Hoard options",
+               choices=("tilingking", "tilehoard")),
+        Option("single_piece_capture", False, "a ring captures only if it holds at most one opponent piece "
+               "in total (Tile Hoard)", proposal=True),
+        Option("protect_capturing_pieces", False, "a piece that helped capture cannot be captured "
+               "(Tile Hoard)", proposal=True),
+        Option("only_unowned", False, "no pieces on territory, not even your own (Tile Hoard)",
+               proposal=True),
+        Option("swap", False, "pie rule: on your first turn you may swap sides with the previous player",
+               proposal=True),
+        Option("end_when_stuck", True, "the game ends as soon as no player can place a piece", proposal=True),
+    )
+    summary: ClassVar[str] = _SUMMARY
+
+    # ----------------------------------------------------------------------------------------- setup
+
+    def settings(self, seats: int, options: Mapping[str, Any]) -> Settings:
+        """Resolve match options; raises InvalidOptions."""
+        if seats not in self.seats:
+            raise InvalidOptions("TilingKing is for 2 to 4 players")
+        values = resolve_options(self.options, options)
+        if values["ruleset"] == "tilehoard":
+            for name in TILE_HOARD:
+                if name not in options:
+                    values[name] = True
+        board_id = str(values["board"])
+        if values["size"]:
+            try:
+                board_id = custom_id(board_id, int(values["size"]))
+            except ValueError as error:
+                raise InvalidOptions(str(error)) from None
+        try:
+            the_board = board(board_id)
+        except ValueError as error:
+            raise InvalidOptions(str(error)) from None
+        copies = int(values["copies"]) or default_copies(the_board.kind, the_board.playable_count, seats)
+        values.pop("size")
+        values["board"] = board_id
+        values["copies"] = copies
+        return Settings(**values)
+
+    def new(self, seats: int, options: Mapping[str, Any], seed: int) -> TilingState:
+        """An empty board; seat 0 moves first (seats are dealt by the match service). `seed` is unused."""
+        settings = self.settings(seats, options)
+        the_board = board(settings.board)
+        count = len(pieces(the_board.kind))
+        return TilingState(
+            board=the_board,
+            settings=settings,
+            supplies=((settings.copies,) * count,) * seats,
+            territory_masks=(0,) * seats,
+            passall=(False,) * seats,
+            resigned=(False,) * seats,
+            colours=tuple(range(seats)),
+        )
+
+    # ----------------------------------------------------------------------------------------- queries
+
+    def to_move(self, state: TilingState) -> Seat | None:
+        return None if state.ended is not None else state.turn
+
+    def blocked(self, state: TilingState, seat: Seat) -> int:
+        """The cells `seat` may not cover: neutral, covered, opponents' territory (and its own with
+        `only_unowned`)."""
+        out = state.board.neutral_mask | state.covered
+        for owner, mask in enumerate(state.territory_masks):
+            if owner != seat or state.settings.only_unowned:
+                out |= mask
+        return out
+
+    def placements(self, state: TilingState, seat: Seat | None = None) -> list[Move]:
+        """Every placement `seat` (default: the seat to move) could make now, ignoring whose turn it is."""
+        seat = state.turn if seat is None else seat
+        blocked = self.blocked(state, seat)
+        table = _placement_moves(state.board, state.settings.reflections)
+        out: list[Move] = []
+        for count, moves in zip(state.supplies[seat], table, strict=True):
+            if count:
+                out.extend(m for m in moves if not m.mask & blocked)
+        return out
+
+    def can_place(self, state: TilingState, seat: Seat) -> bool:
+        """Whether `seat` has a piece that fits somewhere."""
+        blocked = self.blocked(state, seat)
+        if not state.board.playable_mask & ~blocked:
+            return False
+        masks = state.board.placements(state.settings.reflections)
+        return any(
+            count and any(not m & blocked for m in piece_masks)
+            for count, piece_masks in zip(state.supplies[seat], masks, strict=True)
+        )
+
+    def swap_allowed(self, state: TilingState) -> bool:
+        """The pie swap: on a seat's first turn, with the previous seat (which has moved and not resigned)."""
+        seat = state.turn
+        return (
+            state.settings.swap
+            and state.ended is None
+            and seat > 0
+            and not state.started >> seat & 1
+            and not state.resigned[seat - 1]
+            and self.forced_move(state) is None
+        )
+
+    def forced_move(self, state: TilingState) -> Move | None:
+        """An automatic pass for a seat in pass-all mode or with no piece that fits; else None."""
+        if state.ended is not None:
+            return None
+        memo = state._memo
+        if "forced" not in memo:
+            seat = state.turn
+            forced = state.passall[seat] or not self.can_place(state, seat)
+            memo["forced"] = PASS_MOVE if forced else None
+        result: Move | None = memo["forced"]
+        return result
+
+    def legal_moves(self, state: TilingState) -> list[Move]:
+        """Placements, then pass, passall, resign (and swap when allowed); only `pass` when it is forced.
+
+        A player with a forced pass may still `resign` or `passall` (parse and apply accept them), but they
+        are not listed, so that the forced move is the only listed move.
+        """
+        if state.ended is not None:
+            return []
+        if self.forced_move(state) is not None:
+            return [PASS_MOVE]
+        moves = self.placements(state)
+        moves += [PASS_MOVE, PASSALL_MOVE, RESIGN_MOVE]
+        if self.swap_allowed(state):
+            moves.append(SWAP_MOVE)
+        return moves
+
+    def outcome(self, state: TilingState) -> Outcome | None:
+        if state.ended is None:
+            return None
+        losers = [s for s in range(state.seats) if state.resigned[s]]
+        return Outcome.by_score(scores(state), state.ended, last=losers)
+
+    def seat_label(self, state: TilingState, seat: Seat) -> str:
+        """The seat's colour (after a pie swap, the colour it took over)."""
+        return COLOURS[state.colours[seat]]
+
+    # ----------------------------------------------------------------------------------------- moves
+
+    def apply(self, state: TilingState, move: Move) -> TilingState:
+        if state.ended is not None:
+            raise GameOver("the game is over")
+        seat = state.turn
+        bit = 1 << seat
+        started = state.started | bit
+        if move.action == PLACE:
+            index = self._check_placement(state, seat, move)
+            after = self._place(state, seat, index, move.mask)
+            return self._next(replace(after, started=started, passed=0), seat, changed=True)
+        if move.action == PASS:
+            return self._next(replace(state, started=started, passed=state.passed | bit), seat, changed=False)
+        if move.action == PASSALL:
+            passall = _set(state.passall, seat, True)
+            after = replace(state, started=started, passed=state.passed | bit, passall=passall)
+            return self._next(after, seat, changed=True)
+        if move.action == RESIGN:
+            return self._next(replace(state, started=started, resigned=_set(state.resigned, seat, True)),
+                              seat, changed=True)
+        if move.action == SWAP:
+            if not self.swap_allowed(state):
+                raise IllegalMove(self._no_swap_reason(state))
+            return self._next(replace(self._swap(state, seat), started=started, passed=0), seat, changed=True)
+        raise IllegalMove(f"{move.action!r} is not a TilingKing move")
+
+    def resign_seat(self, state: TilingState, seat: Seat) -> TilingState:
+        """Resign `seat` at any time (the service's resign, out of turn too). Not a logged move."""
+        if state.ended is not None:
+            raise GameOver("the game is over")
+        if state.resigned[seat]:
+            return state
+        if seat == state.turn:
+            return self.apply(state, RESIGN_MOVE)
+        return self._finish(replace(state, resigned=_set(state.resigned, seat, True)), changed=True)
+
+    def timeout_move(self, state: TilingState) -> Move:
+        """The move for a player whose time ran out: `passall` (RULES 3.5, the Tile Hoard rule)."""
+        return PASSALL_MOVE
+
+    def _check_placement(self, state: TilingState, seat: Seat, move: Move) -> int:
+        """The piece index of a legal placement; IllegalMove with the reason otherwise."""
+        if state.passall[seat]:
+            raise IllegalMove("you passed for the rest of the game, so you can only pass")
+        table = state.board.placement_piece(state.settings.reflections)
+        index = table.get(move.mask)
+        kind = state.board.kind
+        if index is None or pieces(kind)[index].id != move.piece:
+            self._diagnose(state, seat, list(bits_of(move.mask)))
+            raise IllegalMove(f"{cell_list(state.board, move.mask)} is not a {move.piece}")
+        self._check_cells(state, seat, bits_of(move.mask))
+        if not state.supplies[seat][index]:
+            raise IllegalMove(f"you have no {move.piece} left")
+        return index
+
+    def _check_cells(self, state: TilingState, seat: Seat, cells: Iterable[int]) -> None:
+        """Each cell must be playable, free and not an opponent's territory."""
+        the_board = state.board
+        covered = state.covered
+        territory = state.territory
+        for i in cells:
+            label = the_board.labels[i]
+            if the_board.neutral_mask >> i & 1:
+                raise IllegalMove(f"{label} is neutral; pieces go on the other cells")
+            if covered >> i & 1:
+                owner = next(p for p in state.placed if p.mask >> i & 1).owner
+                whose = "your" if owner == seat else f"{self.seat_label(state, owner)}'s"
+                raise IllegalMove(f"{label} is already covered by {whose} piece")
+            owner_of = territory[i]
+            if owner_of is not None and owner_of != seat:
+                whose = self.seat_label(state, owner_of)
+                raise IllegalMove(f"{label} is {whose}'s territory; play elsewhere")
+            if owner_of == seat and state.settings.only_unowned:
+                raise IllegalMove(f"{label} is your territory; in this match pieces go only on unowned cells")
+
+    def _diagnose(self, state: TilingState, seat: Seat, cells: list[int]) -> None:
+        """Raise the reason a set of cells is not a piece placement (shape, connection, mirror)."""
+        the_board = state.board
+        self._check_cells(state, seat, cells)
+        labels = " ".join(the_board.labels[i] for i in cells)
+        largest = MAX_SIZE[the_board.kind]
+        if len(cells) > largest:
+            raise IllegalMove(f"{labels} is not one piece: pieces have 1 to {largest} cells")
+        group = {cells[0]}
+        grown = True
+        while grown:
+            grown = False
+            for i in cells:
+                if i not in group and any(n in group for n in the_board.edge_neighbours[i]):
+                    group.add(i)
+                    grown = True
+        stray = [i for i in cells if i not in group]
+        if stray:
+            touching = " or ".join(the_board.labels[i] for i in cells if i in group)
+            first_stray = the_board.labels[stray[0]]
+            raise IllegalMove(f"{labels} is not one piece: {first_stray} does not touch {touching}")
+        mask = the_board.mask_of(cells)
+        flipped = the_board.placement_piece(True).get(mask)
+        if flipped is not None and not state.settings.reflections:
+            name = pieces(the_board.kind)[flipped].id
+            raise IllegalMove(f"{labels} is a flipped {name}; this match does not allow flipping pieces")
+
+    def _place(self, state: TilingState, seat: Seat, index: int, mask: int) -> TilingState:
+        """Put the piece down, then resolve captures (RULES 3.7)."""
+        the_board = state.board
+        settings = state.settings
+        piece_id = pieces(the_board.kind)[index].id
+        placed = [*state.placed, Placed(seat, piece_id, tuple(bits_of(mask)), state.ply, mask)]
+        supplies = [list(s) for s in state.supplies]
+        supplies[seat][index] -= 1
+        territory = list(state.territory_masks)
+
+        own = state.covered_masks[seat] | mask
+        free = the_board.full & ~(own | the_board.neutral_mask)
+        seeds = the_board.grow_vertex(mask) & free
+        regions = []
+        while seeds:
+            region = _flood(the_board, seeds & -seeds, free)
+            seeds &= ~region
+            if not region & the_board.outside_mask:
+                regions.append(region)
+        if regions:
+            regions.sort(key=lambda r: (r.bit_count(), r & -r))
+            owned = 0
+            for mask_ in territory:
+                owned |= mask_
+            captured = 0
+            removed: set[int] = set()
+            ids = piece_index(the_board.kind)
+            for region in regions:
+                inside = [k for k, p in enumerate(placed) if k not in removed and p.owner != seat
+                          and p.mask & region]
+                per_owner = [0] * state.seats
+                for k in inside:
+                    per_owner[placed[k].owner] += 1
+                if any(n >= 2 for n in per_owner):
+                    continue
+                if settings.single_piece_capture and len(inside) > 1:
+                    continue
+                if settings.protect_capturing_pieces and any(placed[k].capturer for k in inside):
+                    continue
+                gain = region & ~owned
+                if settings.half_cap and 2 * (captured + gain.bit_count()) > the_board.playable_count:
+                    continue
+                if not gain and not inside:
+                    continue
+                for k in inside:
+                    removed.add(k)
+                    supplies[placed[k].owner][ids[placed[k].piece.upper()]] += 1
+                territory[seat] |= gain
+                owned |= gain
+                captured += gain.bit_count()
+                ring = the_board.grow_vertex(region) & ~region
+                for k, p in enumerate(placed):
+                    if p.owner == seat and p.mask & ring and not p.capturer:
+                        placed[k] = replace(p, capturer=True)
+            placed = [p for k, p in enumerate(placed) if k not in removed]
+        return replace(
+            state,
+            placed=tuple(placed),
+            supplies=tuple(tuple(s) for s in supplies),
+            territory_masks=tuple(territory),
+        )
+
+    def _swap(self, state: TilingState, seat: Seat) -> TilingState:
+        """Seat and the previous seat exchange colour, supply, pieces and territory (RULES 3.9)."""
+        other = seat - 1
+
+        def swapped(s: Seat) -> Seat:
+            return other if s == seat else seat if s == other else s
+
+        def exchange(values: tuple[Any, ...]) -> tuple[Any, ...]:
+            return tuple(values[swapped(s)] for s in range(len(values)))
+
+        return replace(
+            state,
+            colours=exchange(state.colours),
+            supplies=exchange(state.supplies),
+            territory_masks=exchange(state.territory_masks),
+            placed=tuple(replace(p, owner=swapped(p.owner)) for p in state.placed),
+        )
+
+    def _no_swap_reason(self, state: TilingState) -> str:
+        if not state.settings.swap:
+            return "swap is off in this match; place a piece or pass"
+        if state.turn == 0 or state.started >> state.turn & 1:
+            return "you can swap only on your first turn, after the previous player has moved"
+        return "the previous player has resigned, so there is nothing to swap with"
+
+    def _next(self, state: TilingState, mover: Seat, *, changed: bool) -> TilingState:
+        """Count the ply, check the end, and hand the turn to the next seat that has not resigned."""
+        state = replace(state, ply=state.ply + 1)
+        n = state.seats
+        turn = mover
+        for step in range(1, n + 1):
+            candidate = (mover + step) % n
+            if not state.resigned[candidate]:
+                turn = candidate
+                break
+        return self._finish(replace(state, turn=turn), changed=changed)
+
+    def _finish(self, state: TilingState, *, changed: bool) -> TilingState:
+        """End the game after all but one resigned, a full round of passes, or (after a change) nobody able
+        to place."""
+        active = [s for s in range(state.seats) if not state.resigned[s]]
+        if len(active) <= 1:
+            return replace(state, ended=Termination.RESIGNATION)
+        active_mask = sum(1 << s for s in active)
+        if state.passed & active_mask == active_mask:
+            return replace(state, ended=Termination.PASSES)
+        if changed and state.settings.end_when_stuck and not any(
+            not state.passall[s] and self.can_place(state, s) for s in active
+        ):
+            return replace(state, ended=Termination.PASSES)
+        return state
+
+    # ----------------------------------------------------------------------------------------- text
+
+    def parse(self, state: TilingState, text: str) -> Move:
+        """Cells ("c3 c4 c5 d4", optional leading "place"), the short form ("T4@c3 r1 m"), or pass, passall,
+        resign, swap."""
+        if state.ended is not None:
+            raise GameOver("the game is over")
+        words = text.strip().lower().split()
+        if not words:
+            raise InvalidMove("type the cells of your piece, like c3 c4 c5 d4, or pass, passall or resign")
+        if len(words) == 1 and words[0] in (PASS, PASSALL, RESIGN, SWAP):
+            if words[0] == SWAP and not self.swap_allowed(state):
+                raise IllegalMove(self._no_swap_reason(state))
+            return Move(words[0])
+        if words[0] == PLACE:
+            words = words[1:]
+            if not words:
+                raise InvalidMove("say which cells: place c3 c4 c5 d4")
+        body = " ".join(words)
+        if "@" in body:
+            return self._parse_short(state, body)
+        the_board = state.board
+        index = the_board.label_index
+        cells = [index.get(w) for w in words]
+        if None in cells:
+            if _SHORT_SPACED.match(body):
+                return self._parse_short(state, body)
+            bad = words[cells.index(None)]
+            try:
+                the_board.parse(bad)
+            except ValueError as error:
+                raise InvalidMove(str(error)) from None
+            raise InvalidMove(f"{bad!r} is not a cell")
+        return self._placement(state, [c for c in cells if c is not None])
+
+    def _placement(self, state: TilingState, cells: list[int]) -> Move:
+        the_board = state.board
+        seat = state.turn
+        if len(set(cells)) != len(cells):
+            twice = next(c for c in cells if cells.count(c) > 1)
+            raise InvalidMove(f"{the_board.labels[twice]} is listed twice; name each cell once")
+        mask = the_board.mask_of(cells)
+        index = the_board.placement_piece(state.settings.reflections).get(mask)
+        if index is None:
+            self._diagnose(state, seat, cells)
+            raise IllegalMove(f"{' '.join(the_board.labels[i] for i in cells)} does not fit on the board")
+        move = Move(PLACE, pieces(the_board.kind)[index].id, mask)
+        self._check_placement(state, seat, move)
+        return move
+
+    def _parse_short(self, state: TilingState, body: str) -> Move:
+        """`T4@c3 r1 m`: the piece turned by the mirror (first) and r rotations, its first cell on c3."""
+        match = _SHORT_AT.match(body) or _SHORT_SPACED.match(body)
+        if not match:
+            raise InvalidMove("write a piece as its cells (c3 c4 c5 d4) or as piece@cell rotation: T4@c3 r1")
+        piece_text, anchor_text, rotation_text, mirror = match.groups()
+        the_board = state.board
+        kind = the_board.kind
+        index = piece_index(kind).get(piece_text.upper())
+        if index is None:
+            names = ", ".join(p.id for p in pieces(kind))
+            raise InvalidMove(f"there is no piece {piece_text.upper()}; the pieces are {names}")
+        try:
+            anchor = the_board.parse(anchor_text)
+        except ValueError as error:
+            raise InvalidMove(str(error)) from None
+        tiling = the_board.tiling
+        rotation = int(rotation_text or 0)
+        if rotation >= tiling.rotations:
+            raise InvalidMove(f"rotations go from r0 to r{tiling.rotations - 1}")
+        if mirror and not state.settings.reflections:
+            raise IllegalMove("this match does not allow flipping pieces; leave out the m")
+        piece = pieces(kind)[index]
+        shape = tiling.oriented(piece.shape, rotation, bool(mirror))
+        offset = tiling.translation(shape[0], the_board.cells[anchor])
+        written = f"{piece.id}@{the_board.labels[anchor]} r{rotation}{' m' if mirror else ''}"
+        if offset is None:
+            raise IllegalMove(
+                f"{written} cannot start on {the_board.labels[anchor]}: that triangle points the other way"
+            )
+        cells = []
+        for x, y in shape:
+            i = the_board.index_of.get((x + offset[0], y + offset[1]))
+            if i is None:
+                raise IllegalMove(f"{written} runs off the board")
+            cells.append(i)
+        return self._placement(state, cells)
+
+    def short_notation(self, state: TilingState, move: Move) -> str:
+        """The canonical short form of a placement: `piece@anchor rK` plus ` m` when mirrored, choosing the
+        unmirrored form and the lowest rotation that give these cells. The anchor is the placed cell that
+        comes first in the piece's (oriented, sorted) cell listing."""
+        the_board = state.board
+        tiling = the_board.tiling
+        coords = sorted(the_board.cells[i] for i in bits_of(move.mask))
+        target = tiling.normalise(coords)
+        piece = pieces(the_board.kind)[piece_index(the_board.kind)[move.piece.upper()]]
+        for rotation, mirror in tiling.symmetries():
+            if tiling.oriented(piece.shape, rotation, mirror) == target:
+                anchor = the_board.labels[the_board.index_of[coords[0]]]
+                return f"{piece.id}@{anchor} r{rotation}{' m' if mirror else ''}"
+        raise ValueError(f"{cell_list(the_board, move.mask)} is not a {move.piece}")
+
+    def notation(self, state: TilingState, move: Move) -> str:
+        """A placement as its sorted cell list ("c3 c4 c5 d4"); other moves as their word."""
+        if move.action == PLACE:
+            return cell_list(state.board, move.mask)
+        return move.action
+
+    def describe(self, state: TilingState, move: Move) -> str:
+        who = self.seat_label(state, state.turn)
+        if move.action == PASS:
+            if state.passall[state.turn]:
+                return f"{who} passes (passing for the rest of the game)"
+            if self.forced_move(state) is not None:
+                return f"{who} passes (no piece fits)"
+            return f"{who} passes"
+        if move.action == PASSALL:
+            return f"{who} passes for the rest of the game"
+        if move.action == RESIGN:
+            return f"{who} resigns"
+        if move.action == SWAP:
+            previous = self.seat_label(state, state.turn - 1)
+            return f"{who} swaps sides with {previous} and now plays {previous}"
+        after = self.apply(state, move)
+        text = f"{who} places {move.piece} on {cell_list(state.board, move.mask)}"
+        seat = state.turn
+        gained = (after.territory_masks[seat] & ~state.territory_masks[seat]).bit_count()
+        left = set(after.placed)
+        returned = [p for p in state.placed if p not in left and p.owner != seat]
+        if gained:
+            text += f" and captures {gained} cell{'s' if gained != 1 else ''}"
+        elif returned:
+            text += " and captures"
+        if returned:
+            names = [f"{self.seat_label(state, p.owner)}'s {p.piece}" for p in returned]
+            if len(returned) == 1:
+                text += f" ({names[0]} returns to {self.seat_label(state, returned[0].owner)})"
+            else:
+                text += f" ({', '.join(names[:-1])} and {names[-1]} return to their owners)"
+        return text
+
+    def position_text(self, state: TilingState) -> str:
+        """Header, then the board row by row: `#` neutral, `.` free, a colour letter (R B G Y) for a piece,
+        the same letter in lower case for territory."""
+        the_board = state.board
+        letters = [COLOURS[c][0] for c in state.colours]
+        owner_of_cell: dict[int, Seat] = {}
+        for p in state.placed:
+            for i in p.cells:
+                owner_of_cell[i] = p.owner
+        territory = state.territory
+
+        def char(i: int) -> str:
+            if the_board.neutral_mask >> i & 1:
+                return "#"
+            if i in owner_of_cell:
+                return letters[owner_of_cell[i]]
+            owner = territory[i]
+            return "." if owner is None else letters[owner].lower()
+
+        rows: dict[int, list[tuple[int, int]]] = {}
+        for i, (x, y) in enumerate(the_board.cells):
+            rows.setdefault(y, []).append((x, i))
+        lowest = min(x for x, _ in the_board.cells)
+        lines = []
+        for y in sorted(rows, reverse=the_board.kind == "square"):
+            row = sorted(rows[y])
+            label = the_board.labels[row[0][1]]
+            if the_board.kind == "square":
+                lines.append(f"{label[1:]:>2} " + "".join(char(i) for _, i in row))
+            elif the_board.kind == "hex":
+                lines.append(f"{label[0]:>2} " + " " * abs(y) + " ".join(char(i) for _, i in row))
+            else:
+                indent = " " * (row[0][0] - lowest)
+                lines.append(f"{label[0]:>2} " + indent + "".join(char(i) for _, i in row))
+        to_move = self.to_move(state)
+        status = "game over" if to_move is None else f"{self.seat_label(state, to_move)} to move"
+        points = " ".join(f"{self.seat_label(state, s)} {v}" for s, v in enumerate(scores(state)))
+        return f"tilingking {the_board.id} ply {state.ply}, {status}; {points}\n" + "\n".join(lines)
+
+    # ----------------------------------------------------------------------------------------- storage
+
+    def dump(self, state: TilingState) -> dict[str, Any]:
+        s = state.settings
+        return {
+            "settings": {name: getattr(s, name) for name in Settings.__dataclass_fields__},
+            "supplies": [list(x) for x in state.supplies],
+            "territory": list(state.territory),
+            "passall": list(state.passall),
+            "resigned": list(state.resigned),
+            "colours": list(state.colours),
+            "placed": [[p.owner, p.piece, list(p.cells), p.ply, p.capturer] for p in state.placed],
+            "turn": state.turn,
+            "ply": state.ply,
+            "passed": state.passed,
+            "started": state.started,
+            "ended": None if state.ended is None else state.ended.value,
+        }
+
+    def load(self, data: Mapping[str, Any]) -> TilingState:
+        settings = Settings(**data["settings"])
+        the_board = board(settings.board)
+        seats = len(data["supplies"])
+        territory = [0] * seats
+        for i, owner in enumerate(data["territory"]):
+            if owner is not None:
+                territory[owner] |= 1 << i
+        placed = tuple(
+            Placed(owner, piece, tuple(cells), ply, the_board.mask_of(cells), bool(capturer))
+            for owner, piece, cells, ply, capturer in data["placed"]
+        )
+        return TilingState(
+            board=the_board,
+            settings=settings,
+            supplies=tuple(tuple(x) for x in data["supplies"]),
+            territory_masks=tuple(territory),
+            passall=tuple(data["passall"]),
+            resigned=tuple(data["resigned"]),
+            colours=tuple(data["colours"]),
+            placed=placed,
+            turn=data["turn"],
+            ply=data["ply"],
+            passed=data["passed"],
+            started=data["started"],
+            ended=None if data["ended"] is None else Termination(data["ended"]),
+        )
+
+
+def _set(values: tuple[bool, ...], seat: Seat, value: bool) -> tuple[bool, ...]:
+    return tuple(value if s == seat else v for s, v in enumerate(values))
+
+
+def piece_of(kind: str, piece_id: str) -> Piece:
+    """The piece with this id (any case) in the set of a cell type; KeyError if there is none."""
+    return pieces(kind)[piece_index(kind)[piece_id.upper()]]
+
+
+__all__ = [
+    "COLOURS",
+    "Move",
+    "Placed",
+    "Settings",
+    "TilingKingRules",
+    "TilingState",
+    "cell_list",
+    "piece_of",
+    "scores",
+    "supply",
+]
