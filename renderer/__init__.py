@@ -121,8 +121,8 @@ def render_pieces(
     """An image of one seat's remaining pieces with their ids and counts (TilingKing's /pieces)."""
     if game_id != "tilingking":
         raise ValueError(f"{game_id} has no pieces to show; only TilingKing players hold pieces")
-    from renderer import tilingking
+    import renderer.tilingking as tilingking_drawer
 
     chosen = get_theme(theme)
-    image = tilingking.draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
+    image = tilingking_drawer.draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
     return png_bytes(image, chosen)

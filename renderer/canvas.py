@@ -348,7 +348,7 @@ def result_text(outcome: Outcome, names: Sequence[str]) -> str:
         return "Game aborted: no result"
     phrase = outcome.termination.phrase
     if outcome.is_draw:
-        return f"Draw by {phrase}"
+        return f"Draw ({phrase})"
     winners = [names[s] for s in outcome.winners]
     if len(winners) == 1:
         return f"{winners[0]} wins by {phrase}"
@@ -359,7 +359,7 @@ def status_text(rules: Any, state: Any, names: Sequence[str], ply: int, extra: s
     """The header's status line: whose turn and the move number, or the result."""
     outcome = rules.outcome(state)
     if outcome is not None:
-        return f"{result_text(outcome, names)} after {ply} moves"
+        return f"{result_text(outcome, names)} · {ply} moves"
     seat = rules.to_move(state)
     who = names[seat] if seat is not None else "nobody"
     role = rules.seat_label(state, seat) if seat is not None else ""

@@ -182,8 +182,8 @@ COLORBLIND = Theme(
     sphere_rim=hex_rgb("#000000"),
     tk_empty=hex_rgb("#ffffff"),
     tk_neutral=hex_rgb("#000000"),
-    seat_colours=(hex_rgb("#d55e00"), hex_rgb("#0072b2"), hex_rgb("#009e73"), hex_rgb("#e69f00")),
-    territory_colours=(hex_rgb("#f5cfb2"), hex_rgb("#b2d4e8"), hex_rgb("#b2e2d5"), hex_rgb("#f7e2b2")),
+    seat_colours=(hex_rgb("#d55e00"), hex_rgb("#0072b2"), hex_rgb("#009e73"), hex_rgb("#f0e442")),
+    territory_colours=(hex_rgb("#f5cfb2"), hex_rgb("#b2d4e8"), hex_rgb("#b2e2d5"), hex_rgb("#faf5c6")),
     seat_marks=("circle", "square", "triangle", "diamond"),
 )
 
