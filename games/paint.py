@@ -802,9 +802,10 @@ class PaintRules:
             raise InvalidMove("there is no passing in Paint: move one of your discs, like c1-c5")
         match = _MOVE_TEXT.match(compact)
         if match is None:
-            shown = text.strip() or "an empty move"
+            if not compact:
+                raise InvalidMove("that is not a move: type the disc's square and where it goes, like c1-c5")
             raise InvalidMove(
-                f"{shown!r} is not a move; write the disc's square and where it goes, like c1-c5"
+                f"{text.strip()!r} is not a move: type the disc's square and where it goes, like c1-c5"
             )
         try:
             source = GRID.parse(match.group(1) + match.group(2))
