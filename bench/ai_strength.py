@@ -4,6 +4,7 @@ Pairings (the first player is the one whose score is printed):
   hard-random   hard at --seconds per move against uniformly random moves
   hard-easy     hard at --seconds against easy at the levels' time ratio (0.2 / 3 of --seconds)
   hard-hard     hard at --seconds against hard at a third of it (3 s against 1 s by default)
+  hard-plain    hard against plain UCT (uniform random playouts, no game knowledge) at the same budget
 
     python bench/ai_strength.py --games 10 --seconds 3            # the full-strength run (long)
     python bench/ai_strength.py --games 6 --seconds 0.3 --jobs 1  # a quick look
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import games
-from games.ai import best_move
+from games.ai import Knowledge, analyse, best_move
 from games.base import Outcome
 
 EASY_SHARE = 0.2 / 3.0
@@ -35,7 +36,8 @@ WEAK_HARD_SHARE = 1.0 / 3.0
 
 @dataclass(frozen=True)
 class Player:
-    """A contestant: a level with a budget, or `level=None` for uniformly random legal moves."""
+    """A contestant: a level with a budget, "plain" (UCT without game knowledge, hard's settings), or
+    `level=None` for uniformly random legal moves."""
 
     label: str
     level: str | None
@@ -50,6 +52,11 @@ class Player:
             moves = list(rules.legal_moves(state))
             return moves[rng.randrange(len(moves))]
         seed = rng.randrange(1 << 30)
+        if self.level == "plain":
+            return analyse(
+                rules, state, level="hard", seconds=self.seconds, iterations=self.iterations, seed=seed,
+                knowledge=Knowledge(),
+            ).move  # fmt: skip
         return best_move(
             rules, state, level=self.level, seconds=self.seconds, iterations=self.iterations, seed=seed
         )
@@ -104,14 +111,17 @@ def pairings(seconds: float, iterations: int | None) -> dict[str, tuple[Player, 
         weak_iterations = max(1, round(iterations * WEAK_HARD_SHARE))
         easy = Player(f"easy@{easy_iterations}it", "easy", iterations=easy_iterations)
         weak = Player(f"hard@{weak_iterations}it", "hard", iterations=weak_iterations)
+        plain = Player(f"plain@{iterations}it", "plain", iterations=iterations)
     else:
         hard = Player(f"hard@{seconds:g}s", "hard", seconds=seconds)
         easy = Player(f"easy@{seconds * EASY_SHARE:.3g}s", "easy", seconds=seconds * EASY_SHARE)
         weak = Player(f"hard@{seconds * WEAK_HARD_SHARE:.3g}s", "hard", seconds=seconds * WEAK_HARD_SHARE)
+        plain = Player(f"plain@{seconds:g}s", "plain", seconds=seconds)
     return {
         "hard-random": (hard, Player("random", None)),
         "hard-easy": (hard, easy),
         "hard-hard": (hard, weak),
+        "hard-plain": (hard, plain),
     }
 
 
@@ -123,7 +133,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="hard's time per move (default 3)")
     parser.add_argument("--iterations", type=int, default=None, help="use iteration budgets instead of time")
     parser.add_argument("--game", default=",".join(games.GAME_IDS), help="comma-separated game ids")
-    parser.add_argument("--pairings", default="hard-random,hard-easy,hard-hard", help="comma-separated")
+    parser.add_argument("--pairings", default="hard-random,hard-easy,hard-hard,hard-plain", help="list")
     parser.add_argument("--seats", type=int, default=2, help="players per game (default 2)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel (default 1)")
     parser.add_argument("--max-plies", type=int, default=2000, help="a game this long counts as a draw")

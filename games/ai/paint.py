@@ -1,0 +1,131 @@
+"""What the search knows about Paint (RULES.md section 2).
+
+A game lasts until someone holds the tile lead for 50 plies, so playouts to the end are long and mostly
+noise. Playouts here are short (`PLAYOUT_PLIES`), greedy half of the time (the move that paints the most
+new squares and takes the most from the opponent), and then scored by an evaluation: the tile difference
+and how far the leader's lead count has run. Tree moves are ordered by the same greed and widened slowly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from games.ai.knowledge import Knowledge, Rewards
+from games.base import Rules
+from games.paint import PATH, SIZE, WHITE, PaintState
+from games.paint import _counters as lead_counters
+from games.paint import _moves as disc_moves
+from games.paint import _paint as paint_move
+
+PLAYOUT_PLIES = 24
+GREEDY_CHANCE = 0.6
+TILE_SCALE = 5.0  # tiles of difference worth one unit of the logistic evaluation
+LEAD_WEIGHT = 4.0  # a lead count at the winning mark is worth this many units
+
+
+def white_value(
+    white_tiles: int, black_tiles: int, leader: int | None, lead_count: int, lead_turns: int
+) -> float:
+    """The evaluation: White's chance in [0, 1] from the tile difference and the running lead count."""
+    x = (white_tiles - black_tiles) / TILE_SCALE
+    if leader is not None:
+        progress = LEAD_WEIGHT * min(1.0, lead_count / lead_turns)
+        x += progress if leader == WHITE else -progress
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def gain(own: int, opponent: int, move: tuple[int, int]) -> int:
+    """How much a move changes the tile difference before area splits: new own squares plus the opponent
+    squares painted over."""
+    path = PATH[move[0] * SIZE + move[1]]
+    return (path & ~own).bit_count() + (path & opponent).bit_count()
+
+
+def greedy_pick(moves: list[tuple[int, int]], own: int, opponent: int, rng: random.Random) -> tuple[int, int]:
+    """The move with the largest `gain`, ties broken at random."""
+    best: list[tuple[int, int]] = []
+    best_gain = -1
+    for move in moves:
+        value = gain(own, opponent, move)
+        if value > best_gain:
+            best, best_gain = [move], value
+        elif value == best_gain:
+            best.append(move)
+    return best[rng.randrange(len(best))]
+
+
+def policy_playout(state: PaintState, rng: random.Random, plies: int = PLAYOUT_PLIES) -> float:
+    """Play the policy for up to `plies` plies; White's reward: 1/0/0.5 if the game ended, else the
+    evaluation of where it stopped."""
+    light, dark = state.light, state.dark
+    white_discs, black_discs, spheres = state.white_discs, state.black_discs, state.spheres
+    mover, leader, lead_count, no_lead_count, ply = (
+        state.to_move, state.leader, state.lead_count, state.no_lead_count, state.ply,
+    )  # fmt: skip
+    lead_turns, no_lead_turns, move_cap = state.lead_turns, state.no_lead_turns, state.move_cap
+    own_turns, lead_on_own_turn = state.turn_unit == "own_turns", state.lead_on_own_turn
+    random_float = rng.random
+    for _ in range(plies + 1):
+        if leader is not None and lead_count >= lead_turns:
+            return 1.0 if leader == WHITE else 0.0
+        if no_lead_count >= no_lead_turns:
+            return 0.5
+        if mover == WHITE:
+            moves = disc_moves(light, white_discs, dark, black_discs, spheres)
+        else:
+            moves = disc_moves(dark, black_discs, light, white_discs, spheres)
+        if not moves:
+            return 0.0 if mover == WHITE else 1.0
+        if ply >= move_cap:
+            return 0.5
+        if _ == plies:
+            break
+        if random_float() < GREEDY_CHANCE:
+            own, opponent = (light, dark) if mover == WHITE else (dark, light)
+            source, dest = greedy_pick(moves, own, opponent, rng)
+        else:
+            source, dest = moves[int(random_float() * len(moves))]
+        if mover == WHITE:
+            light, white_discs, dark, black_discs, spheres = paint_move(
+                light, white_discs, dark, black_discs, spheres, source, dest
+            )
+        else:
+            dark, black_discs, light, white_discs, spheres = paint_move(
+                dark, black_discs, light, white_discs, spheres, source, dest
+            )
+        leader, lead_count, no_lead_count = lead_counters(
+            leader, lead_count, no_lead_count, mover, light.bit_count(), dark.bit_count(), own_turns,
+            lead_on_own_turn,
+        )  # fmt: skip
+        mover = 1 - mover
+        ply += 1
+    return white_value(light.bit_count(), dark.bit_count(), leader, lead_count, lead_turns)
+
+
+class PaintKnowledge(Knowledge):
+    """Paint: greedy short playouts scored by tiles and lead, greedy move ordering, slow widening."""
+
+    take_wins = True
+    widening = (3.0, 0.5)
+    exploration = 0.5
+
+    def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
+        own, opponent = (state.light, state.dark) if state.to_move == WHITE else (state.dark, state.light)
+        shuffled = list(moves)
+        rng.shuffle(shuffled)
+        return sorted(shuffled, key=lambda move: -gain(own, opponent, move))
+
+    def evaluate(self, rules: Rules[Any, Any], state: Any, seats: int) -> Rewards:
+        white = white_value(
+            state.light.bit_count(), state.dark.bit_count(), state.leader, state.lead_count, state.lead_turns
+        )
+        return [white, 1.0 - white]
+
+    def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
+        white = policy_playout(state, rng)
+        return [white, 1.0 - white]
+
+
+__all__ = ["PaintKnowledge", "gain", "policy_playout", "white_value"]
