@@ -38,6 +38,8 @@ checked: every colour has 12 tiles, or 0 to leave it out; at least 3 colours are
 least one stone on a bare square (stones there are never removed, so a player always has a stone); no colour
 already holds 6 stones of one player; with balancing on, every stone stands on a bare square (a swap trades a
 stone with a tile, so it needs a bare stone).
+If a layout leaves colours out, all colours can be gone before anyone has 3: the game then ends and more
+colours wins, equal colours draw (our PROPOSAL; a full set of colours always ends with a 3-colour winner).
 
 `position_text(state)` is the board followed by six fields, separated by single spaces:
 
@@ -206,15 +208,15 @@ def scores_by_colour(state: PaintscapeState) -> tuple[int, int]:
     return (state.collected.count(0), state.collected.count(1))
 
 
-def _nobody_can_win(collected: Sequence[int | None], tiles: Sequence[int]) -> bool:
-    """True when neither player can reach three colours any more (only after a layout left colours out)."""
-    in_play = sum(1 for t in tiles if t)
-    best = max(list(collected).count(0), list(collected).count(1))
-    return best + in_play < COLOURS_TO_WIN
+def _no_colour_left(tiles: Sequence[int]) -> bool:
+    """True when every colour is off the board, which without 3 collected happens only after a layout left
+    colours out: the game then ends on the colours collected."""
+    return not (tiles[0] or tiles[1] or tiles[2] or tiles[3] or tiles[4])
 
 
 def _outcome_of(state: PaintscapeState) -> Outcome:
-    """The result of a finished game: three colours win; after a layout that left colours out, more wins."""
+    """The result of a finished game: three colours win; after a layout that left colours out and no colour
+    is left, more colours wins and equal is a draw."""
     black_seat = state.black_seat if state.black_seat is not None else 0
     by_colour = scores_by_colour(state)
     seat_scores = (by_colour[black_seat], by_colour[1 - black_seat])
@@ -434,7 +436,7 @@ def _check_phase(
     if black_seat is None:
         raise ValueError("black must name the seat playing Black once play has started")
     scores = (list(collected).count(0), list(collected).count(1))
-    finished = max(scores) >= COLOURS_TO_WIN or _nobody_can_win(collected, tiles)
+    finished = max(scores) >= COLOURS_TO_WIN or _no_colour_left(tiles)
     if phase == PLAY and finished:
         raise ValueError("the game is over in this position, so phase must be over")
     if phase == OVER and not finished:
@@ -480,8 +482,8 @@ class Paintscape:
         "If you have no placement, you pass automatically (`pass`); this never happens to both players.\n"
         "*Our proposals, where the sources are silent:* the notation; automatic passes; who balances "
         "(or, without balancing, who plays Black) is drawn at random when the match starts; a custom "
-        "`layout` may leave colours out, and if then neither player can still reach 3 colours, the game "
-        "ends and more colours wins."
+        "`layout` may leave colours out; if no colour is left and nobody has 3, more colours wins "
+        "(equal: a draw)."
     )
 
     # ----------------------------------------------------------------------------- start
@@ -593,7 +595,7 @@ class Paintscape:
         new_tiles[k] = 0
         new_collected = list(collected)
         new_collected[k] = colour
-        over = new_collected.count(colour) >= COLOURS_TO_WIN or _nobody_can_win(new_collected, new_tiles)
+        over = new_collected.count(colour) >= COLOURS_TO_WIN or _no_colour_left(new_tiles)
         return PaintscapeState(
             black,
             white,
@@ -881,7 +883,7 @@ def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
             scores[colour] += 1
             if scores[colour] >= COLOURS_TO_WIN:
                 return colour ^ state.black_seat
-            if max(scores) + in_play < COLOURS_TO_WIN:
+            if not in_play:
                 if scores[0] == scores[1]:
                     return -1
                 return (0 if scores[0] > scores[1] else 1) ^ state.black_seat

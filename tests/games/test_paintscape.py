@@ -481,9 +481,9 @@ def test_a_layout_with_stones_on_tiles_needs_balancing_off() -> None:
         start(E3, balance=True)
 
 
-def test_a_layout_that_leaves_colours_out_ends_when_nobody_can_reach_three() -> None:
-    # Only yellow, red and cyan are in play: after Black takes two of them, White cannot reach three,
-    # and after White takes the third, neither can: more colours wins.
+def test_a_layout_that_leaves_colours_out_ends_on_colours_when_none_is_left() -> None:
+    # Black has yellow and red, pink and brown were left out; when White takes cyan, the last colour,
+    # nobody has three and more colours wins.
     state = from_position_text(
         layout(
             ". . . . . . . W",
@@ -501,6 +501,26 @@ def test_a_layout_that_leaves_colours_out_ends_when_nobody_can_reach_three() -> 
     after = play(state, "b2")
     outcome = RULES.outcome(after)
     assert outcome is not None and outcome.winners == (0,) and outcome.scores == (2, 1)
+
+
+def test_a_layout_that_leaves_a_colour_out_can_end_in_a_draw() -> None:
+    state = from_position_text(
+        layout(
+            ". . . . . . . W",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            "4 4 . . . . . .",
+            "4 4 4 4 p p p p",
+            "p 4 . . . . . .",
+            "B . . . . . . .",
+        )
+        + " phase=play turn=white black=1 collected=BBW.x swapped=- ply=60"
+    )
+    after = play(state, "b2")
+    outcome = RULES.outcome(after)
+    assert outcome is not None and outcome.is_draw and outcome.scores == (2, 2)
+    assert RULES.to_move(after) is None
 
 
 def test_unknown_options_and_seat_counts_are_rejected() -> None:
