@@ -524,7 +524,7 @@ STANDARD_LAYOUT: Final = "\n".join(
 MAX_DISCS: Final = 6
 MAX_SPHERES: Final = 13
 _CELL_SYMBOLS: Final = frozenset("WBoSwb.")
-_FILE_LINE: Final = re.compile(r"^[a-i]{9}$")
+_FILE_LINE: Final = "abcdefghi"
 _RANK_PREFIX: Final = re.compile(r"^\s*\d\s*\|?")
 
 
@@ -583,7 +583,7 @@ def _board_rows(text: str) -> tuple[list[str], Seat | None]:
             continue
         cells = _RANK_PREFIX.sub("", line) if len(line.replace(" ", "")) > 9 else line
         cells = cells.replace(" ", "").replace("|", "")
-        if _FILE_LINE.match(cells):
+        if cells.lower() == _FILE_LINE:
             continue
         bad = sorted(set(cells) - _CELL_SYMBOLS)
         if bad:
