@@ -25,6 +25,11 @@ Moves are ints: 0..63 a placement on that square, `PASS`, `DONE` (stop swapping)
 `PLAY_WHITE` (the chooser's answer) and `swap_move(stone, tile)` for a swap. Notation: `d4`, `pass`, `done`,
 `black`, `white`, `swap c3 f6`.
 
+Besides `RULES` (the `Rules` object): `race(state)` (per colour: Black stones, White stones, free tiles),
+`colour_to_move(state)`, `RULES.targets(state)` (bitboard of the legal placements), `fast_playout(state,
+rng)` (a random game to the end without building states, for the AI), `position_text` /
+`from_position_text`, and `COLOUR_NAMES`.
+
 Layouts and the position text
 -----------------------------
 A board is 64 characters for squares a1, b1, ..., h1, a2, ..., h8 (whitespace is ignored):
@@ -47,8 +52,9 @@ colours wins, equal colours draw (our PROPOSAL; a full set of colours always end
     swapped=<squares, comma-separated, or -> ply=<n>
 
 `collected` has one character per colour (yellow first): `.` in play, `B` / `W` collected by Black / White,
-`x` left out by the layout. Example, Black (seat 1) to move after collecting red:
-`1B23...` (64 characters) `phase=play turn=black black=1 collected=.B... swapped=c4 ply=12`.
+`x` left out by the layout. Example: White to move after Black (seat 1) has collected red, with the
+stone swapped to c4 still on the board: `<64 characters> phase=play turn=white black=1 collected=.B...
+swapped=c4 ply=12`.
 `from_position_text` reads it back (fields in any order) and checks it the same way as a layout.
 """
 
@@ -814,6 +820,8 @@ class Paintscape:
         return {"position": position_text(state)}
 
     def load(self, data: Mapping[str, Any]) -> PaintscapeState:
+        if "position" not in data:
+            raise ValueError("a Paintscape snapshot holds its position text under 'position'")
         return from_position_text(str(data["position"]))
 
 
