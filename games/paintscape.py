@@ -791,8 +791,6 @@ class Paintscape:
             if gained and colour is not None:
                 total = after.collected.count(colour)
                 text += f" and collects {COLOUR_NAMES[gained[0]]} ({total} colour{'s' if total != 1 else ''})"
-                if total >= COLOURS_TO_WIN:
-                    text += " and wins"
             return text
         if move == PASS:
             return f"{seat_name} has no placement and passes"

@@ -239,7 +239,7 @@ def test_e5_a_player_without_placement_passes_and_the_opponent_moves_again() -> 
 def test_e6_third_colour_wins_at_once() -> None:
     state = e6()
     move = RULES.parse(state, "e4")
-    assert RULES.describe(state, move) == "Black e4 and collects cyan (3 colours) and wins"
+    assert RULES.describe(state, move) == "Black e4 and collects cyan (3 colours)"
     after = RULES.apply(state, move)
     outcome = RULES.outcome(after)
     assert outcome is not None
