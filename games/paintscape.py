@@ -553,7 +553,7 @@ class Paintscape:
         return None
 
     def seat_label(self, state: PaintscapeState, seat: Seat) -> str:
-        """ "Balancer"/"Chooser" before colours are chosen, then "Black"/"White"."""
+        """The role: Balancer (seat 0) or Chooser (seat 1) until colours are chosen, then Black or White."""
         if state.black_seat is None:
             return "Balancer" if seat == 0 else "Chooser"
         return "Black" if seat == state.black_seat else "White"
