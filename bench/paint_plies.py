@@ -3,8 +3,8 @@
     python bench/paint_plies.py [--games 200] [--seconds 2] [--seed 1]
 
 Figures, one per line, in a stable format:
-- positions: legal_moves + apply of a random move, on positions sampled from random games (fresh objects,
-  so no move list is cached in advance);
+- positions: legal_moves + apply of a random move, on positions sampled from random games (fresh objects
+  and an emptied area cache, so nothing is known in advance);
 - games: whole random games through the contract (outcome + legal_moves + apply each ply);
 - fast_playout: whole random games through `fast_playout`, plies counted from the same seeds.
 """
@@ -15,6 +15,7 @@ import argparse
 import random
 import time
 
+from games import paint
 from games.paint import RULES, PaintState, fast_playout
 
 
@@ -36,6 +37,7 @@ def bench_positions(positions: list[PaintState], seconds: float, seed: int) -> t
     elapsed = 0.0
     while elapsed < seconds:
         fresh = [RULES.load(RULES.dump(p)) for p in rng.sample(positions, min(2000, len(positions)))]
+        paint._AREA_CACHE.clear()  # no areas known from sampling: a cold start for every batch
         started = time.perf_counter()
         for state in fresh:
             RULES.apply(state, rng.choice(RULES.legal_moves(state)))

@@ -99,15 +99,13 @@ PATH, BEHIND = _line_tables()
 
 
 def _fill(seeds: int, mask: int) -> int:
-    """The squares of `mask` orthogonally connected to `seeds` (seeds must lie in mask)."""
+    """The squares of `mask` orthogonally connected to `seeds` (seeds must lie in mask): grow one step in
+    all four directions at a time (measured faster on game positions than carry-based row fills)."""
     area = seeds
     while True:
-        # East along each row in one addition: the carry runs through a row's set bits (file a masked out,
-        # so it cannot wrap into the next row), then the ordinary one-step growth in the other directions.
-        row = mask & NOT_FILE_A
-        step = ((area & NOT_FILE_I) << 1) & mask
-        east = (((row + step) ^ row) & row) | step
-        grown = (area | east | (area << 9) | (area >> 9) | ((area & NOT_FILE_A) >> 1)) & mask
+        grown = (
+            area | (area << 9) | (area >> 9) | ((area & NOT_FILE_I) << 1) | ((area & NOT_FILE_A) >> 1)
+        ) & mask
         if grown == area:
             return area
         area = grown
@@ -273,7 +271,7 @@ def _moves(own: int, own_discs: int, opponent: int, opponent_discs: int, spheres
     groups = [(area & own_discs, rank) for area, rank in _ranked_areas(own, own_discs)]
     if own_discs & ~own:
         groups.append((own_discs & ~own, 0))
-    by_square: list[tuple[int, list[Move]]] = []
+    discs_with_block: list[tuple[int, int]] = []
     for discs, rank in groups:
         block = occupied
         for area, area_rank in opponent_areas:
@@ -284,49 +282,52 @@ def _moves(own: int, own_discs: int, opponent: int, opponent_discs: int, spheres
         while discs:
             low = discs & -discs
             discs ^= low
-            s = low.bit_length() - 1
-            found: list[Move] = []
-            hit = RAY_N[s] & block
-            if hit:
-                at = (hit & -hit).bit_length() - 1
-                if spheres >> at & 1 and NEXT_N[at] & free:
-                    found += THROUGH_N[s * SIZE + at]
-                else:
-                    found += BEFORE_N[s * SIZE + at]
-            else:
-                found += ALL_N[s]
-            hit = RAY_E[s] & block
-            if hit:
-                at = (hit & -hit).bit_length() - 1
-                if spheres >> at & 1 and NEXT_E[at] & free:
-                    found += THROUGH_E[s * SIZE + at]
-                else:
-                    found += BEFORE_E[s * SIZE + at]
-            else:
-                found += ALL_E[s]
-            hit = RAY_S[s] & block
-            if hit:
-                at = hit.bit_length() - 1
-                if spheres >> at & 1 and NEXT_S[at] & free:
-                    found += THROUGH_S[s * SIZE + at]
-                else:
-                    found += BEFORE_S[s * SIZE + at]
-            else:
-                found += ALL_S[s]
-            hit = RAY_W[s] & block
-            if hit:
-                at = hit.bit_length() - 1
-                if spheres >> at & 1 and NEXT_W[at] & free:
-                    found += THROUGH_W[s * SIZE + at]
-                else:
-                    found += BEFORE_W[s * SIZE + at]
-            else:
-                found += ALL_W[s]
-            by_square.append((s, found))
-    by_square.sort()
+            discs_with_block.append((low.bit_length() - 1, block))
+    discs_with_block.sort()
+    ray_n, ray_e, ray_s, ray_w = RAY_N, RAY_E, RAY_S, RAY_W
+    next_n, next_e, next_s, next_w = NEXT_N, NEXT_E, NEXT_S, NEXT_W
     moves: list[Move] = []
-    for _, found in by_square:
-        moves += found
+    for s, block in discs_with_block:
+        hit = ray_n[s] & block
+        if hit:
+            at = (hit & -hit).bit_length() - 1
+            moves += (
+                THROUGH_N[s * SIZE + at]
+                if spheres >> at & 1 and next_n[at] & free
+                else BEFORE_N[s * SIZE + at]
+            )
+        else:
+            moves += ALL_N[s]
+        hit = ray_e[s] & block
+        if hit:
+            at = (hit & -hit).bit_length() - 1
+            moves += (
+                THROUGH_E[s * SIZE + at]
+                if spheres >> at & 1 and next_e[at] & free
+                else BEFORE_E[s * SIZE + at]
+            )
+        else:
+            moves += ALL_E[s]
+        hit = ray_s[s] & block
+        if hit:
+            at = hit.bit_length() - 1
+            moves += (
+                THROUGH_S[s * SIZE + at]
+                if spheres >> at & 1 and next_s[at] & free
+                else BEFORE_S[s * SIZE + at]
+            )
+        else:
+            moves += ALL_S[s]
+        hit = ray_w[s] & block
+        if hit:
+            at = hit.bit_length() - 1
+            moves += (
+                THROUGH_W[s * SIZE + at]
+                if spheres >> at & 1 and next_w[at] & free
+                else BEFORE_W[s * SIZE + at]
+            )
+        else:
+            moves += ALL_W[s]
     return moves
 
 
