@@ -390,7 +390,7 @@ def to_palette(img: Image.Image, theme: Theme) -> Image.Image:
 def png_bytes(img: Image.Image, theme: Theme) -> bytes:
     """The drawing as a palette-mode PNG."""
     out = io.BytesIO()
-    to_palette(img, theme).save(out, "PNG", compress_level=6)
+    to_palette(img, theme).save(out, "PNG", compress_level=3)
     return out.getvalue()
 
 

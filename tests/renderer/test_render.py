@@ -1,0 +1,325 @@
+"""Every game x (start, middle, end) x theme renders a palette PNG of the expected size; pixel checks put the
+right stone/disc/piece colour at its cell's centre and the last-move mark where the move was."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+import renderer
+from games.grids import bits_of
+from renderer import paint as paint_drawer
+from renderer import paintscape as paintscape_drawer
+from renderer import tilingking as tilingking_drawer
+from renderer.canvas import square_layout, to_palette
+from renderer.theme import RGB, THEME_NAMES, get_theme, palette
+from tests.renderer.positions import GAME_SETUPS, Position, decode, positions, random_game, save_artifact
+
+ALL_POSITIONS = [(setup, n) for setup in GAME_SETUPS for n in range(3)]
+PNG_LIMIT = 60 * 1024
+
+
+def rgb_of(data: bytes) -> Image.Image:
+    return decode(data).convert("RGB")
+
+
+def near(image: Image.Image, x: float, y: float, colour: RGB, radius: int = 2) -> bool:
+    """Whether some pixel within `radius` of (x, y) has exactly `colour`."""
+    cx, cy = round(x), round(y)
+    for dx in range(-radius, radius + 1):
+        for dy in range(-radius, radius + 1):
+            px, py = cx + dx, cy + dy
+            if 0 <= px < image.width and 0 <= py < image.height and image.getpixel((px, py)) == colour:
+                return True
+    return False
+
+
+@pytest.mark.parametrize(("setup", "stage"), ALL_POSITIONS)
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_every_position_renders_a_palette_png_of_the_expected_size(
+    setup: str, stage: int, theme: str
+) -> None:
+    position = positions(setup)[stage]
+    data = renderer.render(
+        position.game_id, position.state, last_move=position.last_move, players=position.players, theme=theme
+    )
+    save_artifact(f"{setup}-{position.stage}-{theme}.png", data)
+    image = decode(data)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert image.format == "PNG"
+    assert image.mode == "P"
+    assert image.size == (960, 640)
+    assert len(data) <= PNG_LIMIT, f"{len(data)} bytes is over the 60 KB budget"
+
+
+@pytest.mark.parametrize("width", [480, 1280])
+def test_size_sets_the_width_and_keeps_the_aspect(width: int) -> None:
+    position = positions("paint")[1]
+    image = decode(renderer.render("paint", position.state, last_move=position.last_move, size=width))
+    assert image.size == (width, round(width * 2 / 3))
+
+
+def test_unknown_game_theme_or_size_is_refused_clearly() -> None:
+    state = positions("paint")[0].state
+    with pytest.raises(KeyError, match="known games"):
+        renderer.render("chess", state)
+    with pytest.raises(ValueError, match="colorblind"):
+        renderer.render("paint", state, theme="neon")
+    with pytest.raises(ValueError, match="between"):
+        renderer.render("paint", state, size=50)
+
+
+# --------------------------------------------------------------------------------------------- Paintscape
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+@pytest.mark.parametrize("stage", [0, 1, 2])
+def test_paintscape_stones_sit_at_their_square_centres(theme: str, stage: int) -> None:
+    position = positions("paintscape")[stage]
+    state, colours = position.state, get_theme(theme)
+    image = rgb_of(renderer.render("paintscape", state, theme=theme))
+    lay = square_layout(960, 8)
+    black, white = list(bits_of(state.black)), list(bits_of(state.white))
+    assert black and white
+    for squares, colour in ((black, colours.stone_black), (white, colours.stone_white)):
+        for i in squares:
+            x, y = lay.centre(i)
+            assert near(image, x, y, colour, 1), f"no stone colour at the centre of square {i}"
+
+
+def test_paintscape_tiles_show_their_colour_where_no_stone_stands() -> None:
+    state = positions("paintscape")[0].state
+    colours = get_theme("default")
+    image = rgb_of(renderer.render("paintscape", state))
+    lay = square_layout(960, 8)
+    for colour, bits in enumerate(state.tiles):
+        for i in bits_of(bits):
+            x, y = lay.centre(i)
+            assert image.getpixel((round(x), round(y))) == colours.tile_colours[colour]
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_paintscape_last_move_is_ringed(theme: str) -> None:
+    position = positions("paintscape")[1]
+    assert position.last_move is not None
+    (square,) = paintscape_drawer.last_move_squares(position.last_move)
+    lay = square_layout(960, 8)
+    colours = get_theme(theme)
+    marked = rgb_of(renderer.render("paintscape", position.state, last_move=position.last_move, theme=theme))
+    plain = rgb_of(renderer.render("paintscape", position.state, theme=theme))
+    left, _top, _, _ = lay.box(square)
+    cx, cy = lay.centre(square)
+    ring = lay.cell * 0.41 + 1
+    assert near(marked, left + 2, cy, colours.highlight)
+    assert near(marked, cx + ring, cy, colours.highlight, 3)
+    assert not near(plain, left + 2, cy, colours.highlight)
+
+
+def test_paintscape_swap_marks_both_squares() -> None:
+    assert paintscape_drawer.last_move_squares("swap c3 f6") == [18, 45]
+    assert paintscape_drawer.last_move_squares("d4") == [27]
+    assert paintscape_drawer.last_move_squares("pass") == []
+    assert paintscape_drawer.last_move_squares("black") == []
+    assert paintscape_drawer.last_move_squares(None) == []
+
+
+def test_paintscape_balance_phase_renders_before_colours_are_chosen() -> None:
+    start = positions("paintscape-balance")[0]
+    assert start.state.phase == "balance"
+    data = renderer.render("paintscape", start.state, players=start.players)
+    assert decode(data).size == (960, 640)
+    assert "Balancer" in renderer.alt_text("paintscape", start.state, players=start.players)
+
+
+# --------------------------------------------------------------------------------------------- Paint
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+@pytest.mark.parametrize("stage", [0, 1, 2])
+def test_paint_discs_and_spheres_sit_at_their_square_centres(theme: str, stage: int) -> None:
+    state = positions("paint")[stage].state
+    colours = get_theme(theme)
+    image = rgb_of(renderer.render("paint", state, theme=theme))
+    lay = square_layout(960, 9)
+    # the rank number is written at the centre, so look just above it, still inside the disc
+    for discs, colour in ((state.white_discs, colours.disc_white), (state.black_discs, colours.disc_black)):
+        for i in bits_of(discs):
+            x, y = lay.centre(i)
+            assert near(image, x, y - lay.cell * 0.28, colour, 1)
+    for i in bits_of(state.spheres):
+        x, y = lay.centre(i)
+        assert near(image, x + lay.cell * 0.1, y + lay.cell * 0.1, colours.sphere, 1)
+
+
+def test_paint_last_move_shows_the_path_and_the_pushed_sphere() -> None:
+    rules_states, moves = random_game("paint", 2, {}, seed=3, limit=60)
+    pushes = [
+        (state, move)
+        for state, move in zip(rules_states[1:], moves, strict=True)
+        if paint_drawer.pushed_sphere(state, paint_drawer.parse_last_move(move)) is not None
+    ]
+    assert pushes, "the seeded game should contain a move next to a sphere"
+    state, move = pushes[0]
+    parsed = paint_drawer.parse_last_move(move)
+    assert parsed is not None
+    lay = square_layout(960, 9)
+    colours = get_theme("default")
+    image = rgb_of(renderer.render("paint", state, last_move=move))
+    start, end = lay.centre(parsed[0]), lay.centre(parsed[1])
+    assert near(image, start[0], start[1], colours.highlight, 4)
+    ring = lay.cell * 0.42 + 1
+    assert near(image, end[0] + ring, end[1], colours.highlight, 3)
+    beyond = paint_drawer.pushed_sphere(state, parsed)
+    assert beyond is not None
+    bx, by = lay.centre(beyond)
+    assert near(image, bx + lay.cell * 0.31 + 1, by, colours.highlight, 3)
+
+
+def test_paint_move_parsing() -> None:
+    assert paint_drawer.parse_last_move("c1-c5") == (2, 38)
+    assert paint_drawer.parse_last_move("C1 - C5") == (2, 38)
+    assert paint_drawer.parse_last_move("resign") is None
+    assert paint_drawer.path_squares((2, 38)) == [2, 11, 20, 29, 38]
+
+
+# --------------------------------------------------------------------------------------------- TilingKing
+
+
+@pytest.mark.parametrize("setup", ["tilingking-sq9", "tilingking-hex8bi", "tilingking-tri6bi"])
+def test_tilingking_pieces_show_their_owners_colour(setup: str) -> None:
+    state = positions(setup)[1].state
+    colours = get_theme("default")
+    image = rgb_of(renderer.render("tilingking", state))
+    geo = tilingking_drawer._geometry(state.board.kind, tuple(state.board.cells), 960)
+    assert state.placed
+    for piece in state.placed:
+        fill = colours.seat_colours[tilingking_drawer.seat_colour_index(state, piece.owner)]
+        for i in piece.cells:
+            assert near(image, geo.centres[i][0], geo.centres[i][1], fill, 1), (
+                f"cell {state.board.label(i)} lacks its owner's colour"
+            )
+
+
+@pytest.mark.parametrize("setup", ["tilingking-sq9", "tilingking-hex8bi", "tilingking-tri6bi"])
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_tilingking_last_piece_is_outlined(setup: str, theme: str) -> None:
+    position = positions(setup)[1]
+    state = position.state
+    last = max(state.placed, key=lambda p: p.ply)
+    colours = get_theme(theme)
+    geo = tilingking_drawer._geometry(state.board.kind, tuple(state.board.cells), 960)
+    marked = rgb_of(renderer.render("tilingking", state, last_move=position.last_move, theme=theme))
+    for a, b in geo.outline(last.cells):
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        assert near(marked, mid[0], mid[1], colours.highlight, 3)
+    passed = rgb_of(renderer.render("tilingking", state, last_move="pass", theme=theme))
+    changed = [
+        marked.getpixel((round((a[0] + b[0]) / 2), round((a[1] + b[1]) / 2)))
+        != passed.getpixel((round((a[0] + b[0]) / 2), round((a[1] + b[1]) / 2)))
+        for a, b in geo.outline(last.cells)
+    ]
+    assert all(changed), "after a pass the last piece is not marked as the last move"
+
+
+def test_tilingking_territory_is_shaded_in_its_owners_colour() -> None:
+    for setup in ("tilingking-sq9", "tilingking-hex8bi", "tilingking-tri6bi"):
+        state = positions(setup)[2].state
+        covered = {i for p in state.placed for i in p.cells}
+        owned = [(i, o) for i, o in enumerate(state.territory) if o is not None and i not in covered]
+        if not owned:
+            continue
+        colours = get_theme("default")
+        image = rgb_of(renderer.render("tilingking", state))
+        geo = tilingking_drawer._geometry(state.board.kind, tuple(state.board.cells), 960)
+        i, owner = owned[0]
+        tint = colours.territory_colours[tilingking_drawer.seat_colour_index(state, owner)]
+        cx, cy = geo.centres[i]
+        r = geo.inner_radius * 0.8
+        assert any(near(image, cx + dx * r, cy + dy * r, tint, 1) for dx, dy in ((1, 0), (-1, 0), (0, 1)))
+        return
+    pytest.skip("no seeded game captured territory")
+
+
+@pytest.mark.parametrize("setup", ["tilingking-sq9", "tilingking-hex8bi", "tilingking-tri6bi"])
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_render_pieces_shows_a_seats_supply(setup: str, theme: str) -> None:
+    position = positions(setup)[1]
+    data = renderer.render_pieces("tilingking", position.state, 0, players=position.players, theme=theme)
+    save_artifact(f"{setup}-pieces-{theme}.png", data)
+    image = decode(data)
+    assert image.size == (960, 640)
+    assert len(data) <= PNG_LIMIT
+    with pytest.raises(ValueError, match="seat"):
+        renderer.render_pieces("tilingking", position.state, 7)
+    with pytest.raises(ValueError, match="only TilingKing"):
+        renderer.render_pieces("paint", positions("paint")[0].state, 0)
+
+
+# --------------------------------------------------------------------------------------------- alt text
+
+
+@pytest.mark.parametrize(("setup", "stage"), ALL_POSITIONS)
+def test_alt_text_states_the_position_in_words(setup: str, stage: int) -> None:
+    position: Position = positions(setup)[stage]
+    text = renderer.alt_text(
+        position.game_id, position.state, players=position.players, last_move=position.last_move
+    )
+    assert 0 < len(text) <= renderer.ALT_TEXT_LIMIT
+    assert position.players[0] in text
+    if position.last_move:
+        assert position.last_move in text
+    if position.stage == "end":
+        assert "wins" in text or "Draw" in text or "first place" in text
+
+
+def test_alt_text_is_cut_to_discords_limit() -> None:
+    long_names = ("A" * 600, "B" * 600)
+    state = positions("paint")[1].state
+    text = renderer.alt_text("paint", state, players=long_names)
+    assert len(text) == renderer.ALT_TEXT_LIMIT
+    assert text.endswith("...")
+
+
+def test_names_the_font_cannot_draw_still_render() -> None:
+    state = positions("paintscape")[1].state
+    data = renderer.render("paintscape", state, players=("名前", "🦊 " * 40))
+    assert decode(data).size == (960, 640)
+
+
+# --------------------------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    fraction=st.floats(0, 1),
+    theme=st.sampled_from(THEME_NAMES),
+    setup=st.sampled_from(sorted(GAME_SETUPS)),
+)
+def test_any_reachable_position_renders_within_budget(
+    seed: int, fraction: float, theme: str, setup: str
+) -> None:
+    game_id, seats, options = GAME_SETUPS[setup]
+    states, moves = random_game(game_id, seats, options, seed, limit=120)
+    n = math.floor(fraction * (len(states) - 1))
+    data = renderer.render(game_id, states[n], last_move=moves[n - 1] if n else None, theme=theme)
+    image = decode(data)
+    assert image.size == (960, 640)
+    assert len(data) <= PNG_LIMIT
+    assert len(renderer.alt_text(game_id, states[n])) <= renderer.ALT_TEXT_LIMIT
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_every_theme_colour_survives_palette_quantization_exactly(theme: str) -> None:
+    chosen = get_theme(theme)
+    colours = chosen.palette_colours()
+    strip = Image.new("RGB", (len(colours), 1))
+    for x, colour in enumerate(colours):
+        strip.putpixel((x, 0), colour)
+    mapped = to_palette(strip, chosen).convert("RGB")
+    assert [mapped.getpixel((x, 0)) for x in range(len(colours))] == colours
+    assert len(palette(chosen)) <= 255, "one palette index must stay free for GIF transparency"
