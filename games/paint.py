@@ -21,7 +21,25 @@ Layout text (the `layout` option, `position_text`, `from_layout_text`): nine row
 per square: `W`/`B` a White/Black disc, `o` (or `S`) a sphere, `w`/`b` an empty light/dark square, `.` an
 empty neutral square. A disc's square always has the disc's colour and a sphere's square is always neutral,
 so `W` means "White disc on a light square" and no other combination can be written. Rows are separated by
-new lines or `/`; spaces, a leading rank number with `|`, and a line of file letters are ignored.
+new lines or `/`; spaces, a leading rank number with `|`, and a line of file letters are ignored; a line
+"Black to move" gives Black the first move. A layout is refused (InvalidOptions) when a coloured area has no
+disc of its colour (section 2.6), when a side has no disc or more than 6, or with more than 13 spheres.
+Fewer pieces than the game's 6 + 6 + 13 are allowed, for puzzles and lessons.
+
+Lead counting (section 2.7, the PROPOSAL options): after every ply the side with more tiles leads and a tie
+leaves nobody in the lead. `turn_unit="ply"` (default): every ply adds 1 to the leader's lead count, or to
+the no-lead count. `turn_unit="own_turns"`: the lead count goes up only at the end of the leader's own turns
+(a lead taken during the opponent's turn, which only an own push can cause, starts at 0), while the no-lead
+count still goes up every ply, since every ply is some player's own turn without a leader.
+`lead_on_own_turn=True`: the opponent cannot take the lead during your turn (the seed's wording, "at the end
+of their turn"); a majority they get from your push only ends your lead. The result is checked after every
+ply in this order: lead held `lead_turns` times (win), `no_lead_turns` without a leader (draw), the player
+to move has no legal move (loss, also at the start), `move_cap` plies played (draw).
+
+PROPOSALs that are not options, because the alternatives say the same thing as the seed text: ranks are
+taken at the start of the move and an enemy area is judged by its rank before the move cuts it (2.4, 2.5);
+after every move every disc-less area of either colour turns neutral (2.6, equal to the split rule from any
+sound position). A pushed sphere may land on a square of any colour, which turns neutral.
 """
 
 from __future__ import annotations
@@ -719,10 +737,12 @@ turns neutral. Then any coloured area left without a disc of its colour turns ne
 **Winning.** After every move, whoever has more squares of their colour leads; a tie means nobody leads. \
 Hold the lead for 50 turns in a row to win; 20 turns in a row without a leader is a draw.
 
-*(ours)* The starting layout (option `layout`): discs on b,c,d,f,g,h of ranks 1 and 9, 13 spheres in a \
-symmetric pattern. A "turn" is one player's move (`turn_unit` = ply); with `own_turns` the lead count goes \
-up only at the end of the leader's own turns. The majority decides the lead even when a push of yours hands \
-it to your opponent (`lead_on_own_turn` off). A game with no result after 600 plies is a draw (`move_cap`).
+*(ours)* The starting layout (option `layout`, or your own board as 9 rows of `W B o w b .`): discs on \
+b,c,d,f,g,h of ranks 1 and 9, 13 spheres in a symmetric pattern. A "turn" is one player's move \
+(`turn_unit` = ply); with `own_turns` the lead count goes up only at the end of the leader's own turns \
+(turns without a leader still count one by one). The majority decides the lead even when a push of yours \
+hands it to your opponent; with `lead_on_own_turn` on, it only ends your lead. A game with no result \
+after 600 plies is a draw (`move_cap`).
 
 Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
 
@@ -771,6 +791,7 @@ class PaintRules:
         return list(_state_moves(state))
 
     def is_legal(self, state: PaintState, move: Move) -> bool:
+        """Whether the game goes on and `move` is one of the side to move's legal moves."""
         if _result(state) is not None:
             return False
         return move in _state_moves(state)
@@ -778,10 +799,10 @@ class PaintRules:
     def apply(self, state: PaintState, move: Move) -> PaintState:
         if _result(state) is not None:
             raise GameOver("this game is over")
-        if not self.is_legal(state, move):
-            source, dest = move
+        source, dest = move
+        if not self.is_legal(state, (source, dest)):
             raise IllegalMove(self._why_illegal(state, source, dest))
-        return _after(state, *move)
+        return _after(state, source, dest)
 
     def outcome(self, state: PaintState) -> Outcome | None:
         """Win by holding the lead, loss with no move, draw without a leader or at the cap; scores = tiles."""

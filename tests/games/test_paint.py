@@ -530,3 +530,19 @@ def test_fast_playout_agrees_with_the_contract_path(options: dict[str, object]) 
             state = RULES.apply(state, rng.choice(list(RULES.legal_moves(state))))
         expected = outcome.winners[0] if outcome.winners else None
         assert fast_playout(RULES.new(2, options, 0), random.Random(seed)) == expected
+
+
+def test_the_rules_md_diagram_reads_as_the_standard_layout() -> None:
+    diagram = """
+  9 | .  B  B  B  .  B  B  B  .
+  8 | .  .  .  .  .  .  .  .  .
+  7 | .  .  S  .  .  .  S  .  .
+  6 | .  S  .  .  S  .  .  S  .
+  5 | .  .  S  .  S  .  S  .  .
+  4 | .  S  .  .  S  .  .  S  .
+  3 | .  .  S  .  .  .  S  .  .
+  2 | .  .  .  .  .  .  .  .  .
+  1 | .  W  W  W  .  W  W  W  .
+      a  b  c  d  e  f  g  h  i
+"""
+    assert from_layout_text(diagram) == start()
