@@ -217,7 +217,7 @@ def _ranked_areas(colour: int, discs: int) -> tuple[tuple[int, int], ...]:
             result.append((area, (area & discs).bit_count()))
             rest &= ~area
         found = tuple(result)
-        if len(_AREA_CACHE) > 50_000:
+        if len(_AREA_CACHE) > 20_000:
             _AREA_CACHE.clear()
         _AREA_CACHE[key] = found
     return found
@@ -572,7 +572,11 @@ def check_invariants(state: PaintState) -> list[str]:
             problems.append(f"{name} has {count} discs; a side has 1 to {MAX_DISCS}")
         for area in areas(state, seat):
             if not area & discs:
-                problems.append(f"the {name.lower()} area at {_names(area)} has no {name} disc")
+                size = area.bit_count()
+                where = _names(area & -area) + (f" ({size} squares)" if size > 1 else "")
+                problems.append(
+                    f"the {name.lower()} area at {where} has no {name} disc; put one on it or make it neutral"
+                )
     if state.spheres & (state.light | state.dark):
         problems.append(
             f"the sphere on {_names(state.spheres & (state.light | state.dark))} is not on neutral"
