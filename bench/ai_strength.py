@@ -4,7 +4,9 @@ Pairings (the first player is the one whose score is printed):
   hard-random   hard at --seconds per move against uniformly random moves
   hard-easy     hard at --seconds against easy at the levels' time ratio (0.2 / 3 of --seconds)
   hard-hard     hard at --seconds against hard at a third of it (3 s against 1 s by default)
-  hard-plain    hard against plain UCT (uniform random playouts, no game knowledge) at the same budget
+  hard-plain    hard against plain UCT at the same budget: uniform random playouts to the end (through the
+                engine's `fast_playout` where it has one), no game knowledge; a stand-in for an
+                independent MCTS opponent
 
     python bench/ai_strength.py --games 10 --seconds 3            # the full-strength run (long)
     python bench/ai_strength.py --games 6 --seconds 0.3 --jobs 1  # a quick look
@@ -18,6 +20,7 @@ the weaker hard a third, and the whole run is deterministic.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import time
@@ -29,6 +32,20 @@ from typing import Any
 import games
 from games.ai import Knowledge, analyse, best_move
 from games.base import Outcome
+
+
+class PlainKnowledge(Knowledge):
+    """Plain UCT: uniformly random playouts to the end, by the engine's fast path when it has one."""
+
+    def playout(self, rules: Any, state: Any, rng: random.Random, seats: int) -> list[float]:
+        fast = getattr(importlib.import_module(type(rules).__module__), "fast_playout", None)
+        if fast is None or (rules.id == "paintscape" and state.phase != "play"):
+            return super().playout(rules, state, rng, seats)
+        winner = fast(state, rng)
+        if winner is None or winner < 0:
+            return [0.5] * seats
+        return [1.0 if s == winner else 0.0 for s in range(seats)]
+
 
 EASY_SHARE = 0.2 / 3.0
 WEAK_HARD_SHARE = 1.0 / 3.0
@@ -55,7 +72,7 @@ class Player:
         if self.level == "plain":
             return analyse(
                 rules, state, level="hard", seconds=self.seconds, iterations=self.iterations, seed=seed,
-                knowledge=Knowledge(),
+                knowledge=PlainKnowledge(),
             ).move  # fmt: skip
         return best_move(
             rules, state, level=self.level, seconds=self.seconds, iterations=self.iterations, seed=seed
