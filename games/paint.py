@@ -741,12 +741,13 @@ turns neutral. Then any coloured area left without a disc of its colour turns ne
 **Winning.** After every move, whoever has more squares of their colour leads; a tie means nobody leads. \
 Hold the lead for 50 turns in a row to win; 20 turns in a row without a leader is a draw.
 
-*(ours)* The starting layout (option `layout`, or your own board as 9 rows of `W B o w b .`): discs on \
-b,c,d,f,g,h of ranks 1 and 9, 13 spheres in a symmetric pattern. A "turn" is one player's move \
-(`turn_unit` = ply); with `own_turns` the lead count goes up only at the end of the leader's own turns \
-(turns without a leader still count one by one). The majority decides the lead even when a push of yours \
-hands it to your opponent; with `lead_on_own_turn` on, it only ends your lead. A game with no result \
-after 600 plies is a draw (`move_cap`).
+*(ours)* The starting layout (option `layout`, or your own board as 9 rows of `W B o w b .`): White \
+discs on b1-d1 and f1-h1, Black on b9-d9 and f9-h9, 13 spheres in a symmetric pattern. A tie removing the \
+lead is our reading. A "turn" is one player's move (`turn_unit` = ply); with `own_turns` the lead count \
+goes up only at the end of the leader's own turns (turns without a leader still count one by one). The \
+majority decides the lead even when a push of yours hands it to your opponent; with `lead_on_own_turn` on, \
+it only ends your lead. A game with no result after 600 plies is a draw (`move_cap`). The 50 and 20 are \
+the designer's (`lead_turns`, `no_lead_turns`).
 
 Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
 
