@@ -1,0 +1,110 @@
+"""Render benchmark: per game, the median time to render and encode a board PNG at the default size and the
+median PNG size, over positions sampled from seeded random games; then the time and size of a replay GIF of
+a 150-move game. Targets: render+encode <= 15 ms, PNG <= 60 KB, 150-move GIF <= 2 MB.
+
+    /tmp/v/bin/python bench/render.py            # about 15 seconds
+    /tmp/v/bin/python bench/render.py --longest  # also a 600-ply Paint replay (the longest game)
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import games
+import renderer
+from renderer.replay import MAX_BYTES, replay_gif
+
+BOARDS: list[tuple[str, str, int, dict[str, Any]]] = [
+    ("paintscape", "paintscape", 2, {"balance": False}),
+    ("paint", "paint", 2, {}),
+    ("tilingking sq9", "tilingking", 2, {"board": "sq9"}),
+    ("tilingking hex8bi", "tilingking", 3, {"board": "hex8bi"}),
+    ("tilingking tri6bi", "tilingking", 4, {"board": "tri6bi"}),
+]
+TARGET_MS, TARGET_PNG, TARGET_GIF = 15.0, 60 * 1024, 2 * 1024 * 1024
+
+
+def random_game(
+    game_id: str, seats: int, options: dict[str, Any], seed: int, limit: int
+) -> tuple[list[Any], list[str]]:
+    rules = games.get(game_id)
+    rng = random.Random(seed)
+    state = rules.new(seats, options, seed)
+    states, moves = [state], []
+    while rules.outcome(state) is None and len(moves) < limit:
+        legal = list(rules.legal_moves(state))
+        if game_id == "tilingking":
+            legal = [m for m in legal if m.action == "place"] or legal
+        move = rng.choice(legal)
+        moves.append(rules.notation(state, move))
+        state = rules.apply(state, move)
+        states.append(state)
+    return states, moves
+
+
+def bench_png(
+    label: str, game_id: str, seats: int, options: dict[str, Any], games_count: int, per_game: int
+) -> None:
+    times, cpu, sizes = [], [], []
+    for seed in range(games_count):
+        states, moves = random_game(game_id, seats, options, seed, limit=300)
+        for k in range(per_game):
+            n = round(k * (len(states) - 1) / max(1, per_game - 1))
+            last = moves[n - 1] if n else None
+            renderer.render(game_id, states[n], last_move=last)  # warm the caches for this board
+            start, start_cpu = time.perf_counter(), time.process_time()
+            data = renderer.render(game_id, states[n], last_move=last)
+            cpu.append((time.process_time() - start_cpu) * 1000)
+            times.append((time.perf_counter() - start) * 1000)
+            sizes.append(len(data))
+    ms, cpu_ms, kb = statistics.median(times), statistics.median(cpu), statistics.median(sizes) / 1024
+    print(
+        f"{label:<18} render+encode median {ms:5.1f} ms wall, {cpu_ms:5.1f} ms CPU (target {TARGET_MS:.0f})"
+        f"   PNG median {kb:4.1f} KB, max {max(sizes) / 1024:4.1f} KB (target {TARGET_PNG // 1024})"
+        f"   n={len(times)}"
+    )
+
+
+def bench_gif(label: str, game_id: str, seats: int, options: dict[str, Any], plies: int, seed: int) -> None:
+    _, moves = random_game(game_id, seats, options, seed, limit=plies)
+    start = time.perf_counter()
+    data = replay_gif(game_id, options, seed, seats, moves, ["Alice", "Bob", "Carol", "Dave"][:seats])
+    seconds = time.perf_counter() - start
+    from PIL import Image
+
+    frames = getattr(Image.open(io.BytesIO(data)), "n_frames", 1)
+    print(
+        f"{label:<18} GIF {len(moves):4d} moves, {frames:4d} frames: {seconds:5.2f} s, "
+        f"{len(data) / 1024 / 1024:5.2f} MB  (target {TARGET_GIF / 1024 / 1024:.0f} MB for 150 moves, "
+        f"cap {MAX_BYTES / 1024 / 1024:.0f} MiB)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3, help="random games per board (default 3)")
+    parser.add_argument("--per-game", type=int, default=8, help="positions rendered per game (default 8)")
+    parser.add_argument("--longest", action="store_true", help="also replay a 600-ply Paint game")
+    args = parser.parse_args()
+    print(f"renderer benchmark: default size {renderer.DEFAULT_SIZE}px, theme default")
+    for label, game_id, seats, options in BOARDS:
+        bench_png(label, game_id, seats, options, args.games, args.per_game)
+    long_paint = {"lead_turns": 1000, "no_lead_turns": 1000}
+    bench_gif("paint", "paint", 2, long_paint, 150, seed=4)
+    bench_gif("paintscape", "paintscape", 2, {"balance": False}, 150, seed=4)
+    bench_gif("tilingking hex8bi", "tilingking", 3, {"board": "hex8bi"}, 150, seed=4)
+    if args.longest:
+        bench_gif("paint (longest)", "paint", 2, long_paint, 600, seed=9)
+
+
+if __name__ == "__main__":
+    main()
