@@ -4,10 +4,10 @@ The first frame is the start, then one frame after each move with that move mark
 held longer. Every frame is quantized to the theme's fixed palette, so the GIF needs no per-frame palette
 and Pillow stores each frame as the rectangle that changed, with unchanged pixels transparent.
 
-Caps: a replay holds at most `MAX_FRAMES` frames. A longer game (Paint may be set to run past its default 600-ply cap) keeps the
-start, the final position and evenly spaced positions between them; the positions left out are dropped,
-and the frame after a gap still marks its own last move. If the GIF still exceeds `MAX_BYTES` (8 MiB), the
-frame count is halved until it fits.
+Caps: a replay holds at most `MAX_FRAMES` frames (every position of a Paint game at its default 600-ply
+cap). A longer game keeps the start, the final position and evenly spaced positions between them; the
+positions left out are dropped, and the frame after a gap still marks its own last move. If the GIF still
+exceeds `MAX_BYTES` (8 MiB), the frame count is halved until it fits.
 """
 
 from __future__ import annotations
