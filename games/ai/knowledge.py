@@ -41,7 +41,12 @@ def even_rewards(seats: int) -> Rewards:
 
 
 class Knowledge:
-    """Game knowledge for the search. The base class is the contract alone (the "easy" level's knowledge)."""
+    """Game knowledge for the search. The base class is the contract alone (used for games without a
+    knowledge module). `weak` asks a game's knowledge for its easy-level version: the same pruning, so moves
+    stay sensible, but plainer playouts."""
+
+    def __init__(self, weak: bool = False) -> None:
+        self.weak = weak
 
     playout_cap: int = 400
     """Plies a playout may run before it is cut off and `evaluate`d."""
@@ -111,21 +116,22 @@ _KNOWLEDGE: dict[str, str] = {
 }
 
 
-def knowledge_for(game_id: str, *, informed: bool = True) -> Knowledge:
-    """The knowledge the search uses for a game: the game's own if `informed` and it exists, else the base."""
-    if informed and game_id in _KNOWLEDGE:
+def knowledge_for(game_id: str, *, weak: bool = False) -> Knowledge:
+    """The knowledge the search uses for a game (its easy-level version if `weak`); the base class for a
+    game without a knowledge module."""
+    if game_id in _KNOWLEDGE:
         module_name, attribute = _KNOWLEDGE[game_id].split(":")
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as error:  # the game's knowledge module is not written yet
             if error.name != module_name:
                 raise
-            return Knowledge()
+            return Knowledge(weak)
         cls = getattr(module, attribute)
-        knowledge = cls()
+        knowledge = cls(weak)
         assert isinstance(knowledge, Knowledge)
         return knowledge
-    return Knowledge()
+    return Knowledge(weak)
 
 
 def weighted_choice(items: Sequence[Any], weights: Sequence[float], rng: random.Random) -> Any:

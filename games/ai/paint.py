@@ -4,6 +4,7 @@ A game lasts until someone holds the tile lead for 50 plies, so playouts to the 
 noise. Playouts here are short (`PLAYOUT_PLIES`), greedy half of the time (the move that paints the most
 new squares and takes the most from the opponent), and then scored by an evaluation: the tile difference
 and how far the leader's lead count has run. Tree moves are ordered by the same greed and widened slowly.
+The weak (easy) version plays random short playouts in random order.
 """
 
 from __future__ import annotations
@@ -56,9 +57,11 @@ def greedy_pick(moves: list[tuple[int, int]], own: int, opponent: int, rng: rand
     return best[rng.randrange(len(best))]
 
 
-def policy_playout(state: PaintState, rng: random.Random, plies: int = PLAYOUT_PLIES) -> float:
-    """Play the policy for up to `plies` plies; White's reward: 1/0/0.5 if the game ended, else the
-    evaluation of where it stopped."""
+def policy_playout(
+    state: PaintState, rng: random.Random, plies: int = PLAYOUT_PLIES, greedy_chance: float = GREEDY_CHANCE
+) -> float:
+    """Play the policy (the greediest move with `greedy_chance`, else a random one) for up to `plies`
+    plies; White's reward: 1/0/0.5 if the game ended, else the evaluation of where it stopped."""
     light, dark = state.light, state.dark
     white_discs, black_discs, spheres = state.white_discs, state.black_discs, state.spheres
     mover, leader, lead_count, no_lead_count, ply = (
@@ -82,7 +85,7 @@ def policy_playout(state: PaintState, rng: random.Random, plies: int = PLAYOUT_P
             return 0.5
         if _ == plies:
             break
-        if random_float() < GREEDY_CHANCE:
+        if random_float() < greedy_chance:
             own, opponent = (light, dark) if mover == WHITE else (dark, light)
             source, dest = greedy_pick(moves, own, opponent, rng)
         else:
@@ -112,6 +115,8 @@ class PaintKnowledge(Knowledge):
     exploration = 0.5
 
     def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
+        if self.weak:
+            return super().order(rules, state, moves, rng)
         own, opponent = (state.light, state.dark) if state.to_move == WHITE else (state.dark, state.light)
         shuffled = list(moves)
         rng.shuffle(shuffled)
@@ -124,7 +129,7 @@ class PaintKnowledge(Knowledge):
         return [white, 1.0 - white]
 
     def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
-        white = policy_playout(state, rng)
+        white = policy_playout(state, rng, greedy_chance=0.0 if self.weak else GREEDY_CHANCE)
         return [white, 1.0 - white]
 
 

@@ -4,6 +4,7 @@
   colour (its 6th stone there) whenever it has one, and usually steps on the square where the opponent
   would collect next (a block). Otherwise it places at random, preferring tiles of colours it leads on.
 - Tree moves are ordered the same way: collections first, then blocks, then the rest.
+- The weak (easy) version plays uniformly random playouts and does not balance.
 - Balancing: the balancer estimates with playouts how likely Black (the first mover) is to win, and swaps
   stones while a swap brings that nearer to even; then `done`. The chooser searches its two answers.
 """
@@ -16,7 +17,7 @@ from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
 from games.base import Rules
-from games.paintscape import DONE, PaintscapeState, is_swap, swap_squares
+from games.paintscape import DONE, PaintscapeState, fast_playout, is_swap, swap_squares
 
 FULL = (1 << 64) - 1
 _FILE_A = sum(1 << (8 * y) for y in range(8))
@@ -61,9 +62,13 @@ def urgent_squares(mine: int, theirs: int, tiles: list[int] | tuple[int, ...]) -
     return collect, block & my_targets
 
 
-def policy_playout(state: PaintscapeState, rng: random.Random, block_chance: float = 0.85) -> int:
+def policy_playout(
+    state: PaintscapeState, rng: random.Random, block_chance: float = 0.85, prefer_chance: float = 0.7
+) -> int:
     """Play the playout policy from a play-phase state to the end; the winning seat (-1 for a draw, which
-    only a layout that left colours out allows)."""
+    only a layout that left colours out allows). The policy always collects when it can, blocks the
+    opponent's collecting square with `block_chance`, and otherwise places on a tile of a colour it is not
+    behind on with `prefer_chance`, else anywhere."""
     black_seat = state.black_seat
     assert black_seat is not None
     black, white = state.black, state.white
@@ -112,7 +117,7 @@ def policy_playout(state: PaintscapeState, rng: random.Random, block_chance: flo
                 if t and (mine & t).bit_count() >= (theirs & t).bit_count():
                     good |= t
             preferred = targets & good
-            pool = preferred if preferred and random_float() < 0.7 else targets
+            pool = preferred if preferred and random_float() < prefer_chance else targets
             bit = nth_bit(pool, int(random_float() * pool.bit_count()))
         mine |= bit
         for k in range(5):
@@ -153,7 +158,7 @@ class PaintscapeKnowledge(Knowledge):
     def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
         ordered = list(moves)
         rng.shuffle(ordered)
-        if state.phase != "play" or state.black_seat is None:
+        if state.phase != "play" or state.black_seat is None or self.weak:
             return ordered
         colour = state.turn ^ state.black_seat
         mine, theirs = (state.white, state.black) if colour else (state.black, state.white)
@@ -169,6 +174,8 @@ class PaintscapeKnowledge(Knowledge):
 
     def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
         if state.phase == "play":
+            if self.weak:
+                return _winner_rewards(fast_playout(state, rng))
             return _winner_rewards(policy_playout(state, rng))
         return super().playout(rules, state, rng, seats)
 
@@ -233,6 +240,8 @@ class PaintscapeKnowledge(Knowledge):
     ) -> Any | None:
         if state.phase != "balance":
             return None
+        if self.weak:  # the easy balancer does not balance
+            return DONE
         budget = iterations if iterations is not None else 1 << 30
         deadline = None if seconds is None else time.perf_counter() + seconds
         if iterations is None and seconds is not None:

@@ -32,18 +32,19 @@ class Level(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class LevelSettings:
-    """What a level means: thinking time, whether game knowledge is used, and how loosely it picks."""
+    """What a level means: thinking time, whether the game knowledge is the weak (easy) version, and how
+    loosely it picks."""
 
     seconds: float
-    informed: bool
+    weak: bool
     temperature: float
     """0 plays the most visited move; above 0 draws a move with probability ~ visits ** (1 / temperature)."""
 
 
 LEVELS: dict[Level, LevelSettings] = {
-    Level.EASY: LevelSettings(seconds=0.2, informed=False, temperature=1.0),
-    Level.MEDIUM: LevelSettings(seconds=1.0, informed=True, temperature=0.0),
-    Level.HARD: LevelSettings(seconds=3.0, informed=True, temperature=0.0),
+    Level.EASY: LevelSettings(seconds=0.2, weak=True, temperature=1.0),
+    Level.MEDIUM: LevelSettings(seconds=1.0, weak=False, temperature=0.0),
+    Level.HARD: LevelSettings(seconds=3.0, weak=False, temperature=0.0),
 }
 
 TIME_CHECK_EVERY = 8  # iterations between clock reads
@@ -246,7 +247,7 @@ def analyse(
     if len(moves) == 1:
         return SearchReport(moves[0], 0, 0.0, (), "only move")
     if knowledge is None:
-        knowledge = knowledge_for(rules.id, informed=settings.informed)
+        knowledge = knowledge_for(rules.id, weak=settings.weak)
     rng = random.Random(seed)
     mover = rules.to_move(state)
     assert mover is not None

@@ -9,6 +9,7 @@ A position has thousands of placements, so the search never looks at all of them
 - Playouts: each player places the best of a few sampled placements (big pieces first) for up to
   `PLAYOUT_PLIES` plies; the position is then scored by places (and a small share for the margin) on the
   score so far plus most of the cells still in each supply. A finished game is scored the same way.
+- The weak (easy) version prunes the same way but its playouts place pieces on random spots.
 """
 
 from __future__ import annotations
@@ -177,7 +178,7 @@ class TilingKingKnowledge(Knowledge):
             if not fitting:
                 continue
             best_mask, best_score = 0, -1.0
-            for _ in range(min(PLAYOUT_SAMPLES, len(fitting))):
+            for _ in range(min(1 if self.weak else PLAYOUT_SAMPLES, len(fitting))):
                 mask = fitting[int(rng.random() * len(fitting))]
                 value = features.score(mask)
                 if value > best_score:

@@ -180,8 +180,9 @@ def test_the_move_is_always_legal_in_tictactoe(seed: int, plies: int, level: str
 @pytest.mark.parametrize("game_id", GAMES)
 def test_knowledge_exists_for_every_landed_game(game_id: str) -> None:
     knowledge = knowledge_for(game_id)
-    assert isinstance(knowledge, Knowledge)
-    assert type(knowledge_for(game_id, informed=False)) is Knowledge
+    assert isinstance(knowledge, Knowledge) and type(knowledge) is not Knowledge and not knowledge.weak
+    weak = knowledge_for(game_id, weak=True)
+    assert type(weak) is type(knowledge) and weak.weak
 
 
 @pytest.mark.parametrize("game_id", GAMES)
