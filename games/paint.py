@@ -250,26 +250,28 @@ def _outward(source: int, ray: int) -> list[int]:
     return sorted(_bits(ray), key=lambda square: abs(square - source))
 
 
-def _move_tables() -> tuple[tuple[tuple[Move, ...], ...], ...]:
-    """For each direction, two flat tables indexed s*81+q (q on the ray from s): the moves from s to every
-    square before q, and the moves from s to every square up to and including q, nearest first."""
-    tables: list[tuple[tuple[Move, ...], ...]] = []
-    for rays in (RAY_N, RAY_E, RAY_S, RAY_W):
-        before: list[tuple[Move, ...]] = [()] * (SIZE * SIZE)
-        through: list[tuple[Move, ...]] = [()] * (SIZE * SIZE)
-        for s in range(SIZE):
-            line = _outward(s, rays[s])
-            for i, q in enumerate(line):
-                before[s * SIZE + q] = tuple((s, t) for t in line[:i])
-                through[s * SIZE + q] = tuple((s, t) for t in line[: i + 1])
-        tables += [tuple(before), tuple(through)]
-    return tuple(tables)
-
-
 Move = tuple[int, int]
 """(from square, to square); a push is implied when the destination holds a sphere."""
+MoveTable = tuple[tuple[tuple[Move, ...], ...], ...]
 
-BEFORE_N, THROUGH_N, BEFORE_E, THROUGH_E, BEFORE_S, THROUGH_S, BEFORE_W, THROUGH_W = _move_tables()
+
+def _move_tables(rays: tuple[int, ...]) -> tuple[MoveTable, MoveTable]:
+    """For one direction, tables indexed [s][q] (q on the ray from s): the moves from s to every square
+    before q, and the moves from s to every square up to and including q, nearest first."""
+    nothing: tuple[Move, ...] = ()
+    before = [[nothing] * SIZE for _ in range(SIZE)]
+    through = [[nothing] * SIZE for _ in range(SIZE)]
+    for s in range(SIZE):
+        line = _outward(s, rays[s])
+        for i, q in enumerate(line):
+            before[s][q] = tuple((s, t) for t in line[:i])
+            through[s][q] = tuple((s, t) for t in line[: i + 1])
+    return tuple(map(tuple, before)), tuple(map(tuple, through))
+
+
+(BEFORE_N, THROUGH_N), (BEFORE_E, THROUGH_E), (BEFORE_S, THROUGH_S), (BEFORE_W, THROUGH_W) = (
+    _move_tables(rays) for rays in (RAY_N, RAY_E, RAY_S, RAY_W)
+)
 ALL_N, ALL_E, ALL_S, ALL_W = (
     tuple(tuple((s, t) for t in _outward(s, rays[s])) for s in range(SIZE))
     for rays in (RAY_N, RAY_E, RAY_S, RAY_W)
@@ -285,6 +287,11 @@ def _moves(own: int, own_discs: int, opponent: int, opponent_discs: int, spheres
     the square behind it is on the board and free."""
     occupied = own_discs | opponent_discs | spheres
     free = FULL & ~occupied
+    # Spheres that could be pushed north / east / south / west: the next square that way is free.
+    push_n = spheres & (free >> 9)
+    push_e = spheres & ((free & NOT_FILE_A) >> 1)
+    push_s = spheres & (free << 9)
+    push_w = spheres & ((free & NOT_FILE_I) << 1)
     opponent_areas = _ranked_areas(opponent, opponent_discs)
     groups = [(area & own_discs, rank) for area, rank in _ranked_areas(own, own_discs)]
     if own_discs & ~own:
@@ -302,48 +309,30 @@ def _moves(own: int, own_discs: int, opponent: int, opponent_discs: int, spheres
             discs ^= low
             discs_with_block.append((low.bit_length() - 1, block))
     discs_with_block.sort()
-    ray_n, ray_e, ray_s, ray_w = RAY_N, RAY_E, RAY_S, RAY_W
-    next_n, next_e, next_s, next_w = NEXT_N, NEXT_E, NEXT_S, NEXT_W
     moves: list[Move] = []
     for s, block in discs_with_block:
-        hit = ray_n[s] & block
+        hit = RAY_N[s] & block
         if hit:
-            at = (hit & -hit).bit_length() - 1
-            moves += (
-                THROUGH_N[s * SIZE + at]
-                if spheres >> at & 1 and next_n[at] & free
-                else BEFORE_N[s * SIZE + at]
-            )
+            first = hit & -hit
+            moves += (THROUGH_N if first & push_n else BEFORE_N)[s][first.bit_length() - 1]
         else:
             moves += ALL_N[s]
-        hit = ray_e[s] & block
+        hit = RAY_E[s] & block
         if hit:
-            at = (hit & -hit).bit_length() - 1
-            moves += (
-                THROUGH_E[s * SIZE + at]
-                if spheres >> at & 1 and next_e[at] & free
-                else BEFORE_E[s * SIZE + at]
-            )
+            first = hit & -hit
+            moves += (THROUGH_E if first & push_e else BEFORE_E)[s][first.bit_length() - 1]
         else:
             moves += ALL_E[s]
-        hit = ray_s[s] & block
+        hit = RAY_S[s] & block
         if hit:
             at = hit.bit_length() - 1
-            moves += (
-                THROUGH_S[s * SIZE + at]
-                if spheres >> at & 1 and next_s[at] & free
-                else BEFORE_S[s * SIZE + at]
-            )
+            moves += (THROUGH_S if push_s >> at & 1 else BEFORE_S)[s][at]
         else:
             moves += ALL_S[s]
-        hit = ray_w[s] & block
+        hit = RAY_W[s] & block
         if hit:
             at = hit.bit_length() - 1
-            moves += (
-                THROUGH_W[s * SIZE + at]
-                if spheres >> at & 1 and next_w[at] & free
-                else BEFORE_W[s * SIZE + at]
-            )
+            moves += (THROUGH_W if push_w >> at & 1 else BEFORE_W)[s][at]
         else:
             moves += ALL_W[s]
     return moves
