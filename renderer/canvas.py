@@ -238,12 +238,12 @@ def ring_sprite(radius: float, colour: RGB, width: float) -> Image.Image:
 
 
 def mark_ring(img: Image.Image, cx: float, cy: float, radius: float, theme: Theme, k: float) -> None:
-    """The last-move ring: a thick ring in the highlight colour with a thin contrasting line inside it."""
-    width = 3.5 * k
+    """The last-move ring: a thick highlight ring edged by a thin ink line outside and a thin contrasting
+    line inside, so it shows on every tile and disc colour."""
+    width, thin = 3.5 * k, max(1.0, 1.2 * k)
+    paste_centred(img, ring_sprite(radius + width / 2 + thin / 2, theme.ink, thin), cx, cy)
     paste_centred(img, ring_sprite(radius, theme.highlight, width), cx, cy)
-    paste_centred(
-        img, ring_sprite(radius - max(1.0, 1.2 * k), theme.highlight_ink, max(1.0, 1.2 * k)), cx, cy
-    )
+    paste_centred(img, ring_sprite(radius - thin, theme.highlight_ink, thin), cx, cy)
 
 
 def paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:

@@ -151,10 +151,16 @@ def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: Squ
     width = lay.pg.px(4)
     for n, i in enumerate(squares):
         left, top, right, bottom = lay.box(i)
-        draw.rectangle((left + 1, top + 1, right - 1, bottom - 1), outline=theme.highlight, width=width)
-        inner = width + 1
+        edge = max(1, lay.pg.px(2))
+        draw.rectangle((left, top, right, bottom), outline=theme.ink, width=edge)
         draw.rectangle(
-            (left + inner, top + inner, right - inner, bottom - inner), outline=theme.highlight_ink
+            (left + edge, top + edge, right - edge, bottom - edge), outline=theme.highlight, width=width
+        )
+        inner = edge + width
+        draw.rectangle(
+            (left + inner, top + inner, right - inner, bottom - inner),
+            outline=theme.highlight_ink,
+            width=edge,
         )
         if n == len(squares) - 1:
             cx, cy = lay.centre(i)
@@ -191,14 +197,18 @@ def _draw_panel(
         top = py0 + pg.px(70) + colour * row_h
         left = px0 + pg.px(18)
         collector = state.collected[colour]
+        left_out = collector is None and not state.tiles[colour]
         tile = _tile_image(theme, colour, swatch, pg.px(13))
-        if collector is not None:
+        if collector is not None or left_out:
             tile = Image.blend(tile, Image.new("RGB", tile.size, theme.panel), 0.55)
         img.paste(tile, (left, top))
         draw.rectangle((left, top, left + swatch - 1, top + swatch - 1), outline=theme.grid_line)
         text_left = left + swatch + pg.px(12)
         name_px, small_px = pg.px(17), pg.px(14)
         draw_text(img, text_left, top - pg.px(3), COLOURS[colour], name_px, theme.ink)
+        if left_out:
+            draw_text(img, text_left, top + pg.px(35), "not in this game", small_px, theme.muted, "lc")
+            continue
         if collector is not None:
             fill, edge = _stone_colours(theme, collector)
             cy = top + pg.px(35)
@@ -343,6 +353,8 @@ def describe(state: Any, *, last_move: str | None, players: Sequence[str] | None
     for k in range(5):
         if state.collected[k] is not None:
             races.append(f"{COLOURS[k]} collected by {colour_names[state.collected[k]]}")
+        elif not state.tiles[k]:
+            races.append(f"{COLOURS[k]} not in this game")
         else:
             b, w, free = race[k]
             races.append(f"{COLOURS[k]} Black {b}, White {w}, {free} free")

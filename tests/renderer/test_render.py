@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+import games
 import renderer
 from games.grids import bits_of
 from renderer import paint as paint_drawer
@@ -323,3 +324,16 @@ def test_every_theme_colour_survives_palette_quantization_exactly(theme: str) ->
     mapped = to_palette(strip, chosen).convert("RGB")
     assert [mapped.getpixel((x, 0)) for x in range(len(colours))] == colours
     assert len(palette(chosen)) <= 255, "one palette index must stay free for GIF transparency"
+
+
+def test_paintscape_layout_without_a_colour_says_it_is_not_in_the_game() -> None:
+    rules = games.get("paintscape")
+    layout = "B" + "".join(str(colour) * 12 for colour in range(1, 6)) + "W.."
+    state = rules.new(2, {"layout": layout, "balance": False}, 0)
+    assert state.tiles[0] != 0
+    text = renderer.alt_text("paintscape", state)
+    assert "not in this game" not in text
+    emptied = rules.new(2, {"layout": layout.replace("1", "."), "balance": False}, 0)
+    assert emptied.tiles[0] == 0
+    assert "yellow not in this game" in renderer.alt_text("paintscape", emptied)
+    assert decode(renderer.render("paintscape", emptied)).size == (960, 640)
