@@ -302,10 +302,14 @@ class TilingKingRules:
     def blocked(self, state: TilingState, seat: Seat) -> int:
         """The cells `seat` may not cover: neutral, covered, opponents' territory (and its own with
         `only_unowned`)."""
-        out = state.board.neutral_mask | state.covered
-        for owner, mask in enumerate(state.territory_masks):
-            if owner != seat or state.settings.only_unowned:
-                out |= mask
+        key = f"blocked{seat}"
+        out: int | None = state._memo.get(key)
+        if out is None:
+            out = state.board.neutral_mask | state.covered
+            for owner, mask in enumerate(state.territory_masks):
+                if owner != seat or state.settings.only_unowned:
+                    out |= mask
+            state._memo[key] = out
         return out
 
     def placements(self, state: TilingState, seat: Seat | None = None) -> list[Move]:
@@ -423,11 +427,19 @@ class TilingKingRules:
 
     def _check_placement(self, state: TilingState, seat: Seat, move: Move) -> int:
         """The piece index of a legal placement; IllegalMove with the reason otherwise."""
-        if state.passall[seat]:
-            raise IllegalMove("you passed for the rest of the game, so you can only pass")
         table = state.board.placement_piece(state.settings.reflections)
         index = table.get(move.mask)
         kind = state.board.kind
+        if (
+            index is not None
+            and not state.passall[seat]
+            and state.supplies[seat][index]
+            and not move.mask & self.blocked(state, seat)
+            and pieces(kind)[index].id == move.piece
+        ):
+            return index
+        if state.passall[seat]:
+            raise IllegalMove("you passed for the rest of the game, so you can only pass")
         if index is None or pieces(kind)[index].id != move.piece:
             self._diagnose(state, seat, list(bits_of(move.mask)))
             raise IllegalMove(f"{cell_list(state.board, move.mask)} is not a {move.piece}")
@@ -646,6 +658,7 @@ class TilingKingRules:
         move = Move(PLACE, pieces(the_board.kind)[index].id, mask)
         self._check_placement(state, seat, move)
         return move
+
 
     def _parse_short(self, state: TilingState, body: str) -> Move:
         """`T4@c3 r1 m`: the piece turned by the mirror (first) and r rotations, its first cell on c3."""
