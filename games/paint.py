@@ -741,7 +741,7 @@ the designer's (`lead_turns`, `no_lead_turns`).
 Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
 
 
-_MOVE_TEXT: Final = re.compile(r"^([a-z])(\d{1,2})[-–—]?([a-z])(\d{1,2})$")
+_MOVE_TEXT: Final = re.compile(r"^([a-z])([1-9]\d?)[-–—]?([a-z])([1-9]\d?)$")
 
 
 class PaintRules:
@@ -775,6 +775,7 @@ class PaintRules:
         )
 
     def to_move(self, state: PaintState) -> Seat | None:
+        """The seat to move (0 White, 1 Black), or None once the game is over."""
         return None if _result(state) is not None else state.to_move
 
     def legal_moves(self, state: PaintState) -> list[Move]:
@@ -884,6 +885,7 @@ class PaintRules:
         return f"{start}-{end} is not a legal move here"
 
     def notation(self, state: PaintState, move: Move) -> str:
+        """`c1-c5`: the disc's square and its destination."""
         source, dest = move
         return f"{GRID.label(source)}-{GRID.label(dest)}"
 
@@ -940,12 +942,17 @@ class PaintRules:
         }
 
     def load(self, data: Mapping[str, Any]) -> PaintState:
+        """The state `dump` wrote (bitboards may also be given as plain ints)."""
+
+        def bitboard(value: int | str) -> int:
+            return value if isinstance(value, int) else int(value, 16)
+
         return PaintState(
-            int(data["light"], 16),
-            int(data["dark"], 16),
-            int(data["white_discs"], 16),
-            int(data["black_discs"], 16),
-            int(data["spheres"], 16),
+            bitboard(data["light"]),
+            bitboard(data["dark"]),
+            bitboard(data["white_discs"]),
+            bitboard(data["black_discs"]),
+            bitboard(data["spheres"]),
             int(data["to_move"]),
             None if data["leader"] is None else int(data["leader"]),
             int(data["lead_count"]),

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.base import InvalidOptions, Termination
+from games.base import InvalidOptions, MoveError, Termination
 from games.grids import SquareGrid
 from games.paint import (
     RULES,
@@ -330,3 +330,17 @@ def test_fast_playout_matches_the_contract_path_from_random_positions(seed: int)
     while (outcome := RULES.outcome(state)) is None:
         state = RULES.apply(state, rng.choice(list(RULES.legal_moves(state))))
     assert fast_playout(start, random.Random(seed)) == (outcome.winners[0] if outcome.winners else None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="abcdefghijz0123456789-– ABCIpas", max_size=12))
+def test_any_text_parses_to_a_legal_move_or_a_move_error(text: str) -> None:
+    state = RULES.new(2, {}, 0)
+    try:
+        move = RULES.parse(state, text)
+    except MoveError as error:
+        assert str(error)
+    else:
+        assert move in RULES.legal_moves(state)
+        typed = "".join(text.split()).lower().replace("–", "").replace("-", "")
+        assert typed == RULES.notation(state, move).replace("-", "")
