@@ -111,6 +111,13 @@ class RefPaintscape:
                         nxt.phase = "over"
                         nxt.winner_colour = me
                         return nxt
+                    if not any(nxt.tile.values()):
+                        # Only reachable from a custom layout that leaves colours out: the engine's documented
+                        # proposal is that more colours wins and equal colours draw.
+                        nxt.phase = "over"
+                        b, w = nxt.score["B"], nxt.score["W"]
+                        nxt.winner_colour = "B" if b > w else "W" if w > b else None
+                        return nxt
         nxt.to_move_colour = "W" if me == "B" else "B"
         return nxt
 
