@@ -546,3 +546,33 @@ def test_the_rules_md_diagram_reads_as_the_standard_layout() -> None:
       a  b  c  d  e  f  g  h  i
 """
     assert from_layout_text(diagram) == start()
+
+
+def test_check_invariants_names_each_broken_rule() -> None:
+    sound = start()
+    broken = dataclasses.replace(
+        sound,
+        light=sound.light & ~bb("b1") | bb("e5", "a5"),  # b1's disc off its colour; a sphere on light e5
+        dark=sound.dark | bb("a5"),  # a5 both light and dark
+    )
+    problems = "; ".join(check_invariants(broken))
+    assert "the White disc on b1 is not on a white square" in problems
+    assert "the sphere on e5 is not on neutral" in problems
+    assert "a5 cannot be both light and dark" in problems
+    assert "the white area at a5 has no White disc" in problems
+    overlapping = dataclasses.replace(sound, spheres=sound.spheres | bb("b1"))
+    assert any("b1 holds two pieces" in p for p in check_invariants(overlapping))
+
+
+def test_areas_take_a_seat_or_a_colour_name() -> None:
+    state = play(start(), "c1-c3")
+    assert areas(state, 0) == areas(state, "White") == areas(state, "light")
+    assert areas(state, 1) == areas(state, "dark") == [bb("b9", "c9", "d9"), bb("f9", "g9", "h9")]
+    with pytest.raises(ValueError, match="unknown colour"):
+        areas(state, "green")
+
+
+def test_describe_names_the_squares_a_cut_leaves_neutral() -> None:
+    cut = board({7: "...Bbb...", 3: "....W....", 2: "....W...."})
+    text = RULES.describe(cut, RULES.parse(cut, "e3-e9"))
+    assert text == "White e3-e9; 1 cut-off black square turns neutral (f7)"
