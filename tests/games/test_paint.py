@@ -283,11 +283,13 @@ def test_a_pushed_sphere_neutralises_an_enemy_square_it_lands_on() -> None:
     assert labels(after.dark) == {"c5"} and labels(after.spheres) == {"c4"}
 
 
+OWN_PUSH_ROWS = {3: ".wwwww...", 2: ".wo......", 1: ".wW......", 9: "BBBBBB..."}
+
+
 def test_an_own_push_can_split_the_movers_area_and_hand_over_the_majority() -> None:
     # White's area b1-b2-b3-c3-d3-e3-f3 + c1 has one disc (c1). c1-c2 pushes the sphere to c3, cutting off
     # d3-f3, which has no disc: White drops from 8 to 5 tiles, below Black's 6.
-    rows = {3: ".wwwww...", 2: ".wo......", 1: ".wW......", 9: "BBBBBB..."}
-    state = board(rows)
+    state = board(OWN_PUSH_ROWS)
     assert tiles(state) == (8, 6)
     after = play(state, "c1-c2")
     assert labels(after.light) == {"b1", "c1", "b2", "c2", "b3"}
@@ -351,7 +353,11 @@ def test_own_turns_counts_only_the_leaders_own_turns() -> None:
     assert play(dataclasses.replace(black, turn_unit="own_turns"), "a9-a8").lead_count == 5
     white = dataclasses.replace(board(rows), leader=0, lead_count=5, turn_unit="own_turns")
     assert play(white, "c1-c2").lead_count == 6
-    # A lead gained on the opponent's turn starts at 0 own turns (only possible through an own push).
+    # A lead gained on the opponent's turn (only an own push can do that) starts at 0 own turns.
+    pushed = dataclasses.replace(board(OWN_PUSH_ROWS), turn_unit="own_turns")
+    after = play(pushed, "c1-c2")
+    assert (after.leader, after.lead_count) == (1, 0)
+    assert (play(after, "a9-a8").leader, play(after, "a9-a8").lead_count) == (1, 1)
 
 
 def test_the_move_cap_draws_and_comes_after_the_other_checks() -> None:
