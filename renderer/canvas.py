@@ -286,7 +286,8 @@ class SeatChip:
     detail: str
     fill: RGB
     rim: RGB
-    mark: str = "circle"
+    mark: str = ""
+    """A shape drawn on the swatch ("circle", "square", ...), or "" for none."""
     mark_ink: RGB | None = None
     to_move: bool = False
     winner: bool = False
@@ -316,7 +317,7 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
         r = pg.px(14)
         cx, cy = left + pg.px(10) + r, (chip_top + chip_bottom) / 2
         paste_centred(img, disc_sprite(r, chip.fill, chip.rim, max(1.0, pg.k * 2), False), cx, cy)
-        if chip.mark != "circle":
+        if chip.mark:
             draw.polygon(mark_polygon(chip.mark, cx, cy, r * 0.5), fill=chip.mark_ink or chip.rim)
         text_left = cx + r + pg.px(9)
         room = right - text_left - pg.px(8)

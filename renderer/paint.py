@@ -83,7 +83,7 @@ def _square_image(theme: Theme, kind: str, side: int) -> Image.Image:
     """One empty square: neutral, light or dark (dark is dotted in the colour-blind theme as a second cue)."""
     fill = {"neutral": theme.paint_neutral, "light": theme.paint_light, "dark": theme.paint_dark}[kind]
     img = Image.new("RGB", (side, side), fill)
-    if theme.hatch_tiles and kind != "neutral":
+    if theme.second_cues and kind != "neutral":
         draw = ImageDraw.Draw(img)
         ink = blend(fill, (255, 255, 255) if kind == "dark" else (0, 0, 0), 0.35)
         step = max(4, side // 5)

@@ -60,7 +60,7 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.I
     fill = theme.tile_colours[colour]
     img = Image.new("RGB", (side, side), fill)
     draw = ImageDraw.Draw(img)
-    if theme.hatch_tiles:
+    if theme.second_cues:
         ink = blend(fill, theme.tile_letter_ink[colour], 0.45)
         step = max(4, side // 6)
         width = max(1, side // 40)
@@ -81,7 +81,7 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.I
         # yellow stays plain: the lightest tile, told apart by lightness and its letter.
     letter = TILE_LETTERS[colour]
     x, y = max(2, side // 14), max(1, side // 24)
-    if theme.hatch_tiles:  # a plain patch behind the letter keeps it readable over the hatching
+    if theme.second_cues:  # a plain patch behind the letter keeps it readable over the hatching
         mask = text_mask(letter, letter_px)
         ink_box = mask.getbbox() or (0, 0, mask.width, mask.height)
         draw.rectangle((x - 1, y + ink_box[1] - 2, x + ink_box[2] + 2, y + ink_box[3] + 1), fill=fill)

@@ -46,7 +46,8 @@ class Theme:
     stone_black_rim: RGB
     stone_white: RGB
     stone_white_rim: RGB
-    hatch_tiles: bool
+    second_cues: bool
+    """Shapes beside colours: hatched Paintscape tiles and Paint squares, seat marks on TilingKing pieces."""
     # Paint
     paint_neutral: RGB
     paint_light: RGB
@@ -118,7 +119,7 @@ DEFAULT = Theme(
     stone_black_rim=hex_rgb("#55555f"),
     stone_white=hex_rgb("#fbfbf8"),
     stone_white_rim=hex_rgb("#4b4b55"),
-    hatch_tiles=False,
+    second_cues=False,
     paint_neutral=hex_rgb("#ddd3c2"),
     paint_light=hex_rgb("#fff6d8"),
     paint_dark=hex_rgb("#5a6378"),
@@ -170,7 +171,7 @@ COLORBLIND = Theme(
     stone_black_rim=hex_rgb("#ffffff"),
     stone_white=hex_rgb("#ffffff"),
     stone_white_rim=hex_rgb("#000000"),
-    hatch_tiles=True,
+    second_cues=True,
     paint_neutral=hex_rgb("#c8c8c8"),
     paint_light=hex_rgb("#f0e442"),
     paint_dark=hex_rgb("#0072b2"),

@@ -131,6 +131,12 @@ def _piece_colours(theme: Theme, colour: int) -> tuple[RGB, RGB, RGB]:
     return fill, blend(fill, (255, 255, 255), 0.3), blend(fill, (0, 0, 0), 0.7)
 
 
+def _mark_ink(theme: Theme, colour: int) -> RGB:
+    """Ink for a seat mark drawn on the seat's colour: dark on light colours (yellow), light otherwise."""
+    r, g, b = theme.seat_colours[colour]
+    return theme.ink if 0.299 * r + 0.587 * g + 0.114 * b > 160 else theme.tk_empty
+
+
 def _outline(
     draw: ImageDraw.ImageDraw, geo: BoardGeometry, indices: Sequence[int], colour: RGB, width: int
 ) -> None:
@@ -169,7 +175,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
             continue
         colour = seat_colour_index(state, owner)
         draw.polygon(geo.polygons[i], fill=theme.territory_colours[colour], outline=theme.grid_line)
-        if theme.seat_marks[colour] != "circle" or board.kind == "square":
+        if theme.second_cues or board.kind == "square":
             cx, cy = geo.centres[i]
             shape = theme.seat_marks[colour]
             draw.polygon(mark_polygon(shape, cx, cy, mark_r * 0.6), fill=theme.seat_colours[colour])
@@ -184,9 +190,11 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
         for i in piece.cells:
             draw.polygon(geo.polygons[i], fill=fill, outline=inner)
         _outline(draw, geo, piece.cells, edge, line)
-        if theme.seat_marks[colour] != "circle":
+        if theme.second_cues:
             cx, cy = _piece_anchor(geo, piece.cells)
-            draw.polygon(mark_polygon(theme.seat_marks[colour], cx, cy, mark_r), fill=theme.tk_empty)
+            draw.polygon(
+                mark_polygon(theme.seat_marks[colour], cx, cy, mark_r), fill=_mark_ink(theme, colour)
+            )
     if last is not None:
         _outline(draw, geo, last.cells, theme.highlight, line + max(2, round(geo.scale * 0.05)))
         _outline(draw, geo, last.cells, theme.highlight_ink, max(1, line // 2))
@@ -208,8 +216,8 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatC
                 detail=f"{points[seat]} cells{notes}",
                 fill=fill,
                 rim=edge,
-                mark=theme.seat_marks[colour],
-                mark_ink=theme.tk_empty,
+                mark=theme.seat_marks[colour] if theme.second_cues else "",
+                mark_ink=_mark_ink(theme, colour),
                 to_move=outcome is None and to_move == seat,
                 winner=outcome is not None and seat in outcome.winners,
             )
@@ -237,8 +245,10 @@ def _draw_panel(
         sw = pg.px(26)
         draw.rectangle((left, y, left + sw, y + sw), fill=fill, outline=edge, width=pg.px(2))
         shape = theme.seat_marks[colour]
-        if shape != "circle":
-            draw.polygon(mark_polygon(shape, left + sw / 2, y + sw / 2, sw * 0.28), fill=theme.tk_empty)
+        if theme.second_cues:
+            draw.polygon(
+                mark_polygon(shape, left + sw / 2, y + sw / 2, sw * 0.28), fill=_mark_ink(theme, colour)
+            )
         covered = sum(len(p.cells) for p in state.placed if p.owner == seat)
         territory = points[seat] - covered
         name = (
@@ -396,8 +406,8 @@ def draw_pieces(
         detail=f"{sum(counts.values())} pieces left",
         fill=fill,
         rim=edge,
-        mark=theme.seat_marks[colour],
-        mark_ink=theme.tk_empty,
+        mark=theme.seat_marks[colour] if theme.second_cues else "",
+        mark_ink=_mark_ink(theme, colour),
     )
     draw_header(img, pg, theme, [chip], f"Pieces of {names[seat]}: id, name and how many are left")
     ids = list(shapes)
