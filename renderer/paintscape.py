@@ -283,7 +283,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatC
         if state.black_seat is None:
             fill, rim = blend(theme.header, theme.header_ink, 0.35), theme.header_muted
             swaps = state.swapped.bit_count()
-            detail = f"{swaps} of 4 swaps made" if seat == 0 else "then picks Black or White"
+            detail = f"{swaps} of 4 swaps made" if seat == 0 else "picks Black or White"
         else:
             colour = 0 if seat == state.black_seat else 1
             fill, rim = _stone_colours(theme, colour)
