@@ -379,6 +379,9 @@ class TileGrid:
             return self.label_index[label]
         if len(label) < 2 or label[0] not in FILES or not label[1:].isdigit():
             raise ValueError(f"{text.strip()!r} is not a cell; cells look like a1 or d4")
+        row = [known for known in self.labels if known[0] == label[0]]
+        if self.kind != "square" and row:
+            raise ValueError(f"{label} is off the board (row {label[0]} has {row[0]}-{row[-1]})")
         raise ValueError(f"{label} is off the board ({self.range_text})")
 
     def mask_of(self, indices: Iterable[int]) -> int:

@@ -637,6 +637,9 @@ class TilingKingRules:
             if _SHORT_SPACED.match(body):
                 return self._parse_short(state, body)
             bad = words[cells.index(None)]
+            if len(words) == 1 and bad.upper() in piece_index(the_board.kind):
+                raise InvalidMove(f"say where to put {bad.upper()}: its cells (like c3 c4 c5 d4) or "
+                                  f"{bad.upper()}@cell rotation (like {bad.upper()}@c3 r0)")
             try:
                 the_board.parse(bad)
             except ValueError as error:

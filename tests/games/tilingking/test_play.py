@@ -313,3 +313,12 @@ def test_states_are_hashable_and_compare_by_value() -> None:
     one = build("hex5", [(RED, "e5"), (BLUE, "a1 a2")])
     two = build("hex5", [(RED, "e5"), (BLUE, "a1 a2")])
     assert one == two and hash(one) == hash(two) and len({one, two}) == 1
+
+
+def test_messages_for_cells_off_the_board_and_bare_piece_ids() -> None:
+    hexes = RULES.new(2, {"board": "hex5"}, 0)
+    assert error(hexes, "a7") == "a7 is off the board (row a has a1-a5)"
+    assert error(hexes, "z1") == "z1 is off the board (rows a-i)"
+    assert "say where to put P4" in error(hexes, "p4")
+    squares = RULES.new(2, {}, 0)
+    assert error(squares, "j1") == "j1 is off the board (files a-i, ranks 1-9)"
