@@ -37,7 +37,8 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = Field(description="The bot token from the Discord developer portal.")
     database_url: str = Field(
-        DEFAULT_DATABASE_URL, description="Where matches are stored: sqlite:///relative/path or sqlite:////abs."
+        DEFAULT_DATABASE_URL,
+        description="Where matches are stored: sqlite:///relative/path or sqlite:////abs.",
     )
     dev_guild_id: int | None = Field(None, description="Sync commands to this one guild (instant) when set.")
     log_level: str = Field("INFO", description="CRITICAL, ERROR, WARNING, INFO or DEBUG.")

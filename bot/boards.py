@@ -1,0 +1,208 @@
+"""What a board message says and carries: the text (players, the move in words, whose turn, the result),
+the rendered image (rendered off the event loop) and the buttons for moves that are single words.
+
+The cog never branches on a game's phase: the buttons come from the words the engine accepts right now
+(`done`, `black`, `white`, `pass`, `passall`, `swap`), checked with `rules.parse`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+import renderer
+from bot.matches import Finished, MatchView, MoveView, RatingChange, SeatView
+from bot.views import TesseraButton, button
+from games.base import MoveError, Rules, Termination
+
+log = logging.getLogger("tessera.boards")
+
+BOT_NAME = "Tessera"
+
+WORD_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "done": ("Done swapping", discord.ButtonStyle.primary),
+    "black": ("Play Black (first)", discord.ButtonStyle.secondary),
+    "white": ("Play White (second)", discord.ButtonStyle.secondary),
+    "swap": ("Swap seats (pie rule)", discord.ButtonStyle.secondary),
+    "pass": ("Pass", discord.ButtonStyle.secondary),
+    "passall": ("Pass all remaining turns", discord.ButtonStyle.danger),
+}
+"""Moves that are one word get a button; the label says what it does."""
+
+
+def seat_name(seat: SeatView, names: Mapping[int, str]) -> str:
+    """A player's display name; the bot's seats read "Tessera (hard)"."""
+    if seat.is_ai:
+        return f"{BOT_NAME} ({seat.ai_level})"
+    return names.get(seat.user_id) or f"Player {seat.seat + 1}"
+
+
+def seat_mention(seat: SeatView) -> str:
+    return f"**{BOT_NAME}** ({seat.ai_level})" if seat.is_ai else f"<@{seat.user_id}>"
+
+
+def seats_line(match: MatchView, rules: Rules[Any, Any]) -> str:
+    """ "<@1> (Black) vs <@2> (White)"."""
+    parts = [f"{seat_mention(s)} ({rules.seat_label(match.state, s.seat)})" for s in match.seats]
+    return " vs ".join(parts)
+
+
+def turn_line(match: MatchView, rules: Rules[Any, Any]) -> str:
+    """Who moves next, with a mention (a new message pings them), or nothing once the match is over."""
+    if not match.is_active or match.to_move is None:
+        return ""
+    seat = match.seats[match.to_move]
+    label = rules.seat_label(match.state, seat.seat)
+    if seat.is_ai:
+        return f"{BOT_NAME} ({label}) is thinking..."
+    hint = " Use /move, or a button below." if word_moves(match, rules) else " Use /move."
+    return f"<@{seat.user_id}>, your turn as {label}.{hint}"
+
+
+def move_lines(moves: Sequence[MoveView]) -> list[str]:
+    """The moves in words, forced passes included, one per line."""
+    return [m.description[:1].upper() + m.description[1:] for m in moves]
+
+
+def word_moves(match: MatchView, rules: Rules[Any, Any]) -> list[str]:
+    """The one-word moves legal right now (they get buttons)."""
+    if not match.is_active or match.to_move is None:
+        return []
+    legal = []
+    for word in WORD_BUTTONS:
+        try:
+            rules.parse(match.state, word)
+        except MoveError:
+            continue
+        legal.append(word)
+    return legal
+
+
+def _score_text(scores: Sequence[float]) -> str:
+    return "–".join(f"{score:g}" for score in scores)
+
+
+def rating_lines(changes: Sequence[RatingChange], names: Mapping[int, str]) -> list[str]:
+    lines = []
+    for change in changes:
+        who = f"{BOT_NAME} ({change.ai_level})" if change.ai_level else f"<@{change.user_id}>"
+        if change.before is None:
+            lines.append(f"{who}: first rated game, rating {change.after:.0f}")
+        else:
+            delta = change.after - change.before
+            lines.append(f"{who}: {change.before:.0f} → {change.after:.0f} ({delta:+.0f})")
+    return lines
+
+
+def result_lines(finished: Finished, rules: Rules[Any, Any]) -> list[str]:
+    """The result in words: who won and how, the scores, the rating changes."""
+    match, outcome = finished.match, finished.outcome
+    if outcome.termination is Termination.ABORTED:
+        who = f" by <@{finished.by_user}>" if finished.by_user is not None else ""
+        return [f"**Match #{match.id} was aborted{who}.** No result, no rating change."]
+    if outcome.is_draw:
+        head = f"**Draw** by {outcome.termination.phrase}."
+    else:
+        winners = " and ".join(seat_mention(match.seats[s]) for s in outcome.winners)
+        head = f"**{winners} won** by {outcome.termination.phrase}."
+        if outcome.termination in (Termination.RESIGNATION, Termination.TIMEOUT) and finished.by_user:
+            verb = "resigned" if outcome.termination is Termination.RESIGNATION else "ran out of time"
+            head = f"<@{finished.by_user}> {verb}. " + head
+    lines = [head]
+    if outcome.scores:
+        labels = "–".join(rules.seat_label(match.state, s.seat) for s in match.seats)
+        lines.append(f"Score ({labels}): {_score_text(outcome.scores)}")
+    lines.extend(rating_lines(finished.rating_changes, {}))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMessage:
+    """Everything to send: call `send_kwargs()` for `channel.send` / `followup.send`."""
+
+    content: str
+    png: bytes | None
+    alt: str
+    buttons: tuple[TesseraButton, ...]
+
+    def file(self) -> discord.File | None:
+        if self.png is None:
+            return None
+        return discord.File(io.BytesIO(self.png), filename="board.png", description=self.alt or None)
+
+    def view(self) -> discord.ui.View | None:
+        if not self.buttons:
+            return None
+        view = discord.ui.View(timeout=None)
+        for item in self.buttons:
+            view.add_item(item)
+        return view
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"content": self.content[:2000]}
+        file = self.file()
+        if file is not None:
+            kwargs["file"] = file
+        view = self.view()
+        if view is not None:
+            kwargs["view"] = view
+        return kwargs
+
+
+def _render(game: str, state: Any, last_move: str | None, players: list[str]) -> tuple[bytes, str]:
+    png = renderer.render(game, state, last_move=last_move, players=players)
+    alt = renderer.alt_text(game, state, players=players, last_move=last_move)
+    return png, alt
+
+
+async def render_board(
+    match: MatchView, names: Mapping[int, str], *, last_move: str | None, state: Any = None
+) -> tuple[bytes | None, str]:
+    """The board PNG and its alt text, rendered in a worker thread; (None, text) if the renderer failed."""
+    players = [seat_name(s, names) for s in match.seats]
+    shown = match.state if state is None else state
+    try:
+        return await asyncio.to_thread(_render, match.game, shown, last_move, players)
+    except Exception:
+        log.exception("rendering match %s failed; sending the position as text", match.id)
+        return None, ""
+
+
+async def board_message(
+    match: MatchView,
+    rules: Rules[Any, Any],
+    names: Mapping[int, str],
+    *,
+    headline: str = "",
+    lines: Sequence[str] = (),
+    last_move: str | None = None,
+    finished: Finished | None = None,
+) -> BoardMessage:
+    """The message for `match`'s current board: header, what happened, whose turn or the result, buttons."""
+    header = f"**{rules.name}** · match #{match.id} · move {match.ply} · {seats_line(match, rules)}"
+    text = [header]
+    if headline:
+        text.append(headline)
+    text.extend(lines)
+    if finished is not None:
+        text.extend(result_lines(finished, rules))
+    else:
+        turn = turn_line(match, rules)
+        if turn:
+            text.append(turn)
+    png, alt = await render_board(match, names, last_move=last_move)
+    if png is None:
+        text.append(f"```\n{rules.position_text(match.state)[:1500]}\n```")
+    buttons: list[TesseraButton] = []
+    for word in word_moves(match, rules):
+        label, style = WORD_BUTTONS[word]
+        buttons.append(button("move", match.id, match.ply, label, arg=word, style=style))
+    if not match.is_active:
+        buttons.append(button("replay", match.id, match.ply, "Replay", style=discord.ButtonStyle.primary))
+    return BoardMessage("\n".join(text), png, alt, tuple(buttons))

@@ -1,0 +1,168 @@
+"""Reading: /rules, /history, /replay (and the Replay button), /leaderboard, /stats."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.boards import BOT_NAME, seat_name
+from bot.matches import HistoryEntry, MatchView
+from bot.replies import UserError
+from bot.views import ButtonRef, register_button, unregister_button
+from cogs import GAME_CHOICES, game_name
+from cogs.common import Interaction, runtime_of
+
+log = logging.getLogger("tessera.info")
+
+EMBED_LIMIT = 4096
+
+
+def result_phrase(match: MatchView) -> str:
+    """ "<@1> beat <@2> by resignation", "draw by ...", "aborted"."""
+    outcome = match.outcome
+    if match.status == "aborted" or outcome is None:
+        return "aborted"
+    if outcome.is_draw:
+        return f"draw by {outcome.termination.phrase}"
+    players = {s.seat: (f"{BOT_NAME} ({s.ai_level})" if s.is_ai else f"<@{s.user_id}>") for s in match.seats}
+    winners = " and ".join(players[s] for s in outcome.winners)
+    losers = " and ".join(players[s.seat] for s in match.seats if s.seat not in outcome.winners)
+    return f"{winners} beat {losers} by {outcome.termination.phrase}"
+
+
+def history_line(entry: HistoryEntry) -> str:
+    match = entry.match
+    when = f" <t:{int(match.finished_at)}:R>" if match.finished_at else ""
+    chosen = sum(1 for m in entry.moves if not m.forced)
+    return f"#{match.id} {game_name(match.game)}: {result_phrase(match)} · {chosen} moves{when}"
+
+
+class Info(commands.Cog):
+    """Rules, history, replays, leaderboards and statistics."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        register_button("replay", self.on_replay_button)
+
+    async def cog_unload(self) -> None:
+        unregister_button("replay")
+
+    @app_commands.command(name="rules", description="How to play a game (and which rules are our proposals)")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: Interaction, game: str) -> None:
+        rules = runtime_of(interaction).service.rules(game)
+        text = rules.summary
+        if len(text) > EMBED_LIMIT:
+            text = text[: EMBED_LIMIT - 3] + "..."
+        embed = discord.Embed(title=f"{rules.name}: rules", description=text, colour=discord.Colour.blurple())
+        proposals = [o.name for o in rules.options if o.proposal]
+        options = ", ".join(f"`{o.name}`" + (" (proposal)" if o.proposal else "") for o in rules.options)
+        if options:
+            embed.add_field(name="Match options", value=options[:1024], inline=False)
+        if proposals:
+            embed.set_footer(text="Proposal = our choice where the published rules are silent.")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="history", description="Finished matches, newest first")
+    @app_commands.describe(user="Whose matches (default: yours)", game="Only this game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def history(
+        self, interaction: Interaction, user: discord.User | None = None, game: str | None = None
+    ) -> None:
+        service = runtime_of(interaction).service
+        who = user or interaction.user
+        entries = await service.history(user_id=who.id, game=game, limit=10)
+        if not entries:
+            await interaction.response.send_message(
+                f"{who.display_name} has no finished match yet.", ephemeral=True
+            )
+            return
+        lines = [f"**Finished matches of {who.display_name}**", *(history_line(e) for e in entries)]
+        lines.append("Watch one again with /replay match_id.")
+        await interaction.response.send_message(
+            "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="replay", description="An animated replay of a finished match")
+    @app_commands.describe(match_id="The match number (see /history)")
+    async def replay(self, interaction: Interaction, match_id: app_commands.Range[int, 1]) -> None:
+        await self.send_replay(interaction, match_id)
+
+    async def on_replay_button(self, interaction: Interaction, ref: ButtonRef) -> None:
+        await self.send_replay(interaction, ref.ref)
+
+    async def send_replay(self, interaction: Interaction, match_id: int) -> None:
+        runtime = runtime_of(interaction)
+        interaction.extras["match_id"] = match_id
+        match = await runtime.service.get_match(match_id)
+        if match.is_active:
+            raise UserError(f"Match #{match_id} is still being played; its replay comes when it ends.")
+        await interaction.response.defer(thinking=True)
+        moves = [m.notation for m in await runtime.store.moves(match_id)]
+        names = await runtime.names_for(match)
+        players = [seat_name(s, names) for s in match.seats]
+        from renderer.replay import replay_gif
+
+        gif = await asyncio.to_thread(
+            replay_gif, match.game, dict(match.options), match.seed, len(match.seats), moves, players
+        )
+        file = discord.File(io.BytesIO(gif), filename=f"match-{match_id}.gif", description="Replay")
+        await interaction.followup.send(
+            f"Replay of match #{match_id} ({game_name(match.game)}, {len(moves)} moves): "
+            f"{result_phrase(match)}.",
+            file=file,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="leaderboard", description="The best rated players of a game")
+    @app_commands.describe(game="Which game", everywhere="Every server, not just this one")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: Interaction, game: str, everywhere: bool = False) -> None:
+        service = runtime_of(interaction).service
+        guild_id = None if everywhere else interaction.guild_id
+        entries = await service.leaderboard(game, guild_id=guild_id, limit=10)
+        if not entries:
+            await interaction.response.send_message(
+                f"No rated {game_name(game)} matches yet. Play one with /play.", ephemeral=True
+            )
+            return
+        lines = [f"**{game_name(game)} leaderboard**" + ("" if guild_id is None else " (this server)")]
+        for entry in entries:
+            who = f"{BOT_NAME} ({entry.ai_level})" if entry.ai_level else f"<@{entry.user_id}>"
+            lines.append(f"{entry.rank}. {who}: {entry.rating:.0f} ({entry.played} games)")
+        await interaction.response.send_message(
+            "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="stats", description="Games played, won, lost and drawn")
+    @app_commands.describe(user="Whose statistics (default: yours)")
+    async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        service = runtime_of(interaction).service
+        who = user or interaction.user
+        rows = await service.stats(who.id)
+        if not rows:
+            await interaction.response.send_message(
+                f"{who.display_name} has not finished a match yet.", ephemeral=True
+            )
+            return
+        lines = [f"**{who.display_name}**"]
+        for row in rows:
+            rating = await service.rating(row.game, who.id)
+            rated = f", rating {rating.rating:.0f}" if rating is not None else ""
+            lines.append(
+                f"{game_name(row.game)}: {row.played} played, {row.won} won, {row.lost} lost, "
+                f"{row.drawn} drawn{rated}"
+            )
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Info(bot))

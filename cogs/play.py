@@ -1,0 +1,499 @@
+"""Starting and ending matches: /play (challenge, lobby, or a match against the bot), the Accept / Decline /
+Withdraw and Join / Leave / Add bot / Start buttons, /resign (with a confirm button), /abort and /matches."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.boards import BOT_NAME
+from bot.matches import AI_LEVELS, SEAT_CHOICES, Challenge, Finished, Lobby, MatchView, Played
+from bot.replies import UserError
+from bot.views import ButtonRef, button, register_button, unregister_button, view_of
+from cogs import GAME_CHOICES, game_name
+from cogs.common import Interaction, bot_user_id, channel_id_of, is_server_manager, match_here, runtime_of
+
+log = logging.getLogger("tessera.play")
+
+TIMEOUT_CHOICES = [
+    app_commands.Choice(name="10 minutes", value=10),
+    app_commands.Choice(name="1 hour", value=60),
+    app_commands.Choice(name="12 hours", value=12 * 60),
+    app_commands.Choice(name="1 day", value=24 * 60),
+    app_commands.Choice(name="3 days", value=3 * 24 * 60),
+    app_commands.Choice(name="7 days", value=7 * 24 * 60),
+]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+SEAT_CHOICE_LIST = [app_commands.Choice(name=choice, value=choice) for choice in SEAT_CHOICES]
+RULESET_CHOICES = [
+    app_commands.Choice(name="TilingKing", value="tilingking"),
+    app_commands.Choice(name="Tile Hoard", value="tilehoard"),
+]
+DEFAULT_LEVEL = "medium"
+
+
+def option_summary(options: dict[str, Any]) -> str:
+    """The options a player chose, in a short line ("board hex5 · rated off")."""
+    shown = []
+    for name, value in options.items():
+        if isinstance(value, bool):
+            shown.append(f"{name.replace('_', ' ')} {'on' if value else 'off'}")
+        elif name == "turn_timeout":
+            shown.append(f"{value} min per turn")
+        else:
+            shown.append(f"{name.replace('_', ' ')} {value}")
+    return " · ".join(shown)
+
+
+def lobby_text(lobby: Lobby) -> str:
+    name = game_name(lobby.game)
+    members = ", ".join(
+        f"{BOT_NAME} ({m.ai_level})" if m.ai_level else f"<@{m.user_id}>" for m in lobby.members
+    )
+    head = f"**{name} lobby #{lobby.id}** ({len(lobby.members)}/{lobby.max_players} players): {members}"
+    if lobby.status == "closed":
+        return f"{head}\nThis lobby is closed."
+    if lobby.status == "started":
+        return f"{head}\nThe match has started (#{lobby.match_id})."
+    extra = option_summary(dict(lobby.options))
+    lines = [head]
+    if extra:
+        lines.append(f"Options: {extra}")
+    lines.append(
+        f"Join with the button; <@{lobby.host_id}> starts the match when at least {lobby.min_players} are in."
+    )
+    return "\n".join(lines)
+
+
+def lobby_view(lobby: Lobby, *, level: str, thread: bool) -> discord.ui.View | None:
+    if lobby.status != "open":
+        return None
+    start_arg = "thread" if thread else ""
+    return view_of(
+        button("join", lobby.id, 0, "Join", style=discord.ButtonStyle.success),
+        button("leave", lobby.id, 0, "Leave"),
+        button("addbot", lobby.id, 0, f"Add bot ({level})", arg=level),
+        button("start", lobby.id, 0, "Start", arg=start_arg, style=discord.ButtonStyle.primary),
+    )
+
+
+class Play(commands.Cog):
+    """Challenges, lobbies, matches against the bot, resigning and aborting."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        handlers = {
+            "accept": self.on_accept,
+            "decline": self.on_decline,
+            "withdraw": self.on_withdraw,
+            "join": self.on_join,
+            "leave": self.on_leave,
+            "addbot": self.on_add_bot,
+            "start": self.on_start,
+            "resign": self.on_resign_confirmed,
+            "abort": self.on_abort_agreed,
+        }
+        for action, handler in handlers.items():
+            register_button(action, handler)
+        self._actions = tuple(handlers)
+
+    async def cog_unload(self) -> None:
+        for action in self._actions:
+            unregister_button(action)
+
+    # ------------------------------------------------------------------------------------------- /play
+
+    @app_commands.command(name="play", description="Challenge someone (or me) to a game, or open a lobby")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game="Which game",
+        opponent="Who you want to play (pick me, Tessera, to play the bot)",
+        board="TilingKing: the board preset",
+        balance="Paintscape: run the balancing phase (on by default)",
+        lead_turns="Paint: turns in a row the leader must hold the lead to win (50)",
+        ruleset="TilingKing: TilingKing rules or the Tile Hoard variant",
+        first="Who takes the first seat (Paintscape: who balances; Paint: who is White)",
+        rated="Whether the result changes ratings (on by default)",
+        turn_timeout="Time per turn (default: the server's setting)",
+        thread="Play in a new public thread",
+        players="TilingKing: number of players (3 or 4 opens a lobby)",
+        level="My strength when you play against me",
+    )
+    @app_commands.choices(
+        game=GAME_CHOICES, ruleset=RULESET_CHOICES, first=SEAT_CHOICE_LIST, level=LEVEL_CHOICES
+    )
+    @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
+    async def play(
+        self,
+        interaction: Interaction,
+        game: str,
+        opponent: discord.Member | None = None,
+        board: str | None = None,
+        balance: bool | None = None,
+        lead_turns: app_commands.Range[int, 1, 10_000] | None = None,
+        ruleset: str | None = None,
+        first: str | None = None,
+        rated: bool | None = None,
+        turn_timeout: int | None = None,
+        thread: bool | None = None,
+        players: app_commands.Range[int, 2, 4] | None = None,
+        level: str | None = None,
+    ) -> None:
+        runtime = runtime_of(interaction)
+        service = runtime.service
+        runtime.remember(interaction.user, opponent)
+        rules = service.rules(game)
+        lobby = players is not None and players > 2
+        if players is not None and players not in rules.seats:
+            raise UserError(
+                f"{rules.name} is for {rules.seats.start}-{rules.seats.stop - 1} players; choose players "
+                f"in that range."
+            )
+        given: dict[str, Any] = {}
+        engine_values = {"board": board, "balance": balance, "lead_turns": lead_turns, "ruleset": ruleset}
+        specs = {spec.name: spec for spec in service.option_specs(game, lobby=lobby)}
+        for name, value in engine_values.items():
+            if value is None:
+                continue
+            if name not in specs:
+                raise UserError(
+                    f"`{name}` is not an option of {rules.name}. Leave it out, or pick the game it is for."
+                )
+            given[name] = value
+        if rated is not None:
+            given["rated"] = rated
+        if turn_timeout is not None:
+            given["turn_timeout"] = turn_timeout
+        if first is not None:
+            seat_option = next((s.name for s in specs.values() if s.choices == SEAT_CHOICES), None)
+            if seat_option is None:
+                raise UserError("Seats in a lobby are drawn at random; leave `first` out.")
+            given[seat_option] = first
+        me = bot_user_id(interaction)
+        against_bot = opponent is not None and opponent.id == me
+        if level is not None and not against_bot and not lobby:
+            raise UserError("`level` is my strength when you play against me: choose me as the opponent.")
+        if opponent is not None and opponent.bot and not against_bot:
+            raise UserError(
+                f"{opponent.display_name} is a bot. Challenge a person, or choose me ({BOT_NAME})."
+            )
+        guild_id = interaction.guild_id
+        channel_id = channel_id_of(interaction)
+        settings = await service.guild_settings(guild_id) if guild_id is not None else None
+        in_thread = thread if thread is not None else bool(settings and settings.threads)
+        if lobby:
+            assert players is not None
+            await self._open_lobby(
+                interaction, game, given, players, opponent, level or DEFAULT_LEVEL, in_thread
+            )
+            return
+        if opponent is None:
+            raise UserError(
+                f"Choose an opponent: a member of this server, or me ({BOT_NAME}) to play the bot."
+            )
+        if against_bot:
+            match = await service.start_ai_match(
+                game,
+                given,
+                interaction.user.id,
+                ai_user_id=me,
+                level=level or DEFAULT_LEVEL,
+                guild_id=guild_id,
+                channel_id=channel_id,
+            )
+            interaction.extras["match_id"] = match.id
+            await interaction.response.defer()
+            message = await runtime.board(
+                match, headline=f"A match against me at level {level or DEFAULT_LEVEL}."
+            )
+            await interaction.followup.send(**message.send_kwargs())
+            runtime.after_change(match)
+            return
+        challenge = await service.create_challenge(
+            game, given, interaction.user.id, opponent.id, guild_id=guild_id, channel_id=channel_id
+        )
+        await interaction.response.send_message(
+            self.challenge_text(challenge),
+            view=self.challenge_view(challenge, thread=in_thread),
+            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+        )
+
+    @play.autocomplete("board")
+    async def board_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        service = runtime_of(interaction).service
+        try:
+            spec = next(s for s in service.rules("tilingking").options if s.name == "board")
+        except (StopIteration, Exception):
+            return []
+        typed = current.strip().lower()
+        found = [str(c) for c in spec.choices if typed in str(c).lower()]
+        return [app_commands.Choice(name=c, value=c) for c in found[:25]]
+
+    @staticmethod
+    def challenge_text(challenge: Challenge) -> str:
+        extra = option_summary(dict(challenge.options))
+        expires = int(challenge.expires_at)
+        lines = [
+            f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to "
+            f"**{game_name(challenge.game)}** (challenge #{challenge.id})."
+        ]
+        if extra:
+            lines.append(f"Options: {extra}")
+        lines.append(f"Accept or decline <t:{expires}:R>.")
+        return "\n".join(lines)
+
+    @staticmethod
+    def challenge_view(challenge: Challenge, *, thread: bool) -> discord.ui.View:
+        arg = "thread" if thread else ""
+        return view_of(
+            button("accept", challenge.id, 0, "Accept", arg=arg, style=discord.ButtonStyle.success),
+            button("decline", challenge.id, 0, "Decline", style=discord.ButtonStyle.danger),
+            button("withdraw", challenge.id, 0, "Withdraw"),
+        )
+
+    async def _open_thread(self, interaction: Interaction, name: str) -> int | None:
+        """A public thread on the interaction's message (or channel) for the match; None if not possible."""
+        try:
+            if interaction.message is not None:
+                thread = await interaction.message.create_thread(name=name[:100])
+            elif isinstance(interaction.channel, discord.TextChannel):
+                thread = await interaction.channel.create_thread(
+                    name=name[:100], type=discord.ChannelType.public_thread
+                )
+            else:
+                return None
+        except discord.HTTPException:
+            log.warning("could not open a thread in channel %s", interaction.channel_id, exc_info=True)
+            return None
+        return thread.id
+
+    # --------------------------------------------------------------------------------- challenge buttons
+
+    async def on_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
+        runtime = runtime_of(interaction)
+        service = runtime.service
+        challenge = await service.get_challenge(ref.ref)
+        if interaction.user.id != challenge.opponent_id:
+            raise UserError(f"Only <@{challenge.opponent_id}> can accept this challenge.")
+        runtime.remember(interaction.user)
+        await interaction.response.defer()
+        channel_id: int | None = None
+        if ref.arg == "thread" and challenge.status == "pending":
+            name = f"{game_name(challenge.game)} #{challenge.id}"
+            channel_id = await self._open_thread(interaction, name)
+        match = await service.accept_challenge(ref.ref, interaction.user.id, channel_id=channel_id)
+        interaction.extras["match_id"] = match.id
+        where = f" in <#{match.channel_id}>" if match.channel_id != challenge.channel_id else ""
+        await interaction.edit_original_response(
+            content=f"{self.challenge_text(challenge).splitlines()[0]}\nAccepted: match #{match.id}{where}.",
+            view=None,
+        )
+        await self.post_start(match)
+
+    async def post_start(self, match: MatchView, headline: str = "The match begins.") -> None:
+        runtime = runtime_of_bot(self.bot)
+        await runtime.post(match.channel_id, await runtime.board(match, headline=headline))
+        runtime.after_change(match)
+
+    async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = runtime_of(interaction).service
+        challenge = await service.decline_challenge(ref.ref, interaction.user.id)
+        await interaction.response.edit_message(
+            content=f"<@{challenge.opponent_id}> declined the {game_name(challenge.game)} challenge from "
+            f"<@{challenge.challenger_id}>.",
+            view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def on_withdraw(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = runtime_of(interaction).service
+        challenge = await service.withdraw_challenge(ref.ref, interaction.user.id)
+        await interaction.response.edit_message(
+            content=f"<@{challenge.challenger_id}> withdrew the {game_name(challenge.game)} challenge.",
+            view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    # ------------------------------------------------------------------------------------------- lobbies
+
+    async def _open_lobby(
+        self,
+        interaction: Interaction,
+        game: str,
+        given: dict[str, Any],
+        players: int,
+        opponent: discord.Member | None,
+        level: str,
+        thread: bool,
+    ) -> None:
+        runtime = runtime_of(interaction)
+        service = runtime.service
+        lobby = await service.create_lobby(
+            game,
+            given,
+            interaction.user.id,
+            guild_id=interaction.guild_id,
+            channel_id=channel_id_of(interaction),
+            max_players=players,
+        )
+        me = bot_user_id(interaction)
+        invite = ""
+        if opponent is not None and opponent.id == me:
+            lobby = await service.join_lobby(lobby.id, me, ai_level=level)
+        elif opponent is not None and opponent.id != interaction.user.id:
+            invite = f"\n<@{opponent.id}>, you are invited: press Join."
+        view = lobby_view(lobby, level=level, thread=thread) or discord.utils.MISSING
+        await interaction.response.send_message(lobby_text(lobby) + invite, view=view)
+
+    async def _refresh_lobby(self, interaction: Interaction, lobby: Lobby, ref: ButtonRef) -> None:
+        level = ref.arg if ref.action == "addbot" and ref.arg else DEFAULT_LEVEL
+        thread = any(
+            isinstance(c, discord.Button) and c.custom_id and c.custom_id.endswith(":thread")
+            for row in (interaction.message.components if interaction.message else [])
+            for c in getattr(row, "children", [])
+        )
+        await interaction.response.edit_message(
+            content=lobby_text(lobby),
+            view=lobby_view(lobby, level=level, thread=thread),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def on_join(self, interaction: Interaction, ref: ButtonRef) -> None:
+        runtime_of(interaction).remember(interaction.user)
+        lobby = await runtime_of(interaction).service.join_lobby(ref.ref, interaction.user.id)
+        await self._refresh_lobby(interaction, lobby, ref)
+
+    async def on_leave(self, interaction: Interaction, ref: ButtonRef) -> None:
+        lobby = await runtime_of(interaction).service.leave_lobby(ref.ref, interaction.user.id)
+        await self._refresh_lobby(interaction, lobby, ref)
+
+    async def on_add_bot(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = runtime_of(interaction).service
+        lobby = await service.get_lobby(ref.ref)
+        if interaction.user.id != lobby.host_id:
+            raise UserError(f"Only <@{lobby.host_id}>, who opened the lobby, can add me.")
+        level = ref.arg if ref.arg in AI_LEVELS else DEFAULT_LEVEL
+        lobby = await service.join_lobby(ref.ref, bot_user_id(interaction), ai_level=level)
+        await self._refresh_lobby(interaction, lobby, ref)
+
+    async def on_start(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = runtime_of(interaction).service
+        lobby = await service.get_lobby(ref.ref)
+        if interaction.user.id != lobby.host_id:
+            raise UserError(f"Only <@{lobby.host_id}>, who opened the lobby, can start it.")
+        if not lobby.can_start:
+            raise UserError(f"The lobby needs at least {lobby.min_players} players to start.")
+        await interaction.response.defer()
+        channel_id = None
+        if ref.arg == "thread":
+            channel_id = await self._open_thread(interaction, f"{game_name(lobby.game)} #{lobby.id}")
+        match = await service.start_lobby(ref.ref, interaction.user.id, channel_id=channel_id)
+        interaction.extras["match_id"] = match.id
+        await interaction.edit_original_response(
+            content=lobby_text(await service.get_lobby(ref.ref)), view=None
+        )
+        await self.post_start(match)
+
+    # ------------------------------------------------------------------------------------ resign / abort
+
+    @app_commands.command(name="resign", description="Give up the match in this channel (asks to confirm)")
+    @app_commands.guild_only()
+    async def resign(self, interaction: Interaction) -> None:
+        match = await match_here(interaction)
+        if match.seat_of(interaction.user.id) is None:
+            raise UserError(f"You are not playing in match #{match.id}.")
+        confirm = button("resign", match.id, match.ply, "Yes, resign", style=discord.ButtonStyle.danger)
+        await interaction.response.send_message(
+            f"Resign match #{match.id}? This cannot be undone.", view=view_of(confirm), ephemeral=True
+        )
+
+    async def on_resign_confirmed(self, interaction: Interaction, ref: ButtonRef) -> None:
+        runtime = runtime_of(interaction)
+        result = await runtime.service.resign(ref.ref, interaction.user.id)
+        await interaction.response.edit_message(content="You resigned.", view=None)
+        await self.post_result(result)
+
+    async def post_result(self, result: Finished | Played) -> None:
+        runtime = runtime_of_bot(self.bot)
+        if isinstance(result, Finished):
+            message = await runtime.board(result.match, finished=result)
+            await runtime.post(result.match.channel_id, message)
+        else:
+            await runtime.post(result.match.channel_id, await runtime.played_board(result))
+            runtime.after_change(result.match)
+
+    @app_commands.command(
+        name="abort", description="End the match here without a result (players agree, or admin)"
+    )
+    @app_commands.guild_only()
+    async def abort(self, interaction: Interaction) -> None:
+        match = await match_here(interaction)
+        await self._abort(interaction, match.id, respond_new=True)
+
+    async def on_abort_agreed(self, interaction: Interaction, ref: ButtonRef) -> None:
+        await self._abort(interaction, ref.ref, respond_new=False)
+
+    async def _abort(self, interaction: Interaction, match_id: int, *, respond_new: bool) -> None:
+        service = runtime_of(interaction).service
+        admin = is_server_manager(interaction)
+        match = await service.get_match(match_id)
+        if match.seat_of(interaction.user.id) is None and not admin:
+            raise UserError("Only the players (or a member with Manage Server) can abort this match.")
+        result = await service.request_abort(match_id, interaction.user.id, admin=admin)
+        if isinstance(result, Finished):
+            text = f"Match #{match_id} was aborted by <@{interaction.user.id}>: no result, no rating change."
+            if respond_new:
+                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            else:
+                await interaction.response.edit_message(content=text, view=None)
+            return
+        waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
+        agree = button(
+            "abort", match_id, result.match.ply, "Agree to abort", style=discord.ButtonStyle.danger
+        )
+        text = f"<@{interaction.user.id}> wants to abort match #{match_id} (no result). {waiting}: agree?"
+        if respond_new:
+            await interaction.response.send_message(text, view=view_of(agree))
+        else:
+            await interaction.response.edit_message(content=text, view=view_of(agree))
+
+    # ------------------------------------------------------------------------------------------ /matches
+
+    @app_commands.command(name="matches", description="Your active matches, with links")
+    async def matches(self, interaction: Interaction) -> None:
+        runtime = runtime_of(interaction)
+        found = await runtime.service.matches_of(interaction.user.id)
+        if not found:
+            await interaction.response.send_message(
+                "You have no active match. Start one with /play.", ephemeral=True
+            )
+            return
+        lines = []
+        for match in found[:20]:
+            link = f"https://discord.com/channels/{match.guild_id or '@me'}/{match.channel_id}"
+            if match.user_to_move == interaction.user.id:
+                turn = "**your turn**"
+            elif match.user_to_move is not None:
+                turn = f"waiting for <@{match.user_to_move}>"
+            else:
+                turn = "over"
+            lines.append(f"#{match.id} {game_name(match.game)} in <#{match.channel_id}> ({link}): {turn}")
+        await interaction.response.send_message(
+            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+def runtime_of_bot(bot: commands.Bot) -> Any:
+    return bot.runtime  # type: ignore[attr-defined]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Play(bot))
