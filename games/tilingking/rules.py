@@ -203,8 +203,8 @@ def _flood(board_: Board, seed: int, allowed: int) -> int:
 # --------------------------------------------------------------------------------------------- rules
 
 
-_SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+\d+)(?:\s+r?(\d+))?(?:\s+(m))?$")
-_SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+\d+)\s+r(\d+)(?:\s+(m))?$")
+_SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+\d+)(?:\s*r(\d+)|\s+(\d+))?(?:\s*(m))?$")
+_SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+\d+)\s+r(\d+)()(?:\s+(m))?$")
 
 _SUMMARY = """\
 **TilingKing**: 2 to 4 players take turns placing one of their pieces (polyominoes, polyhexes or \
@@ -668,7 +668,8 @@ class TilingKingRules:
         match = _SHORT_AT.match(body) or _SHORT_SPACED.match(body)
         if not match:
             raise InvalidMove("write a piece as its cells (c3 c4 c5 d4) or as piece@cell rotation: T4@c3 r1")
-        piece_text, anchor_text, rotation_text, mirror = match.groups()
+        piece_text, anchor_text, rotation_text, bare_rotation, mirror = match.groups()
+        rotation_text = rotation_text or bare_rotation
         the_board = state.board
         kind = the_board.kind
         index = piece_index(kind).get(piece_text.upper())

@@ -116,6 +116,9 @@ def test_short_form_examples() -> None:
     assert RULES.short_notation(state, t4).startswith("T4@")
     assert RULES.parse(state, RULES.short_notation(state, t4)) == t4
     assert RULES.parse(state, "place T4 c3 r1 m") == t4
+    for variant in ["t4 @ c3r1m", "T4@c3 1 m", "T4@C3R1 M"]:
+        assert RULES.parse(state, variant) == t4
+    assert RULES.parse(state, "T4@c3") == RULES.parse(state, "T4@c3 r0")
     s4 = RULES.parse(state, "S4@e5 r0")
     z4 = RULES.parse(state, "S4@e5 r0 m")
     assert s4.piece == z4.piece == "S4" and s4.mask != z4.mask
