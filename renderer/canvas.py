@@ -301,7 +301,7 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
     margin, gap = pg.px(10), pg.px(8)
     slot = (x1 - x0 - 2 * margin - gap * (len(chips) - 1)) / max(1, len(chips))
     chip_top, chip_bottom = y0 + pg.px(6), y0 + pg.px(58)
-    name_px, detail_px, status_px = pg.px(19), pg.px(14), pg.px(16)
+    name_px, detail_px, status_px = pg.px(21), pg.px(15), pg.px(17)
     for n, chip in enumerate(chips):
         left = x0 + margin + n * (slot + gap)
         right = left + slot
@@ -323,12 +323,12 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
         room = right - text_left - pg.px(8)
         prefix = "WINNER  " if chip.winner else ("TO PLAY  " if chip.to_move else "")
         name = fit_text(chip.name, name_px, room)
-        draw_text(img, text_left, chip_top + pg.px(5), name, name_px, theme.header_ink)
+        draw_text(img, text_left, chip_top + pg.px(3), name, name_px, theme.header_ink)
         detail = fit_text(
             f"{prefix}{chip.role} · {chip.detail}" if chip.detail else prefix + chip.role, detail_px, room
         )
         colour = theme.win if chip.winner else theme.header_muted
-        draw_text(img, text_left, chip_top + pg.px(31), detail, detail_px, colour)
+        draw_text(img, text_left, chip_top + pg.px(30), detail, detail_px, colour)
     status_text = fit_text(status, status_px, x1 - x0 - 2 * margin)
     draw_text(
         img, (x0 + x1) / 2, (chip_bottom + y1) / 2 + pg.px(1), status_text, status_px, theme.header_ink, "mm"
