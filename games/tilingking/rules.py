@@ -440,6 +440,8 @@ class TilingKingRules:
             return index
         if state.passall[seat]:
             raise IllegalMove("you passed for the rest of the game, so you can only pass")
+        if not move.mask:
+            raise IllegalMove("name the cells of your piece, like c3 c4 c5 d4")
         if index is None or pieces(kind)[index].id != move.piece:
             self._diagnose(state, seat, list(bits_of(move.mask)))
             raise IllegalMove(f"{cell_list(state.board, move.mask)} is not a {move.piece}")

@@ -325,3 +325,14 @@ def test_messages_for_cells_off_the_board_and_bare_piece_ids() -> None:
     assert "say where to put P4" in error(hexes, "p4")
     squares = RULES.new(2, {}, 0)
     assert error(squares, "j1") == "j1 is off the board (files a-i, ranks 1-9)"
+
+
+def test_apply_refuses_malformed_placements() -> None:
+    state = RULES.new(2, {}, 0)
+    with pytest.raises(IllegalMove, match="name the cells"):
+        RULES.apply(state, Move(PLACE, "T4", 0))
+    wrong_piece = Move(PLACE, "L4", RULES.parse(state, "c3 c4 c5 d4").mask)
+    with pytest.raises(IllegalMove, match="is not a L4"):
+        RULES.apply(state, wrong_piece)
+    with pytest.raises(IllegalMove):
+        RULES.apply(state, Move("jump"))
