@@ -444,7 +444,7 @@ class TilingKingRules:
             raise IllegalMove("name the cells of your piece, like c3 c4 c5 d4")
         if index is None or pieces(kind)[index].id != move.piece:
             self._diagnose(state, seat, list(bits_of(move.mask)))
-            raise IllegalMove(f"{cell_list(state.board, move.mask)} is not a {move.piece}")
+            raise IllegalMove(f"{cell_list(state.board, move.mask)} is not the shape of {move.piece}")
         self._check_cells(state, seat, bits_of(move.mask))
         if not state.supplies[seat][index]:
             raise IllegalMove(f"you have no {move.piece} left")
@@ -717,7 +717,7 @@ class TilingKingRules:
             if tiling.oriented(piece.shape, rotation, mirror) == target:
                 anchor = the_board.labels[the_board.index_of[coords[0]]]
                 return f"{piece.id}@{anchor} r{rotation}{' m' if mirror else ''}"
-        raise ValueError(f"{cell_list(the_board, move.mask)} is not a {move.piece}")
+        raise ValueError(f"{cell_list(the_board, move.mask)} is not the shape of {move.piece}")
 
     def notation(self, state: TilingState, move: Move) -> str:
         """A placement as its sorted cell list ("c3 c4 c5 d4"); other moves as their word."""

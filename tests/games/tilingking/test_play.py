@@ -332,7 +332,7 @@ def test_apply_refuses_malformed_placements() -> None:
     with pytest.raises(IllegalMove, match="name the cells"):
         RULES.apply(state, Move(PLACE, "T4", 0))
     wrong_piece = Move(PLACE, "L4", RULES.parse(state, "c3 c4 c5 d4").mask)
-    with pytest.raises(IllegalMove, match="is not a L4"):
+    with pytest.raises(IllegalMove, match="is not the shape of L4"):
         RULES.apply(state, wrong_piece)
     with pytest.raises(IllegalMove):
         RULES.apply(state, Move("jump"))
