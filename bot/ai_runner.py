@@ -67,6 +67,10 @@ class AIRunner:
         self._slots = asyncio.Semaphore(self.workers)
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
+        self.running = 0
+        """Searches running in the pool right now (never more than `workers`)."""
+        self.peak = 0
+        """The most searches that have run at the same time."""
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -90,6 +94,8 @@ class AIRunner:
                 raise RuntimeError("the AI runner is closed")
             loop = asyncio.get_running_loop()
             args = (game_id, state_dump, level, seed, self.seconds, self.iterations)
+            self.running += 1
+            self.peak = max(self.peak, self.running)
             try:
                 return await loop.run_in_executor(self._executor(), choose_in_worker, *args)
             except BrokenProcessPool:
@@ -97,6 +103,8 @@ class AIRunner:
                 log.warning("AI worker pool broke during a %s search; restarting it", game_id)
                 self._discard_pool()
                 return await loop.run_in_executor(self._executor(), choose_in_worker, *args)
+            finally:
+                self.running -= 1
 
     def _discard_pool(self) -> None:
         if self._pool is not None:

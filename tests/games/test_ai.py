@@ -220,10 +220,12 @@ def test_worker_function_returns_a_legal_notation() -> None:
 async def test_runner_answers_from_a_real_process_pool_without_blocking_the_loop() -> None:
     if not GAMES:
         pytest.skip("no engine has landed yet")
-    game_id = GAMES[0]
-    rules = games.get(game_id)
-    states = [random_position(rules, min(rules.seats), seed, 6) for seed in range(3)]
-    runner = AIRunner(workers=2, iterations=25)
+    jobs = []
+    for game_id in GAMES:
+        rules = games.get(game_id)
+        for seed in range(2):
+            jobs.append((game_id, random_position(rules, min(rules.seats), seed, 6), seed))
+    runner = AIRunner(workers=2, iterations=20)
     ticks = 0
 
     async def heartbeat() -> None:
@@ -235,27 +237,34 @@ async def test_runner_answers_from_a_real_process_pool_without_blocking_the_loop
     beat = asyncio.create_task(heartbeat())
     try:
         texts = await asyncio.gather(
-            *(runner.choose(game_id, rules.dump(s), "hard", seed) for seed, s in enumerate(states))
+            *(runner.choose(g, games.get(g).dump(state), "hard", seed) for g, state, seed in jobs)
         )
-        again = await runner.choose(game_id, rules.dump(states[0]), "hard", 0)
+        first_game, first_state, first_seed = jobs[0]
+        again = await runner.choose(first_game, games.get(first_game).dump(first_state), "hard", first_seed)
     finally:
         beat.cancel()
         await runner.aclose()
-    for state, text in zip(states, texts, strict=True):
+    for (game_id, state, _seed), text in zip(jobs, texts, strict=True):
+        rules = games.get(game_id)
         assert rules.parse(state, text) in list(rules.legal_moves(state))
     assert again == texts[0], "same seed and budget, same move, whichever worker ran it"
     assert ticks > 0, "the event loop kept running during the searches"
 
 
-async def test_runner_limits_concurrent_searches_to_its_workers() -> None:
-    runner = AIRunner(workers=1, iterations=5)
+async def test_runner_runs_at_most_one_search_per_worker_and_queues_the_rest() -> None:
+    if not GAMES:
+        pytest.skip("no engine has landed yet")
+    rules = games.get(GAMES[0])
+    dump = rules.dump(random_position(rules, min(rules.seats), 3, 5))
+    runner = AIRunner(workers=1, iterations=15)
     try:
-        assert runner.workers == 1
-        assert runner._slots._value == 1
+        texts = await asyncio.gather(*(runner.choose(GAMES[0], dump, "medium", 4) for _ in range(3)))
     finally:
         runner.close()
+    assert runner.peak == 1 and runner.running == 0
+    assert len(set(texts)) == 1
     with pytest.raises(RuntimeError):
-        await runner.choose(GAMES[0] if GAMES else "paintscape", {}, "easy", 0)
+        await runner.choose(GAMES[0], dump, "easy", 0)
 
 
 async def test_runner_rejects_an_unknown_level_before_using_a_worker() -> None:
