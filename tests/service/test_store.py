@@ -1,0 +1,68 @@
+"""The SQLite store: schema versioning, pragmas, URLs, stale-checked writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.store import SCHEMA_VERSION, SqliteStore, open_store, sqlite_path
+
+
+async def test_a_new_file_is_migrated_to_the_current_version_in_wal_mode(db_path: Path) -> None:
+    store = await SqliteStore.open(str(db_path))
+    await store.close()
+    async with aiosqlite.connect(db_path) as db:
+        async with db.execute("PRAGMA user_version") as cursor:
+            assert (await cursor.fetchone()) == (SCHEMA_VERSION,)
+        async with db.execute("PRAGMA journal_mode") as cursor:
+            assert (await cursor.fetchone()) == ("wal",)
+
+
+async def test_reopening_does_not_migrate_twice(db_path: Path) -> None:
+    for _ in range(2):
+        store = await SqliteStore.open(str(db_path))
+        await store.close()
+
+
+async def test_a_newer_schema_is_refused(db_path: Path) -> None:
+    async with aiosqlite.connect(db_path) as db:
+        await db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    with pytest.raises(RuntimeError, match="newer"):
+        await SqliteStore.open(str(db_path))
+
+
+async def test_foreign_keys_are_enforced(db_path: Path) -> None:
+    store = await SqliteStore.open(str(db_path))
+    try:
+        with pytest.raises(Exception, match="FOREIGN KEY"):
+            async with store._transaction() as db:
+                await db.execute(
+                    "INSERT INTO moves (match_id, ply, seat, notation, forced, at) "
+                    "VALUES (42, 0, 0, 'x', 0, 0)"
+                )
+    finally:
+        await store.close()
+
+
+async def test_open_store_picks_sqlite_by_url(tmp_path: Path) -> None:
+    store = await open_store("sqlite:///:memory:")
+    assert isinstance(store, SqliteStore)
+    await store.close()
+    target = tmp_path / "sub" / "x.sqlite3"
+    store = await open_store(f"sqlite:///{target}")
+    await store.close()
+    assert target.exists()
+
+
+@pytest.mark.parametrize("url", ["postgresql://localhost/x", "sqlite:///", "mysql://x"])
+async def test_unknown_urls_are_refused_with_a_hint(url: str) -> None:
+    with pytest.raises(ValueError, match="sqlite:///"):
+        await open_store(url)
+
+
+def test_sqlite_path_keeps_relative_and_absolute_paths() -> None:
+    assert sqlite_path("sqlite:///data/tessera.sqlite3") == "data/tessera.sqlite3"
+    assert sqlite_path("sqlite:////abs/t.db") == "/abs/t.db"
+    assert sqlite_path("sqlite:///:memory:") == ":memory:"
