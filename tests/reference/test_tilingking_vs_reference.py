@@ -104,7 +104,8 @@ def test_games_match_the_reference(preset: str, players: int) -> None:
     best = max(scores)
     expected_winners = tuple(s for s in range(players) if scores[s] == best)
     assert outcome.winners == (() if len(expected_winners) == players else expected_winners)
-    assert captures > 0 or preset in {"sq13bi", "hex8bi", "tri6bi"}, "the game should see captures"
+    if preset not in {"sq9", "hex5", "tri4"}:  # random play rarely closes a ring without a neutral border
+        assert captures > 0, "the comparison should exercise captures"
 
 
 @pytest.mark.parametrize(
