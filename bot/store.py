@@ -519,12 +519,13 @@ class SqliteStore:
                 await self._writer.execute("COMMIT")
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._reader.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        # One call on the connection's thread runs the statement to its end, so its read transaction ends
+        # with it: interleaved cursors of concurrent coroutines would otherwise hold an old snapshot open.
+        return list(await self._reader.execute_fetchall(sql, params))
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._reader.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
 
     # ----------------------------------------------------------------------------------------- matches
 
