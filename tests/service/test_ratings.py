@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bot.matches import Finished, MatchService
@@ -68,7 +70,7 @@ async def test_leaderboards_per_guild_and_overall_and_the_ai_key(service: MatchS
     overall = await service.leaderboard("race")
     assert {e.player_key for e in overall} == {"user:1", "user:2", "user:3", "ai:hard"}
     assert [e.rank for e in overall] == [1, 2, 3, 4]
-    assert all(a.rating >= b.rating for a, b in zip(overall, overall[1:], strict=False))
+    assert all(a.rating >= b.rating for a, b in itertools.pairwise(overall))
     local = await service.leaderboard("race", guild_id=GUILD)
     assert {e.player_key for e in local} == {"user:1", "user:2", "ai:hard"}
     assert next(e for e in local if e.player_key == "ai:hard").ai_level == "hard"
