@@ -1,0 +1,41 @@
+"""The writer the crash test kills: plays bursts of moves on many matches and prints each committed ply.
+
+Usage: python -m tests.service.crash_writer DB_PATH MATCHES. Prints "ready", then "<match id> <ply>" after
+each `play()` has returned (so the move is committed), flushing every line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from bot.matches import MatchService
+from bot.store import SqliteStore
+from tests.service.tinygames import registry
+
+
+async def run(path: str, count: int) -> None:
+    store = await SqliteStore.open(path)
+    service = MatchService(store, registry=registry, rng=random.Random(0))
+    to_move: dict[int, int] = {}
+    for i in range(count):
+        challenge = await service.create_challenge(
+            "race", {"target": 1000, "first": "challenger"}, 2 * i + 1, 2 * i + 2, guild_id=1, channel_id=i
+        )
+        match = await service.accept_challenge(challenge.id, 2 * i + 2)
+        to_move[match.id] = 2 * i + 1
+    print("ready", flush=True)
+
+    async def burst(match_id: int) -> None:
+        while True:
+            played = await service.play(match_id, to_move[match_id], "1")
+            print(f"{match_id} {played.match.ply}", flush=True)
+            assert played.next_user_id is not None
+            to_move[match_id] = played.next_user_id
+
+    await asyncio.gather(*(burst(m) for m in to_move))
+
+
+if __name__ == "__main__":
+    asyncio.run(run(sys.argv[1], int(sys.argv[2])))

@@ -1,0 +1,74 @@
+"""check-db finds every way a stored match can disagree with its move log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot import checkdb
+from bot.checkdb import check_database
+from bot.matches import MatchService
+from tests.service.helpers import ALICE, BOB, start_match
+from tests.service.tinygames import registry
+
+
+async def played_database(service: MatchService) -> int:
+    match = await start_match(service)
+    for user, move in [(ALICE, "2"), (BOB, "2"), (BOB, "1")]:
+        await service.play(match.id, user, move)
+    return match.id
+
+
+async def test_a_consistent_database_has_no_mismatch(service: MatchService, db_path: Path) -> None:
+    await played_database(service)
+    assert await check_database(f"sqlite:///{db_path}", registry=registry) == []
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("UPDATE matches SET snapshot = replace(snapshot, '\"total\":5', '\"total\":6')", "snapshot differs"),
+        ("DELETE FROM moves WHERE ply = 3", "ply is 4 but the log has 3"),
+        ("UPDATE moves SET notation = '7' WHERE ply = 1", "does not replay"),
+        ("UPDATE moves SET seat = 0 WHERE ply = 1", "seat 1 was to move"),
+        ("UPDATE moves SET forced = 1 WHERE ply = 0", "marked forced"),
+        ("UPDATE matches SET status = 'finished'", "has no outcome"),
+        ("UPDATE matches SET game = 'chess'", "unknown game"),
+    ],
+)
+async def test_each_kind_of_damage_is_reported(
+    service: MatchService, db_path: Path, sql: str, expected: str
+) -> None:
+    await played_database(service)
+    async with aiosqlite.connect(db_path) as db:
+        await db.execute(sql)
+        await db.commit()
+    problems = await check_database(f"sqlite:///{db_path}", registry=registry)
+    assert any(expected in p for p in problems), problems
+
+
+async def test_a_missing_file_is_reported(tmp_path: Path) -> None:
+    assert await check_database(f"sqlite:///{tmp_path / 'nope.sqlite3'}") == [
+        f"no database file at {tmp_path / 'nope.sqlite3'}"
+    ]
+
+
+def test_main_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = f"sqlite:///{tmp_path / 'nope.sqlite3'}"
+    assert checkdb.main(["--database-url", missing]) == 1
+    assert "no database file" in capsys.readouterr().out
+    assert checkdb.main(["--database-url", "mysql://x"]) == 2
+
+
+async def test_the_real_games_check_clean(open_service: object, db_path: Path) -> None:
+    from tests.service.conftest import ServiceFactory
+
+    assert callable(open_service)
+    factory: ServiceFactory = open_service
+    service = await factory()
+    match = await start_match(service, "paint", {"white": "challenger"})
+    options = await service.legal_notations(match.id)
+    await service.play(match.id, ALICE, options[0])
+    assert await checkdb.check_database(f"sqlite:///{db_path}") == []

@@ -1,0 +1,87 @@
+"""The service on the real engines: seats, forced passes, pass, resign, timeouts and consistent snapshots."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.checkdb import check_database
+from bot.matches import CannotPass, Finished, MatchService, Played, TimedOut
+from games.base import IllegalMove
+from tests.service.conftest import FakeClock
+from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, snapshot_matches_replay, start_match
+
+
+async def random_plies(service: MatchService, match_id: int, plies: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(plies):
+        view = await service.get_match(match_id)
+        if not view.is_active:
+            return
+        user = view.user_to_move
+        assert user is not None
+        options = await service.legal_notations(match_id, limit=400)
+        await service.play(match_id, user, rng.choice(options), expected_ply=view.ply)
+
+
+async def test_paintscape_balancer_sits_in_seat_zero_and_the_log_replays(service: MatchService) -> None:
+    match = await start_match(service, "paintscape", {"balancer": "opponent"})
+    rules = service.rules("paintscape")
+    assert match.seats[0].user_id == BOB and rules.seat_label(match.state, 0) == "Balancer"
+    assert match.user_to_move == BOB
+    await random_plies(service, match.id, 40, seed=1)
+    assert await snapshot_matches_replay(service, match.id)
+    view = await service.get_match(match.id)
+    if view.is_active:
+        with pytest.raises((IllegalMove, CannotPass)):
+            await service.pass_turn(match.id, view.user_to_move or 0)
+
+
+async def test_paintscape_without_balance_seat_zero_is_black_and_moves_first(service: MatchService) -> None:
+    match = await start_match(service, "paintscape", {"balance": False, "balancer": "challenger"})
+    rules = service.rules("paintscape")
+    assert rules.seat_label(match.state, 0) == "Black" and match.user_to_move == ALICE
+
+
+async def test_paint_has_no_pass_and_resign_ends_it(service: MatchService) -> None:
+    match = await start_match(service, "paint", {"white": "opponent"})
+    assert match.user_to_move == BOB
+    with pytest.raises(CannotPass, match="no passing in Paint"):
+        await service.pass_turn(match.id, BOB)
+    await random_plies(service, match.id, 10, seed=2)
+    result = await service.resign(match.id, ALICE)
+    assert isinstance(result, Finished) and result.winners == (BOB,)
+    assert await snapshot_matches_replay(service, match.id)
+
+
+async def test_tilingking_lobby_timeout_passes_all_and_resign_is_a_move(
+    service: MatchService, clock: FakeClock, db_path: object
+) -> None:
+    lobby = await service.create_lobby(
+        "tilingking", {"turn_timeout": 1}, ALICE, guild_id=GUILD, channel_id=CHANNEL, seat_order="joined"
+    )
+    await service.join_lobby(lobby.id, BOB)
+    await service.join_lobby(lobby.id, CAROL)
+    match = await service.start_lobby(lobby.id, ALICE)
+    await random_plies(service, match.id, 6, seed=3)
+    view = await service.get_match(match.id)
+    late = view.user_to_move
+    clock.advance(61)
+    [event] = await service.expire_due()
+    assert isinstance(event, TimedOut) and event.user_id == late
+    assert event.played is not None and event.played.move.notation == "passall"
+    view = await service.get_match(match.id)
+    resigner = view.user_to_move
+    assert resigner is not None and resigner != late
+    result = await service.resign(match.id, resigner)
+    assert isinstance(result, Played) and result.move.notation == "resign"
+    assert result.finished is None and result.next_user_id not in (resigner, late)  # the third plays on
+    assert await check_database(f"sqlite:///{db_path}") == []
+
+
+async def test_a_pass_in_tilingking(service: MatchService) -> None:
+    match = await start_match(service, "tilingking", {"first": "challenger"})
+    played = await service.pass_turn(match.id, ALICE, expected_ply=0)
+    assert played.move.notation == "pass" and played.next_user_id == BOB
+    assert await snapshot_matches_replay(service, match.id)
