@@ -3,7 +3,8 @@
 
     python bench/ai_playouts.py [--seconds 2] [--games paintscape,paint,tilingking] [--seats 2]
 
-Each figure starts from fresh positions (seeds 0, 1, ...) and runs for about `--seconds`. Output columns:
+Each figure starts from fresh positions (seeds 0-15; Paintscape without balancing, so in the play phase)
+and runs for about `--seconds`. Output columns:
 game, path, playouts/s, mean plies per playout (where known), seconds measured.
 """
 
@@ -57,6 +58,10 @@ def measure(
     print(f"{name:<12} {path:<22} {count / elapsed:10.1f} {per_playout} {elapsed:8.2f}")
 
 
+START_OPTIONS: dict[str, dict[str, Any]] = {"paintscape": {"balance": False}}
+"""Start in the play phase: playouts (and the fast paths) are about play, not Paintscape's balancing."""
+
+
 def bench_game(game_id: str, seats: int, seconds: float, cap: int) -> None:
     """Print one line per playout path of one game."""
     try:
@@ -70,7 +75,7 @@ def bench_game(game_id: str, seats: int, seconds: float, cap: int) -> None:
     def start(i: int) -> Any:
         key = i % 16
         if key not in cache:
-            cache[key] = rules.new(seats, {}, key)
+            cache[key] = rules.new(seats, START_OPTIONS.get(game_id, {}), key)
         return cache[key]
 
     def by_contract(state: Any, rng: random.Random) -> int:

@@ -58,6 +58,10 @@ class Knowledge:
     take_wins: bool = False
     """Check every root move for an outright win before searching (game knowledge turns this on)."""
 
+    rave: float = 0.0
+    """RAVE equivalence constant k (0 = off): a child's value mixes in its all-moves-as-first value with
+    weight sqrt(k / (3n + k)). Needs `move_key` and `playout_keys`."""
+
     exploration: float = 0.7
     """The UCT exploration constant (rewards are in [0, 1])."""
 
@@ -85,6 +89,16 @@ class Knowledge:
         """A move chosen without the tree search (a phase the game handles its own way), or None to search.
         It must respect the same budget: `iterations` (deterministic) or `seconds`."""
         return None
+
+    def move_key(self, state: Any, move: Any) -> int:
+        """The move's AMAF key: a small bit index shared by "the same move" in different positions, or -1."""
+        return -1
+
+    def playout_keys(
+        self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int
+    ) -> tuple[Rewards, list[int]]:
+        """A playout's rewards and, per seat, the bitmask of the move keys that seat played in it."""
+        return self.playout(rules, state, rng, seats), [0] * seats
 
     def outcome_rewards(self, rules: Rules[Any, Any], state: Any, outcome: Outcome) -> Rewards:
         """The rewards of a finished game: places, not margins, by default."""

@@ -143,6 +143,69 @@ def policy_playout(
         colour ^= 1
 
 
+def random_playout(state: PaintscapeState, rng: random.Random) -> tuple[int, list[int]]:
+    """Uniformly random placements from a play-phase state to the end: (winning seat or -1, per seat the
+    bitboard of squares it placed on during the playout)."""
+    black_seat = state.black_seat
+    assert black_seat is not None
+    black, white = state.black, state.white
+    tiles = list(state.tiles)
+    scores = [state.collected.count(0), state.collected.count(1)]
+    placed = [0, 0]  # by stone colour
+    if max(scores) >= COLOURS_TO_WIN:
+        return (0 if scores[0] > scores[1] else 1) ^ black_seat, placed
+    in_play = sum(1 for t in tiles if t)
+    colour = state.turn ^ black_seat
+    random_float = rng.random
+    passed = False
+    while True:
+        mine = white if colour else black
+        stones = black | white
+        targets = (
+            ((mine << 8) & FULL) | (mine >> 8) | ((mine & _NOT_FILE_H) << 1) | ((mine & _NOT_FILE_A) >> 1)
+        ) & ~stones
+        if not targets:
+            if passed:
+                return -1, _by_seat(placed, black_seat)
+            passed = True
+            colour ^= 1
+            continue
+        passed = False
+        for _ in range(int(random_float() * targets.bit_count())):
+            targets &= targets - 1
+        bit = targets & -targets
+        placed[colour] |= bit
+        mine |= bit
+        for k in range(5):
+            t = tiles[k]
+            if t & bit:
+                if (mine & t).bit_count() == COLLECT_AT:
+                    tiles[k] = 0
+                    in_play -= 1
+                    mine &= ~t
+                    if colour:
+                        black &= ~t
+                    else:
+                        white &= ~t
+                    scores[colour] += 1
+                    if scores[colour] >= COLOURS_TO_WIN:
+                        return colour ^ black_seat, _by_seat(placed, black_seat)
+                    if max(scores) + in_play < COLOURS_TO_WIN:
+                        if scores[0] == scores[1]:
+                            return -1, _by_seat(placed, black_seat)
+                        return (0 if scores[0] > scores[1] else 1) ^ black_seat, _by_seat(placed, black_seat)
+                break
+        if colour:
+            white = mine
+        else:
+            black = mine
+        colour ^= 1
+
+
+def _by_seat(by_colour: list[int], black_seat: int) -> list[int]:
+    return by_colour if black_seat == 0 else [by_colour[1], by_colour[0]]
+
+
 def _winner_rewards(winner: int) -> Rewards:
     if winner < 0:
         return [0.5, 0.5]
@@ -171,6 +234,18 @@ class PaintscapeKnowledge(Knowledge):
             return 3
 
         return sorted(ordered, key=urgency)
+
+    def move_key(self, state: Any, move: Any) -> int:
+        """Placements are keyed by their square; other moves take no part in AMAF."""
+        return move if 0 <= move < 64 else -1
+
+    def playout_keys(
+        self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int
+    ) -> tuple[Rewards, list[int]]:
+        if state.phase == "play":
+            winner, placed = random_playout(state, rng)
+            return _winner_rewards(winner), placed
+        return super().playout_keys(rules, state, rng, seats)
 
     def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
         if state.phase == "play":

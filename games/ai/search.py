@@ -74,11 +74,17 @@ class SearchReport:
 class _Node:
     """A position in the search tree. `totals[s]` sums the rewards seat s got through this node."""
 
-    __slots__ = ("children", "move", "seat", "state", "terminal", "totals", "untried", "visits")
+    __slots__ = (
+        "amaf_total", "amaf_visits", "children", "key", "move", "seat", "state", "terminal", "totals",
+        "untried", "visits",
+    )  # fmt: skip
 
-    def __init__(self, state: Any, move: Any, seat: Seat | None, seats: int) -> None:
+    def __init__(self, state: Any, move: Any, seat: Seat | None, seats: int, key: int = -1) -> None:
         self.state = state
         self.move = move
+        self.key = key  # the move's AMAF key (a bit index), -1 for none
+        self.amaf_visits = 0
+        self.amaf_total = 0.0  # the chooser's rewards over simulations that played this move later
         self.seat = seat
         self.children: list[_Node] = []
         self.untried: list[Any] | None = None  # filled (most promising last) on the first expansion
@@ -96,10 +102,10 @@ class Search:
         self.seats = seats
         self.rng = rng
 
-    def _node(self, state: Any, move: Any) -> _Node:
+    def _node(self, state: Any, move: Any, key: int = -1) -> _Node:
         rules = self.rules
         seat = rules.to_move(state)
-        node = _Node(state, move, seat, self.seats)
+        node = _Node(state, move, seat, self.seats, key)
         if seat is None:
             outcome = rules.outcome(state)
             assert outcome is not None, "a position with nobody to move must be finished"
@@ -121,8 +127,13 @@ class Search:
         log_visits = math.log(node.visits)
         best = node.children[0]
         best_score = -1.0
+        rave = self.knowledge.rave
         for child in node.children:
-            score = child.totals[seat] / child.visits + c * math.sqrt(log_visits / child.visits)
+            mean = child.totals[seat] / child.visits
+            if rave and child.amaf_visits:
+                beta = math.sqrt(rave / (3 * child.visits + rave))
+                mean = (1 - beta) * mean + beta * child.amaf_total / child.amaf_visits
+            score = mean + c * math.sqrt(log_visits / child.visits)
             if score > best_score:
                 best, best_score = child, score
         return best
@@ -131,6 +142,7 @@ class Search:
         """One iteration: select down the tree, expand one child, play it out, back the rewards up."""
         node = root
         path = [root]
+        played = [0] * self.seats
         while True:
             if node.terminal is not None:
                 rewards = node.terminal
@@ -141,11 +153,15 @@ class Search:
                 node.untried = ordered[::-1]
             if node.untried and len(node.children) < self._children_allowed(node):
                 move = node.untried.pop()
-                child = self._node(self.rules.apply(node.state, move), move)
+                key = self.knowledge.move_key(node.state, move) if self.knowledge.rave else -1
+                child = self._node(self.rules.apply(node.state, move), move, key)
                 node.children.append(child)
                 path.append(child)
                 if child.terminal is not None:
                     rewards = child.terminal
+                elif self.knowledge.rave:
+                    knowledge = self.knowledge
+                    rewards, played = knowledge.playout_keys(self.rules, child.state, self.rng, self.seats)
                 else:
                     rewards = self.knowledge.playout(self.rules, child.state, self.rng, self.seats)
                 break
@@ -156,6 +172,27 @@ class Search:
             totals = visited.totals
             for seat in range(self.seats):
                 totals[seat] += rewards[seat]
+        if self.knowledge.rave:
+            self._update_amaf(path, rewards, played)
+
+    @staticmethod
+    def _update_amaf(path: list[_Node], rewards: Rewards, played: list[int]) -> None:
+        """All-moves-as-first: each node's children whose move its seat played later in this simulation
+        (in the tree below or in the playout) share the simulation's reward for that seat."""
+        played = list(played)
+        for depth in range(len(path) - 2, -1, -1):
+            parent, chosen = path[depth], path[depth + 1]
+            seat = parent.seat
+            if seat is None:
+                continue
+            if chosen.key >= 0:
+                played[seat] |= 1 << chosen.key
+            mask = played[seat]
+            reward = rewards[seat]
+            for child in parent.children:
+                if child.key >= 0 and mask >> child.key & 1:
+                    child.amaf_visits += 1
+                    child.amaf_total += reward
 
     def run(
         self,
