@@ -91,6 +91,39 @@ def test_search_alone_finds_the_win_and_blocks_a_threat() -> None:
     assert rules.notation(block, report.move) == "c2"
 
 
+class RaveTicTacToe(Knowledge):
+    """Tic-tac-toe knowledge with all-moves-as-first: a move's key is its cell."""
+
+    rave = 200.0
+    exploration = 0.3
+
+    def move_key(self, state: Any, move: Any) -> int:
+        return int(move)
+
+    def playout_keys(
+        self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int
+    ) -> tuple[list[float], list[int]]:
+        played = [0] * seats
+        while rules.outcome(state) is None:
+            move = rng.choice(rules.legal_moves(state))
+            played[rules.to_move(state)] |= 1 << move
+            state = rules.apply(state, move)
+        outcome = rules.outcome(state)
+        assert outcome is not None
+        return rank_rewards(outcome), played
+
+
+def test_rave_search_still_finds_the_win_and_the_block() -> None:
+    rules = TicTacToe()
+    win = rules.from_text("xx./oo./...", mover=0)
+    report = analyse(rules, win, level="hard", iterations=600, knowledge=RaveTicTacToe())
+    assert rules.notation(win, report.move) == "c3"
+    block = rules.from_text("x../oo./x..", mover=0)
+    report = analyse(rules, block, level="hard", iterations=1500, knowledge=RaveTicTacToe())
+    assert rules.notation(block, report.move) == "c2"
+    assert report.iterations == 1500
+
+
 def test_perfect_play_from_the_empty_board_is_a_draw() -> None:
     """Hard against hard with a decent budget never loses tic-tac-toe (a real check of the tree values)."""
     rules = TicTacToe()
