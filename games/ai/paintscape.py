@@ -1,10 +1,12 @@
 """What the search knows about Paintscape (RULES.md section 1).
 
-- Playouts run on bitboards in locals and are not uniform: a player takes a placement that collects a
-  colour (its 6th stone there) whenever it has one, and usually steps on the square where the opponent
-  would collect next (a block). Otherwise it places at random, preferring tiles of colours it leads on.
-- Tree moves are ordered the same way: collections first, then blocks, then the rest.
-- The weak (easy) version plays uniformly random playouts and does not balance.
+- Placements are keyed by square for RAVE (all-moves-as-first): in a placement game a square that is good
+  later is often good now, which sharpens the first few hundred visits of every node. Playouts are
+  uniformly random (the engine's fast path); a greedy collect/block policy (`policy_playout`) measured
+  weaker than uniform playouts at equal thinking time, so it is kept only for experiments.
+- Tree moves are ordered: a placement that collects a colour first, then one that blocks the opponent's
+  collecting square, then the rest.
+- The weak (easy) version drops RAVE and does not balance.
 - Balancing: the balancer estimates with playouts how likely Black (the first mover) is to win, and swaps
   stones while a swap brings that nearer to even; then `done`. The chooser searches its two answers.
 """
@@ -213,10 +215,18 @@ def _winner_rewards(winner: int) -> Rewards:
 
 
 class PaintscapeKnowledge(Knowledge):
-    """Paintscape: greedy collect/block playouts, ordered placements, a balancer that evens the start."""
+    """Paintscape: RAVE over squares with uniform playouts, ordered placements, a balancer that evens the
+    start. (The greedy `policy_playout` measured weaker than uniform playouts at equal time.)"""
 
     take_wins = True
-    exploration = 0.6
+    rave = 300.0
+    exploration = 0.3
+
+    def __init__(self, weak: bool = False) -> None:
+        super().__init__(weak)
+        if weak:
+            self.rave = 0.0
+            self.exploration = 0.7
 
     def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
         ordered = list(moves)
@@ -249,19 +259,17 @@ class PaintscapeKnowledge(Knowledge):
 
     def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
         if state.phase == "play":
-            if self.weak:
-                return _winner_rewards(fast_playout(state, rng))
-            return _winner_rewards(policy_playout(state, rng))
+            return _winner_rewards(fast_playout(state, rng))
         return super().playout(rules, state, rng, seats)
 
     # ------------------------------------------------------------------------------------ balancing
 
     def black_win_rate(self, state: PaintscapeState, playouts: int, rng: random.Random) -> float:
-        """How often Black (moving first) wins policy playouts from a setup position's board."""
+        """How often Black (moving first) wins random playouts from a setup position's board."""
         play = state._replace(phase="play", black_seat=0, turn=0)
         wins = 0.0
         for _ in range(playouts):
-            winner = policy_playout(play, rng)
+            winner = fast_playout(play, rng)
             wins += 0.5 if winner < 0 else 1.0 if winner == 0 else 0.0
         return wins / playouts
 
@@ -320,7 +328,7 @@ class PaintscapeKnowledge(Knowledge):
         budget = iterations if iterations is not None else 1 << 30
         deadline = None if seconds is None else time.perf_counter() + seconds
         if iterations is None and seconds is not None:
-            budget = int(seconds * 2500)
+            budget = int(seconds * 3000)
         return self.balance_move(state, moves, rng, budget, deadline)
 
 

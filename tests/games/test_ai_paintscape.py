@@ -45,8 +45,9 @@ def play_position(fixed: dict[str, str], empties: int = 0, leave_out: str = "") 
     return RULES.new(2, {"layout": layout(fixed, empties, leave_out), "balance": False}, 0)
 
 
-# Black (seat 0, to move) has 5 stones on red (b1-f1) and a free red tile on g1 next to f1.
-RED_RACE = {"a1": "B", "b1": "R", "c1": "R", "d1": "R", "e1": "R", "f1": "R", "g1": "2", "h8": "W"}
+# Black (seat 0, to move) has 5 stones on red (b1-f1) and a free red tile on g1 next to f1; White's stone
+# on h1 could step on g1 next turn and spoil it, so collecting now is urgent.
+RED_RACE = {"a1": "B", "b1": "R", "c1": "R", "d1": "R", "e1": "R", "f1": "R", "g1": "2", "h1": "W"}
 
 
 def test_search_collects_a_colour_when_it_can() -> None:
