@@ -80,7 +80,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
 from openskill.models import PlackettLuce
@@ -1289,7 +1289,18 @@ class MatchService:
             raise StaleMove()
         self._states.put(row.id, (ply, now), state)
         self._deadlines_changed()
-        new_row = await self._row(row.id)
+        if finish is None:  # what the write changed; a finished match is read back with its results
+            new_row = replace(
+                row,
+                ply=ply,
+                snapshot=snapshot,
+                deadline=deadline,
+                updated_at=now,
+                abort_votes=(),
+                takeback=None,
+            )
+        else:
+            new_row = await self._row(row.id)
         view = self._view(new_row, state)
         finished = await self._finished(view, by_user=None) if outcome is not None else None
         if finished is not None:

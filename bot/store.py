@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import aiosqlite
+
+log = logging.getLogger(__name__)
 
 # ------------------------------------------------------------------------------------------------ records
 
@@ -438,6 +441,7 @@ _MATCH_COLUMNS = (
     "id, game, options, seed, guild_id, channel_id, status, ply, turn_timeout, deadline, snapshot, outcome, "
     "rated, ratings_applied, abort_votes, takeback, created_at, updated_at, finished_at"
 )
+_MATCH_COLUMNS_M = ", ".join(f"m.{name.strip()}" for name in _MATCH_COLUMNS.split(","))
 _CHALLENGE_COLUMNS = (
     "id, game, options, guild_id, channel_id, challenger_id, opponent_id, status, created_at, expires_at, "
     "match_id"
@@ -472,12 +476,24 @@ def _challenge(row: sqlite3.Row | tuple[Any, ...]) -> ChallengeRow:
 
 class SqliteStore:
     """`MatchStore` on SQLite. Writes go through one connection under a lock (SQLite has one writer anyway);
-    a file database reads through a second connection, so readers only ever see committed data."""
+    a file database reads through a second connection, so readers only ever see committed data, and a third
+    connection checkpoints the WAL in the background, so no move waits for a checkpoint's disk flush."""
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection | None) -> None:
+    CHECKPOINT_EVERY = 500
+    """Commits between two background WAL checkpoints."""
+
+    def __init__(
+        self,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection | None = None,
+        checkpointer: aiosqlite.Connection | None = None,
+    ) -> None:
         self._writer = writer
         self._reader = reader or writer
+        self._checkpointer = checkpointer
         self._write_lock = asyncio.Lock()
+        self._commits = 0
+        self._checkpoint_task: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: str, *, synchronous: str = "NORMAL") -> SqliteStore:
@@ -488,23 +504,53 @@ class SqliteStore:
         memory = path == ":memory:"
         if not memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
+        opened: list[aiosqlite.Connection] = []
         try:
+            writer = await aiosqlite.connect(path, isolation_level=None)
+            opened.append(writer)
             await _configure(writer, synchronous, memory)
             await _migrate(writer)
-            reader = None
-            if not memory:
-                reader = await aiosqlite.connect(path, isolation_level=None)
-                await _configure(reader, synchronous, memory)
+            if memory:
+                return cls(writer)
+            await writer.execute("PRAGMA wal_autocheckpoint = 0")  # checkpoints run in the background
+            for _ in range(2):
+                connection = await aiosqlite.connect(path, isolation_level=None)
+                opened.append(connection)
+                await _configure(connection, synchronous, memory)
         except BaseException:
-            await writer.close()
+            for connection in opened:
+                await connection.close()
             raise
-        return cls(writer, reader)
+        return cls(writer, opened[1], opened[2])
 
     async def close(self) -> None:
+        if self._checkpoint_task is not None:
+            await self._checkpoint_task
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
         if self._reader is not self._writer:
             await self._reader.close()
         await self._writer.close()
+
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the database file without blocking readers or the writer (PASSIVE)."""
+        if self._checkpointer is not None:
+            await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def _committed(self) -> None:
+        self._commits += 1
+        busy = self._checkpoint_task is not None and not self._checkpoint_task.done()
+        if self._checkpointer is not None and self._commits >= self.CHECKPOINT_EVERY and not busy:
+            self._commits = 0
+            self._checkpoint_task = asyncio.create_task(
+                self._checkpoint_quietly(), name="tessera-wal-checkpoint"
+            )
+
+    async def _checkpoint_quietly(self) -> None:
+        try:
+            await self.checkpoint()
+        except Exception:  # the next checkpoint catches up; a failed one loses nothing
+            log.warning("background WAL checkpoint failed", exc_info=True)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -517,6 +563,7 @@ class SqliteStore:
                 raise
             else:
                 await self._writer.execute("COMMIT")
+        self._committed()
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         # One call on the connection's thread runs the statement to its end, so its read transaction ends
@@ -543,34 +590,48 @@ class SqliteStore:
             seats[r[0]].append(SeatRow(r[1], r[2], r[3], r[4], r[5]))
         return seats
 
+    @staticmethod
+    def _match_row(r: Sequence[Any], seats: Sequence[SeatRow]) -> MatchRow:
+        return MatchRow(
+            id=r[0],
+            game=r[1],
+            options=json.loads(r[2]),
+            seed=r[3],
+            guild_id=r[4],
+            channel_id=r[5],
+            seats=tuple(seats),
+            status=r[6],
+            ply=r[7],
+            turn_timeout=r[8],
+            deadline=r[9],
+            snapshot=r[10],
+            outcome=json.loads(r[11]) if r[11] is not None else None,
+            rated=bool(r[12]),
+            ratings_applied=bool(r[13]),
+            abort_votes=tuple(json.loads(r[14])),
+            takeback=json.loads(r[15]) if r[15] is not None else None,
+            created_at=r[16],
+            updated_at=r[17],
+            finished_at=r[18],
+        )
+
     async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRow]:
         rows = await self._fetchall(f"SELECT {_MATCH_COLUMNS} FROM matches {where}", params)
         seats = await self._seats([r[0] for r in rows])
-        return [
-            MatchRow(
-                id=r[0],
-                game=r[1],
-                options=json.loads(r[2]),
-                seed=r[3],
-                guild_id=r[4],
-                channel_id=r[5],
-                seats=tuple(seats[r[0]]),
-                status=r[6],
-                ply=r[7],
-                turn_timeout=r[8],
-                deadline=r[9],
-                snapshot=r[10],
-                outcome=json.loads(r[11]) if r[11] is not None else None,
-                rated=bool(r[12]),
-                ratings_applied=bool(r[13]),
-                abort_votes=tuple(json.loads(r[14])),
-                takeback=json.loads(r[15]) if r[15] is not None else None,
-                created_at=r[16],
-                updated_at=r[17],
-                finished_at=r[18],
-            )
-            for r in rows
-        ]
+        return [self._match_row(r, seats[r[0]]) for r in rows]
+
+    async def _one_match(self, where: str, params: Sequence[Any]) -> MatchRow | None:
+        """One match and its seats in a single query (the hot path of every move)."""
+        rows = await self._fetchall(
+            f"SELECT {_MATCH_COLUMNS_M}, s.seat, s.user_id, s.ai_level, s.player_key, s.result "
+            f"FROM matches m JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
+            params,
+        )
+        if not rows:
+            return None
+        first = rows[0][0]
+        seats = [SeatRow(*r[19:24]) for r in rows if r[0] == first]
+        return self._match_row(rows[0], seats)
 
     async def insert_match(
         self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
@@ -626,12 +687,10 @@ class SqliteStore:
         return row
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        rows = await self._matches("WHERE id = ?", (match_id,))
-        return rows[0] if rows else None
+        return await self._one_match("WHERE m.id = ?", (match_id,))
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRow | None:
-        rows = await self._matches("WHERE channel_id = ? AND status = 'active'", (channel_id,))
-        return rows[0] if rows else None
+        return await self._one_match("WHERE m.channel_id = ? AND m.status = 'active'", (channel_id,))
 
     async def match_ids(self, status: str | None = None) -> list[int]:
         if status is None:

@@ -66,3 +66,21 @@ def test_sqlite_path_keeps_relative_and_absolute_paths() -> None:
     assert sqlite_path("sqlite:///data/tessera.sqlite3") == "data/tessera.sqlite3"
     assert sqlite_path("sqlite:////abs/t.db") == "/abs/t.db"
     assert sqlite_path("sqlite:///:memory:") == ":memory:"
+
+
+async def test_the_wal_is_checkpointed_in_the_background(db_path: Path) -> None:
+    from bot.store import GuildSettingsRow
+
+    store = await SqliteStore.open(str(db_path))
+    store.CHECKPOINT_EVERY = 5
+    try:
+        for guild in range(12):
+            await store.put_guild_settings(GuildSettingsRow(guild, 60.0, False, ()))
+        task = store._checkpoint_task
+        assert task is not None
+        await task
+        assert (await store.get_guild_settings(11)) == GuildSettingsRow(11, 60.0, False, ())
+    finally:
+        await store.close()
+    async with aiosqlite.connect(db_path) as db:
+        assert list(await db.execute_fetchall("SELECT COUNT(*) FROM guild_settings")) == [(12,)]
