@@ -35,16 +35,33 @@ from games.base import Outcome
 
 
 class PlainKnowledge(Knowledge):
-    """Plain UCT: uniformly random playouts to the end, by the engine's fast path when it has one."""
+    """Plain UCT: uniformly random playouts to the end, by the engine's fast path when it has one. It never
+    considers resigning or passing for the rest of the game (TilingKing), which no sane player would."""
+
+    def _sane(self, rules: Any, state: Any, moves: list[Any]) -> list[Any]:
+        kept = [m for m in moves if rules.notation(state, m) not in HOPELESS]
+        return kept or moves
+
+    def order(self, rules: Any, state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
+        return super().order(rules, state, self._sane(rules, state, moves), rng)
 
     def playout(self, rules: Any, state: Any, rng: random.Random, seats: int) -> list[float]:
         fast = getattr(importlib.import_module(type(rules).__module__), "fast_playout", None)
         if fast is None or (rules.id == "paintscape" and state.phase != "play"):
-            return super().playout(rules, state, rng, seats)
+            for _ in range(self.playout_cap):
+                outcome = rules.outcome(state)
+                if outcome is not None:
+                    return self.outcome_rewards(rules, state, outcome)
+                moves = self._sane(rules, state, list(rules.legal_moves(state)))
+                state = rules.apply(state, moves[rng.randrange(len(moves))])
+            return self.evaluate(rules, state, seats)
         winner = fast(state, rng)
         if winner is None or winner < 0:
             return [0.5] * seats
         return [1.0 if s == winner else 0.0 for s in range(seats)]
+
+
+HOPELESS = frozenset({"resign", "passall"})
 
 
 EASY_SHARE = 0.2 / 3.0
