@@ -637,6 +637,16 @@ class SqliteStore:
         self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
     ) -> MatchRow:
         async with self._transaction() as db:
+            if challenge_id is not None:
+                rows = list(
+                    await db.execute_fetchall("SELECT status FROM challenges WHERE id = ?", (challenge_id,))
+                )
+                if not rows or rows[0][0] != "pending":
+                    raise StoreConflict(f"challenge {challenge_id} is no longer pending")
+            if lobby_id is not None:
+                rows = list(await db.execute_fetchall("SELECT status FROM lobbies WHERE id = ?", (lobby_id,)))
+                if not rows or rows[0][0] != "open":
+                    raise StoreConflict(f"lobby {lobby_id} is no longer open")
             busy = await db.execute_fetchall(
                 "SELECT id FROM matches WHERE channel_id = ? AND status = 'active'", (new.channel_id,)
             )

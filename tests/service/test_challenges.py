@@ -230,3 +230,29 @@ async def test_lobby_sizes_and_random_seats(service: MatchService) -> None:
         orders.add(tuple(s.user_id for s in match.seats))
         assert sorted(s.user_id for s in match.seats) == [ALICE, BOB, CAROL, DAVE]
     assert len(orders) > 1
+
+
+async def test_accepting_twice_at_once_starts_one_match(service: MatchService) -> None:
+    import asyncio
+
+    challenge = await service.create_challenge("race", {}, ALICE, BOB, guild_id=GUILD, channel_id=CHANNEL)
+    results = await asyncio.gather(
+        service.accept_challenge(challenge.id, BOB),
+        service.accept_challenge(challenge.id, BOB),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert [type(r) for r in results if isinstance(r, Exception)] == [ChallengeClosed]
+    assert len(await service.store.match_ids()) == 1
+
+
+async def test_starting_a_lobby_twice_at_once_starts_one_match(service: MatchService) -> None:
+    import asyncio
+
+    lobby = await service.create_lobby("hoard", {}, ALICE, guild_id=GUILD, channel_id=CHANNEL)
+    await service.join_lobby(lobby.id, BOB)
+    results = await asyncio.gather(
+        service.start_lobby(lobby.id, ALICE), service.start_lobby(lobby.id, ALICE), return_exceptions=True
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert [type(r) for r in results if isinstance(r, Exception)] == [LobbyClosed]
