@@ -46,6 +46,7 @@ Matches
     legal_notations(match_id, prefix="", limit=25) -> list[str]        for autocomplete
     moves(match_id) -> list[MoveView];  replay_states(match_id) -> list[state]   (start, after each move)
     ai_turns() -> list[MatchView]                                      active matches where the bot is to move
+        (the bot plays its AI seat's move with play(match_id, bot_user_id, notation, expected_ply))
 Clock (bot/clock.py drives these)
     expire_due(now=None) -> list[ClockEvent];  next_wakeup() -> float | None
     add_deadline_listener(callback)                                    (sync) called when deadlines change
@@ -65,6 +66,9 @@ Turn deadlines. Each match has a turn timeout (the guild's default, 24 h unless 
 option overrides it, in minutes). The deadline of the player to move is a column; `expire_due` ends a
 two-player game with a loss by timeout, or, where the game has ``passall`` (TilingKing), plays it for the
 player. The bot's own seats have no deadline. Nothing fires twice: every expiry is a stale-checked write.
+
+Errors name players as mentions (``<@id>``), which Discord shows as names without pinging in an ephemeral
+reply; `NotYourTurnError.user_id` is there for a bot that prefers to word it itself.
 
 Ratings. openskill's Plackett-Luce model, one rating per game and player key (``user:<id>``, or ``ai:<level>``
 for the bot), updated once when a rated match finishes (a flag on the match makes it idempotent).
@@ -610,20 +614,21 @@ def _results(outcome: Outcome) -> dict[Seat, str | None]:
 
 
 class _StateCache:
-    """A bounded LRU of engine states keyed by match id, tagged with the (ply, updated_at) they belong to."""
+    """A bounded LRU of engine states keyed by match id, each tagged with the snapshot text it was loaded
+    from: a state is reused only for exactly that snapshot, so a stale entry can never be served."""
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._items: OrderedDict[int, tuple[tuple[int, float], Any]] = OrderedDict()
+        self._items: OrderedDict[int, tuple[str, Any]] = OrderedDict()
 
-    def get(self, match_id: int, version: tuple[int, float]) -> Any | None:
+    def get(self, match_id: int, version: str) -> Any | None:
         item = self._items.get(match_id)
         if item is None or item[0] != version:
             return None
         self._items.move_to_end(match_id)
         return item[1]
 
-    def put(self, match_id: int, version: tuple[int, float], state: Any) -> None:
+    def put(self, match_id: int, version: str, state: Any) -> None:
         self._items[match_id] = (version, state)
         self._items.move_to_end(match_id)
         while len(self._items) > self._size:
@@ -692,7 +697,7 @@ class MatchService:
                 log.exception("deadline listener failed")
 
     def _load_state(self, rules: Rules[Any, Any], row: MatchRow) -> Any:
-        version = (row.ply, row.updated_at)
+        version = row.snapshot
         state = self._states.get(row.id, version)
         if state is None:
             state = rules.load(json.loads(row.snapshot))
@@ -1287,7 +1292,7 @@ class MatchService:
         if not await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish):
             self._states.drop(row.id)
             raise StaleMove()
-        self._states.put(row.id, (ply, now), state)
+        self._states.put(row.id, snapshot, state)
         self._deadlines_changed()
         if finish is None:  # what the write changed; a finished match is read back with its results
             new_row = replace(
@@ -1468,11 +1473,10 @@ class MatchService:
             state = rules.apply(state, move)
         now = self.now()
         deadline = self._deadline(row, rules, kept, now)
-        if not await self.store.rewind_match(
-            row.id, row.ply, target, _json_roundtrip(rules.dump(kept)), deadline, now
-        ):
+        snapshot = _json_roundtrip(rules.dump(kept))
+        if not await self.store.rewind_match(row.id, row.ply, target, snapshot, deadline, now):
             raise StaleMove()
-        self._states.put(row.id, (target, now), kept)
+        self._states.put(row.id, snapshot, kept)
         self._deadlines_changed()
         return TakenBack(self._view(await self._row(row.id), kept), user_id, tuple(undone))
 
