@@ -1378,7 +1378,7 @@ class MatchService:
             aborted = Outcome(Termination.ABORTED, (0,) * len(row.seats))
             if admin:
                 return await self._end(row, rules, aborted, by_user=user_id)
-            seat = self._seat_of(row, user_id)
+            self._seat_of(row, user_id)  # raises NotSeated
             votes = set(row.abort_votes) | {s.seat for s in row.seats if s.user_id == user_id}
             votes |= {s.seat for s in row.seats if s.ai_level is not None}
             waiting = tuple(s.user_id for s in row.seats if s.seat not in votes)
@@ -1386,7 +1386,6 @@ class MatchService:
                 return await self._end(row, rules, aborted, by_user=user_id)
             if not await self.store.set_requests(row.id, row.ply, sorted(votes), row.takeback):
                 raise StaleMove()
-            del seat
             return AbortRequested(await self.get_match(match_id), user_id, tuple(dict.fromkeys(waiting)))
 
     @staticmethod
