@@ -10,6 +10,7 @@ import pytest
 from bot import checkdb
 from bot.checkdb import check_database
 from bot.matches import MatchService
+from tests.service.conftest import ServiceFactory
 from tests.service.helpers import ALICE, BOB, start_match
 from tests.service.tinygames import registry
 
@@ -62,12 +63,8 @@ def test_main_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert checkdb.main(["--database-url", "mysql://x"]) == 2
 
 
-async def test_the_real_games_check_clean(open_service: object, db_path: Path) -> None:
-    from tests.service.conftest import ServiceFactory
-
-    assert callable(open_service)
-    factory: ServiceFactory = open_service
-    service = await factory()
+async def test_the_real_games_check_clean(open_service: ServiceFactory, db_path: Path) -> None:
+    service = await open_service()
     match = await start_match(service, "paint", {"white": "challenger"})
     options = await service.legal_notations(match.id)
     await service.play(match.id, ALICE, options[0])

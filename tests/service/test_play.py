@@ -25,6 +25,7 @@ from bot.matches import (
     UnknownMatch,
 )
 from games.base import IllegalMove, InvalidMove, Termination
+from tests.service.conftest import ServiceFactory
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, snapshot_matches_replay, start_match
 
 
@@ -247,3 +248,22 @@ async def test_every_domain_error_is_a_service_error() -> None:
     ]
     assert len(errors) > 15
     assert all(issubclass(e, ServiceError) for e in errors)
+
+
+async def test_only_a_bounded_number_of_states_is_held_in_memory(open_service: ServiceFactory) -> None:
+    service = await open_service(state_cache_size=3)
+    matches = [await start_match(service, challenger=10 + i, opponent=20 + i, channel=i) for i in range(6)]
+    for match in matches:
+        await service.play(match.id, match.user_to_move or 0, "1")
+    assert len(service._states) == 3
+    for match in matches:  # evicted states are loaded again from their snapshots
+        assert (await service.get_match(match.id)).state.total == 1
+
+
+async def test_matches_of_a_user_lists_their_active_matches(service: MatchService) -> None:
+    first = await start_match(service, channel=1)
+    second = await start_match(service, challenger=CAROL, opponent=ALICE, channel=2)
+    await start_match(service, challenger=BOB, opponent=CAROL, channel=3)
+    assert sorted(m.id for m in await service.matches_of(ALICE)) == sorted([first.id, second.id])
+    await service.resign(first.id, ALICE)
+    assert [m.id for m in await service.matches_of(ALICE)] == [second.id]

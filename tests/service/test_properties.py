@@ -38,21 +38,21 @@ async def run_actions(game: str, seats: int, actions: list[tuple[str, int]]) -> 
             view = await service.get_match(match.id)
             if not view.is_active:
                 break
-            user = view.user_to_move
-            assert user is not None
+            mover = view.user_to_move
+            assert mover is not None
             try:
                 if action == "move":
                     options = await service.legal_notations(match.id)
-                    await service.play(match.id, user, options[pick % len(options)], expected_ply=view.ply)
+                    await service.play(match.id, mover, options[pick % len(options)], expected_ply=view.ply)
                 elif action == "takeback":
                     asker = users[pick % seats]
                     await service.request_takeback(match.id, asker)
                     for other in users:
                         if other != asker:
-                            with contextlib.suppress(USER_ERRORS):
+                            with contextlib.suppress(*USER_ERRORS):
                                 await service.accept_takeback(match.id, other)
                 elif action == "pass":
-                    await service.pass_turn(match.id, user)
+                    await service.pass_turn(match.id, mover)
                 else:
                     await service.resign(match.id, users[pick % seats])
             except USER_ERRORS:

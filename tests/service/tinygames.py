@@ -46,8 +46,8 @@ class _Tiny:
     def outcome(self, state: TinyState) -> Outcome | None:
         return state.outcome
 
-    def must_skip(self, state: TinyState) -> bool:
-        return False
+    def forced_move(self, state: TinyState) -> str | None:
+        return None
 
     def legal_moves(self, state: TinyState) -> Iterable[str]:
         if state.outcome is not None:
