@@ -1,0 +1,57 @@
+"""Small helpers for the SimCord flows: challenge and accept, find the newest board, play from autocomplete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import simcord
+
+
+def boards(channel: Any) -> list[discord.Message]:
+    """The bot's board messages in a channel (they carry board.png), oldest first."""
+    return [m for m in channel.history() if any(a.filename == "board.png" for a in m.attachments)]
+
+
+def last_board(channel: Any) -> discord.Message:
+    found = boards(channel)
+    assert found, "no board message in the channel"
+    return found[-1]
+
+
+def button_labels(message: Any) -> list[str]:
+    labels = []
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            if getattr(child, "label", None):
+                labels.append(child.label)
+    return labels
+
+
+def bot_member(world: Any) -> simcord.MemberActor:
+    """The bot itself as a member, to pick it as an opponent."""
+    env = world.env
+    user = simcord.UserHandle(env, env.backend.get_user(env.bot.user.id))
+    return simcord.MemberActor(env, world.guild, user)
+
+
+async def start_challenge(world: Any, challenger: Any, opponent: Any, game: str, **options: Any) -> Any:
+    """/play, then the opponent presses Accept; returns the play result."""
+    result = await challenger.slash(world.channel, "play", game=game, opponent=opponent, **options)
+    assert not result.ephemeral, result.response.content if result.response else result
+    accepted = await opponent.click(result.response, label="Accept")
+    assert accepted.acknowledged
+    return result
+
+
+async def suggestions(actor: Any, channel: Any, typed: str = "") -> list[str]:
+    choices = await actor.autocomplete(channel, "move", "notation", typed)
+    return [c["value"] for c in choices]
+
+
+def match_id_of(message: Any) -> int:
+    import re
+
+    found = re.search(r"match #(\d+)", message.content)
+    assert found, message.content
+    return int(found.group(1))
