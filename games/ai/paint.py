@@ -20,7 +20,7 @@ from games.paint import _counters as lead_counters
 from games.paint import _moves as disc_moves
 from games.paint import _paint as paint_move
 
-PLAYOUT_PLIES = 24
+PLAYOUT_PLIES = 12  # 12 beat 24 in 6 of 8 games at equal time; 6 and 12 were even
 GREEDY_CHANCE = 0.6
 TILE_SCALE = 5.0  # tiles of difference worth one unit of the logistic evaluation
 LEAD_WEIGHT = 4.0  # a lead count at the winning mark is worth this many units
