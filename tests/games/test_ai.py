@@ -230,6 +230,26 @@ def test_returns_a_legal_move_in_every_game(game_id: str, level: str) -> None:
             assert rules.notation(state, move) in notations
 
 
+@pytest.mark.skipif(not GAMES, reason="no engine has landed yet")
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(GAMES or ["none"]),
+    st.integers(0, 2**16),
+    st.integers(0, 60),
+    st.sampled_from(LEVELS),
+    st.integers(2, 4),
+)
+def test_any_reachable_position_gets_a_legal_move(
+    game_id: str, seed: int, plies: int, level: str, seats: int
+) -> None:
+    """Positions from random play in any phase (Paintscape's balancing and choice included), any seat."""
+    rules = games.get(game_id)
+    seats = seats if seats in rules.seats else min(rules.seats)
+    state = random_position(rules, seats, seed, plies)
+    move = best_move(rules, state, level=level, iterations=8, seed=seed)
+    assert rules.notation(state, move) in {rules.notation(state, m) for m in rules.legal_moves(state)}
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_same_seed_same_move_in_every_game(game_id: str) -> None:
     rules = games.get(game_id)
