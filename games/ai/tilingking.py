@@ -2,10 +2,11 @@
 
 A position has thousands of placements, so the search never looks at all of them:
 - Pruning: `resign` and `passall` are never considered, and `pass` only when it wins the game at once or
-  no piece fits. Placements are scored by a cheap heuristic (cells covered, touching the mover's own pieces
-  to grow rings, touching opponents' pieces to contest them, next to neutral cells or the rim that help
-  close rings, no gain on the mover's own territory), and a node keeps only the best `NODE_CANDIDATES`,
-  widened progressively. At the root the best `ROOT_PROBES` are played to see captures exactly.
+  no piece fits; the pie `swap` (an option) is always considered when allowed. Placements are scored by a
+  cheap heuristic (cells covered, touching the mover's own pieces to grow rings, touching opponents' pieces
+  to contest them, next to neutral cells or the rim that help close rings, no gain on the mover's own
+  territory), and a node keeps only the best `NODE_CANDIDATES`, widened progressively. At the root the
+  best `ROOT_PROBES` are played to see captures exactly.
 - Playouts: each player places the best of a few sampled placements (big pieces first) for up to
   `PLAYOUT_PLIES` plies; the position is then scored by places (and a small share for the margin) on the
   score so far plus most of the cells still in each supply. A finished game is scored the same way.
@@ -131,7 +132,12 @@ class TilingKingKnowledge(Knowledge):
         placements = self._placements(moves)
         if not placements:
             return [m for m in moves if m.action != "resign"][:1] or list(moves)
-        return self.ranked(rules, state, placements, rng)[:NODE_CANDIDATES]
+        return self._swaps(moves) + self.ranked(rules, state, placements, rng)[:NODE_CANDIDATES]
+
+    @staticmethod
+    def _swaps(moves: list[Any]) -> list[Any]:
+        """The pie swap, when the match allows it and it is this seat's first turn: always worth a look."""
+        return [m for m in moves if m.action == "swap"]
 
     def root_moves(
         self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random
@@ -154,7 +160,7 @@ class TilingKingKnowledge(Knowledge):
         gains = {id(m): probe(m) for m in ranked}
         features = Features(rules, state, seat)
         ranked.sort(key=lambda m: -(gains[id(m)] * 2 + features.score(m.mask)))
-        return ranked[:ROOT_CANDIDATES]
+        return self._swaps(moves) + ranked[:ROOT_CANDIDATES]
 
     # ------------------------------------------------------------------------------------ playouts
 

@@ -97,3 +97,13 @@ def test_estimates_favour_the_seat_ahead() -> None:
     red, blue = estimated_rewards(state)
     assert red > blue
     assert margin_rewards([1.0, 0.0], [50, 10], 81)[0] > margin_rewards([1.0, 0.0], [50, 49], 81)[0]
+
+
+def test_considers_the_pie_swap_when_the_match_allows_it() -> None:
+    state = position(["a1 a2 b1 b2"], swap=True)
+    assert RULES.swap_allowed(state)
+    moves = RULES.legal_moves(state)
+    roots = TilingKingKnowledge().root_moves(RULES, state, moves, random.Random(0))
+    assert any(m.action == "swap" for m in roots)
+    move = best_move(RULES, state, level="hard", iterations=30, seed=0)
+    assert move.action in {"place", "swap"}
