@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import random
 import resource
+import shutil
 import statistics
 import sys
 import tempfile
@@ -114,14 +115,19 @@ async def run(args: argparse.Namespace) -> None:
     rss_after = rss_mb()
 
     # Phase 2: many more stored (finished) matches must not raise the resident memory.
+    rss_half_stored = rss_after
     for i in range(args.stored):
         view = await new_match(service, args.game, 2 * 10**6 + i)
         await service.resign(view.id, view.seats[0].user_id)
+        if i == args.stored // 2:
+            rss_half_stored = rss_mb()
     stored_total = len(await store.match_ids())
     for _ in range(2):
         for channel in range(args.matches):
             await service.get_match(matches[channel])
     rss_stored = rss_mb()
+    wal = Path(f"{path}-wal")
+    wal_mb = wal.stat().st_size / 2**20 if wal.exists() else 0.0
     await store.close()
 
     def percentile(values: list[float], q: float) -> float:
@@ -145,9 +151,13 @@ async def run(args: argparse.Namespace) -> None:
     print(f"rss_before_mb              {rss_before:10.1f}")
     print(f"rss_after_mb               {rss_after:10.1f}")
     print(f"stored_matches             {stored_total:10d}")
+    print(f"rss_half_stored_mb         {rss_half_stored:10.1f}")
     print(f"rss_after_stored_mb        {rss_stored:10.1f}")
     print(f"peak_rss_mb                {peak_mb():10.1f}")
     print(f"db_size_mb                 {path.stat().st_size / 2**20:10.1f}")
+    print(f"wal_size_mb                {wal_mb:10.1f}")
+    if not args.db:
+        shutil.rmtree(folder)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -474,6 +474,10 @@ def _challenge(row: sqlite3.Row | tuple[Any, ...]) -> ChallengeRow:
 # ------------------------------------------------------------------------------------------------ sqlite
 
 
+WAL_SIZE_LIMIT = 16 * 2**20
+"""Bytes a WAL file is cut back to once it starts over."""
+
+
 class SqliteStore:
     """`MatchStore` on SQLite. Writes go through one connection under a lock (SQLite has one writer anyway);
     a file database reads through a second connection, so readers only ever see committed data, and a third
@@ -513,6 +517,7 @@ class SqliteStore:
             if memory:
                 return cls(writer)
             await writer.execute("PRAGMA wal_autocheckpoint = 0")  # checkpoints run in the background
+            await writer.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
             for _ in range(2):
                 connection = await aiosqlite.connect(path, isolation_level=None)
                 opened.append(connection)
@@ -533,8 +538,13 @@ class SqliteStore:
         await self._writer.close()
 
     async def checkpoint(self) -> None:
-        """Copy the WAL into the database file without blocking readers or the writer (PASSIVE)."""
-        if self._checkpointer is not None:
+        """Copy the WAL into the database file. The bulk is copied (and flushed to disk) while moves go on;
+        then the few frames written meanwhile are copied with writes held back, so the checkpoint is
+        complete and the next write starts the WAL file over instead of letting it grow without end."""
+        if self._checkpointer is None:
+            return
+        await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        async with self._write_lock:
             await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _committed(self) -> None:
