@@ -16,6 +16,7 @@ Construction (the bot does this once in ``setup_hook``)::
 Public API of `MatchService` (all coroutines unless marked sync):
 
 Options and settings
+    rules(game) -> Rules                                               (sync) the engine; UnknownGame if none
     option_specs(game, *, lobby=False) -> tuple[Option, ...]         (sync) engine + service options
     guild_settings(guild_id) -> GuildSettings
     update_guild_settings(guild_id, *, turn_timeout=None, threads=None, allowed_channels=None)
@@ -49,6 +50,7 @@ Matches
         (the bot plays its AI seat's move with play(match_id, bot_user_id, notation, expected_ply))
 Clock (bot/clock.py drives these)
     expire_due(now=None) -> list[ClockEvent];  next_wakeup() -> float | None
+    expire_challenges(now=None) -> list[Challenge]                     (expire_due calls it)
     add_deadline_listener(callback)                                    (sync) called when deadlines change
 Ratings and history
     leaderboard(game, *, guild_id=None, limit=10) -> list[LeaderboardEntry]
