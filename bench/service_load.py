@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import resource
 import shutil
@@ -27,7 +28,9 @@ from bot.store import SqliteStore
 
 
 def rss_mb() -> float:
-    """The current resident set size in MiB (Linux /proc), or the peak where /proc is missing."""
+    """The current resident set size in MiB (Linux /proc), or the peak where /proc is missing; garbage
+    is collected first, so the figure is what is really held."""
+    gc.collect()
     try:
         pages = int(Path("/proc/self/statm").read_text().split()[1])
         return pages * resource.getpagesize() / 2**20
