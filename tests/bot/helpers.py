@@ -55,3 +55,15 @@ def match_id_of(message: Any) -> int:
     found = re.search(r"match #(\d+)", message.content)
     assert found, message.content
     return int(found.group(1))
+
+
+def take_user_errors(world: Any) -> list[BaseException]:
+    """The errors commands raised since the last look (SimCord records them; a user's mistakes are raised
+    as domain errors and answered by the tree's on_error). Fails if any of them was not a user's mistake."""
+    from bot.replies import player_message
+
+    errors = world.env.errors[getattr(world, "_seen_errors", 0) :]
+    world._seen_errors = len(world.env.errors)
+    for error in errors:
+        assert player_message(error) is not None, f"unexpected error: {error!r}"
+    return errors
