@@ -85,3 +85,30 @@ async def test_a_pass_in_tilingking(service: MatchService) -> None:
     played = await service.pass_turn(match.id, ALICE, expected_ply=0)
     assert played.move.notation == "pass" and played.next_user_id == BOB
     assert await snapshot_matches_replay(service, match.id)
+
+
+async def test_paintscape_takeback_undoes_the_whole_balancing_turn(service: MatchService) -> None:
+    """The balancer's swaps and `done` are one turn of several moves: a takeback undoes all of them."""
+    match = await start_match(service, "paintscape", {"balancer": "challenger"})
+    swaps = [n for n in await service.legal_notations(match.id, "swap", limit=400)]
+    await service.play(match.id, ALICE, swaps[0])
+    second = (await service.legal_notations(match.id, "swap", limit=400))[0]
+    await service.play(match.id, ALICE, second)
+    await service.play(match.id, ALICE, "done")
+    await service.play(match.id, BOB, "white")  # Bob stays White: Alice is Black and moves first
+    view = await service.get_match(match.id)
+    assert view.user_to_move == ALICE and view.ply == 4
+    asked = await service.request_takeback(match.id, ALICE)
+    assert not isinstance(asked, Finished)
+    done = await service.accept_takeback(match.id, BOB)
+    assert [m.notation for m in done.undone] == [swaps[0], second, "done", "white"]
+    assert done.match.ply == 0 and done.match.user_to_move == ALICE
+    assert await snapshot_matches_replay(service, match.id)
+
+
+async def test_paintscape_timeout_is_a_loss(service: MatchService, clock: FakeClock) -> None:
+    match = await start_match(service, "paintscape", {"balancer": "opponent", "turn_timeout": 5})
+    clock.advance(301)
+    [event] = await service.expire_due()
+    assert isinstance(event, TimedOut) and event.user_id == BOB and event.finished is not None
+    assert event.finished.winners == (ALICE,) and event.finished.match.id == match.id
