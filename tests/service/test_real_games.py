@@ -90,7 +90,7 @@ async def test_a_pass_in_tilingking(service: MatchService) -> None:
 async def test_paintscape_takeback_undoes_the_whole_balancing_turn(service: MatchService) -> None:
     """The balancer's swaps and `done` are one turn of several moves: a takeback undoes all of them."""
     match = await start_match(service, "paintscape", {"balancer": "challenger"})
-    swaps = [n for n in await service.legal_notations(match.id, "swap", limit=400)]
+    swaps = await service.legal_notations(match.id, "swap", limit=400)
     await service.play(match.id, ALICE, swaps[0])
     second = (await service.legal_notations(match.id, "swap", limit=400))[0]
     await service.play(match.id, ALICE, second)
