@@ -67,3 +67,10 @@ def take_user_errors(world: Any) -> list[BaseException]:
     for error in errors:
         assert player_message(error) is not None, f"unexpected error: {error!r}"
     return errors
+
+
+def reply_text(result: Any) -> str:
+    """What the user saw in answer to an interaction: the last followup, else the response."""
+    if result.followups:
+        return str(result.followups[-1].content)
+    return str(result.response.content) if result.response is not None else ""
