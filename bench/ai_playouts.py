@@ -95,7 +95,10 @@ def bench_game(game_id: str, seats: int, seconds: float, cap: int) -> None:
     if type(knowledge) is not Knowledge:
 
         def by_knowledge(state: Any, rng: random.Random) -> None:
-            knowledge.playout(rules, state, rng, seats)
+            if knowledge.rave:  # the search then plays the playouts that report their moves
+                knowledge.playout_keys(rules, state, rng, seats)
+            else:
+                knowledge.playout(rules, state, rng, seats)
             return None
 
         measure(game_id, "ai knowledge playout", seconds, start, by_knowledge)
