@@ -4,6 +4,7 @@ Withdraw and Join / Leave / Add bot / Start buttons, /resign (with a confirm but
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -16,6 +17,7 @@ from bot.replies import UserError
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
 from cogs import GAME_CHOICES, game_name
 from cogs.common import Interaction, bot_user_id, channel_id_of, is_server_manager, match_here, runtime_of
+from games.base import Option
 
 log = logging.getLogger("tessera.play")
 
@@ -36,10 +38,13 @@ RULESET_CHOICES = [
 DEFAULT_LEVEL = "medium"
 
 
-def option_summary(options: dict[str, Any]) -> str:
-    """The options a player chose, in a short line ("board hex5 · rated off")."""
+def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = ()) -> str:
+    """The options that differ from their defaults, in a short line ("board hex5 · rated off")."""
+    defaults = {spec.name: spec.default for spec in specs}
     shown = []
     for name, value in options.items():
+        if name in defaults and defaults[name] == value:
+            continue
         if isinstance(value, bool):
             shown.append(f"{name.replace('_', ' ')} {'on' if value else 'off'}")
         elif name == "turn_timeout":
@@ -49,7 +54,7 @@ def option_summary(options: dict[str, Any]) -> str:
     return " · ".join(shown)
 
 
-def lobby_text(lobby: Lobby) -> str:
+def lobby_text(lobby: Lobby, specs: Sequence[Option] = ()) -> str:
     name = game_name(lobby.game)
     members = ", ".join(
         f"{BOT_NAME} ({m.ai_level})" if m.ai_level else f"<@{m.user_id}>" for m in lobby.members
@@ -59,7 +64,7 @@ def lobby_text(lobby: Lobby) -> str:
         return f"{head}\nThis lobby is closed."
     if lobby.status == "started":
         return f"{head}\nThe match has started (#{lobby.match_id})."
-    extra = option_summary(dict(lobby.options))
+    extra = option_summary(lobby.options, specs)
     lines = [head]
     if extra:
         lines.append(f"Options: {extra}")
@@ -237,9 +242,9 @@ class Play(commands.Cog):
         found = [str(c) for c in spec.choices if typed in str(c).lower()]
         return [app_commands.Choice(name=c, value=c) for c in found[:25]]
 
-    @staticmethod
-    def challenge_text(challenge: Challenge) -> str:
-        extra = option_summary(dict(challenge.options))
+    def challenge_text(self, challenge: Challenge) -> str:
+        specs = runtime_of_bot(self.bot).service.option_specs(challenge.game)
+        extra = option_summary(challenge.options, specs)
         expires = int(challenge.expires_at)
         lines = [
             f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to "
@@ -351,9 +356,12 @@ class Play(commands.Cog):
         elif opponent is not None and opponent.id != interaction.user.id:
             invite = f"\n<@{opponent.id}>, you are invited: press Join."
         view = lobby_view(lobby, level=level, thread=thread) or discord.utils.MISSING
-        await interaction.response.send_message(lobby_text(lobby) + invite, view=view)
+        await interaction.response.send_message(
+            lobby_text(lobby, service.option_specs(lobby.game, lobby=True)) + invite, view=view
+        )
 
     async def _refresh_lobby(self, interaction: Interaction, lobby: Lobby, ref: ButtonRef) -> None:
+        service = runtime_of(interaction).service
         level = ref.arg if ref.action == "addbot" and ref.arg else DEFAULT_LEVEL
         thread = any(
             isinstance(c, discord.Button) and c.custom_id and c.custom_id.endswith(":thread")
@@ -361,7 +369,7 @@ class Play(commands.Cog):
             for c in getattr(row, "children", [])
         )
         await interaction.response.edit_message(
-            content=lobby_text(lobby),
+            content=lobby_text(lobby, service.option_specs(lobby.game, lobby=True)),
             view=lobby_view(lobby, level=level, thread=thread),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -398,7 +406,10 @@ class Play(commands.Cog):
         match = await service.start_lobby(ref.ref, interaction.user.id, channel_id=channel_id)
         interaction.extras["match_id"] = match.id
         await interaction.edit_original_response(
-            content=lobby_text(await service.get_lobby(ref.ref)), view=None
+            content=lobby_text(
+                await service.get_lobby(ref.ref), service.option_specs(lobby.game, lobby=True)
+            ),
+            view=None,
         )
         await self.post_start(match)
 

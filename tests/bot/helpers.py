@@ -1,4 +1,4 @@
-"""Small helpers for the SimCord flows: challenge and accept, find the newest board, play from autocomplete."""
+"""Helpers for the SimCord flows: challenge and accept, find the newest board, play from autocomplete."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def last_board(channel: Any) -> discord.Message:
 
 
 def button_labels(message: Any) -> list[str]:
+    message = getattr(message, "message", message)  # a SimCord ResponseMessage wraps the real message
     labels = []
     for row in message.components:
         for child in getattr(row, "children", []):

@@ -1,0 +1,56 @@
+"""Durability: a restart in the middle of a match (same database) keeps its buttons working and the match
+going, and turn deadlines keep firing on SimCord's virtual clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.client import TesseraBot
+from tests.bot.helpers import button_labels, last_board, start_challenge, suggestions
+
+
+async def test_restart_mid_match_keeps_buttons_moves_and_deadlines(
+    world: Any, settings: Any, ai_runner: Any
+) -> None:
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    await start_challenge(world, alice, bob, "paintscape", first="challenger", turn_timeout=10)
+    board_before = last_board(channel)
+    assert "Done swapping" in button_labels(board_before)
+
+    await env.restart_bot(TesseraBot(settings, ai_runner=ai_runner))
+    # No second sync: the command set did not change.
+    syncs = [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
+    assert len(syncs) == 1
+
+    # A button posted before the restart still works, and the match goes on with /move.
+    await alice.click(board_before, label="Done swapping")
+    await bob.click(last_board(channel), label="Play White (second)")
+    board = last_board(channel)
+    assert f"<@{alice.id}>, your turn as Black" in board.content
+    moves = await suggestions(alice, channel)
+    await alice.slash(channel, "move", notation=moves[0])
+    assert f"<@{bob.id}>, your turn as White" in last_board(channel).content
+
+    # Bob lets the clock run out (10 minutes per turn): the deadline fires once and Alice wins.
+    await env.advance_time(9 * 60)
+    assert "ran out of time" not in last_board(channel).content
+    await env.advance_time(2 * 60)
+    final = last_board(channel)
+    assert "ran out of time" in final.content and f"<@{alice.id}>" in final.content and "won" in final.content
+    await env.advance_time(60 * 60)
+    assert sum("ran out of time" in m.content for m in channel.history()) == 1
+
+
+async def test_a_deadline_fires_after_a_restart(world: Any, settings: Any, ai_runner: Any) -> None:
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    await start_challenge(world, alice, bob, "paint", first="challenger", turn_timeout=10)
+    await env.restart_bot(TesseraBot(settings, ai_runner=ai_runner))
+    await env.advance_time(11 * 60)
+    final = last_board(channel)
+    assert f"<@{alice.id}> ran out of time" in final.content and f"<@{bob.id}>" in final.content
+
+
+async def test_an_unanswered_challenge_expires(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
+    await world.env.advance_time(16 * 60)
+    assert "expired" in world.channel.history()[-1].content
