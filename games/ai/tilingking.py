@@ -71,16 +71,22 @@ class Features:
         return value
 
 
-def estimated_rewards(state: TilingState) -> Rewards:
+def estimated_rewards(state: TilingState, rules: Any = None) -> Rewards:
     """Rewards of an unfinished position: places and margins by the score each seat has now plus most of
-    the cells still in its supply (most of them will find a place)."""
-    board_kinds = pieces(state.board.kind)
+    the cells still in its supply. Given `rules`, only pieces that still fit somewhere count (space that is
+    running out is what decides close games); without, every piece left counts."""
+    kinds = pieces(state.board.kind)
+    table = state.board.placements(state.settings.reflections) if rules is not None else None
     estimate = []
     for seat, score in enumerate(scores(state)):
         if state.resigned[seat] or state.passall[seat]:
             estimate.append(float(score))
             continue
-        left = sum(n * len(board_kinds[i].shape) for i, n in enumerate(state.supplies[seat]))
+        blocked = rules.blocked(state, seat) if rules is not None else 0
+        left = 0
+        for i, n in enumerate(state.supplies[seat]):
+            if n and (table is None or any(not m & blocked for m in table[i])):
+                left += n * len(kinds[i].shape)
         estimate.append(score + SUPPLY_VALUE * left)
     losers = [s for s in range(state.seats) if state.resigned[s]]
     outcome = Outcome.by_score(estimate, Termination.PASSES, last=losers)
@@ -101,6 +107,7 @@ class TilingKingKnowledge(Knowledge):
     """TilingKing: pruned, heuristically ordered placements and sampled greedy playouts."""
 
     take_wins = False  # the root checks `pass` for an immediate win itself
+    fit_check = True  # cut-off estimates count only pieces that still fit
     widening = (1.5, 0.5)
     exploration = 0.5
 
@@ -203,7 +210,7 @@ class TilingKingKnowledge(Knowledge):
         outcome = rules.outcome(state)
         if outcome is not None:
             return self.outcome_rewards(rules, state, outcome)
-        return estimated_rewards(state)
+        return estimated_rewards(state, rules if self.fit_check else None)
 
 
 __all__ = ["Features", "TilingKingKnowledge", "estimated_rewards", "grow", "margin_rewards"]

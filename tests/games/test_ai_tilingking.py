@@ -107,3 +107,14 @@ def test_considers_the_pie_swap_when_the_match_allows_it() -> None:
     assert any(m.action == "swap" for m in roots)
     move = best_move(RULES, state, level="hard", iterations=30, seed=0)
     assert move.action in {"place", "swap"}
+
+
+def test_estimate_counts_only_pieces_that_still_fit() -> None:
+    """On a nearly full 4x4 board the big pieces left in the supplies no longer fit anywhere."""
+    state = position(["a1 a2 a3 a4", "b1 b2 b3 b4", "c1 c2 c3 d1", "d2 d3"], size=4, board="sq9")
+    assert RULES.to_move(state) == 0, "c4 and d4 are free: Red can still place a monomino or a domino"
+    red_all, blue_all = estimated_rewards(state)
+    red_fitting, blue_fitting = estimated_rewards(state, RULES)
+    # Red's score is ahead either way, but counting unplaceable pieces overstates what is left to play.
+    assert red_all > blue_all and red_fitting > blue_fitting
+    assert (red_all, blue_all) != (red_fitting, blue_fitting)
