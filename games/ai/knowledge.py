@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from games.base import Outcome, Rules
@@ -122,7 +121,7 @@ class Knowledge:
         return self.evaluate(rules, state, seats)
 
 
-# game id -> "module:class" of its knowledge; loaded lazily so the search works before an engine lands.
+# game id -> "module:class" of its knowledge; imported on first use, like the engines themselves.
 _KNOWLEDGE: dict[str, str] = {
     "paintscape": "games.ai.paintscape:PaintscapeKnowledge",
     "paint": "games.ai.paint:PaintKnowledge",
@@ -135,27 +134,8 @@ def knowledge_for(game_id: str, *, weak: bool = False) -> Knowledge:
     game without a knowledge module."""
     if game_id in _KNOWLEDGE:
         module_name, attribute = _KNOWLEDGE[game_id].split(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:  # the game's knowledge module is not written yet
-            if error.name != module_name:
-                raise
-            return Knowledge(weak)
-        cls = getattr(module, attribute)
+        cls = getattr(importlib.import_module(module_name), attribute)
         knowledge = cls(weak)
         assert isinstance(knowledge, Knowledge)
         return knowledge
     return Knowledge(weak)
-
-
-def weighted_choice(items: Sequence[Any], weights: Sequence[float], rng: random.Random) -> Any:
-    """One item drawn with probability proportional to its (non-negative) weight."""
-    total = sum(weights)
-    if total <= 0:
-        return items[rng.randrange(len(items))]
-    pick = rng.random() * total
-    for item, weight in zip(items, weights, strict=True):
-        pick -= weight
-        if pick < 0:
-            return item
-    return items[-1]

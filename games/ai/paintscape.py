@@ -2,8 +2,8 @@
 
 - Placements are keyed by square for RAVE (all-moves-as-first): in a placement game a square that is good
   later is often good now, which sharpens the first few hundred visits of every node. Playouts are
-  uniformly random (the engine's fast path); a greedy collect/block policy (`policy_playout`) measured
-  weaker than uniform playouts at equal thinking time, so it is kept only for experiments.
+  uniformly random: a greedy collect/block/prefer-my-colours policy measured weaker than uniform
+  playouts at equal thinking time (4 of 13 games against plain UCT, where RAVE won 12 of 16).
 - Tree moves are ordered: a placement that collects a colour first, then one that blocks the opponent's
   collecting square, then the rest.
 - The weak (easy) version drops RAVE and does not balance.
@@ -62,87 +62,6 @@ def urgent_squares(mine: int, theirs: int, tiles: list[int] | tuple[int, ...]) -
             if (theirs & t).bit_count() == COLLECT_AT - 1:
                 block |= their_targets & t
     return collect, block & my_targets
-
-
-def policy_playout(
-    state: PaintscapeState, rng: random.Random, block_chance: float = 0.85, prefer_chance: float = 0.7
-) -> int:
-    """Play the playout policy from a play-phase state to the end; the winning seat (-1 for a draw, which
-    only a layout that left colours out allows). The policy always collects when it can, blocks the
-    opponent's collecting square with `block_chance`, and otherwise places on a tile of a colour it is not
-    behind on with `prefer_chance`, else anywhere."""
-    black_seat = state.black_seat
-    assert black_seat is not None
-    black, white = state.black, state.white
-    tiles = list(state.tiles)
-    scores = [state.collected.count(0), state.collected.count(1)]
-    if max(scores) >= COLOURS_TO_WIN:
-        return (0 if scores[0] > scores[1] else 1) ^ black_seat
-    in_play = sum(1 for t in tiles if t)
-    colour = state.turn ^ black_seat
-    random_float = rng.random
-    passed = False
-    while True:
-        if colour:
-            mine, theirs = white, black
-        else:
-            mine, theirs = black, white
-        stones = black | white
-        targets = around(mine) & ~stones
-        if not targets:
-            if passed:  # cannot happen by the rules; stop rather than loop
-                return -1
-            passed = True
-            colour ^= 1
-            continue
-        passed = False
-        their_targets = -1
-        bit = 0
-        for t in tiles:
-            if t and (mine & t).bit_count() == COLLECT_AT - 1:
-                hit = targets & t
-                if hit:
-                    bit = hit & -hit
-                    break
-        if not bit and random_float() < block_chance:
-            their_targets = around(theirs) & ~stones
-            for t in tiles:
-                if t and (theirs & t).bit_count() == COLLECT_AT - 1:
-                    hit = targets & their_targets & t
-                    if hit:
-                        bit = hit & -hit
-                        break
-        if not bit:
-            # Prefer tiles of colours where the mover is not behind; bare squares only for mobility.
-            good = 0
-            for t in tiles:
-                if t and (mine & t).bit_count() >= (theirs & t).bit_count():
-                    good |= t
-            preferred = targets & good
-            pool = preferred if preferred and random_float() < prefer_chance else targets
-            bit = nth_bit(pool, int(random_float() * pool.bit_count()))
-        mine |= bit
-        for k in range(5):
-            t = tiles[k]
-            if t & bit:
-                if (mine & t).bit_count() == COLLECT_AT:
-                    tiles[k] = 0
-                    in_play -= 1
-                    mine &= ~t
-                    theirs &= ~t
-                    scores[colour] += 1
-                    if scores[colour] >= COLOURS_TO_WIN:
-                        return colour ^ black_seat
-                    if max(scores) + in_play < COLOURS_TO_WIN:
-                        if scores[0] == scores[1]:
-                            return -1
-                        return (0 if scores[0] > scores[1] else 1) ^ black_seat
-                break
-        if colour:
-            white, black = mine, theirs
-        else:
-            black, white = mine, theirs
-        colour ^= 1
 
 
 def random_playout(state: PaintscapeState, rng: random.Random) -> tuple[int, list[int]]:
@@ -216,7 +135,7 @@ def _winner_rewards(winner: int) -> Rewards:
 
 class PaintscapeKnowledge(Knowledge):
     """Paintscape: RAVE over squares with uniform playouts, ordered placements, a balancer that evens the
-    start. (The greedy `policy_playout` measured weaker than uniform playouts at equal time.)"""
+    start."""
 
     take_wins = True
     rave = 300.0
@@ -346,4 +265,4 @@ def state_after_swap(state: PaintscapeState, move: int) -> PaintscapeState:
     return state._replace(black=black, white=white, tiles=tiles, swapped=state.swapped | tile_bit)
 
 
-__all__ = ["PaintscapeKnowledge", "policy_playout", "state_after_swap", "urgent_squares"]
+__all__ = ["PaintscapeKnowledge", "random_playout", "state_after_swap", "urgent_squares"]

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import games
 from games.ai import analyse, best_move
-from games.ai.paintscape import PaintscapeKnowledge, policy_playout, state_after_swap, urgent_squares
-from games.paintscape import DONE, PLAY_BLACK, PLAY_WHITE, PaintscapeState, is_swap
+from games.ai.paintscape import PaintscapeKnowledge, random_playout, state_after_swap, urgent_squares
+from games.paintscape import DONE, PLAY_BLACK, PLAY_WHITE, PaintscapeState, fast_playout, is_swap
 
 RULES = games.get("paintscape")
 TILE_CHARS = "12345"
@@ -96,10 +96,21 @@ def test_forced_pass_is_returned_without_search() -> None:
 
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10_000))
-def test_policy_playouts_end_with_a_winner(seed: int) -> None:
+def test_random_playouts_end_with_a_winner_and_report_fresh_squares(seed: int) -> None:
+    """The RAVE playouts: a winner (no draws from a standard start), and per seat the squares it placed on,
+    never a square that held a stone when the playout started."""
     state = RULES.new(2, {"balance": False}, seed)
-    winner = policy_playout(state, random.Random(seed))
-    assert winner in (0, 1), "Paintscape has no draws from a standard start"
+    winner, placed = random_playout(state, random.Random(seed))
+    assert winner in (0, 1)
+    assert placed[0] and placed[1]
+    assert not (placed[0] | placed[1]) & (state.black | state.white)
+
+
+def test_random_playout_follows_the_engine_on_the_same_random_numbers() -> None:
+    """The engine's fast path draws one number per placement the same way, so the winners agree."""
+    for seed in range(30):
+        state = RULES.new(2, {"balance": False}, seed)
+        assert random_playout(state, random.Random(seed))[0] == fast_playout(state, random.Random(seed))
 
 
 def test_urgent_squares_name_the_collecting_square() -> None:
