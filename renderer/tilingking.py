@@ -312,7 +312,8 @@ def _draw_panel(
             img,
             left,
             py1 - pg.px(14),
-            fit_text(f"Last move: {last_move}", pg.px(14), right - left),
+            # The bundled font's space is narrow; cell lists read better with wider gaps.
+            fit_text("Last move: " + "  ".join(last_move.split()), pg.px(14), right - left),
             pg.px(14),
             theme.ink,
             "lb",
