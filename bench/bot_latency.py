@@ -87,11 +87,8 @@ async def run(matches: int, rounds: int, seed: int) -> None:
             active = 0
             for _, _, match_id in tables:
                 active += (await service.get_match(match_id)).is_active
-            print("closing", file=sys.stderr, flush=True)
-            await bot.close()
-            print("closed", file=sys.stderr, flush=True)
+            await bot.close()  # closes the store: its connection threads must not outlive the run
 
-    print("left simcord", file=sys.stderr, flush=True)
     millis = [value * 1000 for value in latencies]
     print(f"matches: {matches}")
     print(f"active_matches_at_end: {active}")
