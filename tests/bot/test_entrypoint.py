@@ -27,7 +27,9 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_missing_token_is_one_line_and_exit_code_2(clean_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_token_is_one_line_and_exit_code_2(
+    clean_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main([]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "DISCORD_TOKEN is not set" in err and "Traceback" not in err
@@ -50,7 +52,9 @@ def test_the_token_never_shows_in_a_repr(clean_env: Path) -> None:
 
 
 def test_dot_env_is_read_and_environment_wins(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (clean_env / ".env").write_text(f"DISCORD_TOKEN={FAKE_TOKEN}\nLOG_LEVEL=debug\nSHARD_IDS=0,2\nSHARD_COUNT=3\n")
+    (clean_env / ".env").write_text(
+        f"DISCORD_TOKEN={FAKE_TOKEN}\nLOG_LEVEL=debug\nSHARD_IDS=0,2\nSHARD_COUNT=3\n"
+    )
     settings = load_settings()
     assert settings.log_level == "DEBUG" and settings.shard_ids == (0, 2)
     assert settings.database_path == Path("data/tessera.sqlite3")

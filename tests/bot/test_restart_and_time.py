@@ -54,3 +54,18 @@ async def test_an_unanswered_challenge_expires(world: Any) -> None:
     await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
     await world.env.advance_time(16 * 60)
     assert "expired" in world.channel.history()[-1].content
+
+
+async def test_commands_sync_again_only_when_they_changed(world: Any, settings: Any, ai_runner: Any) -> None:
+    env = world.env
+
+    def syncs() -> int:
+        return sum(1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
+
+    assert syncs() == 1
+    await env.restart_bot(TesseraBot(settings, ai_runner=ai_runner))
+    assert syncs() == 1
+    fewer = ("cogs.play", "cogs.moves", "cogs.info")
+    await env.restart_bot(TesseraBot(settings, ai_runner=ai_runner, extensions=fewer))
+    assert syncs() == 2
+    assert "settings" not in world.alice.available_commands(world.channel)
