@@ -6,7 +6,7 @@ channel and three members. The AI runner thinks with a tiny budget so bot-oppone
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,9 +57,34 @@ async def ai_runner() -> AsyncIterator[AIRunner]:
     await runner.aclose()
 
 
+BotFactory = Callable[..., TesseraBot]
+
+
 @pytest.fixture
-def simcord_bot(settings: Settings, ai_runner: AIRunner) -> Iterator[TesseraBot]:
-    yield TesseraBot(settings, ai_runner=ai_runner)
+async def make_bot(settings: Settings, ai_runner: AIRunner) -> AsyncIterator[BotFactory]:
+    """Build TesseraBots on the test's database (one per start or restart); all are closed at teardown.
+
+    SimCord detaches a bot on shutdown and restart without closing it, so the bot's store would stay open
+    (and aiosqlite's worker threads would keep the interpreter alive): closing them here is the same
+    `bot.close()` that SIGINT/SIGTERM runs in production.
+    """
+    built: list[TesseraBot] = []
+
+    def build(**overrides: Any) -> TesseraBot:
+        bot = TesseraBot(settings, ai_runner=ai_runner, **overrides)
+        built.append(bot)
+        return bot
+
+    yield build
+    for bot in built:
+        runtime = getattr(bot, "runtime", None)
+        if runtime is not None:
+            await runtime.close()
+
+
+@pytest.fixture
+def simcord_bot(make_bot: BotFactory) -> TesseraBot:
+    return make_bot()
 
 
 @dataclass

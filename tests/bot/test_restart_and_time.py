@@ -5,19 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.client import TesseraBot
 from tests.bot.helpers import button_labels, last_board, start_challenge, suggestions
 
 
-async def test_restart_mid_match_keeps_buttons_moves_and_deadlines(
-    world: Any, settings: Any, ai_runner: Any
-) -> None:
+async def test_restart_mid_match_keeps_buttons_moves_and_deadlines(world: Any, make_bot: Any) -> None:
     alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
     await start_challenge(world, alice, bob, "paintscape", first="challenger", turn_timeout=10)
     board_before = last_board(channel)
     assert "Done swapping" in button_labels(board_before)
 
-    await env.restart_bot(TesseraBot(settings, ai_runner=ai_runner))
+    await env.restart_bot(make_bot())
     # No second sync: the command set did not change.
     syncs = [r for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands")]
     assert len(syncs) == 1
@@ -41,10 +38,10 @@ async def test_restart_mid_match_keeps_buttons_moves_and_deadlines(
     assert sum("ran out of time" in m.content for m in channel.history()) == 1
 
 
-async def test_a_deadline_fires_after_a_restart(world: Any, settings: Any, ai_runner: Any) -> None:
+async def test_a_deadline_fires_after_a_restart(world: Any, make_bot: Any) -> None:
     alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
     await start_challenge(world, alice, bob, "paint", first="challenger", turn_timeout=10)
-    await env.restart_bot(TesseraBot(settings, ai_runner=ai_runner))
+    await env.restart_bot(make_bot())
     await env.advance_time(11 * 60)
     final = last_board(channel)
     assert f"<@{alice.id}> ran out of time" in final.content and f"<@{bob.id}>" in final.content
@@ -56,16 +53,16 @@ async def test_an_unanswered_challenge_expires(world: Any) -> None:
     assert "expired" in world.channel.history()[-1].content
 
 
-async def test_commands_sync_again_only_when_they_changed(world: Any, settings: Any, ai_runner: Any) -> None:
+async def test_commands_sync_again_only_when_they_changed(world: Any, make_bot: Any) -> None:
     env = world.env
 
     def syncs() -> int:
         return sum(1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
 
     assert syncs() == 1
-    await env.restart_bot(TesseraBot(settings, ai_runner=ai_runner))
+    await env.restart_bot(make_bot())
     assert syncs() == 1
     fewer = ("cogs.play", "cogs.moves", "cogs.info")
-    await env.restart_bot(TesseraBot(settings, ai_runner=ai_runner, extensions=fewer))
+    await env.restart_bot(make_bot(extensions=fewer))
     assert syncs() == 2
     assert "settings" not in world.alice.available_commands(world.channel)
