@@ -115,6 +115,8 @@ class Runtime:
             except Exception:
                 log.exception("turn clock pass failed; retrying shortly")
                 delay = 5.0
+            if self._closing:
+                return
             if self._clock_dirty:
                 continue
             timeout = self.clock.max_sleep if delay is None else min(delay, self.clock.max_sleep)
@@ -154,8 +156,10 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._clock_task is not None:
-            self._clock_woken = False
-            self._clock_task.cancel()
+            # A pass in progress finishes its writes and the loop then stops; a sleeping loop is cancelled.
+            if self._clock_sleeping:
+                self._clock_woken = False
+                self._clock_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._clock_task
         if self._owns_ai:
