@@ -45,12 +45,13 @@ def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = ()) -> 
     for name, value in options.items():
         if name in defaults and defaults[name] == value:
             continue
+        label = name.replace("_", " ")
         if isinstance(value, bool):
-            shown.append(f"{name.replace('_', ' ')} {'on' if value else 'off'}")
+            shown.append(f"{label}: {'on' if value else 'off'}")
         elif name == "turn_timeout":
             shown.append(f"{value} min per turn")
         else:
-            shown.append(f"{name.replace('_', ' ')} {value}")
+            shown.append(f"{label}: {value}")
     return " · ".join(shown)
 
 
