@@ -32,7 +32,6 @@ import simcord  # noqa: E402
 
 from bot.client import TesseraBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.store import open_store  # noqa: E402
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2.GaBcDe.abcdefghijklmnopqrstuvwxyz0123"
 GAMES = ("paint", "paintscape")
@@ -48,8 +47,6 @@ async def run(matches: int, rounds: int, seed: int) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
-        store = await open_store(url)  # migrate outside SimCord (see tests/bot/conftest.py)
-        await store.close()
         settings = Settings(_env_file=None, discord_token=FAKE_TOKEN, database_url=url, shard_count=1)  # type: ignore[call-arg]
         bot = TesseraBot(settings)
         async with simcord.run(bot, settle_timeout=120, check_errors=False) as env:

@@ -516,8 +516,9 @@ class SqliteStore:
             await _migrate(writer)
             if memory:
                 return cls(writer)
-            await writer.execute("PRAGMA wal_autocheckpoint = 0")  # checkpoints run in the background
-            await writer.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
+            # Checkpoints run in the background.
+            await writer.execute_fetchall("PRAGMA wal_autocheckpoint = 0")
+            await writer.execute_fetchall(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
             for _ in range(2):
                 connection = await aiosqlite.connect(path, isolation_level=None)
                 opened.append(connection)
@@ -1167,11 +1168,14 @@ class SqliteStore:
 async def _configure(db: aiosqlite.Connection, synchronous: str, memory: bool) -> None:
     if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
         raise ValueError(f"unknown synchronous mode {synchronous!r}")
-    await db.execute("PRAGMA foreign_keys = ON")
-    await db.execute("PRAGMA busy_timeout = 5000")
+    # Row-returning pragmas are read to the end, so no statement is left in progress for a later COMMIT.
+    await db.execute_fetchall("PRAGMA foreign_keys = ON")
+    await db.execute_fetchall("PRAGMA busy_timeout = 5000")
     if not memory:
-        await db.execute("PRAGMA journal_mode = WAL")
-    await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+        mode = await db.execute_fetchall("PRAGMA journal_mode = WAL")
+        if str(next(iter(mode))[0]).lower() != "wal":
+            raise RuntimeError("the database could not be switched to WAL mode")
+    await db.execute_fetchall(f"PRAGMA synchronous = {synchronous.upper()}")
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:

@@ -16,7 +16,6 @@ import pytest
 from bot.ai_runner import AIRunner
 from bot.client import TesseraBot
 from bot.settings import Settings
-from bot.store import open_store
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2.GaBcDe.abcdefghijklmnopqrstuvwxyz0123"
 
@@ -32,22 +31,9 @@ def make_settings(data_dir: Path, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
-async def create_database(settings: Settings) -> None:
-    """Create and migrate the database before the bot starts.
-
-    Under SimCord, aiosqlite's results are released a little later than in production (SimCord keeps each
-    callback of the bot's loop in a reference cycle), and the store's migration commits while a PRAGMA's
-    result cursor is still open. Migrating ahead, outside SimCord, sidesteps that in tests.
-    """
-    store = await open_store(settings.database_url)
-    await store.close()
-
-
 @pytest.fixture
-async def settings(tmp_path: Path) -> Settings:
-    chosen = make_settings(tmp_path / "data")
-    await create_database(chosen)
-    return chosen
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path / "data")
 
 
 @pytest.fixture
