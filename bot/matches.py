@@ -795,11 +795,18 @@ class MatchService:
         names = {o.name for o in self.rules(game).options}
         return {k: v for k, v in resolved.items() if k in names}
 
-    async def _check_channel(self, guild_id: int | None, channel_id: int) -> None:
+    async def check_allowed(self, guild_id: int | None, channel_id: int) -> None:
+        """Raise ChannelNotAllowed if the guild limits games to other channels."""
         if guild_id is not None:
             settings = await self.guild_settings(guild_id)
             if settings.allowed_channels and channel_id not in settings.allowed_channels:
                 raise ChannelNotAllowed()
+
+    async def _check_channel(
+        self, guild_id: int | None, channel_id: int, *, opened_from: int | None = None
+    ) -> None:
+        """Games may start here (or in a thread `opened_from` an allowed channel), and no match is running."""
+        await self.check_allowed(guild_id, opened_from if opened_from is not None else channel_id)
         busy = await self.store.active_match_in_channel(channel_id)
         if busy is not None:
             raise ChannelBusy(busy.id)
@@ -1016,14 +1023,18 @@ class MatchService:
         level: str,
         guild_id: int | None,
         channel_id: int,
+        opened_from: int | None = None,
     ) -> MatchView:
-        """A match against the bot, at once; `ai_user_id` is the bot's own id. The user is the challenger."""
+        """A match against the bot, at once; `ai_user_id` is the bot's own id. The user is the challenger.
+
+        `channel_id` is where the match lives; for a thread the bot opened for it, `opened_from` is the
+        channel the command was used in, which is the one the guild's allowed-channels setting must list."""
         if level not in AI_LEVELS:
             raise BadAiLevel(level)
         if user_id == ai_user_id:
             raise SelfChallenge()
         resolved = self._resolve(game, options)
-        await self._check_channel(guild_id, channel_id)
+        await self._check_channel(guild_id, channel_id, opened_from=opened_from)
         pair: list[tuple[int, str | None]] = [(user_id, None), (ai_user_id, level)]
         if not self._seat_zero_first(game, resolved):
             pair.reverse()

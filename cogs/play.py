@@ -204,6 +204,13 @@ class Play(commands.Cog):
                 f"Choose an opponent: a member of this server, or me ({BOT_NAME}) to play the bot."
             )
         if against_bot:
+            home: int | None = None
+            if in_thread:
+                # Check what can be checked before a thread exists, so a refusal leaves no empty thread.
+                service.rules(game)
+                await service.check_allowed(guild_id, channel_id)
+                await interaction.response.defer()
+                home = await self._open_thread(interaction, f"{game_name(game)} against {BOT_NAME}")
             match = await service.start_ai_match(
                 game,
                 given,
@@ -211,13 +218,18 @@ class Play(commands.Cog):
                 ai_user_id=me,
                 level=level or DEFAULT_LEVEL,
                 guild_id=guild_id,
-                channel_id=channel_id,
+                channel_id=home if home is not None else channel_id,
+                opened_from=channel_id if home is not None else None,
             )
             interaction.extras["match_id"] = match.id
-            await interaction.response.defer()
-            message = await runtime.board(
-                match, headline=f"A match against me at level {level or DEFAULT_LEVEL}."
-            )
+            headline = f"A match against me at level {level or DEFAULT_LEVEL}."
+            if home is not None:
+                await interaction.followup.send(f"Match #{match.id} against me is in <#{home}>.")
+                await self.post_start(match, headline)
+                return
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            message = await runtime.board(match, headline=headline)
             await interaction.followup.send(**message.send_kwargs())
             runtime.after_change(match)
             return

@@ -50,3 +50,20 @@ async def test_the_bot_fills_a_tilingking_lobby_seat(world: Any) -> None:
     # Whoever sits first, the board now waits for a human (the bot moved if it was its turn).
     board = last_board(channel)
     assert "your turn" in board.content
+
+
+async def test_a_match_against_the_bot_can_live_in_its_own_thread(world: Any) -> None:
+    alice, channel = world.alice, world.channel
+    await world.admin.slash(channel, "settings", allow_channel=channel)
+    result = await alice.slash(
+        channel, "play", game="paint", opponent=bot_member(world), level="easy", first="challenger",
+        thread=True,
+    )
+    assert not result.ephemeral
+    (thread,) = channel.threads
+    assert any(f"<#{thread.id}>" in m.content for m in channel.history()), "the channel points to the thread"
+    board = last_board(thread)
+    assert f"<@{alice.id}>, your turn as White" in board.content and board.attachments
+    await alice.slash(thread, "move", notation="c1-c3")
+    board = last_board(thread)
+    assert f"<@{alice.id}>, your turn as White" in board.content, "the bot answered in the thread"
