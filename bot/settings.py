@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     def _token_has_the_shape_of_a_token(cls, value: SecretStr) -> SecretStr:
         text = value.get_secret_value().strip()
         if not text:
-            raise ValueError("DISCORD_TOKEN is empty")
+            raise ValueError("DISCORD_TOKEN is empty: put your bot token in .env (see the README, section 1)")
         if not _TOKEN_SHAPE.match(text):
             raise ValueError("DISCORD_TOKEN does not look like a bot token (three dot-separated parts)")
         return SecretStr(text)
