@@ -12,6 +12,7 @@ i = y * 9 + x (a1 = 0, i1 = 8, a9 = 72, i9 = 80):
 - `leader` (seat or None), `lead_count`, `no_lead_count`: the lead counters of section 2.7;
 - `ply`: plies played; then the match settings `lead_turns`, `no_lead_turns`, `move_cap`, `turn_unit`,
   `lead_on_own_turn`, copied from the options so that `outcome` needs nothing but the state.
+- `pushed_to`: the square the last move pushed a sphere onto, or -1 (display only; not compared).
 
 Module functions: `tiles(state)` (White, Black), `disc_ranks(state)` (square -> rank), `areas(state, colour)`
 (bitboards), `check_invariants(state)`, `from_layout_text(text)`, `position_text(state)`,
@@ -158,6 +159,9 @@ class PaintState:
     move_cap: int = 600
     turn_unit: str = "ply"
     lead_on_own_turn: bool = False
+    # Where the move that led here pushed a sphere (-1: no push). Shown on the board; not part of the
+    # position, so it takes no part in equality.
+    pushed_to: int = field(default=-1, compare=False, hash=False)
     # The mover's legal moves (section 2.5, whatever the result), computed once on demand.
     _moves: tuple[tuple[int, int], ...] | None = field(
         default=None, init=False, repr=False, compare=False, hash=False
@@ -444,6 +448,7 @@ def _after(state: PaintState, source: int, dest: int) -> PaintState:
         state.move_cap,
         state.turn_unit,
         state.lead_on_own_turn,
+        pushed_to=(spheres & ~state.spheres).bit_length() - 1,
     )
 
 
@@ -939,6 +944,7 @@ class PaintRules:
             "move_cap": state.move_cap,
             "turn_unit": state.turn_unit,
             "lead_on_own_turn": state.lead_on_own_turn,
+            "pushed_to": state.pushed_to,
         }
 
     def load(self, data: Mapping[str, Any]) -> PaintState:
@@ -963,6 +969,7 @@ class PaintRules:
             int(data["move_cap"]),
             str(data["turn_unit"]),
             bool(data["lead_on_own_turn"]),
+            pushed_to=int(data.get("pushed_to", -1)),
         )
 
 

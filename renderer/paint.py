@@ -50,16 +50,10 @@ def parse_last_move(last_move: str | None) -> tuple[int, int] | None:
 
 
 def pushed_sphere(state: Any, move: tuple[int, int] | None) -> int | None:
-    """The square of the sphere the last move pushed: one beyond the destination, in the move's direction."""
-    if move is None:
+    """The square of the sphere the last move pushed, as the engine recorded it (None without a push)."""
+    if move is None or state.pushed_to < 0:
         return None
-    (x1, y1), (x2, y2) = GRID.xy(move[0]), GRID.xy(move[1])
-    dx, dy = (x2 > x1) - (x2 < x1), (y2 > y1) - (y2 < y1)
-    bx, by = x2 + dx, y2 + dy
-    if (dx, dy) == (0, 0) or not GRID.on_board(bx, by):
-        return None
-    beyond = GRID.index(bx, by)
-    return beyond if state.spheres >> beyond & 1 else None
+    return int(state.pushed_to)
 
 
 def path_squares(move: tuple[int, int]) -> list[int]:

@@ -582,3 +582,18 @@ def test_describe_names_the_squares_a_cut_leaves_neutral() -> None:
     cut = board({7: "...Bbb...", 3: "....W....", 2: "....W...."})
     text = RULES.describe(cut, RULES.parse(cut, "e3-e9"))
     assert text == "White e3-e9; 1 cut-off black square turns neutral (f7)"
+
+
+def test_the_state_remembers_where_the_last_move_pushed_a_sphere() -> None:
+    from games.paint import RULES as PAINT
+
+    start = PAINT.new(2, {}, 0)
+    pushed = PAINT.apply(start, PAINT.parse(start, "c1-c3"))
+    assert pushed.pushed_to == PAINT_GRID_C4
+    assert PAINT.load(PAINT.dump(pushed)).pushed_to == PAINT_GRID_C4
+    assert PAINT.apply(pushed, PAINT.parse(pushed, "b9-b8")).pushed_to == -1, "a plain move pushes nothing"
+    stopped = PAINT.apply(start, PAINT.parse(start, "c1-c2"))
+    assert stopped.pushed_to == -1, "stopping in front of a sphere is not a push"
+
+
+PAINT_GRID_C4 = 3 * 9 + 2

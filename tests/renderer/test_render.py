@@ -180,6 +180,20 @@ def test_paint_last_move_shows_the_path_and_the_pushed_sphere() -> None:
     assert near(image, bx + lay.cell * 0.31 + 1, by, colours.highlight, 3)
 
 
+def test_paint_stopping_in_front_of_a_sphere_is_not_marked_as_a_push() -> None:
+    rules = games.get("paint")
+    start = rules.new(2, {}, 0)
+    stopped = rules.apply(start, rules.parse(start, "c1-c2"))  # c3 holds a sphere; the disc stops before it
+    assert paint_drawer.pushed_sphere(stopped, paint_drawer.parse_last_move("c1-c2")) is None
+    pushed = rules.apply(start, rules.parse(start, "c1-c3"))  # the sphere on c3 goes to c4
+    assert paint_drawer.pushed_sphere(pushed, paint_drawer.parse_last_move("c1-c3")) == 29
+    lay = square_layout(960, 9)
+    colours = get_theme("default")
+    image = rgb_of(renderer.render("paint", stopped, last_move="c1-c2"))
+    sx, sy = lay.centre(20)  # the untouched sphere on c3 gets no push ring
+    assert not near(image, sx + lay.cell * 0.31 + 1, sy, colours.highlight, 3)
+
+
 def test_paint_move_parsing() -> None:
     assert paint_drawer.parse_last_move("c1-c5") == (2, 38)
     assert paint_drawer.parse_last_move("C1 - C5") == (2, 38)
