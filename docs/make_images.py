@@ -1,0 +1,72 @@
+"""Regenerate the sample board images in docs/ (shown in the README) from seeded games.
+
+Run from the repository root: `python docs/make_images.py`. The games are random but seeded, so the images
+only change when the rules or the renderer do. TilingKing games lean towards placements that capture, so
+the samples show territory.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import games  # noqa: E402
+import renderer  # noqa: E402
+from games.tilingking import scores  # noqa: E402
+
+NAMES = ("Alice", "Bob", "Carol", "Dave")
+
+
+def seeded_game(game_id: str, seats: int, options: dict[str, Any], seed: int, plies: int) -> tuple[Any, str]:
+    """Play `plies` seeded random moves (TilingKing: the placement that gains most, else a random one)."""
+    rules = games.get(game_id)
+    rng = random.Random(seed)
+    state = rules.new(seats, options, seed)
+    last = ""
+    for _ in range(plies):
+        if rules.outcome(state) is not None:
+            break
+        legal = list(rules.legal_moves(state))
+        if game_id == "tilingking":
+            seat = rules.to_move(state)
+            placements = [m for m in legal if m.action == "place"] or legal
+            sample = rng.sample(placements, min(len(placements), 40))
+            move = max(sample, key=lambda m: (scores(rules.apply(state, m))[seat], rng.random()))
+        else:
+            move = rng.choice(legal)
+        last = rules.notation(state, move)
+        state = rules.apply(state, move)
+    return state, last
+
+
+SAMPLES: list[tuple[str, str, int, dict[str, Any], int, int]] = [
+    # file stem, game, seats, options, seed, plies
+    ("paintscape", "paintscape", 2, {"balance": False}, 11, 48),
+    ("paint", "paint", 2, {}, 11, 32),
+    ("tilingking-square", "tilingking", 2, {"board": "sq11b"}, 11, 12),
+    ("tilingking-hex", "tilingking", 3, {"board": "hex8bi"}, 11, 18),
+    ("tilingking-triangle", "tilingking", 4, {"board": "tri6bi"}, 11, 20),
+]
+
+
+def main() -> None:
+    out = ROOT / "docs"
+    for stem, game_id, seats, options, seed, plies in SAMPLES:
+        state, last = seeded_game(game_id, seats, options, seed, plies)
+        for theme, suffix in (("default", ""), ("colorblind", "-colorblind")):
+            png = renderer.render(game_id, state, last_move=last, players=NAMES[:seats], theme=theme)
+            (out / f"{stem}{suffix}.png").write_bytes(png)
+        if stem == "tilingking-hex":
+            (out / "tilingking-pieces.png").write_bytes(
+                renderer.render_pieces(game_id, state, 0, players=NAMES[:seats])
+            )
+        print(f"docs/{stem}.png: {renderer.alt_text(game_id, state, players=NAMES[:seats])[:90]}...")
+
+
+if __name__ == "__main__":
+    main()
