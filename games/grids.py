@@ -6,6 +6,7 @@ Square boards index cells as `i = y * width + x`, with x the file (a, b, ... lef
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -118,7 +119,7 @@ Shape = tuple[Cell, ...]
 """A set of cells as a sorted tuple."""
 
 
-class Tiling:
+class Tiling(ABC):
     """One regular tiling of the plane: neighbours, the symmetries that fix the origin, and shapes."""
 
     kind: str = ""
@@ -127,21 +128,21 @@ class Tiling:
     edge_degree: int = 4
     vertex_degree: int = 8
 
+    @abstractmethod
     def edge_neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         """The cells sharing a full edge with `cell`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def vertex_neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         """The cells sharing at least one corner with `cell` (edge neighbours included)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def rotate(self, cell: Cell) -> Cell:
         """One turn of the smallest rotation (90 degrees for squares, 60 for hexes and triangles)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def reflect(self, cell: Cell) -> Cell:
         """A mirror image."""
-        raise NotImplementedError
 
     def translation(self, source: Cell, target: Cell) -> Cell | None:
         """The offset that moves `source` onto `target`, or None if no translation of the tiling does."""
