@@ -470,26 +470,11 @@ class TakenBack:
     undone: tuple[MoveView, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    id: int
-    game: str
-    options: Mapping[str, Any]
-    guild_id: int | None
-    channel_id: int
-    challenger_id: int
-    opponent_id: int
-    status: str  # pending, accepted, declined, withdrawn, expired
-    created_at: float
-    expires_at: float
-    match_id: int | None
+Challenge = ChallengeRow
+"""A challenge as stored (immutable): status is pending, accepted, declined, withdrawn or expired."""
 
-
-@dataclass(frozen=True, slots=True)
-class LobbyMember:
-    user_id: int
-    ai_level: str | None
-    joined_at: float
+LobbyMember = LobbyMemberRow
+"""A lobby seat as stored: a user, or the bot at `ai_level`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,22 +574,6 @@ def _parse_key(key: str) -> tuple[int | None, str | None]:
 
 def _json_roundtrip(data: Mapping[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
-
-
-def _challenge(row: ChallengeRow) -> Challenge:
-    return Challenge(
-        row.id,
-        row.game,
-        row.options,
-        row.guild_id,
-        row.channel_id,
-        row.challenger_id,
-        row.opponent_id,
-        row.status,
-        row.created_at,
-        row.expires_at,
-        row.match_id,
-    )
 
 
 def _results(outcome: Outcome) -> dict[Seat, str | None]:
@@ -942,16 +911,16 @@ class MatchService:
             game, resolved, guild_id, channel_id, challenger_id, opponent_id, now, now + self.challenge_ttl
         )
         self._deadlines_changed()
-        return _challenge(row)
+        return row
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         row = await self.store.get_challenge(challenge_id)
         if row is None:
             raise UnknownChallenge(challenge_id)
-        return _challenge(row)
+        return row
 
     async def pending_challenges(self, channel_id: int | None = None) -> list[Challenge]:
-        return [_challenge(r) for r in await self.store.pending_challenges(channel_id)]
+        return list(await self.store.pending_challenges(channel_id))
 
     async def _pending(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.get_challenge(challenge_id)
@@ -1055,7 +1024,7 @@ class MatchService:
             min_players=rules.seats.start,
             max_players=row.max_players,
             status=row.status,
-            members=tuple(LobbyMember(m.user_id, m.ai_level, m.joined_at) for m in row.members),
+            members=tuple(row.members),
             match_id=row.match_id,
             created_at=row.created_at,
         )
