@@ -123,6 +123,7 @@ class Play(commands.Cog):
         board="TilingKing: the board preset",
         balance="Paintscape: run the balancing phase (on by default)",
         lead_turns="Paint: turns in a row the leader must hold the lead to win (50)",
+        no_lead_turns="Paint: turns in a row without a leader that make a draw (20)",
         ruleset="TilingKing: TilingKing rules or the Tile Hoard variant",
         first="Who takes the first seat (Paintscape: who balances; Paint: who is White)",
         rated="Whether the result changes ratings (on by default)",
@@ -143,6 +144,7 @@ class Play(commands.Cog):
         board: str | None = None,
         balance: bool | None = None,
         lead_turns: app_commands.Range[int, 1, 10_000] | None = None,
+        no_lead_turns: app_commands.Range[int, 1, 10_000] | None = None,
         ruleset: str | None = None,
         first: str | None = None,
         rated: bool | None = None,
@@ -162,7 +164,13 @@ class Play(commands.Cog):
                 f"in that range."
             )
         given: dict[str, Any] = {}
-        engine_values = {"board": board, "balance": balance, "lead_turns": lead_turns, "ruleset": ruleset}
+        engine_values = {
+            "board": board,
+            "balance": balance,
+            "lead_turns": lead_turns,
+            "no_lead_turns": no_lead_turns,
+            "ruleset": ruleset,
+        }
         specs = {spec.name: spec for spec in service.option_specs(game, lobby=lobby)}
         for name, value in engine_values.items():
             if value is None:

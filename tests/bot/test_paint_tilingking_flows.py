@@ -31,6 +31,16 @@ async def test_paint_ends_when_the_lead_is_held(world: Any) -> None:
     assert len(take_user_errors(world)) == 1
 
 
+async def test_paint_draws_when_nobody_leads_for_no_lead_turns(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await start_challenge(world, alice, bob, "paint", first="challenger", no_lead_turns=1)
+    await alice.slash(channel, "move", notation="c1-c2")  # White 7 tiles, Black 6: White leads
+    await bob.slash(channel, "move", notation="b9-b8")  # 7 all: nobody leads, and 1 such turn is a draw
+    final = last_board(channel)
+    assert "draw" in final.content.lower() and "nobody holding the lead" in final.content
+    assert "Replay" in button_labels(final)
+
+
 async def test_tilingking_place_then_a_round_of_passes(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
     await start_challenge(world, alice, bob, "tilingking", first="challenger", board="sq9")
