@@ -974,3 +974,9 @@ class PaintRules:
 
 
 RULES: Final = PaintRules()
+
+# The bitboard primitives behind RULES, public for fast paths that play without building states (the AI's
+# playouts): the moves of section 2.5, the effects of section 2.6, and the counters of section 2.7.
+disc_moves: Final = _moves
+paint_move: Final = _paint
+lead_counters: Final = _counters

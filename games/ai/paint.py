@@ -15,10 +15,7 @@ from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
 from games.base import Rules
-from games.paint import PATH, SIZE, WHITE, PaintState
-from games.paint import _counters as lead_counters
-from games.paint import _moves as disc_moves
-from games.paint import _paint as paint_move
+from games.paint import PATH, SIZE, WHITE, PaintState, disc_moves, lead_counters, paint_move
 
 PLAYOUT_PLIES = 12  # 12 beat 24 in 6 of 8 games at equal time; 6 and 12 were even
 GREEDY_CHANCE = 0.6
