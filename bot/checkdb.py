@@ -2,8 +2,8 @@
 
 For each match: the plies are 0..n-1 with n = the match's ply; every move was made by the seat to move and
 is legal when replayed from the seed (forced moves are the engine's forced move); the snapshot equals
-``games.base.play`` of the log; a game the engine says is over is not marked active, and its stored outcome is
-the engine's (resignations, timeouts and aborts decided by the service are the only other endings).
+``games.base.replay_state`` of the log; a game the engine says is over is not marked active, and its stored
+outcome is the engine's (resignations, timeouts and aborts decided by the service are the only other endings).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import games
 from bot.store import ABORTED, ACTIVE, MatchRow, MoveRow, open_store, sqlite_path
-from games.base import MoveError, Outcome, Rules, Termination, play
+from games.base import MoveError, Outcome, Rules, Termination, replay_state
 
 FALLBACK_URL = "sqlite:///data/tessera.sqlite3"
 SERVICE_ENDINGS = {Termination.RESIGNATION, Termination.TIMEOUT}
@@ -56,7 +56,8 @@ def check_match(rules: Rules[Any, Any], row: MatchRow, moves: Sequence[MoveRow])
                 f"{where}: ply {m.ply} {m.notation!r} is marked forced but the rules force nothing"
             )
         state = rules.apply(state, move)
-    replayed = play(rules, [m.notation for m in moves], seats=seats, options=row.options, seed=row.seed)
+    start = rules.new(seats, row.options, row.seed)
+    replayed = replay_state(rules, start, [(m.seat, m.notation) for m in moves])
     if _canonical(rules.dump(replayed)) != json.loads(row.snapshot):
         problems.append(f"{where}: the snapshot differs from the replay of its {len(moves)} moves")
     engine_outcome = rules.outcome(replayed)
