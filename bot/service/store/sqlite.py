@@ -1,16 +1,10 @@
-"""The match store: SQL only, no game rules and no Discord.
+"""`MatchStore` on SQLite through aiosqlite: the embedded default for one bot process.
 
-`MatchStore` is the interface the match service uses; `SqliteStore` implements it on SQLite through aiosqlite
-(WAL journal, foreign keys on, every write in one explicit transaction, plain portable SQL so that a
-PostgreSQL store can stand beside it). `open_store(url)` picks the implementation from a URL:
-``sqlite:///data/tessera.sqlite3`` (a file, relative to the working directory), ``sqlite:////abs/path.db`` or
-``sqlite:///:memory:``.
-
-The schema is versioned with ``PRAGMA user_version``; `MIGRATIONS[i]` brings version i to i + 1.
-
-Races are settled in SQL: every change to a match is ``UPDATE matches ... WHERE id = ? AND ply = ?`` in the
-same transaction as the rows that go with it, and a method that loses the race returns False.
-Times are seconds since the epoch (floats); option and outcome columns hold JSON text.
+WAL journal, foreign keys on, every write in one explicit transaction under one writer connection; a file
+database reads through a second connection, so readers only ever see committed data, and a third connection
+checkpoints the WAL in the background, so no move waits for a checkpoint's disk flush. Rows are read by
+column name. The schema is versioned with ``PRAGMA user_version``; `MIGRATIONS[i]` brings version i to i + 1.
+Option, outcome and request columns hold JSON text.
 """
 
 from __future__ import annotations
@@ -18,314 +12,36 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import aiosqlite
 
+from bot.service.records import (
+    Challenge,
+    ChallengeStatus,
+    Finish,
+    GuildSettings,
+    Lobby,
+    LobbyMember,
+    LobbyStatus,
+    MatchRecord,
+    MatchStatus,
+    MoveRecord,
+    NewMatch,
+    Player,
+    Rating,
+    RatingChange,
+    SeatResult,
+    TakebackRequest,
+    UserStats,
+)
+from bot.service.store.base import ChannelTaken, RatingCompute, StoreConflict
+from games.base import Outcome, Seat
+
 log = logging.getLogger(__name__)
-
-# ------------------------------------------------------------------------------------------------ records
-
-ACTIVE = "active"
-FINISHED = "finished"
-ABORTED = "aborted"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    """Who sits in one seat: a user, or the bot itself playing at `ai_level`."""
-
-    seat: int
-    user_id: int
-    ai_level: str | None = None
-    player_key: str = ""
-    result: str | None = None  # "win", "loss", "draw" once the match is over; None if aborted or running
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRow:
-    """One move of the log. Forced moves (automatic passes) are rows too, marked `forced`."""
-
-    ply: int
-    seat: int
-    notation: str
-    forced: bool
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class NewMatch:
-    """Everything needed to insert a match."""
-
-    game: str
-    options: Mapping[str, Any]
-    seed: int
-    guild_id: int | None
-    channel_id: int
-    seats: tuple[SeatRow, ...]
-    turn_timeout: float
-    deadline: float | None
-    snapshot: str
-    rated: bool
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class MatchRow:
-    """A match as stored. `snapshot` is the JSON text of the engine's `dump` after `ply` moves."""
-
-    id: int
-    game: str
-    options: dict[str, Any]
-    seed: int
-    guild_id: int | None
-    channel_id: int
-    seats: tuple[SeatRow, ...]
-    status: str
-    ply: int
-    turn_timeout: float
-    deadline: float | None
-    snapshot: str
-    outcome: dict[str, Any] | None
-    rated: bool
-    ratings_applied: bool
-    abort_votes: tuple[int, ...]
-    takeback: dict[str, Any] | None
-    created_at: float
-    updated_at: float
-    finished_at: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class ChallengeRow:
-    id: int
-    game: str
-    options: dict[str, Any]
-    guild_id: int | None
-    channel_id: int
-    challenger_id: int
-    opponent_id: int
-    status: str  # pending, accepted, declined, withdrawn, expired
-    created_at: float
-    expires_at: float
-    match_id: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyMemberRow:
-    user_id: int
-    ai_level: str | None
-    joined_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyRow:
-    id: int
-    game: str
-    options: dict[str, Any]
-    guild_id: int | None
-    channel_id: int
-    host_id: int
-    seat_order: str  # "random" or "joined"
-    max_players: int
-    status: str  # open, started, closed
-    created_at: float
-    match_id: int | None
-    members: tuple[LobbyMemberRow, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GuildSettingsRow:
-    guild_id: int
-    turn_timeout: float
-    threads: bool
-    allowed_channels: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RatingRow:
-    game: str
-    player_key: str
-    mu: float
-    sigma: float
-    played: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class RatingChangeRow:
-    """A player's rating before (None: first rated game) and after one match."""
-
-    match_id: int
-    player_key: str
-    mu_before: float | None
-    sigma_before: float | None
-    mu_after: float
-    sigma_after: float
-
-
-@dataclass(frozen=True, slots=True)
-class StatsRow:
-    game: str
-    played: int
-    won: int
-    lost: int
-    drawn: int
-
-
-@dataclass(frozen=True, slots=True)
-class Finish:
-    """How a match ends inside a write: the new status, the outcome JSON and each seat's result."""
-
-    status: str
-    outcome: Mapping[str, Any]
-    results: Mapping[int, str | None]
-    at: float
-
-
-class StoreConflict(Exception):
-    """A write found the row in another state than expected (another writer got there first)."""
-
-
-class ChannelTaken(StoreConflict):
-    """The channel already has an active match."""
-
-
-RatingCompute = Callable[[dict[str, tuple[float, float] | None]], dict[str, tuple[float, float]]]
-"""Given each player key's current (mu, sigma) or None if unrated, return each key's new (mu, sigma)."""
-
-
-# ------------------------------------------------------------------------------------------------ interface
-
-
-class MatchStore(Protocol):
-    """Persistence for matches, moves, challenges, lobbies, guild settings and ratings."""
-
-    async def close(self) -> None: ...
-
-    # matches
-    async def insert_match(
-        self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
-    ) -> MatchRow:
-        """Insert a match and its seats; close the challenge or lobby it came from in the same transaction.
-
-        Raises ChannelTaken if the channel has an active match, StoreConflict if the challenge or lobby has
-        moved on.
-        """
-        ...
-
-    async def get_match(self, match_id: int) -> MatchRow | None: ...
-    async def active_match_in_channel(self, channel_id: int) -> MatchRow | None: ...
-    async def match_ids(self, status: str | None = None) -> list[int]: ...
-    async def matches_of_user(
-        self, user_id: int, status: str = ACTIVE, limit: int = 25
-    ) -> list[MatchRow]: ...
-    async def finished_matches(
-        self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
-    ) -> list[MatchRow]: ...
-    async def moves(self, match_id: int) -> list[MoveRow]: ...
-
-    async def append_moves(
-        self,
-        match_id: int,
-        expected_ply: int,
-        moves: Sequence[MoveRow],
-        snapshot: str,
-        deadline: float | None,
-        now: float,
-        finish: Finish | None = None,
-    ) -> bool:
-        """Add moves and the new snapshot if the match is still active at `expected_ply`; clears requests."""
-        ...
-
-    async def finish_match(self, match_id: int, expected_ply: int, finish: Finish) -> bool:
-        """End an active match at `expected_ply` without a move (resignation, timeout, abort)."""
-        ...
-
-    async def rewind_match(
-        self, match_id: int, expected_ply: int, to_ply: int, snapshot: str, deadline: float | None, now: float
-    ) -> bool:
-        """Delete the moves from `to_ply` on and store the snapshot of the shorter log (a takeback)."""
-        ...
-
-    async def set_requests(
-        self, match_id: int, expected_ply: int, abort_votes: Sequence[int], takeback: Mapping[str, Any] | None
-    ) -> bool: ...
-
-    async def next_deadline(self) -> float | None: ...
-    async def due_matches(self, now: float) -> list[tuple[int, int]]:
-        """(match id, ply) of active matches whose turn deadline has passed."""
-        ...
-
-    async def active_ai_match_ids(self) -> list[int]: ...
-    async def unapplied_rated_match_ids(self) -> list[int]: ...
-
-    # challenges
-    async def insert_challenge(
-        self,
-        game: str,
-        options: Mapping[str, Any],
-        guild_id: int | None,
-        channel_id: int,
-        challenger_id: int,
-        opponent_id: int,
-        created_at: float,
-        expires_at: float,
-    ) -> ChallengeRow: ...
-
-    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None: ...
-    async def set_challenge_status(
-        self, challenge_id: int, status: str, *, expected: str = "pending"
-    ) -> bool: ...
-    async def pending_challenges(self, channel_id: int | None = None) -> list[ChallengeRow]: ...
-    async def due_challenges(self, now: float) -> list[ChallengeRow]: ...
-    async def next_challenge_expiry(self) -> float | None: ...
-
-    # lobbies
-    async def insert_lobby(
-        self,
-        game: str,
-        options: Mapping[str, Any],
-        guild_id: int | None,
-        channel_id: int,
-        host: LobbyMemberRow,
-        host_id: int,
-        seat_order: str,
-        max_players: int,
-        created_at: float,
-    ) -> LobbyRow: ...
-
-    async def get_lobby(self, lobby_id: int) -> LobbyRow | None: ...
-    async def open_lobbies(self, channel_id: int | None = None) -> list[LobbyRow]: ...
-    async def add_lobby_member(self, lobby_id: int, member: LobbyMemberRow) -> bool:
-        """Add a member if the lobby is open, not full and (for a person) not already joined."""
-        ...
-
-    async def remove_lobby_member(self, lobby_id: int, user_id: int) -> bool: ...
-    async def set_lobby_status(self, lobby_id: int, status: str, *, expected: str = "open") -> bool: ...
-
-    # guild settings
-    async def get_guild_settings(self, guild_id: int) -> GuildSettingsRow | None: ...
-    async def put_guild_settings(self, row: GuildSettingsRow) -> None: ...
-
-    # ratings and statistics
-    async def apply_ratings(
-        self, match_id: int, game: str, player_keys: Sequence[str], compute: RatingCompute, now: float
-    ) -> list[RatingChangeRow] | None:
-        """Rate a finished match once: None if it was already rated (the flag on the match is set)."""
-        ...
-
-    async def rating_changes(self, match_id: int) -> list[RatingChangeRow]: ...
-    async def get_ratings(self, game: str, player_keys: Sequence[str]) -> dict[str, RatingRow]: ...
-    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[RatingRow]: ...
-    async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[StatsRow]: ...
-
-
-# ------------------------------------------------------------------------------------------------ schema
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -437,51 +153,77 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
-_MATCH_COLUMNS = (
-    "id, game, options, seed, guild_id, channel_id, status, ply, turn_timeout, deadline, snapshot, outcome, "
-    "rated, ratings_applied, abort_votes, takeback, created_at, updated_at, finished_at"
-)
-_MATCH_COLUMNS_M = ", ".join(f"m.{name.strip()}" for name in _MATCH_COLUMNS.split(","))
-_CHALLENGE_COLUMNS = (
-    "id, game, options, guild_id, channel_id, challenger_id, opponent_id, status, created_at, expires_at, "
-    "match_id"
-)
-_LOBBY_COLUMNS = (
-    "id, game, options, guild_id, channel_id, host_id, seat_order, max_players, status, created_at, match_id"
-)
+WAL_SIZE_LIMIT = 16 * 2**20
+"""Bytes a WAL file is cut back to once it starts over."""
+
+Row = aiosqlite.Row
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _challenge(row: sqlite3.Row | tuple[Any, ...]) -> ChallengeRow:
-    return ChallengeRow(
-        id=row[0],
-        game=row[1],
-        options=json.loads(row[2]),
-        guild_id=row[3],
-        channel_id=row[4],
-        challenger_id=row[5],
-        opponent_id=row[6],
-        status=row[7],
-        created_at=row[8],
-        expires_at=row[9],
-        match_id=row[10],
+def _player(r: Row) -> Player:
+    result = r["result"]
+    return Player(r["seat"], r["user_id"], r["ai_level"], SeatResult(result) if result is not None else None)
+
+
+def _match(r: Row, seats: Sequence[Player]) -> MatchRecord:
+    outcome, takeback = r["outcome"], r["takeback"]
+    return MatchRecord(
+        id=r["id"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        seed=r["seed"],
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        seats=tuple(seats),
+        status=MatchStatus(r["status"]),
+        ply=r["ply"],
+        turn_timeout=r["turn_timeout"],
+        deadline=r["deadline"],
+        snapshot=r["snapshot"],
+        outcome=Outcome.from_json(json.loads(outcome)) if outcome is not None else None,
+        rated=bool(r["rated"]),
+        ratings_applied=bool(r["ratings_applied"]),
+        abort_votes=tuple(json.loads(r["abort_votes"])),
+        takeback=TakebackRequest.from_json(json.loads(takeback)) if takeback is not None else None,
+        created_at=r["created_at"],
+        updated_at=r["updated_at"],
+        finished_at=r["finished_at"],
     )
 
 
-# ------------------------------------------------------------------------------------------------ sqlite
+def _challenge(r: Row) -> Challenge:
+    return Challenge(
+        id=r["id"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        challenger_id=r["challenger_id"],
+        opponent_id=r["opponent_id"],
+        status=ChallengeStatus(r["status"]),
+        created_at=r["created_at"],
+        expires_at=r["expires_at"],
+        match_id=r["match_id"],
+    )
 
 
-WAL_SIZE_LIMIT = 16 * 2**20
-"""Bytes a WAL file is cut back to once it starts over."""
+def _move(r: Row) -> MoveRecord:
+    return MoveRecord(
+        ply=r["ply"], seat=r["seat"], notation=r["notation"], forced=bool(r["forced"]), at=r["at"]
+    )
+
+
+def _rating_change(r: Row) -> RatingChange:
+    return RatingChange(
+        r["match_id"], r["player_key"], r["mu_before"], r["sigma_before"], r["mu_after"], r["sigma_after"]
+    )
 
 
 class SqliteStore:
-    """`MatchStore` on SQLite. Writes go through one connection under a lock (SQLite has one writer anyway);
-    a file database reads through a second connection, so readers only ever see committed data, and a third
-    connection checkpoints the WAL in the background, so no move waits for a checkpoint's disk flush."""
+    """`MatchStore` on SQLite (see the module doc)."""
 
     CHECKPOINT_EVERY = 500
     """Commits between two background WAL checkpoints."""
@@ -576,87 +318,61 @@ class SqliteStore:
                 await self._writer.execute("COMMIT")
         self._committed()
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         # One call on the connection's thread runs the statement to its end, so its read transaction ends
         # with it: interleaved cursors of concurrent coroutines would otherwise hold an old snapshot open.
         return list(await self._reader.execute_fetchall(sql, params))
 
-    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         rows = await self._fetchall(sql, params)
         return rows[0] if rows else None
 
     # ----------------------------------------------------------------------------------------- matches
 
-    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[SeatRow]]:
-        seats: dict[int, list[SeatRow]] = {i: [] for i in match_ids}
+    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Player]]:
+        seats: dict[int, list[Player]] = {i: [] for i in match_ids}
         if not match_ids:
             return seats
         marks = ",".join("?" * len(match_ids))
         rows = await self._fetchall(
-            f"SELECT match_id, seat, user_id, ai_level, player_key, result FROM match_seats "
+            f"SELECT match_id, seat, user_id, ai_level, result FROM match_seats "
             f"WHERE match_id IN ({marks}) ORDER BY match_id, seat",
             list(match_ids),
         )
         for r in rows:
-            seats[r[0]].append(SeatRow(r[1], r[2], r[3], r[4], r[5]))
+            seats[r["match_id"]].append(_player(r))
         return seats
 
-    @staticmethod
-    def _match_row(r: Sequence[Any], seats: Sequence[SeatRow]) -> MatchRow:
-        return MatchRow(
-            id=r[0],
-            game=r[1],
-            options=json.loads(r[2]),
-            seed=r[3],
-            guild_id=r[4],
-            channel_id=r[5],
-            seats=tuple(seats),
-            status=r[6],
-            ply=r[7],
-            turn_timeout=r[8],
-            deadline=r[9],
-            snapshot=r[10],
-            outcome=json.loads(r[11]) if r[11] is not None else None,
-            rated=bool(r[12]),
-            ratings_applied=bool(r[13]),
-            abort_votes=tuple(json.loads(r[14])),
-            takeback=json.loads(r[15]) if r[15] is not None else None,
-            created_at=r[16],
-            updated_at=r[17],
-            finished_at=r[18],
-        )
+    async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
+        rows = await self._fetchall(f"SELECT * FROM matches {where}", params)
+        seats = await self._seats([r["id"] for r in rows])
+        return [_match(r, seats[r["id"]]) for r in rows]
 
-    async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRow]:
-        rows = await self._fetchall(f"SELECT {_MATCH_COLUMNS} FROM matches {where}", params)
-        seats = await self._seats([r[0] for r in rows])
-        return [self._match_row(r, seats[r[0]]) for r in rows]
-
-    async def _one_match(self, where: str, params: Sequence[Any]) -> MatchRow | None:
+    async def _one_match(self, where: str, params: Sequence[Any]) -> MatchRecord | None:
         """One match and its seats in a single query (the hot path of every move)."""
         rows = await self._fetchall(
-            f"SELECT {_MATCH_COLUMNS_M}, s.seat, s.user_id, s.ai_level, s.player_key, s.result "
+            f"SELECT m.*, s.seat, s.user_id, s.ai_level, s.result "
             f"FROM matches m JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
             params,
         )
         if not rows:
             return None
-        first = rows[0][0]
-        seats = [SeatRow(*r[19:24]) for r in rows if r[0] == first]
-        return self._match_row(rows[0], seats)
+        first = rows[0]["id"]
+        return _match(rows[0], [_player(r) for r in rows if r["id"] == first])
 
     async def insert_match(
         self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
-    ) -> MatchRow:
+    ) -> MatchRecord:
         async with self._transaction() as db:
             if challenge_id is not None:
                 rows = list(
                     await db.execute_fetchall("SELECT status FROM challenges WHERE id = ?", (challenge_id,))
                 )
-                if not rows or rows[0][0] != "pending":
+                if not rows or rows[0]["status"] != ChallengeStatus.PENDING:
                     raise StoreConflict(f"challenge {challenge_id} is no longer pending")
             if lobby_id is not None:
                 rows = list(await db.execute_fetchall("SELECT status FROM lobbies WHERE id = ?", (lobby_id,)))
-                if not rows or rows[0][0] != "open":
+                if not rows or rows[0]["status"] != LobbyStatus.OPEN:
                     raise StoreConflict(f"lobby {lobby_id} is no longer open")
             busy = await db.execute_fetchall(
                 "SELECT id FROM matches WHERE channel_id = ? AND status = 'active'", (new.channel_id,)
@@ -686,7 +402,7 @@ class SqliteStore:
             await db.executemany(
                 "INSERT INTO match_seats (match_id, seat, user_id, ai_level, player_key) "
                 "VALUES (?, ?, ?, ?, ?)",
-                [(match_id, s.seat, s.user_id, s.ai_level, s.player_key) for s in new.seats],
+                [(match_id, p.seat, p.user_id, p.ai_level, p.player_key) for p in new.seats],
             )
             if challenge_id is not None:
                 cursor = await db.execute(
@@ -707,30 +423,30 @@ class SqliteStore:
         assert row is not None
         return row
 
-    async def get_match(self, match_id: int) -> MatchRow | None:
+    async def get_match(self, match_id: int) -> MatchRecord | None:
         return await self._one_match("WHERE m.id = ?", (match_id,))
 
-    async def active_match_in_channel(self, channel_id: int) -> MatchRow | None:
+    async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
         return await self._one_match("WHERE m.channel_id = ? AND m.status = 'active'", (channel_id,))
 
-    async def match_ids(self, status: str | None = None) -> list[int]:
+    async def match_ids(self, status: MatchStatus | None = None) -> list[int]:
         if status is None:
             rows = await self._fetchall("SELECT id FROM matches ORDER BY id")
         else:
             rows = await self._fetchall("SELECT id FROM matches WHERE status = ? ORDER BY id", (status,))
-        return [r[0] for r in rows]
+        return [r["id"] for r in rows]
 
-    async def matches_of_user(self, user_id: int, status: str = ACTIVE, limit: int = 25) -> list[MatchRow]:
+    async def matches_of_user(self, user_id: int, limit: int = 25) -> list[MatchRecord]:
         return await self._matches(
-            "WHERE status = ? AND id IN "
+            "WHERE status = 'active' AND id IN "
             "(SELECT match_id FROM match_seats WHERE user_id = ? AND ai_level IS NULL) "
             "ORDER BY id DESC LIMIT ?",
-            (status, user_id, limit),
+            (user_id, limit),
         )
 
     async def finished_matches(
         self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
-    ) -> list[MatchRow]:
+    ) -> list[tuple[MatchRecord, int]]:
         where = ["status IN ('finished', 'aborted')"]
         params: list[Any] = []
         if user_id is not None:
@@ -743,21 +459,33 @@ class SqliteStore:
             where.append("game = ?")
             params.append(game)
         params.append(limit)
-        return await self._matches(
+        matches = await self._matches(
             f"WHERE {' AND '.join(where)} ORDER BY finished_at DESC, id DESC LIMIT ?", params
         )
+        if not matches:
+            return []
+        marks = ",".join("?" * len(matches))
+        counts = {
+            r["match_id"]: r["chosen"]
+            for r in await self._fetchall(
+                f"SELECT match_id, COUNT(*) AS chosen FROM moves WHERE match_id IN ({marks}) AND forced = 0 "
+                "GROUP BY match_id",
+                [m.id for m in matches],
+            )
+        }
+        return [(m, counts.get(m.id, 0)) for m in matches]
 
-    async def moves(self, match_id: int) -> list[MoveRow]:
+    async def moves(self, match_id: int) -> list[MoveRecord]:
         rows = await self._fetchall(
             "SELECT ply, seat, notation, forced, at FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
         )
-        return [MoveRow(r[0], r[1], r[2], bool(r[3]), r[4]) for r in rows]
+        return [_move(r) for r in rows]
 
     @staticmethod
     async def _write_finish(db: aiosqlite.Connection, match_id: int, finish: Finish) -> None:
         await db.execute(
             "UPDATE matches SET status = ?, outcome = ?, finished_at = ?, deadline = NULL WHERE id = ?",
-            (finish.status, _dumps(dict(finish.outcome)), finish.at, match_id),
+            (finish.status, _dumps(finish.outcome.to_json()), finish.at, match_id),
         )
         await db.executemany(
             "UPDATE match_seats SET result = ? WHERE match_id = ? AND seat = ?",
@@ -768,7 +496,7 @@ class SqliteStore:
         self,
         match_id: int,
         expected_ply: int,
-        moves: Sequence[MoveRow],
+        moves: Sequence[MoveRecord],
         snapshot: str,
         deadline: float | None,
         now: float,
@@ -817,7 +545,11 @@ class SqliteStore:
         return True
 
     async def set_requests(
-        self, match_id: int, expected_ply: int, abort_votes: Sequence[int], takeback: Mapping[str, Any] | None
+        self,
+        match_id: int,
+        expected_ply: int,
+        abort_votes: Sequence[Seat],
+        takeback: TakebackRequest | None,
     ) -> bool:
         async with self._transaction() as db:
             cursor = await db.execute(
@@ -825,7 +557,7 @@ class SqliteStore:
                 "WHERE id = ? AND ply = ? AND status = 'active'",
                 (
                     _dumps(sorted(set(abort_votes))),
-                    _dumps(dict(takeback)) if takeback is not None else None,
+                    _dumps(takeback.to_json()) if takeback is not None else None,
                     match_id,
                     expected_ply,
                 ),
@@ -833,29 +565,29 @@ class SqliteStore:
             return cursor.rowcount == 1
 
     async def next_deadline(self) -> float | None:
-        row = await self._fetchone("SELECT MIN(deadline) FROM matches WHERE status = 'active'")
-        return None if row is None else row[0]
+        row = await self._fetchone("SELECT MIN(deadline) AS due FROM matches WHERE status = 'active'")
+        return None if row is None else row["due"]
 
     async def due_matches(self, now: float) -> list[tuple[int, int]]:
         rows = await self._fetchall(
             "SELECT id, ply FROM matches WHERE status = 'active' AND deadline <= ? ORDER BY deadline, id",
             (now,),
         )
-        return [(r[0], r[1]) for r in rows]
+        return [(r["id"], r["ply"]) for r in rows]
 
     async def active_ai_match_ids(self) -> list[int]:
         rows = await self._fetchall(
             "SELECT DISTINCT m.id FROM matches m JOIN match_seats s ON s.match_id = m.id "
             "WHERE m.status = 'active' AND s.ai_level IS NOT NULL ORDER BY m.id"
         )
-        return [r[0] for r in rows]
+        return [r["id"] for r in rows]
 
     async def unapplied_rated_match_ids(self) -> list[int]:
         rows = await self._fetchall(
             "SELECT id FROM matches WHERE status = 'finished' AND rated = 1 AND ratings_applied = 0 "
             "ORDER BY id"
         )
-        return [r[0] for r in rows]
+        return [r["id"] for r in rows]
 
     # ----------------------------------------------------------------------------------------- challenges
 
@@ -869,12 +601,11 @@ class SqliteStore:
         opponent_id: int,
         created_at: float,
         expires_at: float,
-    ) -> ChallengeRow:
+    ) -> Challenge:
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO challenges (game, options, guild_id, channel_id, challenger_id, opponent_id, "
-                "status, "
-                "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
+                "status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
                 (
                     game,
                     _dumps(dict(options)),
@@ -892,14 +623,16 @@ class SqliteStore:
         assert row is not None
         return row
 
-    async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:
-        row = await self._fetchone(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = ?", (challenge_id,)
-        )
+    async def get_challenge(self, challenge_id: int) -> Challenge | None:
+        row = await self._fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         return None if row is None else _challenge(row)
 
     async def set_challenge_status(
-        self, challenge_id: int, status: str, *, expected: str = "pending"
+        self,
+        challenge_id: int,
+        status: ChallengeStatus,
+        *,
+        expected: ChallengeStatus = ChallengeStatus.PENDING,
     ) -> bool:
         async with self._transaction() as db:
             cursor = await db.execute(
@@ -908,30 +641,26 @@ class SqliteStore:
             )
             return cursor.rowcount == 1
 
-    async def pending_challenges(self, channel_id: int | None = None) -> list[ChallengeRow]:
+    async def pending_challenges(self, channel_id: int | None = None) -> list[Challenge]:
         if channel_id is None:
-            rows = await self._fetchall(
-                f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'pending' ORDER BY id"
-            )
+            rows = await self._fetchall("SELECT * FROM challenges WHERE status = 'pending' ORDER BY id")
         else:
             rows = await self._fetchall(
-                f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'pending' AND channel_id = ? "
-                "ORDER BY id",
+                "SELECT * FROM challenges WHERE status = 'pending' AND channel_id = ? ORDER BY id",
                 (channel_id,),
             )
         return [_challenge(r) for r in rows]
 
-    async def due_challenges(self, now: float) -> list[ChallengeRow]:
+    async def due_challenges(self, now: float) -> list[Challenge]:
         rows = await self._fetchall(
-            f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE status = 'pending' AND expires_at <= ? "
-            "ORDER BY expires_at, id",
+            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id",
             (now,),
         )
         return [_challenge(r) for r in rows]
 
     async def next_challenge_expiry(self) -> float | None:
-        row = await self._fetchone("SELECT MIN(expires_at) FROM challenges WHERE status = 'pending'")
-        return None if row is None else row[0]
+        row = await self._fetchone("SELECT MIN(expires_at) AS due FROM challenges WHERE status = 'pending'")
+        return None if row is None else row["due"]
 
     # ----------------------------------------------------------------------------------------- lobbies
 
@@ -941,23 +670,21 @@ class SqliteStore:
         options: Mapping[str, Any],
         guild_id: int | None,
         channel_id: int,
-        host: LobbyMemberRow,
-        host_id: int,
+        host: LobbyMember,
         seat_order: str,
         max_players: int,
         created_at: float,
-    ) -> LobbyRow:
+    ) -> Lobby:
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO lobbies (game, options, guild_id, channel_id, host_id, seat_order, max_players, "
-                "status, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)",
+                "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)",
                 (
                     game,
                     _dumps(dict(options)),
                     guild_id,
                     channel_id,
-                    host_id,
+                    host.user_id,
                     seat_order,
                     max_players,
                     created_at,
@@ -974,58 +701,63 @@ class SqliteStore:
         assert row is not None
         return row
 
-    async def _lobbies(self, where: str, params: Sequence[Any]) -> list[LobbyRow]:
-        rows = await self._fetchall(f"SELECT {_LOBBY_COLUMNS} FROM lobbies {where}", params)
-        result = []
-        for r in rows:
-            members = await self._fetchall(
-                "SELECT user_id, ai_level, joined_at FROM lobby_members WHERE lobby_id = ? ORDER BY position",
-                (r[0],),
+    async def _lobbies(self, where: str, params: Sequence[Any]) -> list[Lobby]:
+        rows = await self._fetchall(f"SELECT * FROM lobbies {where}", params)
+        members: dict[int, list[LobbyMember]] = {r["id"]: [] for r in rows}
+        if rows:
+            marks = ",".join("?" * len(rows))
+            for m in await self._fetchall(
+                f"SELECT lobby_id, user_id, ai_level, joined_at FROM lobby_members "
+                f"WHERE lobby_id IN ({marks}) ORDER BY lobby_id, position",
+                list(members),
+            ):
+                members[m["lobby_id"]].append(LobbyMember(m["user_id"], m["ai_level"], m["joined_at"]))
+        return [
+            Lobby(
+                id=r["id"],
+                game=r["game"],
+                options=json.loads(r["options"]),
+                guild_id=r["guild_id"],
+                channel_id=r["channel_id"],
+                host_id=r["host_id"],
+                seat_order=r["seat_order"],
+                max_players=r["max_players"],
+                status=LobbyStatus(r["status"]),
+                created_at=r["created_at"],
+                match_id=r["match_id"],
+                members=tuple(members[r["id"]]),
             )
-            result.append(
-                LobbyRow(
-                    id=r[0],
-                    game=r[1],
-                    options=json.loads(r[2]),
-                    guild_id=r[3],
-                    channel_id=r[4],
-                    host_id=r[5],
-                    seat_order=r[6],
-                    max_players=r[7],
-                    status=r[8],
-                    created_at=r[9],
-                    match_id=r[10],
-                    members=tuple(LobbyMemberRow(m[0], m[1], m[2]) for m in members),
-                )
-            )
-        return result
+            for r in rows
+        ]
 
-    async def get_lobby(self, lobby_id: int) -> LobbyRow | None:
+    async def get_lobby(self, lobby_id: int) -> Lobby | None:
         rows = await self._lobbies("WHERE id = ?", (lobby_id,))
         return rows[0] if rows else None
 
-    async def open_lobbies(self, channel_id: int | None = None) -> list[LobbyRow]:
+    async def open_lobbies(self, channel_id: int | None = None) -> list[Lobby]:
         if channel_id is None:
             return await self._lobbies("WHERE status = 'open' ORDER BY id", ())
         return await self._lobbies("WHERE status = 'open' AND channel_id = ? ORDER BY id", (channel_id,))
 
-    async def add_lobby_member(self, lobby_id: int, member: LobbyMemberRow) -> bool:
+    async def add_lobby_member(self, lobby_id: int, member: LobbyMember) -> bool:
         async with self._transaction() as db:
             rows = list(
                 await db.execute_fetchall("SELECT max_players, status FROM lobbies WHERE id = ?", (lobby_id,))
             )
-            if not rows or rows[0][1] != "open":
+            if not rows or rows[0]["status"] != LobbyStatus.OPEN:
                 return False
             members = list(
                 await db.execute_fetchall(
                     "SELECT user_id, ai_level, position FROM lobby_members WHERE lobby_id = ?", (lobby_id,)
                 )
             )
-            if len(members) >= rows[0][0]:
+            if len(members) >= rows[0]["max_players"]:
                 return False
-            if member.ai_level is None and any(m[0] == member.user_id and m[1] is None for m in members):
+            if member.ai_level is None and any(
+                m["user_id"] == member.user_id and m["ai_level"] is None for m in members
+            ):
                 return False
-            position = max((m[2] for m in members), default=-1) + 1
+            position = max((m["position"] for m in members), default=-1) + 1
             await db.execute(
                 "INSERT INTO lobby_members (lobby_id, position, user_id, ai_level, joined_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -1042,7 +774,9 @@ class SqliteStore:
             )
             return cursor.rowcount == 1
 
-    async def set_lobby_status(self, lobby_id: int, status: str, *, expected: str = "open") -> bool:
+    async def set_lobby_status(
+        self, lobby_id: int, status: LobbyStatus, *, expected: LobbyStatus = LobbyStatus.OPEN
+    ) -> bool:
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE lobbies SET status = ? WHERE id = ? AND status = ?", (status, lobby_id, expected)
@@ -1051,30 +785,37 @@ class SqliteStore:
 
     # ----------------------------------------------------------------------------------------- guild settings
 
-    async def get_guild_settings(self, guild_id: int) -> GuildSettingsRow | None:
-        row = await self._fetchone(
-            "SELECT guild_id, turn_timeout, threads, allowed_channels FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
-        )
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
+        row = await self._fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if row is None:
             return None
-        return GuildSettingsRow(row[0], row[1], bool(row[2]), tuple(json.loads(row[3])))
+        return GuildSettings(
+            row["guild_id"],
+            row["turn_timeout"],
+            bool(row["threads"]),
+            tuple(json.loads(row["allowed_channels"])),
+        )
 
-    async def put_guild_settings(self, row: GuildSettingsRow) -> None:
+    async def put_guild_settings(self, settings: GuildSettings) -> None:
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels) "
                 "VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
                 "threads = excluded.threads, allowed_channels = excluded.allowed_channels",
-                (row.guild_id, row.turn_timeout, int(row.threads), _dumps(list(row.allowed_channels))),
+                (
+                    settings.guild_id,
+                    settings.turn_timeout,
+                    int(settings.threads),
+                    _dumps(list(settings.allowed_channels)),
+                ),
             )
 
     # ----------------------------------------------------------------------------------------- ratings
 
     async def apply_ratings(
         self, match_id: int, game: str, player_keys: Sequence[str], compute: RatingCompute, now: float
-    ) -> list[RatingChangeRow] | None:
+    ) -> list[RatingChange] | None:
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET ratings_applied = 1 WHERE id = ? AND status = 'finished' AND rated = 1 "
@@ -1090,14 +831,14 @@ class SqliteStore:
             )
             current: dict[str, tuple[float, float] | None] = dict.fromkeys(player_keys)
             for r in rows:
-                current[r[0]] = (r[1], r[2])
+                current[r["player_key"]] = (r["mu"], r["sigma"])
             new = compute(current)
             changes = []
             for key in player_keys:
                 mu, sigma = new[key]
                 before = current[key]
                 mu0, sigma0 = before if before is not None else (None, None)
-                changes.append(RatingChangeRow(match_id, key, mu0, sigma0, mu, sigma))
+                changes.append(RatingChange(match_id, key, mu0, sigma0, mu, sigma))
                 await db.execute(
                     "INSERT INTO ratings (game, player_key, mu, sigma, updated_at) VALUES (?, ?, ?, ?, ?) "
                     "ON CONFLICT (game, player_key) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
@@ -1115,15 +856,13 @@ class SqliteStore:
             )
         return changes
 
-    async def rating_changes(self, match_id: int) -> list[RatingChangeRow]:
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
         rows = await self._fetchall(
-            "SELECT match_id, player_key, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes "
-            "WHERE match_id = ? ORDER BY player_key",
-            (match_id,),
+            "SELECT * FROM rating_changes WHERE match_id = ? ORDER BY player_key", (match_id,)
         )
-        return [RatingChangeRow(*r) for r in rows]
+        return [_rating_change(r) for r in rows]
 
-    async def get_ratings(self, game: str, player_keys: Sequence[str]) -> dict[str, RatingRow]:
+    async def get_ratings(self, game: str, player_keys: Sequence[str]) -> dict[str, Rating]:
         if not player_keys:
             return {}
         marks = ",".join("?" * len(player_keys))
@@ -1131,9 +870,9 @@ class SqliteStore:
             f"SELECT game, player_key, mu, sigma FROM ratings WHERE game = ? AND player_key IN ({marks})",
             [game, *player_keys],
         )
-        return {r[1]: RatingRow(r[0], r[1], r[2], r[3]) for r in rows}
+        return {r["player_key"]: Rating(r["game"], r["player_key"], r["mu"], r["sigma"]) for r in rows}
 
-    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[RatingRow]:
+    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
         scope = "m.game = r.game AND m.status = 'finished' AND m.rated = 1"
         params: list[Any] = []
         if guild_id is not None:
@@ -1147,27 +886,28 @@ class SqliteStore:
             "ORDER BY r.mu - 3 * r.sigma DESC, r.player_key LIMIT ?",
             [*params, game, limit],
         )
-        return [RatingRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+        return [Rating(r["game"], r["player_key"], r["mu"], r["sigma"], r["played"]) for r in rows]
 
-    async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[StatsRow]:
+    async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]:
         guild_filter = "" if guild_id is None else " AND m.guild_id = ?"
         params: list[Any] = [user_id] + ([] if guild_id is None else [guild_id])
         rows = await self._fetchall(
-            "SELECT m.game, COUNT(*), "
-            "SUM(CASE WHEN s.result = 'win' THEN 1 ELSE 0 END), "
-            "SUM(CASE WHEN s.result = 'loss' THEN 1 ELSE 0 END), "
-            "SUM(CASE WHEN s.result = 'draw' THEN 1 ELSE 0 END) "
+            "SELECT m.game AS game, COUNT(*) AS played, "
+            "SUM(CASE WHEN s.result = 'win' THEN 1 ELSE 0 END) AS won, "
+            "SUM(CASE WHEN s.result = 'loss' THEN 1 ELSE 0 END) AS lost, "
+            "SUM(CASE WHEN s.result = 'draw' THEN 1 ELSE 0 END) AS drawn "
             "FROM match_seats s JOIN matches m ON m.id = s.match_id "
             f"WHERE s.user_id = ? AND s.ai_level IS NULL AND m.status = 'finished'{guild_filter} "
             "GROUP BY m.game ORDER BY m.game",
             params,
         )
-        return [StatsRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+        return [UserStats(r["game"], r["played"], r["won"], r["lost"], r["drawn"]) for r in rows]
 
 
 async def _configure(db: aiosqlite.Connection, synchronous: str, memory: bool) -> None:
     if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
         raise ValueError(f"unknown synchronous mode {synchronous!r}")
+    db.row_factory = aiosqlite.Row
     # Row-returning pragmas are read to the end, so no statement is left in progress for a later COMMIT.
     await db.execute_fetchall("PRAGMA foreign_keys = ON")
     await db.execute_fetchall("PRAGMA busy_timeout = 5000")
@@ -1180,9 +920,8 @@ async def _configure(db: aiosqlite.Connection, synchronous: str, memory: bool) -
 
 async def _migrate(db: aiosqlite.Connection) -> None:
     """Bring the schema to SCHEMA_VERSION, one migration per transaction."""
-    async with db.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
-    version = int(row[0]) if row else 0
+    rows = list(await db.execute_fetchall("PRAGMA user_version"))
+    version = int(rows[0][0]) if rows else 0
     if version > SCHEMA_VERSION:
         raise RuntimeError(f"database schema version {version} is newer than this code ({SCHEMA_VERSION})")
     for index in range(version, SCHEMA_VERSION):
@@ -1208,11 +947,3 @@ def sqlite_path(url: str) -> str:
             "the SQLite URL names no file: use sqlite:///data/tessera.sqlite3 or sqlite:///:memory:"
         )
     return path
-
-
-async def open_store(url: str) -> MatchStore:
-    """Open the store a database URL names. Only ``sqlite:///...`` is implemented so far."""
-    if url.startswith("sqlite:"):
-        return await SqliteStore.open(sqlite_path(url))
-    scheme = url.split(":", 1)[0]
-    raise ValueError(f"unsupported database URL scheme {scheme!r}: use sqlite:///data/tessera.sqlite3")
