@@ -124,6 +124,8 @@ class MatchRecord:
     created_at: float
     updated_at: float
     finished_at: float | None
+    quarantine: str | None = None
+    """Why the match was set aside (its snapshot or log cannot be loaded), or None for a sound match."""
 
     @property
     def is_active(self) -> bool:

@@ -86,14 +86,17 @@ async def test_background_checkpoints_keep_the_wal_from_growing(db_path: Path) -
             await store.get_guild_settings(guild)
 
     try:
-        for round_ in range(6):
+        for round_ in range(12):
             await asyncio.gather(*(writer(worker, round_) for worker in range(4)))
             if store._checkpoint_task is not None:
                 await store._checkpoint_task
             sizes.append(wal.stat().st_size)
     finally:
         await store.close()
-    assert max(sizes) < 1_500_000, sizes
+    # 4,800 commits of about one 4 KiB page each: without checkpoints the WAL would pass 19 MB. How far it
+    # gets between two checkpoints depends on scheduling (a busy machine delays the background task), so
+    # the bound leaves room for that and still fails if checkpoints stopped working.
+    assert max(sizes) < 4_000_000, sizes
 
 
 async def test_the_wal_is_checkpointed_in_the_background(db_path: Path) -> None:

@@ -6,8 +6,9 @@ PostgreSQL one stands beside it for several shard processes. `open_store(url)` p
 
 from __future__ import annotations
 
-from bot.service.store.base import ChannelTaken, MatchStore, RatingCompute, StoreConflict
-from bot.service.store.sqlite import SCHEMA_VERSION, SqliteStore, sqlite_path
+from bot.service.store.base import ChannelTaken, MatchStore, RatingCompute, StoreConflict, StoreUnavailable
+from bot.service.store.sqlite import SqliteStore, sqlite_path
+from bot.service.store.sqlite_schema import SCHEMA_VERSION
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -16,6 +17,7 @@ __all__ = [
     "RatingCompute",
     "SqliteStore",
     "StoreConflict",
+    "StoreUnavailable",
     "open_store",
     "sqlite_path",
 ]

@@ -39,6 +39,11 @@ class ChannelTaken(StoreConflict):
     """The channel already has an active match."""
 
 
+class StoreUnavailable(Exception):
+    """The database cannot be used at all (not a database, damaged, unreachable, read-only); the message is
+    one line for an operator: which database and what to do."""
+
+
 RatingCompute = Callable[[dict[str, tuple[float, float] | None]], dict[str, tuple[float, float]]]
 """Given each player key's current (mu, sigma), or None if unrated, return each key's new (mu, sigma)."""
 
@@ -112,7 +117,19 @@ class MatchStore(Protocol):
         """(match id, ply) of active matches whose turn deadline has passed."""
         ...
 
-    async def active_ai_match_ids(self) -> list[int]: ...
+    async def active_ai_match_ids(self) -> list[int]:
+        """Active, sound matches where the bot holds a seat."""
+        ...
+
+    async def active_match_ids(self) -> list[int]:
+        """Every active match that is not quarantined (the start-up check loads each once)."""
+        ...
+
+    async def quarantine_match(self, match_id: int, reason: str) -> bool:
+        """Set a match aside: its clock stops and its channel is free again; False if it already was."""
+        ...
+
+    async def quarantined_match_ids(self) -> list[int]: ...
     async def unapplied_rated_match_ids(self) -> list[int]: ...
 
     # ---------------------------------------------------------------------------------------- challenges
@@ -138,6 +155,12 @@ class MatchStore(Protocol):
         expected: ChallengeStatus = ChallengeStatus.PENDING,
     ) -> bool: ...
     async def pending_challenges(self, channel_id: int | None = None) -> list[Challenge]: ...
+    async def count_pending_challenges(
+        self, *, challenger_id: int | None = None, channel_id: int | None = None
+    ) -> int:
+        """Pending challenges sent by a user, or waiting in a channel (both filters may be given)."""
+        ...
+
     async def due_challenges(self, now: float) -> list[Challenge]: ...
     async def next_challenge_expiry(self) -> float | None: ...
 
@@ -159,6 +182,10 @@ class MatchStore(Protocol):
 
     async def get_lobby(self, lobby_id: int) -> Lobby | None: ...
     async def open_lobbies(self, channel_id: int | None = None) -> list[Lobby]: ...
+    async def count_open_lobbies(self, *, host_id: int | None = None, channel_id: int | None = None) -> int:
+        """Open lobbies hosted by a user, or open in a channel."""
+        ...
+
     async def add_lobby_member(self, lobby_id: int, member: LobbyMember) -> bool:
         """Add a member if the lobby is open, not full and (for a person) not already joined."""
         ...
@@ -178,10 +205,15 @@ class MatchStore(Protocol):
     async def apply_ratings(
         self, match_id: int, game: str, player_keys: Sequence[str], compute: RatingCompute, now: float
     ) -> list[RatingChange] | None:
-        """Rate a finished match once: None if it was already rated (the flag on the match is set)."""
+        """Rate a finished match once: None if it was already rated (the flag on the match is set). Counts the
+        match in each player's `played`, everywhere and in the match's guild."""
         ...
 
     async def rating_changes(self, match_id: int) -> list[RatingChange]: ...
     async def get_ratings(self, game: str, player_keys: Sequence[str]) -> dict[str, Rating]: ...
-    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]: ...
+    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
+        """The best ratings of a game (mu - 3 sigma, highest first) of players with a rated result, with
+        how many rated matches each played: everywhere, or in one guild (its own count there)."""
+        ...
+
     async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]: ...

@@ -3,7 +3,7 @@
 WAL journal, foreign keys on, every write in one explicit transaction under one writer connection; a file
 database reads through a second connection, so readers only ever see committed data, and a third connection
 checkpoints the WAL in the background, so no move waits for a checkpoint's disk flush. Rows are read by
-column name. The schema is versioned with ``PRAGMA user_version``; `MIGRATIONS[i]` brings version i to i + 1.
+column name. The schema (sqlite_schema.py) is versioned with ``PRAGMA user_version``.
 Option, outcome and request columns hold JSON text.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -38,120 +39,12 @@ from bot.service.records import (
     TakebackRequest,
     UserStats,
 )
-from bot.service.store.base import ChannelTaken, RatingCompute, StoreConflict
+from bot.service.store.base import ChannelTaken, RatingCompute, StoreConflict, StoreUnavailable
+from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from games.base import Outcome, Seat
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        """CREATE TABLE guild_settings (
-            guild_id INTEGER PRIMARY KEY,
-            turn_timeout REAL NOT NULL,
-            threads INTEGER NOT NULL,
-            allowed_channels TEXT NOT NULL
-        )""",
-        """CREATE TABLE matches (
-            id INTEGER PRIMARY KEY,
-            game TEXT NOT NULL,
-            options TEXT NOT NULL,
-            seed INTEGER NOT NULL,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'aborted')),
-            ply INTEGER NOT NULL DEFAULT 0,
-            turn_timeout REAL NOT NULL,
-            deadline REAL,
-            snapshot TEXT NOT NULL,
-            outcome TEXT,
-            rated INTEGER NOT NULL,
-            ratings_applied INTEGER NOT NULL DEFAULT 0,
-            abort_votes TEXT NOT NULL DEFAULT '[]',
-            takeback TEXT,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL,
-            finished_at REAL
-        )""",
-        "CREATE UNIQUE INDEX matches_one_active_per_channel ON matches (channel_id) WHERE status = 'active'",
-        "CREATE INDEX matches_deadline ON matches (deadline) WHERE status = 'active'",
-        "CREATE INDEX matches_guild_game ON matches (guild_id, game, status)",
-        """CREATE TABLE match_seats (
-            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-            seat INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
-            ai_level TEXT,
-            player_key TEXT NOT NULL,
-            result TEXT,
-            PRIMARY KEY (match_id, seat)
-        )""",
-        "CREATE INDEX match_seats_user ON match_seats (user_id)",
-        "CREATE INDEX match_seats_player ON match_seats (player_key)",
-        """CREATE TABLE moves (
-            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-            ply INTEGER NOT NULL,
-            seat INTEGER NOT NULL,
-            notation TEXT NOT NULL,
-            forced INTEGER NOT NULL,
-            at REAL NOT NULL,
-            PRIMARY KEY (match_id, ply)
-        )""",
-        """CREATE TABLE challenges (
-            id INTEGER PRIMARY KEY,
-            game TEXT NOT NULL,
-            options TEXT NOT NULL,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            challenger_id INTEGER NOT NULL,
-            opponent_id INTEGER NOT NULL,
-            status TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            expires_at REAL NOT NULL,
-            match_id INTEGER REFERENCES matches (id)
-        )""",
-        "CREATE INDEX challenges_pending ON challenges (expires_at) WHERE status = 'pending'",
-        """CREATE TABLE lobbies (
-            id INTEGER PRIMARY KEY,
-            game TEXT NOT NULL,
-            options TEXT NOT NULL,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            host_id INTEGER NOT NULL,
-            seat_order TEXT NOT NULL,
-            max_players INTEGER NOT NULL,
-            status TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            match_id INTEGER REFERENCES matches (id)
-        )""",
-        """CREATE TABLE lobby_members (
-            lobby_id INTEGER NOT NULL REFERENCES lobbies (id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
-            ai_level TEXT,
-            joined_at REAL NOT NULL,
-            PRIMARY KEY (lobby_id, position)
-        )""",
-        """CREATE UNIQUE INDEX lobby_members_once ON lobby_members (lobby_id, user_id)
-            WHERE ai_level IS NULL""",
-        """CREATE TABLE ratings (
-            game TEXT NOT NULL,
-            player_key TEXT NOT NULL,
-            mu REAL NOT NULL,
-            sigma REAL NOT NULL,
-            updated_at REAL NOT NULL,
-            PRIMARY KEY (game, player_key)
-        )""",
-        """CREATE TABLE rating_changes (
-            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-            player_key TEXT NOT NULL,
-            mu_before REAL,
-            sigma_before REAL,
-            mu_after REAL NOT NULL,
-            sigma_after REAL NOT NULL,
-            PRIMARY KEY (match_id, player_key)
-        )""",
-    ),
-)
-SCHEMA_VERSION = len(MIGRATIONS)
 
 WAL_SIZE_LIMIT = 16 * 2**20
 """Bytes a WAL file is cut back to once it starts over."""
@@ -191,6 +84,7 @@ def _match(r: Row, seats: Sequence[Player]) -> MatchRecord:
         created_at=r["created_at"],
         updated_at=r["updated_at"],
         finished_at=r["finished_at"],
+        quarantine=r["quarantine"],
     )
 
 
@@ -214,6 +108,10 @@ def _move(r: Row) -> MoveRecord:
     return MoveRecord(
         ply=r["ply"], seat=r["seat"], notation=r["notation"], forced=bool(r["forced"]), at=r["at"]
     )
+
+
+def _rating(r: Row) -> Rating:
+    return Rating(r["game"], r["player_key"], r["mu"], r["sigma"], r["played"])
 
 
 def _rating_change(r: Row) -> RatingChange:
@@ -242,19 +140,29 @@ class SqliteStore:
         self._checkpoint_task: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: str, *, synchronous: str = "NORMAL") -> SqliteStore:
-        """Open (creating if needed) and migrate the database at `path` (":memory:" for a private one).
+    async def open(cls, path: str, *, synchronous: str = "NORMAL", check: bool = True) -> SqliteStore:
+        """Open (creating if needed), check and migrate the database at `path` (":memory:" for a private one).
 
         WAL with ``synchronous=NORMAL`` survives any crash of the process; "FULL" survives power loss too.
-        """
+        A file that is not a database, is damaged (``PRAGMA quick_check``) or cannot be written raises
+        `StoreUnavailable` with one line saying which file and what is wrong."""
         memory = path == ":memory:"
-        if not memory:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if not memory:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            return await cls._open(path, synchronous, memory, check)
+        except (sqlite3.DatabaseError, OSError) as error:
+            raise StoreUnavailable(f"the database {path} cannot be used: {_reason(error)}") from error
+
+    @classmethod
+    async def _open(cls, path: str, synchronous: str, memory: bool, check: bool) -> SqliteStore:
         opened: list[aiosqlite.Connection] = []
         try:
             writer = await aiosqlite.connect(path, isolation_level=None)
             opened.append(writer)
             await _configure(writer, synchronous, memory)
+            if check and not memory:
+                await _quick_check(writer)
             await _migrate(writer)
             if memory:
                 return cls(writer)
@@ -375,7 +283,8 @@ class SqliteStore:
                 if not rows or rows[0]["status"] != LobbyStatus.OPEN:
                     raise StoreConflict(f"lobby {lobby_id} is no longer open")
             busy = await db.execute_fetchall(
-                "SELECT id FROM matches WHERE channel_id = ? AND status = 'active'", (new.channel_id,)
+                "SELECT id FROM matches WHERE channel_id = ? AND status = 'active' AND quarantine IS NULL",
+                (new.channel_id,),
             )
             if list(busy):
                 raise ChannelTaken(f"channel {new.channel_id} has an active match")
@@ -427,7 +336,9 @@ class SqliteStore:
         return await self._one_match("WHERE m.id = ?", (match_id,))
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
-        return await self._one_match("WHERE m.channel_id = ? AND m.status = 'active'", (channel_id,))
+        return await self._one_match(
+            "WHERE m.channel_id = ? AND m.status = 'active' AND m.quarantine IS NULL", (channel_id,)
+        )
 
     async def match_ids(self, status: MatchStatus | None = None) -> list[int]:
         if status is None:
@@ -438,7 +349,7 @@ class SqliteStore:
 
     async def matches_of_user(self, user_id: int, limit: int = 25) -> list[MatchRecord]:
         return await self._matches(
-            "WHERE status = 'active' AND id IN "
+            "WHERE status = 'active' AND quarantine IS NULL AND id IN "
             "(SELECT match_id FROM match_seats WHERE user_id = ? AND ai_level IS NULL) "
             "ORDER BY id DESC LIMIT ?",
             (user_id, limit),
@@ -565,21 +476,42 @@ class SqliteStore:
             return cursor.rowcount == 1
 
     async def next_deadline(self) -> float | None:
-        row = await self._fetchone("SELECT MIN(deadline) AS due FROM matches WHERE status = 'active'")
+        row = await self._fetchone(
+            "SELECT MIN(deadline) AS due FROM matches WHERE status = 'active' AND quarantine IS NULL"
+        )
         return None if row is None else row["due"]
 
     async def due_matches(self, now: float) -> list[tuple[int, int]]:
         rows = await self._fetchall(
-            "SELECT id, ply FROM matches WHERE status = 'active' AND deadline <= ? ORDER BY deadline, id",
+            "SELECT id, ply FROM matches WHERE status = 'active' AND quarantine IS NULL AND deadline <= ? "
+            "ORDER BY deadline, id",
             (now,),
         )
         return [(r["id"], r["ply"]) for r in rows]
 
     async def active_ai_match_ids(self) -> list[int]:
         rows = await self._fetchall(
-            "SELECT DISTINCT m.id FROM matches m JOIN match_seats s ON s.match_id = m.id "
-            "WHERE m.status = 'active' AND s.ai_level IS NOT NULL ORDER BY m.id"
+            "SELECT DISTINCT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id "
+            "WHERE s.ai_level IS NOT NULL AND m.status = 'active' AND m.quarantine IS NULL ORDER BY m.id"
         )
+        return [r["id"] for r in rows]
+
+    async def active_match_ids(self) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE status = 'active' AND quarantine IS NULL ORDER BY id"
+        )
+        return [r["id"] for r in rows]
+
+    async def quarantine_match(self, match_id: int, reason: str) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET quarantine = ?, deadline = NULL WHERE id = ? AND quarantine IS NULL",
+                (reason[:500], match_id),
+            )
+            return cursor.rowcount == 1
+
+    async def quarantined_match_ids(self) -> list[int]:
+        rows = await self._fetchall("SELECT id FROM matches WHERE quarantine IS NOT NULL ORDER BY id")
         return [r["id"] for r in rows]
 
     async def unapplied_rated_match_ids(self) -> list[int]:
@@ -650,6 +582,21 @@ class SqliteStore:
                 (channel_id,),
             )
         return [_challenge(r) for r in rows]
+
+    async def count_pending_challenges(
+        self, *, challenger_id: int | None = None, channel_id: int | None = None
+    ) -> int:
+        where, params = ["status = 'pending'"], []
+        if challenger_id is not None:
+            where.append("challenger_id = ?")
+            params.append(challenger_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        row = await self._fetchone(
+            f"SELECT COUNT(*) AS n FROM challenges WHERE {' AND '.join(where)}", params
+        )
+        return int(row["n"]) if row is not None else 0
 
     async def due_challenges(self, now: float) -> list[Challenge]:
         rows = await self._fetchall(
@@ -739,6 +686,17 @@ class SqliteStore:
             return await self._lobbies("WHERE status = 'open' ORDER BY id", ())
         return await self._lobbies("WHERE status = 'open' AND channel_id = ? ORDER BY id", (channel_id,))
 
+    async def count_open_lobbies(self, *, host_id: int | None = None, channel_id: int | None = None) -> int:
+        where, params = ["status = 'open'"], []
+        if host_id is not None:
+            where.append("host_id = ?")
+            params.append(host_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        row = await self._fetchone(f"SELECT COUNT(*) AS n FROM lobbies WHERE {' AND '.join(where)}", params)
+        return int(row["n"]) if row is not None else 0
+
     async def add_lobby_member(self, lobby_id: int, member: LobbyMember) -> bool:
         async with self._transaction() as db:
             rows = list(
@@ -824,6 +782,8 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 return None
+            guild = list(await db.execute_fetchall("SELECT guild_id FROM matches WHERE id = ?", (match_id,)))
+            guild_id = guild[0]["guild_id"]
             marks = ",".join("?" * len(player_keys))
             rows = await db.execute_fetchall(
                 f"SELECT player_key, mu, sigma FROM ratings WHERE game = ? AND player_key IN ({marks})",
@@ -840,11 +800,19 @@ class SqliteStore:
                 mu0, sigma0 = before if before is not None else (None, None)
                 changes.append(RatingChange(match_id, key, mu0, sigma0, mu, sigma))
                 await db.execute(
-                    "INSERT INTO ratings (game, player_key, mu, sigma, updated_at) VALUES (?, ?, ?, ?, ?) "
+                    "INSERT INTO ratings (game, player_key, mu, sigma, updated_at, played) "
+                    "VALUES (?, ?, ?, ?, ?, 1) "
                     "ON CONFLICT (game, player_key) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                    "updated_at = excluded.updated_at",
+                    "updated_at = excluded.updated_at, played = ratings.played + 1",
                     (game, key, mu, sigma, now),
                 )
+                if guild_id is not None:
+                    await db.execute(
+                        "INSERT INTO guild_ratings (guild_id, game, player_key, played) VALUES (?, ?, ?, 1) "
+                        "ON CONFLICT (guild_id, game, player_key) "
+                        "DO UPDATE SET played = guild_ratings.played + 1",
+                        (guild_id, game, key),
+                    )
             await db.executemany(
                 "INSERT INTO rating_changes "
                 "(match_id, player_key, mu_before, sigma_before, mu_after, sigma_after) "
@@ -867,26 +835,28 @@ class SqliteStore:
             return {}
         marks = ",".join("?" * len(player_keys))
         rows = await self._fetchall(
-            f"SELECT game, player_key, mu, sigma FROM ratings WHERE game = ? AND player_key IN ({marks})",
+            f"SELECT game, player_key, mu, sigma, played FROM ratings "
+            f"WHERE game = ? AND player_key IN ({marks})",
             [game, *player_keys],
         )
-        return {r["player_key"]: Rating(r["game"], r["player_key"], r["mu"], r["sigma"]) for r in rows}
+        return {r["player_key"]: _rating(r) for r in rows}
 
     async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
-        scope = "m.game = r.game AND m.status = 'finished' AND m.rated = 1"
-        params: list[Any] = []
-        if guild_id is not None:
-            scope += " AND m.guild_id = ?"
-            params.append(guild_id)
-        rows = await self._fetchall(
-            "SELECT r.game, r.player_key, r.mu, r.sigma, COUNT(DISTINCT m.id) AS played FROM ratings r "
-            "JOIN match_seats s ON s.player_key = r.player_key "
-            f"JOIN matches m ON m.id = s.match_id AND {scope} "
-            "WHERE r.game = ? GROUP BY r.game, r.player_key, r.mu, r.sigma "
-            "ORDER BY r.mu - 3 * r.sigma DESC, r.player_key LIMIT ?",
-            [*params, game, limit],
-        )
-        return [Rating(r["game"], r["player_key"], r["mu"], r["sigma"], r["played"]) for r in rows]
+        if guild_id is None:
+            rows = await self._fetchall(
+                "SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = ? AND played > 0 "
+                "ORDER BY mu - 3 * sigma DESC, player_key LIMIT ?",
+                (game, limit),
+            )
+        else:
+            rows = await self._fetchall(
+                "SELECT r.game, r.player_key, r.mu, r.sigma, g.played FROM guild_ratings g "
+                "JOIN ratings r ON r.game = g.game AND r.player_key = g.player_key "
+                "WHERE g.guild_id = ? AND g.game = ? "
+                "ORDER BY r.mu - 3 * r.sigma DESC, r.player_key LIMIT ?",
+                (guild_id, game, limit),
+            )
+        return [_rating(r) for r in rows]
 
     async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]:
         guild_filter = "" if guild_id is None else " AND m.guild_id = ?"
@@ -916,6 +886,25 @@ async def _configure(db: aiosqlite.Connection, synchronous: str, memory: bool) -
         if str(next(iter(mode))[0]).lower() != "wal":
             raise RuntimeError("the database could not be switched to WAL mode")
     await db.execute_fetchall(f"PRAGMA synchronous = {synchronous.upper()}")
+
+
+def _reason(error: BaseException) -> str:
+    """What went wrong with a database file, in words an operator acts on."""
+    text = str(error).strip() or type(error).__name__
+    if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
+        return "it is not a SQLite database (or it is encrypted or badly damaged); restore it from a backup"
+    if isinstance(error, sqlite3.DatabaseError) and ("malformed" in text or "corrupt" in text):
+        return f"it is damaged ({text}); restore it from a backup"
+    if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
+        return f"it cannot be written ({text}); check the permissions of the file and its folder"
+    return text
+
+
+async def _quick_check(db: aiosqlite.Connection) -> None:
+    """Refuse a damaged file before anything writes to it (PRAGMA quick_check: fast, no index checks)."""
+    rows = [str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")]
+    if rows != ["ok"]:
+        raise sqlite3.DatabaseError(f"database disk image is malformed: {'; '.join(rows[:3])}")
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:
