@@ -45,7 +45,7 @@ def peak_mb() -> float:
 
 async def new_match(service: Service, game: str, channel: int) -> MatchView:
     challenge = await service.challenges.create(
-        game, {}, 2 * channel + 1, 2 * channel + 2, guild_id=1, channel_id=channel
+        game, {}, 2 * channel + 1, 2 * channel + 2, guild_id=1, channel_id=channel + 1
     )
     return await service.challenges.accept(challenge.id, 2 * channel + 2)
 

@@ -48,6 +48,12 @@ async def match_here(interaction: Interaction) -> MatchView:
     return match
 
 
+def same_server(interaction: Interaction, guild_id: int | None) -> None:
+    """Refuse a button whose match, challenge or lobby belongs to another server than the interaction's."""
+    if guild_id != interaction.guild_id:
+        raise UserError("That button belongs to a game of another server.")
+
+
 def is_server_manager(interaction: Interaction) -> bool:
     """Whether the user may manage the server here (Manage Server permission)."""
     permissions = interaction.permissions

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 
 import discord
 from discord import app_commands
@@ -20,6 +21,26 @@ from cogs.common import Interaction, runtime_of, service_of
 log = logging.getLogger("tessera.info")
 
 EMBED_LIMIT = 4096
+REPLAY_COOLDOWN = 20.0
+"""Seconds between two replays asked by the same user."""
+
+
+class PerUserLimit:
+    """At most one use per user every `seconds` (in this process)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._last: dict[int, float] = {}
+
+    def wait(self, user_id: int) -> float:
+        """0 and the use is counted when the user may go ahead; otherwise the seconds left to wait."""
+        now = time.monotonic()
+        last = self._last.get(user_id)
+        if last is not None and now - last < self.seconds:
+            return self.seconds - (now - last)
+        self._last = {u: t for u, t in self._last.items() if now - t < self.seconds}
+        self._last[user_id] = now
+        return 0.0
 
 
 def result_phrase(match: MatchRecord) -> str:
@@ -46,6 +67,7 @@ class Info(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.replay_limit = PerUserLimit(REPLAY_COOLDOWN)
 
     async def cog_load(self) -> None:
         register_button("replay", self.on_replay_button)
@@ -77,13 +99,18 @@ class Info(commands.Cog):
         self, interaction: Interaction, user: discord.User | None = None, game: str | None = None
     ) -> None:
         who = user or interaction.user
-        entries = await service_of(interaction).history.finished(user_id=who.id, game=game, limit=10)
+        # Your own matches from every server; another member's only from this one.
+        scope = None if who.id == interaction.user.id else interaction.guild_id
+        entries = await service_of(interaction).history.finished(
+            user_id=who.id, guild_id=scope, game=game, limit=10
+        )
+        where = "" if scope is None else " here"
         if not entries:
             await interaction.response.send_message(
-                f"{who.display_name} has no finished match yet.", ephemeral=True
+                f"{who.display_name} has no finished match{where} yet.", ephemeral=True
             )
             return
-        lines = [f"**Finished matches of {who.display_name}**", *(history_line(e) for e in entries)]
+        lines = [f"**Finished matches of {who.display_name}{where}**", *(history_line(e) for e in entries)]
         lines.append("Watch one again with /replay match_id.")
         await interaction.response.send_message(
             "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
@@ -91,18 +118,25 @@ class Info(commands.Cog):
 
     @app_commands.command(name="replay", description="An animated replay of a finished match")
     @app_commands.describe(match_id="The match number (see /history)")
-    async def replay(self, interaction: Interaction, match_id: app_commands.Range[int, 1]) -> None:
+    async def replay(self, interaction: Interaction, match_id: app_commands.Range[int, 1, 2**53 - 1]) -> None:
         await self.send_replay(interaction, match_id)
 
     async def on_replay_button(self, interaction: Interaction, ref: ButtonRef) -> None:
         await self.send_replay(interaction, ref.ref)
 
     async def send_replay(self, interaction: Interaction, match_id: int) -> None:
+        """A finished match of this server (or one the user played in) as an animated GIF; one replay per
+        user every REPLAY_COOLDOWN seconds, since a long one takes seconds to draw."""
         runtime = runtime_of(interaction)
         interaction.extras["match_id"] = match_id
-        match = await runtime.service.matches.get(match_id)
+        match = await runtime.service.matches.get_visible(
+            match_id, guild_id=interaction.guild_id, user_id=interaction.user.id
+        )
         if match.is_active:
             raise UserError(f"Match #{match_id} is still being played; its replay comes when it ends.")
+        wait = self.replay_limit.wait(interaction.user.id)
+        if wait > 0:
+            raise UserError(f"You asked for a replay a moment ago; try again in {wait:.0f} s.")
         await interaction.response.defer(thinking=True)
         moves = [m.notation for m in await runtime.service.matches.log(match_id)]
         names = await runtime.names_for(match)
@@ -144,13 +178,15 @@ class Info(commands.Cog):
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         service = service_of(interaction)
         who = user or interaction.user
-        rows = await service.history.stats(who.id)
+        scope = None if who.id == interaction.user.id else interaction.guild_id
+        rows = await service.history.stats(who.id, guild_id=scope)
+        where = "" if scope is None else " here"
         if not rows:
             await interaction.response.send_message(
-                f"{who.display_name} has not finished a match yet.", ephemeral=True
+                f"{who.display_name} has not finished a match{where} yet.", ephemeral=True
             )
             return
-        lines = [f"**{who.display_name}**"]
+        lines = [f"**{who.display_name}**" + (" (matches in this server)" if scope is not None else "")]
         for row in rows:
             rating = await service.ratings.rating(row.game, who.id)
             rated = f", rating {rating.conservative:.0f}" if rating is not None else ""

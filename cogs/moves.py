@@ -19,7 +19,7 @@ from bot.boards import seat_name
 from bot.replies import UserError
 from bot.service.records import Played, TakebackRequested, TakenBack
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
-from cogs.common import Interaction, match_here, runtime_of, service_of
+from cogs.common import Interaction, match_here, runtime_of, same_server, service_of
 from games.base import Rules
 
 log = logging.getLogger("tessera.moves")
@@ -131,6 +131,7 @@ class Moves(commands.Cog):
 
     async def on_move_button(self, interaction: Interaction, ref: ButtonRef) -> None:
         runtime = runtime_of(interaction)
+        same_server(interaction, (await runtime.service.matches.get(ref.ref)).guild_id)
         runtime.remember(interaction.user)
         played = await runtime.service.matches.play(
             ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply
@@ -141,6 +142,7 @@ class Moves(commands.Cog):
         """A one-word move that cannot be undone: check that it would be accepted, then ask to confirm."""
         matches = service_of(interaction).matches
         match = await matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
         if match.ply != ref.ply:
             raise UserError("That board has changed: look at the newest board and try again.")
         rules = matches.rules(match.game)
@@ -224,6 +226,7 @@ class Moves(commands.Cog):
     async def on_takeback_accepted(self, interaction: Interaction, ref: ButtonRef) -> None:
         matches = service_of(interaction).matches
         match = await matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
         if match.ply != ref.ply:
             raise UserError("That board has changed: the takeback request no longer applies.")
         result = await matches.accept_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
@@ -235,9 +238,9 @@ class Moves(commands.Cog):
         await self.post_taken_back(interaction, result)
 
     async def on_takeback_declined(self, interaction: Interaction, ref: ButtonRef) -> None:
-        await service_of(interaction).matches.decline_takeback(
-            ref.ref, interaction.user.id, seat=self._request_seat(ref)
-        )
+        matches = service_of(interaction).matches
+        same_server(interaction, (await matches.get(ref.ref)).guild_id)
+        await matches.decline_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
         await interaction.response.edit_message(
             content=f"<@{interaction.user.id}> declined the takeback.",
             view=None,

@@ -34,6 +34,7 @@ from cogs.common import (
     is_server_manager,
     match_here,
     runtime_of,
+    same_server,
     service_of,
 )
 from games.base import Option
@@ -332,6 +333,7 @@ class Play(commands.Cog):
     async def on_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
         runtime = runtime_of(interaction)
         challenges = runtime.service.challenges
+        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
         challenge = await challenges.check_accept(ref.ref, interaction.user.id)
         runtime.remember(interaction.user)
         await interaction.response.defer()
@@ -357,7 +359,9 @@ class Play(commands.Cog):
         runtime.after_change(match)
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
-        challenge = await service_of(interaction).challenges.decline(ref.ref, interaction.user.id)
+        challenges = service_of(interaction).challenges
+        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
+        challenge = await challenges.decline(ref.ref, interaction.user.id)
         await interaction.response.edit_message(
             content=f"<@{challenge.opponent_id}> declined the {game_name(challenge.game)} challenge from "
             f"<@{challenge.challenger_id}>.",
@@ -366,7 +370,9 @@ class Play(commands.Cog):
         )
 
     async def on_withdraw(self, interaction: Interaction, ref: ButtonRef) -> None:
-        challenge = await service_of(interaction).challenges.withdraw(ref.ref, interaction.user.id)
+        challenges = service_of(interaction).challenges
+        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
+        challenge = await challenges.withdraw(ref.ref, interaction.user.id)
         await interaction.response.edit_message(
             content=f"<@{challenge.challenger_id}> withdrew the {game_name(challenge.game)} challenge.",
             view=None,
@@ -422,17 +428,22 @@ class Play(commands.Cog):
         )
 
     async def on_join(self, interaction: Interaction, ref: ButtonRef) -> None:
+        lobbies = service_of(interaction).lobbies
+        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
         runtime_of(interaction).remember(interaction.user)
-        lobby = await service_of(interaction).lobbies.join(ref.ref, interaction.user.id)
+        lobby = await lobbies.join(ref.ref, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_leave(self, interaction: Interaction, ref: ButtonRef) -> None:
-        lobby = await service_of(interaction).lobbies.leave(ref.ref, interaction.user.id)
+        lobbies = service_of(interaction).lobbies
+        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
+        lobby = await lobbies.leave(ref.ref, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_add_bot(self, interaction: Interaction, ref: ButtonRef) -> None:
         lobbies = service_of(interaction).lobbies
         lobby = await lobbies.get(ref.ref)
+        same_server(interaction, lobby.guild_id)
         if interaction.user.id != lobby.host_id:
             raise UserError(f"Only <@{lobby.host_id}>, who opened the lobby, can add me.")
         level = ref.arg if ref.arg in AI_LEVELS else DEFAULT_LEVEL
@@ -441,6 +452,7 @@ class Play(commands.Cog):
 
     async def on_start(self, interaction: Interaction, ref: ButtonRef) -> None:
         lobbies = service_of(interaction).lobbies
+        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
         lobby = await lobbies.check_start(ref.ref, interaction.user.id)
         await interaction.response.defer()
         thread_id = None
@@ -470,7 +482,9 @@ class Play(commands.Cog):
         )
 
     async def on_resign_confirmed(self, interaction: Interaction, ref: ButtonRef) -> None:
-        result = await service_of(interaction).matches.resign(ref.ref, interaction.user.id)
+        matches = service_of(interaction).matches
+        same_server(interaction, (await matches.get(ref.ref)).guild_id)
+        result = await matches.resign(ref.ref, interaction.user.id)
         await interaction.response.edit_message(content="You resigned.", view=None)
         await self.post_result(result)
 
@@ -493,6 +507,7 @@ class Play(commands.Cog):
 
     async def on_abort_agreed(self, interaction: Interaction, ref: ButtonRef) -> None:
         match = await service_of(interaction).matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
         await self._abort(interaction, match, respond_new=False)
 
     async def _abort(self, interaction: Interaction, match: MatchView, *, respond_new: bool) -> None:

@@ -80,14 +80,24 @@ class Service:
         self.lobbies = Lobbies(store, self.matches, self.guilds, now=now, rng=rng)
         self.clock: TurnClock | None = None
         self.bot_turns: BotTurns | None = None
+        self.quarantined: list[int] = []
+        """The matches set aside at start-up because they could not be loaded."""
 
     @classmethod
     async def open(cls, url: str, **kwargs: Any) -> Service:
-        """Open the store a database URL names, and repair what a crash may have left (unrated results)."""
+        """Open the store a database URL names, and repair what a crash may have left (unrated results).
+        Every active match is loaded once: one that cannot be loaded is quarantined, never fatal."""
         service = cls(await open_store(url), **kwargs)
         recovered = await service.ratings.recover()
         if recovered:
             log.info("rated %d matches that ended just before the last shutdown", recovered)
+        service.quarantined = await service.matches.quarantine_unloadable()
+        if service.quarantined:
+            log.warning(
+                "%d damaged matches were set aside (quarantined): %s; the bot runs without them",
+                len(service.quarantined),
+                ", ".join(f"#{i}" for i in service.quarantined),
+            )
         return service
 
     def rules(self, game: str) -> Rules[Any, Any]:

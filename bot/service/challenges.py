@@ -14,14 +14,17 @@ from typing import Any
 from bot.service.errors import (
     BadAiLevel,
     ChallengeClosed,
+    ChannelFullOfChallenges,
     OnlyChallenger,
     OnlyOpponent,
     SelfChallenge,
+    TooManyChallenges,
     TwoPlayersOnly,
     UnknownChallenge,
+    valid_id,
 )
 from bot.service.guilds import Guilds
-from bot.service.matches import MatchService
+from bot.service.matches import MAX_ID, MatchService
 from bot.service.options import challenger_first, engine_options, resolve
 from bot.service.records import AI_LEVELS, Challenge, ChallengeStatus, MatchView
 from bot.service.store import MatchStore, StoreConflict
@@ -29,6 +32,10 @@ from games.base import Rules
 
 CHALLENGE_TTL = 15 * 60.0
 """Seconds a challenge waits for an answer before it expires."""
+MAX_OPEN_PER_USER = 5
+"""Pending challenges one member may have sent at once (each is a public message that pings)."""
+MAX_OPEN_PER_CHANNEL = 10
+"""Pending challenges one channel may hold at once."""
 
 
 def check_start(rules: Rules[Any, Any], seats: range | int, resolved: Mapping[str, Any]) -> None:
@@ -83,10 +90,16 @@ class Challenges:
         channel_id: int,
     ) -> Challenge:
         """Challenge another member to a two-player match; options are checked now, completely."""
+        valid_id(challenger_id, "user")
+        valid_id(opponent_id, "user")
         if challenger_id == opponent_id:
             raise SelfChallenge()
         resolved = self.check_options(game, options)
         await self.matches.check_channel(guild_id, channel_id)
+        if await self.store.count_pending_challenges(challenger_id=challenger_id) >= MAX_OPEN_PER_USER:
+            raise TooManyChallenges(count=MAX_OPEN_PER_USER)
+        if await self.store.count_pending_challenges(channel_id=channel_id) >= MAX_OPEN_PER_CHANNEL:
+            raise ChannelFullOfChallenges(count=MAX_OPEN_PER_CHANNEL)
         now = self.now()
         challenge = await self.store.insert_challenge(
             game, resolved, guild_id, channel_id, challenger_id, opponent_id, now, now + self.ttl
@@ -95,6 +108,8 @@ class Challenges:
         return challenge
 
     async def get(self, challenge_id: int) -> Challenge:
+        if not isinstance(challenge_id, int) or not 0 < challenge_id < MAX_ID:
+            raise UnknownChallenge(challenge_id=challenge_id)
         challenge = await self.store.get_challenge(challenge_id)
         if challenge is None:
             raise UnknownChallenge(challenge_id=challenge_id)
@@ -123,6 +138,8 @@ class Challenges:
     async def accept(self, challenge_id: int, user_id: int, *, channel_id: int | None = None) -> MatchView:
         """The opponent accepts: the match starts (in `channel_id` if given, e.g. a new thread)."""
         challenge = await self.check_accept(challenge_id, user_id)
+        if channel_id is not None:
+            valid_id(channel_id, "channel")
         rules = self.matches.rules(challenge.game)
         pair: list[tuple[int, str | None]] = [(challenge.challenger_id, None), (challenge.opponent_id, None)]
         if not challenger_first(rules, challenge.options, self.rng):
@@ -191,6 +208,7 @@ class Challenges:
         channel the command was used in, which the guild's allowed-channels setting must list."""
         if level not in AI_LEVELS:
             raise BadAiLevel(level=level)
+        valid_id(user_id, "user")
         if user_id == bot_id:
             raise SelfChallenge()
         resolved = self.check_options(game, options)

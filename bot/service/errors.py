@@ -24,6 +24,17 @@ class ServiceError(Exception):
         super().__init__(self.template.format(**params))
 
 
+class BadId(ServiceError):
+    template = "That is not a valid {what} id."
+
+
+def valid_id(value: object, what: str) -> int:
+    """A Discord id (a positive 64-bit integer) or an id of ours; BadId for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
+        raise BadId(what=what)
+    return value
+
+
 class UnknownGame(ServiceError):
     template = "There is no game called {game!r}. Pick one from the list."
 
@@ -34,6 +45,13 @@ class UnknownMatch(ServiceError):
 
 class NoMatchHere(ServiceError):
     template = "There is no match in this channel. Start one with /play."
+
+
+class MatchDamaged(ServiceError):
+    template = (
+        "Match #{match_id} was set aside: its saved position is damaged. A server admin can look at it with "
+        "check-db; start a new match with /play."
+    )
 
 
 class MatchOver(ServiceError):
@@ -78,6 +96,22 @@ class SelfChallenge(ServiceError):
 
 class TwoPlayersOnly(ServiceError):
     template = "{game_name} needs {least} to {most} players: open a lobby with the players option."
+
+
+class TooManyChallenges(ServiceError):
+    template = "You already have {count} open challenges. Wait for answers, or withdraw one first."
+
+
+class ChannelFullOfChallenges(ServiceError):
+    template = "This channel already has {count} open challenges. Answer or withdraw some first."
+
+
+class TooManyLobbies(ServiceError):
+    template = "You already host {count} open lobbies. Start or leave one first."
+
+
+class ChannelFullOfLobbies(ServiceError):
+    template = "This channel already has {count} open lobbies. Join one of them, or start one first."
 
 
 class UnknownChallenge(ServiceError):
@@ -154,6 +188,10 @@ class TakebackPending(ServiceError):
 
 class OwnRequest(ServiceError):
     template = "You asked for this yourself: wait for the other players to answer."
+
+
+class InvalidSetting(ServiceError):
+    template = "The setting {name} must be {expected}."
 
 
 class TurnTimeoutRange(ServiceError):

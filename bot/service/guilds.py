@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.service.errors import ChannelNotAllowed, TurnTimeoutRange
+from bot.service.errors import ChannelNotAllowed, InvalidSetting, TurnTimeoutRange, valid_id
 from bot.service.options import MAX_TURN_TIMEOUT_MINUTES
 from bot.service.records import GuildSettings
 from bot.service.store import MatchStore
@@ -22,6 +22,7 @@ class Guilds:
         self.default_turn_timeout = default_turn_timeout
 
     async def settings(self, guild_id: int) -> GuildSettings:
+        valid_id(guild_id, "server")
         stored = await self.store.get_guild_settings(guild_id)
         return stored or GuildSettings(guild_id, self.default_turn_timeout, False, ())
 
@@ -35,8 +36,20 @@ class Guilds:
     ) -> GuildSettings:
         """Change some settings (None keeps one). `turn_timeout` is in seconds, one minute to 14 days."""
         current = await self.settings(guild_id)
-        if turn_timeout is not None and not 60 <= turn_timeout <= MAX_TURN_TIMEOUT_MINUTES * 60:
+        if turn_timeout is not None and (
+            isinstance(turn_timeout, bool)
+            or not isinstance(turn_timeout, int | float)
+            or not 60 <= turn_timeout <= MAX_TURN_TIMEOUT_MINUTES * 60
+        ):
             raise TurnTimeoutRange()
+        if threads is not None and not isinstance(threads, bool):
+            raise InvalidSetting(name="threads", expected="on or off")
+        if allowed_channels is not None:
+            allowed_channels = list(allowed_channels)
+            if not all(
+                isinstance(c, int) and not isinstance(c, bool) and 0 < c < 2**63 for c in allowed_channels
+            ):
+                raise InvalidSetting(name="game channels", expected="channels of this server")
         new = GuildSettings(
             guild_id,
             current.turn_timeout if turn_timeout is None else float(turn_timeout),

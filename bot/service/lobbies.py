@@ -13,19 +13,27 @@ from bot.service.errors import (
     AlreadyJoined,
     BadAiLevel,
     BadSeatOrder,
+    ChannelFullOfLobbies,
     LobbyClosed,
     LobbyFull,
     NotEnoughPlayers,
     NotHost,
     NotInLobby,
     PlayerCount,
+    TooManyLobbies,
     UnknownLobby,
+    valid_id,
 )
 from bot.service.guilds import Guilds
-from bot.service.matches import MatchService
+from bot.service.matches import MAX_ID, MatchService
 from bot.service.options import SEAT_ORDERS, engine_options, resolve
 from bot.service.records import AI_LEVELS, Lobby, LobbyMember, LobbyStatus, MatchView
 from bot.service.store import MatchStore, StoreConflict
+
+MAX_OPEN_PER_HOST = 2
+"""Open lobbies one member may host at once."""
+MAX_OPEN_PER_CHANNEL = 5
+"""Open lobbies one channel may hold at once."""
 
 
 class Lobbies:
@@ -47,6 +55,8 @@ class Lobbies:
         self.rng = rng
 
     async def get(self, lobby_id: int) -> Lobby:
+        if not isinstance(lobby_id, int) or not 0 < lobby_id < MAX_ID:
+            raise UnknownLobby(lobby_id=lobby_id)
         lobby = await self.store.get_lobby(lobby_id)
         if lobby is None:
             raise UnknownLobby(lobby_id=lobby_id)
@@ -71,6 +81,7 @@ class Lobbies:
         seat_order: str = "random",
     ) -> Lobby:
         """Open a lobby for up to `max_players` (the game's most by default); the host is its first member."""
+        valid_id(host_id, "user")
         rules = self.matches.rules(game)
         largest = rules.seats.stop - 1
         size = largest if max_players is None else max_players
@@ -81,6 +92,10 @@ class Lobbies:
         resolved = resolve(rules, options, lobby=True)
         check_start(rules, range(rules.seats.start, size + 1), resolved)
         await self.matches.check_channel(guild_id, channel_id)
+        if await self.store.count_open_lobbies(host_id=host_id) >= MAX_OPEN_PER_HOST:
+            raise TooManyLobbies(count=MAX_OPEN_PER_HOST)
+        if await self.store.count_open_lobbies(channel_id=channel_id) >= MAX_OPEN_PER_CHANNEL:
+            raise ChannelFullOfLobbies(count=MAX_OPEN_PER_CHANNEL)
         now = self.now()
         return await self.store.insert_lobby(
             game, resolved, guild_id, channel_id, LobbyMember(host_id, None, now), seat_order, size, now
@@ -89,6 +104,7 @@ class Lobbies:
     async def join(self, lobby_id: int, user_id: int, *, ai_level: str | None = None) -> Lobby:
         """Take a seat in an open lobby; with `ai_level`, `user_id` is the bot's id and the bot takes it."""
         lobby = await self.get(lobby_id)
+        valid_id(user_id, "user")
         if ai_level is not None and ai_level not in AI_LEVELS:
             raise BadAiLevel(level=ai_level)
         if lobby.status is not LobbyStatus.OPEN:
@@ -134,6 +150,8 @@ class Lobbies:
     async def start(self, lobby_id: int, user_id: int, *, channel_id: int | None = None) -> MatchView:
         """The host starts the match: seats at random or in joining order."""
         lobby = await self.check_start(lobby_id, user_id)
+        if channel_id is not None:
+            valid_id(channel_id, "channel")
         seats = [(m.user_id, m.ai_level) for m in lobby.members]
         if lobby.seat_order == "random":
             self.rng.shuffle(seats)

@@ -25,6 +25,7 @@ from bot.service.errors import (
     BotsTurn,
     CannotPass,
     ChannelBusy,
+    MatchDamaged,
     MatchOver,
     NoMatchHere,
     NoTakebackRequest,
@@ -36,6 +37,7 @@ from bot.service.errors import (
     TakebackPending,
     UnknownGame,
     UnknownMatch,
+    valid_id,
 )
 from bot.service.guilds import Guilds
 from bot.service.ratings import Ratings
@@ -57,11 +59,14 @@ from bot.service.records import (
     TimedOut,
 )
 from bot.service.store import ChannelTaken, MatchStore
-from games.base import RESIGN, Outcome, Rules, Seat, Step, Termination, replay
+from games.base import RESIGN, InvalidMove, Outcome, Rules, Seat, Step, Termination, replay
 
 log = logging.getLogger(__name__)
 
 Registry: TypeAlias = Callable[[str], Rules[Any, Any]]
+
+MAX_ID = 2**63
+"""Ids are 64-bit database integers: anything at or above this names no row (and would not fit a query)."""
 
 
 def snapshot_text(rules: Rules[Any, Any], state: Any) -> str:
@@ -161,10 +166,44 @@ class MatchService:
         return MatchView.of(row, state, rules.to_move(state))
 
     async def _row(self, match_id: int) -> MatchRecord:
+        """The stored match, its state loadable (and cached); UnknownMatch, or MatchDamaged for a match whose
+        snapshot cannot be loaded (an active one is quarantined on the spot)."""
+        if not isinstance(match_id, int) or not 0 < match_id < MAX_ID:
+            raise UnknownMatch(match_id=match_id)
         row = await self.store.get_match(match_id)
         if row is None:
             raise UnknownMatch(match_id=match_id)
+        return await self._checked(row)
+
+    async def _checked(self, row: MatchRecord) -> MatchRecord:
+        if row.quarantine is not None:
+            raise MatchDamaged(match_id=row.id)
+        try:
+            self._state(self.rules(row.game), row)
+        except Exception as error:  # any failure to load stored data, whatever the engine raised
+            await self._set_aside(row, f"the snapshot cannot be loaded: {error!r}")
+            raise MatchDamaged(match_id=row.id) from error
         return row
+
+    async def _set_aside(self, row: MatchRecord, reason: str) -> None:
+        """Quarantine a match that cannot be loaded (an active one; a finished one only stays unreadable)."""
+        self.states.drop(row.id)
+        log.error("match %s (%s) is damaged and was set aside: %s", row.id, row.game, reason)
+        if row.is_active and await self.store.quarantine_match(row.id, reason):
+            self.deadlines_changed()
+
+    async def quarantine_unloadable(self) -> list[int]:
+        """Load every active match once and set aside the ones that cannot be loaded; returns their ids.
+        Run at start-up, so one damaged snapshot never stops the bot or hangs it."""
+        damaged = []
+        for match_id in await self.store.active_match_ids():
+            try:
+                await self._row(match_id)
+            except MatchDamaged:
+                damaged.append(match_id)
+            except UnknownMatch:
+                continue
+        return damaged
 
     async def _active_row(self, match_id: int) -> MatchRecord:
         row = await self._row(match_id)
@@ -193,6 +232,11 @@ class MatchService:
         self, guild_id: int | None, channel_id: int, *, opened_from: int | None = None
     ) -> None:
         """Games may start here (or in a thread `opened_from` an allowed channel), and no match is running."""
+        valid_id(channel_id, "channel")
+        if guild_id is not None:
+            valid_id(guild_id, "server")
+        if opened_from is not None:
+            valid_id(opened_from, "channel")
         await self.guilds.check_allowed(guild_id, opened_from if opened_from is not None else channel_id)
         busy = await self.store.active_match_in_channel(channel_id)
         if busy is not None:
@@ -257,20 +301,33 @@ class MatchService:
         row = await self.store.active_match_in_channel(channel_id)
         if row is None:
             raise NoMatchHere()
-        return self._view(row)
+        return self._view(await self._checked(row))
 
     async def of_user(self, user_id: int) -> list[MatchView]:
-        """The active matches a user sits in, newest first."""
-        return [self._view(r) for r in await self.store.matches_of_user(user_id)]
+        """The active matches a user sits in, newest first (damaged ones are set aside, not listed)."""
+        found = []
+        for row in await self.store.matches_of_user(user_id):
+            try:
+                found.append(self._view(await self._checked(row)))
+            except MatchDamaged:
+                continue
+        return found
+
+    async def get_visible(self, match_id: int, *, guild_id: int | None, user_id: int) -> MatchView:
+        """A match as someone in `guild_id` may see it: one played in that guild, or one the user played in.
+        Any other match is reported as unknown, so match ids reveal nothing of other servers."""
+        match = await self.get(match_id)
+        if match.guild_id != guild_id and user_id not in match.human_user_ids:
+            raise UnknownMatch(match_id=match_id)
+        return match
 
     async def moves(self, match_id: int) -> list[MoveView]:
         """The move log with descriptions, forced moves and resignations included."""
         row = await self._row(match_id)
         rules = self.rules(row.game)
         stored = await self.store.moves(match_id)
-        return [
-            self._move_view(row, rules, step, stored[step.ply]) for step in self._replay(row, rules, stored)
-        ]
+        steps = await self._replay_or_set_aside(row, rules, stored)
+        return [self._move_view(row, rules, step, stored[step.ply]) for step in steps]
 
     async def log(self, match_id: int) -> list[MoveRecord]:
         """The stored move log, as it is (no replay): for a replay image, or the last move of a board."""
@@ -286,17 +343,24 @@ class MatchService:
         """Active matches where the bot is to move (after a restart the bot resumes thinking on these)."""
         found = []
         for match_id in await self.store.active_ai_match_ids():
-            view = await self.get(match_id)
+            try:
+                view = await self.get(match_id)
+            except MatchDamaged:
+                continue
             if view.ai_seat_to_move() is not None:
                 found.append(view)
         return found
 
-    @staticmethod
-    def _replay(
-        row: MatchRecord, rules: Rules[Any, Any], moves: Sequence[MoveRecord]
+    async def _replay_or_set_aside(
+        self, row: MatchRecord, rules: Rules[Any, Any], moves: Sequence[MoveRecord]
     ) -> list[Step[Any, Any]]:
-        start = rules.new(len(row.seats), row.options, row.seed)
-        return list(replay(rules, start, [(m.seat, m.notation) for m in moves]))
+        """Every step of the stored log; a log that does not replay makes the match damaged."""
+        try:
+            start = rules.new(len(row.seats), row.options, row.seed)
+            return list(replay(rules, start, [(m.seat, m.notation) for m in moves]))
+        except ValueError as error:
+            await self._set_aside(row, f"the move log does not replay: {error}")
+            raise MatchDamaged(match_id=row.id) from error
 
     @staticmethod
     def _describe(rules: Rules[Any, Any], state: Any, seat: Seat, move: Any) -> str:
@@ -333,6 +397,8 @@ class MatchService:
             rules = self.rules(row.game)
             state = self._state(rules, row)
             self._check_turn(row, rules, state, user_id)
+            if not isinstance(notation, str):
+                raise InvalidMove("a move is text, like d4 or pass")
             move = rules.parse(state, notation)
             return await self._commit(row, rules, state, [move], self.now())
 
@@ -575,7 +641,7 @@ class MatchService:
         if target is None:
             raise NothingToTakeBack()
         rules = self.rules(row.game)
-        steps = self._replay(row, rules, moves)
+        steps = await self._replay_or_set_aside(row, rules, moves)
         kept = steps[target].before
         undone = tuple(self._move_view(row, rules, step, moves[step.ply]) for step in steps[target:])
         now = self.now()
@@ -617,7 +683,10 @@ class MatchService:
 
     async def _time_out(self, match_id: int, ply: int, now: float) -> TimedOut | None:
         async with self._lock(match_id):
-            row = await self._row(match_id)
+            try:
+                row = await self._row(match_id)
+            except MatchDamaged:
+                return None
             if not row.is_active or row.ply != ply or row.deadline is None or row.deadline > now:
                 return None
             rules = self.rules(row.game)

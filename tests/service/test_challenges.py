@@ -143,7 +143,7 @@ async def test_the_seat_option_decides_who_sits_in_seat_zero(
 async def test_random_seating_gives_both_players_seat_zero(open_service: ServiceFactory) -> None:
     seat0: Counter[int] = Counter()
     service = await open_service(seed=7)
-    for channel in range(40):
+    for channel in range(1, 41):
         challenge = await service.challenges.create(
             "race", {}, ALICE, BOB, guild_id=GUILD, channel_id=channel
         )
@@ -221,7 +221,7 @@ async def test_lobby_sizes_and_random_seats(service: Service) -> None:
     with pytest.raises(Exception, match="2 to 4 players"):
         await service.lobbies.create("hoard", {}, ALICE, guild_id=GUILD, channel_id=CHANNEL, max_players=5)
     orders: set[tuple[Any, ...]] = set()
-    for channel in range(12):
+    for channel in range(1, 13):
         lobby = await service.lobbies.create("hoard", {}, ALICE, guild_id=GUILD, channel_id=channel)
         for user in (BOB, CAROL, DAVE):
             await service.lobbies.join(lobby.id, user)

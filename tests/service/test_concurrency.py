@@ -32,7 +32,7 @@ async def play_out(service: Service, match_id: int, rng: random.Random) -> int:
 async def test_many_matches_played_at_once_stay_consistent(service: Service, db_path: object) -> None:
     matches = [
         await start_match(
-            service, options={"target": 30}, challenger=2 * i + 1, opponent=2 * i + 2, channel=i
+            service, options={"target": 30}, challenger=2 * i + 1, opponent=2 * i + 2, channel=i + 1
         )
         for i in range(30)
     ]
