@@ -27,7 +27,12 @@ async def play(service: Service, count: int) -> None:
     to_move: dict[int, int] = {}
     for i in range(count):
         challenge = await service.challenges.create(
-            "race", {"target": 1000, "first": "challenger"}, 2 * i + 1, 2 * i + 2, guild_id=1, channel_id=i + 1
+            "race",
+            {"target": 1000, "first": "challenger"},
+            2 * i + 1,
+            2 * i + 2,
+            guild_id=1,
+            channel_id=i + 1,
         )
         match = await service.challenges.accept(challenge.id, 2 * i + 2)
         to_move[match.id] = 2 * i + 1

@@ -275,7 +275,9 @@ async def test_every_domain_error_is_a_service_error() -> None:
 
 async def test_only_a_bounded_number_of_states_is_held_in_memory(open_service: ServiceFactory) -> None:
     service = await open_service(state_cache_size=3)
-    matches = [await start_match(service, challenger=10 + i, opponent=20 + i, channel=i + 1) for i in range(6)]
+    matches = [
+        await start_match(service, challenger=10 + i, opponent=20 + i, channel=i + 1) for i in range(6)
+    ]
     for match in matches:
         await service.matches.play(match.id, match.user_to_move or 0, "1")
     assert len(service.matches.states) == 3
