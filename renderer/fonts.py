@@ -1,0 +1,225 @@
+"""Fonts for names in any script: a chain of system fonts with per-character fallback.
+
+Player names hold any Unicode ("Jürgen", "Дмитрий", "山田太郎", "김민준", "محمد", "😀 Zoe"), and no single
+font draws all of it. The renderer uses a chain of fonts found in the standard Debian paths:
+
+1. DejaVu Sans (`fonts-dejavu-core`): Latin, Greek, Cyrillic, Arabic, Hebrew, many symbols;
+2. Droid Sans Fallback (`fonts-droid-fallback`): Chinese, Japanese and Korean (Noto Sans CJK from
+   `fonts-noto-cjk` is used as well when it is installed);
+3. Symbola (`fonts-symbola`): emoji and other symbols, drawn in one colour like the rest of the text (the
+   images use a fixed palette per theme, which colour emoji would not survive).
+
+A string is split into runs, each drawn and measured with the first font of the chain whose character map
+(read once per font with fontTools) holds every character of the run. Combining marks, variation selectors
+and zero-width joiners stay with the character before them (and are dropped where that font lacks them).
+A character no font has is drawn as "?".
+
+`TESSERA_FONTS` (font files separated by `os.pathsep`) puts fonts in front of the chain, and `use_fonts`
+replaces the chain (tests use it to simulate a machine without fonts). With no font found at all, the
+renderer falls back to Pillow's bundled font (Latin only) and logs one warning; it never fails for a font.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+log = logging.getLogger(__name__)
+
+FONTS_ENV = "TESSERA_FONTS"
+"""Environment variable: font files (separated by os.pathsep) to try before the standard ones."""
+
+FONT_DIRS: tuple[str, ...] = ("/usr/share/fonts", "/usr/share/fonts-droid-fallback", "/usr/local/share/fonts")
+"""Where the standard fonts are looked for (searched recursively, once per process)."""
+
+STANDARD_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Latin, Greek, Cyrillic, Arabic, Hebrew (fonts-dejavu-core)", ("DejaVuSans.ttf",)),
+    (
+        "Chinese, Japanese, Korean (fonts-droid-fallback or fonts-noto-cjk)",
+        ("DroidSansFallbackFull.ttf", "DroidSansFallback.ttf", "NotoSansCJK-Regular.ttc"),
+    ),
+    ("emoji and symbols (fonts-symbola)", ("Symbola_hint.ttf", "Symbola.ttf")),
+)
+"""The chain in order: (the scripts a font is there for and its Debian package, file names to look for).
+Every file found is used: DroidSansFallbackFull has more Chinese, DroidSansFallback has Hangul."""
+
+MISSING = "?"
+"""Drawn for a character that no font of the chain has."""
+
+_ATTACHED = frozenset("\u200c\u200d\ufe0e\ufe0f")
+"""Zero-width (non-)joiners and text/emoji variation selectors: they belong to the character before them."""
+
+_SKIN_TONES = range(0x1F3FB, 0x1F400)
+"""Emoji skin tone modifiers: they only colour the emoji before them, so monochrome text leaves them out."""
+
+
+def _attaches(ch: str) -> bool:
+    """Whether `ch` belongs to the character before it: combining marks, joiners, variation selectors."""
+    return ch in _ATTACHED or unicodedata.category(ch) in ("Mn", "Me")
+
+
+@dataclass(frozen=True)
+class Face:
+    """One font file of the chain (path None: Pillow's bundled font)."""
+
+    path: str | None
+    name: str
+
+    def has(self, ch: str) -> bool:
+        if self.path is None:
+            return _bundled_has(ch)
+        return ord(ch) in _coverage(self.path)
+
+    def font(self, px: int) -> ImageFont.FreeTypeFont:
+        return _load(self.path, px)
+
+
+@cache
+def _coverage(path: str) -> frozenset[int]:
+    """The code points a font file maps to a glyph (read once: 20 ms for DejaVu, 150 ms for a CJK font)."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    number = 0 if path.lower().endswith((".ttc", ".otc")) else -1
+    with TTFont(path, lazy=True, fontNumber=number) as font:
+        cmap = font.getBestCmap() or {}
+    return frozenset(cmap)
+
+
+@lru_cache(maxsize=128)
+def _load(path: str | None, px: int) -> ImageFont.FreeTypeFont:
+    if path is None:
+        loaded = ImageFont.load_default(size=px)
+        assert isinstance(loaded, ImageFont.FreeTypeFont), "Pillow was built without FreeType"
+        return loaded
+    return ImageFont.truetype(path, px)
+
+
+@cache
+def _bundled_missing_mask() -> bytes:
+    return bytes(_load(None, 32).getmask("\U0010fffd"))
+
+
+@lru_cache(maxsize=4096)
+def _bundled_has(ch: str) -> bool:
+    """Pillow's bundled font: a glyph is there when it draws differently from the missing-glyph box."""
+    if ch == " " or (ch.isascii() and ch.isprintable()):
+        return True
+    return bytes(_load(None, 32).getmask(ch)) != _bundled_missing_mask()
+
+
+@dataclass(frozen=True)
+class FontChain:
+    """The fonts in the order they are tried; the first one sets the line height."""
+
+    faces: tuple[Face, ...]
+
+    @property
+    def primary(self) -> Face:
+        return self.faces[0]
+
+    def face_for(self, ch: str) -> int | None:
+        """The index of the first face that has `ch`, or None."""
+        return _face_for(self, ch)
+
+    def runs(self, text: str) -> list[tuple[int, str]]:
+        """`text` split into (face index, run) pieces, in logical order; characters no face has become "?"."""
+        out: list[tuple[int, list[str]]] = []
+        for ch in text:
+            if ord(ch) in _SKIN_TONES:
+                continue
+            if _attaches(ch) and out:
+                face, chars = out[-1]
+                if self.faces[face].has(ch):
+                    chars.append(ch)
+                continue
+            if _attaches(ch):
+                continue
+            found = self.face_for(ch)
+            face, ch = (found, ch) if found is not None else (0, MISSING)
+            if out and out[-1][0] == face:
+                out[-1][1].append(ch)
+            else:
+                out.append((face, [ch]))
+        return [(face, "".join(chars)) for face, chars in out]
+
+
+@lru_cache(maxsize=16384)
+def _face_for(chain: FontChain, ch: str) -> int | None:
+    for n, face in enumerate(chain.faces):
+        if face.has(ch):
+            return n
+    return None
+
+
+@cache
+def _font_files() -> dict[str, str]:
+    """File name -> path for every font file under FONT_DIRS (first found wins)."""
+    found: dict[str, str] = {}
+    for root in FONT_DIRS:
+        base = Path(root)
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*")):
+            if path.suffix.lower() in (".ttf", ".otf", ".ttc") and path.name not in found:
+                found[path.name] = str(path)
+    return found
+
+
+def standard_faces() -> list[Face]:
+    """The standard fonts found on this machine, in chain order."""
+    files = _font_files()
+    return [Face(files[n], label) for label, names in STANDARD_FONTS for n in names if n in files]
+
+
+def _env_faces() -> list[Face]:
+    paths = [p for p in os.environ.get(FONTS_ENV, "").split(os.pathsep) if p]
+    faces = []
+    for p in paths:
+        if Path(p).is_file():
+            faces.append(Face(p, Path(p).name))
+        else:
+            log.warning("%s names %s, which is not a file; ignoring it", FONTS_ENV, p)
+    return faces
+
+
+_chosen: list[FontChain] = []
+
+
+def chain() -> FontChain:
+    """The font chain in use (built on first use, logging once what is missing)."""
+    if not _chosen:
+        _chosen.append(_build(_env_faces() + standard_faces(), warn_missing=True))
+    return _chosen[0]
+
+
+def use_fonts(paths: Sequence[str] | None) -> FontChain:
+    """Use exactly these font files (None: back to the environment and the standard paths). Returns the
+    new chain; with no usable file it is Pillow's bundled font alone."""
+    _chosen.clear()
+    _face_for.cache_clear()
+    if paths is not None:
+        faces = [Face(p, Path(p).name) for p in paths if Path(p).is_file()]
+        _chosen.append(_build(faces, warn_missing=False))
+    return chain()
+
+
+def _build(faces: list[Face], *, warn_missing: bool) -> FontChain:
+    if not faces:
+        log.warning(
+            "no fonts found; names are drawn with Pillow's bundled font and characters outside Latin-1 as "
+            "'?'. Install fonts-dejavu-core, fonts-droid-fallback and fonts-symbola (looked in %s).",
+            ", ".join(FONT_DIRS),
+        )
+        return FontChain((Face(None, "Pillow's bundled font"),))
+    names = {f.name for f in faces}
+    missing = [label for label, _ in STANDARD_FONTS if label not in names]
+    if warn_missing and missing:
+        log.warning("fonts not found (their characters are drawn as '?'): %s", "; ".join(missing))
+    return FontChain(tuple(faces))
