@@ -1,12 +1,13 @@
 """Replay benchmark: time, size and peak memory of animated replays of long games, each measured in a fresh
 process so that one replay's peak does not hide another's.
 
-Memory is reported two ways: `rss+` is how far the process's peak resident size (ru_maxrss) rose above its
+Time is wall-clock and CPU time (the CPU figure is the fairer one on a busy machine). Memory is reported
+two ways: `rss+` is how far the process's peak resident size (ru_maxrss) rose above its
 resident size just before the replay (the figure that matters to the bot: Pillow's pixel buffers are
 allocated in C and are invisible to tracemalloc), and `traced` is tracemalloc's peak of Python allocations.
 Target (issue 14): a 600-move replay peaks at <= 100 MiB.
 
-    python bench/replay.py                 # the four cases below, about a minute on an idle machine
+    python bench/replay.py                 # the four cases below, a minute or two
     python bench/replay.py --case paint-600
 """
 
@@ -73,19 +74,22 @@ def measure(case: str) -> dict[str, Any]:
     game_id, seats, options, seed, limit = CASES[case]
     moves = random_moves(game_id, seats, options, seed, limit)
     before = resident_mib()
-    tracemalloc.start()
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     data = replay.replay_gif(game_id, options, seed, seats, moves, PLAYERS[:seats])
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # a second run under tracemalloc (which slows Python down, so it is not timed)
+    tracemalloc.start()
+    replay.replay_gif(game_id, options, seed, seats, moves, PLAYERS[:seats])
     _, traced_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     frames = getattr(Image.open(io.BytesIO(data)), "n_frames", 1)
     return {
         "case": case,
         "moves": len(moves),
         "frames": frames,
         "seconds": seconds,
+        "cpu": cpu,
         "bytes": len(data),
         "rss_before": before,
         "rss_peak": peak,
@@ -108,7 +112,8 @@ def main() -> None:
         )
         r = json.loads(result.stdout.strip().splitlines()[-1])
         print(
-            f"{r['case']:<18} {r['moves']:4d} moves {r['frames']:4d} frames  {r['seconds']:6.2f} s  "
+            f"{r['case']:<18} {r['moves']:4d} moves {r['frames']:4d} frames  "
+            f"{r['seconds']:6.2f} s ({r['cpu']:5.2f} s CPU)  "
             f"{r['bytes'] / 2**20:5.2f} MiB GIF  rss+ {r['rss_peak'] - r['rss_before']:6.1f} MiB "
             f"(peak {r['rss_peak']:6.1f}, before {r['rss_before']:5.1f})  traced {r['traced_peak']:6.1f} MiB"
         )

@@ -152,14 +152,16 @@ def text_line(text: str, px: int) -> Line:
 
 @lru_cache(maxsize=4096)
 def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
-    ascent, descent = chain.primary.font(px).getmetrics()
+    primary = chain.primary.font(px)
+    ascent, descent = primary.getmetrics()
     runs = [(chain.faces[face].font(px), run) for face, run in chain.runs(text)]
     lengths = [f.getlength(run) for f, run in runs]
-    boxes = [f.getbbox(run, anchor="ls") for f, run in runs]
-    above = max([ascent, *(-math.floor(box[1]) for box in boxes)])
-    below = max([descent, *(math.ceil(box[3]) for box in boxes)])
-    width = max(1, math.ceil(sum(lengths)) + 2)
-    mask = Image.new("L", (width, above + below), 0)
+    above, below = ascent, descent
+    for f, run in runs:
+        if f is not primary:  # a fallback font's glyphs may reach above or below the line box
+            box = f.getbbox(run, anchor="ls")
+            above, below = max(above, -math.floor(box[1])), max(below, math.ceil(box[3]))
+    mask = Image.new("L", (max(1, math.ceil(sum(lengths)) + 2), above + below), 0)
     draw = ImageDraw.Draw(mask)
     x = 1.0
     for (f, run), length in zip(runs, lengths, strict=True):
@@ -179,7 +181,9 @@ def text_width(text: str, px: int) -> int:
 
 @lru_cache(maxsize=8192)
 def _width(chain: fonts.FontChain, text: str, px: int) -> int:
-    return max(1, math.ceil(sum(chain.faces[f].font(px).getlength(run) for f, run in chain.runs(text))) + 2)
+    """The width of `text`'s mask: its advance plus a pixel each side."""
+    advance = sum(chain.faces[f].font(px).getlength(run) for f, run in chain.runs(text))
+    return max(1, math.ceil(advance) + 2)
 
 
 def fit_text(text: str, px: int, max_width: float) -> str:

@@ -114,11 +114,21 @@ def _bundled_has(ch: str) -> bool:
     return bytes(_load(None, 32).getmask(ch)) != _bundled_missing_mask()
 
 
-@dataclass(frozen=True)
 class FontChain:
-    """The fonts in the order they are tried; the first one sets the line height."""
+    """The fonts in the order they are tried; the first one sets the line height. Compared and hashed by
+    identity (caches key on the chain in use), with each character's font remembered."""
 
-    faces: tuple[Face, ...]
+    __slots__ = ("_ascii", "_found", "faces")
+
+    def __init__(self, faces: Sequence[Face]) -> None:
+        if not faces:
+            raise ValueError("a font chain needs at least one font")
+        self.faces: tuple[Face, ...] = tuple(faces)
+        self._found: dict[str, int | None] = {}
+        self._ascii = all(faces[0].has(chr(c)) for c in range(0x20, 0x7F))
+
+    def __repr__(self) -> str:
+        return f"FontChain({', '.join(f.path or f.name for f in self.faces)})"
 
     @property
     def primary(self) -> Face:
@@ -126,20 +136,21 @@ class FontChain:
 
     def face_for(self, ch: str) -> int | None:
         """The index of the first face that has `ch`, or None."""
-        return _face_for(self, ch)
+        if ch not in self._found:
+            self._found[ch] = next((n for n, face in enumerate(self.faces) if face.has(ch)), None)
+        return self._found[ch]
 
     def runs(self, text: str) -> list[tuple[int, str]]:
         """`text` split into (face index, run) pieces, in logical order; characters no face has become "?"."""
+        if self._ascii and text.isascii() and text.isprintable():
+            return [(0, text)] if text else []
         out: list[tuple[int, list[str]]] = []
         for ch in text:
             if ord(ch) in _SKIN_TONES:
                 continue
-            if _attaches(ch) and out:
-                face, chars = out[-1]
-                if self.faces[face].has(ch):
-                    chars.append(ch)
-                continue
             if _attaches(ch):
+                if out and self.faces[out[-1][0]].has(ch):
+                    out[-1][1].append(ch)
                 continue
             found = self.face_for(ch)
             face, ch = (found, ch) if found is not None else (0, MISSING)
@@ -148,14 +159,6 @@ class FontChain:
             else:
                 out.append((face, [ch]))
         return [(face, "".join(chars)) for face, chars in out]
-
-
-@lru_cache(maxsize=16384)
-def _face_for(chain: FontChain, ch: str) -> int | None:
-    for n, face in enumerate(chain.faces):
-        if face.has(ch):
-            return n
-    return None
 
 
 @cache
@@ -203,7 +206,6 @@ def use_fonts(paths: Sequence[str] | None) -> FontChain:
     """Use exactly these font files (None: back to the environment and the standard paths). Returns the
     new chain; with no usable file it is Pillow's bundled font alone."""
     _chosen.clear()
-    _face_for.cache_clear()
     if paths is not None:
         faces = [Face(p, Path(p).name) for p in paths if Path(p).is_file()]
         _chosen.append(_build(faces, warn_missing=False))

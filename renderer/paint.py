@@ -67,8 +67,9 @@ def path_squares(move: tuple[int, int]) -> list[int]:
     return [GRID.index(x1 + dx * k, y1 + dy * k) for k in range(steps + 1)]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def _background(theme: Theme, size: int) -> Image.Image:
+    """The parts that never change: panel, board frame, coordinates."""
     lay = square_layout(size, N)
     img = new_canvas(lay.pg, theme)
     lay.draw_frame(img, theme)
@@ -99,6 +100,28 @@ def _sphere_sprite(theme: Theme, radius: float, k: float) -> Image.Image:
     return disc_sprite(radius, theme.sphere, theme.sphere_rim, max(1.0, k * 2), True)
 
 
+@lru_cache(maxsize=8)
+def _shiny_sphere(theme: Theme, cell: int, k: float) -> Image.Image:
+    """A sphere with its highlight, as one sprite."""
+    sprite = _sphere_sprite(theme, cell * 0.27, k).copy()
+    light = blend(theme.sphere, (255, 255, 255), 0.6)
+    shine = disc_sprite(cell * 0.07, light, light, 0.0)
+    middle = sprite.width / 2
+    paste_centred(sprite, shine, middle - cell * 0.08, middle - cell * 0.08)
+    return sprite
+
+
+@lru_cache(maxsize=256)
+def _ranked_disc(
+    radius: float, fill: RGB, edge: RGB, rim: float, rank: int, px: int, ink: RGB
+) -> Image.Image:
+    """A disc with its rank written on it, as one sprite."""
+    sprite = disc_sprite(radius, fill, edge, rim, True).copy()
+    middle = sprite.width / 2
+    draw_text(sprite, middle, middle, str(rank), px, ink, "mc")
+    return sprite
+
+
 def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
     for i in range(N * N):
         kind = "light" if state.light >> i & 1 else "dark" if state.dark >> i & 1 else "neutral"
@@ -117,19 +140,10 @@ def _draw_pieces(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) 
     ):
         for i in bits_of(discs):
             cx, cy = lay.centre(i)
-            paste_centred(img, disc_sprite(radius, fill, edge, rim, True), cx, cy)
-            draw_text(img, cx, cy, str(ranks.get(i, 0)), rank_px, ink, "mc")
-    sphere = _sphere_sprite(theme, lay.cell * 0.27, lay.pg.k)
-    shine = disc_sprite(
-        lay.cell * 0.07,
-        blend(theme.sphere, (255, 255, 255), 0.6),
-        blend(theme.sphere, (255, 255, 255), 0.6),
-        0.0,
-    )
+            paste_centred(img, _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink), cx, cy)
+    sphere = _shiny_sphere(theme, lay.cell, lay.pg.k)
     for i in bits_of(state.spheres):
-        cx, cy = lay.centre(i)
-        paste_centred(img, sphere, cx, cy)
-        paste_centred(img, shine, cx - lay.cell * 0.08, cy - lay.cell * 0.08)
+        paste_centred(img, sphere, *lay.centre(i))
 
 
 def _mark_path(img: Image.Image, move: tuple[int, int], theme: Theme, lay: SquareLayout) -> None:
