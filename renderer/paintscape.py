@@ -95,7 +95,7 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.I
     return img
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def _background(theme: Theme, size: int) -> Image.Image:
     """The parts that never change: panel, board frame, coordinates, panel title."""
     lay = square_layout(size, 8)
@@ -128,21 +128,39 @@ def _stone_colours(theme: Theme, colour: int) -> tuple[RGB, RGB]:
     )
 
 
-def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
-    tiles: Sequence[int] = state.tiles
+def _tile_map(tiles: Sequence[int]) -> list[int]:
+    """The tile colour on each square, -1 for a bare square."""
     tile_of = [-1] * 64
     for colour, bits in enumerate(tiles):
         for i in bits_of(bits):
             tile_of[i] = colour
-    draw = ImageDraw.Draw(img)
+    return tile_of
+
+
+@lru_cache(maxsize=8)
+def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...]) -> Image.Image:
+    """The squares and their tiles with the grid, as a crop of the board area. Tiles move only while the
+    balancer swaps, so one match (or one replay) draws this once and pastes it for every later position."""
+    lay = square_layout(size, 8)
+    tile_of = _tile_map(tiles)
+    layer = Image.new("RGB", (lay.right - lay.left + 1, lay.bottom - lay.top + 1), theme.bare_square)
     letter_px = lay.pg.px(16)
     for i in range(64):
-        box = lay.box(i)
         if tile_of[i] >= 0:
-            img.paste(_tile_image(theme, tile_of[i], lay.cell, letter_px), box[:2])
-        else:
-            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=theme.bare_square)
-    lay.draw_grid(img, theme.grid_line)
+            left, top, _, _ = lay.box(i)
+            layer.paste(_tile_image(theme, tile_of[i], lay.cell, letter_px), (left - lay.left, top - lay.top))
+    draw = ImageDraw.Draw(layer)
+    for n in range(9):
+        x = y = n * lay.cell
+        draw.line(((x, 0), (x, 8 * lay.cell)), fill=theme.grid_line, width=1)
+        draw.line(((0, y), (8 * lay.cell, y)), fill=theme.grid_line, width=1)
+    return layer
+
+
+def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+    tiles = tuple(state.tiles)
+    img.paste(_tiles_layer(theme, lay.pg.width, tiles), (lay.left, lay.top))
+    tile_of = _tile_map(tiles)
     stacked_r, bare_r = lay.cell * 0.33, lay.cell * 0.40
     rim = max(1.0, lay.pg.k * 2)
     for colour, bits in ((0, state.black), (1, state.white)):
