@@ -16,7 +16,7 @@ A character no font has is drawn as "?".
 
 `TESSERA_FONTS` (font files separated by `os.pathsep`) puts fonts in front of the chain, and `use_fonts`
 replaces the chain (tests use it to simulate a machine without fonts). With no font found at all, the
-renderer falls back to Pillow's bundled font (Latin only) and logs one warning; it never fails for a font.
+renderer falls back to Pillow's bundled font (ASCII only) and logs one warning; it never fails for a font.
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ def use_fonts(paths: Sequence[str] | None) -> FontChain:
 def _build(faces: list[Face], *, warn_missing: bool) -> FontChain:
     if not faces:
         log.warning(
-            "no fonts found; names are drawn with Pillow's bundled font and characters outside Latin-1 as "
+            "no fonts found; names are drawn with Pillow's bundled font and characters outside ASCII as "
             "'?'. Install fonts-dejavu-core, fonts-droid-fallback and fonts-symbola (looked in %s).",
             ", ".join(FONT_DIRS),
         )
