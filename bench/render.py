@@ -4,6 +4,7 @@ replay GIF of a 150-move game. Targets: render+encode <= 15 ms, PNG <= 60 KB, 15
 
     python bench/render.py            # about 15 seconds (bench/replay.py measures replay memory)
     python bench/render.py --longest  # also a 600-ply Paint replay (the longest game)
+    python bench/render.py --encoders # also quantization and PNG compress levels
 """
 
 from __future__ import annotations
@@ -97,11 +98,39 @@ def bench_gif(label: str, game_id: str, seats: int, options: dict[str, Any], pli
     )
 
 
+def bench_encoders(games_count: int) -> None:
+    """The cost of each step of a board image: drawing, palette quantization, PNG at each zlib level."""
+    from renderer.canvas import to_palette
+    from renderer.theme import get_theme
+
+    theme = get_theme("default")
+    images = []
+    for _label, game_id, seats, options in BOARDS:
+        for seed in range(games_count):
+            states, moves = random_game(game_id, seats, options, seed, limit=300)
+            n = len(states) // 2
+            images.append(renderer.render_image(game_id, states[n], last_move=moves[n - 1] if n else None))
+    start = time.process_time()
+    quantized = [to_palette(image, theme) for image in images]
+    quantize_ms = (time.process_time() - start) * 1000 / len(images)
+    print(f"palette quantization: {quantize_ms:.2f} ms CPU per image (n={len(images)})")
+    for level in (1, 3, 6, 9):
+        start, total = time.process_time(), 0
+        for image in quantized:
+            out = io.BytesIO()
+            image.save(out, "PNG", compress_level=level)
+            total += out.tell()
+        ms = (time.process_time() - start) * 1000 / len(quantized)
+        kb = total / len(quantized) / 1024
+        print(f"PNG compress_level={level}: {ms:5.2f} ms CPU, {kb:5.1f} KB per image")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3, help="random games per board (default 3)")
     parser.add_argument("--per-game", type=int, default=8, help="positions rendered per game (default 8)")
     parser.add_argument("--longest", action="store_true", help="also replay a 600-ply Paint game")
+    parser.add_argument("--encoders", action="store_true", help="also time quantization and PNG levels")
     args = parser.parse_args()
     print(f"renderer benchmark: default size {renderer.DEFAULT_SIZE}px, theme default")
     for label, game_id, seats, options in BOARDS:
@@ -112,6 +141,8 @@ def main() -> None:
     bench_gif("tilingking hex8bi", "tilingking", 3, {"board": "hex8bi"}, 150, seed=4)
     if args.longest:
         bench_gif("paint (longest)", "paint", 2, long_paint, 600, seed=9)
+    if args.encoders:
+        bench_encoders(args.games)
 
 
 if __name__ == "__main__":

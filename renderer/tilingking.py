@@ -160,8 +160,9 @@ def _mark_ink(theme: Theme, colour: int) -> RGB:
 def _outline(
     draw: ImageDraw.ImageDraw, geo: BoardGeometry, indices: Sequence[int], colour: RGB, width: int
 ) -> None:
-    for a, b in geo.outline(indices):
-        thick_line(draw, a, b, colour, width)
+    """A piece's outer boundary, one closed polyline per loop with round joints."""
+    for loop in geo.outline_loops(indices):
+        draw.line([*loop, loop[0], loop[1]], fill=colour, width=width, joint="curve")
 
 
 def _piece_anchor(geo: BoardGeometry, cells: Sequence[int]) -> tuple[float, float]:
