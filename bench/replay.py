@@ -9,6 +9,7 @@ Target (issue 14): a 600-move replay peaks at <= 100 MiB.
 
     python bench/replay.py                 # the four cases below, a minute or two
     python bench/replay.py --case paint-600
+    python bench/replay.py --case paint-600 --size 540 --max-frames 301   # what smaller replays would cost
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ def resident_mib() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def measure(case: str) -> dict[str, Any]:
-    """Run one replay in this process and return its figures."""
+def measure(case: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """Run one replay in this process and return its figures (`extra`: keyword arguments for replay_gif)."""
     import io
 
     from PIL import Image
@@ -75,12 +76,12 @@ def measure(case: str) -> dict[str, Any]:
     moves = random_moves(game_id, seats, options, seed, limit)
     before = resident_mib()
     start, start_cpu = time.perf_counter(), time.process_time()
-    data = replay.replay_gif(game_id, options, seed, seats, moves, PLAYERS[:seats])
+    data = replay.replay_gif(game_id, options, seed, seats, moves, PLAYERS[:seats], **extra)
     seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     # a second run under tracemalloc (which slows Python down, so it is not timed)
     tracemalloc.start()
-    replay.replay_gif(game_id, options, seed, seats, moves, PLAYERS[:seats])
+    replay.replay_gif(game_id, options, seed, seats, moves, PLAYERS[:seats], **extra)
     _, traced_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     frames = getattr(Image.open(io.BytesIO(data)), "n_frames", 1)
@@ -100,15 +101,19 @@ def measure(case: str) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", choices=sorted(CASES), action="append", help="run only these cases")
+    parser.add_argument("--size", type=int, help="frame width (default: the renderer's REPLAY_SIZE)")
+    parser.add_argument("--max-frames", type=int, help="frame cap (default: the renderer's MAX_FRAMES)")
     parser.add_argument("--child", choices=sorted(CASES), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    extra = {k: v for k, v in (("size", args.size), ("max_frames", args.max_frames)) if v is not None}
     if args.child:
-        print(json.dumps(measure(args.child)))
+        print(json.dumps(measure(args.child, extra)))
         return
     print(f"replay benchmark (one fresh process per case; target rss+ <= {TARGET_MIB} MiB for 600 moves)")
     for case in args.case or list(CASES):
+        flags = [f"--{k.replace('_', '-')}={v}" for k, v in extra.items()]
         result = subprocess.run(
-            [sys.executable, __file__, "--child", case], capture_output=True, text=True, check=True
+            [sys.executable, __file__, "--child", case, *flags], capture_output=True, text=True, check=True
         )
         r = json.loads(result.stdout.strip().splitlines()[-1])
         print(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from games.base import Outcome
 from renderer import fonts
@@ -152,22 +152,28 @@ def text_line(text: str, px: int) -> Line:
 
 @lru_cache(maxsize=4096)
 def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
-    primary = chain.primary.font(px)
-    ascent, descent = primary.getmetrics()
-    runs = [(chain.faces[face].font(px), run) for face, run in chain.runs(text)]
-    lengths = [f.getlength(run) for f, run in runs]
+    ascent, descent = chain.primary.font(px).getmetrics()
+    runs = [_run_font(chain, face, run, px) for face, run in chain.runs(text)]
+    lengths = [f.getlength(run) for f, run, _ in runs]
     above, below = ascent, descent
-    for f, run in runs:
-        if f is not primary:  # a fallback font's glyphs may reach above or below the line box
+    for f, run, face in runs:
+        if face:  # a fallback font's glyphs may reach above or below the first font's line box
             box = f.getbbox(run, anchor="ls")
             above, below = max(above, -math.floor(box[1])), max(below, math.ceil(box[3]))
     mask = Image.new("L", (max(1, math.ceil(sum(lengths)) + 2), above + below), 0)
     draw = ImageDraw.Draw(mask)
     x = 1.0
-    for (f, run), length in zip(runs, lengths, strict=True):
+    for (f, run, _), length in zip(runs, lengths, strict=True):
         draw.text((x, above), run, font=f, fill=255, anchor="ls")
         x += length
     return Line(mask, above - ascent, ascent + descent)
+
+
+def _run_font(
+    chain: fonts.FontChain, face: int, run: str, px: int
+) -> tuple[ImageFont.FreeTypeFont, str, int]:
+    """(font, run, face index): the shaping layout only for runs that need it, the faster basic one else."""
+    return chain.faces[face].font(px, shaped=fonts.needs_shaping(run)), run, face
 
 
 def text_mask(text: str, px: int) -> Image.Image:
@@ -182,7 +188,10 @@ def text_width(text: str, px: int) -> int:
 @lru_cache(maxsize=8192)
 def _width(chain: fonts.FontChain, text: str, px: int) -> int:
     """The width of `text`'s mask: its advance plus a pixel each side."""
-    advance = sum(chain.faces[f].font(px).getlength(run) for f, run in chain.runs(text))
+    advance: float = 0.0
+    for face, run in chain.runs(text):
+        font, _, _ = _run_font(chain, face, run, px)
+        advance += font.getlength(run)
     return max(1, math.ceil(advance) + 2)
 
 

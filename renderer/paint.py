@@ -123,9 +123,10 @@ def _ranked_disc(
 
 
 def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+    light, dark, neutral = (_square_image(theme, kind, lay.cell) for kind in ("light", "dark", "neutral"))
     for i in range(N * N):
-        kind = "light" if state.light >> i & 1 else "dark" if state.dark >> i & 1 else "neutral"
-        img.paste(_square_image(theme, kind, lay.cell), lay.box(i)[:2])
+        square = light if state.light >> i & 1 else dark if state.dark >> i & 1 else neutral
+        img.paste(square, lay.box(i)[:2])
     lay.draw_grid(img, theme.grid_line)
 
 
