@@ -169,3 +169,22 @@ def test_fallback_glyphs_keep_the_first_fonts_line_box() -> None:
     plain, mixed = text_line("Alice", 21), text_line("Alice 山田", 21)
     assert plain.height == mixed.height  # layout (anchors t/m/b) does not move for a fallback font
     assert mixed.mask.height - mixed.top >= mixed.height
+
+
+def test_only_scripts_that_need_it_are_shaped() -> None:
+    assert fonts.needs_shaping("محمد") and fonts.needs_shaping("דוד") and fonts.needs_shaping("Jose\u0301")
+    assert not fonts.needs_shaping("Move 27 · Alice (White) to play")
+    assert not fonts.needs_shaping("Дмитрий Νίκος 山田太郎 🦊")
+
+
+def test_right_to_left_names_are_joined_and_read_right_to_left() -> None:
+    """With Raqm (Pillow's wheels bundle it; it needs libfribidi0), Arabic letters join: the shaped name is
+    narrower than its letters drawn one by one in isolated forms."""
+    need(LATIN)
+    from PIL import features
+
+    if not features.check_feature("raqm"):
+        pytest.skip("Pillow's Raqm layout is unavailable here (install libfribidi0)")
+    name = "محمد"
+    isolated = sum(text_width(ch, 32) - 2 for ch in name)
+    assert text_width(name, 32) - 2 < isolated
