@@ -140,7 +140,6 @@ TEXTS: dict[str, str] = {
     "tk.pieces.left.other": "{count} pieces left",
     "tk.pieces.title": "Pieces of {name}: id, name and how many are left",
     "tk.pieces.count": "x{count}",
-    "tk.alt.game": "TilingKing",
     "tk.alt.board": "TilingKing board {board} ({kind} cells). {status}.",
     "tk.alt.kind.square": "square",
     "tk.alt.kind.hex": "hex",
