@@ -62,6 +62,10 @@ def outline_edges(corner_lists: Iterable[Sequence[Lattice]]) -> list[tuple[Latti
     return [edge for edge, n in counts.items() if n == 1]
 
 
+LOOP_CACHE_SIZE = 4096
+"""Outlines remembered per board geometry (a board has a few thousand possible placements at most)."""
+
+
 def boundary_loops(edges: Iterable[tuple[Lattice, Lattice]]) -> list[list[Lattice]]:
     """Boundary edges chained into closed loops of corners (a corner where two loops touch is visited once
     per loop)."""
@@ -160,6 +164,8 @@ class BoardGeometry:
         segments); remembered per set of cells, since a placed piece never changes."""
         key = tuple(sorted(indices))
         if key not in self._loops:
+            if len(self._loops) >= LOOP_CACHE_SIZE:
+                self._loops.clear()
             loops = boundary_loops(outline_edges(self.corners[i] for i in key))
             self._loops[key] = tuple(tuple(self.to_pixel(p) for p in loop) for loop in loops)
         return self._loops[key]
