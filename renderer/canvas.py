@@ -320,12 +320,18 @@ class SeatChip:
     winner: bool = False
 
 
-def _chip_detail(chip: SeatChip, flag: str) -> str:
+def _chip_detail(chip: SeatChip, flag: str, px: int, room: float) -> str:
+    """The chip's second line: "TO PLAY  Red · 24 cells"; in a narrow chip the role (shown by the swatch
+    and the panel) gives way before the text is cut short."""
     if flag:
         if chip.detail:
-            return wording.text("chip.flag_detail", flag=flag, role=chip.role, detail=chip.detail)
-        return wording.text("chip.flag_role", flag=flag, role=chip.role)
-    return wording.text("chip.detail", role=chip.role, detail=chip.detail) if chip.detail else chip.role
+            full = wording.text("chip.flag_detail", flag=flag, role=chip.role, detail=chip.detail)
+            if text_width(full, px) > room:
+                full = wording.text("chip.flag_detail_only", flag=flag, detail=chip.detail)
+            return fit_text(full, px, room)
+        return fit_text(wording.text("chip.flag_role", flag=flag, role=chip.role), px, room)
+    plain = wording.text("chip.detail", role=chip.role, detail=chip.detail) if chip.detail else chip.role
+    return fit_text(plain, px, room)
 
 
 def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatChip], status: str) -> None:
@@ -365,7 +371,7 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
         )
         name = fit_text(chip.name, name_px, room)
         draw_text(img, text_left, chip_top + pg.px(3), name, name_px, theme.header_ink)
-        detail = fit_text(_chip_detail(chip, flag), detail_px, room)
+        detail = _chip_detail(chip, flag, detail_px, room)
         colour = theme.win if chip.winner else theme.header_muted
         draw_text(img, text_left, chip_top + pg.px(30), detail, detail_px, colour)
     status_text = fit_text(status, status_px, x1 - x0 - 2 * margin)

@@ -30,6 +30,7 @@ TEXTS: dict[str, str] = {
     "chip.detail": "{role} · {detail}",
     "chip.flag_detail": "{flag}  {role} · {detail}",
     "chip.flag_role": "{flag}  {role}",
+    "chip.flag_detail_only": "{flag}  {detail}",
     "name.with_role": "{name} ({role})",
     "last_move": "Last move: {move}",
     "ellipsis": "...",
