@@ -150,9 +150,35 @@ def text_line(text: str, px: int) -> Line:
     return _line(fonts.chain(), text, px)
 
 
+def _words(chain: fonts.FontChain, text: str) -> list[str] | None:
+    """The words of a text the first font draws alone without shaping ("Move 27 · Alice to play"), or
+    None. Such a line is put together from its words' cached masks: FreeType rasterizes every glyph of a
+    new text, and texts that change every move differ from the last one in a word or two."""
+    if " " not in text.strip(" "):
+        return None
+    runs = chain.runs(text)
+    if len(runs) != 1 or runs[0][0] != 0 or fonts.needs_shaping(text):
+        return None
+    return text.split(" ")
+
+
 @lru_cache(maxsize=4096)
 def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
     ascent, descent = chain.primary.font(px).getmetrics()
+    words = _words(chain, text)
+    if words is not None:
+        space = _plain_length(chain, " ", px)
+        mask = Image.new("L", (_width(chain, text, px), ascent + descent), 0)
+        x = 0.0
+        for word in words:
+            if word:
+                piece = _line(chain, word, px).mask
+                ink = piece.getbbox()
+                if ink:  # only the word's inked columns, so no blank margin covers a neighbour's ink
+                    mask.paste(piece.crop((ink[0], 0, ink[2], piece.height)), (round(x) + ink[0], 0))
+                x += _plain_length(chain, word, px)
+            x += space
+        return Line(mask, 0, ascent + descent)
     runs = [_run_font(chain, face, run, px) for face, run in chain.runs(text)]
     lengths = [f.getlength(run) for f, run, _ in runs]
     above, below = ascent, descent
@@ -167,6 +193,12 @@ def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
         draw.text((x, above), run, font=f, fill=255, anchor="ls")
         x += length
     return Line(mask, above - ascent, ascent + descent)
+
+
+@lru_cache(maxsize=8192)
+def _plain_length(chain: fonts.FontChain, word: str, px: int) -> float:
+    """A word's advance in the first font's basic layout (words of plain lines recur move after move)."""
+    return chain.primary.font(px, shaped=False).getlength(word)
 
 
 def _run_font(
@@ -187,11 +219,17 @@ def text_width(text: str, px: int) -> int:
 
 @lru_cache(maxsize=8192)
 def _width(chain: fonts.FontChain, text: str, px: int) -> int:
-    """The width of `text`'s mask: its advance plus a pixel each side."""
-    advance: float = 0.0
-    for face, run in chain.runs(text):
-        font, _, _ = _run_font(chain, face, run, px)
-        advance += font.getlength(run)
+    """The width of `text`'s mask: its advance plus a pixel each side (a line put together from words is
+    measured word by word, as `_line` lays it out)."""
+    advance = 0.0
+    words = _words(chain, text)
+    if words is not None:
+        spaces = (len(words) - 1) * _plain_length(chain, " ", px)
+        advance = sum(_plain_length(chain, w, px) for w in words) + spaces
+    else:
+        for face, run in chain.runs(text):
+            font, _, _ = _run_font(chain, face, run, px)
+            advance += font.getlength(run)
     return max(1, math.ceil(advance) + 2)
 
 

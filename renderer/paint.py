@@ -122,12 +122,32 @@ def _ranked_disc(
     return sprite
 
 
+@lru_cache(maxsize=64)
+def _square_strip(theme: Theme, kind: str, side: int, count: int) -> Image.Image:
+    """`count` squares of one kind side by side, pasted at once where a row has a run of them."""
+    square = _square_image(theme, kind, side)
+    strip = Image.new("RGB", (side * count, side))
+    for n in range(count):
+        strip.paste(square, (n * side, 0))
+    return strip
+
+
 def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
-    light, dark, neutral = (_square_image(theme, kind, lay.cell) for kind in ("light", "dark", "neutral"))
-    for i in range(N * N):
-        square = light if state.light >> i & 1 else dark if state.dark >> i & 1 else neutral
-        img.paste(square, lay.box(i)[:2])
+    """The squares, row by row, one paste per run of squares of the same kind."""
+    for y in range(N):
+        x = 0
+        while x < N:
+            kind = _square_kind(state, GRID.index(x, y))
+            end = x + 1
+            while end < N and _square_kind(state, GRID.index(end, y)) == kind:
+                end += 1
+            img.paste(_square_strip(theme, kind, lay.cell, end - x), lay.box(GRID.index(x, y))[:2])
+            x = end
     lay.draw_grid(img, theme.grid_line)
+
+
+def _square_kind(state: Any, i: int) -> str:
+    return "light" if state.light >> i & 1 else "dark" if state.dark >> i & 1 else "neutral"
 
 
 def _draw_pieces(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:

@@ -188,3 +188,16 @@ def test_right_to_left_names_are_joined_and_read_right_to_left() -> None:
     name = "محمد"
     isolated = sum(text_width(ch, 32) - 2 for ch in name)
     assert text_width(name, 32) - 2 < isolated
+
+
+@pytest.mark.parametrize("text", ["disc and its rank (discs in its area)", "Move 127 · Alice (Red) to play"])
+def test_a_line_put_together_from_words_draws_like_the_whole_line(text: str) -> None:
+    need(LATIN)
+    from PIL import ImageDraw
+
+    font = fonts.chain().primary.font(16, shaped=False)
+    composed = text_mask(text, 16)
+    whole = Image.new("L", composed.size)
+    ImageDraw.Draw(whole).text((1, font.getmetrics()[0]), text, font=font, fill=255, anchor="ls")
+    assert ImageChops.difference(composed, whole).getbbox() is None
+    assert text_width(text, 16) == composed.width
