@@ -190,7 +190,9 @@ def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
     draw = ImageDraw.Draw(mask)
     x = 1.0
     for (f, run, _), length in zip(runs, lengths, strict=True):
-        draw.text((x, above), run, font=f, fill=255, anchor="ls")
+        # Raqm lays a right-to-left name out right to left inside a left-to-right line ("محمد (Yellow)")
+        direction = "ltr" if f.layout_engine == ImageFont.Layout.RAQM else None
+        draw.text((x, above), run, font=f, fill=255, anchor="ls", direction=direction)
         x += length
     return Line(mask, above - ascent, ascent + descent)
 

@@ -45,6 +45,7 @@ TEXTS: dict[str, str] = {
     "result.win.timeout": "{winner} wins on time",
     "result.win": "{winner} wins",
     "result.shared": "{winners} share first place",
+    "result.shared.passes": "{winners} share first place on score",
     "result.shared.resignation": "{winners} share first place after a resignation",
     "result.shared.timeout": "{winners} share first place after a timeout",
     "result.draw.no_lead": "Draw: nobody held the lead",
