@@ -62,14 +62,14 @@ async def run(matches: int, rounds: int, seed: int) -> None:
                 options = {"balance": False} if game == "paintscape" else {}
                 challenge = await one.slash(channel, "play", game=game, opponent=two, **options)
                 await two.click(challenge.response, label="Accept")
-                match = await service.match_in_channel(channel.id)
+                match = await service.matches.in_channel(channel.id)
                 tables.append((channel, {one.id: one, two.id: two}, match.id))
             setup_seconds = time.perf_counter() - setup_started
 
             latencies: list[float] = []
             for _ in range(rounds):
                 for channel, players, match_id in tables:
-                    match = await service.get_match(match_id)
+                    match = await service.matches.get(match_id)
                     if not match.is_active or match.user_to_move is None:
                         continue
                     rules = service.rules(match.game)
@@ -83,7 +83,7 @@ async def run(matches: int, rounds: int, seed: int) -> None:
                         raise SystemExit(f"no board reply in match {match_id}: {result!r}")
             active = 0
             for _, _, match_id in tables:
-                active += (await service.get_match(match_id)).is_active
+                active += (await service.matches.get(match_id)).is_active
             await bot.close()  # closes the store: its connection threads must not outlive the run
 
     millis = [value * 1000 for value in latencies]

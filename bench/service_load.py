@@ -23,8 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.matches import MatchService, MatchView
-from bot.store import SqliteStore
+from bot.service import Service
+from bot.service.records import MatchView
+from bot.service.store import SqliteStore
 
 
 def rss_mb() -> float:
@@ -42,18 +43,18 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-async def new_match(service: MatchService, game: str, channel: int) -> MatchView:
-    challenge = await service.create_challenge(
+async def new_match(service: Service, game: str, channel: int) -> MatchView:
+    challenge = await service.challenges.create(
         game, {}, 2 * channel + 1, 2 * channel + 2, guild_id=1, channel_id=channel
     )
-    return await service.accept_challenge(challenge.id, 2 * channel + 2)
+    return await service.challenges.accept(challenge.id, 2 * channel + 2)
 
 
 async def run(args: argparse.Namespace) -> None:
     folder = Path(args.db or tempfile.mkdtemp(prefix="tessera-bench-"))
     path = folder / "bench.sqlite3"
     store = await SqliteStore.open(str(path))
-    service = MatchService(store, rng=random.Random(args.seed))
+    service = Service(store, rng=random.Random(args.seed))
     rules = service.rules(args.game)
     rng = random.Random(args.seed)
 
@@ -67,17 +68,17 @@ async def run(args: argparse.Namespace) -> None:
     async def one_move(channel: int) -> float:
         """Read the board of a channel's match, pick a random legal move, play it; returns play()'s time."""
         nonlocal finished
-        view = await service.get_match(matches[channel])
+        view = await service.matches.get(matches[channel])
         if not view.is_active:
             finished += 1
             matches[channel] = (await new_match(service, args.game, channel + 10**6 * finished)).id
-            view = await service.get_match(matches[channel])
+            view = await service.matches.get(matches[channel])
         user = view.user_to_move
         assert user is not None
         move = rng.choice(list(rules.legal_moves(view.state)))
         text = rules.notation(view.state, move)
         t0 = time.perf_counter()
-        await service.play(view.id, user, text, expected_ply=view.ply)
+        await service.matches.play(view.id, user, text, expected_ply=view.ply)
         return time.perf_counter() - t0
 
     # Phase 1, capacity: a fixed number of players move as fast as they can, each on its own matches.
@@ -121,13 +122,13 @@ async def run(args: argparse.Namespace) -> None:
     rss_half_stored = rss_after
     for i in range(args.stored):
         view = await new_match(service, args.game, 2 * 10**6 + i)
-        await service.resign(view.id, view.seats[0].user_id)
+        await service.matches.resign(view.id, view.seats[0].user_id)
         if i == args.stored // 2:
             rss_half_stored = rss_mb()
     stored_total = len(await store.match_ids())
     for _ in range(2):
         for channel in range(args.matches):
-            await service.get_match(matches[channel])
+            await service.matches.get(matches[channel])
     rss_stored = rss_mb()
     wal = Path(f"{path}-wal")
     wal_mb = wal.stat().st_size / 2**20 if wal.exists() else 0.0

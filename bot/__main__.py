@@ -13,7 +13,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_database_settings, load_settings
 
 log = logging.getLogger("tessera")
 
@@ -75,9 +75,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line entry point; returns the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["check-db"]:
-        from bot import checkdb
+        from bot.service import checkdb
 
-        return int(checkdb.main(args[1:]))
+        try:
+            database = load_database_settings()
+        except SettingsError as error:
+            print(f"tessera: {error}", file=sys.stderr)
+            return EXIT_CONFIG
+        return checkdb.main(args[1:], default_url=database.database_url)
     if args[:1] in (["-h"], ["--help"]):
         print(USAGE, end="")
         return 0

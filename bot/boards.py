@@ -1,8 +1,8 @@
 """What a board message says and carries: the text (players, the move in words, whose turn, the result),
 the rendered image (rendered off the event loop) and the buttons for moves that are single words.
 
-The cog never branches on a game's phase: the buttons come from the words the engine accepts right now
-(`done`, `black`, `white`, `pass`, `passall`, `swap`), checked with `rules.parse`.
+The cog never branches on a game's phase: the buttons are the rules' `word_moves` for the position, shown only
+when a person is to move. A move that cannot be undone (TilingKing's pass all) asks for a confirmation first.
 """
 
 from __future__ import annotations
@@ -17,33 +17,23 @@ from typing import Any
 import discord
 
 import renderer
-from bot.matches import Finished, MatchView, MoveView, RatingChange, SeatView
+from bot.service.records import Finished, MatchView, MoveView, Player, RatingChange
 from bot.views import TesseraButton, button
-from games.base import MoveError, Rules, Termination
+from games.base import Rules, Termination, WordMove
 
 log = logging.getLogger("tessera.boards")
 
 BOT_NAME = "Tessera"
 
-WORD_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "done": ("Done swapping", discord.ButtonStyle.primary),
-    "black": ("Play Black (first)", discord.ButtonStyle.secondary),
-    "white": ("Play White (second)", discord.ButtonStyle.secondary),
-    "swap": ("Swap seats (pie rule)", discord.ButtonStyle.secondary),
-    "pass": ("Pass", discord.ButtonStyle.secondary),
-    "passall": ("Pass all remaining turns", discord.ButtonStyle.danger),
-}
-"""Moves that are one word get a button; the label says what it does."""
 
-
-def seat_name(seat: SeatView, names: Mapping[int, str]) -> str:
+def seat_name(seat: Player, names: Mapping[int, str]) -> str:
     """A player's display name; the bot's seats read "Tessera (hard)"."""
     if seat.is_ai:
         return f"{BOT_NAME} ({seat.ai_level})"
     return names.get(seat.user_id) or f"Player {seat.seat + 1}"
 
 
-def seat_mention(seat: SeatView) -> str:
+def seat_mention(seat: Player) -> str:
     return f"**{BOT_NAME}** ({seat.ai_level})" if seat.is_ai else f"<@{seat.user_id}>"
 
 
@@ -61,7 +51,7 @@ def turn_line(match: MatchView, rules: Rules[Any, Any]) -> str:
     label = rules.seat_label(match.state, seat.seat)
     if seat.is_ai:
         return f"{BOT_NAME} ({label}) is thinking..."
-    hint = " Use /move, or a button below." if word_moves(match, rules) else " Use /move."
+    hint = " Use /move, or a button below." if rules.word_moves(match.state) else " Use /move."
     return f"<@{seat.user_id}>, your turn as {label}.{hint}"
 
 
@@ -70,25 +60,30 @@ def move_lines(moves: Sequence[MoveView]) -> list[str]:
     return [m.description[:1].upper() + m.description[1:] for m in moves]
 
 
-def word_moves(match: MatchView, rules: Rules[Any, Any]) -> list[str]:
-    """The one-word moves legal right now (they get buttons)."""
-    if not match.is_active or match.to_move is None:
+def word_buttons(match: MatchView, rules: Rules[Any, Any]) -> list[TesseraButton]:
+    """Buttons for the one-word moves of the person to move (none on the bot's turn or once over). A move
+    that cannot be undone opens a confirmation (action ``confirm``) instead of moving at once."""
+    if match.to_move is None or match.ai_seat_to_move() is not None:
         return []
-    legal = []
-    for word in WORD_BUTTONS:
-        try:
-            rules.parse(match.state, word)
-        except MoveError:
-            continue
-        legal.append(word)
-    return legal
+    return [word_button(match, word) for word in rules.word_moves(match.state)]
+
+
+def word_button(match: MatchView, word: WordMove) -> TesseraButton:
+    if word.irreversible:
+        style = discord.ButtonStyle.danger
+    elif word.main:
+        style = discord.ButtonStyle.primary
+    else:
+        style = discord.ButtonStyle.secondary
+    action = "confirm" if word.irreversible else "move"
+    return button(action, match.id, match.ply, word.label, arg=word.notation, style=style)
 
 
 def _score_text(scores: Sequence[float]) -> str:
     return "–".join(f"{score:g}" for score in scores)
 
 
-def rating_lines(changes: Sequence[RatingChange], names: Mapping[int, str]) -> list[str]:
+def rating_lines(changes: Sequence[RatingChange]) -> list[str]:
     lines = []
     for change in changes:
         who = f"{BOT_NAME} ({change.ai_level})" if change.ai_level else f"<@{change.user_id}>"
@@ -118,7 +113,7 @@ def result_lines(finished: Finished, rules: Rules[Any, Any]) -> list[str]:
     if outcome.scores:
         labels = "–".join(rules.seat_label(match.state, s.seat) for s in match.seats)
         lines.append(f"Score ({labels}): {_score_text(outcome.scores)}")
-    lines.extend(rating_lines(finished.rating_changes, {}))
+    lines.extend(rating_lines(finished.rating_changes))
     return lines
 
 
@@ -199,10 +194,7 @@ async def board_message(
     png, alt = await render_board(match, names, last_move=last_move)
     if png is None:
         text.append(f"```\n{rules.position_text(match.state)[:1500]}\n```")
-    buttons: list[TesseraButton] = []
-    for word in word_moves(match, rules):
-        label, style = WORD_BUTTONS[word]
-        buttons.append(button("move", match.id, match.ply, label, arg=word, style=style))
+    buttons = word_buttons(match, rules)
     if not match.is_active:
         buttons.append(button("replay", match.id, match.ply, "Replay", style=discord.ButtonStyle.primary))
     return BoardMessage("\n".join(text), png, alt, tuple(buttons))

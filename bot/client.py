@@ -1,5 +1,5 @@
-"""TesseraBot: the discord.py client. `setup_hook` opens the store, builds the match service, registers the
-persistent buttons, loads the cogs and syncs the slash commands (only when they changed).
+"""TesseraBot: the discord.py client. `setup_hook` opens the service (bot.runtime), registers the persistent
+buttons, loads the cogs and syncs the slash commands (only when they changed).
 
 No privileged intents. Commands go to `DEV_GUILD_ID` when it is set (instant, for development), otherwise
 globally. The fingerprint of the synced command payloads is kept in the data folder, so a restart with the
@@ -24,8 +24,8 @@ from bot.settings import Settings
 from bot.views import TesseraButton
 
 if TYPE_CHECKING:
-    from bot.ai_runner import AIRunner
     from bot.runtime import Runtime
+    from bot.service.ai import AIRunner
 
 log = logging.getLogger("tessera")
 
@@ -88,7 +88,7 @@ class TesseraBot(commands.AutoShardedBot):
         await self.runtime.start()
 
     async def close(self) -> None:
-        """Stop the clock and the AI, close the store, then disconnect."""
+        """Stop the clock and the AI, close the service's store, then disconnect."""
         runtime = getattr(self, "runtime", None)
         if runtime is not None:
             await runtime.close()

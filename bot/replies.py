@@ -1,9 +1,9 @@
 """How Tessera answers: ephemeral replies for what a user did wrong, an apology for what went wrong with us.
 
-Every error a user can cause (a `games.base.MoveError`, `InvalidOptions`, the service's `ServiceError`, or a
-`UserError` raised by the Discord layer) becomes an ephemeral reply in plain words. Anything else is logged
-with the match id (if the handler recorded one in `interaction.extras["match_id"]`) and the user gets a
-short apology, so nobody ever sees "This interaction failed".
+Every error a user can cause (the service's `USER_ERRORS`: its `ServiceError`, an engine's `MoveError` or
+`InvalidOptions`; or a `UserError` raised by the Discord layer) becomes an ephemeral reply in plain words.
+Anything else is logged with the match id (if the handler recorded one in `interaction.extras["match_id"]`)
+and the user gets a short apology, so nobody ever sees "This interaction failed".
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from games.base import InvalidOptions, MoveError
+from bot.service.errors import USER_ERRORS
 
 log = logging.getLogger("tessera.errors")
 
@@ -25,17 +25,9 @@ class UserError(Exception):
     """Something the user did that Tessera cannot do; the message says what to do instead."""
 
 
-def _service_error_types() -> tuple[type[BaseException], ...]:
-    try:
-        from bot.matches import ServiceError
-    except ImportError:  # the service not installed: only our own and the engines' errors
-        return ()
-    return (ServiceError,)
-
-
 def user_error_types() -> tuple[type[BaseException], ...]:
     """Exception types whose message is written for a player."""
-    return (UserError, MoveError, InvalidOptions, *_service_error_types())
+    return (UserError, *USER_ERRORS)
 
 
 def unwrap(error: BaseException) -> BaseException:

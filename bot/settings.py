@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -20,12 +20,15 @@ _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{18,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
+_S = TypeVar("_S", bound=BaseSettings)
+
+
 class SettingsError(Exception):
     """The configuration cannot be used; the message is one line fit to print to an operator."""
 
 
-class Settings(BaseSettings):
-    """Tessera's settings; field names are the environment variables in lower case."""
+class DatabaseSettings(BaseSettings):
+    """The settings that tools without a bot need (check-db): where the database is."""
 
     model_config = SettingsConfigDict(
         env_file=".env",
@@ -35,11 +38,23 @@ class Settings(BaseSettings):
         case_sensitive=False,
     )
 
-    discord_token: SecretStr = Field(description="The bot token from the Discord developer portal.")
     database_url: str = Field(
         DEFAULT_DATABASE_URL,
         description="Where matches are stored: sqlite:///relative/path or sqlite:////abs.",
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_is_sqlite(cls, value: str) -> str:
+        if not value.startswith("sqlite:///") or value == "sqlite:///":
+            raise ValueError("DATABASE_URL must look like sqlite:///data/tessera.sqlite3")
+        return value
+
+
+class Settings(DatabaseSettings):
+    """Tessera's settings; field names are the environment variables in lower case."""
+
+    discord_token: SecretStr = Field(description="The bot token from the Discord developer portal.")
     dev_guild_id: int | None = Field(None, description="Sync commands to this one guild (instant) when set.")
     log_level: str = Field("INFO", description="CRITICAL, ERROR, WARNING, INFO or DEBUG.")
     shard_count: int | None = Field(None, ge=1, description="Total shards across all processes.")
@@ -56,13 +71,6 @@ class Settings(BaseSettings):
         if not _TOKEN_SHAPE.match(text):
             raise ValueError("DISCORD_TOKEN does not look like a bot token (three dot-separated parts)")
         return SecretStr(text)
-
-    @field_validator("database_url")
-    @classmethod
-    def _database_is_sqlite(cls, value: str) -> str:
-        if not value.startswith("sqlite:///") or value == "sqlite:///":
-            raise ValueError("DATABASE_URL must look like sqlite:///data/tessera.sqlite3")
-        return value
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -113,8 +121,17 @@ class Settings(BaseSettings):
 
 def load_settings(**overrides: Any) -> Settings:
     """Read the settings from the environment and `.env`; raises SettingsError with one readable line."""
+    return _load(Settings, overrides)
+
+
+def load_database_settings(**overrides: Any) -> DatabaseSettings:
+    """Only the database settings (no token needed); raises SettingsError with one readable line."""
+    return _load(DatabaseSettings, overrides)
+
+
+def _load(kind: type[_S], overrides: dict[str, Any]) -> _S:
     try:
-        return Settings(**overrides)
+        return kind(**overrides)
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]).upper() or "settings"

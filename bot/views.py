@@ -24,8 +24,9 @@ from bot.replies import report_error
 log = logging.getLogger("tessera.buttons")
 
 CUSTOM_ID = re.compile(
-    r"t:(?P<action>[a-z_]+):(?P<ref>\d+):(?P<ply>\d+)(?::(?P<arg>[A-Za-z0-9_ .\-]{1,60}))?"
+    r"t:(?P<action>[a-z_]{1,20}):(?P<ref>\d{1,18}):(?P<ply>\d{1,9})(?::(?P<arg>[A-Za-z0-9_ .\-]{1,60}))?"
 )
+"""A button's custom id; bounded lengths, so every id it accepts fits the database's integers."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
-"""The thin Discord layer: each cog parses an interaction, calls the match service, renders off the event
-loop and replies. Shared bits for the cogs live here."""
+"""The thin Discord layer: each cog parses an interaction, calls the service, renders off the event loop
+and replies. Shared bits for the cogs live here and in cogs/common.py."""
 
 from __future__ import annotations
 
@@ -7,15 +7,12 @@ from discord import app_commands
 
 import games
 
-GAME_NAMES: dict[str, str] = {"paintscape": "Paintscape", "paint": "Paint", "tilingking": "TilingKing"}
-"""Display names, known without importing the engines (command definitions are built at import time)."""
+GAME_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=rules.name, value=game_id) for game_id, rules in games.GAMES.items()
+]
+"""The game choices of every command that takes a game: the registry's games, by display name."""
 
 
 def game_name(game_id: str) -> str:
     """The display name of a game id: "tilingking" -> "TilingKing"."""
-    return GAME_NAMES.get(game_id, game_id.title())
-
-
-GAME_CHOICES: list[app_commands.Choice[str]] = [
-    app_commands.Choice(name=game_name(game_id), value=game_id) for game_id in games.GAME_IDS
-]
+    return games.name(game_id)

@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.matches import GuildSettings
 from bot.replies import UserError
-from cogs.common import Interaction, runtime_of
+from bot.service.records import GuildSettings
+from cogs.common import Interaction, service_of
 from cogs.play import TIMEOUT_CHOICES
 
 
@@ -61,11 +61,11 @@ class Admin(commands.Cog):
         disallow_channel: discord.TextChannel | None = None,
         every_channel: bool | None = None,
     ) -> None:
-        service = runtime_of(interaction).service
+        guilds = service_of(interaction).guilds
         guild_id = interaction.guild_id
         if guild_id is None:
             raise UserError("Settings belong to a server; use this command in one.")
-        current = await service.guild_settings(guild_id)
+        current = await guilds.settings(guild_id)
         channels: set[int] | None = None
         if allow_channel is not None or disallow_channel is not None or every_channel:
             channels = set() if every_channel else set(current.allowed_channels)
@@ -77,7 +77,7 @@ class Admin(commands.Cog):
                 channels.discard(disallow_channel.id)
         changed = turn_timeout is not None or threads is not None or channels is not None
         if changed:
-            current = await service.update_guild_settings(
+            current = await guilds.update(
                 guild_id,
                 turn_timeout=turn_timeout * 60.0 if turn_timeout is not None else None,
                 threads=threads,

@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.matches import MatchView
 from bot.replies import UserError
+from bot.service import Service
+from bot.service.records import MatchView
 
 if TYPE_CHECKING:
     from bot.client import TesseraBot
@@ -22,6 +23,16 @@ def runtime_of(interaction: Interaction) -> Runtime:
     return bot.runtime
 
 
+def service_of(interaction: Interaction) -> Service:
+    return runtime_of(interaction).service
+
+
+def bot_runtime(bot: discord.Client) -> Runtime:
+    """The runtime of a bot, for code that runs outside an interaction (posting a board on its own)."""
+    tessera: TesseraBot = bot  # type: ignore[assignment]
+    return tessera.runtime
+
+
 def channel_id_of(interaction: Interaction) -> int:
     if interaction.channel_id is None:
         raise UserError("Use this command in a server channel.")
@@ -31,7 +42,7 @@ def channel_id_of(interaction: Interaction) -> int:
 async def match_here(interaction: Interaction) -> MatchView:
     """The active match of the channel (or thread) the interaction came from; NoMatchHere if none."""
     runtime = runtime_of(interaction)
-    match = await runtime.service.match_in_channel(channel_id_of(interaction))
+    match = await runtime.service.matches.in_channel(channel_id_of(interaction))
     interaction.extras["match_id"] = match.id
     runtime.remember(interaction.user)
     return match

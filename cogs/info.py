@@ -11,21 +11,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boards import BOT_NAME, seat_name
-from bot.matches import HistoryEntry, MatchView
 from bot.replies import UserError
+from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
 from bot.views import ButtonRef, register_button, unregister_button
 from cogs import GAME_CHOICES, game_name
-from cogs.common import Interaction, runtime_of
+from cogs.common import Interaction, runtime_of, service_of
 
 log = logging.getLogger("tessera.info")
 
 EMBED_LIMIT = 4096
 
 
-def result_phrase(match: MatchView) -> str:
+def result_phrase(match: MatchRecord) -> str:
     """ "<@1> beat <@2> by resignation", "draw by ...", "aborted"."""
     outcome = match.outcome
-    if match.status == "aborted" or outcome is None:
+    if match.status is MatchStatus.ABORTED or outcome is None:
         return "aborted"
     if outcome.is_draw:
         return f"draw by {outcome.termination.phrase}"
@@ -38,8 +38,7 @@ def result_phrase(match: MatchView) -> str:
 def history_line(entry: HistoryEntry) -> str:
     match = entry.match
     when = f" <t:{int(match.finished_at)}:R>" if match.finished_at else ""
-    chosen = sum(1 for m in entry.moves if not m.forced)
-    return f"#{match.id} {game_name(match.game)}: {result_phrase(match)} · {chosen} moves{when}"
+    return f"#{match.id} {game_name(match.game)}: {result_phrase(match)} · {entry.moves} moves{when}"
 
 
 class Info(commands.Cog):
@@ -58,7 +57,7 @@ class Info(commands.Cog):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str) -> None:
-        rules = runtime_of(interaction).service.rules(game)
+        rules = service_of(interaction).rules(game)
         text = rules.summary
         if len(text) > EMBED_LIMIT:
             text = text[: EMBED_LIMIT - 3] + "..."
@@ -77,9 +76,8 @@ class Info(commands.Cog):
     async def history(
         self, interaction: Interaction, user: discord.User | None = None, game: str | None = None
     ) -> None:
-        service = runtime_of(interaction).service
         who = user or interaction.user
-        entries = await service.history(user_id=who.id, game=game, limit=10)
+        entries = await service_of(interaction).history.finished(user_id=who.id, game=game, limit=10)
         if not entries:
             await interaction.response.send_message(
                 f"{who.display_name} has no finished match yet.", ephemeral=True
@@ -102,11 +100,11 @@ class Info(commands.Cog):
     async def send_replay(self, interaction: Interaction, match_id: int) -> None:
         runtime = runtime_of(interaction)
         interaction.extras["match_id"] = match_id
-        match = await runtime.service.get_match(match_id)
+        match = await runtime.service.matches.get(match_id)
         if match.is_active:
             raise UserError(f"Match #{match_id} is still being played; its replay comes when it ends.")
         await interaction.response.defer(thinking=True)
-        moves = [m.notation for m in await runtime.store.moves(match_id)]
+        moves = [m.notation for m in await runtime.service.matches.log(match_id)]
         names = await runtime.names_for(match)
         players = [seat_name(s, names) for s in match.seats]
         from renderer.replay import replay_gif
@@ -126,18 +124,17 @@ class Info(commands.Cog):
     @app_commands.describe(game="Which game", everywhere="Every server, not just this one")
     @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: Interaction, game: str, everywhere: bool = False) -> None:
-        service = runtime_of(interaction).service
         guild_id = None if everywhere else interaction.guild_id
-        entries = await service.leaderboard(game, guild_id=guild_id, limit=10)
+        entries = await service_of(interaction).ratings.leaderboard(game, guild_id=guild_id, limit=10)
         if not entries:
             await interaction.response.send_message(
                 f"No rated {game_name(game)} matches yet. Play one with /play.", ephemeral=True
             )
             return
         lines = [f"**{game_name(game)} leaderboard**" + ("" if guild_id is None else " (this server)")]
-        for entry in entries:
+        for rank, entry in enumerate(entries, start=1):
             who = f"{BOT_NAME} ({entry.ai_level})" if entry.ai_level else f"<@{entry.user_id}>"
-            lines.append(f"{entry.rank}. {who}: {entry.rating:.0f} ({entry.played} games)")
+            lines.append(f"{rank}. {who}: {entry.conservative:.0f} ({entry.played} games)")
         await interaction.response.send_message(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -145,9 +142,9 @@ class Info(commands.Cog):
     @app_commands.command(name="stats", description="Games played, won, lost and drawn")
     @app_commands.describe(user="Whose statistics (default: yours)")
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
-        service = runtime_of(interaction).service
+        service = service_of(interaction)
         who = user or interaction.user
-        rows = await service.stats(who.id)
+        rows = await service.history.stats(who.id)
         if not rows:
             await interaction.response.send_message(
                 f"{who.display_name} has not finished a match yet.", ephemeral=True
@@ -155,8 +152,8 @@ class Info(commands.Cog):
             return
         lines = [f"**{who.display_name}**"]
         for row in rows:
-            rating = await service.rating(row.game, who.id)
-            rated = f", rating {rating.rating:.0f}" if rating is not None else ""
+            rating = await service.ratings.rating(row.game, who.id)
+            rated = f", rating {rating.conservative:.0f}" if rating is not None else ""
             lines.append(
                 f"{game_name(row.game)}: {row.played} played, {row.won} won, {row.lost} lost, "
                 f"{row.drawn} drawn{rated}"

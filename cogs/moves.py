@@ -1,5 +1,5 @@
-"""Playing: /move with autocomplete of the legal moves, /pass, the one-word move buttons, /board,
-/takeback (the opponent answers with buttons) and /pieces (TilingKing)."""
+"""Playing: /move with autocomplete of the legal moves, /pass, the one-word move buttons (with a confirmation
+for a move that cannot be undone), /board, /takeback (the others answer with buttons) and /pieces."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from discord.ext import commands
 
 import renderer
 from bot.boards import seat_name
-from bot.matches import Played, TakenBack
 from bot.replies import UserError
+from bot.service.records import Played, TakebackRequested, TakenBack
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
-from cogs.common import Interaction, match_here, runtime_of
+from cogs.common import Interaction, match_here, runtime_of, service_of
 from games.base import Rules
 
 log = logging.getLogger("tessera.moves")
@@ -60,6 +60,7 @@ def rank_moves(notations: Iterable[str], typed: str, *, limit: int = AUTOCOMPLET
 
 
 def legal_notations(rules: Rules[Any, Any], state: Any) -> list[str]:
+    """Every legal move's notation (run in a worker thread: a big TilingKing board has thousands)."""
     return [rules.notation(state, move) for move in rules.legal_moves(state)]
 
 
@@ -69,13 +70,16 @@ class Moves(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    ACTIONS = ("move", "confirm", "tb_yes", "tb_no")
+
     async def cog_load(self) -> None:
         register_button("move", self.on_move_button)
+        register_button("confirm", self.on_confirm_button)
         register_button("tb_yes", self.on_takeback_accepted)
         register_button("tb_no", self.on_takeback_declined)
 
     async def cog_unload(self) -> None:
-        for action in ("move", "tb_yes", "tb_no"):
+        for action in self.ACTIONS:
             unregister_button(action)
 
     async def reply_with_board(self, interaction: Interaction, played: Played) -> None:
@@ -98,21 +102,21 @@ class Moves(commands.Cog):
     )
     async def move(self, interaction: Interaction, notation: app_commands.Range[str, 1, 200]) -> None:
         match = await match_here(interaction)
-        played = await runtime_of(interaction).service.play(match.id, interaction.user.id, notation)
+        played = await service_of(interaction).matches.play(match.id, interaction.user.id, notation)
         await self.reply_with_board(interaction, played)
 
     @move.autocomplete("notation")
     async def move_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        runtime = runtime_of(interaction)
+        service = service_of(interaction)
         try:
-            match = await runtime.service.match_in_channel(interaction.channel_id or 0)
+            match = await service.matches.in_channel(interaction.channel_id or 0)
         except Exception:
             return []
         if match.user_to_move != interaction.user.id:
             return []
-        rules = runtime.service.rules(match.game)
+        rules = service.rules(match.game)
         notations = await asyncio.to_thread(legal_notations, rules, match.state)
         return [
             app_commands.Choice(name=text[:100], value=text[:100]) for text in rank_moves(notations, current)
@@ -122,14 +126,40 @@ class Moves(commands.Cog):
     @app_commands.guild_only()
     async def pass_(self, interaction: Interaction) -> None:
         match = await match_here(interaction)
-        played = await runtime_of(interaction).service.pass_turn(match.id, interaction.user.id)
+        played = await service_of(interaction).matches.pass_turn(match.id, interaction.user.id)
         await self.reply_with_board(interaction, played)
 
     async def on_move_button(self, interaction: Interaction, ref: ButtonRef) -> None:
         runtime = runtime_of(interaction)
         runtime.remember(interaction.user)
-        played = await runtime.service.play(ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply)
+        played = await runtime.service.matches.play(
+            ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply
+        )
         await self.reply_with_board(interaction, played)
+
+    async def on_confirm_button(self, interaction: Interaction, ref: ButtonRef) -> None:
+        """A one-word move that cannot be undone: check that it would be accepted, then ask to confirm."""
+        matches = service_of(interaction).matches
+        match = await matches.get(ref.ref)
+        if match.ply != ref.ply:
+            raise UserError("That board has changed: look at the newest board and try again.")
+        rules = matches.rules(match.game)
+        word = next((w for w in rules.word_moves(match.state) if w.notation == ref.arg), None)
+        if word is None or match.user_to_move != interaction.user.id:
+            if match.seat_of(interaction.user.id) is None:
+                raise UserError(f"You are not playing in match #{match.id}.")
+            raise UserError("It is not your turn, or that move is not possible now.")
+        yes = button(
+            "move",
+            match.id,
+            match.ply,
+            f"Yes: {word.label.lower()}",
+            arg=word.notation,
+            style=discord.ButtonStyle.danger,
+        )
+        await interaction.response.send_message(
+            f"{word.label}? This cannot be undone.", view=view_of(yes), ephemeral=True
+        )
 
     # ------------------------------------------------------------------------------------------ /board
 
@@ -139,9 +169,7 @@ class Moves(commands.Cog):
         runtime = runtime_of(interaction)
         match = await match_here(interaction)
         await interaction.response.defer()
-        moves = await runtime.store.moves(match.id)
-        last = moves[-1].notation if moves else None
-        message = await runtime.board(match, last_move=last)
+        message = await runtime.board(match, last_move=await runtime.service.matches.last_move(match.id))
         await interaction.followup.send(**message.send_kwargs())
 
     # --------------------------------------------------------------------------------------- /takeback
@@ -149,21 +177,30 @@ class Moves(commands.Cog):
     @app_commands.command(name="takeback", description="Ask to take back your last move")
     @app_commands.guild_only()
     async def takeback(self, interaction: Interaction) -> None:
-        runtime = runtime_of(interaction)
         match = await match_here(interaction)
-        result = await runtime.service.request_takeback(match.id, interaction.user.id)
+        result = await service_of(interaction).matches.request_takeback(match.id, interaction.user.id)
         if isinstance(result, TakenBack):
             await self.post_taken_back(interaction, result)
             return
-        waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
-        ply = result.match.ply
-        view = view_of(
-            button("tb_yes", match.id, ply, "Accept takeback", style=discord.ButtonStyle.success),
-            button("tb_no", match.id, ply, "Decline", style=discord.ButtonStyle.danger),
+        await interaction.response.send_message(self.takeback_text(result), view=self.takeback_view(result))
+
+    @staticmethod
+    def takeback_text(request: TakebackRequested) -> str:
+        waiting = ", ".join(f"<@{uid}>" for uid in request.waiting_for)
+        return (
+            f"<@{request.by_user}> asks to take back their last move in match #{request.match.id}. "
+            f"Waiting for {waiting}."
         )
-        await interaction.response.send_message(
-            f"<@{interaction.user.id}> asks to take back their last move in match #{match.id}. {waiting}?",
-            view=view,
+
+    @staticmethod
+    def takeback_view(request: TakebackRequested) -> discord.ui.View:
+        """Buttons bound to this request: the match, the ply and the asker's seat."""
+        pending = request.match.takeback
+        assert pending is not None
+        match_id, ply, seat = request.match.id, request.match.ply, str(pending.seat)
+        return view_of(
+            button("tb_yes", match_id, ply, "Accept takeback", arg=seat, style=discord.ButtonStyle.success),
+            button("tb_no", match_id, ply, "Decline", arg=seat, style=discord.ButtonStyle.danger),
         )
 
     async def post_taken_back(self, interaction: Interaction, taken: TakenBack) -> None:
@@ -180,17 +217,27 @@ class Moves(commands.Cog):
             await interaction.followup.send(**message.send_kwargs())
         runtime.after_change(taken.match)
 
+    @staticmethod
+    def _request_seat(ref: ButtonRef) -> int | None:
+        return int(ref.arg) if ref.arg.isdigit() else None
+
     async def on_takeback_accepted(self, interaction: Interaction, ref: ButtonRef) -> None:
-        runtime = runtime_of(interaction)
-        match = await runtime.service.get_match(ref.ref)
+        matches = service_of(interaction).matches
+        match = await matches.get(ref.ref)
         if match.ply != ref.ply:
             raise UserError("That board has changed: the takeback request no longer applies.")
-        taken = await runtime.service.accept_takeback(ref.ref, interaction.user.id)
-        await self.post_taken_back(interaction, taken)
+        result = await matches.accept_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
+        if isinstance(result, TakebackRequested):
+            await interaction.response.edit_message(
+                content=self.takeback_text(result), view=self.takeback_view(result)
+            )
+            return
+        await self.post_taken_back(interaction, result)
 
     async def on_takeback_declined(self, interaction: Interaction, ref: ButtonRef) -> None:
-        runtime = runtime_of(interaction)
-        await runtime.service.decline_takeback(ref.ref, interaction.user.id)
+        await service_of(interaction).matches.decline_takeback(
+            ref.ref, interaction.user.id, seat=self._request_seat(ref)
+        )
         await interaction.response.edit_message(
             content=f"<@{interaction.user.id}> declined the takeback.",
             view=None,
@@ -204,7 +251,7 @@ class Moves(commands.Cog):
     async def pieces(self, interaction: Interaction) -> None:
         runtime = runtime_of(interaction)
         match = await match_here(interaction)
-        if match.game != "tilingking":
+        if not renderer.has_pieces(match.game):
             raise UserError("Only TilingKing has pieces to show; this match is not TilingKing.")
         seat = match.seat_of(interaction.user.id)
         if seat is None:

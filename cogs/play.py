@@ -1,5 +1,8 @@
 """Starting and ending matches: /play (challenge, lobby, or a match against the bot), the Accept / Decline /
-Withdraw and Join / Leave / Add bot / Start buttons, /resign (with a confirm button), /abort and /matches."""
+Withdraw and Join / Leave / Add bot / Start buttons, /resign (with a confirm button), /abort and /matches.
+
+A game's own options are one text field, `options` (``board=hex5 balance=off``), whose autocomplete is built
+from the game's `Option` specs, so every option a game declares can be set and none is repeated here."""
 
 from __future__ import annotations
 
@@ -12,11 +15,27 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boards import BOT_NAME
-from bot.matches import AI_LEVELS, SEAT_CHOICES, Challenge, Finished, Lobby, MatchView, Played
 from bot.replies import UserError
+from bot.service.options import (
+    SEAT_CHOICES,
+    OptionsTextError,
+    match_options,
+    parse_options_text,
+    suggest_options,
+)
+from bot.service.records import AI_LEVELS, Challenge, Finished, Lobby, LobbyStatus, MatchView, Played
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
 from cogs import GAME_CHOICES, game_name
-from cogs.common import Interaction, bot_user_id, channel_id_of, is_server_manager, match_here, runtime_of
+from cogs.common import (
+    Interaction,
+    bot_runtime,
+    bot_user_id,
+    channel_id_of,
+    is_server_manager,
+    match_here,
+    runtime_of,
+    service_of,
+)
 from games.base import Option
 
 log = logging.getLogger("tessera.play")
@@ -31,15 +50,11 @@ TIMEOUT_CHOICES = [
 ]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
 SEAT_CHOICE_LIST = [app_commands.Choice(name=choice, value=choice) for choice in SEAT_CHOICES]
-RULESET_CHOICES = [
-    app_commands.Choice(name="TilingKing", value="tilingking"),
-    app_commands.Choice(name="Tile Hoard", value="tilehoard"),
-]
 DEFAULT_LEVEL = "medium"
 
 
 def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = ()) -> str:
-    """The options that differ from their defaults, in a short line ("board hex5 · rated off")."""
+    """The options that differ from their defaults, in a short line ("board: hex5 · rated: off")."""
     defaults = {spec.name: spec.default for spec in specs}
     shown = []
     for name, value in options.items():
@@ -55,35 +70,36 @@ def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = ()) -> 
     return " · ".join(shown)
 
 
-def lobby_text(lobby: Lobby, specs: Sequence[Option] = ()) -> str:
+def lobby_text(lobby: Lobby, specs: Sequence[Option], min_players: int) -> str:
     name = game_name(lobby.game)
     members = ", ".join(
         f"{BOT_NAME} ({m.ai_level})" if m.ai_level else f"<@{m.user_id}>" for m in lobby.members
     )
     head = f"**{name} lobby #{lobby.id}** ({len(lobby.members)}/{lobby.max_players} players): {members}"
-    if lobby.status == "closed":
+    if lobby.status is LobbyStatus.CLOSED:
         return f"{head}\nThis lobby is closed."
-    if lobby.status == "started":
+    if lobby.status is LobbyStatus.STARTED:
         return f"{head}\nThe match has started (#{lobby.match_id})."
     extra = option_summary(lobby.options, specs)
     lines = [head]
     if extra:
         lines.append(f"Options: {extra}")
     lines.append(
-        f"Join with the button; <@{lobby.host_id}> starts the match when at least {lobby.min_players} are in."
+        f"Join with the button; <@{lobby.host_id}> starts the match when at least {min_players} are in."
     )
     return "\n".join(lines)
 
 
 def lobby_view(lobby: Lobby, *, level: str, thread: bool) -> discord.ui.View | None:
-    if lobby.status != "open":
+    if lobby.status is not LobbyStatus.OPEN:
         return None
-    start_arg = "thread" if thread else ""
     return view_of(
         button("join", lobby.id, 0, "Join", style=discord.ButtonStyle.success),
         button("leave", lobby.id, 0, "Leave"),
         button("addbot", lobby.id, 0, f"Add bot ({level})", arg=level),
-        button("start", lobby.id, 0, "Start", arg=start_arg, style=discord.ButtonStyle.primary),
+        button(
+            "start", lobby.id, 0, "Start", arg="thread" if thread else "", style=discord.ButtonStyle.primary
+        ),
     )
 
 
@@ -120,32 +136,22 @@ class Play(commands.Cog):
     @app_commands.describe(
         game="Which game",
         opponent="Who you want to play (pick me, Tessera, to play the bot)",
-        board="TilingKing: the board preset",
-        balance="Paintscape: run the balancing phase (on by default)",
-        lead_turns="Paint: turns in a row the leader must hold the lead to win (50)",
-        no_lead_turns="Paint: turns in a row without a leader that make a draw (20)",
-        ruleset="TilingKing: TilingKing rules or the Tile Hoard variant",
+        options="The game's own options, name=value: board=hex5 balance=off (start typing for a list)",
         first="Who takes the first seat (Paintscape: who balances; Paint: who is White)",
         rated="Whether the result changes ratings (on by default)",
         turn_timeout="Time per turn (default: the server's setting)",
         thread="Play in a new public thread",
-        players="TilingKing: number of players (3 or 4 opens a lobby)",
+        players="Number of players (TilingKing: 3 or 4 opens a lobby)",
         level="My strength when you play against me",
     )
-    @app_commands.choices(
-        game=GAME_CHOICES, ruleset=RULESET_CHOICES, first=SEAT_CHOICE_LIST, level=LEVEL_CHOICES
-    )
+    @app_commands.choices(game=GAME_CHOICES, first=SEAT_CHOICE_LIST, level=LEVEL_CHOICES)
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
     async def play(
         self,
         interaction: Interaction,
         game: str,
         opponent: discord.Member | None = None,
-        board: str | None = None,
-        balance: bool | None = None,
-        lead_turns: app_commands.Range[int, 1, 10_000] | None = None,
-        no_lead_turns: app_commands.Range[int, 1, 10_000] | None = None,
-        ruleset: str | None = None,
+        options: app_commands.Range[str, 1, 400] | None = None,
         first: str | None = None,
         rated: bool | None = None,
         turn_timeout: int | None = None,
@@ -161,34 +167,17 @@ class Play(commands.Cog):
         if players is not None and players not in rules.seats:
             raise UserError(
                 f"{rules.name} is for {rules.seats.start}-{rules.seats.stop - 1} players; choose players "
-                f"in that range."
+                "in that range."
             )
-        given: dict[str, Any] = {}
-        engine_values = {
-            "board": board,
-            "balance": balance,
-            "lead_turns": lead_turns,
-            "no_lead_turns": no_lead_turns,
-            "ruleset": ruleset,
-        }
-        specs = {spec.name: spec for spec in service.option_specs(game, lobby=lobby)}
-        for name, value in engine_values.items():
-            if value is None:
-                continue
-            if name not in specs:
-                raise UserError(
-                    f"`{name}` is not an option of {rules.name}. Leave it out, or pick the game it is for."
-                )
-            given[name] = value
+        given = self._given_options(game, options, lobby=lobby)
         if rated is not None:
             given["rated"] = rated
         if turn_timeout is not None:
             given["turn_timeout"] = turn_timeout
         if first is not None:
-            seat_option = next((s.name for s in specs.values() if s.choices == SEAT_CHOICES), None)
-            if seat_option is None:
+            if lobby:
                 raise UserError("Seats in a lobby are drawn at random; leave `first` out.")
-            given[seat_option] = first
+            given[rules.first_seat.option] = first
         me = bot_user_id(interaction)
         against_bot = opponent is not None and opponent.id == me
         if level is not None and not against_bot and not lobby:
@@ -199,7 +188,7 @@ class Play(commands.Cog):
             )
         guild_id = interaction.guild_id
         channel_id = channel_id_of(interaction)
-        settings = await service.guild_settings(guild_id) if guild_id is not None else None
+        settings = await service.guilds.settings(guild_id) if guild_id is not None else None
         in_thread = thread if thread is not None else bool(settings and settings.threads)
         if lobby:
             assert players is not None
@@ -212,36 +201,9 @@ class Play(commands.Cog):
                 f"Choose an opponent: a member of this server, or me ({BOT_NAME}) to play the bot."
             )
         if against_bot:
-            home: int | None = None
-            if in_thread:
-                # Check what can be checked before a thread exists, so a refusal leaves no empty thread.
-                service.rules(game)
-                await service.check_allowed(guild_id, channel_id)
-                await interaction.response.defer()
-                home = await self._open_thread(interaction, f"{game_name(game)} against {BOT_NAME}")
-            match = await service.start_ai_match(
-                game,
-                given,
-                interaction.user.id,
-                ai_user_id=me,
-                level=level or DEFAULT_LEVEL,
-                guild_id=guild_id,
-                channel_id=home if home is not None else channel_id,
-                opened_from=channel_id if home is not None else None,
-            )
-            interaction.extras["match_id"] = match.id
-            headline = f"A match against me at level {level or DEFAULT_LEVEL}."
-            if home is not None:
-                await interaction.followup.send(f"Match #{match.id} against me is in <#{home}>.")
-                await self.post_start(match, headline)
-                return
-            if not interaction.response.is_done():
-                await interaction.response.defer()
-            message = await runtime.board(match, headline=headline)
-            await interaction.followup.send(**message.send_kwargs())
-            runtime.after_change(match)
+            await self._play_bot(interaction, game, given, level or DEFAULT_LEVEL, in_thread)
             return
-        challenge = await service.create_challenge(
+        challenge = await service.challenges.create(
             game, given, interaction.user.id, opponent.id, guild_id=guild_id, channel_id=channel_id
         )
         await interaction.response.send_message(
@@ -250,30 +212,83 @@ class Play(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=[opponent]),
         )
 
-    @play.autocomplete("board")
-    async def board_autocomplete(
+    def _given_options(self, game: str, text: str | None, *, lobby: bool) -> dict[str, Any]:
+        """The game's options typed in `options`; the host's own options have their own fields."""
+        if not text:
+            return {}
+        try:
+            given: dict[str, Any] = dict(parse_options_text(text))
+        except OptionsTextError as error:
+            raise UserError(f"{error}.") from None
+        rules = bot_runtime(self.bot).service.rules(game)
+        own = {o.name for o in rules.options}
+        for name in given:
+            if name not in own:
+                known = ", ".join(sorted(own)) or "none"
+                raise UserError(f"`{name}` is not an option of {rules.name}. Its options are: {known}.")
+        return given
+
+    @play.autocomplete("options")
+    async def options_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        service = runtime_of(interaction).service
+        game = getattr(interaction.namespace, "game", None)
+        if not game:
+            return [app_commands.Choice(name="Choose the game first", value=current[:100] or "-")]
         try:
-            spec = next(s for s in service.rules("tilingking").options if s.name == "board")
-        except (StopIteration, Exception):
+            rules = service_of(interaction).rules(str(game))
+        except Exception:
             return []
-        typed = current.strip().lower()
-        found = [str(c) for c in spec.choices if typed in str(c).lower()]
-        return [app_commands.Choice(name=c, value=c) for c in found[:25]]
+        return [
+            app_commands.Choice(name=label, value=value)
+            for label, value in suggest_options(rules.options, current)
+        ]
+
+    async def _play_bot(
+        self, interaction: Interaction, game: str, given: dict[str, Any], level: str, in_thread: bool
+    ) -> None:
+        runtime = runtime_of(interaction)
+        service = runtime.service
+        channel_id = channel_id_of(interaction)
+        home: int | None = None
+        if in_thread:
+            # Check what can be checked before a thread exists, so a refusal leaves no empty thread.
+            service.challenges.check_options(game, given)
+            await service.matches.check_channel(interaction.guild_id, channel_id)
+            await interaction.response.defer()
+            home = await self._open_thread(interaction, f"{game_name(game)} against {BOT_NAME}")
+        match = await service.challenges.play_bot(
+            game,
+            given,
+            interaction.user.id,
+            bot_id=bot_user_id(interaction),
+            level=level,
+            guild_id=interaction.guild_id,
+            channel_id=home if home is not None else channel_id,
+            opened_from=channel_id if home is not None else None,
+        )
+        interaction.extras["match_id"] = match.id
+        headline = f"A match against me at level {level}."
+        if home is not None:
+            await interaction.followup.send(f"Match #{match.id} against me is in <#{home}>.")
+            await self.post_start(match, headline)
+            return
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        message = await runtime.board(match, headline=headline)
+        await interaction.followup.send(**message.send_kwargs())
+        runtime.after_change(match)
 
     def challenge_text(self, challenge: Challenge) -> str:
-        specs = runtime_of_bot(self.bot).service.option_specs(challenge.game)
-        extra = option_summary(challenge.options, specs)
-        expires = int(challenge.expires_at)
+        rules = bot_runtime(self.bot).service.rules(challenge.game)
+        extra = option_summary(challenge.options, match_options(rules))
         lines = [
             f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to "
             f"**{game_name(challenge.game)}** (challenge #{challenge.id})."
         ]
         if extra:
             lines.append(f"Options: {extra}")
-        lines.append(f"Accept or decline <t:{expires}:R>.")
+        lines.append(f"Accept or decline <t:{int(challenge.expires_at)}:R>.")
         return "\n".join(lines)
 
     @staticmethod
@@ -301,21 +316,33 @@ class Play(commands.Cog):
             return None
         return thread.id
 
+    async def _delete_thread(self, thread_id: int | None) -> None:
+        """Remove a thread opened for a match that then did not start (best effort)."""
+        if thread_id is None:
+            return
+        channel = self.bot.get_channel(thread_id)
+        if isinstance(channel, discord.Thread):
+            try:
+                await channel.delete()
+            except discord.HTTPException:
+                log.warning("could not delete the unused thread %s", thread_id, exc_info=True)
+
     # --------------------------------------------------------------------------------- challenge buttons
 
     async def on_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
         runtime = runtime_of(interaction)
-        service = runtime.service
-        challenge = await service.get_challenge(ref.ref)
-        if interaction.user.id != challenge.opponent_id:
-            raise UserError(f"Only <@{challenge.opponent_id}> can accept this challenge.")
+        challenges = runtime.service.challenges
+        challenge = await challenges.check_accept(ref.ref, interaction.user.id)
         runtime.remember(interaction.user)
         await interaction.response.defer()
-        channel_id: int | None = None
-        if ref.arg == "thread" and challenge.status == "pending":
-            name = f"{game_name(challenge.game)} #{challenge.id}"
-            channel_id = await self._open_thread(interaction, name)
-        match = await service.accept_challenge(ref.ref, interaction.user.id, channel_id=channel_id)
+        thread_id: int | None = None
+        if ref.arg == "thread":
+            thread_id = await self._open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
+        try:
+            match = await challenges.accept(ref.ref, interaction.user.id, channel_id=thread_id)
+        except BaseException:
+            await self._delete_thread(thread_id)
+            raise
         interaction.extras["match_id"] = match.id
         where = f" in <#{match.channel_id}>" if match.channel_id != challenge.channel_id else ""
         await interaction.edit_original_response(
@@ -325,13 +352,12 @@ class Play(commands.Cog):
         await self.post_start(match)
 
     async def post_start(self, match: MatchView, headline: str = "The match begins.") -> None:
-        runtime = runtime_of_bot(self.bot)
+        runtime = bot_runtime(self.bot)
         await runtime.post(match.channel_id, await runtime.board(match, headline=headline))
         runtime.after_change(match)
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
-        service = runtime_of(interaction).service
-        challenge = await service.decline_challenge(ref.ref, interaction.user.id)
+        challenge = await service_of(interaction).challenges.decline(ref.ref, interaction.user.id)
         await interaction.response.edit_message(
             content=f"<@{challenge.opponent_id}> declined the {game_name(challenge.game)} challenge from "
             f"<@{challenge.challenger_id}>.",
@@ -340,8 +366,7 @@ class Play(commands.Cog):
         )
 
     async def on_withdraw(self, interaction: Interaction, ref: ButtonRef) -> None:
-        service = runtime_of(interaction).service
-        challenge = await service.withdraw_challenge(ref.ref, interaction.user.id)
+        challenge = await service_of(interaction).challenges.withdraw(ref.ref, interaction.user.id)
         await interaction.response.edit_message(
             content=f"<@{challenge.challenger_id}> withdrew the {game_name(challenge.game)} challenge.",
             view=None,
@@ -349,6 +374,11 @@ class Play(commands.Cog):
         )
 
     # ------------------------------------------------------------------------------------------- lobbies
+
+    def _lobby_text(self, lobby: Lobby) -> str:
+        lobbies = bot_runtime(self.bot).service.lobbies
+        rules = lobbies.matches.rules(lobby.game)
+        return lobby_text(lobby, match_options(rules, lobby=True), lobbies.min_players(lobby))
 
     async def _open_lobby(
         self,
@@ -360,9 +390,8 @@ class Play(commands.Cog):
         level: str,
         thread: bool,
     ) -> None:
-        runtime = runtime_of(interaction)
-        service = runtime.service
-        lobby = await service.create_lobby(
+        lobbies = service_of(interaction).lobbies
+        lobby = await lobbies.create(
             game,
             given,
             interaction.user.id,
@@ -373,16 +402,13 @@ class Play(commands.Cog):
         me = bot_user_id(interaction)
         invite = ""
         if opponent is not None and opponent.id == me:
-            lobby = await service.join_lobby(lobby.id, me, ai_level=level)
+            lobby = await lobbies.join(lobby.id, me, ai_level=level)
         elif opponent is not None and opponent.id != interaction.user.id:
             invite = f"\n<@{opponent.id}>, you are invited: press Join."
         view = lobby_view(lobby, level=level, thread=thread) or discord.utils.MISSING
-        await interaction.response.send_message(
-            lobby_text(lobby, service.option_specs(lobby.game, lobby=True)) + invite, view=view
-        )
+        await interaction.response.send_message(self._lobby_text(lobby) + invite, view=view)
 
     async def _refresh_lobby(self, interaction: Interaction, lobby: Lobby, ref: ButtonRef) -> None:
-        service = runtime_of(interaction).service
         level = ref.arg if ref.action == "addbot" and ref.arg else DEFAULT_LEVEL
         thread = any(
             isinstance(c, discord.Button) and c.custom_id and c.custom_id.endswith(":thread")
@@ -390,47 +416,44 @@ class Play(commands.Cog):
             for c in getattr(row, "children", [])
         )
         await interaction.response.edit_message(
-            content=lobby_text(lobby, service.option_specs(lobby.game, lobby=True)),
+            content=self._lobby_text(lobby),
             view=lobby_view(lobby, level=level, thread=thread),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
     async def on_join(self, interaction: Interaction, ref: ButtonRef) -> None:
         runtime_of(interaction).remember(interaction.user)
-        lobby = await runtime_of(interaction).service.join_lobby(ref.ref, interaction.user.id)
+        lobby = await service_of(interaction).lobbies.join(ref.ref, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_leave(self, interaction: Interaction, ref: ButtonRef) -> None:
-        lobby = await runtime_of(interaction).service.leave_lobby(ref.ref, interaction.user.id)
+        lobby = await service_of(interaction).lobbies.leave(ref.ref, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_add_bot(self, interaction: Interaction, ref: ButtonRef) -> None:
-        service = runtime_of(interaction).service
-        lobby = await service.get_lobby(ref.ref)
+        lobbies = service_of(interaction).lobbies
+        lobby = await lobbies.get(ref.ref)
         if interaction.user.id != lobby.host_id:
             raise UserError(f"Only <@{lobby.host_id}>, who opened the lobby, can add me.")
         level = ref.arg if ref.arg in AI_LEVELS else DEFAULT_LEVEL
-        lobby = await service.join_lobby(ref.ref, bot_user_id(interaction), ai_level=level)
+        lobby = await lobbies.join(ref.ref, bot_user_id(interaction), ai_level=level)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_start(self, interaction: Interaction, ref: ButtonRef) -> None:
-        service = runtime_of(interaction).service
-        lobby = await service.get_lobby(ref.ref)
-        if interaction.user.id != lobby.host_id:
-            raise UserError(f"Only <@{lobby.host_id}>, who opened the lobby, can start it.")
-        if not lobby.can_start:
-            raise UserError(f"The lobby needs at least {lobby.min_players} players to start.")
+        lobbies = service_of(interaction).lobbies
+        lobby = await lobbies.check_start(ref.ref, interaction.user.id)
         await interaction.response.defer()
-        channel_id = None
+        thread_id = None
         if ref.arg == "thread":
-            channel_id = await self._open_thread(interaction, f"{game_name(lobby.game)} #{lobby.id}")
-        match = await service.start_lobby(ref.ref, interaction.user.id, channel_id=channel_id)
+            thread_id = await self._open_thread(interaction, f"{game_name(lobby.game)} #{lobby.id}")
+        try:
+            match = await lobbies.start(ref.ref, interaction.user.id, channel_id=thread_id)
+        except BaseException:
+            await self._delete_thread(thread_id)
+            raise
         interaction.extras["match_id"] = match.id
         await interaction.edit_original_response(
-            content=lobby_text(
-                await service.get_lobby(ref.ref), service.option_specs(lobby.game, lobby=True)
-            ),
-            view=None,
+            content=self._lobby_text(await lobbies.get(ref.ref)), view=None
         )
         await self.post_start(match)
 
@@ -440,21 +463,19 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def resign(self, interaction: Interaction) -> None:
         match = await match_here(interaction)
-        if match.seat_of(interaction.user.id) is None:
-            raise UserError(f"You are not playing in match #{match.id}.")
+        await service_of(interaction).matches.check_resign(match.id, interaction.user.id)
         confirm = button("resign", match.id, match.ply, "Yes, resign", style=discord.ButtonStyle.danger)
         await interaction.response.send_message(
             f"Resign match #{match.id}? This cannot be undone.", view=view_of(confirm), ephemeral=True
         )
 
     async def on_resign_confirmed(self, interaction: Interaction, ref: ButtonRef) -> None:
-        runtime = runtime_of(interaction)
-        result = await runtime.service.resign(ref.ref, interaction.user.id)
+        result = await service_of(interaction).matches.resign(ref.ref, interaction.user.id)
         await interaction.response.edit_message(content="You resigned.", view=None)
         await self.post_result(result)
 
     async def post_result(self, result: Finished | Played) -> None:
-        runtime = runtime_of_bot(self.bot)
+        runtime = bot_runtime(self.bot)
         if isinstance(result, Finished):
             message = await runtime.board(result.match, finished=result)
             await runtime.post(result.match.channel_id, message)
@@ -468,30 +489,35 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def abort(self, interaction: Interaction) -> None:
         match = await match_here(interaction)
-        await self._abort(interaction, match.id, respond_new=True)
+        await self._abort(interaction, match, respond_new=True)
 
     async def on_abort_agreed(self, interaction: Interaction, ref: ButtonRef) -> None:
-        await self._abort(interaction, ref.ref, respond_new=False)
+        match = await service_of(interaction).matches.get(ref.ref)
+        await self._abort(interaction, match, respond_new=False)
 
-    async def _abort(self, interaction: Interaction, match_id: int, *, respond_new: bool) -> None:
-        service = runtime_of(interaction).service
+    async def _abort(self, interaction: Interaction, match: MatchView, *, respond_new: bool) -> None:
+        service = service_of(interaction)
         admin = is_server_manager(interaction)
-        match = await service.get_match(match_id)
-        if match.seat_of(interaction.user.id) is None and not admin:
+        seat = match.seat_of(interaction.user.id)
+        if seat is None and not admin:
             raise UserError("Only the players (or a member with Manage Server) can abort this match.")
-        result = await service.request_abort(match_id, interaction.user.id, admin=admin)
+        if not admin and seat in match.abort_votes:
+            waiting = ", ".join(f"<@{p.user_id}>" for p in match.seats if p.seat not in match.abort_votes)
+            raise UserError(f"You have agreed already; waiting for {waiting}.")
+        result = await service.matches.request_abort(match.id, interaction.user.id, admin=admin)
         if isinstance(result, Finished):
-            text = f"Match #{match_id} was aborted by <@{interaction.user.id}>: no result, no rating change."
+            text = f"Match #{match.id} was aborted by <@{interaction.user.id}>: no result, no rating change."
             if respond_new:
                 await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
             else:
                 await interaction.response.edit_message(content=text, view=None)
+            await self.post_result(result)
             return
         waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
         agree = button(
-            "abort", match_id, result.match.ply, "Agree to abort", style=discord.ButtonStyle.danger
+            "abort", match.id, result.match.ply, "Agree to abort", style=discord.ButtonStyle.danger
         )
-        text = f"<@{interaction.user.id}> wants to abort match #{match_id} (no result). {waiting}: agree?"
+        text = f"<@{interaction.user.id}> wants to abort match #{match.id} (no result). {waiting}: agree?"
         if respond_new:
             await interaction.response.send_message(text, view=view_of(agree))
         else:
@@ -501,8 +527,7 @@ class Play(commands.Cog):
 
     @app_commands.command(name="matches", description="Your active matches, with links")
     async def matches(self, interaction: Interaction) -> None:
-        runtime = runtime_of(interaction)
-        found = await runtime.service.matches_of(interaction.user.id)
+        found = await service_of(interaction).matches.of_user(interaction.user.id)
         if not found:
             await interaction.response.send_message(
                 "You have no active match. Start one with /play.", ephemeral=True
@@ -521,10 +546,6 @@ class Play(commands.Cog):
         await interaction.response.send_message(
             "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
-
-
-def runtime_of_bot(bot: commands.Bot) -> Any:
-    return bot.runtime  # type: ignore[attr-defined]
 
 
 async def setup(bot: commands.Bot) -> None:

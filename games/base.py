@@ -9,14 +9,19 @@ string is the `/move` argument, the autocomplete choice, the button payload and 
 
 Forced moves (Paintscape's and TilingKing's automatic passes) are real moves in the log: `forced_move`
 names them, and `advance` plays them, so a replay of the log reproduces the game exactly.
+
+Game policy that a host needs is asked of the rules, never guessed from notation strings: who the first seat
+is (`first_seat`), the one-word moves that get buttons (`word_moves`), passing (`pass_move`), what happens
+when a player's time runs out (`timeout_move`) and what a resignation does (`resign`). `replay` walks a move
+log, resignations included, and is the one way to rebuild a game from its log.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
 Seat: TypeAlias = int
 """A player's place at the table, 0..n-1. Seat 0 is the first seat, not necessarily the first to move."""
@@ -40,20 +45,20 @@ class IllegalMove(MoveError):
     """A well-formed move that the rules do not allow here ("d4 is not next to any of your stones")."""
 
 
-class AmbiguousMove(MoveError):
-    """The text could mean more than one legal move."""
-
-
-class NotYourTurn(MoveError):
-    """The player asked to move out of turn."""
-
-
 class GameOver(MoveError):
     """The game has already ended."""
 
 
 class InvalidOptions(ValueError):
     """Match options that do not fit the game; the message says which option and what is allowed."""
+
+
+class ReplayError(ValueError):
+    """A move log that does not replay: a move that is illegal there, or a move stored for the wrong seat."""
+
+    def __init__(self, ply: int, message: str) -> None:
+        super().__init__(f"ply {ply}: {message}")
+        self.ply = ply
 
 
 # --------------------------------------------------------------------------------------------- outcome
@@ -213,6 +218,41 @@ def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[s
     return {name: spec.coerce(given[name]) if name in given else spec.default for name, spec in known.items()}
 
 
+# --------------------------------------------------------------------------------------------- policies
+
+
+RESIGN = "resign"
+"""The move log's word for a resignation. Unlike every other move it may come from any seat at any time, so
+`replay` gives it to `Rules.resign` for the seat stored with it instead of parsing it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChoice:
+    """The two-player match option that decides who takes seat 0, and what seat 0 means in this game:
+    `SeatChoice("white", "Who plays White and moves first")`. Its values are chosen by the host."""
+
+    option: str
+    help: str
+    proposal: bool = False
+    """True where the rule behind it is our decision (RULES.md PROPOSAL)."""
+
+
+FIRST_SEAT = SeatChoice("first", "Who takes the first seat")
+"""The choice for games whose seat 0 has no special role."""
+
+
+@dataclass(frozen=True, slots=True)
+class WordMove:
+    """A legal move that is a single word, offered as a button: its notation, a label that says what it does,
+    and whether it cannot be undone (the host asks the player to confirm it, as for resigning)."""
+
+    notation: str
+    label: str
+    irreversible: bool = False
+    main: bool = False
+    """The move most players want here (the host may show it more prominently)."""
+
+
 # --------------------------------------------------------------------------------------------- contract
 
 
@@ -229,6 +269,8 @@ class Rules(Protocol[S, M]):
     """The match options this game accepts (see `resolve_options`)."""
     summary: ClassVar[str]
     """The /rules text: a summary a player reads in a minute, saying which rules are proposals."""
+    first_seat: ClassVar[SeatChoice]
+    """What seat 0 is in a two-player match, and the name of the option that decides who takes it."""
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> S:
         """The starting position. Randomness (a shuffled start) comes only from `seed`."""
@@ -251,7 +293,7 @@ class Rules(Protocol[S, M]):
         ...
 
     def parse(self, state: S, text: str) -> M:
-        """A player's text to a legal move. Raises InvalidMove, IllegalMove, AmbiguousMove or GameOver."""
+        """A player's text to a legal move. Raises InvalidMove, IllegalMove or GameOver."""
         ...
 
     def notation(self, state: S, move: M) -> str:
@@ -264,6 +306,23 @@ class Rules(Protocol[S, M]):
 
     def forced_move(self, state: S) -> M | None:
         """The move the rules make for the player (an automatic pass), or None if the player must choose."""
+        ...
+
+    def word_moves(self, state: S) -> tuple[WordMove, ...]:
+        """The legal moves that are one word and deserve a button here, with their labels (none once over)."""
+        ...
+
+    def pass_move(self, state: S) -> M | None:
+        """The move that passes this turn when the player may choose to pass, or None (no passing here)."""
+        ...
+
+    def timeout_move(self, state: S) -> M | None:
+        """The move the rules make for the seat to move when its time runs out, or None: that seat loses."""
+        ...
+
+    def resign(self, state: S, seat: Seat) -> S | None:
+        """The position after `seat` resigns, on any turn. None where a resignation ends the game with a loss
+        for `seat` (two-player games): the host records that outcome and no move is logged."""
         ...
 
     def seat_label(self, state: S, seat: Seat) -> str:
@@ -295,16 +354,48 @@ def advance(rules: Rules[S, M], state: S) -> tuple[S, list[M]]:
     return state, played
 
 
-def play(
-    rules: Rules[S, M],
-    notations: Iterable[str],
-    *,
-    seats: int = 2,
-    options: Mapping[str, Any] | None = None,
-    seed: int = 0,
-) -> S:
-    """Replay a game from its start and its move log (notation strings, forced moves included)."""
-    state = rules.new(seats, options or {}, seed)
-    for text in notations:
-        state = rules.apply(state, rules.parse(state, text))
+@dataclass(frozen=True, slots=True)
+class Step(Generic[S, M]):
+    """One entry of a replayed move log: who played what (`move` is None for a resignation), and the
+    positions before and after it."""
+
+    ply: int
+    seat: Seat
+    notation: str
+    move: M | None
+    before: S
+    after: S
+
+
+def replay(rules: Rules[S, M], start: S, log: Iterable[tuple[Seat, str]]) -> Iterator[Step[S, M]]:
+    """Walk a move log of (seat, notation) entries from `start`, forced moves and resignations included.
+
+    Every entry but a resignation must be a legal move of the seat to move; anything else raises ReplayError
+    with the ply, so a broken log is reported rather than replayed wrongly."""
+    state = start
+    for ply, (seat, text) in enumerate(log):
+        if text == RESIGN:
+            after = rules.resign(state, seat)
+            if after is None:
+                raise ReplayError(ply, f"a resignation ends {rules.name} and is never a logged move")
+            yield Step(ply, seat, text, None, state, after)
+            state = after
+            continue
+        to_move = rules.to_move(state)
+        if to_move != seat:
+            raise ReplayError(ply, f"{text!r} is stored for seat {seat}, but seat {to_move} was to move")
+        try:
+            move = rules.parse(state, text)
+            after = rules.apply(state, move)
+        except MoveError as error:
+            raise ReplayError(ply, f"{text!r} does not replay: {error}") from error
+        yield Step(ply, seat, text, move, state, after)
+        state = after
+
+
+def replay_state(rules: Rules[S, M], start: S, log: Iterable[tuple[Seat, str]]) -> S:
+    """The position at the end of a move log (see `replay`)."""
+    state = start
+    for step in replay(rules, start, log):
+        state = step.after
     return state

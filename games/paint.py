@@ -59,7 +59,9 @@ from games.base import (
     Option,
     Outcome,
     Seat,
+    SeatChoice,
     Termination,
+    WordMove,
     resolve_options,
 )
 from games.grids import SquareGrid
@@ -757,6 +759,7 @@ class PaintRules:
     seats: ClassVar[range] = range(2, 3)
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     summary: ClassVar[str] = SUMMARY
+    first_seat: ClassVar[SeatChoice] = SeatChoice("white", "Who plays White and moves first")
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintState:
         """The starting position: the layout option's board with White (or the side it names) to move."""
@@ -918,6 +921,22 @@ class PaintRules:
 
     def forced_move(self, state: PaintState) -> Move | None:
         """Never: Paint has no passing, and a player without a move has lost."""
+        return None
+
+    def word_moves(self, state: PaintState) -> tuple[WordMove, ...]:
+        """Paint has no one-word moves: every move names a disc and a square."""
+        return ()
+
+    def pass_move(self, state: PaintState) -> Move | None:
+        """There is no passing in Paint."""
+        return None
+
+    def timeout_move(self, state: PaintState) -> Move | None:
+        """A player out of time loses."""
+        return None
+
+    def resign(self, state: PaintState, seat: Seat) -> PaintState | None:
+        """Resigning ends the game: the other player wins."""
         return None
 
     def seat_label(self, state: PaintState, seat: Seat) -> str:

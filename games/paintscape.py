@@ -72,7 +72,9 @@ from games.base import (
     Option,
     Outcome,
     Seat,
+    SeatChoice,
     Termination,
+    WordMove,
     resolve_options,
 )
 from games.grids import SquareGrid
@@ -473,6 +475,12 @@ class Paintscape:
             "(B/W a stone, 1-5 a tile, . empty)",
         ),
     )
+    first_seat: ClassVar[SeatChoice] = SeatChoice(
+        "balancer",
+        "Who balances the start (swaps stones) while the other picks a colour; without balancing, who plays "
+        "Black",
+        proposal=True,
+    )
     summary: ClassVar[str] = (
         "**Paintscape** (Michael Amundsen, 2022). An 8×8 board starts with 60 tiles, 12 in each of five "
         "colours (yellow, red, cyan, pink, brown), and 2 Black and 2 White stones, one item per square, "
@@ -550,6 +558,26 @@ class Paintscape:
         """`pass` when the player to move has no placement; otherwise the player chooses."""
         if state.phase == PLAY and not self.targets(state):
             return PASS
+        return None
+
+    def word_moves(self, state: PaintscapeState) -> tuple[WordMove, ...]:
+        """Balancing: `done`; choosing: `black` and `white`. A pass in play is automatic: never a button."""
+        if state.phase == BALANCE:
+            return (WordMove("done", "Done swapping", main=True),)
+        if state.phase == CHOOSE:
+            return (WordMove("black", "Play Black (first)"), WordMove("white", "Play White (second)"))
+        return ()
+
+    def pass_move(self, state: PaintscapeState) -> int | None:
+        """Only the balancer may pass, and then a pass means `done`; a pass in play is forced, not chosen."""
+        return DONE if state.phase == BALANCE else None
+
+    def timeout_move(self, state: PaintscapeState) -> int | None:
+        """A player out of time loses (RULES 1: timeouts are a host feature)."""
+        return None
+
+    def resign(self, state: PaintscapeState, seat: Seat) -> PaintscapeState | None:
+        """Resigning ends the game: the other player wins."""
         return None
 
     def seat_label(self, state: PaintscapeState, seat: Seat) -> str:

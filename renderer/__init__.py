@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+import games
 from games.base import Outcome
 from renderer.canvas import png_bytes
 from renderer.text import move_caption, move_number
@@ -72,20 +73,17 @@ class Drawer(Protocol):
     ) -> str: ...
 
 
-_DRAWERS: dict[str, str] = {
-    "paintscape": "renderer.paintscape",
-    "paint": "renderer.paint",
-    "tilingking": "renderer.tilingking",
-}
-DRAWER_IDS: tuple[str, ...] = tuple(_DRAWERS)
-
-
 def drawer(game_id: str) -> Drawer:
-    """The drawer module of a game (imported on first use)."""
-    if game_id not in _DRAWERS:
-        raise KeyError(f"no board drawer for game {game_id!r}; known games: {', '.join(DRAWER_IDS)}")
-    module: Drawer = importlib.import_module(_DRAWERS[game_id])
+    """The drawer of a registered game: the module `renderer.<game id>` (imported on first use)."""
+    if game_id not in games.GAMES:
+        raise KeyError(f"no board drawer for game {game_id!r}; known games: {', '.join(games.GAME_IDS)}")
+    module: Drawer = importlib.import_module(f"{__name__}.{game_id}")
     return module
+
+
+def has_pieces(game_id: str) -> bool:
+    """Whether the game's players hold pieces that `render_pieces` can show (TilingKing)."""
+    return hasattr(drawer(game_id), "draw_pieces")
 
 
 def _check_size(size: int) -> int:
@@ -159,10 +157,9 @@ def render_pieces(
     size: int = DEFAULT_SIZE,
 ) -> bytes:
     """An image of one seat's remaining pieces with their ids and counts (TilingKing's /pieces)."""
-    if game_id != "tilingking":
-        raise ValueError(f"{game_id} has no pieces to show; only TilingKing players hold pieces")
-    import renderer.tilingking as tilingking_drawer
-
+    if not has_pieces(game_id):
+        raise ValueError(f"{game_id} has no pieces to show")
     chosen = get_theme(theme)
-    image = tilingking_drawer.draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
+    draw_pieces = drawer(game_id).draw_pieces  # type: ignore[attr-defined]
+    image = draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
     return png_bytes(image, chosen)

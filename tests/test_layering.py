@@ -1,5 +1,6 @@
 """The arrows of DESIGN.md point one way: games imports nothing of the project or of I/O libraries, the
-renderer imports no Discord or database, and the service layer (bot/ except the client) imports no discord."""
+renderer imports no Discord or database, and the service (bot/service/) imports no Discord, no renderer, no
+cogs and nothing of the Discord application around it."""
 
 from __future__ import annotations
 
@@ -11,22 +12,25 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def imported_roots(path: Path) -> set[str]:
+def imported_modules(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    roots: set[str] = set()
+    modules: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            roots.update(alias.name.split(".")[0] for alias in node.names)
+            modules.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            roots.add(node.module.split(".")[0])
-    return roots
+            modules.add(node.module)
+    return modules
+
+
+def imported_roots(path: Path) -> set[str]:
+    return {name.split(".")[0] for name in imported_modules(path)}
 
 
 FORBIDDEN = {
     "games": {"discord", "PIL", "aiosqlite", "asyncio", "bot", "cogs", "renderer", "sqlite3"},
     "renderer": {"discord", "aiosqlite", "asyncio", "bot", "cogs", "sqlite3"},
 }
-SERVICE_MODULES = ["bot/store.py", "bot/matches.py", "bot/clock.py"]
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
@@ -38,8 +42,11 @@ def test_package_imports_stay_in_their_layer(package: str) -> None:
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
-def test_service_has_no_discord_import() -> None:
-    for name in SERVICE_MODULES:
-        path = ROOT / name
-        if path.exists():
-            assert "discord" not in imported_roots(path), f"{name} imports discord"
+def test_the_service_imports_no_discord_and_nothing_of_the_application() -> None:
+    files = sorted((ROOT / "bot" / "service").rglob("*.py"))
+    assert len(files) > 10, "the service package is missing"
+    for path in files:
+        modules = imported_modules(path)
+        bad = {m for m in modules if m.split(".")[0] in {"discord", "cogs", "renderer"}}
+        bad |= {m for m in modules if m.split(".")[0] == "bot" and not m.startswith("bot.service")}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"

@@ -16,7 +16,7 @@ What the renderer and the AI use (names kept stable):
   `piece_shapes(kind) -> dict[piece_id, cells]` (one orientation, for the /pieces picture).
 - Moves are `Move(action, piece, mask)`; `RULES.notation` writes a placement as its sorted cells
   ("c3 c4 c5 d4"), `RULES.short_notation` as "T4@c3 r1 m" (piece, anchor, rotation, mirror).
-- For the match service: `RULES.timeout_move(state)` (passall) and `RULES.resign_seat(state, seat)`.
+- For the match service: `RULES.timeout_move(state)` (passall) and `RULES.resign(state, seat)`.
 
 Piece ids (games.tilingking.pieces): squares 1 2 I3 V3 I4 O4 T4 L4 S4;
 hexes 1 2 I3 V3 D3 I4 P4 Y4 J4 U4 O4 S4; triangles 1 2 3 I4 C4 T4 I5 U5 P5 L5.

@@ -14,6 +14,7 @@ from functools import cache, cached_property
 from typing import Any, ClassVar
 
 from games.base import (
+    FIRST_SEAT,
     GameOver,
     IllegalMove,
     InvalidMove,
@@ -21,7 +22,9 @@ from games.base import (
     Option,
     Outcome,
     Seat,
+    SeatChoice,
     Termination,
+    WordMove,
     resolve_options,
 )
 from games.grids import bits_of
@@ -251,6 +254,7 @@ class TilingKingRules:
         Option("end_when_stuck", True, "the game ends as soon as no player can place a piece", proposal=True),
     )
     summary: ClassVar[str] = _SUMMARY
+    first_seat: ClassVar[SeatChoice] = FIRST_SEAT
 
     # ----------------------------------------------------------------------------------------- setup
 
@@ -411,8 +415,22 @@ class TilingKingRules:
             return self._next(replace(self._swap(state, seat), started=started, passed=0), seat, changed=True)
         raise IllegalMove(f"{move.action!r} is not a TilingKing move")
 
-    def resign_seat(self, state: TilingState, seat: Seat) -> TilingState:
-        """Resign `seat` at any time (the service's resign, out of turn too). Not a logged move."""
+    def word_moves(self, state: TilingState) -> tuple[WordMove, ...]:
+        """Pass, pass all (which cannot be undone) and, while the pie rule allows it, swap."""
+        if state.ended is not None or self.forced_move(state) is not None:
+            return ()
+        moves = [WordMove("pass", "Pass"), WordMove("passall", "Pass all remaining turns", irreversible=True)]
+        if self.swap_allowed(state):
+            moves.append(WordMove("swap", "Swap seats (pie rule)"))
+        return tuple(moves)
+
+    def pass_move(self, state: TilingState) -> Move | None:
+        """Any player may pass on their turn (RULES 3.5)."""
+        return None if state.ended is not None else PASS_MOVE
+
+    def resign(self, state: TilingState, seat: Seat) -> TilingState:
+        """`seat` resigns, on any turn (RULES 3.1: "resign on any turn"); the game goes on without it until
+        all but one player have resigned. Logged as the word `resign` with the resigning seat."""
         if state.ended is not None:
             raise GameOver("the game is over")
         if state.resigned[seat]:
@@ -421,7 +439,7 @@ class TilingKingRules:
             return self.apply(state, RESIGN_MOVE)
         return self._finish(replace(state, resigned=_set(state.resigned, seat, True)), changed=True)
 
-    def timeout_move(self, state: TilingState) -> Move:
+    def timeout_move(self, state: TilingState) -> Move | None:
         """The move for a player whose time ran out: `passall` (RULES 3.5, the Tile Hoard rule)."""
         return PASSALL_MOVE
 

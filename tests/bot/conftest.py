@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.ai_runner import AIRunner
 from bot.client import TesseraBot
+from bot.service.ai import AIRunner
 from bot.settings import Settings
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2.GaBcDe.abcdefghijklmnopqrstuvwxyz0123"

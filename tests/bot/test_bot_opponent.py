@@ -56,7 +56,12 @@ async def test_a_match_against_the_bot_can_live_in_its_own_thread(world: Any) ->
     alice, channel = world.alice, world.channel
     await world.admin.slash(channel, "settings", allow_channel=channel)
     result = await alice.slash(
-        channel, "play", game="paint", opponent=bot_member(world), level="easy", first="challenger",
+        channel,
+        "play",
+        game="paint",
+        opponent=bot_member(world),
+        level="easy",
+        first="challenger",
         thread=True,
     )
     assert not result.ephemeral

@@ -11,12 +11,12 @@ async def test_only_the_challenged_player_can_accept(world: Any) -> None:
     result = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
     challenge = result.response
     wrong = await world.carol.click(challenge, label="Accept")
-    assert wrong.ephemeral and f"Only <@{world.bob.id}> can accept" in reply_text(wrong)
+    assert wrong.ephemeral and f"Only <@{world.bob.id}>, who was challenged, can answer" in reply_text(wrong)
     # The challenger cannot accept either, and nobody else can withdraw.
     own = await world.alice.click(challenge, label="Accept")
     assert own.ephemeral and "Only" in reply_text(own)
     not_theirs = await world.bob.click(challenge, label="Withdraw")
-    assert not_theirs.ephemeral and "Only the player who sent" in reply_text(not_theirs)
+    assert not_theirs.ephemeral and "who sent this challenge, can withdraw" in reply_text(not_theirs)
     withdrawn = await world.alice.click(challenge, label="Withdraw")
     assert not withdrawn.ephemeral
     assert "withdrew" in world.channel.history()[-1].content
@@ -39,7 +39,7 @@ async def test_turns_illegal_and_malformed_moves(world: Any) -> None:
     assert illegal.ephemeral and illegal.response.content
 
     passing = await alice.slash(channel, "pass")
-    assert passing.ephemeral and "no passing" in passing.response.content.lower()
+    assert passing.ephemeral and "cannot pass in paint" in passing.response.content.lower()
 
     takeback = await alice.slash(channel, "takeback")
     assert takeback.ephemeral and "no move to take back" in takeback.response.content.lower()
@@ -73,15 +73,26 @@ async def test_a_second_match_in_the_same_channel_is_refused(world: Any) -> None
 
 
 async def test_options_that_do_not_fit_the_game(world: Any) -> None:
-    board = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob, board="hex5")
-    assert board.ephemeral and "not an option of Paint" in board.response.content
+    board = await world.alice.slash(
+        world.channel, "play", game="paint", opponent=world.bob, options="board=hex5"
+    )
+    assert board.ephemeral and "`board` is not an option of Paint" in board.response.content
+    assert "lead_turns" in board.response.content, "the reply lists the game's options"
+    garbled = await world.alice.slash(
+        world.channel, "play", game="paint", opponent=world.bob, options="lead_turns"
+    )
+    assert garbled.ephemeral and "write name=value" in garbled.response.content
+    bad_value = await world.alice.slash(
+        world.channel, "play", game="paint", opponent=world.bob, options="lead_turns=many"
+    )
+    assert bad_value.ephemeral and "lead_turns must be a whole number" in bad_value.response.content.lower()
     players = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob, players=3)
     assert players.ephemeral and "2-2 players" in players.response.content
     itself = await world.alice.slash(world.channel, "play", game="paint", opponent=world.alice)
     assert itself.ephemeral and "cannot challenge yourself" in itself.response.content
     nobody = await world.alice.slash(world.channel, "play", game="paint")
     assert nobody.ephemeral and "Choose an opponent" in nobody.response.content
-    assert len(take_user_errors(world)) == 4
+    assert len(take_user_errors(world)) == 6
 
 
 async def test_settings_need_manage_server(world: Any) -> None:

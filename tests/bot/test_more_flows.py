@@ -53,7 +53,7 @@ async def test_abort_needs_both_players_or_an_admin(world: Any) -> None:
 
 async def test_after_the_end_replay_history_leaderboard_stats(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
-    await start_challenge(world, alice, bob, "paint", first="challenger", lead_turns=2)
+    await start_challenge(world, alice, bob, "paint", first="challenger", options="lead_turns=2")
     await alice.slash(channel, "move", notation="c1-c3")
     await bob.slash(channel, "move", notation="b9-b8")
     final = last_board(channel)

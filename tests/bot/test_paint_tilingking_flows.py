@@ -10,7 +10,7 @@ from tests.bot.helpers import button_labels, last_board, start_challenge, sugges
 
 async def test_paint_ends_when_the_lead_is_held(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
-    await start_challenge(world, alice, bob, "paint", first="challenger", lead_turns=2)
+    await start_challenge(world, alice, bob, "paint", first="challenger", options="lead_turns=2")
     board = last_board(channel)
     assert f"<@{alice.id}>, your turn as White" in board.content
 
@@ -33,7 +33,7 @@ async def test_paint_ends_when_the_lead_is_held(world: Any) -> None:
 
 async def test_paint_draws_when_nobody_leads_for_no_lead_turns(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
-    await start_challenge(world, alice, bob, "paint", first="challenger", no_lead_turns=1)
+    await start_challenge(world, alice, bob, "paint", first="challenger", options="no_lead_turns=1")
     await alice.slash(channel, "move", notation="c1-c2")  # White 7 tiles, Black 6: White leads
     await bob.slash(channel, "move", notation="b9-b8")  # 7 all: nobody leads, and 1 such turn is a draw
     final = last_board(channel)
@@ -43,7 +43,7 @@ async def test_paint_draws_when_nobody_leads_for_no_lead_turns(world: Any) -> No
 
 async def test_tilingking_place_then_a_round_of_passes(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
-    await start_challenge(world, alice, bob, "tilingking", first="challenger", board="sq9")
+    await start_challenge(world, alice, bob, "tilingking", first="challenger", options="board=sq9")
     board = last_board(channel)
     assert f"<@{alice.id}>, your turn" in board.content
     assert "Pass" in button_labels(board)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
-from bot.ai_runner import AIRunner, choose_in_worker
+from bot.service.ai import AIRunner, choose_in_worker
 from games.ai import Knowledge, Level, SearchReport, analyse, best_move, knowledge_for, rank_rewards
 from games.base import GameOver, Outcome, Rules, Termination
 from tests.games.test_ai_toys import CoinRow, TicTacToe

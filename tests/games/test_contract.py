@@ -11,7 +11,17 @@ from typing import Any
 import pytest
 
 import games
-from games.base import GameOver, MoveError, Outcome, Rules, advance, play
+from games.base import (
+    RESIGN,
+    GameOver,
+    MoveError,
+    Outcome,
+    ReplayError,
+    Rules,
+    advance,
+    replay,
+    replay_state,
+)
 
 GAMES_PER_CASE = int(os.environ.get("CONTRACT_GAMES", "12"))
 PLY_LIMIT = 3000  # far above any game's natural length; reaching it means the game does not end
@@ -81,28 +91,95 @@ def test_replaying_the_log_with_forced_moves_reproduces_the_game(game_id: str) -
     rng = random.Random(7)
     seats = min(rules.seats)
     state = rules.new(seats, {}, 7)
-    log: list[str] = []
+    log: list[tuple[int, str]] = []
+    states = [state]
     for _ in range(80):
         if rules.outcome(state) is not None:
             break
         move = rules.forced_move(state) or rng.choice(list(rules.legal_moves(state)))
-        log.append(rules.notation(state, move))
+        seat = rules.to_move(state)
+        assert seat is not None
+        log.append((seat, rules.notation(state, move)))
         state = rules.apply(state, move)
-    assert rules.dump(play(rules, log, seats=seats, seed=7)) == rules.dump(state)
-
-
-def test_advance_plays_only_forced_moves() -> None:
-    rules = games.get("paintscape")
-    state = rules.new(2, {}, 0)
-    after, played = advance(rules, state)
-    assert played == [] and after == state, "the opening position has a real choice"
+        states.append(state)
+    start = rules.new(seats, {}, 7)
+    assert rules.dump(replay_state(rules, start, log)) == rules.dump(state)
+    steps = list(replay(rules, start, log))
+    assert [(s.seat, s.notation) for s in steps] == log
+    assert [s.ply for s in steps] == list(range(len(log)))
+    for step, before, after in zip(steps, states[:-1], states[1:], strict=True):
+        assert rules.dump(step.before) == rules.dump(before) and rules.dump(step.after) == rules.dump(after)
 
 
 @pytest.mark.parametrize("game_id", games.GAME_IDS)
-def test_illegal_move_does_not_change_the_state(game_id: str) -> None:
+def test_replay_reports_a_move_stored_for_the_wrong_seat_or_an_illegal_move(game_id: str) -> None:
     rules = games.get(game_id)
-    state = rules.new(min(rules.seats), {}, 3)
-    before = rules.dump(state)
-    with pytest.raises(MoveError):
-        rules.parse(state, "a1-a1")
-    assert rules.dump(state) == before
+    start = rules.new(2, {}, 5)
+    seat = rules.to_move(start)
+    assert seat is not None
+    move = rules.notation(start, next(iter(rules.legal_moves(start))))
+    with pytest.raises(ReplayError, match="ply 0") as info:
+        list(replay(rules, start, [(1 - seat, move)]))
+    assert info.value.ply == 0
+    with pytest.raises(ReplayError, match="ply 1"):
+        list(replay(rules, start, [(seat, move), (seat if rules.to_move(start) else 0, "zz99")]))
+
+
+def random_positions(rules: Rules[Any, Any], seats: int, seed: int, plies: int = 400) -> list[Any]:
+    """Positions of one random game, each with the forced moves after it played (as the service does)."""
+    rng = random.Random(seed)
+    state, _ = advance(rules, rules.new(seats, {}, seed))
+    found = [state]
+    for _ in range(plies):
+        moves = list(rules.legal_moves(state))
+        if not moves:
+            break
+        state, _ = advance(rules, rules.apply(state, rng.choice(moves)))
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize(("game_id", "seats"), cases())
+def test_policies_name_legal_moves(game_id: str, seats: int) -> None:
+    """Word moves, the pass and the timeout move are legal moves of the seat to move, and word moves are
+    exactly the legal one-word moves the rules offer as buttons; none of them exist once the game is over."""
+    rules = games.get(game_id)
+    assert rules.first_seat.option and rules.first_seat.help
+    for seed in range(4):
+        for state in random_positions(rules, seats, seed):
+            legal = {rules.notation(state, m) for m in rules.legal_moves(state)}
+            words = rules.word_moves(state)
+            if rules.outcome(state) is not None:
+                assert words == () and rules.pass_move(state) is None
+                continue
+            for word in words:
+                assert " " not in word.notation and word.label
+                assert word.notation in legal, f"{word.notation} is offered but not legal"
+                assert rules.notation(state, rules.parse(state, word.notation)) == word.notation
+            assert len({w.notation for w in words}) == len(words)
+            passing = rules.pass_move(state)
+            if passing is not None:
+                assert rules.notation(state, passing) in legal
+            timeout = rules.timeout_move(state)
+            if timeout is not None:
+                rules.apply(state, timeout)  # raises if it were illegal
+
+
+@pytest.mark.parametrize(("game_id", "seats"), cases())
+def test_a_resignation_is_a_loss_or_a_logged_move_that_replays(game_id: str, seats: int) -> None:
+    """`resign` either ends a two-player game (None: the host records the loss) or gives a position where
+    the seat is out; a logged resignation of any seat, on any turn, replays to the same position."""
+    rules = games.get(game_id)
+    positions = [p for p in random_positions(rules, seats, 11, plies=30) if rules.outcome(p) is None]
+    state = positions[-1]
+    for seat in range(seats):
+        after = rules.resign(state, seat)
+        if after is None:
+            assert seats == 2, "only a two-player game may end by resignation outside the log"
+            continue
+        outcome = rules.outcome(after)
+        if outcome is not None:
+            assert seat not in outcome.winners and outcome.ranks[seat] == max(outcome.ranks)
+        else:
+            assert rules.to_move(after) != seat, "a resigned seat never moves again"
+        assert rules.dump(replay_state(rules, state, [(seat, RESIGN)])) == rules.dump(after)

@@ -271,7 +271,7 @@ def test_render_pieces_shows_a_seats_supply(setup: str, theme: str) -> None:
     assert len(data) <= PNG_LIMIT
     with pytest.raises(ValueError, match="seat"):
         renderer.render_pieces("tilingking", position.state, 7)
-    with pytest.raises(ValueError, match="only TilingKing"):
+    with pytest.raises(ValueError, match="no pieces to show"):
         renderer.render_pieces("paint", positions("paint")[0].state, 0)
 
 

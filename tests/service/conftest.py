@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.matches import MatchService
-from bot.store import SqliteStore
+from bot.service import Service
+from bot.service.store import SqliteStore
 from tests.service.tinygames import registry
 
 
@@ -27,7 +27,7 @@ class FakeClock:
         self.t += seconds
 
 
-ServiceFactory = Callable[..., Awaitable[MatchService]]
+ServiceFactory = Callable[..., Awaitable[Service]]
 
 
 @pytest.fixture
@@ -45,10 +45,10 @@ async def open_service(db_path: Path, clock: FakeClock) -> AsyncIterator[Service
     """Open services on the test's database file; every store opened is closed at the end."""
     stores: list[SqliteStore] = []
 
-    async def factory(seed: int = 1, **kwargs: object) -> MatchService:
+    async def factory(seed: int = 1, **kwargs: object) -> Service:
         store = await SqliteStore.open(str(db_path))
         stores.append(store)
-        return MatchService(store, registry=registry, now=clock, rng=random.Random(seed), **kwargs)  # type: ignore[arg-type]
+        return Service(store, registry=registry, now=clock, rng=random.Random(seed), **kwargs)  # type: ignore[arg-type]
 
     yield factory
     for store in stores:
@@ -56,5 +56,5 @@ async def open_service(db_path: Path, clock: FakeClock) -> AsyncIterator[Service
 
 
 @pytest.fixture
-async def service(open_service: ServiceFactory) -> MatchService:
+async def service(open_service: ServiceFactory) -> Service:
     return await open_service()

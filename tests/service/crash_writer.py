@@ -10,29 +10,35 @@ import asyncio
 import random
 import sys
 
-from bot.matches import MatchService
-from bot.store import SqliteStore
+from bot.service import Service
+from bot.service.store import SqliteStore
 from tests.service.tinygames import registry
 
 
 async def run(path: str, count: int) -> None:
     store = await SqliteStore.open(path)
-    service = MatchService(store, registry=registry, rng=random.Random(0))
+    try:
+        await play(Service(store, registry=registry, rng=random.Random(0)), count)
+    finally:  # a writer that fails must exit (an open store's threads would keep it alive), failing the test
+        await store.close()
+
+
+async def play(service: Service, count: int) -> None:
     to_move: dict[int, int] = {}
     for i in range(count):
-        challenge = await service.create_challenge(
+        challenge = await service.challenges.create(
             "race", {"target": 1000, "first": "challenger"}, 2 * i + 1, 2 * i + 2, guild_id=1, channel_id=i
         )
-        match = await service.accept_challenge(challenge.id, 2 * i + 2)
+        match = await service.challenges.accept(challenge.id, 2 * i + 2)
         to_move[match.id] = 2 * i + 1
     print("ready", flush=True)
 
     async def burst(match_id: int) -> None:
         while True:
-            played = await service.play(match_id, to_move[match_id], "1")
+            played = await service.matches.play(match_id, to_move[match_id], "1")
             print(f"{match_id} {played.match.ply}", flush=True)
-            assert played.next_user_id is not None
-            to_move[match_id] = played.next_user_id
+            assert played.match.user_to_move is not None
+            to_move[match_id] = played.match.user_to_move
 
     await asyncio.gather(*(burst(m) for m in to_move))
 

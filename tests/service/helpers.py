@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.matches import MatchService, MatchView
+from bot.service import Service
+from bot.service.records import MatchView
 
 GUILD = 10
 CHANNEL = 100
@@ -11,7 +12,7 @@ BOT = 999
 
 
 async def start_match(
-    service: MatchService,
+    service: Service,
     game: str = "race",
     options: dict[str, object] | None = None,
     *,
@@ -23,17 +24,33 @@ async def start_match(
     """A two-player match with the challenger in seat 0 unless the options say otherwise."""
     given: dict[str, object] = {"first": "challenger"} if game not in ("paintscape", "paint") else {}
     given.update(options or {})
-    challenge = await service.create_challenge(
+    challenge = await service.challenges.create(
         game, given, challenger, opponent, guild_id=guild, channel_id=channel
     )
-    return await service.accept_challenge(challenge.id, opponent)
+    return await service.challenges.accept(challenge.id, opponent)
 
 
-async def snapshot_matches_replay(service: MatchService, match_id: int) -> bool:
+async def snapshot_matches_replay(service: Service, match_id: int) -> bool:
     """Whether the stored snapshot equals the replay of the stored move log."""
-    from bot.checkdb import check_match
+    from bot.service.checkdb import check_match
 
     row = await service.store.get_match(match_id)
     assert row is not None
     rules = service.rules(row.game)
     return check_match(rules, row, await service.store.moves(match_id)) == []
+
+
+async def legal(service: Service, match_id: int, prefix: str = "", limit: int = 400) -> list[str]:
+    """The legal moves of a match starting with `prefix` (any case), as notations."""
+    match = await service.matches.get(match_id)
+    if not match.is_active:
+        return []
+    rules = service.rules(match.game)
+    texts = [rules.notation(match.state, m) for m in rules.legal_moves(match.state)]
+    return [t for t in texts if t.lower().startswith(prefix.lower())][:limit]
+
+
+async def next_wakeup(service: Service) -> float | None:
+    """The earliest turn deadline or challenge expiry, as the turn clock sees it."""
+    times = [t for t in (await service.matches.next_deadline(), await service.challenges.next_expiry()) if t]
+    return min(times) if times else None

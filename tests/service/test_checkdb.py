@@ -7,22 +7,21 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot import checkdb
-from bot.checkdb import check_database
-from bot.matches import MatchService
+from bot.service import Service, checkdb
+from bot.service.checkdb import check_database
 from tests.service.conftest import ServiceFactory
-from tests.service.helpers import ALICE, BOB, start_match
+from tests.service.helpers import ALICE, BOB, legal, start_match
 from tests.service.tinygames import registry
 
 
-async def played_database(service: MatchService) -> int:
+async def played_database(service: Service) -> int:
     match = await start_match(service)
     for user, move in [(ALICE, "2"), (BOB, "2"), (BOB, "1")]:
-        await service.play(match.id, user, move)
+        await service.matches.play(match.id, user, move)
     return match.id
 
 
-async def test_a_consistent_database_has_no_mismatch(service: MatchService, db_path: Path) -> None:
+async def test_a_consistent_database_has_no_mismatch(service: Service, db_path: Path) -> None:
     await played_database(service)
     assert await check_database(f"sqlite:///{db_path}", registry=registry) == []
 
@@ -40,7 +39,7 @@ async def test_a_consistent_database_has_no_mismatch(service: MatchService, db_p
     ],
 )
 async def test_each_kind_of_damage_is_reported(
-    service: MatchService, db_path: Path, sql: str, expected: str
+    service: Service, db_path: Path, sql: str, expected: str
 ) -> None:
     await played_database(service)
     async with aiosqlite.connect(db_path) as db:
@@ -58,14 +57,14 @@ async def test_a_missing_file_is_reported(tmp_path: Path) -> None:
 
 def test_main_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = f"sqlite:///{tmp_path / 'nope.sqlite3'}"
-    assert checkdb.main(["--database-url", missing]) == 1
+    assert checkdb.main(["--database-url", missing], default_url="sqlite:///unused.sqlite3") == 1
     assert "no database file" in capsys.readouterr().out
-    assert checkdb.main(["--database-url", "mysql://x"]) == 2
+    assert checkdb.main(["--database-url", "mysql://x"], default_url="sqlite:///unused.sqlite3") == 2
 
 
 async def test_the_real_games_check_clean(open_service: ServiceFactory, db_path: Path) -> None:
     service = await open_service()
     match = await start_match(service, "paint", {"white": "challenger"})
-    options = await service.legal_notations(match.id)
-    await service.play(match.id, ALICE, options[0])
+    options = await legal(service, match.id)
+    await service.matches.play(match.id, ALICE, options[0])
     assert await checkdb.check_database(f"sqlite:///{db_path}") == []

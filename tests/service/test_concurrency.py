@@ -7,27 +7,29 @@ import random
 
 import pytest
 
-from bot.checkdb import check_database
-from bot.matches import MatchService, NotYourTurnError, Played, StaleMove
+from bot.service import Service
+from bot.service.checkdb import check_database
+from bot.service.errors import NotYourTurnError, StaleMove
+from bot.service.records import Played
 from tests.service.conftest import ServiceFactory
-from tests.service.helpers import start_match
+from tests.service.helpers import legal, start_match
 from tests.service.tinygames import registry
 
 
-async def play_out(service: MatchService, match_id: int, rng: random.Random) -> int:
+async def play_out(service: Service, match_id: int, rng: random.Random) -> int:
     """Play random legal moves until the match ends; returns the number of plies."""
     while True:
-        view = await service.get_match(match_id)
+        view = await service.matches.get(match_id)
         if not view.is_active:
             return view.ply
         user = view.user_to_move
         assert user is not None
-        choices = await service.legal_notations(match_id)
-        await service.play(match_id, user, rng.choice(choices), expected_ply=view.ply)
+        choices = await legal(service, match_id)
+        await service.matches.play(match_id, user, rng.choice(choices), expected_ply=view.ply)
         await asyncio.sleep(0)
 
 
-async def test_many_matches_played_at_once_stay_consistent(service: MatchService, db_path: object) -> None:
+async def test_many_matches_played_at_once_stay_consistent(service: Service, db_path: object) -> None:
     matches = [
         await start_match(
             service, options={"target": 30}, challenger=2 * i + 1, opponent=2 * i + 2, channel=i
@@ -37,21 +39,21 @@ async def test_many_matches_played_at_once_stay_consistent(service: MatchService
     plies = await asyncio.gather(*(play_out(service, m.id, random.Random(m.id)) for m in matches))
     assert all(p >= 15 for p in plies)
     for match in matches:
-        view = await service.get_match(match.id)
-        assert view.status == "finished" and view.ply == len(await service.moves(match.id))
+        view = await service.matches.get(match.id)
+        assert view.status == "finished" and view.ply == len(await service.matches.moves(match.id))
     assert await check_database(f"sqlite:///{db_path}", registry=registry) == []
 
 
-async def test_the_same_move_twice_at_the_same_time_is_applied_once(service: MatchService) -> None:
+async def test_the_same_move_twice_at_the_same_time_is_applied_once(service: Service) -> None:
     match = await start_match(service)
     results = await asyncio.gather(
-        *(service.play(match.id, 1, "1", expected_ply=0) for _ in range(5)), return_exceptions=True
+        *(service.matches.play(match.id, 1, "1", expected_ply=0) for _ in range(5)), return_exceptions=True
     )
     assert sum(isinstance(r, Played) for r in results) == 1
     assert all(isinstance(r, StaleMove) for r in results if not isinstance(r, Played))
-    assert [m.notation for m in await service.moves(match.id)] == ["1"]
+    assert [m.notation for m in await service.matches.moves(match.id)] == ["1"]
     without_ply = await asyncio.gather(
-        service.play(match.id, 2, "1"), service.play(match.id, 2, "1"), return_exceptions=True
+        service.matches.play(match.id, 2, "1"), service.matches.play(match.id, 2, "1"), return_exceptions=True
     )
     assert sum(isinstance(r, Played) for r in without_ply) == 1
     assert any(isinstance(r, NotYourTurnError) for r in without_ply)
@@ -62,16 +64,16 @@ async def test_two_services_on_one_file_are_kept_apart_by_the_sql_stale_check(
 ) -> None:
     first, second = await open_service(), await open_service()
     match = await start_match(first)
-    await second.get_match(match.id)  # warm the second service's cache
+    await second.matches.get(match.id)  # warm the second service's cache
     results = await asyncio.gather(
-        first.play(match.id, 1, "1", expected_ply=0),
-        second.play(match.id, 1, "2", expected_ply=0),
+        first.matches.play(match.id, 1, "1", expected_ply=0),
+        second.matches.play(match.id, 1, "2", expected_ply=0),
         return_exceptions=True,
     )
     assert sum(isinstance(r, Played) for r in results) == 1
     assert sum(isinstance(r, StaleMove) for r in results) == 1
-    assert len(await first.moves(match.id)) == 1
-    view = await second.get_match(match.id)
+    assert len(await first.matches.moves(match.id)) == 1
+    view = await second.matches.get(match.id)
     assert view.state.total == (1 if isinstance(results[0], Played) else 2)
 
 
@@ -82,8 +84,8 @@ async def test_racing_resign_and_move_leave_one_consistent_result(
     service = await open_service(seed=seed)
     match = await start_match(service)
     results = await asyncio.gather(
-        service.play(match.id, 1, "1"), service.resign(match.id, 2), return_exceptions=True
+        service.matches.play(match.id, 1, "1"), service.matches.resign(match.id, 2), return_exceptions=True
     )
     assert not any(isinstance(r, Exception) and not isinstance(r, StaleMove) for r in results)
-    view = await service.get_match(match.id)
+    view = await service.matches.get(match.id)
     assert view.status == "finished"

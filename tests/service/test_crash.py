@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.checkdb import check_database
-from bot.store import SqliteStore
+from bot.service.checkdb import check_database
+from bot.service.store import SqliteStore
 from tests.service.tinygames import registry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.checkdb import check_match
-from bot.matches import USER_ERRORS, MatchService
-from bot.store import SqliteStore
+from bot.service import Service
+from bot.service.checkdb import check_match
+from bot.service.errors import USER_ERRORS
+from bot.service.store import SqliteStore
+from tests.service.helpers import legal
 from tests.service.tinygames import registry
 
 ACTIONS = st.lists(
@@ -24,37 +26,39 @@ ACTIONS = st.lists(
 async def run_actions(game: str, seats: int, actions: list[tuple[str, int]]) -> None:
     store = await SqliteStore.open(":memory:")
     try:
-        service = MatchService(store, registry=registry, rng=random.Random(0), now=lambda: 1000.0)
+        service = Service(store, registry=registry, rng=random.Random(0), now=lambda: 1000.0)
         users = list(range(1, seats + 1))
         if seats == 2:
-            challenge = await service.create_challenge(game, {"target": 25}, 1, 2, guild_id=1, channel_id=1)
-            match = await service.accept_challenge(challenge.id, 2)
+            challenge = await service.challenges.create(game, {"target": 25}, 1, 2, guild_id=1, channel_id=1)
+            match = await service.challenges.accept(challenge.id, 2)
         else:
-            lobby = await service.create_lobby(game, {"target": 25}, 1, guild_id=1, channel_id=1)
+            lobby = await service.lobbies.create(game, {"target": 25}, 1, guild_id=1, channel_id=1)
             for user in users[1:]:
-                await service.join_lobby(lobby.id, user)
-            match = await service.start_lobby(lobby.id, 1)
+                await service.lobbies.join(lobby.id, user)
+            match = await service.lobbies.start(lobby.id, 1)
         for action, pick in actions:
-            view = await service.get_match(match.id)
+            view = await service.matches.get(match.id)
             if not view.is_active:
                 break
             mover = view.user_to_move
             assert mover is not None
             try:
                 if action == "move":
-                    options = await service.legal_notations(match.id)
-                    await service.play(match.id, mover, options[pick % len(options)], expected_ply=view.ply)
+                    options = await legal(service, match.id)
+                    await service.matches.play(
+                        match.id, mover, options[pick % len(options)], expected_ply=view.ply
+                    )
                 elif action == "takeback":
                     asker = users[pick % seats]
-                    await service.request_takeback(match.id, asker)
+                    await service.matches.request_takeback(match.id, asker)
                     for other in users:
                         if other != asker:
                             with contextlib.suppress(*USER_ERRORS):
-                                await service.accept_takeback(match.id, other)
+                                await service.matches.accept_takeback(match.id, other)
                 elif action == "pass":
-                    await service.pass_turn(match.id, mover)
+                    await service.matches.pass_turn(match.id, mover)
                 else:
-                    await service.resign(match.id, users[pick % seats])
+                    await service.matches.resign(match.id, users[pick % seats])
             except USER_ERRORS:
                 pass
             row = await store.get_match(match.id)
@@ -77,15 +81,24 @@ def test_hoard_snapshot_always_equals_the_replay(actions: list[tuple[str, int]],
     asyncio.run(run_actions("hoard", seats, actions))
 
 
-def test_takeback_target_is_the_start_of_the_askers_last_turn() -> None:
-    from bot.store import MoveRow
+def test_takeback_target_is_the_askers_last_decision() -> None:
+    from bot.service.matches import MatchService
+    from bot.service.records import MoveRecord
 
-    def log(*entries: tuple[int, bool]) -> list[MoveRow]:
-        return [MoveRow(i, seat, "m", forced, 0.0) for i, (seat, forced) in enumerate(entries)]
+    def log(*entries: tuple[int, bool] | tuple[int, bool, str]) -> list[MoveRecord]:
+        return [
+            MoveRecord(ply=i, seat=e[0], notation=e[2] if len(e) > 2 else "m", forced=e[1], at=0.0)  # type: ignore[misc]
+            for i, e in enumerate(entries)
+        ]
 
     target = MatchService._takeback_target
     assert target(log(), 0) is None
     assert target(log((0, False), (1, False)), 0) == 0
     assert target(log((0, False), (1, False), (0, True)), 0) == 0  # a forced pass is skipped
-    assert target(log((0, False), (1, False), (0, False), (0, False), (1, True)), 0) == 2  # several swaps
+    assert (
+        target(log((0, False), (1, False), (0, False), (0, False), (1, True)), 0) == 3
+    )  # one swap at a time
     assert target(log((1, True), (0, False)), 1) is None
+    assert target(log((0, False), (1, False, "resign"), (0, False)), 1) is None, (
+        "a resignation is never undone"
+    )

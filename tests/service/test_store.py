@@ -8,7 +8,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.store import SCHEMA_VERSION, SqliteStore, open_store, sqlite_path
+from bot.service.store import SCHEMA_VERSION, SqliteStore, open_store, sqlite_path
 
 
 async def test_a_new_file_is_migrated_to_the_current_version_in_wal_mode(db_path: Path) -> None:
@@ -72,7 +72,7 @@ def test_sqlite_path_keeps_relative_and_absolute_paths() -> None:
 async def test_background_checkpoints_keep_the_wal_from_growing(db_path: Path) -> None:
     """Writers and readers keep going during checkpoints; each checkpoint still completes, so the WAL file
     starts over instead of growing (2400 commits without that would make a WAL of many megabytes)."""
-    from bot.store import GuildSettingsRow
+    from bot.service.records import GuildSettings
 
     store = await SqliteStore.open(str(db_path))
     store.CHECKPOINT_EVERY = 50
@@ -81,33 +81,36 @@ async def test_background_checkpoints_keep_the_wal_from_growing(db_path: Path) -
 
     async def writer(worker: int, round_: int) -> None:
         for guild in range(100):
-            row = GuildSettingsRow(worker * 1000 + guild, 60.0 + round_, False, tuple(range(50)))
+            row = GuildSettings(worker * 1000 + guild, 60.0 + round_, False, tuple(range(50)))
             await store.put_guild_settings(row)
             await store.get_guild_settings(guild)
 
     try:
-        for round_ in range(6):
+        for round_ in range(12):
             await asyncio.gather(*(writer(worker, round_) for worker in range(4)))
             if store._checkpoint_task is not None:
                 await store._checkpoint_task
             sizes.append(wal.stat().st_size)
     finally:
         await store.close()
-    assert max(sizes) < 1_500_000, sizes
+    # 4,800 commits of about one 4 KiB page each: without checkpoints the WAL would pass 19 MB. How far it
+    # gets between two checkpoints depends on scheduling (a busy machine delays the background task), so
+    # the bound leaves room for that and still fails if checkpoints stopped working.
+    assert max(sizes) < 4_000_000, sizes
 
 
 async def test_the_wal_is_checkpointed_in_the_background(db_path: Path) -> None:
-    from bot.store import GuildSettingsRow
+    from bot.service.records import GuildSettings
 
     store = await SqliteStore.open(str(db_path))
     store.CHECKPOINT_EVERY = 5
     try:
         for guild in range(12):
-            await store.put_guild_settings(GuildSettingsRow(guild, 60.0, False, ()))
+            await store.put_guild_settings(GuildSettings(guild, 60.0, False, ()))
         task = store._checkpoint_task
         assert task is not None
         await task
-        assert (await store.get_guild_settings(11)) == GuildSettingsRow(11, 60.0, False, ())
+        assert (await store.get_guild_settings(11)) == GuildSettings(11, 60.0, False, ())
     finally:
         await store.close()
     async with aiosqlite.connect(db_path) as db:

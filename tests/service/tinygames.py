@@ -12,7 +12,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from games.base import GameOver, IllegalMove, InvalidMove, Option, Outcome, Seat, Termination
+from games.base import (
+    FIRST_SEAT,
+    GameOver,
+    IllegalMove,
+    InvalidMove,
+    Option,
+    Outcome,
+    Seat,
+    SeatChoice,
+    Termination,
+    WordMove,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +45,22 @@ class _Tiny:
     seats: ClassVar[range]
     options: ClassVar[tuple[Option, ...]] = (Option("target", 10, "Total to reach", minimum=3, maximum=1000),)
     summary: ClassVar[str] = "A tiny test game."
+    first_seat: ClassVar[SeatChoice] = FIRST_SEAT
     voluntary: ClassVar[tuple[str, ...]] = ()
+
+    def word_moves(self, state: TinyState) -> tuple[WordMove, ...]:
+        return ()
+
+    def pass_move(self, state: TinyState) -> str | None:
+        return None
+
+    def timeout_move(self, state: TinyState) -> str | None:
+        """A player out of time loses."""
+        return None
+
+    def resign(self, state: TinyState, seat: Seat) -> TinyState | None:
+        """Resigning ends the game."""
+        return None
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> TinyState:
         target = int(options.get("target", 10))
@@ -139,6 +165,33 @@ class Hoard(_Tiny):
         if state.outcome is None and state.to_move in state.passall:
             return "pass"
         return None
+
+    def word_moves(self, state: TinyState) -> tuple[WordMove, ...]:
+        if state.outcome is not None or self.forced_move(state) is not None:
+            return ()
+        return (WordMove("pass", "Pass"), WordMove("passall", "Pass all", irreversible=True))
+
+    def pass_move(self, state: TinyState) -> str | None:
+        return None if state.outcome is not None else "pass"
+
+    def timeout_move(self, state: TinyState) -> str | None:
+        """A player out of time passes for the rest of the game."""
+        return "passall"
+
+    def resign(self, state: TinyState, seat: Seat) -> TinyState | None:
+        """The seat leaves the game, on any turn; the last one left wins."""
+        if state.outcome is not None:
+            raise GameOver("The game is over.")
+        if seat in state.resigned:
+            return state
+        if seat == state.to_move:
+            return self.apply(state, "resign")
+        resigned = state.resigned | {seat}
+        left = [s for s in range(state.seats) if s not in resigned]
+        if len(left) == 1:
+            outcome = Outcome.win(left[0], state.seats, Termination.RESIGNATION, state.scores)
+            return replace(state, resigned=resigned, to_move=None, outcome=outcome)
+        return replace(state, resigned=resigned)
 
     def legal_moves(self, state: TinyState) -> Iterable[str]:
         if state.outcome is None and state.to_move in state.passall:

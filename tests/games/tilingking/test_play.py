@@ -254,7 +254,7 @@ def test_resigned_players_are_skipped_and_rank_last() -> None:
 
 def test_resigning_out_of_turn_and_timeouts() -> None:
     state = RULES.new(3, {}, 0)
-    state = RULES.resign_seat(state, BLUE)
+    state = RULES.resign(state, BLUE)
     assert state.resigned == (False, True, False) and RULES.to_move(state) == RED
     state = RULES.apply(state, RULES.timeout_move(state))
     assert state.passall[RED] and RULES.to_move(state) == GREEN

@@ -1,23 +1,31 @@
-"""Runs the bot's searches in worker processes, so a 3-second think never blocks the event loop.
+"""The bot as a player: its searches run in worker processes, and `BotTurns` plays its seats.
 
 `AIRunner.choose` sends a position (as its `dump`) to a `ProcessPoolExecutor` with one worker per CPU, and
 an `asyncio.Semaphore` of the same size makes further requests wait their turn instead of piling up in the
-pool. The worker loads the game, calls `games.ai.best_move` and returns the move's notation, which the
-caller plays like any player's `/move`.
+pool. The worker loads the game, calls `games.ai.best_move` and returns the move's notation.
+
+`BotTurns` keeps at most one background task per match where the bot is to move: it asks the runner, plays
+the notation through `MatchService.play` like any player (stale-checked at the ply it thought about), and
+reports a `BotPlayed` event, until a person is to move again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import multiprocessing
 import os
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import games
+from bot.service.errors import USER_ERRORS
+from bot.service.matches import MatchService
+from bot.service.records import BotPlayed, Event, MatchView
 from games.ai import Level, best_move
 
 log = logging.getLogger(__name__)
@@ -130,3 +138,107 @@ class AIRunner:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+
+class BotTurns:
+    """Plays the bot's turns in the background, one task per match (see the module doc).
+
+    `on_event` receives a `BotPlayed` after each of the bot's moves; `on_thinking` (optional) is told when
+    the bot starts thinking in a match, e.g. to show a typing indicator."""
+
+    def __init__(
+        self,
+        matches: MatchService,
+        runner: AIRunner,
+        on_event: Callable[[Event], Awaitable[None]],
+        *,
+        on_thinking: Callable[[MatchView], Awaitable[None]] | None = None,
+    ) -> None:
+        self.matches = matches
+        self.runner = runner
+        self.on_event = on_event
+        self.on_thinking = on_thinking
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._closing = False
+
+    def schedule(self, match: MatchView) -> None:
+        """If the bot is to move in `match`, let it take its turn in the background (one task per match)."""
+        if self._closing or match.ai_seat_to_move() is None:
+            return
+        running = self._tasks.get(match.id)
+        if running is not None and not running.done():
+            return
+        task = asyncio.create_task(self._play(match.id), name=f"tessera-bot-{match.id}")
+        self._tasks[match.id] = task
+        task.add_done_callback(functools.partial(self._done, match.id))
+
+    async def resume(self) -> int:
+        """Schedule every match where the bot is to move (after a restart); returns how many."""
+        waiting = await self.matches.bot_turns()
+        for match in waiting:
+            self.schedule(match)
+        return len(waiting)
+
+    def _done(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(match_id) is task:
+            del self._tasks[match_id]
+
+    def pending(self) -> tuple[asyncio.Task[None], ...]:
+        return tuple(self._tasks.values())
+
+    async def close(self) -> None:
+        """Stop thinking: cancel every task and wait for them."""
+        self._closing = True
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _moved_since(self, match: MatchView) -> bool:
+        try:
+            now = await self.matches.get(match.id)
+        except USER_ERRORS:
+            return True
+        return now.ply != match.ply or now.status is not match.status
+
+    async def _play(self, match_id: int) -> None:
+        while not self._closing:
+            try:
+                match = await self.matches.get(match_id)
+            except USER_ERRORS:
+                return
+            seat = match.ai_seat_to_move()
+            if seat is None or seat.ai_level is None:
+                return
+            try:
+                if self.on_thinking is not None:
+                    await self.on_thinking(match)
+                rules = self.matches.rules(match.game)
+                notation = await self.runner.choose(
+                    match.game, rules.dump(match.state), seat.ai_level, match.seed + match.ply
+                )
+                played = await self.matches.play(match.id, seat.user_id, notation, expected_ply=match.ply)
+            except asyncio.CancelledError:
+                raise
+            except USER_ERRORS as error:
+                # The position moved under the bot (a takeback, an abort): look again. If nothing moved, the
+                # search itself chose badly: stop rather than think about the same position forever.
+                moved = await self._moved_since(match)
+                log.log(
+                    logging.INFO if moved else logging.ERROR,
+                    "bot move in match %s not played: %s",
+                    match_id,
+                    error,
+                )
+                if moved:
+                    continue
+                return
+            except Exception:
+                log.exception("the bot could not move in match %s", match_id)
+                return
+            try:
+                await self.on_event(BotPlayed(played))
+            except Exception:
+                log.exception("bot move event handler failed in match %s", match_id)

@@ -1,0 +1,122 @@
+"""Tessera's service: everything about matches that is not Discord (no discord import; a test enforces it).
+
+One `Service` over one store holds the parts, each a file of one job:
+
+    matches     MatchService: start, read, play, pass, resign, abort, take back, time out   (matches.py)
+    challenges  Challenges: challenge a member, or play the bot at once                      (challenges.py)
+    lobbies     Lobbies: open tables of 2-4 players                                         (lobbies.py)
+    guilds      Guilds: per-server settings                                                  (guilds.py)
+    ratings     Ratings: openskill ratings and leaderboards                                  (ratings.py)
+    history     History: finished matches and statistics                                     (history.py)
+    clock       TurnClock: expires turns and challenges on time                              (clock.py)
+    bot_turns   BotTurns: the bot plays its seats through an AIRunner                        (ai.py)
+
+Records and events are in records.py, errors in errors.py, match options in options.py, the store behind
+its protocol in store/. The application (the Discord bot) builds it once::
+
+    service = await Service.open(settings.database_url, now=clock)
+    await service.start(on_event, ai=AIRunner())   # the clock runs, the bot resumes its turns
+    ...
+    await service.close()
+
+and hears about background work through `on_event` (`TimedOut`, `ChallengeExpired`, `BotPlayed`).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import games
+from bot.service.ai import AIRunner, BotTurns
+from bot.service.challenges import CHALLENGE_TTL, Challenges
+from bot.service.clock import EventHandler, TurnClock
+from bot.service.guilds import DEFAULT_TURN_TIMEOUT, Guilds
+from bot.service.history import History
+from bot.service.lobbies import Lobbies
+from bot.service.matches import MatchService, Registry
+from bot.service.ratings import Ratings
+from bot.service.records import MatchView
+from bot.service.store import MatchStore, open_store
+from games.base import Rules
+
+log = logging.getLogger(__name__)
+
+
+class Service:
+    """The service over one store (see the module doc). Tests build it on a temporary database with a fake
+    clock, a seeded random source and, if they like, their own game registry."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        *,
+        registry: Registry | None = None,
+        now: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        challenge_ttl: float = CHALLENGE_TTL,
+        default_turn_timeout: float = DEFAULT_TURN_TIMEOUT,
+        state_cache_size: int = 512,
+    ) -> None:
+        rng = rng or random.SystemRandom()
+        registry = registry or games.get
+        self.store = store
+        self.now = now
+        self.guilds = Guilds(store, default_turn_timeout=default_turn_timeout)
+        self.ratings = Ratings(store, registry=registry, now=now)
+        self.history = History(store)
+        self.matches = MatchService(
+            store,
+            guilds=self.guilds,
+            ratings=self.ratings,
+            registry=registry,
+            now=now,
+            state_cache_size=state_cache_size,
+        )
+        self.challenges = Challenges(store, self.matches, self.guilds, now=now, rng=rng, ttl=challenge_ttl)
+        self.lobbies = Lobbies(store, self.matches, self.guilds, now=now, rng=rng)
+        self.clock: TurnClock | None = None
+        self.bot_turns: BotTurns | None = None
+
+    @classmethod
+    async def open(cls, url: str, **kwargs: Any) -> Service:
+        """Open the store a database URL names, and repair what a crash may have left (unrated results)."""
+        service = cls(await open_store(url), **kwargs)
+        recovered = await service.ratings.recover()
+        if recovered:
+            log.info("rated %d matches that ended just before the last shutdown", recovered)
+        return service
+
+    def rules(self, game: str) -> Rules[Any, Any]:
+        """The engine of a game; UnknownGame if there is none."""
+        return self.matches.rules(game)
+
+    async def start(
+        self,
+        on_event: EventHandler,
+        *,
+        ai: AIRunner,
+        on_thinking: Callable[[MatchView], Awaitable[None]] | None = None,
+        max_sleep: float = 300.0,
+    ) -> None:
+        """Start the background work: the turn clock, and the bot's turns (resumed where it is to move)."""
+        self.clock = TurnClock(self.matches, self.challenges, on_event, now=self.now, max_sleep=max_sleep)
+        self.bot_turns = BotTurns(self.matches, ai, on_event, on_thinking=on_thinking)
+        self.clock.start()
+        await self.bot_turns.resume()
+
+    def after_change(self, match: MatchView) -> None:
+        """Call after anything that changed a match: if the bot is now to move, it starts thinking."""
+        if self.bot_turns is not None:
+            self.bot_turns.schedule(match)
+
+    async def close(self) -> None:
+        """Stop thinking, stop the clock (a pass in progress finishes its writes), close the store."""
+        if self.bot_turns is not None:
+            await self.bot_turns.close()
+        if self.clock is not None:
+            await self.clock.stop()
+        await self.store.close()

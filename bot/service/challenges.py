@@ -1,0 +1,211 @@
+"""Challenges: one member asks another to a two-player match (or plays the bot at once).
+
+A challenge's options are checked completely when it is made, by building the start position, so a bad
+layout or size is the challenger's error, never the opponent's at Accept. A challenge waits `ttl` seconds
+for an answer; the turn clock expires it (`expire`), each exactly once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.service.errors import (
+    BadAiLevel,
+    ChallengeClosed,
+    OnlyChallenger,
+    OnlyOpponent,
+    SelfChallenge,
+    TwoPlayersOnly,
+    UnknownChallenge,
+)
+from bot.service.guilds import Guilds
+from bot.service.matches import MatchService
+from bot.service.options import challenger_first, engine_options, resolve
+from bot.service.records import AI_LEVELS, Challenge, ChallengeStatus, MatchView
+from bot.service.store import MatchStore, StoreConflict
+from games.base import Rules
+
+CHALLENGE_TTL = 15 * 60.0
+"""Seconds a challenge waits for an answer before it expires."""
+
+
+def check_start(rules: Rules[Any, Any], seats: range | int, resolved: Mapping[str, Any]) -> None:
+    """Build the start position for every seat count the match may have: raises InvalidOptions (or the
+    engine's ValueError) for options that only the engine can judge, such as a layout or a board size."""
+    options = engine_options(rules, resolved)
+    for count in [seats] if isinstance(seats, int) else seats:
+        rules.new(count, options, 0)
+
+
+class Challenges:
+    """Challenges between two members, and matches against the bot."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        matches: MatchService,
+        guilds: Guilds,
+        *,
+        now: Callable[[], float],
+        rng: random.Random,
+        ttl: float = CHALLENGE_TTL,
+    ) -> None:
+        self.store = store
+        self.matches = matches
+        self.guilds = guilds
+        self.now = now
+        self.rng = rng
+        self.ttl = ttl
+
+    def _two_player(self, game: str) -> Rules[Any, Any]:
+        rules = self.matches.rules(game)
+        if 2 not in rules.seats:
+            raise TwoPlayersOnly(game_name=rules.name, least=rules.seats.start, most=rules.seats.stop - 1)
+        return rules
+
+    def check_options(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The resolved options of a two-player match of `game`, checked completely (InvalidOptions)."""
+        rules = self._two_player(game)
+        resolved = resolve(rules, options)
+        check_start(rules, 2, resolved)
+        return resolved
+
+    async def create(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        challenger_id: int,
+        opponent_id: int,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+    ) -> Challenge:
+        """Challenge another member to a two-player match; options are checked now, completely."""
+        if challenger_id == opponent_id:
+            raise SelfChallenge()
+        resolved = self.check_options(game, options)
+        await self.matches.check_channel(guild_id, channel_id)
+        now = self.now()
+        challenge = await self.store.insert_challenge(
+            game, resolved, guild_id, channel_id, challenger_id, opponent_id, now, now + self.ttl
+        )
+        self.matches.deadlines_changed()
+        return challenge
+
+    async def get(self, challenge_id: int) -> Challenge:
+        challenge = await self.store.get_challenge(challenge_id)
+        if challenge is None:
+            raise UnknownChallenge(challenge_id=challenge_id)
+        return challenge
+
+    async def pending(self, channel_id: int | None = None) -> list[Challenge]:
+        return await self.store.pending_challenges(channel_id)
+
+    async def _pending(self, challenge_id: int) -> Challenge:
+        challenge = await self.get(challenge_id)
+        if challenge.status is ChallengeStatus.PENDING and challenge.expires_at <= self.now():
+            await self.store.set_challenge_status(challenge_id, ChallengeStatus.EXPIRED)
+            raise ChallengeClosed(status=ChallengeStatus.EXPIRED)
+        if challenge.status is not ChallengeStatus.PENDING:
+            raise ChallengeClosed(status=challenge.status)
+        return challenge
+
+    async def check_accept(self, challenge_id: int, user_id: int) -> Challenge:
+        """What `accept` checks before it starts the match: the challenge is pending and `user_id` is the
+        one challenged. The bot calls it before opening a thread for the match."""
+        challenge = await self._pending(challenge_id)
+        if user_id != challenge.opponent_id:
+            raise OnlyOpponent(user_id=challenge.opponent_id)
+        return challenge
+
+    async def accept(self, challenge_id: int, user_id: int, *, channel_id: int | None = None) -> MatchView:
+        """The opponent accepts: the match starts (in `channel_id` if given, e.g. a new thread)."""
+        challenge = await self.check_accept(challenge_id, user_id)
+        rules = self.matches.rules(challenge.game)
+        pair: list[tuple[int, str | None]] = [(challenge.challenger_id, None), (challenge.opponent_id, None)]
+        if not challenger_first(rules, challenge.options, self.rng):
+            pair.reverse()
+        try:
+            return await self.matches.start(
+                challenge.game,
+                engine_options(rules, challenge.options),
+                pair,
+                seed=self.rng.randrange(2**31),
+                rated=bool(challenge.options.get("rated", True)),
+                turn_timeout=await self.guilds.turn_timeout(
+                    challenge.guild_id, int(challenge.options.get("turn_timeout", 0))
+                ),
+                guild_id=challenge.guild_id,
+                channel_id=channel_id if channel_id is not None else challenge.channel_id,
+                challenge_id=challenge_id,
+            )
+        except StoreConflict:
+            again = await self.get(challenge_id)
+            raise ChallengeClosed(status=again.status) from None
+
+    async def _close(self, challenge: Challenge, status: ChallengeStatus) -> Challenge:
+        if not await self.store.set_challenge_status(challenge.id, status):
+            raise ChallengeClosed(status=(await self.get(challenge.id)).status)
+        return await self.get(challenge.id)
+
+    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
+        challenge = await self.check_accept(challenge_id, user_id)
+        return await self._close(challenge, ChallengeStatus.DECLINED)
+
+    async def withdraw(self, challenge_id: int, user_id: int) -> Challenge:
+        challenge = await self._pending(challenge_id)
+        if user_id != challenge.challenger_id:
+            raise OnlyChallenger(user_id=challenge.challenger_id)
+        return await self._close(challenge, ChallengeStatus.WITHDRAWN)
+
+    async def expire(self, now: float | None = None) -> list[Challenge]:
+        """Mark every challenge overdue by `now` (the service's time by default) expired; returns the ones
+        this call expired (each exactly once)."""
+        now = self.now() if now is None else now
+        expired = []
+        for challenge in await self.store.due_challenges(now):
+            if await self.store.set_challenge_status(challenge.id, ChallengeStatus.EXPIRED):
+                expired.append(await self.get(challenge.id))
+        return expired
+
+    async def next_expiry(self) -> float | None:
+        return await self.store.next_challenge_expiry()
+
+    async def play_bot(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        user_id: int,
+        *,
+        bot_id: int,
+        level: str,
+        guild_id: int | None,
+        channel_id: int,
+        opened_from: int | None = None,
+    ) -> MatchView:
+        """A match against the bot, at once; `bot_id` is the bot's own user id. The user is the challenger.
+
+        `channel_id` is where the match lives; for a thread the bot opened for it, `opened_from` is the
+        channel the command was used in, which the guild's allowed-channels setting must list."""
+        if level not in AI_LEVELS:
+            raise BadAiLevel(level=level)
+        if user_id == bot_id:
+            raise SelfChallenge()
+        resolved = self.check_options(game, options)
+        rules = self.matches.rules(game)
+        await self.matches.check_channel(guild_id, channel_id, opened_from=opened_from)
+        pair: list[tuple[int, str | None]] = [(user_id, None), (bot_id, level)]
+        if not challenger_first(rules, resolved, self.rng):
+            pair.reverse()
+        return await self.matches.start(
+            game,
+            engine_options(rules, resolved),
+            pair,
+            seed=self.rng.randrange(2**31),
+            rated=bool(resolved["rated"]),
+            turn_timeout=await self.guilds.turn_timeout(guild_id, int(resolved["turn_timeout"])),
+            guild_id=guild_id,
+            channel_id=channel_id,
+        )

@@ -1,0 +1,122 @@
+"""`python -m bot check-db`: verify that every stored match is consistent with its move log.
+
+For each match: the plies are 0..n-1 with n = the match's ply; every move was made by the seat to move and
+is legal when replayed from the seed (forced moves are the engine's forced move); the snapshot equals the end
+of ``games.base.replay`` of the log; a game the engine says is over is not marked active, and its stored
+outcome is the engine's (resignations, timeouts and aborts decided by the service are the only other
+endings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import games
+from bot.service.matches import snapshot_text
+from bot.service.records import MatchRecord, MatchStatus, MoveRecord
+from bot.service.store import open_store, sqlite_path
+from games.base import ReplayError, Rules, Termination, replay
+
+SERVICE_ENDINGS = {Termination.RESIGNATION, Termination.TIMEOUT}
+
+
+def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRecord]) -> list[str]:
+    """Every mismatch of one match, as lines for a person to read."""
+    where = f"match #{row.id} ({row.game})"
+    problems: list[str] = []
+    plies = [m.ply for m in moves]
+    if plies != list(range(len(moves))):
+        problems.append(f"{where}: move plies are {plies[:10]}..., expected 0..{len(moves) - 1}")
+    if row.ply != len(moves):
+        problems.append(f"{where}: ply is {row.ply} but the log has {len(moves)} moves")
+    state = rules.new(len(row.seats), row.options, row.seed)
+    log = [(m.seat, m.notation) for m in moves]
+    try:
+        for step, stored in zip(replay(rules, state, log), moves, strict=True):
+            forced = rules.forced_move(step.before) if step.move is not None else None
+            if stored.forced and (forced is None or rules.notation(step.before, forced) != stored.notation):
+                problems.append(f"{where}: ply {step.ply} {stored.notation!r} is marked forced, but is not")
+            state = step.after
+    except ReplayError as error:
+        problems.append(f"{where}: {error}")
+        return problems
+    if json.loads(snapshot_text(rules, state)) != json.loads(row.snapshot):
+        problems.append(f"{where}: the snapshot differs from the replay of its {len(moves)} moves")
+    engine_outcome = rules.outcome(state)
+    stored_outcome = row.outcome
+    if row.status is MatchStatus.ACTIVE:
+        if engine_outcome is not None:
+            problems.append(f"{where}: the game is over ({engine_outcome.termination}), the match active")
+        if stored_outcome is not None:
+            problems.append(f"{where}: an active match has an outcome stored")
+    elif stored_outcome is None:
+        problems.append(f"{where}: the match is {row.status} but has no outcome")
+    elif row.status is MatchStatus.ABORTED:
+        if stored_outcome.termination is not Termination.ABORTED:
+            problems.append(f"{where}: aborted, but its outcome says {stored_outcome.termination}")
+    elif engine_outcome is not None:
+        if engine_outcome != stored_outcome:
+            problems.append(
+                f"{where}: stored outcome {stored_outcome.to_json()}, the game's {engine_outcome.to_json()}"
+            )
+    elif stored_outcome.termination not in SERVICE_ENDINGS:
+        problems.append(f"{where}: finished by {stored_outcome.termination}, but the game is not over")
+    return problems
+
+
+async def check_database(url: str, *, registry: Callable[[str], Rules[Any, Any]] | None = None) -> list[str]:
+    """Every mismatch in the database at `url` (empty when all is well)."""
+    if url.startswith("sqlite:"):
+        path = sqlite_path(url)
+        if path != ":memory:" and not Path(path).exists():
+            return [f"no database file at {path}"]
+    lookup = registry or games.get
+    store = await open_store(url)
+    problems: list[str] = []
+    try:
+        for match_id in await store.match_ids():
+            row = await store.get_match(match_id)
+            if row is None:
+                continue
+            try:
+                rules = lookup(row.game)
+            except KeyError:
+                problems.append(f"match #{row.id}: unknown game {row.game!r}")
+                continue
+            try:
+                problems.extend(check_match(rules, row, await store.moves(match_id)))
+            except Exception as error:  # a broken snapshot or engine error is a finding, not a crash
+                problems.append(f"match #{row.id} ({row.game}): could not be checked: {error!r}")
+    finally:
+        await store.close()
+    return problems
+
+
+def main(argv: Sequence[str], *, default_url: str) -> int:
+    """Check the database (`default_url` unless --database-url says otherwise); prints each mismatch.
+    Exit code 0 when consistent, 1 on mismatches, 2 on errors."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot check-db",
+        description="Check that every match's snapshot equals the replay of its move log.",
+    )
+    parser.add_argument("--database-url", help="sqlite:///path (default: the bot's DATABASE_URL setting)")
+    args = parser.parse_args(list(argv))
+    url = args.database_url or default_url
+    try:
+        problems = asyncio.run(check_database(url))
+    except (ValueError, OSError) as error:
+        print(f"check-db: {error}", file=sys.stderr)
+        return 2
+    for line in problems:
+        print(line)
+    if problems:
+        print(f"check-db: {len(problems)} problem(s) in {url}", file=sys.stderr)
+        return 1
+    print(f"check-db: {url} is consistent")
+    return 0

@@ -1,0 +1,164 @@
+"""Requests the service refuses. Every error a player can cause is a `ServiceError` whose `str()` is the
+message for the player; its `template` and `params` keep the words apart from the values, so a translation
+layer can word it in another language. Players are named as mentions (``<@id>``), which Discord shows as
+names without pinging in an ephemeral reply.
+
+An engine `MoveError` (illegal or malformed notation) and `InvalidOptions` (bad match options) pass through
+the service unchanged; catch `USER_ERRORS` to get all three.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from games.base import InvalidOptions, MoveError
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the message is written for the player."""
+
+    template: ClassVar[str] = "That cannot be done right now."
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+        super().__init__(self.template.format(**params))
+
+
+class UnknownGame(ServiceError):
+    template = "There is no game called {game!r}. Pick one from the list."
+
+
+class UnknownMatch(ServiceError):
+    template = "There is no match #{match_id}. Check the number with /matches."
+
+
+class NoMatchHere(ServiceError):
+    template = "There is no match in this channel. Start one with /play."
+
+
+class MatchOver(ServiceError):
+    template = "Match #{match_id} is over. Start a new one with /play."
+
+
+class NotSeated(ServiceError):
+    template = "You are not playing in match #{match_id}. Start your own with /play."
+
+
+class NotYourTurnError(ServiceError):
+    """The user is seated but another player is to move; `params["user_id"]` is that player."""
+
+    template = "It is <@{user_id}>'s turn, not yours."
+
+
+class BotsTurn(NotYourTurnError):
+    template = "It is my turn, not yours: I am thinking."
+
+
+class AlreadyResigned(ServiceError):
+    template = "You have already resigned from match #{match_id}."
+
+
+class StaleMove(ServiceError):
+    template = "That board has changed: look at the newest board and try again."
+
+
+class ChannelBusy(ServiceError):
+    template = (
+        "This channel already has a match in progress (#{match_id}). Finish it, or play in another channel."
+    )
+
+
+class ChannelNotAllowed(ServiceError):
+    template = "Games are not played in this channel here. Ask an admin which channels allow them."
+
+
+class SelfChallenge(ServiceError):
+    template = "You cannot challenge yourself. Pick another player, or play against me."
+
+
+class TwoPlayersOnly(ServiceError):
+    template = "{game_name} needs {least} to {most} players: open a lobby with the players option."
+
+
+class UnknownChallenge(ServiceError):
+    template = "There is no challenge #{challenge_id}."
+
+
+class ChallengeClosed(ServiceError):
+    template = "That challenge was already {status}. Send a new one with /play."
+
+
+class OnlyOpponent(ServiceError):
+    template = "Only <@{user_id}>, who was challenged, can answer this challenge."
+
+
+class OnlyChallenger(ServiceError):
+    template = "Only <@{user_id}>, who sent this challenge, can withdraw it."
+
+
+class UnknownLobby(ServiceError):
+    template = "There is no lobby #{lobby_id}."
+
+
+class LobbyClosed(ServiceError):
+    template = "That lobby is closed. Open a new one with /play."
+
+
+class LobbyFull(ServiceError):
+    template = "That lobby is full ({size} players). Wait for the next one, or open your own."
+
+
+class AlreadyJoined(ServiceError):
+    template = "You are already in this lobby."
+
+
+class NotInLobby(ServiceError):
+    template = "You are not in this lobby."
+
+
+class NotHost(ServiceError):
+    template = "Only <@{host_id}>, who opened the lobby, can do that."
+
+
+class NotEnoughPlayers(ServiceError):
+    template = "The lobby has {have} of the {need} players it needs to start. Wait for more, or add me."
+
+
+class PlayerCount(ServiceError):
+    template = "{game_name} is for {least} to {most} players."
+
+
+class BadSeatOrder(ServiceError):
+    template = "Seat order must be random or joined."
+
+
+class CannotPass(ServiceError):
+    template = "You cannot pass in {game_name} now: make a move instead."
+
+
+class BadAiLevel(ServiceError):
+    template = "Unknown level {level!r}: choose easy, medium or hard."
+
+
+class NothingToTakeBack(ServiceError):
+    template = "You have no move to take back yet."
+
+
+class NoTakebackRequest(ServiceError):
+    template = "Nobody asked for a takeback in this match."
+
+
+class TakebackPending(ServiceError):
+    template = "A takeback request is already open in match #{match_id}: answer it first."
+
+
+class OwnRequest(ServiceError):
+    template = "You asked for this yourself: wait for the other players to answer."
+
+
+class TurnTimeoutRange(ServiceError):
+    template = "The turn timeout must be between one minute and 14 days."
+
+
+USER_ERRORS: tuple[type[Exception], ...] = (ServiceError, MoveError, InvalidOptions)
+"""Every exception whose message is meant for the player: catch these, reply with str(error)."""

@@ -1,0 +1,156 @@
+"""Lobbies: an open table for a game of two to four players (TilingKing). The host opens it and starts the
+match; others (and the bot, added by the host) join and leave while it is open. Seats are drawn at random or
+kept in joining order. The options are checked completely when the lobby opens."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.service.challenges import check_start
+from bot.service.errors import (
+    AlreadyJoined,
+    BadAiLevel,
+    BadSeatOrder,
+    LobbyClosed,
+    LobbyFull,
+    NotEnoughPlayers,
+    NotHost,
+    NotInLobby,
+    PlayerCount,
+    UnknownLobby,
+)
+from bot.service.guilds import Guilds
+from bot.service.matches import MatchService
+from bot.service.options import SEAT_ORDERS, engine_options, resolve
+from bot.service.records import AI_LEVELS, Lobby, LobbyMember, LobbyStatus, MatchView
+from bot.service.store import MatchStore, StoreConflict
+
+
+class Lobbies:
+    """Opening, joining, leaving and starting lobbies."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        matches: MatchService,
+        guilds: Guilds,
+        *,
+        now: Callable[[], float],
+        rng: random.Random,
+    ) -> None:
+        self.store = store
+        self.matches = matches
+        self.guilds = guilds
+        self.now = now
+        self.rng = rng
+
+    async def get(self, lobby_id: int) -> Lobby:
+        lobby = await self.store.get_lobby(lobby_id)
+        if lobby is None:
+            raise UnknownLobby(lobby_id=lobby_id)
+        return lobby
+
+    async def open_in(self, channel_id: int | None = None) -> list[Lobby]:
+        """The open lobbies of a channel (of every channel when None)."""
+        return await self.store.open_lobbies(channel_id)
+
+    def min_players(self, lobby: Lobby) -> int:
+        return self.matches.rules(lobby.game).seats.start
+
+    async def create(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        host_id: int,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        max_players: int | None = None,
+        seat_order: str = "random",
+    ) -> Lobby:
+        """Open a lobby for up to `max_players` (the game's most by default); the host is its first member."""
+        rules = self.matches.rules(game)
+        largest = rules.seats.stop - 1
+        size = largest if max_players is None else max_players
+        if size not in rules.seats:
+            raise PlayerCount(game_name=rules.name, least=rules.seats.start, most=largest)
+        if seat_order not in SEAT_ORDERS:
+            raise BadSeatOrder()
+        resolved = resolve(rules, options, lobby=True)
+        check_start(rules, range(rules.seats.start, size + 1), resolved)
+        await self.matches.check_channel(guild_id, channel_id)
+        now = self.now()
+        return await self.store.insert_lobby(
+            game, resolved, guild_id, channel_id, LobbyMember(host_id, None, now), seat_order, size, now
+        )
+
+    async def join(self, lobby_id: int, user_id: int, *, ai_level: str | None = None) -> Lobby:
+        """Take a seat in an open lobby; with `ai_level`, `user_id` is the bot's id and the bot takes it."""
+        lobby = await self.get(lobby_id)
+        if ai_level is not None and ai_level not in AI_LEVELS:
+            raise BadAiLevel(level=ai_level)
+        if lobby.status is not LobbyStatus.OPEN:
+            raise LobbyClosed()
+        if ai_level is None and any(m.user_id == user_id and m.ai_level is None for m in lobby.members):
+            raise AlreadyJoined()
+        if len(lobby.members) >= lobby.max_players:
+            raise LobbyFull(size=lobby.max_players)
+        if not await self.store.add_lobby_member(lobby_id, LobbyMember(user_id, ai_level, self.now())):
+            again = await self.get(lobby_id)
+            if again.status is not LobbyStatus.OPEN:
+                raise LobbyClosed()
+            if len(again.members) >= again.max_players:
+                raise LobbyFull(size=again.max_players)
+            raise AlreadyJoined()
+        return await self.get(lobby_id)
+
+    async def leave(self, lobby_id: int, user_id: int) -> Lobby:
+        """Leave an open lobby; if the host leaves, the lobby closes."""
+        lobby = await self.get(lobby_id)
+        if lobby.status is not LobbyStatus.OPEN:
+            raise LobbyClosed()
+        if not any(m.user_id == user_id and m.ai_level is None for m in lobby.members):
+            raise NotInLobby()
+        if user_id == lobby.host_id:
+            await self.store.set_lobby_status(lobby_id, LobbyStatus.CLOSED)
+        elif not await self.store.remove_lobby_member(lobby_id, user_id):
+            raise LobbyClosed()
+        return await self.get(lobby_id)
+
+    async def check_start(self, lobby_id: int, user_id: int) -> Lobby:
+        """What `start` checks before it starts the match: the lobby is open, `user_id` is its host and
+        enough players are in. The bot calls it before opening a thread for the match."""
+        lobby = await self.get(lobby_id)
+        if lobby.status is not LobbyStatus.OPEN:
+            raise LobbyClosed()
+        if user_id != lobby.host_id:
+            raise NotHost(host_id=lobby.host_id)
+        if len(lobby.members) < self.min_players(lobby):
+            raise NotEnoughPlayers(have=len(lobby.members), need=self.min_players(lobby))
+        return lobby
+
+    async def start(self, lobby_id: int, user_id: int, *, channel_id: int | None = None) -> MatchView:
+        """The host starts the match: seats at random or in joining order."""
+        lobby = await self.check_start(lobby_id, user_id)
+        seats = [(m.user_id, m.ai_level) for m in lobby.members]
+        if lobby.seat_order == "random":
+            self.rng.shuffle(seats)
+        rules = self.matches.rules(lobby.game)
+        try:
+            return await self.matches.start(
+                lobby.game,
+                engine_options(rules, lobby.options),
+                seats,
+                seed=self.rng.randrange(2**31),
+                rated=bool(lobby.options.get("rated", True)),
+                turn_timeout=await self.guilds.turn_timeout(
+                    lobby.guild_id, int(lobby.options.get("turn_timeout", 0))
+                ),
+                guild_id=lobby.guild_id,
+                channel_id=channel_id if channel_id is not None else lobby.channel_id,
+                lobby_id=lobby_id,
+            )
+        except StoreConflict:
+            raise LobbyClosed() from None

@@ -1,0 +1,634 @@
+"""Matches: starting them, reading them, playing moves, resigning, aborting, taking back and timing out.
+
+Every change to a match is one stale-checked store write (see `bot.service.store`) under a per-match lock,
+so a double click or an old button gets `StaleMove` instead of a second move. Game policy comes from the
+rules (`Rules.pass_move`, `timeout_move`, `resign`), never from notation strings. The log is event-sourced:
+the snapshot always equals `games.base.replay` of the move log, forced passes and resignations included.
+
+Turn deadlines: the deadline of the person to move is a column (the bot's own seats have none); a timeout
+ends a two-player game with a loss, or plays the rules' timeout move (TilingKing: pass all).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, TypeAlias
+
+from bot.service.errors import (
+    AlreadyResigned,
+    BotsTurn,
+    CannotPass,
+    ChannelBusy,
+    MatchOver,
+    NoMatchHere,
+    NoTakebackRequest,
+    NothingToTakeBack,
+    NotSeated,
+    NotYourTurnError,
+    OwnRequest,
+    StaleMove,
+    TakebackPending,
+    UnknownGame,
+    UnknownMatch,
+)
+from bot.service.guilds import Guilds
+from bot.service.ratings import Ratings
+from bot.service.records import (
+    AbortRequested,
+    Finish,
+    Finished,
+    MatchRecord,
+    MatchStatus,
+    MatchView,
+    MoveRecord,
+    MoveView,
+    NewMatch,
+    Played,
+    Player,
+    TakebackRequest,
+    TakebackRequested,
+    TakenBack,
+    TimedOut,
+)
+from bot.service.store import ChannelTaken, MatchStore
+from games.base import RESIGN, Outcome, Rules, Seat, Step, Termination, replay
+
+log = logging.getLogger(__name__)
+
+Registry: TypeAlias = Callable[[str], Rules[Any, Any]]
+
+
+def snapshot_text(rules: Rules[Any, Any], state: Any) -> str:
+    """The stored form of a state: its `dump` as compact, sorted JSON."""
+    return json.dumps(rules.dump(state), separators=(",", ":"), sort_keys=True)
+
+
+class StateCache:
+    """A bounded LRU of engine states keyed by match id, each tagged with the snapshot text it was loaded
+    from: a state is reused only for exactly that snapshot, so a stale entry can never be served."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[int, tuple[str, Any]] = OrderedDict()
+
+    def get(self, match_id: int, version: str) -> Any | None:
+        item = self._items.get(match_id)
+        if item is None or item[0] != version:
+            return None
+        self._items.move_to_end(match_id)
+        return item[1]
+
+    def put(self, match_id: int, version: str, state: Any) -> None:
+        self._items[match_id] = (version, state)
+        self._items.move_to_end(match_id)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+    def drop(self, match_id: int) -> None:
+        self._items.pop(match_id, None)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class MatchService:
+    """Matches over a `MatchStore` (see the module doc). The challenge and lobby services start matches
+    through `start`; everything a player does to a running match goes through here."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        *,
+        guilds: Guilds,
+        ratings: Ratings,
+        registry: Registry,
+        now: Callable[[], float],
+        state_cache_size: int = 512,
+    ) -> None:
+        self.store = store
+        self.guilds = guilds
+        self.ratings = ratings
+        self._registry = registry
+        self.now = now
+        self.states = StateCache(state_cache_size)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._deadline_listeners: list[Callable[[], None]] = []
+
+    # ----------------------------------------------------------------------------------------- plumbing
+
+    def rules(self, game: str) -> Rules[Any, Any]:
+        """The engine of a game; UnknownGame if there is none."""
+        try:
+            return self._registry(game)
+        except KeyError:
+            raise UnknownGame(game=game) from None
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[match_id] = lock
+        return lock
+
+    def add_deadline_listener(self, callback: Callable[[], None]) -> None:
+        """Call `callback` (sync, cheap) whenever a deadline may have moved earlier."""
+        self._deadline_listeners.append(callback)
+
+    def deadlines_changed(self) -> None:
+        for callback in self._deadline_listeners:
+            try:
+                callback()
+            except Exception:
+                log.exception("deadline listener failed")
+
+    def _state(self, rules: Rules[Any, Any], row: MatchRecord) -> Any:
+        state = self.states.get(row.id, row.snapshot)
+        if state is None:
+            state = rules.load(json.loads(row.snapshot))
+            self.states.put(row.id, row.snapshot, state)
+        return state
+
+    def _view(self, row: MatchRecord, state: Any | None = None) -> MatchView:
+        rules = self.rules(row.game)
+        if state is None:
+            state = self._state(rules, row)
+        return MatchView.of(row, state, rules.to_move(state))
+
+    async def _row(self, match_id: int) -> MatchRecord:
+        row = await self.store.get_match(match_id)
+        if row is None:
+            raise UnknownMatch(match_id=match_id)
+        return row
+
+    async def _active_row(self, match_id: int) -> MatchRecord:
+        row = await self._row(match_id)
+        if not row.is_active:
+            raise MatchOver(match_id=match_id)
+        return row
+
+    @staticmethod
+    def _player(row: MatchRecord, user_id: int) -> Player:
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(match_id=row.id)
+        return row.seats[seat]
+
+    @staticmethod
+    def _deadline(row: MatchRecord, rules: Rules[Any, Any], state: Any, now: float) -> float | None:
+        """The deadline for the seat to move: none once over or when the bot is to move."""
+        seat = rules.to_move(state)
+        if seat is None or rules.outcome(state) is not None or row.seats[seat].is_ai:
+            return None
+        return now + row.turn_timeout
+
+    # ------------------------------------------------------------------------------------------ starting
+
+    async def check_channel(
+        self, guild_id: int | None, channel_id: int, *, opened_from: int | None = None
+    ) -> None:
+        """Games may start here (or in a thread `opened_from` an allowed channel), and no match is running."""
+        await self.guilds.check_allowed(guild_id, opened_from if opened_from is not None else channel_id)
+        busy = await self.store.active_match_in_channel(channel_id)
+        if busy is not None:
+            raise ChannelBusy(match_id=busy.id)
+
+    async def start(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: Sequence[tuple[int, str | None]],
+        *,
+        seed: int,
+        rated: bool,
+        turn_timeout: float,
+        guild_id: int | None,
+        channel_id: int,
+        challenge_id: int | None = None,
+        lobby_id: int | None = None,
+    ) -> MatchView:
+        """Insert a match with these (engine) options and players, seat 0 first, and play any forced moves of
+        the start. Closes the challenge or lobby it came from in the same transaction."""
+        rules = self.rules(game)
+        state = rules.new(len(seats), options, seed)
+        now = self.now()
+        players = tuple(Player(i, user_id, level) for i, (user_id, level) in enumerate(seats))
+        keys = [p.player_key for p in players]
+        new = NewMatch(
+            game=game,
+            options=options,
+            seed=seed,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            seats=players,
+            turn_timeout=turn_timeout,
+            deadline=None,
+            snapshot=snapshot_text(rules, state),
+            rated=rated and len(set(keys)) == len(keys),
+            created_at=now,
+        )
+        seat = rules.to_move(state)
+        if seat is not None and not players[seat].is_ai:
+            new = replace(new, deadline=now + turn_timeout)
+        try:
+            row = await self.store.insert_match(new, challenge_id=challenge_id, lobby_id=lobby_id)
+        except ChannelTaken:
+            busy = await self.store.active_match_in_channel(channel_id)
+            raise ChannelBusy(match_id=busy.id if busy else "?") from None
+        if rules.forced_move(state) is not None and rules.to_move(state) is not None:
+            async with self._lock(row.id):
+                played = await self._commit(row, rules, state, [], now)
+                return played.match
+        self.deadlines_changed()
+        return self._view(row, state)
+
+    # ------------------------------------------------------------------------------------------- reading
+
+    async def get(self, match_id: int) -> MatchView:
+        return self._view(await self._row(match_id))
+
+    async def in_channel(self, channel_id: int) -> MatchView:
+        """The active match of a channel or thread; NoMatchHere if there is none."""
+        row = await self.store.active_match_in_channel(channel_id)
+        if row is None:
+            raise NoMatchHere()
+        return self._view(row)
+
+    async def of_user(self, user_id: int) -> list[MatchView]:
+        """The active matches a user sits in, newest first."""
+        return [self._view(r) for r in await self.store.matches_of_user(user_id)]
+
+    async def moves(self, match_id: int) -> list[MoveView]:
+        """The move log with descriptions, forced moves and resignations included."""
+        row = await self._row(match_id)
+        rules = self.rules(row.game)
+        stored = await self.store.moves(match_id)
+        return [
+            self._move_view(row, rules, step, stored[step.ply]) for step in self._replay(row, rules, stored)
+        ]
+
+    async def log(self, match_id: int) -> list[MoveRecord]:
+        """The stored move log, as it is (no replay): for a replay image, or the last move of a board."""
+        await self._row(match_id)
+        return await self.store.moves(match_id)
+
+    async def last_move(self, match_id: int) -> str | None:
+        """The notation of the last move played, None before the first."""
+        log = await self.log(match_id)
+        return log[-1].notation if log else None
+
+    async def bot_turns(self) -> list[MatchView]:
+        """Active matches where the bot is to move (after a restart the bot resumes thinking on these)."""
+        found = []
+        for match_id in await self.store.active_ai_match_ids():
+            view = await self.get(match_id)
+            if view.ai_seat_to_move() is not None:
+                found.append(view)
+        return found
+
+    @staticmethod
+    def _replay(
+        row: MatchRecord, rules: Rules[Any, Any], moves: Sequence[MoveRecord]
+    ) -> list[Step[Any, Any]]:
+        start = rules.new(len(row.seats), row.options, row.seed)
+        return list(replay(rules, start, [(m.seat, m.notation) for m in moves]))
+
+    @staticmethod
+    def _describe(rules: Rules[Any, Any], state: Any, seat: Seat, move: Any) -> str:
+        if move is None:
+            return f"{rules.seat_label(state, seat)} resigns"
+        return rules.describe(state, move)
+
+    def _move_view(
+        self, row: MatchRecord, rules: Rules[Any, Any], step: Step[Any, Any], stored: MoveRecord
+    ) -> MoveView:
+        return MoveView(
+            ply=step.ply,
+            seat=step.seat,
+            notation=step.notation,
+            forced=stored.forced,
+            at=stored.at,
+            user_id=row.seats[step.seat].user_id,
+            description=self._describe(rules, step.before, step.seat, step.move),
+        )
+
+    # ------------------------------------------------------------------------------------------- playing
+
+    async def play(
+        self, match_id: int, user_id: int, notation: str, expected_ply: int | None = None
+    ) -> Played:
+        """Play `notation` for `user_id`, then every forced move that follows; all stored in one transaction.
+
+        `expected_ply` is the ply of the board the player saw (from a button); another current ply raises
+        StaleMove. Raises UnknownMatch, MatchOver, NotSeated, NotYourTurnError, or the engine's MoveError."""
+        async with self._lock(match_id):
+            row = await self._active_row(match_id)
+            if expected_ply is not None and expected_ply != row.ply:
+                raise StaleMove()
+            rules = self.rules(row.game)
+            state = self._state(rules, row)
+            self._check_turn(row, rules, state, user_id)
+            move = rules.parse(state, notation)
+            return await self._commit(row, rules, state, [move], self.now())
+
+    async def pass_turn(self, match_id: int, user_id: int, expected_ply: int | None = None) -> Played:
+        """Pass this turn where the rules allow a pass now (`Rules.pass_move`); CannotPass where not."""
+        async with self._lock(match_id):
+            row = await self._active_row(match_id)
+            if expected_ply is not None and expected_ply != row.ply:
+                raise StaleMove()
+            rules = self.rules(row.game)
+            state = self._state(rules, row)
+            self._check_turn(row, rules, state, user_id)
+            move = rules.pass_move(state)
+            if move is None:
+                raise CannotPass(game_name=rules.name)
+            return await self._commit(row, rules, state, [move], self.now())
+
+    def _check_turn(self, row: MatchRecord, rules: Rules[Any, Any], state: Any, user_id: int) -> Seat:
+        mine = [p.seat for p in row.seats if p.user_id == user_id]
+        if not mine:
+            raise NotSeated(match_id=row.id)
+        to_move = rules.to_move(state)
+        if to_move is None:
+            raise MatchOver(match_id=row.id)
+        if to_move not in mine:
+            other = row.seats[to_move]
+            raise BotsTurn() if other.is_ai else NotYourTurnError(user_id=other.user_id)
+        return to_move
+
+    async def _commit(
+        self,
+        row: MatchRecord,
+        rules: Rules[Any, Any],
+        state: Any,
+        chosen: Sequence[Any],
+        now: float,
+        *,
+        resigning: tuple[Seat, Any] | None = None,
+    ) -> Played:
+        """Store the chosen moves (or a resignation: the seat and the position after it) and the forced
+        moves that follow, and describe the result. Called under the match lock. With no chosen move and
+        no resignation, only forced moves are played (a fresh match)."""
+        records: list[MoveRecord] = []
+        views: list[MoveView] = []
+        ply = row.ply
+
+        def record(seat: Seat, notation: str, move: Any, forced: bool, after: Any) -> Any:
+            nonlocal ply
+            records.append(MoveRecord(ply=ply, seat=seat, notation=notation, forced=forced, at=now))
+            views.append(
+                MoveView(
+                    ply=ply,
+                    seat=seat,
+                    notation=notation,
+                    forced=forced,
+                    at=now,
+                    user_id=row.seats[seat].user_id,
+                    description=self._describe(rules, state, seat, move),
+                )
+            )
+            ply += 1
+            return after
+
+        if resigning is not None:
+            state = record(resigning[0], RESIGN, None, False, resigning[1])
+        for move in chosen:
+            mover = rules.to_move(state)
+            assert mover is not None
+            state = record(mover, rules.notation(state, move), move, False, rules.apply(state, move))
+        while (mover := rules.to_move(state)) is not None and (
+            forced := rules.forced_move(state)
+        ) is not None:
+            state = record(mover, rules.notation(state, forced), forced, True, rules.apply(state, forced))
+
+        outcome = rules.outcome(state)
+        finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
+        deadline = self._deadline(row, rules, state, now)
+        snapshot = snapshot_text(rules, state)
+        if not await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish):
+            self.states.drop(row.id)
+            raise StaleMove()
+        self.states.put(row.id, snapshot, state)
+        self.deadlines_changed()
+        # What the write changed; a finished match is read back with its results.
+        if finish is None:
+            changed = replace(
+                row,
+                ply=ply,
+                snapshot=snapshot,
+                deadline=deadline,
+                updated_at=now,
+                abort_votes=(),
+                takeback=None,
+            )
+        else:
+            changed = await self._row(row.id)
+        view = self._view(changed, state)
+        finished = await self._finished(view, by_user=None) if outcome is not None else None
+        return Played(finished.match if finished else view, views[0], tuple(views[1:]), finished)
+
+    # -------------------------------------------------------------------------------------------- ending
+
+    async def check_resign(self, match_id: int, user_id: int) -> MatchView:
+        """What `resign` checks first: the match is on, the user plays in it and has not resigned yet. The bot
+        calls it before asking the player to confirm."""
+        row = await self._active_row(match_id)
+        player = self._player(row, user_id)
+        view = self._view(row)
+        after = self.rules(row.game).resign(view.state, player.seat)
+        if after is not None and self.rules(row.game).dump(after) == self.rules(row.game).dump(view.state):
+            raise AlreadyResigned(match_id=match_id)
+        return view
+
+    async def resign(self, match_id: int, user_id: int) -> Finished | Played:
+        """Give up, on any turn. Where the rules end the game (two players) the others win at once
+        (Termination.RESIGNATION); otherwise (TilingKing with more players) the resignation is logged and
+        the game goes on without the player."""
+        async with self._lock(match_id):
+            row = await self._active_row(match_id)
+            player = self._player(row, user_id)
+            rules = self.rules(row.game)
+            state = self._state(rules, row)
+            after = rules.resign(state, player.seat)
+            if after is None:
+                outcome = Outcome.loss(player.seat, len(row.seats), Termination.RESIGNATION)
+                return await self._end(row, outcome, by_user=user_id)
+            if rules.dump(after) == rules.dump(state):
+                raise AlreadyResigned(match_id=match_id)
+            return await self._commit(row, rules, state, [], self.now(), resigning=(player.seat, after))
+
+    async def _end(self, row: MatchRecord, outcome: Outcome, *, by_user: int | None) -> Finished:
+        """End a match without a move (resignation, timeout, abort), stale-checked. Called under the lock."""
+        status = MatchStatus.ABORTED if outcome.termination is Termination.ABORTED else MatchStatus.FINISHED
+        if not await self.store.finish_match(row.id, row.ply, Finish(status, outcome, self.now())):
+            raise StaleMove()
+        self.deadlines_changed()
+        return await self._finished(self._view(await self._row(row.id)), by_user=by_user)
+
+    async def _finished(self, view: MatchView, *, by_user: int | None) -> Finished:
+        assert view.outcome is not None
+        changes = await self.ratings.rate(view.id)
+        winners = tuple(view.seats[s].user_id for s in view.outcome.winners)
+        return Finished(view, view.outcome, winners, by_user, tuple(changes))
+
+    async def request_abort(
+        self, match_id: int, user_id: int, *, admin: bool = False
+    ) -> Finished | AbortRequested:
+        """End the match with no result: at once for a server admin (the caller says so), otherwise once every
+        seated player has asked (the bot's seats agree by themselves)."""
+        async with self._lock(match_id):
+            row = await self._active_row(match_id)
+            aborted = Outcome(Termination.ABORTED, (0,) * len(row.seats))
+            if admin:
+                return await self._end(row, aborted, by_user=user_id)
+            self._player(row, user_id)
+            votes = set(row.abort_votes) | {p.seat for p in row.seats if p.user_id == user_id or p.is_ai}
+            waiting = tuple(dict.fromkeys(p.user_id for p in row.seats if p.seat not in votes))
+            if not waiting:
+                return await self._end(row, aborted, by_user=user_id)
+            if not await self.store.set_requests(row.id, row.ply, sorted(votes), row.takeback):
+                raise StaleMove()
+            return AbortRequested(
+                self._view(replace(row, abort_votes=tuple(sorted(votes)))), user_id, waiting
+            )
+
+    # ------------------------------------------------------------------------------------------ takeback
+
+    @staticmethod
+    def _takeback_target(moves: Sequence[MoveRecord], seat: Seat) -> int | None:
+        """The ply to rewind to: `seat`'s last chosen move (one decision at a time; a balancer's swaps are
+        taken back one by one), with the forced moves and other seats' moves after it."""
+        return next(
+            (m.ply for m in reversed(moves) if m.seat == seat and not m.forced and m.notation != RESIGN), None
+        )
+
+    async def request_takeback(self, match_id: int, user_id: int) -> TakebackRequested | TakenBack:
+        """Ask to undo your last move and what followed it. Against the bot it happens at once; otherwise
+        every other player must accept. One request per match may be open at a time."""
+        async with self._lock(match_id):
+            row = await self._active_row(match_id)
+            player = self._player(row, user_id)
+            moves = await self.store.moves(match_id)
+            if self._takeback_target(moves, player.seat) is None:
+                raise NothingToTakeBack()
+            if row.takeback is not None and row.takeback.ply == row.ply:
+                raise TakebackPending(match_id=match_id)
+            others = [p for p in row.seats if p.user_id != user_id and not p.is_ai]
+            if not others:
+                return await self._rewind(row, player.seat, user_id, moves)
+            request = TakebackRequest(player.seat, user_id, row.ply)
+            if not await self.store.set_requests(row.id, row.ply, row.abort_votes, request):
+                raise StaleMove()
+            waiting = tuple(dict.fromkeys(p.user_id for p in others))
+            return TakebackRequested(self._view(replace(row, takeback=request)), user_id, waiting)
+
+    async def _open_request(
+        self, match_id: int, user_id: int, seat: Seat | None
+    ) -> tuple[MatchRecord, TakebackRequest]:
+        """The match and its open takeback request, answered by `user_id`; `seat` (from a button) must be the
+        asker's seat, so a button never answers another request than the one it was posted with."""
+        row = await self._active_row(match_id)
+        request = row.takeback
+        if request is None or request.ply != row.ply or (seat is not None and seat != request.seat):
+            raise NoTakebackRequest()
+        if user_id == request.user_id:
+            raise OwnRequest()
+        self._player(row, user_id)
+        return row, request
+
+    async def accept_takeback(
+        self, match_id: int, user_id: int, *, seat: Seat | None = None
+    ) -> TakenBack | TakebackRequested:
+        """Agree to the open takeback (the one asked from `seat`, if given); it happens once every other
+        player has agreed, until then the request with the players still to answer comes back."""
+        async with self._lock(match_id):
+            row, request = await self._open_request(match_id, user_id, seat)
+            accepted = set(request.accepted) | {p.seat for p in row.seats if p.user_id == user_id}
+            others = {p.seat for p in row.seats if p.user_id != request.user_id and not p.is_ai}
+            if others <= accepted:
+                moves = await self.store.moves(match_id)
+                return await self._rewind(row, request.seat, request.user_id, moves)
+            updated = replace(request, accepted=tuple(sorted(accepted)))
+            if not await self.store.set_requests(row.id, row.ply, row.abort_votes, updated):
+                raise StaleMove()
+            waiting = tuple(dict.fromkeys(row.seats[s].user_id for s in sorted(others - accepted)))
+            return TakebackRequested(self._view(replace(row, takeback=updated)), request.user_id, waiting)
+
+    async def decline_takeback(self, match_id: int, user_id: int, *, seat: Seat | None = None) -> MatchView:
+        """Refuse the open takeback (the one asked from `seat`, if given); the request is closed."""
+        async with self._lock(match_id):
+            row, _ = await self._open_request(match_id, user_id, seat)
+            if not await self.store.set_requests(row.id, row.ply, row.abort_votes, None):
+                raise StaleMove()
+            return self._view(replace(row, takeback=None))
+
+    async def _rewind(
+        self, row: MatchRecord, seat: Seat, user_id: int, moves: Sequence[MoveRecord]
+    ) -> TakenBack:
+        target = self._takeback_target(moves, seat)
+        if target is None:
+            raise NothingToTakeBack()
+        rules = self.rules(row.game)
+        steps = self._replay(row, rules, moves)
+        kept = steps[target].before
+        undone = tuple(self._move_view(row, rules, step, moves[step.ply]) for step in steps[target:])
+        now = self.now()
+        deadline = self._deadline(row, rules, kept, now)
+        snapshot = snapshot_text(rules, kept)
+        if not await self.store.rewind_match(row.id, row.ply, target, snapshot, deadline, now):
+            raise StaleMove()
+        self.states.put(row.id, snapshot, kept)
+        self.deadlines_changed()
+        changed = replace(
+            row,
+            ply=target,
+            snapshot=snapshot,
+            deadline=deadline,
+            updated_at=now,
+            abort_votes=(),
+            takeback=None,
+        )
+        return TakenBack(self._view(changed, kept), user_id, undone)
+
+    # ----------------------------------------------------------------------------------------- deadlines
+
+    async def next_deadline(self) -> float | None:
+        return await self.store.next_deadline()
+
+    async def expire_due(self, now: float | None = None) -> list[TimedOut]:
+        """Time out every player whose deadline has passed (by `now`, the service's time by default). Each
+        expiry is a stale-checked write, so running this twice fires nothing twice."""
+        now = self.now() if now is None else now
+        events = []
+        for match_id, ply in await self.store.due_matches(now):
+            try:
+                event = await self._time_out(match_id, ply, now)
+            except (StaleMove, MatchOver):
+                continue
+            if event is not None:
+                events.append(event)
+        return events
+
+    async def _time_out(self, match_id: int, ply: int, now: float) -> TimedOut | None:
+        async with self._lock(match_id):
+            row = await self._row(match_id)
+            if not row.is_active or row.ply != ply or row.deadline is None or row.deadline > now:
+                return None
+            rules = self.rules(row.game)
+            state = self._state(rules, row)
+            seat = rules.to_move(state)
+            if seat is None:
+                return None
+            user_id = row.seats[seat].user_id
+            move = rules.timeout_move(state)
+            if move is not None:
+                played = await self._commit(row, rules, state, [move], now)
+                return TimedOut(match_id, seat, user_id, played.finished, played)
+            outcome = Outcome.loss(seat, len(row.seats), Termination.TIMEOUT)
+            return TimedOut(match_id, seat, user_id, await self._end(row, outcome, by_user=user_id), None)

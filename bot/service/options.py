@@ -1,0 +1,139 @@
+"""The options a match accepts: the game's own (`Rules.options`) and the host's.
+
+The host adds `rated`, `turn_timeout` and, for a two-player challenge, the option that says who takes seat 0
+(its name and meaning come from the game: `Rules.first_seat`, e.g. Paintscape's ``balancer``). Lobbies draw
+or keep seats by `seat_order` instead. Options are resolved (checked and filled with defaults) when a
+challenge or lobby is made, never later.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import Option, Rules, resolve_options
+
+SEAT_CHOICES: tuple[str, ...] = ("challenger", "opponent", "random")
+"""Who takes seat 0 of a two-player match."""
+SEAT_ORDERS: tuple[str, ...] = ("random", "joined")
+"""How a lobby seats its members: drawn at random, or in the order they joined."""
+MAX_TURN_TIMEOUT_MINUTES = 14 * 24 * 60
+
+RATED = Option("rated", True, "Whether the result changes ratings")
+TURN_TIMEOUT = Option(
+    "turn_timeout",
+    0,
+    "Minutes per turn; 0 uses the server's setting",
+    minimum=0,
+    maximum=MAX_TURN_TIMEOUT_MINUTES,
+)
+
+
+def first_seat_option(rules: Rules[Any, Any]) -> Option:
+    """The option that decides who takes seat 0 in a two-player match of this game."""
+    choice = rules.first_seat
+    return Option(
+        choice.option,
+        "random",
+        f"{choice.help}: challenger, opponent or random",
+        choices=SEAT_CHOICES,
+        proposal=choice.proposal,
+    )
+
+
+def match_options(rules: Rules[Any, Any], *, lobby: bool = False) -> tuple[Option, ...]:
+    """Every option a match of this game accepts: the engine's, then the host's."""
+    specs = [*rules.options, RATED, TURN_TIMEOUT]
+    if not lobby:
+        specs.append(first_seat_option(rules))
+    return tuple(specs)
+
+
+def resolve(rules: Rules[Any, Any], given: Mapping[str, Any], *, lobby: bool = False) -> dict[str, Any]:
+    """Check `given` against the game's options and fill in the defaults; raises InvalidOptions."""
+    return resolve_options(match_options(rules, lobby=lobby), given)
+
+
+def engine_options(rules: Rules[Any, Any], resolved: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of the resolved options that the engine takes."""
+    names = {o.name for o in rules.options}
+    return {name: value for name, value in resolved.items() if name in names}
+
+
+def challenger_first(rules: Rules[Any, Any], resolved: Mapping[str, Any], rng: random.Random) -> bool:
+    """Whether the challenger takes seat 0, by the game's first-seat option (random when not given)."""
+    choice = resolved.get(rules.first_seat.option, "random")
+    if choice == "challenger":
+        return True
+    if choice == "opponent":
+        return False
+    return rng.random() < 0.5
+
+
+# ------------------------------------------------------------------------------------------ options text
+
+
+class OptionsTextError(ValueError):
+    """Options text that is not a list of ``name=value`` pairs; the message says what to type."""
+
+
+def parse_options_text(text: str) -> dict[str, str]:
+    """``"board=hex5 balance=off"`` (spaces or commas between pairs, ``:`` also allowed) to a dict of texts.
+
+    Values are coerced later by the options' specs (`resolve`), so "off", "no" and "false" all work."""
+    found: dict[str, str] = {}
+    for token in text.replace(",", " ").split():
+        name, sep, value = token.partition("=")
+        if not sep:
+            name, sep, value = token.partition(":")
+        name, value = name.strip().lower(), value.strip()
+        if not sep or not name or not value:
+            raise OptionsTextError(f"{token!r} is not an option: write name=value, like board=hex5")
+        if name in found:
+            raise OptionsTextError(f"{name} is given twice")
+        found[name] = value
+    return found
+
+
+def _values_of(spec: Option) -> list[str]:
+    if spec.choices:
+        return [str(c) for c in spec.choices]
+    if isinstance(spec.default, bool):
+        return ["on", "off"]
+    if isinstance(spec.default, int):
+        values = [spec.default, spec.minimum, spec.maximum]
+        return [str(v) for v in dict.fromkeys(v for v in values if v is not None)]
+    return []
+
+
+def suggest_options(specs: tuple[Option, ...], text: str, *, limit: int = 25) -> list[tuple[str, str]]:
+    """Completions of options text for autocomplete: (label, completed text) pairs.
+
+    The last word is completed: an option name (``boa`` -> ``board=``) or, after ``name=``, a value from
+    the option's choices (``board=h`` -> ``board=hex5``). Options already given are not offered again."""
+    head, _, last = text.rpartition(" ") if not text.endswith(" ") else (text.rstrip(), " ", "")
+    prefix = f"{head} " if head.strip() else ""
+    given = set()
+    for token in head.split():
+        given.add(token.partition("=")[0].lower())
+    name, sep, typed = last.partition("=")
+    found: list[tuple[str, str]] = []
+    if not sep:
+        for spec in specs:
+            if spec.name not in given and spec.name.startswith(name.lower()):
+                default = _shown(spec.default)
+                label = f"{spec.name}= ({spec.help}; default {default})"
+                found.append((label[:100], f"{prefix}{spec.name}="))
+    else:
+        chosen = next((s for s in specs if s.name == name.lower()), None)
+        for value in _values_of(chosen) if chosen is not None else []:
+            if value.lower().startswith(typed.lower()):
+                found.append((f"{name.lower()}={value}"[:100], f"{prefix}{name.lower()}={value}"))
+    return [(label, value) for label, value in found if len(value) <= 100][:limit]
+
+
+def _shown(value: bool | int | str) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value) if value != "" else "none"

@@ -1,0 +1,68 @@
+"""Ratings: openskill's Plackett-Luce model, one rating per game and player key (``user:<id>``, or
+``ai:<level>`` for the bot), updated once when a rated match finishes (a flag on the match makes it
+idempotent, so a crash between the end and the rating is repaired by `recover`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from bot.service.errors import UnknownGame
+from bot.service.records import MatchStatus, Rating, RatingChange, player_key
+from bot.service.store import MatchStore
+from games.base import Rules
+
+
+class Ratings:
+    """Applies ratings when matches end; reads leaderboards and players' ratings."""
+
+    def __init__(
+        self, store: MatchStore, *, registry: Callable[[str], Rules[Any, Any]], now: Callable[[], float]
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.now = now
+        self._model = PlackettLuce()
+
+    async def rate(self, match_id: int) -> list[RatingChange]:
+        """Apply the ratings of a finished rated match once; later calls return the stored changes."""
+        row = await self.store.get_match(match_id)
+        if row is None or row.status is not MatchStatus.FINISHED or not row.rated or row.outcome is None:
+            return []
+        ranks = [float(r) for r in row.outcome.ranks]
+        keys = [p.player_key for p in row.seats]
+        model = self._model
+
+        def compute(current: dict[str, tuple[float, float] | None]) -> dict[str, tuple[float, float]]:
+            teams = []
+            for key in keys:
+                before = current[key]
+                teams.append([model.rating(name=key) if before is None else model.rating(*before, name=key)])
+            rated = model.rate(teams, ranks=ranks)
+            return {key: (team[0].mu, team[0].sigma) for key, team in zip(keys, rated, strict=True)}
+
+        await self.store.apply_ratings(match_id, row.game, keys, compute, self.now())
+        return await self.store.rating_changes(match_id)
+
+    async def recover(self) -> int:
+        """Rate every finished match whose rating was not applied (a crash in between); returns how many."""
+        count = 0
+        for match_id in await self.store.unapplied_rated_match_ids():
+            if await self.rate(match_id):
+                count += 1
+        return count
+
+    async def leaderboard(self, game: str, *, guild_id: int | None = None, limit: int = 10) -> list[Rating]:
+        """The best rated players of a game (with a finished rated match), in a guild or everywhere."""
+        try:
+            self.registry(game)
+        except KeyError:
+            raise UnknownGame(game=game) from None
+        return await self.store.leaderboard(game, guild_id, limit)
+
+    async def rating(self, game: str, user_id: int) -> Rating | None:
+        """A user's rating in a game, or None if unrated."""
+        key = player_key(user_id, None)
+        return (await self.store.get_ratings(game, [key])).get(key)

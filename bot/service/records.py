@@ -1,0 +1,448 @@
+"""The service's records: what it stores and what it returns, frozen and Discord-free.
+
+The store builds the stored records (`MatchRecord`, `Challenge`, `Lobby`, ...) from rows; the service adds
+only what the rules know: a `MatchView` is a `MatchRecord` with its engine state and whose turn it is, a
+`MoveView` a `MoveRecord` with its player and its description. Results of actions (`Played`, `Finished`,
+...) and the events of background work (`TimedOut`, `ChallengeExpired`) are records too.
+
+Players are Discord user ids (ints), seats the engine's 0..n-1; the bot's own seats carry an `ai_level`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Self, TypeAlias
+
+from games.base import Outcome, Seat, Termination
+
+AI_LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+
+class MatchStatus(enum.StrEnum):
+    """A match's life; the values are stored."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class ChallengeStatus(enum.StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+
+
+class LobbyStatus(enum.StrEnum):
+    OPEN = "open"
+    STARTED = "started"
+    CLOSED = "closed"
+
+
+class SeatResult(enum.StrEnum):
+    """A seat's result once the match is over (an aborted match has none)."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+
+def player_key(user_id: int, ai_level: str | None) -> str:
+    """The rating key of a player: ``user:<id>``, or ``ai:<level>`` for the bot at that level."""
+    return f"ai:{ai_level}" if ai_level is not None else f"user:{user_id}"
+
+
+def parse_player_key(key: str) -> tuple[int | None, str | None]:
+    """(user id, None) for a person's key, (None, level) for the bot's."""
+    kind, _, rest = key.partition(":")
+    return (None, rest) if kind == "ai" else (int(rest), None)
+
+
+# ------------------------------------------------------------------------------------------------ matches
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sits in one seat: a user, or the bot itself playing at `ai_level`."""
+
+    seat: Seat
+    user_id: int
+    ai_level: str | None = None
+    result: SeatResult | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+    @property
+    def player_key(self) -> str:
+        return player_key(self.user_id, self.ai_level)
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A pending takeback: `seat`'s player asked at `ply`; `accepted` are the seats that agreed so far."""
+
+    seat: Seat
+    user_id: int
+    ply: int
+    accepted: tuple[Seat, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "user_id": self.user_id, "ply": self.ply, "accepted": list(self.accepted)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TakebackRequest:
+        return cls(data["seat"], data["user_id"], data["ply"], tuple(data.get("accepted", ())))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRecord:
+    """A match as stored. `snapshot` is the JSON text of the engine's `dump` after `ply` moves; `outcome` is
+    set once the match is over (by the rules, or by the service for a resignation, timeout or abort)."""
+
+    id: int
+    game: str
+    options: Mapping[str, Any]
+    seed: int
+    guild_id: int | None
+    channel_id: int
+    seats: tuple[Player, ...]
+    status: MatchStatus
+    ply: int
+    turn_timeout: float
+    deadline: float | None
+    snapshot: str
+    outcome: Outcome | None
+    rated: bool
+    ratings_applied: bool
+    abort_votes: tuple[Seat, ...]
+    takeback: TakebackRequest | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+    quarantine: str | None = None
+    """Why the match was set aside (its snapshot or log cannot be loaded), or None for a sound match."""
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is MatchStatus.ACTIVE
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        """The first seat this user holds (a person's seat before the bot's), or None."""
+        people = (p.seat for p in self.seats if p.user_id == user_id and not p.is_ai)
+        anyone = (p.seat for p in self.seats if p.user_id == user_id)
+        return next(people, next(anyone, None))
+
+    @property
+    def human_user_ids(self) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(p.user_id for p in self.seats if not p.is_ai))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchView(MatchRecord):
+    """A match with its engine state after `ply` moves, and the seat to move (None once over)."""
+
+    state: Any
+    to_move: Seat | None
+
+    @classmethod
+    def of(cls, record: MatchRecord, state: Any, to_move: Seat | None) -> Self:
+        stored = {f.name: getattr(record, f.name) for f in fields(MatchRecord)}
+        return cls(**stored, state=state, to_move=to_move if record.is_active else None)
+
+    @property
+    def user_to_move(self) -> int | None:
+        """The user id of the seat to move (the bot's id for an AI seat), None once over."""
+        return None if self.to_move is None else self.seats[self.to_move].user_id
+
+    def ai_seat_to_move(self) -> Player | None:
+        """The bot's seat if the bot is to move in an active match: then the bot should think."""
+        if self.to_move is None:
+            return None
+        player = self.seats[self.to_move]
+        return player if player.is_ai else None
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """Everything needed to insert a match."""
+
+    game: str
+    options: Mapping[str, Any]
+    seed: int
+    guild_id: int | None
+    channel_id: int
+    seats: tuple[Player, ...]
+    turn_timeout: float
+    deadline: float | None
+    snapshot: str
+    rated: bool
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveRecord:
+    """One entry of a match's move log. Forced moves (automatic passes) are entries too, marked `forced`; a
+    resignation that does not end the game is the word `resign` with the resigning seat."""
+
+    ply: int
+    seat: Seat
+    notation: str
+    forced: bool
+    at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveView(MoveRecord):
+    """A move with its player and its description (`rules.describe` from the position before it)."""
+
+    user_id: int
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """How a match ends inside a write: the new status, the outcome and each seat's result."""
+
+    status: MatchStatus
+    outcome: Outcome
+    at: float
+
+    @property
+    def results(self) -> dict[Seat, SeatResult | None]:
+        outcome = self.outcome
+        if outcome.termination is Termination.ABORTED:
+            return dict.fromkeys(range(len(outcome.ranks)))
+        if outcome.is_draw:
+            return dict.fromkeys(range(len(outcome.ranks)), SeatResult.DRAW)
+        return {
+            s: SeatResult.WIN if s in outcome.winners else SeatResult.LOSS for s in range(len(outcome.ranks))
+        }
+
+
+# ------------------------------------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """A player's rating before (None: first rated game) and after one match."""
+
+    match_id: int
+    player_key: str
+    mu_before: float | None
+    sigma_before: float | None
+    mu_after: float
+    sigma_after: float
+
+    @property
+    def user_id(self) -> int | None:
+        return parse_player_key(self.player_key)[0]
+
+    @property
+    def ai_level(self) -> str | None:
+        return parse_player_key(self.player_key)[1]
+
+    @property
+    def before(self) -> float | None:
+        """The conservative rating (mu - 3 sigma) before the match; None for a first rated game."""
+        if self.mu_before is None or self.sigma_before is None:
+            return None
+        return self.mu_before - 3 * self.sigma_before
+
+    @property
+    def after(self) -> float:
+        return self.mu_after - 3 * self.sigma_after
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A match that has just ended. `winners` are user ids (empty for a draw or an abort); `by_user` is who
+    resigned, timed out or aborted, if anyone."""
+
+    match: MatchView
+    outcome: Outcome
+    winners: tuple[int, ...]
+    by_user: int | None
+    rating_changes: tuple[RatingChange, ...]
+
+    @property
+    def termination(self) -> Termination:
+        return self.outcome.termination
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """The result of a move: the move, the forced moves that followed, and the end if it came."""
+
+    match: MatchView
+    move: MoveView
+    forced: tuple[MoveView, ...]
+    finished: Finished | None
+
+    @property
+    def moves(self) -> tuple[MoveView, ...]:
+        return (self.move, *self.forced)
+
+
+@dataclass(frozen=True, slots=True)
+class AbortRequested:
+    """An abort waiting for the other players: `waiting_for` are the user ids who have not agreed yet."""
+
+    match: MatchView
+    by_user: int
+    waiting_for: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequested:
+    match: MatchView
+    by_user: int
+    waiting_for: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """A takeback that happened: `undone` are the moves removed, newest last."""
+
+    match: MatchView
+    by_user: int
+    undone: tuple[MoveView, ...]
+
+
+# ------------------------------------------------------------------------------------- challenges, lobbies
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A challenge of one member by another to a two-player match; `options` are resolved when it is made."""
+
+    id: int
+    game: str
+    options: Mapping[str, Any]
+    guild_id: int | None
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    status: ChallengeStatus
+    created_at: float
+    expires_at: float
+    match_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyMember:
+    """A lobby seat: a user, or the bot at `ai_level`."""
+
+    user_id: int
+    ai_level: str | None
+    joined_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """An open table for a game of several players; the host starts it."""
+
+    id: int
+    game: str
+    options: Mapping[str, Any]
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    seat_order: str  # "random" or "joined"
+    max_players: int
+    status: LobbyStatus
+    created_at: float
+    match_id: int | None
+    members: tuple[LobbyMember, ...]
+
+
+# ------------------------------------------------------------------------------------ settings, statistics
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-guild settings: turn timeout in seconds, matches in threads, channels where games may start
+    (empty = every channel)."""
+
+    guild_id: int
+    turn_timeout: float
+    threads: bool
+    allowed_channels: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's openskill rating in a game, and how many finished rated matches it counts."""
+
+    game: str
+    player_key: str
+    mu: float
+    sigma: float
+    played: int = 0
+
+    @property
+    def user_id(self) -> int | None:
+        return parse_player_key(self.player_key)[0]
+
+    @property
+    def ai_level(self) -> str | None:
+        return parse_player_key(self.player_key)[1]
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma: the estimate the leaderboard sorts by."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class UserStats:
+    game: str
+    played: int
+    won: int
+    lost: int
+    drawn: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A finished or aborted match and the number of moves its players chose (forced passes not counted)."""
+
+    match: MatchRecord
+    moves: int
+
+
+# ------------------------------------------------------------------------------------------------ events
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A player ran out of time: either the match ended (`finished`) or the rules moved for them
+    (`played`, e.g. TilingKing's pass-all)."""
+
+    match_id: int
+    seat: Seat
+    user_id: int
+    finished: Finished | None
+    played: Played | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeExpired:
+    """Nobody answered a challenge in time."""
+
+    challenge: Challenge
+
+
+@dataclass(frozen=True, slots=True)
+class BotPlayed:
+    """The bot took its turn in a match."""
+
+    played: Played
+
+
+Event: TypeAlias = TimedOut | ChallengeExpired | BotPlayed
+"""What background work (the turn clock, the bot's own turns) reports to the application."""

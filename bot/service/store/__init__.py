@@ -1,0 +1,31 @@
+"""Persistence behind one protocol: `MatchStore` (store/base.py) and its SQLite implementation; a
+PostgreSQL one stands beside it for several shard processes. `open_store(url)` picks by the URL's scheme:
+``sqlite:///data/tessera.sqlite3`` (a file relative to the working folder), ``sqlite:////abs/path.db`` or
+``sqlite:///:memory:``.
+"""
+
+from __future__ import annotations
+
+from bot.service.store.base import ChannelTaken, MatchStore, RatingCompute, StoreConflict, StoreUnavailable
+from bot.service.store.sqlite import SqliteStore, sqlite_path
+from bot.service.store.sqlite_schema import SCHEMA_VERSION
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ChannelTaken",
+    "MatchStore",
+    "RatingCompute",
+    "SqliteStore",
+    "StoreConflict",
+    "StoreUnavailable",
+    "open_store",
+    "sqlite_path",
+]
+
+
+async def open_store(url: str) -> MatchStore:
+    """Open (and migrate) the store a database URL names."""
+    if url.startswith("sqlite:"):
+        return await SqliteStore.open(sqlite_path(url))
+    scheme = url.split(":", 1)[0]
+    raise ValueError(f"unsupported database URL scheme {scheme!r}: use sqlite:///data/tessera.sqlite3")

@@ -1,0 +1,219 @@
+"""The store interface: persistence for matches, moves, challenges, lobbies, guild settings and ratings.
+
+SQL only: no game rules and no Discord. Races are settled in the database: every change to a match is
+guarded by its ply (``UPDATE matches ... WHERE id = ? AND ply = ?``) in the same transaction as the rows that
+go with it, and a method that loses the race returns False (or raises `StoreConflict` where it says so).
+Times are seconds since the epoch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from bot.service.records import (
+    Challenge,
+    ChallengeStatus,
+    Finish,
+    GuildSettings,
+    Lobby,
+    LobbyMember,
+    LobbyStatus,
+    MatchRecord,
+    MatchStatus,
+    MoveRecord,
+    NewMatch,
+    Rating,
+    RatingChange,
+    TakebackRequest,
+    UserStats,
+)
+from games.base import Seat
+
+
+class StoreConflict(Exception):
+    """A write found the row in another state than expected (another writer got there first)."""
+
+
+class ChannelTaken(StoreConflict):
+    """The channel already has an active match."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be used at all (not a database, damaged, unreachable, read-only); the message is
+    one line for an operator: which database and what to do."""
+
+
+RatingCompute = Callable[[dict[str, tuple[float, float] | None]], dict[str, tuple[float, float]]]
+"""Given each player key's current (mu, sigma), or None if unrated, return each key's new (mu, sigma)."""
+
+
+class MatchStore(Protocol):
+    """What the match service needs from a database."""
+
+    async def close(self) -> None: ...
+
+    # ------------------------------------------------------------------------------------------- matches
+
+    async def insert_match(
+        self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
+    ) -> MatchRecord:
+        """Insert a match and its seats, and close the challenge or lobby it came from, in one transaction.
+
+        Raises ChannelTaken if the channel has an active match, StoreConflict if the challenge or lobby has
+        moved on."""
+        ...
+
+    async def get_match(self, match_id: int) -> MatchRecord | None: ...
+    async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None: ...
+    async def match_ids(self, status: MatchStatus | None = None) -> list[int]: ...
+    async def matches_of_user(self, user_id: int, limit: int = 25) -> list[MatchRecord]:
+        """Active matches where the user holds a seat (not the bot's seats), newest first."""
+        ...
+
+    async def finished_matches(
+        self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
+    ) -> list[tuple[MatchRecord, int]]:
+        """Finished and aborted matches, newest first, each with the number of moves its players chose."""
+        ...
+
+    async def moves(self, match_id: int) -> list[MoveRecord]: ...
+
+    async def append_moves(
+        self,
+        match_id: int,
+        expected_ply: int,
+        moves: Sequence[MoveRecord],
+        snapshot: str,
+        deadline: float | None,
+        now: float,
+        finish: Finish | None = None,
+    ) -> bool:
+        """Add moves and the new snapshot if the match is still active at `expected_ply`; clears requests."""
+        ...
+
+    async def finish_match(self, match_id: int, expected_ply: int, finish: Finish) -> bool:
+        """End an active match at `expected_ply` without a move (resignation, timeout, abort)."""
+        ...
+
+    async def rewind_match(
+        self, match_id: int, expected_ply: int, to_ply: int, snapshot: str, deadline: float | None, now: float
+    ) -> bool:
+        """Delete the moves from `to_ply` on and store the snapshot of the shorter log (a takeback)."""
+        ...
+
+    async def set_requests(
+        self,
+        match_id: int,
+        expected_ply: int,
+        abort_votes: Sequence[Seat],
+        takeback: TakebackRequest | None,
+    ) -> bool:
+        """Store the abort votes and the pending takeback of an active match at `expected_ply`."""
+        ...
+
+    async def next_deadline(self) -> float | None: ...
+    async def due_matches(self, now: float) -> list[tuple[int, int]]:
+        """(match id, ply) of active matches whose turn deadline has passed."""
+        ...
+
+    async def active_ai_match_ids(self) -> list[int]:
+        """Active, sound matches where the bot holds a seat."""
+        ...
+
+    async def active_match_ids(self) -> list[int]:
+        """Every active match that is not quarantined (the start-up check loads each once)."""
+        ...
+
+    async def quarantine_match(self, match_id: int, reason: str) -> bool:
+        """Set a match aside: its clock stops and its channel is free again; False if it already was."""
+        ...
+
+    async def quarantined_match_ids(self) -> list[int]: ...
+    async def unapplied_rated_match_ids(self) -> list[int]: ...
+
+    # ---------------------------------------------------------------------------------------- challenges
+
+    async def insert_challenge(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        created_at: float,
+        expires_at: float,
+    ) -> Challenge: ...
+
+    async def get_challenge(self, challenge_id: int) -> Challenge | None: ...
+    async def set_challenge_status(
+        self,
+        challenge_id: int,
+        status: ChallengeStatus,
+        *,
+        expected: ChallengeStatus = ChallengeStatus.PENDING,
+    ) -> bool: ...
+    async def pending_challenges(self, channel_id: int | None = None) -> list[Challenge]: ...
+    async def count_pending_challenges(
+        self, *, challenger_id: int | None = None, channel_id: int | None = None
+    ) -> int:
+        """Pending challenges sent by a user, or waiting in a channel (both filters may be given)."""
+        ...
+
+    async def due_challenges(self, now: float) -> list[Challenge]: ...
+    async def next_challenge_expiry(self) -> float | None: ...
+
+    # ------------------------------------------------------------------------------------------- lobbies
+
+    async def insert_lobby(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        host: LobbyMember,
+        seat_order: str,
+        max_players: int,
+        created_at: float,
+    ) -> Lobby:
+        """Open a lobby whose host is its first member."""
+        ...
+
+    async def get_lobby(self, lobby_id: int) -> Lobby | None: ...
+    async def open_lobbies(self, channel_id: int | None = None) -> list[Lobby]: ...
+    async def count_open_lobbies(self, *, host_id: int | None = None, channel_id: int | None = None) -> int:
+        """Open lobbies hosted by a user, or open in a channel."""
+        ...
+
+    async def add_lobby_member(self, lobby_id: int, member: LobbyMember) -> bool:
+        """Add a member if the lobby is open, not full and (for a person) not already joined."""
+        ...
+
+    async def remove_lobby_member(self, lobby_id: int, user_id: int) -> bool: ...
+    async def set_lobby_status(
+        self, lobby_id: int, status: LobbyStatus, *, expected: LobbyStatus = LobbyStatus.OPEN
+    ) -> bool: ...
+
+    # ------------------------------------------------------------------------------------ guild settings
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None: ...
+    async def put_guild_settings(self, settings: GuildSettings) -> None: ...
+
+    # --------------------------------------------------------------------------------------------- ratings
+
+    async def apply_ratings(
+        self, match_id: int, game: str, player_keys: Sequence[str], compute: RatingCompute, now: float
+    ) -> list[RatingChange] | None:
+        """Rate a finished match once: None if it was already rated (the flag on the match is set). Counts the
+        match in each player's `played`, everywhere and in the match's guild."""
+        ...
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]: ...
+    async def get_ratings(self, game: str, player_keys: Sequence[str]) -> dict[str, Rating]: ...
+    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
+        """The best ratings of a game (mu - 3 sigma, highest first) of players with a rated result, with
+        how many rated matches each played: everywhere, or in one guild (its own count there)."""
+        ...
+
+    async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]: ...

@@ -1,0 +1,938 @@
+"""`MatchStore` on SQLite through aiosqlite: the embedded default for one bot process.
+
+WAL journal, foreign keys on, every write in one explicit transaction under one writer connection; a file
+database reads through a second connection, so readers only ever see committed data, and a third connection
+checkpoints the WAL in the background, so no move waits for a checkpoint's disk flush. Rows are read by
+column name. The schema (sqlite_schema.py) is versioned with ``PRAGMA user_version``.
+Option, outcome and request columns hold JSON text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.service.records import (
+    Challenge,
+    ChallengeStatus,
+    Finish,
+    GuildSettings,
+    Lobby,
+    LobbyMember,
+    LobbyStatus,
+    MatchRecord,
+    MatchStatus,
+    MoveRecord,
+    NewMatch,
+    Player,
+    Rating,
+    RatingChange,
+    SeatResult,
+    TakebackRequest,
+    UserStats,
+)
+from bot.service.store.base import ChannelTaken, RatingCompute, StoreConflict, StoreUnavailable
+from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
+from games.base import Outcome, Seat
+
+log = logging.getLogger(__name__)
+
+
+WAL_SIZE_LIMIT = 16 * 2**20
+"""Bytes a WAL file is cut back to once it starts over."""
+
+Row = aiosqlite.Row
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _player(r: Row) -> Player:
+    result = r["result"]
+    return Player(r["seat"], r["user_id"], r["ai_level"], SeatResult(result) if result is not None else None)
+
+
+def _match(r: Row, seats: Sequence[Player]) -> MatchRecord:
+    outcome, takeback = r["outcome"], r["takeback"]
+    return MatchRecord(
+        id=r["id"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        seed=r["seed"],
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        seats=tuple(seats),
+        status=MatchStatus(r["status"]),
+        ply=r["ply"],
+        turn_timeout=r["turn_timeout"],
+        deadline=r["deadline"],
+        snapshot=r["snapshot"],
+        outcome=Outcome.from_json(json.loads(outcome)) if outcome is not None else None,
+        rated=bool(r["rated"]),
+        ratings_applied=bool(r["ratings_applied"]),
+        abort_votes=tuple(json.loads(r["abort_votes"])),
+        takeback=TakebackRequest.from_json(json.loads(takeback)) if takeback is not None else None,
+        created_at=r["created_at"],
+        updated_at=r["updated_at"],
+        finished_at=r["finished_at"],
+        quarantine=r["quarantine"],
+    )
+
+
+def _challenge(r: Row) -> Challenge:
+    return Challenge(
+        id=r["id"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        challenger_id=r["challenger_id"],
+        opponent_id=r["opponent_id"],
+        status=ChallengeStatus(r["status"]),
+        created_at=r["created_at"],
+        expires_at=r["expires_at"],
+        match_id=r["match_id"],
+    )
+
+
+def _move(r: Row) -> MoveRecord:
+    return MoveRecord(
+        ply=r["ply"], seat=r["seat"], notation=r["notation"], forced=bool(r["forced"]), at=r["at"]
+    )
+
+
+def _rating(r: Row) -> Rating:
+    return Rating(r["game"], r["player_key"], r["mu"], r["sigma"], r["played"])
+
+
+def _rating_change(r: Row) -> RatingChange:
+    return RatingChange(
+        r["match_id"], r["player_key"], r["mu_before"], r["sigma_before"], r["mu_after"], r["sigma_after"]
+    )
+
+
+class SqliteStore:
+    """`MatchStore` on SQLite (see the module doc)."""
+
+    CHECKPOINT_EVERY = 500
+    """Commits between two background WAL checkpoints."""
+
+    def __init__(
+        self,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection | None = None,
+        checkpointer: aiosqlite.Connection | None = None,
+    ) -> None:
+        self._writer = writer
+        self._reader = reader or writer
+        self._checkpointer = checkpointer
+        self._write_lock = asyncio.Lock()
+        self._commits = 0
+        self._checkpoint_task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, path: str, *, synchronous: str = "NORMAL", check: bool = True) -> SqliteStore:
+        """Open (creating if needed), check and migrate the database at `path` (":memory:" for a private one).
+
+        WAL with ``synchronous=NORMAL`` survives any crash of the process; "FULL" survives power loss too.
+        A file that is not a database, is damaged (``PRAGMA quick_check``) or cannot be written raises
+        `StoreUnavailable` with one line saying which file and what is wrong."""
+        memory = path == ":memory:"
+        try:
+            if not memory:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            return await cls._open(path, synchronous, memory, check)
+        except (sqlite3.DatabaseError, OSError) as error:
+            raise StoreUnavailable(f"the database {path} cannot be used: {_reason(error)}") from error
+
+    @classmethod
+    async def _open(cls, path: str, synchronous: str, memory: bool, check: bool) -> SqliteStore:
+        opened: list[aiosqlite.Connection] = []
+        try:
+            writer = await aiosqlite.connect(path, isolation_level=None)
+            opened.append(writer)
+            await _configure(writer, synchronous, memory)
+            if check and not memory:
+                await _quick_check(writer)
+            await _migrate(writer)
+            if memory:
+                return cls(writer)
+            # Checkpoints run in the background.
+            await writer.execute_fetchall("PRAGMA wal_autocheckpoint = 0")
+            await writer.execute_fetchall(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
+            for _ in range(2):
+                connection = await aiosqlite.connect(path, isolation_level=None)
+                opened.append(connection)
+                await _configure(connection, synchronous, memory)
+        except BaseException:
+            for connection in opened:
+                await connection.close()
+            raise
+        return cls(writer, opened[1], opened[2])
+
+    async def close(self) -> None:
+        if self._checkpoint_task is not None:
+            await self._checkpoint_task
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
+        if self._reader is not self._writer:
+            await self._reader.close()
+        await self._writer.close()
+
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the database file. The bulk is copied (and flushed to disk) while moves go on;
+        then the few frames written meanwhile are copied with writes held back, so the checkpoint is
+        complete and the next write starts the WAL file over instead of letting it grow without end."""
+        if self._checkpointer is None:
+            return
+        await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        async with self._write_lock:
+            await self._checkpointer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def _committed(self) -> None:
+        self._commits += 1
+        busy = self._checkpoint_task is not None and not self._checkpoint_task.done()
+        if self._checkpointer is not None and self._commits >= self.CHECKPOINT_EVERY and not busy:
+            self._commits = 0
+            self._checkpoint_task = asyncio.create_task(
+                self._checkpoint_quietly(), name="tessera-wal-checkpoint"
+            )
+
+    async def _checkpoint_quietly(self) -> None:
+        try:
+            await self.checkpoint()
+        except Exception:  # the next checkpoint catches up; a failed one loses nothing
+            log.warning("background WAL checkpoint failed", exc_info=True)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write_lock:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._writer
+            except BaseException:
+                await self._writer.execute("ROLLBACK")
+                raise
+            else:
+                await self._writer.execute("COMMIT")
+        self._committed()
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        # One call on the connection's thread runs the statement to its end, so its read transaction ends
+        # with it: interleaved cursors of concurrent coroutines would otherwise hold an old snapshot open.
+        return list(await self._reader.execute_fetchall(sql, params))
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
+
+    # ----------------------------------------------------------------------------------------- matches
+
+    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Player]]:
+        seats: dict[int, list[Player]] = {i: [] for i in match_ids}
+        if not match_ids:
+            return seats
+        marks = ",".join("?" * len(match_ids))
+        rows = await self._fetchall(
+            f"SELECT match_id, seat, user_id, ai_level, result FROM match_seats "
+            f"WHERE match_id IN ({marks}) ORDER BY match_id, seat",
+            list(match_ids),
+        )
+        for r in rows:
+            seats[r["match_id"]].append(_player(r))
+        return seats
+
+    async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
+        rows = await self._fetchall(f"SELECT * FROM matches {where}", params)
+        seats = await self._seats([r["id"] for r in rows])
+        return [_match(r, seats[r["id"]]) for r in rows]
+
+    async def _one_match(self, where: str, params: Sequence[Any]) -> MatchRecord | None:
+        """One match and its seats in a single query (the hot path of every move)."""
+        rows = await self._fetchall(
+            f"SELECT m.*, s.seat, s.user_id, s.ai_level, s.result "
+            f"FROM matches m JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
+            params,
+        )
+        if not rows:
+            return None
+        first = rows[0]["id"]
+        return _match(rows[0], [_player(r) for r in rows if r["id"] == first])
+
+    async def insert_match(
+        self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
+    ) -> MatchRecord:
+        async with self._transaction() as db:
+            if challenge_id is not None:
+                rows = list(
+                    await db.execute_fetchall("SELECT status FROM challenges WHERE id = ?", (challenge_id,))
+                )
+                if not rows or rows[0]["status"] != ChallengeStatus.PENDING:
+                    raise StoreConflict(f"challenge {challenge_id} is no longer pending")
+            if lobby_id is not None:
+                rows = list(await db.execute_fetchall("SELECT status FROM lobbies WHERE id = ?", (lobby_id,)))
+                if not rows or rows[0]["status"] != LobbyStatus.OPEN:
+                    raise StoreConflict(f"lobby {lobby_id} is no longer open")
+            busy = await db.execute_fetchall(
+                "SELECT id FROM matches WHERE channel_id = ? AND status = 'active' AND quarantine IS NULL",
+                (new.channel_id,),
+            )
+            if list(busy):
+                raise ChannelTaken(f"channel {new.channel_id} has an active match")
+            cursor = await db.execute(
+                "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, turn_timeout, "
+                "deadline, snapshot, rated, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?)",
+                (
+                    new.game,
+                    _dumps(dict(new.options)),
+                    new.seed,
+                    new.guild_id,
+                    new.channel_id,
+                    new.turn_timeout,
+                    new.deadline,
+                    new.snapshot,
+                    int(new.rated),
+                    new.created_at,
+                    new.created_at,
+                ),
+            )
+            match_id = cursor.lastrowid
+            assert match_id is not None
+            await db.executemany(
+                "INSERT INTO match_seats (match_id, seat, user_id, ai_level, player_key) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(match_id, p.seat, p.user_id, p.ai_level, p.player_key) for p in new.seats],
+            )
+            if challenge_id is not None:
+                cursor = await db.execute(
+                    "UPDATE challenges SET status = 'accepted', match_id = ? "
+                    "WHERE id = ? AND status = 'pending'",
+                    (match_id, challenge_id),
+                )
+                if cursor.rowcount != 1:
+                    raise StoreConflict(f"challenge {challenge_id} is no longer pending")
+            if lobby_id is not None:
+                cursor = await db.execute(
+                    "UPDATE lobbies SET status = 'started', match_id = ? WHERE id = ? AND status = 'open'",
+                    (match_id, lobby_id),
+                )
+                if cursor.rowcount != 1:
+                    raise StoreConflict(f"lobby {lobby_id} is no longer open")
+        row = await self.get_match(match_id)
+        assert row is not None
+        return row
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        return await self._one_match("WHERE m.id = ?", (match_id,))
+
+    async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
+        return await self._one_match(
+            "WHERE m.channel_id = ? AND m.status = 'active' AND m.quarantine IS NULL", (channel_id,)
+        )
+
+    async def match_ids(self, status: MatchStatus | None = None) -> list[int]:
+        if status is None:
+            rows = await self._fetchall("SELECT id FROM matches ORDER BY id")
+        else:
+            rows = await self._fetchall("SELECT id FROM matches WHERE status = ? ORDER BY id", (status,))
+        return [r["id"] for r in rows]
+
+    async def matches_of_user(self, user_id: int, limit: int = 25) -> list[MatchRecord]:
+        return await self._matches(
+            "WHERE status = 'active' AND quarantine IS NULL AND id IN "
+            "(SELECT match_id FROM match_seats WHERE user_id = ? AND ai_level IS NULL) "
+            "ORDER BY id DESC LIMIT ?",
+            (user_id, limit),
+        )
+
+    async def finished_matches(
+        self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
+    ) -> list[tuple[MatchRecord, int]]:
+        where = ["status IN ('finished', 'aborted')"]
+        params: list[Any] = []
+        if user_id is not None:
+            where.append("id IN (SELECT match_id FROM match_seats WHERE user_id = ? AND ai_level IS NULL)")
+            params.append(user_id)
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if game is not None:
+            where.append("game = ?")
+            params.append(game)
+        params.append(limit)
+        matches = await self._matches(
+            f"WHERE {' AND '.join(where)} ORDER BY finished_at DESC, id DESC LIMIT ?", params
+        )
+        if not matches:
+            return []
+        marks = ",".join("?" * len(matches))
+        counts = {
+            r["match_id"]: r["chosen"]
+            for r in await self._fetchall(
+                f"SELECT match_id, COUNT(*) AS chosen FROM moves WHERE match_id IN ({marks}) AND forced = 0 "
+                "GROUP BY match_id",
+                [m.id for m in matches],
+            )
+        }
+        return [(m, counts.get(m.id, 0)) for m in matches]
+
+    async def moves(self, match_id: int) -> list[MoveRecord]:
+        rows = await self._fetchall(
+            "SELECT ply, seat, notation, forced, at FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
+        )
+        return [_move(r) for r in rows]
+
+    @staticmethod
+    async def _write_finish(db: aiosqlite.Connection, match_id: int, finish: Finish) -> None:
+        await db.execute(
+            "UPDATE matches SET status = ?, outcome = ?, finished_at = ?, deadline = NULL WHERE id = ?",
+            (finish.status, _dumps(finish.outcome.to_json()), finish.at, match_id),
+        )
+        await db.executemany(
+            "UPDATE match_seats SET result = ? WHERE match_id = ? AND seat = ?",
+            [(result, match_id, seat) for seat, result in finish.results.items()],
+        )
+
+    async def append_moves(
+        self,
+        match_id: int,
+        expected_ply: int,
+        moves: Sequence[MoveRecord],
+        snapshot: str,
+        deadline: float | None,
+        now: float,
+        finish: Finish | None = None,
+    ) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET ply = ?, snapshot = ?, deadline = ?, updated_at = ?, abort_votes = '[]', "
+                "takeback = NULL WHERE id = ? AND ply = ? AND status = 'active'",
+                (expected_ply + len(moves), snapshot, deadline, now, match_id, expected_ply),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await db.executemany(
+                "INSERT INTO moves (match_id, ply, seat, notation, forced, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(match_id, m.ply, m.seat, m.notation, int(m.forced), m.at) for m in moves],
+            )
+            if finish is not None:
+                await self._write_finish(db, match_id, finish)
+        return True
+
+    async def finish_match(self, match_id: int, expected_ply: int, finish: Finish) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET updated_at = ?, abort_votes = '[]', takeback = NULL "
+                "WHERE id = ? AND ply = ? AND status = 'active'",
+                (finish.at, match_id, expected_ply),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await self._write_finish(db, match_id, finish)
+        return True
+
+    async def rewind_match(
+        self, match_id: int, expected_ply: int, to_ply: int, snapshot: str, deadline: float | None, now: float
+    ) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET ply = ?, snapshot = ?, deadline = ?, updated_at = ?, abort_votes = '[]', "
+                "takeback = NULL WHERE id = ? AND ply = ? AND status = 'active'",
+                (to_ply, snapshot, deadline, now, match_id, expected_ply),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await db.execute("DELETE FROM moves WHERE match_id = ? AND ply >= ?", (match_id, to_ply))
+        return True
+
+    async def set_requests(
+        self,
+        match_id: int,
+        expected_ply: int,
+        abort_votes: Sequence[Seat],
+        takeback: TakebackRequest | None,
+    ) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET abort_votes = ?, takeback = ? "
+                "WHERE id = ? AND ply = ? AND status = 'active'",
+                (
+                    _dumps(sorted(set(abort_votes))),
+                    _dumps(takeback.to_json()) if takeback is not None else None,
+                    match_id,
+                    expected_ply,
+                ),
+            )
+            return cursor.rowcount == 1
+
+    async def next_deadline(self) -> float | None:
+        row = await self._fetchone(
+            "SELECT MIN(deadline) AS due FROM matches WHERE status = 'active' AND quarantine IS NULL"
+        )
+        return None if row is None else row["due"]
+
+    async def due_matches(self, now: float) -> list[tuple[int, int]]:
+        rows = await self._fetchall(
+            "SELECT id, ply FROM matches WHERE status = 'active' AND quarantine IS NULL AND deadline <= ? "
+            "ORDER BY deadline, id",
+            (now,),
+        )
+        return [(r["id"], r["ply"]) for r in rows]
+
+    async def active_ai_match_ids(self) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT DISTINCT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id "
+            "WHERE s.ai_level IS NOT NULL AND m.status = 'active' AND m.quarantine IS NULL ORDER BY m.id"
+        )
+        return [r["id"] for r in rows]
+
+    async def active_match_ids(self) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE status = 'active' AND quarantine IS NULL ORDER BY id"
+        )
+        return [r["id"] for r in rows]
+
+    async def quarantine_match(self, match_id: int, reason: str) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET quarantine = ?, deadline = NULL WHERE id = ? AND quarantine IS NULL",
+                (reason[:500], match_id),
+            )
+            return cursor.rowcount == 1
+
+    async def quarantined_match_ids(self) -> list[int]:
+        rows = await self._fetchall("SELECT id FROM matches WHERE quarantine IS NOT NULL ORDER BY id")
+        return [r["id"] for r in rows]
+
+    async def unapplied_rated_match_ids(self) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE status = 'finished' AND rated = 1 AND ratings_applied = 0 "
+            "ORDER BY id"
+        )
+        return [r["id"] for r in rows]
+
+    # ----------------------------------------------------------------------------------------- challenges
+
+    async def insert_challenge(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        created_at: float,
+        expires_at: float,
+    ) -> Challenge:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO challenges (game, options, guild_id, channel_id, challenger_id, opponent_id, "
+                "status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
+                (
+                    game,
+                    _dumps(dict(options)),
+                    guild_id,
+                    channel_id,
+                    challenger_id,
+                    opponent_id,
+                    created_at,
+                    expires_at,
+                ),
+            )
+            challenge_id = cursor.lastrowid
+        assert challenge_id is not None
+        row = await self.get_challenge(challenge_id)
+        assert row is not None
+        return row
+
+    async def get_challenge(self, challenge_id: int) -> Challenge | None:
+        row = await self._fetchone("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def set_challenge_status(
+        self,
+        challenge_id: int,
+        status: ChallengeStatus,
+        *,
+        expected: ChallengeStatus = ChallengeStatus.PENDING,
+    ) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE challenges SET status = ? WHERE id = ? AND status = ?",
+                (status, challenge_id, expected),
+            )
+            return cursor.rowcount == 1
+
+    async def pending_challenges(self, channel_id: int | None = None) -> list[Challenge]:
+        if channel_id is None:
+            rows = await self._fetchall("SELECT * FROM challenges WHERE status = 'pending' ORDER BY id")
+        else:
+            rows = await self._fetchall(
+                "SELECT * FROM challenges WHERE status = 'pending' AND channel_id = ? ORDER BY id",
+                (channel_id,),
+            )
+        return [_challenge(r) for r in rows]
+
+    async def count_pending_challenges(
+        self, *, challenger_id: int | None = None, channel_id: int | None = None
+    ) -> int:
+        where, params = ["status = 'pending'"], []
+        if challenger_id is not None:
+            where.append("challenger_id = ?")
+            params.append(challenger_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        row = await self._fetchone(
+            f"SELECT COUNT(*) AS n FROM challenges WHERE {' AND '.join(where)}", params
+        )
+        return int(row["n"]) if row is not None else 0
+
+    async def due_challenges(self, now: float) -> list[Challenge]:
+        rows = await self._fetchall(
+            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id",
+            (now,),
+        )
+        return [_challenge(r) for r in rows]
+
+    async def next_challenge_expiry(self) -> float | None:
+        row = await self._fetchone("SELECT MIN(expires_at) AS due FROM challenges WHERE status = 'pending'")
+        return None if row is None else row["due"]
+
+    # ----------------------------------------------------------------------------------------- lobbies
+
+    async def insert_lobby(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        host: LobbyMember,
+        seat_order: str,
+        max_players: int,
+        created_at: float,
+    ) -> Lobby:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO lobbies (game, options, guild_id, channel_id, host_id, seat_order, max_players, "
+                "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)",
+                (
+                    game,
+                    _dumps(dict(options)),
+                    guild_id,
+                    channel_id,
+                    host.user_id,
+                    seat_order,
+                    max_players,
+                    created_at,
+                ),
+            )
+            lobby_id = cursor.lastrowid
+            await db.execute(
+                "INSERT INTO lobby_members (lobby_id, position, user_id, ai_level, joined_at) "
+                "VALUES (?, 0, ?, ?, ?)",
+                (lobby_id, host.user_id, host.ai_level, host.joined_at),
+            )
+        assert lobby_id is not None
+        row = await self.get_lobby(lobby_id)
+        assert row is not None
+        return row
+
+    async def _lobbies(self, where: str, params: Sequence[Any]) -> list[Lobby]:
+        rows = await self._fetchall(f"SELECT * FROM lobbies {where}", params)
+        members: dict[int, list[LobbyMember]] = {r["id"]: [] for r in rows}
+        if rows:
+            marks = ",".join("?" * len(rows))
+            for m in await self._fetchall(
+                f"SELECT lobby_id, user_id, ai_level, joined_at FROM lobby_members "
+                f"WHERE lobby_id IN ({marks}) ORDER BY lobby_id, position",
+                list(members),
+            ):
+                members[m["lobby_id"]].append(LobbyMember(m["user_id"], m["ai_level"], m["joined_at"]))
+        return [
+            Lobby(
+                id=r["id"],
+                game=r["game"],
+                options=json.loads(r["options"]),
+                guild_id=r["guild_id"],
+                channel_id=r["channel_id"],
+                host_id=r["host_id"],
+                seat_order=r["seat_order"],
+                max_players=r["max_players"],
+                status=LobbyStatus(r["status"]),
+                created_at=r["created_at"],
+                match_id=r["match_id"],
+                members=tuple(members[r["id"]]),
+            )
+            for r in rows
+        ]
+
+    async def get_lobby(self, lobby_id: int) -> Lobby | None:
+        rows = await self._lobbies("WHERE id = ?", (lobby_id,))
+        return rows[0] if rows else None
+
+    async def open_lobbies(self, channel_id: int | None = None) -> list[Lobby]:
+        if channel_id is None:
+            return await self._lobbies("WHERE status = 'open' ORDER BY id", ())
+        return await self._lobbies("WHERE status = 'open' AND channel_id = ? ORDER BY id", (channel_id,))
+
+    async def count_open_lobbies(self, *, host_id: int | None = None, channel_id: int | None = None) -> int:
+        where, params = ["status = 'open'"], []
+        if host_id is not None:
+            where.append("host_id = ?")
+            params.append(host_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        row = await self._fetchone(f"SELECT COUNT(*) AS n FROM lobbies WHERE {' AND '.join(where)}", params)
+        return int(row["n"]) if row is not None else 0
+
+    async def add_lobby_member(self, lobby_id: int, member: LobbyMember) -> bool:
+        async with self._transaction() as db:
+            rows = list(
+                await db.execute_fetchall("SELECT max_players, status FROM lobbies WHERE id = ?", (lobby_id,))
+            )
+            if not rows or rows[0]["status"] != LobbyStatus.OPEN:
+                return False
+            members = list(
+                await db.execute_fetchall(
+                    "SELECT user_id, ai_level, position FROM lobby_members WHERE lobby_id = ?", (lobby_id,)
+                )
+            )
+            if len(members) >= rows[0]["max_players"]:
+                return False
+            if member.ai_level is None and any(
+                m["user_id"] == member.user_id and m["ai_level"] is None for m in members
+            ):
+                return False
+            position = max((m["position"] for m in members), default=-1) + 1
+            await db.execute(
+                "INSERT INTO lobby_members (lobby_id, position, user_id, ai_level, joined_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (lobby_id, position, member.user_id, member.ai_level, member.joined_at),
+            )
+        return True
+
+    async def remove_lobby_member(self, lobby_id: int, user_id: int) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM lobby_members WHERE lobby_id = ? AND user_id = ? AND ai_level IS NULL "
+                "AND lobby_id IN (SELECT id FROM lobbies WHERE status = 'open')",
+                (lobby_id, user_id),
+            )
+            return cursor.rowcount == 1
+
+    async def set_lobby_status(
+        self, lobby_id: int, status: LobbyStatus, *, expected: LobbyStatus = LobbyStatus.OPEN
+    ) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE lobbies SET status = ? WHERE id = ? AND status = ?", (status, lobby_id, expected)
+            )
+            return cursor.rowcount == 1
+
+    # ----------------------------------------------------------------------------------------- guild settings
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
+        row = await self._fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return None
+        return GuildSettings(
+            row["guild_id"],
+            row["turn_timeout"],
+            bool(row["threads"]),
+            tuple(json.loads(row["allowed_channels"])),
+        )
+
+    async def put_guild_settings(self, settings: GuildSettings) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels) "
+                "VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
+                "threads = excluded.threads, allowed_channels = excluded.allowed_channels",
+                (
+                    settings.guild_id,
+                    settings.turn_timeout,
+                    int(settings.threads),
+                    _dumps(list(settings.allowed_channels)),
+                ),
+            )
+
+    # ----------------------------------------------------------------------------------------- ratings
+
+    async def apply_ratings(
+        self, match_id: int, game: str, player_keys: Sequence[str], compute: RatingCompute, now: float
+    ) -> list[RatingChange] | None:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET ratings_applied = 1 WHERE id = ? AND status = 'finished' AND rated = 1 "
+                "AND ratings_applied = 0",
+                (match_id,),
+            )
+            if cursor.rowcount != 1:
+                return None
+            guild = list(await db.execute_fetchall("SELECT guild_id FROM matches WHERE id = ?", (match_id,)))
+            guild_id = guild[0]["guild_id"]
+            marks = ",".join("?" * len(player_keys))
+            rows = await db.execute_fetchall(
+                f"SELECT player_key, mu, sigma FROM ratings WHERE game = ? AND player_key IN ({marks})",
+                [game, *player_keys],
+            )
+            current: dict[str, tuple[float, float] | None] = dict.fromkeys(player_keys)
+            for r in rows:
+                current[r["player_key"]] = (r["mu"], r["sigma"])
+            new = compute(current)
+            changes = []
+            for key in player_keys:
+                mu, sigma = new[key]
+                before = current[key]
+                mu0, sigma0 = before if before is not None else (None, None)
+                changes.append(RatingChange(match_id, key, mu0, sigma0, mu, sigma))
+                await db.execute(
+                    "INSERT INTO ratings (game, player_key, mu, sigma, updated_at, played) "
+                    "VALUES (?, ?, ?, ?, ?, 1) "
+                    "ON CONFLICT (game, player_key) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                    "updated_at = excluded.updated_at, played = ratings.played + 1",
+                    (game, key, mu, sigma, now),
+                )
+                if guild_id is not None:
+                    await db.execute(
+                        "INSERT INTO guild_ratings (guild_id, game, player_key, played) VALUES (?, ?, ?, 1) "
+                        "ON CONFLICT (guild_id, game, player_key) "
+                        "DO UPDATE SET played = guild_ratings.played + 1",
+                        (guild_id, game, key),
+                    )
+            await db.executemany(
+                "INSERT INTO rating_changes "
+                "(match_id, player_key, mu_before, sigma_before, mu_after, sigma_after) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (c.match_id, c.player_key, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after)
+                    for c in changes
+                ],
+            )
+        return changes
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
+        rows = await self._fetchall(
+            "SELECT * FROM rating_changes WHERE match_id = ? ORDER BY player_key", (match_id,)
+        )
+        return [_rating_change(r) for r in rows]
+
+    async def get_ratings(self, game: str, player_keys: Sequence[str]) -> dict[str, Rating]:
+        if not player_keys:
+            return {}
+        marks = ",".join("?" * len(player_keys))
+        rows = await self._fetchall(
+            f"SELECT game, player_key, mu, sigma, played FROM ratings "
+            f"WHERE game = ? AND player_key IN ({marks})",
+            [game, *player_keys],
+        )
+        return {r["player_key"]: _rating(r) for r in rows}
+
+    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
+        if guild_id is None:
+            rows = await self._fetchall(
+                "SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = ? AND played > 0 "
+                "ORDER BY mu - 3 * sigma DESC, player_key LIMIT ?",
+                (game, limit),
+            )
+        else:
+            rows = await self._fetchall(
+                "SELECT r.game, r.player_key, r.mu, r.sigma, g.played FROM guild_ratings g "
+                "JOIN ratings r ON r.game = g.game AND r.player_key = g.player_key "
+                "WHERE g.guild_id = ? AND g.game = ? "
+                "ORDER BY r.mu - 3 * r.sigma DESC, r.player_key LIMIT ?",
+                (guild_id, game, limit),
+            )
+        return [_rating(r) for r in rows]
+
+    async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]:
+        guild_filter = "" if guild_id is None else " AND m.guild_id = ?"
+        params: list[Any] = [user_id] + ([] if guild_id is None else [guild_id])
+        rows = await self._fetchall(
+            "SELECT m.game AS game, COUNT(*) AS played, "
+            "SUM(CASE WHEN s.result = 'win' THEN 1 ELSE 0 END) AS won, "
+            "SUM(CASE WHEN s.result = 'loss' THEN 1 ELSE 0 END) AS lost, "
+            "SUM(CASE WHEN s.result = 'draw' THEN 1 ELSE 0 END) AS drawn "
+            "FROM match_seats s JOIN matches m ON m.id = s.match_id "
+            f"WHERE s.user_id = ? AND s.ai_level IS NULL AND m.status = 'finished'{guild_filter} "
+            "GROUP BY m.game ORDER BY m.game",
+            params,
+        )
+        return [UserStats(r["game"], r["played"], r["won"], r["lost"], r["drawn"]) for r in rows]
+
+
+async def _configure(db: aiosqlite.Connection, synchronous: str, memory: bool) -> None:
+    if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+        raise ValueError(f"unknown synchronous mode {synchronous!r}")
+    db.row_factory = aiosqlite.Row
+    # Row-returning pragmas are read to the end, so no statement is left in progress for a later COMMIT.
+    await db.execute_fetchall("PRAGMA foreign_keys = ON")
+    await db.execute_fetchall("PRAGMA busy_timeout = 5000")
+    if not memory:
+        mode = await db.execute_fetchall("PRAGMA journal_mode = WAL")
+        if str(next(iter(mode))[0]).lower() != "wal":
+            raise RuntimeError("the database could not be switched to WAL mode")
+    await db.execute_fetchall(f"PRAGMA synchronous = {synchronous.upper()}")
+
+
+def _reason(error: BaseException) -> str:
+    """What went wrong with a database file, in words an operator acts on."""
+    text = str(error).strip() or type(error).__name__
+    if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
+        return "it is not a SQLite database (or it is encrypted or badly damaged); restore it from a backup"
+    if isinstance(error, sqlite3.DatabaseError) and ("malformed" in text or "corrupt" in text):
+        return f"it is damaged ({text}); restore it from a backup"
+    if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
+        return f"it cannot be written ({text}); check the permissions of the file and its folder"
+    return text
+
+
+async def _quick_check(db: aiosqlite.Connection) -> None:
+    """Refuse a damaged file before anything writes to it (PRAGMA quick_check: fast, no index checks)."""
+    rows = [str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")]
+    if rows != ["ok"]:
+        raise sqlite3.DatabaseError(f"database disk image is malformed: {'; '.join(rows[:3])}")
+
+
+async def _migrate(db: aiosqlite.Connection) -> None:
+    """Bring the schema to SCHEMA_VERSION, one migration per transaction."""
+    rows = list(await db.execute_fetchall("PRAGMA user_version"))
+    version = int(rows[0][0]) if rows else 0
+    if version > SCHEMA_VERSION:
+        raise RuntimeError(f"database schema version {version} is newer than this code ({SCHEMA_VERSION})")
+    for index in range(version, SCHEMA_VERSION):
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[index]:
+                await db.execute(statement)
+            await db.execute(f"PRAGMA user_version = {index + 1}")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        await db.execute("COMMIT")
+
+
+def sqlite_path(url: str) -> str:
+    """The file path of a ``sqlite:///`` URL (``sqlite:///:memory:`` gives ":memory:")."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix):
+        raise ValueError(f"not a SQLite URL: {url!r} (expected sqlite:///path/to/file.sqlite3)")
+    path = url[len(prefix) :]
+    if not path:
+        raise ValueError(
+            "the SQLite URL names no file: use sqlite:///data/tessera.sqlite3 or sqlite:///:memory:"
+        )
+    return path

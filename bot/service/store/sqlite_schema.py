@@ -1,0 +1,153 @@
+"""The SQLite schema, as numbered migrations: `MIGRATIONS[i]` brings ``PRAGMA user_version`` i to i + 1, each
+in one transaction. Hand-written and append-only: a released migration is never edited."""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            turn_timeout REAL NOT NULL,
+            threads INTEGER NOT NULL,
+            allowed_channels TEXT NOT NULL
+        )""",
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'aborted')),
+            ply INTEGER NOT NULL DEFAULT 0,
+            turn_timeout REAL NOT NULL,
+            deadline REAL,
+            snapshot TEXT NOT NULL,
+            outcome TEXT,
+            rated INTEGER NOT NULL,
+            ratings_applied INTEGER NOT NULL DEFAULT 0,
+            abort_votes TEXT NOT NULL DEFAULT '[]',
+            takeback TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            finished_at REAL
+        )""",
+        "CREATE UNIQUE INDEX matches_one_active_per_channel ON matches (channel_id) WHERE status = 'active'",
+        "CREATE INDEX matches_deadline ON matches (deadline) WHERE status = 'active'",
+        "CREATE INDEX matches_guild_game ON matches (guild_id, game, status)",
+        """CREATE TABLE match_seats (
+            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            ai_level TEXT,
+            player_key TEXT NOT NULL,
+            result TEXT,
+            PRIMARY KEY (match_id, seat)
+        )""",
+        "CREATE INDEX match_seats_user ON match_seats (user_id)",
+        "CREATE INDEX match_seats_player ON match_seats (player_key)",
+        """CREATE TABLE moves (
+            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+            ply INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            notation TEXT NOT NULL,
+            forced INTEGER NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (match_id, ply)
+        )""",
+        """CREATE TABLE challenges (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            challenger_id INTEGER NOT NULL,
+            opponent_id INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            expires_at REAL NOT NULL,
+            match_id INTEGER REFERENCES matches (id)
+        )""",
+        "CREATE INDEX challenges_pending ON challenges (expires_at) WHERE status = 'pending'",
+        """CREATE TABLE lobbies (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            options TEXT NOT NULL,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            host_id INTEGER NOT NULL,
+            seat_order TEXT NOT NULL,
+            max_players INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            match_id INTEGER REFERENCES matches (id)
+        )""",
+        """CREATE TABLE lobby_members (
+            lobby_id INTEGER NOT NULL REFERENCES lobbies (id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            ai_level TEXT,
+            joined_at REAL NOT NULL,
+            PRIMARY KEY (lobby_id, position)
+        )""",
+        """CREATE UNIQUE INDEX lobby_members_once ON lobby_members (lobby_id, user_id)
+            WHERE ai_level IS NULL""",
+        """CREATE TABLE ratings (
+            game TEXT NOT NULL,
+            player_key TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (game, player_key)
+        )""",
+        """CREATE TABLE rating_changes (
+            match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+            player_key TEXT NOT NULL,
+            mu_before REAL,
+            sigma_before REAL,
+            mu_after REAL NOT NULL,
+            sigma_after REAL NOT NULL,
+            PRIMARY KEY (match_id, player_key)
+        )""",
+    ),
+    (
+        # Matches whose snapshot cannot be loaded are set aside with the reason, and free their channel.
+        "ALTER TABLE matches ADD COLUMN quarantine TEXT",
+        "DROP INDEX matches_one_active_per_channel",
+        """CREATE UNIQUE INDEX matches_one_active_per_channel ON matches (channel_id)
+            WHERE status = 'active' AND quarantine IS NULL""",
+        "DROP INDEX matches_deadline",
+        "CREATE INDEX matches_deadline ON matches (deadline) WHERE status = 'active' AND quarantine IS NULL",
+        # Start-up scans read only the few rows they need.
+        "CREATE INDEX matches_active ON matches (id) WHERE status = 'active'",
+        """CREATE INDEX matches_unrated ON matches (id)
+            WHERE status = 'finished' AND rated = 1 AND ratings_applied = 0""",
+        "CREATE INDEX match_seats_ai ON match_seats (match_id) WHERE ai_level IS NOT NULL",
+        "CREATE INDEX matches_finished ON matches (finished_at) WHERE status IN ('finished', 'aborted')",
+        # Spam limits count what a user or a channel has open.
+        "CREATE INDEX challenges_open_by_challenger ON challenges (challenger_id) WHERE status = 'pending'",
+        "CREATE INDEX challenges_open_in_channel ON challenges (channel_id) WHERE status = 'pending'",
+        "CREATE INDEX lobbies_open_by_host ON lobbies (host_id) WHERE status = 'open'",
+        "CREATE INDEX lobbies_open_in_channel ON lobbies (channel_id) WHERE status = 'open'",
+        # Leaderboards from indexed data: each rating counts its rated matches, each guild its players.
+        "ALTER TABLE ratings ADD COLUMN played INTEGER NOT NULL DEFAULT 0",
+        """UPDATE ratings SET played = (
+            SELECT COUNT(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
+            WHERE s.player_key = ratings.player_key AND m.game = ratings.game
+              AND m.status = 'finished' AND m.rated = 1 AND m.ratings_applied = 1)""",
+        "CREATE INDEX ratings_board ON ratings (game, (mu - 3 * sigma))",
+        """CREATE TABLE guild_ratings (
+            guild_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            player_key TEXT NOT NULL,
+            played INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, game, player_key)
+        )""",
+        """INSERT INTO guild_ratings (guild_id, game, player_key, played)
+            SELECT m.guild_id, m.game, s.player_key, COUNT(*) FROM matches m
+            JOIN match_seats s ON s.match_id = m.id
+            WHERE m.guild_id IS NOT NULL AND m.status = 'finished' AND m.rated = 1 AND m.ratings_applied = 1
+            GROUP BY m.guild_id, m.game, s.player_key""",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
