@@ -8,6 +8,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# Fonts for player names in any script (renderer/fonts.py finds them here): DejaVu Sans for Latin, Greek,
+# Cyrillic, Arabic and Hebrew, Droid Sans Fallback for Chinese, Japanese and Korean, Symbola for emoji; FriBiDi
+# lets Pillow's bundled Raqm lay out right-to-left names.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core fonts-droid-fallback fonts-symbola libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
+
 # Install the dependencies first (cached while only the code changes), then the project itself.
 COPY pyproject.toml README.md ./
 COPY games ./games

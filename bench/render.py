@@ -1,9 +1,10 @@
-"""Render benchmark: per game, the median time to render and encode a board PNG at the default size and the
-median PNG size, over positions sampled from seeded random games; then the time and size of a replay GIF of
-a 150-move game. Targets: render+encode <= 15 ms, PNG <= 60 KB, 150-move GIF <= 2 MB.
+"""Render benchmark: per game, the p50 and p99 time to render and encode a board PNG at the default size
+and the p50 and p99 PNG size, over positions sampled from seeded random games; then the time and size of a
+replay GIF of a 150-move game. Targets: render+encode <= 15 ms, PNG <= 60 KB, 150-move GIF <= 2 MB.
 
-    /tmp/v/bin/python bench/render.py            # about 15 seconds
-    /tmp/v/bin/python bench/render.py --longest  # also a 600-ply Paint replay (the longest game)
+    python bench/render.py            # about 15 seconds (bench/replay.py measures replay memory)
+    python bench/render.py --longest  # also a 600-ply Paint replay (the longest game)
+    python bench/render.py --encoders # also quantization and PNG compress levels
 """
 
 from __future__ import annotations
@@ -66,12 +67,20 @@ def bench_png(
             cpu.append((time.process_time() - start_cpu) * 1000)
             times.append((time.perf_counter() - start) * 1000)
             sizes.append(len(data))
-    ms, cpu_ms, kb = statistics.median(times), statistics.median(cpu), statistics.median(sizes) / 1024
     print(
-        f"{label:<18} render+encode median {ms:5.1f} ms wall, {cpu_ms:5.1f} ms CPU (target {TARGET_MS:.0f})"
-        f"   PNG median {kb:4.1f} KB, max {max(sizes) / 1024:4.1f} KB (target {TARGET_PNG // 1024})"
-        f"   n={len(times)}"
+        f"{label:<18} render+encode p50 {percentile(times, 50):5.1f} ms,"
+        f" p99 {percentile(times, 99):5.1f} ms wall"
+        f" ({statistics.median(cpu):5.1f} ms CPU p50; target {TARGET_MS:.0f})   PNG p50 "
+        f"{percentile(sizes, 50) / 1024:4.1f} KB, p99 {percentile(sizes, 99) / 1024:4.1f} KB"
+        f" (target {TARGET_PNG // 1024})   n={len(times)}"
     )
+
+
+def percentile(values: list[float] | list[int], pct: float) -> float:
+    """The pct-th percentile by nearest rank."""
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(pct / 100 * len(ordered) + 0.5) - 1))
+    return float(ordered[rank])
 
 
 def bench_gif(label: str, game_id: str, seats: int, options: dict[str, Any], plies: int, seed: int) -> None:
@@ -89,11 +98,39 @@ def bench_gif(label: str, game_id: str, seats: int, options: dict[str, Any], pli
     )
 
 
+def bench_encoders(games_count: int) -> None:
+    """The cost of each step of a board image: drawing, palette quantization, PNG at each zlib level."""
+    from renderer.canvas import to_palette
+    from renderer.theme import get_theme
+
+    theme = get_theme("default")
+    images = []
+    for _label, game_id, seats, options in BOARDS:
+        for seed in range(games_count):
+            states, moves = random_game(game_id, seats, options, seed, limit=300)
+            n = len(states) // 2
+            images.append(renderer.render_image(game_id, states[n], last_move=moves[n - 1] if n else None))
+    start = time.process_time()
+    quantized = [to_palette(image, theme) for image in images]
+    quantize_ms = (time.process_time() - start) * 1000 / len(images)
+    print(f"palette quantization: {quantize_ms:.2f} ms CPU per image (n={len(images)})")
+    for level in (1, 3, 6, 9):
+        start, total = time.process_time(), 0
+        for image in quantized:
+            out = io.BytesIO()
+            image.save(out, "PNG", compress_level=level)
+            total += out.tell()
+        ms = (time.process_time() - start) * 1000 / len(quantized)
+        kb = total / len(quantized) / 1024
+        print(f"PNG compress_level={level}: {ms:5.2f} ms CPU, {kb:5.1f} KB per image")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3, help="random games per board (default 3)")
     parser.add_argument("--per-game", type=int, default=8, help="positions rendered per game (default 8)")
     parser.add_argument("--longest", action="store_true", help="also replay a 600-ply Paint game")
+    parser.add_argument("--encoders", action="store_true", help="also time quantization and PNG levels")
     args = parser.parse_args()
     print(f"renderer benchmark: default size {renderer.DEFAULT_SIZE}px, theme default")
     for label, game_id, seats, options in BOARDS:
@@ -104,6 +141,8 @@ def main() -> None:
     bench_gif("tilingking hex8bi", "tilingking", 3, {"board": "hex8bi"}, 150, seed=4)
     if args.longest:
         bench_gif("paint (longest)", "paint", 2, long_paint, 600, seed=9)
+    if args.encoders:
+        bench_encoders(args.games)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ import renderer  # noqa: E402
 from games.tilingking import scores  # noqa: E402
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
+WORLD_NAMES = ("Jürgen 🦊", "山田太郎", "Дмитрий", "محمد Νίκος")
+"""Names in Latin, CJK, Cyrillic, Arabic and Greek script with an emoji, for the sample that shows fonts."""
 
 
 def seeded_game(game_id: str, seats: int, options: dict[str, Any], seed: int, plies: int) -> tuple[Any, str]:
@@ -44,28 +46,30 @@ def seeded_game(game_id: str, seats: int, options: dict[str, Any], seed: int, pl
     return state, last
 
 
-SAMPLES: list[tuple[str, str, int, dict[str, Any], int, int]] = [
-    # file stem, game, seats, options, seed, plies
-    ("paintscape", "paintscape", 2, {"balance": False}, 11, 48),
-    ("paint", "paint", 2, {}, 11, 32),
-    ("tilingking-square", "tilingking", 2, {"board": "sq11b"}, 11, 12),
-    ("tilingking-hex", "tilingking", 3, {"board": "hex8bi"}, 11, 18),
-    ("tilingking-triangle", "tilingking", 4, {"board": "tri6bi"}, 11, 20),
+SAMPLES: list[tuple[str, str, int, dict[str, Any], int, int, tuple[str, ...]]] = [
+    # file stem, game, seats, options, seed, plies, player names
+    ("paintscape", "paintscape", 2, {"balance": False}, 11, 48, NAMES),
+    ("paint", "paint", 2, {}, 11, 32, NAMES),
+    ("tilingking-square", "tilingking", 2, {"board": "sq11b"}, 11, 12, NAMES),
+    ("tilingking-hex", "tilingking", 3, {"board": "hex8bi"}, 11, 18, NAMES),
+    ("tilingking-triangle", "tilingking", 4, {"board": "tri6bi"}, 11, 20, NAMES),
+    ("tilingking-names", "tilingking", 4, {"board": "hex5"}, 5, 14, WORLD_NAMES),
 ]
 
 
 def main() -> None:
     out = ROOT / "docs"
-    for stem, game_id, seats, options, seed, plies in SAMPLES:
+    for stem, game_id, seats, options, seed, plies, names in SAMPLES:
         state, last = seeded_game(game_id, seats, options, seed, plies)
-        for theme, suffix in (("default", ""), ("colorblind", "-colorblind")):
-            png = renderer.render(game_id, state, last_move=last, players=NAMES[:seats], theme=theme)
+        players = names[:seats]
+        themes = [("default", "")] + ([] if names is WORLD_NAMES else [("colorblind", "-colorblind")])
+        for theme, suffix in themes:
+            png = renderer.render(game_id, state, last_move=last, players=players, theme=theme)
             (out / f"{stem}{suffix}.png").write_bytes(png)
         if stem == "tilingking-hex":
-            (out / "tilingking-pieces.png").write_bytes(
-                renderer.render_pieces(game_id, state, 0, players=NAMES[:seats])
-            )
-        print(f"docs/{stem}.png: {renderer.alt_text(game_id, state, players=NAMES[:seats])[:90]}...")
+            pieces = renderer.render_pieces(game_id, state, 0, players=players)
+            (out / "tilingking-pieces.png").write_bytes(pieces)
+        print(f"docs/{stem}.png: {renderer.alt_text(game_id, state, players=players)[:90]}...")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,18 @@ Pure and blocking: the bot calls these through `asyncio.to_thread`. One drawer p
 keys equal `games.GAME_IDS`; cell geometry lives in `renderer.geometry`, colours in `renderer.theme`.
 
     render("paintscape", state, last_move="d4", players=["Alice", "Bob"], theme="colorblind") -> PNG bytes
-    alt_text("paintscape", state, players=["Alice", "Bob"], last_move="d4") -> "Paintscape, move 12. ..."
+    alt_text("paintscape", state, players=["Alice", "Bob"], last_move="d4") -> "Paintscape board. Move 12 ..."
     render_pieces("tilingking", state, seat=0, players=[...]) -> PNG of that seat's remaining pieces
+    move_caption(ply, over) -> "Move 20" / "19 moves": the one move-number definition, for the bot's text too
+    renderer.replay.replay_gif(game_id, options, seed, seats, moves, players, theme=, outcome=) -> GIF bytes
 
 `last_move` is the notation string of the move that led to `state`, as stored in the move log.
+`outcome` is the result when the match service ended the game itself (resignation, timeout, abort): it
+overrides the engine's in the header, the winner marks, the status line and the alt text.
+`theme` is a theme name (`THEME_NAMES`: "default", "colorblind") or a `Theme`; every game and replays take it.
 `size` is the image width in pixels (the height is two thirds of it); 960 suits Discord's inline preview.
+Every text drawn or written comes from `renderer.text` (one place, for a later translation layer); names in
+any script are drawn with the fonts of `renderer.fonts`.
 """
 
 from __future__ import annotations
@@ -20,13 +27,17 @@ from typing import Any, Protocol
 from PIL import Image
 
 import games
+from games.base import Outcome
 from renderer.canvas import png_bytes
+from renderer.text import move_caption, move_number
 from renderer.theme import THEME_NAMES, Theme, get_theme
 
 __all__ = [
     "DEFAULT_SIZE",
     "THEME_NAMES",
     "alt_text",
+    "move_caption",
+    "move_number",
     "render",
     "render_image",
     "render_pieces",
@@ -42,10 +53,24 @@ class Drawer(Protocol):
     """What each game's drawer module provides."""
 
     def draw(
-        self, state: Any, *, last_move: str | None, players: Sequence[str] | None, theme: Theme, size: int
+        self,
+        state: Any,
+        *,
+        last_move: str | None,
+        players: Sequence[str] | None,
+        theme: Theme,
+        size: int,
+        outcome: Outcome | None = None,
     ) -> Image.Image: ...
 
-    def describe(self, state: Any, *, last_move: str | None, players: Sequence[str] | None) -> str: ...
+    def describe(
+        self,
+        state: Any,
+        *,
+        last_move: str | None,
+        players: Sequence[str] | None,
+        outcome: Outcome | None = None,
+    ) -> str: ...
 
 
 def drawer(game_id: str) -> Drawer:
@@ -75,10 +100,16 @@ def render_image(
     players: Sequence[str] | None = None,
     theme: str | Theme = "default",
     size: int = DEFAULT_SIZE,
+    outcome: Outcome | None = None,
 ) -> Image.Image:
     """The board as an RGB Pillow image (before palette quantization); `render` encodes it."""
     return drawer(game_id).draw(
-        state, last_move=last_move, players=players, theme=get_theme(theme), size=_check_size(size)
+        state,
+        last_move=last_move,
+        players=players,
+        theme=get_theme(theme),
+        size=_check_size(size),
+        outcome=outcome,
     )
 
 
@@ -90,18 +121,27 @@ def render(
     players: Sequence[str] | None = None,
     theme: str | Theme = "default",
     size: int = DEFAULT_SIZE,
+    outcome: Outcome | None = None,
 ) -> bytes:
-    """The board of `state` as a palette PNG `size` pixels wide, with the last move marked."""
+    """The board of `state` as a palette PNG `size` pixels wide, with the last move marked and, once the game
+    is over (by the rules, or by `outcome`), the result instead of whose turn it is."""
     chosen = get_theme(theme)
-    image = render_image(game_id, state, last_move=last_move, players=players, theme=chosen, size=size)
+    image = render_image(
+        game_id, state, last_move=last_move, players=players, theme=chosen, size=size, outcome=outcome
+    )
     return png_bytes(image, chosen)
 
 
 def alt_text(
-    game_id: str, state: Any, *, players: Sequence[str] | None = None, last_move: str | None = None
+    game_id: str,
+    state: Any,
+    *,
+    players: Sequence[str] | None = None,
+    last_move: str | None = None,
+    outcome: Outcome | None = None,
 ) -> str:
     """The position in words for screen readers (Discord attachment description, at most 1024 characters)."""
-    text = drawer(game_id).describe(state, last_move=last_move, players=players)
+    text = drawer(game_id).describe(state, last_move=last_move, players=players, outcome=outcome)
     if len(text) > ALT_TEXT_LIMIT:
         text = text[: ALT_TEXT_LIMIT - 3].rstrip() + "..."
     return text

@@ -16,7 +16,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from games.base import Outcome, Termination
+from games.base import Outcome
+from renderer import fonts
+from renderer import text as wording
 from renderer.theme import RGB, Theme, blend, palette
 
 Box = tuple[int, int, int, int]
@@ -129,54 +131,118 @@ def square_layout(width: int, n: int) -> SquareLayout:
 # --------------------------------------------------------------------------------------------- text
 
 
-@cache
-def font(px: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled TrueType font (Aileron) at `px` pixels; needs no system fonts."""
-    loaded = ImageFont.load_default(size=px)
-    assert isinstance(loaded, ImageFont.FreeTypeFont), "Pillow was built without FreeType"
-    return loaded
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of text drawn as an "L" mask. Rows `top` to `top + height` are the line box of the chain's
+    first font (ascent + descent); glyphs of fallback fonts that reach beyond it widen the mask."""
+
+    mask: Image.Image
+    top: int
+    height: int
+
+    @property
+    def width(self) -> int:
+        return self.mask.width
 
 
-@cache
-def _missing_glyph(px: int) -> bytes:
-    return bytes(font(px).getmask("\uffff"))
+def text_line(text: str, px: int) -> Line:
+    """`text` rendered one line high with per-character font fallback (see `renderer.fonts`)."""
+    return _line(fonts.chain(), text, px)
 
 
-@lru_cache(maxsize=8192)
-def _has_glyph(ch: str, px: int) -> bool:
-    if ch.isascii():
-        return True
-    return bytes(font(px).getmask(ch)) != _missing_glyph(px)
-
-
-def printable(text: str, px: int) -> str:
-    """The text with characters the font cannot draw replaced by "?" (names may hold any Unicode)."""
-    return "".join(ch if _has_glyph(ch, px) else "?" for ch in text)
+def _words(chain: fonts.FontChain, text: str) -> list[str] | None:
+    """The words of a text the first font draws alone without shaping ("Move 27 · Alice to play"), or
+    None. Such a line is put together from its words' cached masks: FreeType rasterizes every glyph of a
+    new text, and texts that change every move differ from the last one in a word or two."""
+    if " " not in text.strip(" "):
+        return None
+    runs = chain.runs(text)
+    if len(runs) != 1 or runs[0][0] != 0 or fonts.needs_shaping(text):
+        return None
+    return text.split(" ")
 
 
 @lru_cache(maxsize=4096)
+def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
+    ascent, descent = chain.primary.font(px).getmetrics()
+    words = _words(chain, text)
+    if words is not None:
+        space = _plain_length(chain, " ", px)
+        mask = Image.new("L", (_width(chain, text, px), ascent + descent), 0)
+        x = 0.0
+        for word in words:
+            if word:
+                piece = _line(chain, word, px).mask
+                ink = piece.getbbox()
+                if ink:  # only the word's inked columns, so no blank margin covers a neighbour's ink
+                    mask.paste(piece.crop((ink[0], 0, ink[2], piece.height)), (round(x) + ink[0], 0))
+                x += _plain_length(chain, word, px)
+            x += space
+        return Line(mask, 0, ascent + descent)
+    runs = [_run_font(chain, face, run, px) for face, run in chain.runs(text)]
+    lengths = [f.getlength(run) for f, run, _ in runs]
+    above, below = ascent, descent
+    for f, run, face in runs:
+        if face:  # a fallback font's glyphs may reach above or below the first font's line box
+            box = f.getbbox(run, anchor="ls")
+            above, below = max(above, -math.floor(box[1])), max(below, math.ceil(box[3]))
+    mask = Image.new("L", (max(1, math.ceil(sum(lengths)) + 2), above + below), 0)
+    draw = ImageDraw.Draw(mask)
+    x = 1.0
+    for (f, run, _), length in zip(runs, lengths, strict=True):
+        # Raqm lays a right-to-left name out right to left inside a left-to-right line ("محمد (Yellow)")
+        direction = "ltr" if f.layout_engine == ImageFont.Layout.RAQM else None
+        draw.text((x, above), run, font=f, fill=255, anchor="ls", direction=direction)
+        x += length
+    return Line(mask, above - ascent, ascent + descent)
+
+
+@lru_cache(maxsize=8192)
+def _plain_length(chain: fonts.FontChain, word: str, px: int) -> float:
+    """A word's advance in the first font's basic layout (words of plain lines recur move after move)."""
+    return chain.primary.font(px, shaped=False).getlength(word)
+
+
+def _run_font(
+    chain: fonts.FontChain, face: int, run: str, px: int
+) -> tuple[ImageFont.FreeTypeFont, str, int]:
+    """(font, run, face index): the shaping layout only for runs that need it, the faster basic one else."""
+    return chain.faces[face].font(px, shaped=fonts.needs_shaping(run)), run, face
+
+
 def text_mask(text: str, px: int) -> Image.Image:
-    """The text as an "L" mask, one line high (ascent + descent), as wide as the text."""
-    f = font(px)
-    ascent, descent = f.getmetrics()
-    width = max(1, math.ceil(f.getlength(text)) + 2)
-    mask = Image.new("L", (width, ascent + descent), 0)
-    ImageDraw.Draw(mask).text((1, 0), text, font=f, fill=255)
-    return mask
+    """The text as an "L" mask (see `text_line`)."""
+    return text_line(text, px).mask
 
 
 def text_width(text: str, px: int) -> int:
-    return text_mask(text, px).width
+    return _width(fonts.chain(), text, px)
+
+
+@lru_cache(maxsize=8192)
+def _width(chain: fonts.FontChain, text: str, px: int) -> int:
+    """The width of `text`'s mask: its advance plus a pixel each side (a line put together from words is
+    measured word by word, as `_line` lays it out)."""
+    advance = 0.0
+    words = _words(chain, text)
+    if words is not None:
+        spaces = (len(words) - 1) * _plain_length(chain, " ", px)
+        advance = sum(_plain_length(chain, w, px) for w in words) + spaces
+    else:
+        for face, run in chain.runs(text):
+            font, _, _ = _run_font(chain, face, run, px)
+            advance += font.getlength(run)
+    return max(1, math.ceil(advance) + 2)
 
 
 def fit_text(text: str, px: int, max_width: float) -> str:
     """The text, cut short with "..." if it is wider than `max_width` pixels."""
-    text = printable(text, px)
     if text_width(text, px) <= max_width:
         return text
-    while text and text_width(text + "...", px) > max_width:
+    dots = wording.text("ellipsis")
+    while text and text_width(text + dots, px) > max_width:
         text = text[:-1]
-    return text.rstrip() + "..."
+    return text.rstrip() + dots
 
 
 def draw_text(
@@ -189,14 +255,15 @@ def draw_text(
     """
     if not text:
         return 0
-    mask = text_mask(text, px)
-    w, h = mask.size
+    line = text_line(text, px)
+    mask = line.mask
+    w = mask.width
     left = x - {"l": 0.0, "m": w / 2, "r": float(w)}[anchor[0]]
     if anchor[1] == "c":
-        ink = mask.getbbox() or (0, 0, w, h)
+        ink = mask.getbbox() or (0, 0, w, mask.height)
         top = y - (ink[1] + ink[3]) / 2
     else:
-        top = y - {"t": 0.0, "m": h / 2, "b": float(h)}[anchor[1]]
+        top = y - line.top - {"t": 0.0, "m": line.height / 2, "b": float(line.height)}[anchor[1]]
     img.paste(colour, (round(left), round(top)), mask)
     return w
 
@@ -293,6 +360,20 @@ class SeatChip:
     winner: bool = False
 
 
+def _chip_detail(chip: SeatChip, flag: str, px: int, room: float) -> str:
+    """The chip's second line: "TO PLAY  Red · 24 cells"; in a narrow chip the role (shown by the swatch
+    and the panel) gives way before the text is cut short."""
+    if flag:
+        if chip.detail:
+            full = wording.text("chip.flag_detail", flag=flag, role=chip.role, detail=chip.detail)
+            if text_width(full, px) > room:
+                full = wording.text("chip.flag_detail_only", flag=flag, detail=chip.detail)
+            return fit_text(full, px, room)
+        return fit_text(wording.text("chip.flag_role", flag=flag, role=chip.role), px, room)
+    plain = wording.text("chip.detail", role=chip.role, detail=chip.detail) if chip.detail else chip.role
+    return fit_text(plain, px, room)
+
+
 def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatChip], status: str) -> None:
     """The header strip: one chip per seat (the seat to move boxed, winners starred) and a status line."""
     draw = ImageDraw.Draw(img)
@@ -321,12 +402,16 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
             draw.polygon(mark_polygon(chip.mark, cx, cy, r * 0.5), fill=chip.mark_ink or chip.rim)
         text_left = cx + r + pg.px(9)
         room = right - text_left - pg.px(8)
-        prefix = "WINNER  " if chip.winner else ("TO PLAY  " if chip.to_move else "")
+        flag = (
+            wording.text("chip.winner")
+            if chip.winner
+            else wording.text("chip.to_play")
+            if chip.to_move
+            else ""
+        )
         name = fit_text(chip.name, name_px, room)
         draw_text(img, text_left, chip_top + pg.px(3), name, name_px, theme.header_ink)
-        detail = fit_text(
-            f"{prefix}{chip.role} · {chip.detail}" if chip.detail else prefix + chip.role, detail_px, room
-        )
+        detail = _chip_detail(chip, flag, detail_px, room)
         colour = theme.win if chip.winner else theme.header_muted
         draw_text(img, text_left, chip_top + pg.px(30), detail, detail_px, colour)
     status_text = fit_text(status, status_px, x1 - x0 - 2 * margin)
@@ -343,30 +428,27 @@ def seat_names(rules: Any, state: Any, players: Sequence[str] | None, seats: int
     ]
 
 
-def result_text(outcome: Outcome, names: Sequence[str]) -> str:
-    """The result in words: "Alice wins by collecting three colours", "Draw: nobody holding the lead"."""
-    if outcome.termination is Termination.ABORTED:
-        return "Game aborted: no result"
-    phrase = outcome.termination.phrase
-    if outcome.is_draw:
-        return f"Draw ({phrase})"
-    winners = [names[s] for s in outcome.winners]
-    if len(winners) == 1:
-        return f"{winners[0]} wins by {phrase}"
-    return f"{', '.join(winners[:-1])} and {winners[-1]} share first place by {phrase}"
+def final_outcome(rules: Any, state: Any, outcome: Outcome | None) -> Outcome | None:
+    """The result to show: the one given (a resignation, timeout or abort decided outside the engine), else
+    the engine's own (None while the game goes on)."""
+    return outcome if outcome is not None else rules.outcome(state)
 
 
-def status_text(rules: Any, state: Any, names: Sequence[str], ply: int, extra: str = "") -> str:
-    """The header's status line: whose turn and the move number, or the result."""
-    outcome = rules.outcome(state)
-    if outcome is not None:
-        return f"{result_text(outcome, names)} · {ply} moves"
+def status_text(
+    rules: Any, state: Any, names: Sequence[str], ply: int, note: str = "", outcome: Outcome | None = None
+) -> str:
+    """The header's status line: the move number and whose turn, or the result and the number of moves.
+    `outcome` overrides the engine's result."""
+    shown = final_outcome(rules, state, outcome)
+    if shown is not None:
+        return wording.text(
+            "status.over", result=wording.result(shown, names), moves=wording.move_caption(ply, True)
+        )
     seat = rules.to_move(state)
-    who = names[seat] if seat is not None else "nobody"
-    role = rules.seat_label(state, seat) if seat is not None else ""
-    mover = who if role == who or not role else f"{who} ({role})"
-    line = f"Move {ply + 1} · {mover} to play"
-    return f"{line} · {extra}" if extra else line
+    who = names[seat] if seat is not None else wording.text("mover.nobody")
+    role = str(rules.seat_label(state, seat)) if seat is not None else ""
+    mover = who if role == who or not role else wording.text("mover.with_role", name=who, role=role)
+    return wording.status(wording.move_caption(ply, False), mover, note)
 
 
 # --------------------------------------------------------------------------------------------- output

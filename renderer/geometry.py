@@ -62,6 +62,32 @@ def outline_edges(corner_lists: Iterable[Sequence[Lattice]]) -> list[tuple[Latti
     return [edge for edge, n in counts.items() if n == 1]
 
 
+LOOP_CACHE_SIZE = 4096
+"""Outlines remembered per board geometry (a board has a few thousand possible placements at most)."""
+
+
+def boundary_loops(edges: Iterable[tuple[Lattice, Lattice]]) -> list[list[Lattice]]:
+    """Boundary edges chained into closed loops of corners (a corner where two loops touch is visited once
+    per loop)."""
+    unused: dict[Lattice, list[Lattice]] = {}
+    for p, q in edges:
+        unused.setdefault(p, []).append(q)
+        unused.setdefault(q, []).append(p)
+    loops = []
+    for start in sorted(unused):
+        while unused[start]:
+            loop, point = [start], start
+            while True:
+                after = unused[point].pop()
+                unused[after].remove(point)
+                if after == start:
+                    break
+                loop.append(after)
+                point = after
+            loops.append(loop)
+    return loops
+
+
 @dataclass(frozen=True)
 class BoardGeometry:
     """A board's cells fitted into a pixel box, as large as fits, centred.
@@ -128,6 +154,21 @@ class BoardGeometry:
         """The outer boundary of the union of the given cells, as pixel segments."""
         edges = outline_edges(self.corners[i] for i in indices)
         return [(self.to_pixel(p), self.to_pixel(q)) for p, q in edges]
+
+    @cached_property
+    def _loops(self) -> dict[tuple[int, ...], tuple[tuple[Point, ...], ...]]:
+        return {}
+
+    def outline_loops(self, indices: Iterable[int]) -> tuple[tuple[Point, ...], ...]:
+        """The same boundary as closed loops of pixel points (one polyline each, cheaper to draw than its
+        segments); remembered per set of cells, since a placed piece never changes."""
+        key = tuple(sorted(indices))
+        if key not in self._loops:
+            if len(self._loops) >= LOOP_CACHE_SIZE:
+                self._loops.clear()
+            loops = boundary_loops(outline_edges(self.corners[i] for i in key))
+            self._loops[key] = tuple(tuple(self.to_pixel(p) for p in loop) for loop in loops)
+        return self._loops[key]
 
     def shrunk(self, index: int, inset: float) -> list[Point]:
         """A cell's polygon pulled `inset` pixels towards its centre (for borders kept inside the cell)."""

@@ -14,13 +14,16 @@ from PIL import Image, ImageDraw
 
 import games
 from games import paint as engine
+from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from renderer import text as wording
 from renderer.canvas import (
     SeatChip,
     SquareLayout,
     disc_sprite,
     draw_header,
     draw_text,
+    final_outcome,
     fit_text,
     mark_ring,
     new_canvas,
@@ -34,7 +37,7 @@ from renderer.theme import RGB, Theme, blend
 
 N = 9
 GRID = SquareGrid(N, N)
-SEAT_NAMES = ("White", "Black")
+SEAT_KEYS = ("paint.seat.white", "paint.seat.black")
 _MOVE = re.compile(r"^\s*([a-i])\s*([1-9])\s*-?\s*([a-i])\s*([1-9])\s*$")
 
 
@@ -64,8 +67,9 @@ def path_squares(move: tuple[int, int]) -> list[int]:
     return [GRID.index(x1 + dx * k, y1 + dy * k) for k in range(steps + 1)]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def _background(theme: Theme, size: int) -> Image.Image:
+    """The parts that never change: panel, board frame, coordinates."""
     lay = square_layout(size, N)
     img = new_canvas(lay.pg, theme)
     lay.draw_frame(img, theme)
@@ -96,11 +100,54 @@ def _sphere_sprite(theme: Theme, radius: float, k: float) -> Image.Image:
     return disc_sprite(radius, theme.sphere, theme.sphere_rim, max(1.0, k * 2), True)
 
 
+@lru_cache(maxsize=8)
+def _shiny_sphere(theme: Theme, cell: int, k: float) -> Image.Image:
+    """A sphere with its highlight, as one sprite."""
+    sprite = _sphere_sprite(theme, cell * 0.27, k).copy()
+    light = blend(theme.sphere, (255, 255, 255), 0.6)
+    shine = disc_sprite(cell * 0.07, light, light, 0.0)
+    middle = sprite.width / 2
+    paste_centred(sprite, shine, middle - cell * 0.08, middle - cell * 0.08)
+    return sprite
+
+
+@lru_cache(maxsize=256)
+def _ranked_disc(
+    radius: float, fill: RGB, edge: RGB, rim: float, rank: int, px: int, ink: RGB
+) -> Image.Image:
+    """A disc with its rank written on it, as one sprite."""
+    sprite = disc_sprite(radius, fill, edge, rim, True).copy()
+    middle = sprite.width / 2
+    draw_text(sprite, middle, middle, str(rank), px, ink, "mc")
+    return sprite
+
+
+@lru_cache(maxsize=64)
+def _square_strip(theme: Theme, kind: str, side: int, count: int) -> Image.Image:
+    """`count` squares of one kind side by side, pasted at once where a row has a run of them."""
+    square = _square_image(theme, kind, side)
+    strip = Image.new("RGB", (side * count, side))
+    for n in range(count):
+        strip.paste(square, (n * side, 0))
+    return strip
+
+
 def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
-    for i in range(N * N):
-        kind = "light" if state.light >> i & 1 else "dark" if state.dark >> i & 1 else "neutral"
-        img.paste(_square_image(theme, kind, lay.cell), lay.box(i)[:2])
+    """The squares, row by row, one paste per run of squares of the same kind."""
+    for y in range(N):
+        x = 0
+        while x < N:
+            kind = _square_kind(state, GRID.index(x, y))
+            end = x + 1
+            while end < N and _square_kind(state, GRID.index(end, y)) == kind:
+                end += 1
+            img.paste(_square_strip(theme, kind, lay.cell, end - x), lay.box(GRID.index(x, y))[:2])
+            x = end
     lay.draw_grid(img, theme.grid_line)
+
+
+def _square_kind(state: Any, i: int) -> str:
+    return "light" if state.light >> i & 1 else "dark" if state.dark >> i & 1 else "neutral"
 
 
 def _draw_pieces(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
@@ -114,19 +161,10 @@ def _draw_pieces(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) 
     ):
         for i in bits_of(discs):
             cx, cy = lay.centre(i)
-            paste_centred(img, disc_sprite(radius, fill, edge, rim, True), cx, cy)
-            draw_text(img, cx, cy, str(ranks.get(i, 0)), rank_px, ink, "mc")
-    sphere = _sphere_sprite(theme, lay.cell * 0.27, lay.pg.k)
-    shine = disc_sprite(
-        lay.cell * 0.07,
-        blend(theme.sphere, (255, 255, 255), 0.6),
-        blend(theme.sphere, (255, 255, 255), 0.6),
-        0.0,
-    )
+            paste_centred(img, _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink), cx, cy)
+    sphere = _shiny_sphere(theme, lay.cell, lay.pg.k)
     for i in bits_of(state.spheres):
-        cx, cy = lay.centre(i)
-        paste_centred(img, sphere, cx, cy)
-        paste_centred(img, shine, cx - lay.cell * 0.08, cy - lay.cell * 0.08)
+        paste_centred(img, sphere, *lay.centre(i))
 
 
 def _mark_path(img: Image.Image, move: tuple[int, int], theme: Theme, lay: SquareLayout) -> None:
@@ -172,8 +210,9 @@ def _draw_panel(
     px0, py0, px1, py1 = pg.panel
     left, right = px0 + pg.px(18), px1 - pg.px(18)
     white_tiles, black_tiles = engine.tiles(state)
+    small = pg.px(16)
     y = py0 + pg.px(14)
-    draw_text(img, left, y, "Tiles", pg.px(21), theme.ink)
+    draw_text(img, left, y, wording.text("paint.tiles"), pg.px(21), theme.ink)
     y += pg.px(34)
     big = pg.px(30)
     draw_text(img, left, y, str(white_tiles), big, theme.ink)
@@ -182,16 +221,16 @@ def _draw_panel(
         img,
         left + pg.px(52),
         y + pg.px(12),
-        fit_text(f"{names[0]} (White)", pg.px(14), pg.px(120)),
-        pg.px(14),
+        fit_text(_name_with_seat(names, 0), small, pg.px(120)),
+        small,
         theme.muted,
     )
     draw_text(
         img,
         right - pg.px(52),
         y + pg.px(12),
-        fit_text(f"{names[1]} (Black)", pg.px(14), pg.px(120)),
-        pg.px(14),
+        fit_text(_name_with_seat(names, 1), small, pg.px(120)),
+        small,
         theme.muted,
         "rt",
     )
@@ -211,41 +250,45 @@ def _draw_panel(
 
     leader = state.leader
     if leader is not None:
-        title = f"{names[leader]} ({SEAT_NAMES[leader]}) leads"
-        count, goal, what = state.lead_count, state.lead_turns, "to win"
+        title = wording.text("paint.leads", name=_name_with_seat(names, leader))
+        count, goal, progress = state.lead_count, state.lead_turns, "paint.lead_progress"
         fill = theme.turn_box
     else:
-        title = "Nobody leads"
-        count, goal, what = state.no_lead_count, state.no_lead_turns, "to a draw"
+        title = wording.text("paint.nobody_leads")
+        count, goal, progress = state.no_lead_count, state.no_lead_turns, "paint.draw_progress"
         fill = theme.muted
-    unit = "turns" if state.turn_unit == "ply" else "own turns"
+    unit = wording.text("paint.unit.ply" if state.turn_unit == "ply" else "paint.unit.own")
     draw_text(img, left, y, fit_text(title, pg.px(19), right - left), pg.px(19), theme.ink)
     y += pg.px(28)
     _bar(draw, (left, y, right, y + pg.px(14)), count / max(1, goal), fill, theme.background, theme.ink)
     y += pg.px(20)
-    draw_text(img, left, y, f"{count} of {goal} {unit} {what}", pg.px(14), theme.muted)
+    draw_text(img, left, y, wording.text(progress, count=count, goal=goal, unit=unit), small, theme.muted)
     if leader is not None:
         draw_text(
             img,
             right,
             y,
-            f"no lead: {state.no_lead_count}/{state.no_lead_turns}",
-            pg.px(14),
+            wording.text("paint.no_lead_counter", count=state.no_lead_count, goal=state.no_lead_turns),
+            small,
             theme.muted,
             "rt",
         )
     y += pg.px(22)
-    draw_text(img, left, y, f"Move cap: {state.ply} of {state.move_cap} moves", pg.px(14), theme.muted)
+    draw_text(
+        img, left, y, wording.text("paint.move_cap", count=state.ply, goal=state.move_cap), small, theme.muted
+    )
     y += pg.px(40)
 
     # legend
-    draw_text(img, left, y, "Key", pg.px(17), theme.ink)
+    draw_text(img, left, y, wording.text("paint.key"), pg.px(18), theme.ink)
     y += pg.px(26)
     sw = pg.px(22)
-    for kind, text in (("light", "White's square"), ("dark", "Black's square"), ("neutral", "neutral")):
+    for kind in ("light", "dark", "neutral"):
         img.paste(_square_image(theme, kind, sw), (left, y))
         draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
-        draw_text(img, left + sw + pg.px(8), y + sw / 2, text, pg.px(14), theme.ink, "lc")
+        draw_text(
+            img, left + sw + pg.px(8), y + sw / 2, wording.text(f"paint.key.{kind}"), small, theme.ink, "lc"
+        )
         y += sw + pg.px(6)
     r = sw * 0.55
     paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
@@ -254,8 +297,8 @@ def _draw_panel(
         img,
         left + sw + pg.px(8),
         y + sw / 2,
-        "disc and its rank (discs in its area)",
-        pg.px(14),
+        wording.text("paint.key.disc"),
+        small,
         theme.ink,
         "lc",
     )
@@ -265,24 +308,28 @@ def _draw_panel(
         img,
         left + sw + pg.px(8),
         y + sw / 2,
-        "sphere (push it by stopping on it)",
-        pg.px(14),
+        wording.text("paint.key.sphere"),
+        small,
         theme.ink,
         "lc",
     )
     if last_move:
         move = parse_last_move(last_move)
-        text = f"Last move: {last_move}"
         beyond = pushed_sphere(state, move)
-        if beyond is not None:
-            text += f" (sphere to {GRID.label(beyond)})"
-        draw_text(
-            img, left, py1 - pg.px(16), fit_text(text, pg.px(15), right - left), pg.px(15), theme.ink, "lb"
+        shown = (
+            last_move
+            if beyond is None
+            else wording.text("paint.sphere_to", move=last_move, cell=GRID.label(beyond))
         )
+        text = wording.text("last_move", move=shown)
+        draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
 
 
-def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatChip]:
-    outcome = rules.outcome(state)
+def _name_with_seat(names: list[str], seat: int) -> str:
+    return wording.text("name.with_role", name=names[seat], role=wording.text(SEAT_KEYS[seat]))
+
+
+def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outcome | None) -> list[SeatChip]:
     to_move = rules.to_move(state)
     counts = engine.tiles(state)
     chips = []
@@ -290,12 +337,12 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatC
         fill, rim = (
             (theme.disc_white, theme.disc_black) if seat == 0 else (theme.disc_black, theme.disc_white)
         )
-        lead = " · leads" if state.leader == seat else ""
+        tiles = "paint.chip.tiles_leads" if state.leader == seat else "paint.chip.tiles"
         chips.append(
             SeatChip(
                 name=names[seat],
                 role=str(rules.seat_label(state, seat)),
-                detail=f"{counts[seat]} tiles{lead}",
+                detail=wording.text(tiles, count=counts[seat]),
                 fill=fill,
                 rim=rim,
                 to_move=outcome is None and to_move == seat,
@@ -306,10 +353,17 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatC
 
 
 def draw(
-    state: Any, *, last_move: str | None, players: Sequence[str] | None, theme: Theme, size: int
+    state: Any,
+    *,
+    last_move: str | None,
+    players: Sequence[str] | None,
+    theme: Theme,
+    size: int,
+    outcome: Outcome | None = None,
 ) -> Image.Image:
-    """The whole Paint image for `state`."""
+    """The whole Paint image for `state`; `outcome` (a resignation, timeout, abort) overrides the engine's."""
     rules = games.get("paint")
+    outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, N)
     names = seat_names(rules, state, players, 2)
     img = _background(theme, size).copy()
@@ -321,34 +375,50 @@ def draw(
     if move is not None:
         _mark_end(img, state, move, theme, lay)
     _draw_panel(img, state, theme, lay, names, last_move)
-    draw_header(
-        img, lay.pg, theme, _chips(rules, state, names, theme), status_text(rules, state, names, state.ply)
-    )
+    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    draw_header(img, lay.pg, theme, _chips(rules, state, names, theme, outcome), status)
     return img
 
 
-def describe(state: Any, *, last_move: str | None, players: Sequence[str] | None) -> str:
-    """The position in words: tiles, lead, whose turn, every disc with its rank, the spheres."""
+def describe(
+    state: Any, *, last_move: str | None, players: Sequence[str] | None, outcome: Outcome | None = None
+) -> str:
+    """The position in words: tiles, lead, whose turn or the result, every disc with its rank, the spheres."""
     rules = games.get("paint")
     names = seat_names(rules, state, players, 2)
     white_tiles, black_tiles = engine.tiles(state)
     ranks = engine.disc_ranks(state)
-    parts = [f"Paint board. {status_text(rules, state, names, state.ply)}."]
+    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    parts = [wording.text("alt.board", game=wording.text("paint.alt.game"), status=status)]
     if last_move:
-        text = f"Last move: {last_move}"
         beyond = pushed_sphere(state, parse_last_move(last_move))
-        if beyond is not None:
-            text += f", sphere now on {GRID.label(beyond)}"
-        parts.append(text + ".")
-    parts.append(f"Tiles: {names[0]} (White) {white_tiles}, {names[1]} (Black) {black_tiles}.")
-    if state.leader is not None:
-        parts.append(
-            f"{SEAT_NAMES[state.leader]} has led for {state.lead_count} of {state.lead_turns} turns."
+        if beyond is None:
+            parts.append(wording.text("alt.last_move", move=last_move))
+        else:
+            parts.append(wording.text("paint.alt.last_move_push", move=last_move, cell=GRID.label(beyond)))
+    parts.append(
+        wording.text(
+            "paint.alt.tiles",
+            white=names[0],
+            white_tiles=white_tiles,
+            black=names[1],
+            black_tiles=black_tiles,
         )
+    )
+    if state.leader is not None:
+        leader = wording.text(SEAT_KEYS[state.leader])
+        led = wording.text("paint.alt.led", seat=leader, count=state.lead_count, goal=state.lead_turns)
+        parts.append(led)
     else:
-        parts.append(f"Nobody leads; {state.no_lead_count} of {state.no_lead_turns} turns towards a draw.")
-    for name, discs in (("White", state.white_discs), ("Black", state.black_discs)):
-        listed = ", ".join(f"{GRID.label(i)} rank {ranks.get(i, 0)}" for i in bits_of(discs))
-        parts.append(f"{name} discs: {listed or 'none'}.")
-    parts.append("Spheres: " + (" ".join(GRID.label(i) for i in bits_of(state.spheres)) or "none") + ".")
+        parts.append(wording.text("paint.alt.no_lead", count=state.no_lead_count, goal=state.no_lead_turns))
+    none = wording.text("alt.none")
+    for seat, discs in ((0, state.white_discs), (1, state.black_discs)):
+        listed = ", ".join(
+            wording.text("paint.alt.disc", cell=GRID.label(i), rank=ranks.get(i, 0)) for i in bits_of(discs)
+        )
+        parts.append(
+            wording.text("paint.alt.discs", seat=wording.text(SEAT_KEYS[seat]), discs=listed or none)
+        )
+    spheres = " ".join(GRID.label(i) for i in bits_of(state.spheres)) or none
+    parts.append(wording.text("paint.alt.spheres", cells=spheres))
     return " ".join(parts)

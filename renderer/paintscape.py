@@ -15,13 +15,16 @@ from PIL import Image, ImageDraw
 
 import games
 from games import paintscape as engine
+from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from renderer import text as wording
 from renderer.canvas import (
     SeatChip,
     SquareLayout,
     disc_sprite,
     draw_header,
     draw_text,
+    final_outcome,
     fit_text,
     mark_ring,
     new_canvas,
@@ -36,7 +39,10 @@ from renderer.theme import RGB, TILE_LETTERS, Theme, blend
 GRID = SquareGrid(8, 8)
 FILES = "abcdefgh"
 COLOURS = ("yellow", "red", "cyan", "pink", "brown")
+"""Tile colours in `state.tiles` order; their display names are `paintscape.colour.<name>` (renderer.text)."""
 COLLECT_AT = 6
+SMALL_PX = 16
+"""The smallest text at the base width (960 px): readable when Discord shows the image 400-550 px wide."""
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 
 
@@ -89,7 +95,7 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.I
     return img
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def _background(theme: Theme, size: int) -> Image.Image:
     """The parts that never change: panel, board frame, coordinates, panel title."""
     lay = square_layout(size, 8)
@@ -97,13 +103,15 @@ def _background(theme: Theme, size: int) -> Image.Image:
     img = new_canvas(pg, theme)
     lay.draw_frame(img, theme)
     px0, py0, _, _ = pg.panel
-    draw_text(img, px0 + pg.px(18), py0 + pg.px(14), "Colour race", pg.px(21), theme.ink)
+    draw_text(img, px0 + pg.px(18), py0 + pg.px(12), wording.text("paintscape.title"), pg.px(21), theme.ink)
+    rule = wording.text("paintscape.rule", count=COLLECT_AT)
+    small = pg.px(SMALL_PX)
     draw_text(
         img,
         px0 + pg.px(18),
-        py0 + pg.px(42),
-        f"{COLLECT_AT} stones of one player on a colour collect it",
-        pg.px(14),
+        py0 + pg.px(40),
+        fit_text(rule, small, pg.panel[2] - px0 - pg.px(30)),
+        small,
         theme.muted,
     )
     return img
@@ -120,21 +128,39 @@ def _stone_colours(theme: Theme, colour: int) -> tuple[RGB, RGB]:
     )
 
 
-def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
-    tiles: Sequence[int] = state.tiles
+def _tile_map(tiles: Sequence[int]) -> list[int]:
+    """The tile colour on each square, -1 for a bare square."""
     tile_of = [-1] * 64
     for colour, bits in enumerate(tiles):
         for i in bits_of(bits):
             tile_of[i] = colour
-    draw = ImageDraw.Draw(img)
-    letter_px = lay.pg.px(13)
+    return tile_of
+
+
+@lru_cache(maxsize=8)
+def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...]) -> Image.Image:
+    """The squares and their tiles with the grid, as a crop of the board area. Tiles move only while the
+    balancer swaps, so one match (or one replay) draws this once and pastes it for every later position."""
+    lay = square_layout(size, 8)
+    tile_of = _tile_map(tiles)
+    layer = Image.new("RGB", (lay.right - lay.left + 1, lay.bottom - lay.top + 1), theme.bare_square)
+    letter_px = lay.pg.px(16)
     for i in range(64):
-        box = lay.box(i)
         if tile_of[i] >= 0:
-            img.paste(_tile_image(theme, tile_of[i], lay.cell, letter_px), box[:2])
-        else:
-            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=theme.bare_square)
-    lay.draw_grid(img, theme.grid_line)
+            left, top, _, _ = lay.box(i)
+            layer.paste(_tile_image(theme, tile_of[i], lay.cell, letter_px), (left - lay.left, top - lay.top))
+    draw = ImageDraw.Draw(layer)
+    for n in range(9):
+        x = y = n * lay.cell
+        draw.line(((x, 0), (x, 8 * lay.cell)), fill=theme.grid_line, width=1)
+        draw.line(((0, y), (8 * lay.cell, y)), fill=theme.grid_line, width=1)
+    return layer
+
+
+def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+    tiles = tuple(state.tiles)
+    img.paste(_tiles_layer(theme, lay.pg.width, tiles), (lay.left, lay.top))
+    tile_of = _tile_map(tiles)
     stacked_r, bare_r = lay.cell * 0.33, lay.cell * 0.40
     rim = max(1.0, lay.pg.k * 2)
     for colour, bits in ((0, state.black), (1, state.white)):
@@ -184,6 +210,7 @@ def _draw_panel(
     lay: SquareLayout,
     colour_names: list[str],
     last_move: str | None,
+    over: bool,
 ) -> None:
     pg = lay.pg
     race = engine.race(state)
@@ -198,16 +225,17 @@ def _draw_panel(
         left = px0 + pg.px(18)
         collector = state.collected[colour]
         left_out = collector is None and not state.tiles[colour]
-        tile = _tile_image(theme, colour, swatch, pg.px(13))
+        tile = _tile_image(theme, colour, swatch, pg.px(16))
         if collector is not None or left_out:
             tile = Image.blend(tile, Image.new("RGB", tile.size, theme.panel), 0.55)
         img.paste(tile, (left, top))
         draw.rectangle((left, top, left + swatch - 1, top + swatch - 1), outline=theme.grid_line)
         text_left = left + swatch + pg.px(12)
-        name_px, small_px = pg.px(17), pg.px(14)
-        draw_text(img, text_left, top - pg.px(3), COLOURS[colour], name_px, theme.ink)
+        name_px, small_px = pg.px(18), pg.px(SMALL_PX)
+        draw_text(img, text_left, top - pg.px(3), _colour_name(colour), name_px, theme.ink)
         if left_out:
-            draw_text(img, text_left, top + pg.px(35), "not in this game", small_px, theme.muted, "lc")
+            absent = wording.text("paintscape.absent")
+            draw_text(img, text_left, top + pg.px(35), absent, small_px, theme.muted, "lc")
             continue
         if collector is not None:
             fill, edge = _stone_colours(theme, collector)
@@ -218,7 +246,9 @@ def _draw_panel(
                 img,
                 text_left + 2 * pip_r + pg.px(8),
                 cy,
-                fit_text(f"collected by {who}", small_px, px1 - text_left - pg.px(40)),
+                fit_text(
+                    wording.text("paintscape.collected_by", name=who), small_px, px1 - text_left - pg.px(40)
+                ),
                 small_px,
                 theme.ink,
                 "lc",
@@ -226,12 +256,16 @@ def _draw_panel(
             draw.line((left, top + swatch, left + swatch, top), fill=theme.ink, width=pg.px(2))
             continue
         black_n, white_n, free_n = race[colour]
-        draw_text(img, px1 - pg.px(18), top - pg.px(3), f"{free_n} free", small_px, theme.muted, "rt")
+        free = wording.text("paintscape.free", count=free_n)
+        draw_text(img, px1 - pg.px(18), top - pg.px(3), free, small_px, theme.muted, "rt")
         tile_bits = state.tiles[colour]
         for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
             cy = top + pg.px(29) + row * pg.px(23)
             fill, edge = _stone_colours(theme, stone_colour)
-            draw_text(img, text_left, cy, "BW"[stone_colour], small_px, theme.muted, "lc")
+            letter = wording.text(
+                ("paintscape.stone_letter.black", "paintscape.stone_letter.white")[stone_colour]
+            )
+            draw_text(img, text_left, cy, letter, small_px, theme.muted, "lc")
             slot = blend(theme.panel, theme.muted, 0.3)
             for n in range(COLLECT_AT):
                 cx = text_left + pg.px(22) + pip_r + n * pip_step
@@ -242,8 +276,8 @@ def _draw_panel(
                     draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=slot)
             note_left = text_left + pg.px(22) + COLLECT_AT * pip_step + pg.px(6)
             reachable = _adjacent_free(state, stone_colour, tile_bits)
-            if count == COLLECT_AT - 1 and reachable and state.phase == "play":
-                note = f"{colour_names[stone_colour]} can take it"
+            if count == COLLECT_AT - 1 and reachable and state.phase == "play" and not over:
+                note = wording.text("paintscape.can_take", name=colour_names[stone_colour])
                 draw_text(
                     img,
                     note_left,
@@ -254,41 +288,60 @@ def _draw_panel(
                     "lc",
                 )
             else:
-                draw_text(img, note_left, cy, f"{count}/{COLLECT_AT}", small_px, theme.muted, "lc")
+                progress = wording.text("paintscape.progress", count=count, goal=COLLECT_AT)
+                draw_text(img, note_left, cy, progress, small_px, theme.muted, "lc")
     if last_move:
         draw_text(
             img,
             px0 + pg.px(18),
             py1 - pg.px(16),
-            fit_text(f"Last move: {last_move}", pg.px(15), px1 - px0 - pg.px(36)),
-            pg.px(15),
+            fit_text(wording.text("last_move", move=last_move), pg.px(SMALL_PX), px1 - px0 - pg.px(36)),
+            pg.px(SMALL_PX),
             theme.ink,
             "lb",
         )
 
 
+def _colour_name(colour: int) -> str:
+    return wording.text(f"paintscape.colour.{COLOURS[colour]}")
+
+
+def _stone_name(colour: int) -> str:
+    return wording.text(("paintscape.stone.black", "paintscape.stone.white")[colour])
+
+
 def _names_by_colour(state: Any, names: list[str]) -> list[str]:
     """Display names for the Black and White stone colours ("Alice (Black)"), or just the colour."""
     if state.black_seat is None:
-        return ["Black", "White"]
+        return [_stone_name(0), _stone_name(1)]
     seat_of = (state.black_seat, 1 - state.black_seat)
-    return [f"{names[seat_of[c]]} ({('Black', 'White')[c]})" for c in (0, 1)]
+    return [wording.text("name.with_role", name=names[seat_of[c]], role=_stone_name(c)) for c in (0, 1)]
 
 
-def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatChip]:
-    outcome = rules.outcome(state)
+def _player_by_colour(state: Any, names: list[str]) -> list[str]:
+    """The player's name for each stone colour, or the colour's name before colours are chosen."""
+    if state.black_seat is None:
+        return [_stone_name(0), _stone_name(1)]
+    return [names[state.black_seat], names[1 - state.black_seat]]
+
+
+def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outcome | None) -> list[SeatChip]:
     to_move = rules.to_move(state)
     chips = []
     for seat in range(2):
         if state.black_seat is None:
             fill, rim = blend(theme.header, theme.header_ink, 0.35), theme.header_muted
             swaps = state.swapped.bit_count()
-            detail = f"{swaps} of 4 swaps made" if seat == 0 else "picks Black or White"
+            detail = (
+                wording.text("paintscape.swaps", count=swaps)
+                if seat == 0
+                else wording.text("paintscape.picks")
+            )
         else:
             colour = 0 if seat == state.black_seat else 1
             fill, rim = _stone_colours(theme, colour)
             got = sum(1 for c in state.collected if c == colour)
-            detail = f"{got} colour{'s' if got != 1 else ''}"
+            detail = wording.plural("paintscape.colours", got)
         chips.append(
             SeatChip(
                 name=names[seat],
@@ -304,61 +357,71 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatC
 
 
 def _phase_note(state: Any) -> str:
-    if state.phase == "balance":
-        return "balancing: swap a stone with a tile, or done"
-    if state.phase == "choose":
-        return "choose: black (play first) or white (second)"
+    if state.phase in ("balance", "choose"):
+        return wording.text(f"paintscape.note.{state.phase}")
     return ""
 
 
 def draw(
-    state: Any, *, last_move: str | None, players: Sequence[str] | None, theme: Theme, size: int
+    state: Any,
+    *,
+    last_move: str | None,
+    players: Sequence[str] | None,
+    theme: Theme,
+    size: int,
+    outcome: Outcome | None = None,
 ) -> Image.Image:
-    """The whole Paintscape image for `state`."""
+    """The whole Paintscape image for `state`; `outcome` (a resignation, timeout, abort) overrides the
+    engine's."""
     rules = games.get("paintscape")
+    outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, 8)
     names = seat_names(rules, state, players, 2)
     img = _background(theme, size).copy()
     _draw_board(img, state, theme, lay)
     _mark_last_move(img, last_move_squares(last_move), theme, lay)
-    colour_names = _names_by_colour(state, names)
-    _draw_panel(
-        img,
-        state,
-        theme,
-        lay,
-        [n.split(" (")[0] if state.black_seat is not None else n for n in colour_names],
-        last_move,
-    )
-    status = status_text(rules, state, names, state.ply, _phase_note(state))
-    draw_header(img, lay.pg, theme, _chips(rules, state, names, theme), status)
+    _draw_panel(img, state, theme, lay, _player_by_colour(state, names), last_move, outcome is not None)
+    note = "" if outcome is not None else _phase_note(state)
+    status = status_text(rules, state, names, state.ply, note, outcome)
+    draw_header(img, lay.pg, theme, _chips(rules, state, names, theme, outcome), status)
     return img
 
 
-def describe(state: Any, *, last_move: str | None, players: Sequence[str] | None) -> str:
-    """The position in words: players and scores, whose turn, the race per colour, where the stones are."""
+def describe(
+    state: Any, *, last_move: str | None, players: Sequence[str] | None, outcome: Outcome | None = None
+) -> str:
+    """The position in words: players and scores, whose turn or the result, the race per colour, where the
+    stones are."""
     rules = games.get("paintscape")
     names = seat_names(rules, state, players, 2)
     race = engine.race(state)
     colour_names = _names_by_colour(state, names)
-    parts = [f"Paintscape board. {status_text(rules, state, names, state.ply, _phase_note(state))}."]
+    over = final_outcome(rules, state, outcome) is not None
+    status = status_text(rules, state, names, state.ply, "" if over else _phase_note(state), outcome)
+    parts = [wording.text("alt.board", game=wording.text("paintscape.alt.game"), status=status)]
     if last_move:
-        parts.append(f"Last move: {last_move}.")
+        parts.append(wording.text("alt.last_move", move=last_move))
     scores = []
     for c in (0, 1):
         got = sum(1 for k in state.collected if k == c)
-        scores.append(f"{colour_names[c]} has {got} colour{'s' if got != 1 else ''}")
+        scores.append(wording.plural("paintscape.alt.has", got, name=colour_names[c]))
     parts.append("; ".join(scores) + ".")
     races = []
     for k in range(5):
+        colour = _colour_name(k)
         if state.collected[k] is not None:
-            races.append(f"{COLOURS[k]} collected by {colour_names[state.collected[k]]}")
+            races.append(
+                wording.text("paintscape.alt.collected", colour=colour, name=colour_names[state.collected[k]])
+            )
         elif not state.tiles[k]:
-            races.append(f"{COLOURS[k]} not in this game")
+            races.append(wording.text("paintscape.alt.absent", colour=colour))
         else:
             b, w, free = race[k]
-            races.append(f"{COLOURS[k]} Black {b}, White {w}, {free} free")
-    parts.append("Race (6 collects): " + "; ".join(races) + ".")
-    parts.append("Black stones: " + (" ".join(GRID.label(i) for i in bits_of(state.black)) or "none") + ".")
-    parts.append("White stones: " + (" ".join(GRID.label(i) for i in bits_of(state.white)) or "none") + ".")
+            races.append(wording.text("paintscape.alt.race_row", colour=colour, black=b, white=w, free=free))
+    parts.append(wording.text("paintscape.alt.race", rows="; ".join(races)))
+    none = wording.text("alt.none")
+    black = " ".join(GRID.label(i) for i in bits_of(state.black)) or none
+    white = " ".join(GRID.label(i) for i in bits_of(state.white)) or none
+    parts.append(wording.text("paintscape.alt.black_stones", cells=black))
+    parts.append(wording.text("paintscape.alt.white_stones", cells=white))
     return " ".join(parts)

@@ -82,9 +82,6 @@ class Theme:
 TILE_LETTERS = ("Y", "R", "C", "P", "N")
 """Paintscape tile letters (RULES 1.9): yellow, red, cyan, pink, browN."""
 
-SEAT_COLOUR_NAMES = ("Red", "Blue", "Green", "Yellow")
-"""TilingKing seat colour names, in the order of `Theme.seat_colours`."""
-
 DEFAULT = Theme(
     name="default",
     background=hex_rgb("#f4efe6"),

@@ -1,7 +1,8 @@
 """TilingKing board: square, hex and triangle cells; neutral tiles dark; every placed piece filled in its
 owner's colour with its outer boundary drawn, so two touching pieces of one player stay two pieces; captured
 territory shaded in its owner's colour; the most recent piece outlined. Hex and triangle cells carry their
-labels (row letter + number) while empty, and row letters stand outside the board. The panel lists each
+numbers within their row while empty, and the row letters stand outside the board at both ends of each row
+(cell e10 is the 10th cell of row e). The panel lists each
 player's score (covered + territory), pieces left and pass/resign state.
 
 `draw_pieces` draws one player's remaining pieces with their ids and counts, for /pieces.
@@ -17,11 +18,14 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import games
+from games.base import Outcome
+from renderer import text as wording
 from renderer.canvas import (
     Page,
     SeatChip,
     draw_header,
     draw_text,
+    final_outcome,
     fit_text,
     mark_polygon,
     new_canvas,
@@ -32,7 +36,7 @@ from renderer.canvas import (
     thick_line,
 )
 from renderer.geometry import BoardGeometry
-from renderer.theme import RGB, SEAT_COLOUR_NAMES, Theme, blend
+from renderer.theme import RGB, Theme, blend
 
 BOARD_SHARE = 0.62
 _NOT_PLACEMENTS = {"pass", "passall", "resign", "swap"}
@@ -62,8 +66,19 @@ def _geometry(kind: str, cells: tuple[tuple[int, int], ...], size: int) -> Board
     return BoardGeometry(kind, cells, box)
 
 
+SMALL_PX = 16
+"""The smallest panel text at 960 px wide, readable when Discord shows the image 400-550 px wide."""
+
+
 def _cell_label_px(geo: BoardGeometry) -> int:
-    return max(8, min(14, round(geo.inner_radius * (0.62 if geo.kind == "triangle" else 0.5))))
+    """The size of the in-row numbers written in hex and triangle cells: as large as fits the cell's inscribed
+    circle with two digits, between 10 and 18 pixels."""
+    return max(10, min(18, round(geo.inner_radius * 1.1)))
+
+
+def colour_name(colour: int) -> str:
+    """ "Red", "Blue", "Green", "Yellow" for colour index 0-3."""
+    return wording.text(f"tk.colour.{colour}")
 
 
 def _row_letters(board: Any) -> dict[str, list[int]]:
@@ -89,7 +104,7 @@ def _background(theme: Theme, size: int, board_id: str) -> Image.Image:
         fill = theme.tk_neutral if i in neutral else theme.tk_empty
         draw.polygon(poly, fill=fill, outline=theme.grid_line)
     label_px = _cell_label_px(geo)
-    coord_px = pg.px(15)
+    coord_px = pg.px(18)
     left, _, _, bottom = geo.bounds
     if board.kind == "square":
         xs = sorted({c[0] for c in board.cells})
@@ -111,8 +126,13 @@ def _background(theme: Theme, size: int, board_id: str) -> Image.Image:
             draw_text(img, x_right + pg.px(7), row_y, letter, coord_px, theme.ink, "lc")
         for i in range(board.size):
             if i not in neutral:
-                _cell_label(img, geo, i, board.label(i), label_px, theme.muted)
+                _cell_label(img, geo, i, _in_row(board, i), label_px, theme.muted)
     return img
+
+
+def _in_row(board: Any, i: int) -> str:
+    """The part of a hex or triangle cell's label written in the cell: its number within the row."""
+    return str(board.label(i))[1:]
 
 
 def _row_middle(geo: BoardGeometry, i: int) -> float:
@@ -140,8 +160,9 @@ def _mark_ink(theme: Theme, colour: int) -> RGB:
 def _outline(
     draw: ImageDraw.ImageDraw, geo: BoardGeometry, indices: Sequence[int], colour: RGB, width: int
 ) -> None:
-    for a, b in geo.outline(indices):
-        thick_line(draw, a, b, colour, width)
+    """A piece's outer boundary, one closed polyline per loop with round joints."""
+    for loop in geo.outline_loops(indices):
+        draw.line([*loop, loop[0], loop[1]], fill=colour, width=width, joint="curve")
 
 
 def _piece_anchor(geo: BoardGeometry, cells: Sequence[int]) -> tuple[float, float]:
@@ -181,7 +202,12 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
             draw.polygon(mark_polygon(shape, cx, cy, mark_r * 0.6), fill=theme.seat_colours[colour])
         else:
             _cell_label(
-                img, geo, i, board.label(i), label_px, blend(theme.territory_colours[colour], theme.ink, 0.5)
+                img,
+                geo,
+                i,
+                _in_row(board, i),
+                label_px,
+                blend(theme.territory_colours[colour], theme.ink, 0.5),
             )
     line = max(2, round(geo.scale * 0.07))
     for piece in state.placed:
@@ -200,20 +226,20 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
         _outline(draw, geo, last.cells, theme.highlight_ink, max(1, line // 2))
 
 
-def _chips(rules: Any, state: Any, names: list[str], theme: Theme) -> list[SeatChip]:
-    outcome = rules.outcome(state)
+def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outcome | None) -> list[SeatChip]:
     to_move = rules.to_move(state)
     points = _engine().scores(state)
     chips = []
     for seat in range(state.seats):
         colour = seat_colour_index(state, seat)
         fill, _, edge = _piece_colours(theme, colour)
-        notes = " · resigned" if state.resigned[seat] else " · passes for good" if state.passall[seat] else ""
+        cells = wording.text("tk.cells", count=points[seat])
+        note = "tk.resigned" if state.resigned[seat] else "tk.passes_for_good" if state.passall[seat] else ""
         chips.append(
             SeatChip(
                 name=names[seat],
                 role=str(rules.seat_label(state, seat)),
-                detail=f"{points[seat]} cells{notes}",
+                detail=wording.text("tk.with_note", text=cells, note=wording.text(note)) if note else cells,
                 fill=fill,
                 rim=edge,
                 mark=theme.seat_marks[colour] if theme.second_cues else "",
@@ -233,8 +259,9 @@ def _draw_panel(
     px0, py0, px1, py1 = pg.panel
     left, right = px0 + pg.px(16), px1 - pg.px(16)
     y = py0 + pg.px(12)
-    draw_text(img, left, y, "Score", pg.px(20), theme.ink)
-    draw_text(img, right, y + pg.px(4), "covered + territory", pg.px(13), theme.muted, "rt")
+    small = pg.px(SMALL_PX)
+    draw_text(img, left, y, wording.text("tk.score"), pg.px(21), theme.ink)
+    draw_text(img, right, y + pg.px(4), wording.text("tk.score_parts"), small, theme.muted, "rt")
     y += pg.px(32)
     points = engine.scores(state)
     leader_points = max(points) if points else 0
@@ -251,80 +278,88 @@ def _draw_panel(
             )
         covered = sum(len(p.cells) for p in state.placed if p.owner == seat)
         territory = points[seat] - covered
+        colour_word = colour_name(colour)
         name = (
-            f"{names[seat]} ({SEAT_COLOUR_NAMES[colour]})"
-            if names[seat] != SEAT_COLOUR_NAMES[colour]
+            wording.text("name.with_role", name=names[seat], role=colour_word)
+            if names[seat] != colour_word
             else names[seat]
         )
         draw_text(
             img,
             left + sw + pg.px(10),
-            y - pg.px(2),
-            fit_text(name, pg.px(16), right - left - pg.px(90)),
-            pg.px(16),
+            y - pg.px(3),
+            fit_text(name, pg.px(18), right - left - sw - pg.px(70)),
+            pg.px(18),
             theme.ink,
         )
         score_colour = theme.ink if points[seat] == leader_points else theme.muted
         draw_text(img, right, y - pg.px(4), str(points[seat]), pg.px(28), score_colour, "rt")
         left_pieces = sum(engine.supply(state, seat).values())
-        status = "resigned" if state.resigned[seat] else "passes every turn" if state.passall[seat] else ""
-        plural = "piece" if left_pieces == 1 else "pieces"
-        detail = f"{covered} + {territory} · {left_pieces} {plural} left" + (f" · {status}" if status else "")
+        detail = wording.plural("tk.pieces_left", left_pieces, covered=covered, territory=territory)
+        note = (
+            "tk.resigned" if state.resigned[seat] else "tk.passes_every_turn" if state.passall[seat] else ""
+        )
+        if note:
+            detail = wording.text("tk.with_note", text=detail, note=wording.text(note))
         draw_text(
             img,
             left + sw + pg.px(10),
-            y + pg.px(20),
-            fit_text(detail, pg.px(13), right - left - sw),
-            pg.px(13),
+            y + pg.px(21),
+            fit_text(detail, small, right - left - sw - pg.px(10)),
+            small,
             theme.muted,
         )
         y += row_h
     board = state.board
-    y += pg.px(6)
-    draw_text(
-        img,
-        left,
-        y,
-        fit_text(f"Board {board.id}: {board.playable_count} playable cells", pg.px(14), right - left),
-        pg.px(14),
-        theme.muted,
-    )
-    y += pg.px(22)
-    key = [
-        ("piece", "a piece (outlined)"),
-        ("territory", "captured territory"),
-        ("neutral", "neutral tile (counts for every ring)"),
-    ]
-    sw = pg.px(18)
-    for kind, text in key:
+    y += pg.px(4)
+    about = wording.text("tk.board", board=board.id, count=board.playable_count)
+    draw_text(img, left, y, fit_text(about, small, right - left), small, theme.muted)
+    y += pg.px(26)
+    seat_colours = [seat_colour_index(state, seat) for seat in range(state.seats)]
+    sw = pg.px(20)
+    for kind in ("piece", "territory", "neutral"):
         if y + sw > py1 - pg.px(40):
             break
-        fill = {
-            "piece": theme.seat_colours[0],
-            "territory": theme.territory_colours[0],
-            "neutral": theme.tk_neutral,
-        }[kind]
-        draw.rectangle((left, y, left + sw, y + sw), fill=fill, outline=theme.grid_line)
-        draw_text(img, left + sw + pg.px(8), y + sw / 2, text, pg.px(13), theme.ink, "lc")
-        y += sw + pg.px(6)
-    if last_move:
+        if kind == "neutral":
+            fills = [theme.tk_neutral]
+        else:
+            fills = [
+                (theme.seat_colours if kind == "piece" else theme.territory_colours)[c] for c in seat_colours
+            ]
+        _legend_swatch(draw, (left, y, left + sw, y + sw), fills, theme.grid_line)
         draw_text(
-            img,
-            left,
-            py1 - pg.px(14),
-            # The bundled font's space is narrow; cell lists read better with wider gaps.
-            fit_text("Last move: " + "  ".join(last_move.split()), pg.px(14), right - left),
-            pg.px(14),
-            theme.ink,
-            "lb",
+            img, left + sw + pg.px(8), y + sw / 2, wording.text(f"tk.key.{kind}"), small, theme.ink, "lc"
         )
+        y += sw + pg.px(8)
+    if last_move:
+        text = wording.text("last_move", move=last_move)
+        draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
+
+
+def _legend_swatch(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fills: Sequence[RGB], outline: RGB
+) -> None:
+    """A key swatch striped with one colour per seat in the game (not always Red's), outlined."""
+    left, top, right, bottom = box
+    step = (right - left) / len(fills)
+    for n, fill in enumerate(fills):
+        draw.rectangle((round(left + n * step), top, round(left + (n + 1) * step), bottom), fill=fill)
+    draw.rectangle(box, outline=outline)
 
 
 def draw(
-    state: Any, *, last_move: str | None, players: Sequence[str] | None, theme: Theme, size: int
+    state: Any,
+    *,
+    last_move: str | None,
+    players: Sequence[str] | None,
+    theme: Theme,
+    size: int,
+    outcome: Outcome | None = None,
 ) -> Image.Image:
-    """The whole TilingKing image for `state`."""
+    """The whole TilingKing image for `state`; `outcome` (a resignation, timeout, abort) overrides the
+    engine's."""
     rules = games.get("tilingking")
+    outcome = final_outcome(rules, state, outcome)
     board = state.board
     pg = page(size, BOARD_SHARE)
     geo = _geometry(board.kind, tuple(board.cells), size)
@@ -332,33 +367,41 @@ def draw(
     img = _background(theme, size, board.id).copy()
     _draw_board(img, state, theme, geo, _last_piece(state, last_move))
     _draw_panel(img, state, theme, pg, names, last_move)
-    draw_header(
-        img, pg, theme, _chips(rules, state, names, theme), status_text(rules, state, names, state.ply)
-    )
+    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    draw_header(img, pg, theme, _chips(rules, state, names, theme, outcome), status)
     return img
 
 
-def describe(state: Any, *, last_move: str | None, players: Sequence[str] | None) -> str:
-    """The position in words: scores, whose turn, each player's pieces and territory cells."""
+def describe(
+    state: Any, *, last_move: str | None, players: Sequence[str] | None, outcome: Outcome | None = None
+) -> str:
+    """The position in words: scores, whose turn or the result, each player's pieces and territory cells."""
     rules = games.get("tilingking")
     engine = _engine()
     names = seat_names(rules, state, players, state.seats)
     board = state.board
     points = engine.scores(state)
-    parts = [
-        f"TilingKing board {board.id} ({board.kind} cells). {status_text(rules, state, names, state.ply)}."
-    ]
+    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    kind = wording.text(f"tk.alt.kind.{board.kind}")
+    parts = [wording.text("tk.alt.board", board=board.id, kind=kind, status=status)]
     if last_move:
-        parts.append(f"Last move: {last_move}.")
-    scores = ", ".join(f"{names[s]} ({rules.seat_label(state, s)}) {points[s]}" for s in range(state.seats))
-    parts.append(f"Scores: {scores}.")
+        parts.append(wording.text("alt.last_move", move=last_move))
+    scores = ", ".join(
+        wording.text("tk.alt.score", name=names[s], role=rules.seat_label(state, s), points=points[s])
+        for s in range(state.seats)
+    )
+    parts.append(wording.text("tk.alt.scores", scores=scores))
     for seat in range(state.seats):
         pieces = [p for p in state.placed if p.owner == seat]
-        listed = "; ".join(f"{p.piece} on {' '.join(board.label(i) for i in p.cells)}" for p in pieces)
+        listed = "; ".join(
+            wording.text("tk.alt.piece", piece=p.piece, cells=" ".join(board.label(i) for i in p.cells))
+            for p in pieces
+        )
         territory = [board.label(i) for i, owner in enumerate(state.territory) if owner == seat]
-        text = f"{rules.seat_label(state, seat)} pieces: {listed or 'none'}"
+        role = rules.seat_label(state, seat)
+        text = wording.text("tk.alt.pieces", role=role, pieces=listed or wording.text("alt.none"))
         if territory:
-            text += f"; territory: {' '.join(territory)}"
+            text = wording.text("tk.alt.territory", text=text, cells=" ".join(territory))
         parts.append(text + ".")
     return " ".join(parts)
 
@@ -404,13 +447,13 @@ def draw_pieces(
     chip = SeatChip(
         name=names[seat],
         role=str(rules.seat_label(state, seat)),
-        detail=f"{sum(counts.values())} pieces left",
+        detail=wording.plural("tk.pieces.left", sum(counts.values())),
         fill=fill,
         rim=edge,
         mark=theme.seat_marks[colour] if theme.second_cues else "",
         mark_ink=_mark_ink(theme, colour),
     )
-    draw_header(img, pg, theme, [chip], f"Pieces of {names[seat]}: id, name and how many are left")
+    draw_header(img, pg, theme, [chip], wording.text("tk.pieces.title", name=names[seat]))
     ids = list(shapes)
     columns = 4 if len(ids) <= 12 else 5
     rows = math.ceil(len(ids) / columns)
@@ -436,14 +479,15 @@ def draw_pieces(
         )
         text_colour = theme.ink if have else theme.muted
         draw_text(img, left + pg.px(14), top + pg.px(10), piece_id, pg.px(22), text_colour)
-        draw_text(img, left + cell_w - pg.px(14), top + pg.px(12), f"x{have}", pg.px(18), text_colour, "rt")
-        name = fit_text(full_names.get(piece_id, ""), pg.px(13), cell_w - pg.px(110))
+        count = wording.text("tk.pieces.count", count=have)
+        draw_text(img, left + cell_w - pg.px(14), top + pg.px(12), count, pg.px(18), text_colour, "rt")
+        name = fit_text(full_names.get(piece_id, ""), pg.px(SMALL_PX), cell_w - pg.px(110))
         draw_text(
             img,
             left + pg.px(14) + text_width(piece_id, pg.px(22)) + pg.px(8),
-            top + pg.px(17),
+            top + pg.px(16),
             name,
-            pg.px(13),
+            pg.px(SMALL_PX),
             theme.muted,
         )
         area = (left + pg.px(16), top + pg.px(46), area_w, area_h)

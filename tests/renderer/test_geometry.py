@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.grids import TILINGS
-from renderer.geometry import BoardGeometry, lattice_corners, outline_edges, square_cells
+from renderer.geometry import BoardGeometry, boundary_loops, lattice_corners, outline_edges, square_cells
 
 KINDS = ("square", "hex", "triangle")
 CORNERS = {"square": 4, "hex": 6, "triangle": 3}
@@ -80,3 +80,31 @@ def test_cell_sizes_match_the_tilings() -> None:
     down = BoardGeometry("triangle", ((1, 0),), (0, 0, 100, 1000))
     assert up.centres[0][1] > (up.bounds[1] + up.bounds[3]) / 2  # an up triangle's centroid sits low
     assert down.centres[0][1] < (down.bounds[1] + down.bounds[3]) / 2
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@given(group=st.sets(cells, min_size=1, max_size=12))
+def test_outline_loops_are_closed_and_cover_the_outline_once(kind: str, group: set[tuple[int, int]]) -> None:
+    chosen = sorted(group)
+    outline = [frozenset(e) for e in outline_edges(lattice_corners(kind, c) for c in chosen)]
+    loops = boundary_loops(outline_edges(lattice_corners(kind, c) for c in chosen))
+    walked = [frozenset((loop[k], loop[(k + 1) % len(loop)])) for loop in loops for k in range(len(loop))]
+    assert sorted(walked, key=sorted) == sorted(outline, key=sorted)
+    assert all(len(loop) >= 3 for loop in loops)
+
+
+def test_cell_numbers_on_every_hex_and_triangle_preset_are_readable_and_fit() -> None:
+    """In-row numbers are at least 10 px at the default width and fit their cell's inscribed circle."""
+    from games.tilingking.boards import PRESETS, board
+    from renderer.canvas import text_width
+    from renderer.tilingking import _cell_label_px, _geometry
+
+    for board_id in PRESETS:
+        b = board(board_id)
+        if b.kind == "square":
+            continue
+        geo = _geometry(b.kind, tuple(b.cells), 960)
+        px = _cell_label_px(geo)
+        widest = max((b.label(i)[1:] for i in range(b.size)), key=len)
+        assert px >= 10, board_id
+        assert text_width(widest, px) <= 2.3 * geo.inner_radius, board_id

@@ -8,15 +8,16 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageChops
 
 import games
 import renderer
+from games.base import Outcome, Termination
 from games.grids import bits_of
 from renderer import paint as paint_drawer
 from renderer import paintscape as paintscape_drawer
 from renderer import tilingking as tilingking_drawer
-from renderer.canvas import square_layout, to_palette
+from renderer.canvas import page, square_layout, to_palette
 from renderer.theme import RGB, THEME_NAMES, get_theme, palette
 from tests.renderer.positions import GAME_SETUPS, Position, decode, positions, random_game, save_artifact
 
@@ -351,3 +352,89 @@ def test_paintscape_layout_without_a_colour_says_it_is_not_in_the_game() -> None
     assert emptied.tiles[0] == 0
     assert "yellow not in this game" in renderer.alt_text("paintscape", emptied)
     assert decode(renderer.render("paintscape", emptied)).size == (960, 640)
+
+
+# --------------------------------------------------------------------------------------------- endings
+
+
+ENDINGS = {
+    "resignation": lambda seats: Outcome.loss(1, seats, Termination.RESIGNATION),
+    "timeout": lambda seats: Outcome.loss(0, seats, Termination.TIMEOUT),
+    "aborted": lambda seats: Outcome.draw(seats, Termination.ABORTED),
+}
+HEADER_SETUPS = ["paintscape", "paint", "tilingking-sq9", "tilingking-hex8bi"]
+
+
+@pytest.mark.parametrize("setup", HEADER_SETUPS)
+def test_an_outcome_from_outside_the_engine_replaces_whose_turn(setup: str) -> None:
+    position = positions(setup)[1]
+    game_id, seats = position.game_id, len(position.players)
+    assert games.get(game_id).outcome(position.state) is None, "the middle of a game is still going"
+    kwargs = {"last_move": position.last_move, "players": position.players}
+    playing = renderer.alt_text(game_id, position.state, **kwargs)
+    assert "to play" in playing
+    ply = position.state.ply
+    assert f"Move {ply + 1}" in playing
+    headers = {}
+    for ending, make in ENDINGS.items():
+        outcome = make(seats)
+        text = renderer.alt_text(game_id, position.state, outcome=outcome, **kwargs)
+        assert "to play" not in text
+        assert f"{ply} moves" in text
+        image = renderer.render_image(game_id, position.state, outcome=outcome, **kwargs)
+        headers[ending] = image.crop(page(960).header)
+    def said(ending: str) -> str:
+        return renderer.alt_text(game_id, position.state, outcome=ENDINGS[ending](seats), **kwargs)
+
+    names = position.players
+    if seats == 2:
+        assert f"{names[0]} wins by resignation" in said("resignation")
+        assert f"{names[1]} wins on time" in said("timeout")
+    else:
+        assert f"{names[0]} and {names[2]} share first place after a resignation" in said("resignation")
+    assert "Game aborted: no result" in said("aborted")
+    playing_header = renderer.render_image(game_id, position.state, **kwargs).crop(page(960).header)
+    for ending, header in headers.items():
+        assert ImageChops.difference(header, playing_header).getbbox(), f"{ending} shows no result"
+    assert ImageChops.difference(headers["resignation"], headers["aborted"]).getbbox()
+    assert ImageChops.difference(headers["resignation"], headers["timeout"]).getbbox()
+
+
+@pytest.mark.parametrize("setup", HEADER_SETUPS)
+def test_winner_chips_follow_the_outcome(setup: str) -> None:
+    """A winner's chip is outlined in the theme's win colour; an aborted game crowns nobody."""
+    position = positions(setup)[1]
+    theme = get_theme("default")
+    seats = len(position.players)
+
+    def win_pixels(outcome: Outcome) -> int:
+        header = renderer.render_image(
+            position.game_id, position.state, players=position.players, outcome=outcome
+        ).crop(page(960).header)
+        return sum(count for count, colour in header.getcolors(1 << 24) or [] if colour == theme.win)
+
+    assert win_pixels(ENDINGS["resignation"](seats)) > 100
+    assert win_pixels(ENDINGS["aborted"](seats)) == 0
+
+
+def test_the_engines_own_result_still_shows_without_an_outcome() -> None:
+    end = positions("paintscape")[2]
+    assert games.get("paintscape").outcome(end.state) is not None
+    text = renderer.alt_text("paintscape", end.state, players=end.players)
+    assert "wins by collecting three colours" in text and "to play" not in text
+    assert f"{end.state.ply} moves" in text
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_tilingking_key_uses_every_seats_colour(players: int) -> None:
+    setup = {2: "tilingking-sq9", 3: "tilingking-hex8bi", 4: "tilingking-tri6bi"}[players]
+    position = positions(setup)[0]
+    theme = get_theme("default")
+    image = renderer.render_image("tilingking", position.state, players=position.players)
+    pg = page(960, tilingking_drawer.BOARD_SHARE)
+    panel = image.crop(pg.panel)
+    seen = {colour for _, colour in panel.getcolors(1 << 24) or []}
+    colours = [tilingking_drawer.seat_colour_index(position.state, s) for s in range(players)]
+    for colour in range(4):
+        # territory colours appear in the panel only in the key's territory swatch
+        assert (theme.territory_colours[colour] in seen) == (colour in colours)

@@ -3,13 +3,32 @@
 from __future__ import annotations
 
 import io
+import multiprocessing
+import pickle
+import weakref
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageChops
 
-from renderer.replay import LAST_FRAME_MS, frames_gif, pick_frames, replay_frames, replay_gif
+import renderer.replay as replay_module
+from games.base import Outcome, Termination
+from renderer import render_image
+from renderer.canvas import to_palette
+from renderer.replay import (
+    LAST_FRAME_MS,
+    REPLAY_SIZE,
+    Frame,
+    frames_gif,
+    pick_frames,
+    replay_frames,
+    replay_gif,
+    write_replay,
+)
+from renderer.theme import THEME_NAMES, Theme, get_theme
 from tests.renderer.positions import GAME_SETUPS, random_game, save_artifact
 
 
@@ -68,3 +87,115 @@ def test_picked_frames_keep_the_ends_in_order_within_the_limit(count: int, limit
     assert picked[-1] == count - 1
     assert picked == sorted(set(picked))
     assert len(picked) == min(count, limit)
+
+
+# --------------------------------------------------------------------------------------------- streaming
+
+
+def decoded_frames(data: bytes) -> list[Image.Image]:
+    gif = Image.open(io.BytesIO(data))
+    out = []
+    for n in range(getattr(gif, "n_frames", 1)):
+        gif.seek(n)
+        out.append(gif.convert("RGB"))
+    return out
+
+
+def expected_frame(
+    game_id: str, frame: Frame, players: list[str], theme: str, outcome: Outcome | None = None
+) -> Image.Image:
+    state, last_move = frame
+    rgb = render_image(
+        game_id, state, last_move=last_move, players=players, theme=theme, size=REPLAY_SIZE, outcome=outcome
+    )
+    return to_palette(rgb, get_theme(theme)).convert("RGB")
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+@pytest.mark.parametrize("setup", ["paint", "tilingking-hex8bi"])
+def test_every_decoded_frame_is_exactly_the_rendered_position(setup: str, theme: str) -> None:
+    """Frames store only what changed, with unchanged pixels transparent; decoding must give each position
+    back pixel for pixel, and the last frame shows the result given from outside the engine."""
+    game_id, seats, options = GAME_SETUPS[setup]
+    _, moves = random_game(game_id, seats, options, seed=6, limit=12)
+    players = ["Ann", "Ben", "Cy"][:seats]
+    resigned = Outcome.loss(0, seats, Termination.RESIGNATION)
+    data = replay_gif(game_id, options, 6, seats, moves, players, theme=theme, outcome=resigned)
+    frames = replay_frames(game_id, options, 6, seats, moves)
+    decoded = decoded_frames(data)
+    assert len(decoded) == len(frames)
+    for n, (frame, image) in enumerate(zip(frames, decoded, strict=True)):
+        last = n == len(frames) - 1
+        want = expected_frame(game_id, frame, players, theme, resigned if last else None)
+        assert ImageChops.difference(image, want).getbbox() is None, f"frame {n} differs"
+
+
+def test_the_writer_streams_and_holds_only_two_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each frame reaches the file before the next one is drawn, and at most two frames are alive at once."""
+    game_id, seats, options = GAME_SETUPS["paint"]
+    _, moves = random_game(game_id, seats, options, seed=3, limit=20)
+    drawn: list[int] = []
+    alive: list[weakref.ref[Image.Image]] = []
+    most_alive = [0]
+    original = replay_module.palette_indices
+
+    def counting(rgb: Image.Image, theme: Theme) -> Image.Image:
+        frame = original(rgb, theme)
+        alive.append(weakref.ref(frame))
+        most_alive[0] = max(most_alive[0], sum(1 for ref in alive if ref() is not None))
+        drawn.append(1)
+        return frame
+
+    class Recorder(io.BytesIO):
+        def __init__(self) -> None:
+            super().__init__()
+            self.drawn_at_write: list[int] = []
+
+        def write(self, data: Any) -> int:
+            self.drawn_at_write.append(len(drawn))
+            return super().write(data)
+
+    monkeypatch.setattr(replay_module, "palette_indices", counting)
+    out = Recorder()
+    frames = write_replay(out, game_id, options, 3, seats, moves, ["Ann", "Ben"])
+    assert frames == len(moves) + 1
+    assert set(range(1, frames + 1)) <= set(out.drawn_at_write), "a frame waited for a later one"
+    assert most_alive[0] <= 3
+    assert len(decoded_frames(out.getvalue())) == frames
+
+
+def test_a_file_that_cannot_seek_still_gets_a_capped_gif() -> None:
+    game_id, seats, options = GAME_SETUPS["paintscape"]
+    _, moves = random_game(game_id, seats, options, seed=2, limit=30)
+
+    class Pipe(io.RawIOBase):
+        def __init__(self) -> None:
+            self.chunks: list[bytes] = []
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data: Any) -> int:
+            self.chunks.append(bytes(data))
+            return len(data)
+
+    pipe = Pipe()
+    frames = write_replay(pipe, game_id, options, 2, seats, moves, max_bytes=60_000, size=480)
+    data = b"".join(pipe.chunks)
+    assert len(data) <= 60_000
+    assert 2 <= frames < len(moves) + 1
+    assert len(decoded_frames(data)) == frames
+
+
+def test_replays_run_in_another_process() -> None:
+    """Every argument pickles (the bot runs replays in a process pool)."""
+    game_id, seats, options = GAME_SETUPS["paint"]
+    _, moves = random_game(game_id, seats, options, seed=4, limit=6)
+    outcome = Outcome.loss(1, 2, Termination.TIMEOUT)
+    args = (game_id, dict(options), 4, seats, list(moves), ["Ann", "Ben"])
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        remote = pool.submit(replay_gif, *args, theme="colorblind", outcome=outcome).result(timeout=120)
+    assert remote == replay_gif(*args, theme="colorblind", outcome=outcome)
+    first = decoded_frames(remote)[0]
+    assert first.getpixel((0, 0)) == get_theme("colorblind").header

@@ -1,0 +1,73 @@
+"""The renderer's texts: one move-number definition, a result sentence for every ending, and every text key
+the drawers use exists (so a translation layer can rely on `renderer.text.TEXTS`)."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import renderer
+from games.base import Outcome, Termination
+from renderer import text as wording
+
+RENDERER = Path(renderer.__file__).parent
+
+
+@given(ply=st.integers(0, 10_000))
+def test_the_move_number_is_the_move_about_to_be_played_and_the_count_once_over(ply: int) -> None:
+    assert renderer.move_number(ply) == ply + 1
+    assert renderer.move_caption(ply, over=False) == f"Move {ply + 1}"
+    assert renderer.move_caption(ply, over=True) == (f"{ply} moves" if ply != 1 else "1 move")
+
+
+@pytest.mark.parametrize("termination", list(Termination))
+def test_every_ending_has_a_result_sentence(termination: Termination) -> None:
+    names = ["Alice", "Bob", "Carol"]
+    win = wording.result(Outcome.win(1, 3, termination), names)
+    shared = wording.result(Outcome.loss(0, 3, termination), names)
+    draw = wording.result(Outcome.draw(3, termination), names)
+    if termination is Termination.ABORTED:
+        assert win == shared == draw == "Game aborted: no result"
+        return
+    assert win.startswith("Bob wins")
+    assert shared.startswith("Bob and Carol share first place")
+    assert draw.startswith("Draw")
+    for sentence in (win, shared, draw):
+        assert "{" not in sentence and "  " not in sentence
+
+
+def test_named_results_read_as_players_expect() -> None:
+    names = ["Alice", "Bob"]
+    assert wording.result(Outcome.loss(1, 2, Termination.RESIGNATION), names) == "Alice wins by resignation"
+    assert wording.result(Outcome.loss(0, 2, Termination.TIMEOUT), names) == "Bob wins on time"
+    assert wording.result(Outcome.draw(2, Termination.NO_LEAD), names) == "Draw: nobody held the lead"
+    assert wording.join_names(["A", "B", "C", "D"]) == "A, B, C and D"
+
+
+def test_plural_forms_exist_for_every_counted_text() -> None:
+    for key in wording.TEXTS:
+        if key.endswith(".one"):
+            assert key[: -len(".one")] + ".other" in wording.TEXTS
+
+
+def _used_keys() -> set[str]:
+    keys = set()
+    for path in RENDERER.glob("*.py"):
+        source = path.read_text()
+        keys |= set(re.findall(r'wording\.text\(\s*"([^"]+)"', source))
+        keys |= {k + ".other" for k in re.findall(r'wording\.plural\(\s*"([^"]+)"', source)}
+    return keys
+
+
+def test_every_text_key_the_drawers_use_exists_and_fills_in() -> None:
+    used = _used_keys()
+    assert len(used) > 40
+    assert used <= set(wording.TEXTS), sorted(used - set(wording.TEXTS))
+    for key, template in wording.TEXTS.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        assert wording.text(key, **{f: "X" for f in fields})
