@@ -84,9 +84,11 @@ def percentile(values: list[float] | list[int], pct: float) -> float:
 
 
 def bench_gif(label: str, game_id: str, seats: int, options: dict[str, Any], plies: int, seed: int) -> None:
-    _, moves = random_game(game_id, seats, options, seed, limit=plies)
+    states, moves = random_game(game_id, seats, options, seed, limit=plies)
+    rules = games.get(game_id)
+    log = [(rules.to_move(state), move) for state, move in zip(states, moves, strict=False)]
     start = time.perf_counter()
-    data = replay_gif(game_id, options, seed, seats, moves, ["Alice", "Bob", "Carol", "Dave"][:seats])
+    data = replay_gif(game_id, options, seed, seats, log, ["Alice", "Bob", "Carol", "Dave"][:seats])
     seconds = time.perf_counter() - start
     from PIL import Image
 

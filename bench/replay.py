@@ -40,20 +40,22 @@ TARGET_MIB = 100
 PLAYERS = ["Alice", "Bob", "Carol", "Dave"]
 
 
-def random_moves(game_id: str, seats: int, options: dict[str, Any], seed: int, limit: int) -> list[str]:
-    """A seeded random game's move log (TilingKing prefers placing to passing)."""
+def random_moves(
+    game_id: str, seats: int, options: dict[str, Any], seed: int, limit: int
+) -> list[tuple[int, str]]:
+    """A seeded random game's move log, (seat, notation) entries (TilingKing prefers placing to passing)."""
     import games
 
     rules = games.get(game_id)
     rng = random.Random(seed)
     state = rules.new(seats, options, seed)
-    moves: list[str] = []
-    while rules.outcome(state) is None and len(moves) < limit:
+    moves: list[tuple[int, str]] = []
+    while (seat := rules.to_move(state)) is not None and len(moves) < limit:
         legal = list(rules.legal_moves(state))
         if game_id == "tilingking":
             legal = [m for m in legal if m.action == "place"] or legal
         move = rng.choice(legal)
-        moves.append(rules.notation(state, move))
+        moves.append((seat, rules.notation(state, move)))
         state = rules.apply(state, move)
     return moves
 

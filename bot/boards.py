@@ -19,7 +19,7 @@ import discord
 import renderer
 from bot.service.records import Finished, MatchView, MoveView, Player, RatingChange
 from bot.views import TesseraButton, button
-from games.base import Rules, Termination, WordMove
+from games.base import Outcome, Rules, Termination, WordMove
 
 log = logging.getLogger("tessera.boards")
 
@@ -150,20 +150,22 @@ class BoardMessage:
         return kwargs
 
 
-def _render(game: str, state: Any, last_move: str | None, players: list[str]) -> tuple[bytes, str]:
-    png = renderer.render(game, state, last_move=last_move, players=players)
-    alt = renderer.alt_text(game, state, players=players, last_move=last_move)
+def _render(
+    game: str, state: Any, last_move: str | None, players: list[str], outcome: Outcome | None
+) -> tuple[bytes, str]:
+    png = renderer.render(game, state, last_move=last_move, players=players, outcome=outcome)
+    alt = renderer.alt_text(game, state, players=players, last_move=last_move, outcome=outcome)
     return png, alt
 
 
 async def render_board(
-    match: MatchView, names: Mapping[int, str], *, last_move: str | None, state: Any = None
+    match: MatchView, names: Mapping[int, str], *, last_move: str | None
 ) -> tuple[bytes | None, str]:
-    """The board PNG and its alt text, rendered in a worker thread; (None, text) if the renderer failed."""
+    """The board PNG and its alt text, rendered in a worker thread; (None, text) if the renderer failed.
+    A finished match shows its stored outcome, so a resignation, a timeout or an abort is on the image."""
     players = [seat_name(s, names) for s in match.seats]
-    shown = match.state if state is None else state
     try:
-        return await asyncio.to_thread(_render, match.game, shown, last_move, players)
+        return await asyncio.to_thread(_render, match.game, match.state, last_move, players, match.outcome)
     except Exception:
         log.exception("rendering match %s failed; sending the position as text", match.id)
         return None, ""
@@ -180,7 +182,8 @@ async def board_message(
     finished: Finished | None = None,
 ) -> BoardMessage:
     """The message for `match`'s current board: header, what happened, whose turn or the result, buttons."""
-    header = f"**{rules.name}** · match #{match.id} · move {match.ply} · {seats_line(match, rules)}"
+    caption = renderer.move_caption(match.ply, over=not match.is_active)
+    header = f"**{rules.name}** · match #{match.id} · {caption} · {seats_line(match, rules)}"
     text = [header]
     if headline:
         text.append(headline)

@@ -138,17 +138,24 @@ class Info(commands.Cog):
         if wait > 0:
             raise UserError(f"You asked for a replay a moment ago; try again in {wait:.0f} s.")
         await interaction.response.defer(thinking=True)
-        moves = [m.notation for m in await runtime.service.matches.log(match_id)]
+        log = [(m.seat, m.notation) for m in await runtime.service.matches.log(match_id)]
         names = await runtime.names_for(match)
         players = [seat_name(s, names) for s in match.seats]
         from renderer.replay import replay_gif
 
         gif = await asyncio.to_thread(
-            replay_gif, match.game, dict(match.options), match.seed, len(match.seats), moves, players
+            replay_gif,
+            match.game,
+            dict(match.options),
+            match.seed,
+            len(match.seats),
+            log,
+            players,
+            outcome=match.outcome,
         )
         file = discord.File(io.BytesIO(gif), filename=f"match-{match_id}.gif", description="Replay")
         await interaction.followup.send(
-            f"Replay of match #{match_id} ({game_name(match.game)}, {len(moves)} moves): "
+            f"Replay of match #{match_id} ({game_name(match.game)}, {len(log)} moves): "
             f"{result_phrase(match)}.",
             file=file,
             allowed_mentions=discord.AllowedMentions.none(),

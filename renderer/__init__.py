@@ -7,7 +7,7 @@ keys equal `games.GAME_IDS`; cell geometry lives in `renderer.geometry`, colours
     alt_text("paintscape", state, players=["Alice", "Bob"], last_move="d4") -> "Paintscape board. Move 12 ..."
     render_pieces("tilingking", state, seat=0, players=[...]) -> PNG of that seat's remaining pieces
     move_caption(ply, over) -> "Move 20" / "19 moves": the one move-number definition, for the bot's text too
-    renderer.replay.replay_gif(game_id, options, seed, seats, moves, players, theme=, outcome=) -> GIF bytes
+    renderer.replay.replay_gif(game_id, options, seed, seats, log, players, theme=, outcome=) -> GIF bytes
 
 `last_move` is the notation string of the move that led to `state`, as stored in the move log.
 `outcome` is the result when the match service ended the game itself (resignation, timeout, abort): it

@@ -16,7 +16,7 @@ starts again with half as many frames (the output is rewound when it can seek, e
 
 Every argument of `replay_gif` and `write_replay` pickles, so the bot can run them in a process pool:
 
-    pool.submit(replay_gif, "paint", {"lead_turns": 50}, seed, 2, moves, ["Alice", "Bob"],
+    pool.submit(replay_gif, "paint", {"lead_turns": 50}, seed, 2, log, ["Alice", "Bob"],
                 theme="colorblind", outcome=Outcome.loss(1, 2, Termination.RESIGNATION))
 """
 
@@ -30,7 +30,7 @@ from typing import Any, BinaryIO
 from PIL import GifImagePlugin, Image, ImageChops
 
 import games
-from games.base import Outcome
+from games.base import Outcome, replay
 from renderer import render_image
 from renderer.canvas import to_palette
 from renderer.theme import Theme, get_theme, palette
@@ -50,19 +50,20 @@ Frame = tuple[Any, str | None]
 """A position and the notation of the move that led to it (None for the start)."""
 
 
+LogEntry = tuple[int, str]
+"""One entry of a move log: the seat that played and the notation (`games.base.replay` reads these)."""
+
+
 def replay_frames(
-    game_id: str, options: Mapping[str, Any], seed: int, seats: int, moves: Sequence[str]
+    game_id: str, options: Mapping[str, Any], seed: int, seats: int, log: Sequence[LogEntry]
 ) -> list[Frame]:
-    """Every position of a match, replayed from its start with the game's own parser and rules."""
+    """Every position of a match, from its start through `games.base.replay` of its move log (a resignation
+    marks no move). A log that does not replay raises ValueError (`ReplayError`) naming the ply."""
     rules = games.get(game_id)
-    state = rules.new(seats, options, seed)
-    frames: list[Frame] = [(state, None)]
-    for number, text in enumerate(moves, start=1):
-        try:
-            state = rules.apply(state, rules.parse(state, text))
-        except ValueError as error:
-            raise ValueError(f"move {number} ({text!r}) cannot be replayed: {error}") from error
-        frames.append((state, text))
+    start = rules.new(seats, options, seed)
+    frames: list[Frame] = [(start, None)]
+    for step in replay(rules, start, log):
+        frames.append((step.after, step.notation if step.move is not None else None))
     return frames
 
 
@@ -274,7 +275,7 @@ def write_replay(
     options: Mapping[str, Any],
     seed: int,
     seats: int,
-    moves: Sequence[str],
+    log: Sequence[LogEntry],
     players: Sequence[str] | None = None,
     *,
     theme: str | Theme = "default",
@@ -285,9 +286,10 @@ def write_replay(
     max_frames: int = MAX_FRAMES,
     max_bytes: int = MAX_BYTES,
 ) -> int:
-    """Replay a match from its start and move log and write it as an animated GIF to `fp` (a binary file
-    object); returns the number of frames. ValueError names a move that cannot be replayed."""
-    frames = replay_frames(game_id, options, seed, seats, moves)
+    """Replay a match from its start and move log ((seat, notation) entries) and write it as an animated
+    GIF to `fp` (a binary file object); returns the number of frames. ValueError names the ply of a move
+    that cannot be replayed."""
+    frames = replay_frames(game_id, options, seed, seats, log)
     return write_frames(
         fp,
         game_id,
@@ -308,7 +310,7 @@ def replay_gif(
     options: Mapping[str, Any],
     seed: int,
     seats: int,
-    moves: Sequence[str],
+    log: Sequence[LogEntry],
     players: Sequence[str] | None = None,
     *,
     theme: str | Theme = "default",
@@ -328,7 +330,7 @@ def replay_gif(
         options,
         seed,
         seats,
-        moves,
+        log,
         players,
         theme=theme,
         size=size,

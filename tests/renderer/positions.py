@@ -46,6 +46,12 @@ def random_game(
     return states, moves
 
 
+def log_of(game_id: str, states: list[Any], moves: list[str]) -> list[tuple[int, str]]:
+    """The move log of a game as the store keeps it: (seat to move, notation) per move."""
+    rules = games.get(game_id)
+    return [(rules.to_move(state), move) for state, move in zip(states, moves, strict=False)]
+
+
 GAME_SETUPS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "paintscape": ("paintscape", 2, {"balance": False}),
     "paintscape-balance": ("paintscape", 2, {}),

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
+import games
 import renderer.replay as replay_module
 from games.base import Outcome, Termination
 from renderer import render_image
@@ -29,7 +30,7 @@ from renderer.replay import (
     write_replay,
 )
 from renderer.theme import THEME_NAMES, Theme, get_theme
-from tests.renderer.positions import GAME_SETUPS, random_game, save_artifact
+from tests.renderer.positions import GAME_SETUPS, log_of, random_game, save_artifact
 
 
 def frame_durations(data: bytes) -> list[int]:
@@ -44,8 +45,9 @@ def frame_durations(data: bytes) -> list[int]:
 @pytest.mark.parametrize("setup", ["paintscape-balance", "paint", "tilingking-hex8bi"])
 def test_replay_has_one_frame_per_move_and_holds_the_last(setup: str) -> None:
     game_id, seats, options = GAME_SETUPS[setup]
-    _, moves = random_game(game_id, seats, options, seed=5, limit=24)
-    data = replay_gif(game_id, options, 5, seats, moves, ["Ann", "Ben", "Cy"][:seats])
+    states, moves = random_game(game_id, seats, options, seed=5, limit=24)
+    log = log_of(game_id, states, moves)
+    data = replay_gif(game_id, options, 5, seats, log, ["Ann", "Ben", "Cy"][:seats])
     save_artifact(f"{setup}-replay.gif", data)
     gif = Image.open(io.BytesIO(data))
     assert gif.format == "GIF"
@@ -58,22 +60,26 @@ def test_replay_has_one_frame_per_move_and_holds_the_last(setup: str) -> None:
 def test_replay_frames_follow_the_move_log() -> None:
     game_id, seats, options = GAME_SETUPS["paint"]
     states, moves = random_game(game_id, seats, options, seed=8, limit=15)
-    frames = replay_frames(game_id, options, 8, seats, moves)
+    log = log_of(game_id, states, moves)
+    frames = replay_frames(game_id, options, 8, seats, log)
     assert [state for state, _ in frames] == states
     assert [move for _, move in frames] == [None, *moves]
 
 
 def test_a_bad_move_log_names_the_move() -> None:
     game_id, seats, options = GAME_SETUPS["paintscape"]
-    _, moves = random_game(game_id, seats, options, seed=1, limit=1)
-    with pytest.raises(ValueError, match=r"move 2 \('z9'\)"):
-        replay_frames(game_id, options, 1, seats, [moves[0], "z9"])
+    states, moves = random_game(game_id, seats, options, seed=1, limit=1)
+    log = log_of(game_id, states, moves)
+    rules = games.get(game_id)
+    with pytest.raises(ValueError, match=r"ply 1: 'z9'"):
+        replay_frames(game_id, options, 1, seats, [log[0], (rules.to_move(states[1]), "z9")])
 
 
 def test_long_games_are_capped_keeping_start_and_end() -> None:
     game_id, seats, options = GAME_SETUPS["paintscape"]
-    _states, moves = random_game(game_id, seats, options, seed=2, limit=30)
-    frames = replay_frames(game_id, options, 2, seats, moves)
+    states, moves = random_game(game_id, seats, options, seed=2, limit=30)
+    log = log_of(game_id, states, moves)
+    frames = replay_frames(game_id, options, 2, seats, log)
     data = frames_gif(game_id, frames, max_frames=10, size=480)
     assert getattr(Image.open(io.BytesIO(data)), "n_frames", 1) == 10
     tiny = frames_gif(game_id, frames, max_frames=40, size=480, max_bytes=1)
@@ -117,11 +123,12 @@ def test_every_decoded_frame_is_exactly_the_rendered_position(setup: str, theme:
     """Frames store only what changed, with unchanged pixels transparent; decoding must give each position
     back pixel for pixel, and the last frame shows the result given from outside the engine."""
     game_id, seats, options = GAME_SETUPS[setup]
-    _, moves = random_game(game_id, seats, options, seed=6, limit=12)
+    states, moves = random_game(game_id, seats, options, seed=6, limit=12)
+    log = log_of(game_id, states, moves)
     players = ["Ann", "Ben", "Cy"][:seats]
     resigned = Outcome.loss(0, seats, Termination.RESIGNATION)
-    data = replay_gif(game_id, options, 6, seats, moves, players, theme=theme, outcome=resigned)
-    frames = replay_frames(game_id, options, 6, seats, moves)
+    data = replay_gif(game_id, options, 6, seats, log, players, theme=theme, outcome=resigned)
+    frames = replay_frames(game_id, options, 6, seats, log)
     decoded = decoded_frames(data)
     assert len(decoded) == len(frames)
     for n, (frame, image) in enumerate(zip(frames, decoded, strict=True)):
@@ -133,7 +140,8 @@ def test_every_decoded_frame_is_exactly_the_rendered_position(setup: str, theme:
 def test_the_writer_streams_and_holds_only_two_frames(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each frame reaches the file before the next one is drawn, and at most two frames are alive at once."""
     game_id, seats, options = GAME_SETUPS["paint"]
-    _, moves = random_game(game_id, seats, options, seed=3, limit=20)
+    states, moves = random_game(game_id, seats, options, seed=3, limit=20)
+    log = log_of(game_id, states, moves)
     drawn: list[int] = []
     alive: list[weakref.ref[Image.Image]] = []
     most_alive = [0]
@@ -157,7 +165,7 @@ def test_the_writer_streams_and_holds_only_two_frames(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(replay_module, "palette_indices", counting)
     out = Recorder()
-    frames = write_replay(out, game_id, options, 3, seats, moves, ["Ann", "Ben"])
+    frames = write_replay(out, game_id, options, 3, seats, log, ["Ann", "Ben"])
     assert frames == len(moves) + 1
     assert set(range(1, frames + 1)) <= set(out.drawn_at_write), "a frame waited for a later one"
     assert most_alive[0] <= 3
@@ -166,7 +174,8 @@ def test_the_writer_streams_and_holds_only_two_frames(monkeypatch: pytest.Monkey
 
 def test_a_file_that_cannot_seek_still_gets_a_capped_gif() -> None:
     game_id, seats, options = GAME_SETUPS["paintscape"]
-    _, moves = random_game(game_id, seats, options, seed=2, limit=30)
+    states, moves = random_game(game_id, seats, options, seed=2, limit=30)
+    log = log_of(game_id, states, moves)
 
     class Pipe(io.RawIOBase):
         def __init__(self) -> None:
@@ -180,7 +189,7 @@ def test_a_file_that_cannot_seek_still_gets_a_capped_gif() -> None:
             return len(data)
 
     pipe = Pipe()
-    frames = write_replay(pipe, game_id, options, 2, seats, moves, max_bytes=60_000, size=480)
+    frames = write_replay(pipe, game_id, options, 2, seats, log, max_bytes=60_000, size=480)
     data = b"".join(pipe.chunks)
     assert len(data) <= 60_000
     assert 2 <= frames < len(moves) + 1
@@ -190,9 +199,10 @@ def test_a_file_that_cannot_seek_still_gets_a_capped_gif() -> None:
 def test_replays_run_in_another_process() -> None:
     """Every argument pickles (the bot runs replays in a process pool)."""
     game_id, seats, options = GAME_SETUPS["paint"]
-    _, moves = random_game(game_id, seats, options, seed=4, limit=6)
+    states, moves = random_game(game_id, seats, options, seed=4, limit=6)
+    log = log_of(game_id, states, moves)
     outcome = Outcome.loss(1, 2, Termination.TIMEOUT)
-    args = (game_id, dict(options), 4, seats, list(moves), ["Ann", "Ben"])
+    args = (game_id, dict(options), 4, seats, list(log), ["Ann", "Ben"])
     assert pickle.loads(pickle.dumps(outcome)) == outcome
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
         remote = pool.submit(replay_gif, *args, theme="colorblind", outcome=outcome).result(timeout=120)
