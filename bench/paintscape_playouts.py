@@ -1,5 +1,5 @@
 """Random Paintscape playouts per second, balancing off: through the generic `Rules` contract and through
-`fast_playout`. Run: /tmp/v/bin/python bench/paintscape_playouts.py [seconds per figure, default 6]."""
+`fast_playout`. Run: python bench/paintscape_playouts.py [seconds per figure, default 6]."""
 
 from __future__ import annotations
 

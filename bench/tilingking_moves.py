@@ -1,7 +1,7 @@
 """TilingKing move-generation benchmark: for every board preset, in a mid-game position, the time to list
 every legal move and the time to apply one placement (captures included).
 
-    /tmp/v/bin/python bench/tilingking_moves.py [--plies N] [--repeat 30]
+    python bench/tilingking_moves.py [--plies N] [--repeat 30]
 
 Columns: the one-off time to build the board's placement table; the number of moves and the time to list
 them on the empty board; then, after --plies random plies, the same and the time to apply a placement
