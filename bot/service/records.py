@@ -151,7 +151,7 @@ class MatchView(MatchRecord):
 
     @classmethod
     def of(cls, record: MatchRecord, state: Any, to_move: Seat | None) -> Self:
-        stored = {f.name: getattr(record, f.name) for f in fields(MatchRecord)}
+        stored = {name: getattr(record, name) for name in _STORED_FIELDS}
         return cls(**stored, state=state, to_move=to_move if record.is_active else None)
 
     @property
@@ -165,6 +165,9 @@ class MatchView(MatchRecord):
             return None
         player = self.seats[self.to_move]
         return player if player.is_ai else None
+
+
+_STORED_FIELDS = tuple(f.name for f in fields(MatchRecord))
 
 
 @dataclass(frozen=True, slots=True)
