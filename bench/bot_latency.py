@@ -50,41 +50,43 @@ async def run(matches: int, rounds: int, seed: int) -> None:
         settings = Settings(_env_file=None, discord_token=FAKE_TOKEN, database_url=url, shard_count=1)  # type: ignore[call-arg]
         bot = TesseraBot(settings)
         async with simcord.run(bot, settle_timeout=120, check_errors=False) as env:
-            guild = env.create_guild("Bench")
-            service = bot.runtime.service
-            tables: list[tuple[Any, dict[int, Any], int]] = []
-            setup_started = time.perf_counter()
-            for index in range(matches):
-                channel = guild.create_text_channel(f"table-{index}")
-                one = guild.add_member(env.create_user(f"p{index}a"))
-                two = guild.add_member(env.create_user(f"p{index}b"))
-                game = GAMES[index % len(GAMES)]
-                options = {"balance": False} if game == "paintscape" else {}
-                challenge = await one.slash(channel, "play", game=game, opponent=two, **options)
-                await two.click(challenge.response, label="Accept")
-                match = await service.matches.in_channel(channel.id)
-                tables.append((channel, {one.id: one, two.id: two}, match.id))
-            setup_seconds = time.perf_counter() - setup_started
+            try:
+                guild = env.create_guild("Bench")
+                service = bot.runtime.service
+                tables: list[tuple[Any, dict[int, Any], int]] = []
+                setup_started = time.perf_counter()
+                for index in range(matches):
+                    channel = guild.create_text_channel(f"table-{index}")
+                    one = guild.add_member(env.create_user(f"p{index}a"))
+                    two = guild.add_member(env.create_user(f"p{index}b"))
+                    game = GAMES[index % len(GAMES)]
+                    options = {"options": "balance=off"} if game == "paintscape" else {}
+                    challenge = await one.slash(channel, "play", game=game, opponent=two, **options)
+                    await two.click(challenge.response, label="Accept")
+                    match = await service.matches.in_channel(channel.id)
+                    tables.append((channel, {one.id: one, two.id: two}, match.id))
+                setup_seconds = time.perf_counter() - setup_started
 
-            latencies: list[float] = []
-            for _ in range(rounds):
-                for channel, players, match_id in tables:
-                    match = await service.matches.get(match_id)
-                    if not match.is_active or match.user_to_move is None:
-                        continue
-                    rules = service.rules(match.game)
-                    legal = list(rules.legal_moves(match.state))
-                    notation = rules.notation(match.state, rng.choice(legal))
-                    actor = players[match.user_to_move]
-                    started = time.perf_counter()
-                    result = await actor.slash(channel, "move", notation=notation)
-                    latencies.append(time.perf_counter() - started)
-                    if result.response is None or not result.response.attachments:
-                        raise SystemExit(f"no board reply in match {match_id}: {result!r}")
-            active = 0
-            for _, _, match_id in tables:
-                active += (await service.matches.get(match_id)).is_active
-            await bot.close()  # closes the store: its connection threads must not outlive the run
+                latencies: list[float] = []
+                for _ in range(rounds):
+                    for channel, players, match_id in tables:
+                        match = await service.matches.get(match_id)
+                        if not match.is_active or match.user_to_move is None:
+                            continue
+                        rules = service.rules(match.game)
+                        legal = list(rules.legal_moves(match.state))
+                        notation = rules.notation(match.state, rng.choice(legal))
+                        actor = players[match.user_to_move]
+                        started = time.perf_counter()
+                        result = await actor.slash(channel, "move", notation=notation)
+                        latencies.append(time.perf_counter() - started)
+                        if result.response is None or not result.response.attachments:
+                            raise SystemExit(f"no board reply in match {match_id}: {result!r}")
+                active = 0
+                for _, _, match_id in tables:
+                    active += (await service.matches.get(match_id)).is_active
+            finally:
+                await bot.close()  # the store's connection threads must not outlive the run, even on failure
 
     millis = [value * 1000 for value in latencies]
     print(f"matches: {matches}")
