@@ -95,14 +95,45 @@ class SquareGrid:
         ) & full
 
 
+_BYTE_TABLES: list[tuple[tuple[int, ...], ...]] = []
+"""`_BYTE_TABLES[j][b]`: the indices of the set bits of a mask whose byte j has the value b, lowest first.
+Grown on first use to the longest mask seen (a 384-cell board needs 48 tables of 256 tuples)."""
+
+_FEW_BITS = 5
+"""Up to this many set bits (a piece, a single cell), stripping the lowest bit one at a time is faster than
+the byte tables."""
+
+
 def bits_of(mask: int) -> list[int]:
-    """The indices of the set bits of `mask`, lowest first."""
+    """The indices of the set bits of `mask`, lowest first: the one bit-iteration helper of the engines.
+
+    A negative mask would have infinitely many set bits: ValueError, rather than a loop that never ends.
+    A sparse mask is read bit by bit, a denser one (a player's targets) a byte at a time from tables."""
+    if mask < 0:
+        raise ValueError(f"a bitboard is never negative, got {mask}")
+    if mask.bit_count() <= _FEW_BITS:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    size = (mask.bit_length() + 7) // 8
+    tables = _BYTE_TABLES
+    if size > len(tables):
+        _grow_byte_tables(size)
     out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    for j, byte in enumerate(mask.to_bytes(size, "little")):
+        if byte:
+            out += tables[j][byte]
     return out
+
+
+def _grow_byte_tables(size: int) -> None:
+    """Extend `_BYTE_TABLES` to masks of `size` bytes."""
+    offsets = tuple(tuple(k for k in range(8) if value >> k & 1) for value in range(256))
+    for j in range(len(_BYTE_TABLES), size):
+        _BYTE_TABLES.append(tuple(tuple(8 * j + k for k in bits) for bits in offsets))
 
 
 # -------------------------------------------------------------------------- tilings (square, hex, triangle)

@@ -46,7 +46,7 @@ sound position). A pushed sphere may land on a square of any colour, which turns
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Final
@@ -64,7 +64,7 @@ from games.base import (
     WordMove,
     resolve_options,
 )
-from games.grids import SquareGrid
+from games.grids import SquareGrid, bits_of
 
 # --------------------------------------------------------------------------------------------- geometry
 
@@ -130,13 +130,6 @@ def _fill(seeds: int, mask: int) -> int:
         if grown == area:
             return area
         area = grown
-
-
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 # --------------------------------------------------------------------------------------------- state
@@ -241,9 +234,9 @@ def disc_ranks(state: PaintState) -> dict[int, int]:
     result: dict[int, int] = {}
     for colour, discs in ((state.light, state.white_discs), (state.dark, state.black_discs)):
         for area, rank in _ranked_areas(colour, discs):
-            for square in _bits(area & discs):
+            for square in bits_of(area & discs):
                 result[square] = rank
-        for square in _bits(discs & ~colour):  # only in a broken position: a disc off its colour
+        for square in bits_of(discs & ~colour):  # only in a broken position: a disc off its colour
             result[square] = 0
     return dict(sorted(result.items()))
 
@@ -253,7 +246,7 @@ def disc_ranks(state: PaintState) -> dict[int, int]:
 
 def _outward(source: int, ray: int) -> list[int]:
     """The squares of a ray from `source`, nearest first."""
-    return sorted(_bits(ray), key=lambda square: abs(square - source))
+    return sorted(bits_of(ray), key=lambda square: abs(square - source))
 
 
 Move = tuple[int, int]
@@ -583,7 +576,7 @@ def check_invariants(state: PaintState) -> list[str]:
 
 
 def _names(mask: int) -> str:
-    return ", ".join(GRID.label(i) for i in _bits(mask))
+    return ", ".join(GRID.label(i) for i in bits_of(mask))
 
 
 def _board_rows(text: str) -> tuple[list[str], Seat | None]:
@@ -868,7 +861,7 @@ class PaintRules:
             return f"discs move in straight lines: {start} and {end} are not on one file or rank"
         rank = _rank_at(own, own_discs, source)
         occupied = state.white_discs | state.black_discs | state.spheres
-        for square in _bits(PATH[key]) if dest > source else reversed(list(_bits(PATH[key]))):
+        for square in bits_of(PATH[key]) if dest > source else reversed(bits_of(PATH[key])):
             label = GRID.label(square)
             if occupied >> square & 1 and not state.spheres >> square & 1:
                 if square == dest:

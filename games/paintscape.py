@@ -77,7 +77,7 @@ from games.base import (
     WordMove,
     resolve_options,
 )
-from games.grids import SquareGrid
+from games.grids import SquareGrid, bits_of
 
 __all__ = [
     "COLOUR_NAMES",
@@ -121,10 +121,6 @@ _FILE_A = sum(1 << (8 * y) for y in range(8))
 _FILE_H = _FILE_A << 7
 _NOT_FILE_A = FULL & ~_FILE_A
 _NOT_FILE_H = FULL & ~_FILE_H
-# _BYTE_SQUARES[j][b]: the squares of the set bits of byte b of a bitboard's j-th byte, lowest first.
-_BYTE_SQUARES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(8 * j + k for k in range(8) if b >> k & 1) for b in range(256)) for j in range(8)
-)
 
 _BOARD_TILE_CHARS = "12345"
 _BLACK_ON_TILE = "YRCPN"
@@ -168,19 +164,6 @@ def _around(stones: int) -> int:
     return (
         ((stones << 8) & FULL) | (stones >> 8) | ((stones & _NOT_FILE_H) << 1) | ((stones & _NOT_FILE_A) >> 1)
     )
-
-
-def _squares(mask: int) -> list[int]:
-    """The squares of a bitboard, lowest first."""
-    out: list[int] = []
-    j = 0
-    while mask:
-        byte = mask & 255
-        if byte:
-            out += _BYTE_SQUARES[j][byte]
-        mask >>= 8
-        j += 1
-    return out
 
 
 def _all_tiles(tiles: Sequence[int]) -> int:
@@ -345,7 +328,7 @@ def position_text(state: PaintscapeState) -> str:
         "." if t else ("x" if c is None else "BW"[c])
         for t, c in zip(state.tiles, state.collected, strict=True)
     )
-    swapped = ",".join(LABELS[i] for i in _squares(state.swapped)) or "-"
+    swapped = ",".join(LABELS[i] for i in bits_of(state.swapped)) or "-"
     black_seat = "-" if state.black_seat is None else str(state.black_seat)
     board = _board_text(state.black, state.white, state.tiles)
     return (
@@ -530,10 +513,10 @@ class Paintscape:
         if phase == PLAY:
             black, white = state.black, state.white
             targets = _around(white if state.turn else black) & ~(black | white)
-            return _squares(targets) if targets else [PASS]
+            return bits_of(targets) if targets else [PASS]
         if phase == BALANCE:
-            stones = _squares((state.black | state.white) & ~state.swapped)
-            tile_squares = _squares(_all_tiles(state.tiles) & ~(state.black | state.white))
+            stones = bits_of((state.black | state.white) & ~state.swapped)
+            tile_squares = bits_of(_all_tiles(state.tiles) & ~(state.black | state.white))
             moves = [_SWAP_BASE + s * 64 + t for s in stones for t in tile_squares]
             moves.append(DONE)
             return moves
@@ -878,7 +861,7 @@ def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
     colour = state.turn
     colour_of = [-1] * 64
     for k, t in enumerate(tiles):
-        for square in _squares(t):
+        for square in bits_of(t):
             colour_of[square] = k
     random_float = rng.random
     not_a, not_h, full = _NOT_FILE_A, _NOT_FILE_H, FULL
@@ -905,7 +888,7 @@ def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
             removed = tiles[k]
             tiles[k] = 0
             in_play -= 1
-            for square in _squares(removed):
+            for square in bits_of(removed):
                 colour_of[square] = -1
             mine &= ~removed
             if colour:
