@@ -64,6 +64,7 @@ from games.base import (
     WordMove,
     resolve_options,
 )
+from games.caches import cache_field, remember
 from games.grids import SquareGrid, bits_of
 
 # --------------------------------------------------------------------------------------------- geometry
@@ -157,10 +158,8 @@ class PaintState:
     # Where the move that led here pushed a sphere (-1: no push). Shown on the board; not part of the
     # position, so it takes no part in equality.
     pushed_to: int = field(default=-1, compare=False, hash=False)
-    # The mover's legal moves (section 2.5, whatever the result), computed once on demand.
-    _moves: tuple[tuple[int, int], ...] | None = field(
-        default=None, init=False, repr=False, compare=False, hash=False
-    )
+    # Hidden cache (games.caches): the mover's legal moves (section 2.5, whatever the result).
+    _moves: tuple[tuple[int, int], ...] | None = cache_field()
 
     @property
     def tile_counts(self) -> tuple[int, int]:
@@ -344,8 +343,7 @@ def _state_moves(state: PaintState) -> tuple[Move, ...]:
             found = _moves(state.light, state.white_discs, state.dark, state.black_discs, state.spheres)
         else:
             found = _moves(state.dark, state.black_discs, state.light, state.white_discs, state.spheres)
-        moves = tuple(found)
-        object.__setattr__(state, "_moves", moves)
+        moves = remember(state, "_moves", tuple(found))
     return moves
 
 

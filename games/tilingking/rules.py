@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, ClassVar
 
 from games.base import (
@@ -27,6 +27,7 @@ from games.base import (
     WordMove,
     resolve_options,
 )
+from games.caches import cache_field, remember
 from games.grids import bits_of
 from games.tilingking.boards import PRESETS, Board, board, custom_id
 from games.tilingking.pieces import MAX_SIZE, Piece, default_copies, piece_index, pieces
@@ -92,7 +93,7 @@ class Settings:
     end_when_stuck: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TilingState:
     """A TilingKing position (frozen, hashable). See the package docstring for the fields others use.
 
@@ -114,28 +115,38 @@ class TilingState:
     passed: int = 0
     started: int = 0
     ended: Termination | None = None
-    _memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
+    # Hidden caches (games.caches), derived from the fields above on first use.
+    _territory: tuple[Seat | None, ...] | None = cache_field()
+    _covered_masks: tuple[int, ...] | None = cache_field()
+    _blocked: tuple[int, ...] | None = cache_field()
+    _must_pass: bool | None = cache_field()
 
     @property
     def seats(self) -> int:
         return len(self.supplies)
 
-    @cached_property
+    @property
     def territory(self) -> tuple[Seat | None, ...]:
         """Per cell index, the seat owning it as territory, or None."""
-        owners: list[Seat | None] = [None] * self.board.size
-        for seat, mask in enumerate(self.territory_masks):
-            for i in bits_of(mask):
-                owners[i] = seat
-        return tuple(owners)
+        owners = self._territory
+        if owners is None:
+            found: list[Seat | None] = [None] * self.board.size
+            for seat, mask in enumerate(self.territory_masks):
+                for i in bits_of(mask):
+                    found[i] = seat
+            owners = remember(self, "_territory", tuple(found))
+        return owners
 
-    @cached_property
+    @property
     def covered_masks(self) -> tuple[int, ...]:
         """Per seat, the cells its pieces cover."""
-        masks = [0] * self.seats
-        for piece in self.placed:
-            masks[piece.owner] |= piece.mask
-        return tuple(masks)
+        masks = self._covered_masks
+        if masks is None:
+            found = [0] * self.seats
+            for piece in self.placed:
+                found[piece.owner] |= piece.mask
+            masks = remember(self, "_covered_masks", tuple(found))
+        return masks
 
     @property
     def covered(self) -> int:
@@ -306,15 +317,20 @@ class TilingKingRules:
     def blocked(self, state: TilingState, seat: Seat) -> int:
         """The cells `seat` may not cover: neutral, covered, opponents' territory (and its own with
         `only_unowned`)."""
-        key = f"blocked{seat}"
-        out: int | None = state._memo.get(key)
-        if out is None:
-            out = state.board.neutral_mask | state.covered
-            for owner, mask in enumerate(state.territory_masks):
-                if owner != seat or state.settings.only_unowned:
-                    out |= mask
-            state._memo[key] = out
-        return out
+        per_seat = state._blocked
+        if per_seat is None:
+            always = state.board.neutral_mask | state.covered
+            territories = state.territory_masks
+            only_unowned = state.settings.only_unowned
+            found = []
+            for who in range(state.seats):
+                out = always
+                for owner, mask in enumerate(territories):
+                    if owner != who or only_unowned:
+                        out |= mask
+                found.append(out)
+            per_seat = remember(state, "_blocked", tuple(found))
+        return per_seat[seat]
 
     def placements(self, state: TilingState, seat: Seat | None = None) -> list[Move]:
         """Every placement `seat` (default: the seat to move) could make now, ignoring whose turn it is."""
@@ -354,13 +370,11 @@ class TilingKingRules:
         """An automatic pass for a seat in pass-all mode or with no piece that fits; else None."""
         if state.ended is not None:
             return None
-        memo = state._memo
-        if "forced" not in memo:
+        must_pass = state._must_pass
+        if must_pass is None:
             seat = state.turn
-            forced = state.passall[seat] or not self.can_place(state, seat)
-            memo["forced"] = PASS_MOVE if forced else None
-        result: Move | None = memo["forced"]
-        return result
+            must_pass = remember(state, "_must_pass", state.passall[seat] or not self.can_place(state, seat))
+        return PASS_MOVE if must_pass else None
 
     def legal_moves(self, state: TilingState) -> list[Move]:
         """Placements, then pass, passall, resign (and swap when allowed); only `pass` when it is forced.
