@@ -47,9 +47,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from random import Random
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from games.base import (
     GameOver,
@@ -58,6 +58,7 @@ from games.base import (
     InvalidOptions,
     Option,
     Outcome,
+    Rules,
     Seat,
     SeatChoice,
     Termination,
@@ -136,9 +137,10 @@ def _fill(seeds: int, mask: int) -> int:
 # --------------------------------------------------------------------------------------------- state
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PaintState:
-    """A Paint position (see the module docstring for the fields). Build one with `from_layout_text`."""
+    """A Paint position (see the module docstring for the fields). Build one with `from_layout_text`, or by
+    keyword (`dataclasses.replace` for a changed copy)."""
 
     light: int
     dark: int
@@ -426,21 +428,21 @@ def _after(state: PaintState, source: int, dest: int) -> PaintState:
         state.lead_on_own_turn,
     )
     return PaintState(
-        light,
-        dark,
-        white_discs,
-        black_discs,
-        spheres,
-        1 - mover,
-        leader,
-        lead_count,
-        no_lead_count,
-        state.ply + 1,
-        state.lead_turns,
-        state.no_lead_turns,
-        state.move_cap,
-        state.turn_unit,
-        state.lead_on_own_turn,
+        light=light,
+        dark=dark,
+        white_discs=white_discs,
+        black_discs=black_discs,
+        spheres=spheres,
+        to_move=1 - mover,
+        leader=leader,
+        lead_count=lead_count,
+        no_lead_count=no_lead_count,
+        ply=state.ply + 1,
+        lead_turns=state.lead_turns,
+        no_lead_turns=state.no_lead_turns,
+        move_cap=state.move_cap,
+        turn_unit=state.turn_unit,
+        lead_on_own_turn=state.lead_on_own_turn,
         pushed_to=(spheres & ~state.spheres).bit_length() - 1,
     )
 
@@ -632,7 +634,14 @@ def from_layout_text(text: str) -> PaintState:
                 light |= bit
             elif symbol == "b":
                 dark |= bit
-    state = PaintState(light, dark, white_discs, black_discs, spheres, WHITE if to_move is None else to_move)
+    state = PaintState(
+        light=light,
+        dark=dark,
+        white_discs=white_discs,
+        black_discs=black_discs,
+        spheres=spheres,
+        to_move=WHITE if to_move is None else to_move,
+    )
     problems = check_invariants(state)
     if problems:
         raise InvalidOptions(f"this layout breaks the rules: {'; '.join(problems)}")
@@ -759,13 +768,8 @@ class PaintRules:
         settings = resolve_options(OPTIONS, options)
         layout = str(settings["layout"])
         start = from_layout_text(STANDARD_LAYOUT if layout.strip().lower() == "standard" else layout)
-        return PaintState(
-            start.light,
-            start.dark,
-            start.white_discs,
-            start.black_discs,
-            start.spheres,
-            start.to_move,
+        return replace(
+            start,
             lead_turns=int(settings["lead_turns"]),
             no_lead_turns=int(settings["no_lead_turns"]),
             move_cap=int(settings["move_cap"]),
@@ -964,26 +968,29 @@ class PaintRules:
             return value if isinstance(value, int) else int(value, 16)
 
         return PaintState(
-            bitboard(data["light"]),
-            bitboard(data["dark"]),
-            bitboard(data["white_discs"]),
-            bitboard(data["black_discs"]),
-            bitboard(data["spheres"]),
-            int(data["to_move"]),
-            None if data["leader"] is None else int(data["leader"]),
-            int(data["lead_count"]),
-            int(data["no_lead_count"]),
-            int(data["ply"]),
-            int(data["lead_turns"]),
-            int(data["no_lead_turns"]),
-            int(data["move_cap"]),
-            str(data["turn_unit"]),
-            bool(data["lead_on_own_turn"]),
+            light=bitboard(data["light"]),
+            dark=bitboard(data["dark"]),
+            white_discs=bitboard(data["white_discs"]),
+            black_discs=bitboard(data["black_discs"]),
+            spheres=bitboard(data["spheres"]),
+            to_move=int(data["to_move"]),
+            leader=None if data["leader"] is None else int(data["leader"]),
+            lead_count=int(data["lead_count"]),
+            no_lead_count=int(data["no_lead_count"]),
+            ply=int(data["ply"]),
+            lead_turns=int(data["lead_turns"]),
+            no_lead_turns=int(data["no_lead_turns"]),
+            move_cap=int(data["move_cap"]),
+            turn_unit=str(data["turn_unit"]),
+            lead_on_own_turn=bool(data["lead_on_own_turn"]),
             pushed_to=int(data.get("pushed_to", -1)),
         )
 
 
 RULES: Final = PaintRules()
+
+if TYPE_CHECKING:
+    _CONFORMS: Rules[PaintState, Move] = RULES  # mypy: the singleton implements the whole contract
 
 # The bitboard primitives behind RULES, public for fast paths that play without building states (the AI's
 # playouts): the moves of section 2.5, the effects of section 2.6, and the counters of section 2.7.

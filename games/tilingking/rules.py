@@ -64,7 +64,7 @@ RESIGN_MOVE = Move(RESIGN)
 SWAP_MOVE = Move(SWAP)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Placed:
     """A piece on the board: its owner seat, piece id, cell indices, the ply it was placed on, the same cells
     as a bitmask, and whether it has taken part in a capture (for `protect_capturing_pieces`)."""
@@ -534,7 +534,8 @@ class TilingKingRules:
         the_board = state.board
         settings = state.settings
         piece_id = pieces(the_board.kind)[index].id
-        placed = [*state.placed, Placed(seat, piece_id, tuple(bits_of(mask)), state.ply, mask)]
+        piece = Placed(owner=seat, piece=piece_id, cells=tuple(bits_of(mask)), ply=state.ply, mask=mask)
+        placed = [*state.placed, piece]
         supplies = [list(s) for s in state.supplies]
         supplies[seat][index] -= 1
         territory = list(state.territory_masks)
@@ -857,7 +858,14 @@ class TilingKingRules:
             if owner is not None:
                 territory[owner] |= 1 << i
         placed = tuple(
-            Placed(owner, piece, tuple(cells), ply, the_board.mask_of(cells), bool(capturer))
+            Placed(
+                owner=owner,
+                piece=piece,
+                cells=tuple(cells),
+                ply=ply,
+                mask=the_board.mask_of(cells),
+                capturer=bool(capturer),
+            )
             for owner, piece, cells, ply, capturer in data["placed"]
         )
         return TilingState(
