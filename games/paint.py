@@ -63,6 +63,7 @@ from games.base import (
     SeatChoice,
     Termination,
     WordMove,
+    move_text,
     resolve_options,
 )
 from games.caches import cache_field, remember
@@ -748,7 +749,7 @@ the designer's (`lead_turns`, `no_lead_turns`).
 Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
 
 
-_MOVE_TEXT: Final = re.compile(r"^([a-z])([1-9]\d?)[-–—]?([a-z])([1-9]\d?)$")
+_MOVE_TEXT: Final = re.compile(r"^([a-z])([1-9][0-9]?)[-–—]?([a-z])([1-9][0-9]?)$")
 
 
 class PaintRules:
@@ -763,7 +764,7 @@ class PaintRules:
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintState:
         """The starting position: the layout option's board with White (or the side it names) to move."""
-        if seats != 2:
+        if type(seats) is not int or seats != 2:
             raise InvalidOptions("Paint is a game for exactly 2 players")
         settings = resolve_options(OPTIONS, options)
         layout = str(settings["layout"])
@@ -797,6 +798,8 @@ class PaintRules:
     def apply(self, state: PaintState, move: Move) -> PaintState:
         if _result(state) is not None:
             raise GameOver("this game is over")
+        if not (type(move) is tuple and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
+            raise IllegalMove("that is not a Paint move: a move is a (from, to) pair of squares")
         source, dest = move
         if not self.is_legal(state, (source, dest)):
             raise IllegalMove(self._why_illegal(state, source, dest))
@@ -815,6 +818,7 @@ class PaintRules:
 
     def parse(self, state: PaintState, text: str) -> Move:
         """`c1-c5` (any case; spaces ignored; the dash may be left out) to a legal move."""
+        text = move_text(text)
         if _result(state) is not None:
             raise GameOver("this game is over; no more moves can be played")
         compact = "".join(text.split()).lower()

@@ -78,6 +78,7 @@ from games.base import (
     SeatChoice,
     Termination,
     WordMove,
+    move_text,
     resolve_options,
 )
 from games.grids import SquareGrid, bits_of
@@ -520,7 +521,7 @@ class PaintscapeRules:
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintscapeState:
         """A random start from `seed`, or the `layout` option's start; balancing first unless turned off."""
-        if seats != 2:
+        if type(seats) is not int or seats != 2:
             raise InvalidOptions("Paintscape is a game for exactly 2 players")
         resolved = resolve_options(self.options, options)
         balance = bool(resolved["balance"])
@@ -747,6 +748,7 @@ class PaintscapeRules:
 
     def parse(self, state: PaintscapeState, text: str) -> int:
         """A player's text (any case, extra spaces ignored) to a legal move; errors say what to do instead."""
+        text = move_text(text)
         if state.phase == OVER:
             raise GameOver("the game is over; start a new one with /play")
         words = text.lower().split()

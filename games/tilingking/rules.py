@@ -25,6 +25,7 @@ from games.base import (
     SeatChoice,
     Termination,
     WordMove,
+    move_text,
     resolve_options,
 )
 from games.caches import cache_field, remember
@@ -217,8 +218,8 @@ def _flood(board_: Board, seed: int, allowed: int) -> int:
 # --------------------------------------------------------------------------------------------- rules
 
 
-_SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+\d+)(?:\s*r(\d+)|\s+(\d+))?(?:\s*(m))?$")
-_SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+\d+)\s+r(\d+)()(?:\s+(m))?$")
+_SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+[0-9]+)(?:\s*r([0-9]+)|\s+([0-9]+))?(?:\s*(m))?$")
+_SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+[0-9]+)\s+r([0-9]+)()(?:\s+(m))?$")
 
 _SUMMARY = """\
 **TilingKing**: 2 to 4 players take turns placing one of their pieces (polyominoes, polyhexes or \
@@ -271,7 +272,7 @@ class TilingKingRules:
 
     def settings(self, seats: int, options: Mapping[str, Any]) -> Settings:
         """Resolve match options; raises InvalidOptions."""
-        if seats not in self.seats:
+        if type(seats) is not int or seats not in self.seats:
             raise InvalidOptions("TilingKing is for 2 to 4 players")
         values = resolve_options(self.options, options)
         if values["ruleset"] == "tilehoard":
@@ -407,6 +408,8 @@ class TilingKingRules:
     def apply(self, state: TilingState, move: Move) -> TilingState:
         if state.ended is not None:
             raise GameOver("the game is over")
+        if not isinstance(move, Move) or type(move.mask) is not int or move.mask < 0:
+            raise IllegalMove("that is not a TilingKing move")
         seat = state.turn
         bit = 1 << seat
         started = state.started | bit
@@ -447,6 +450,8 @@ class TilingKingRules:
         all but one player have resigned. Logged as the word `resign` with the resigning seat."""
         if state.ended is not None:
             raise GameOver("the game is over")
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise IllegalMove(f"there is no seat {seat!r} in this game")
         if state.resigned[seat]:
             return state
         if seat == state.turn:
@@ -649,6 +654,7 @@ class TilingKingRules:
     def parse(self, state: TilingState, text: str) -> Move:
         """Cells ("c3 c4 c5 d4", optional leading "place"), the short form ("T4@c3 r1 m"), or pass, passall,
         resign, swap."""
+        text = move_text(text)
         if state.ended is not None:
             raise GameOver("the game is over")
         words = text.strip().lower().split()
@@ -716,7 +722,7 @@ class TilingKingRules:
         except ValueError as error:
             raise InvalidMove(str(error)) from None
         tiling = the_board.tiling
-        rotation = int(rotation_text or 0)
+        rotation = int(rotation_text or 0) if len(rotation_text or "") <= 3 else tiling.rotations
         if rotation >= tiling.rotations:
             raise InvalidMove(f"rotations go from r0 to r{tiling.rotations - 1}")
         if mirror and not state.settings.reflections:
