@@ -14,6 +14,20 @@ i = y * 9 + x (a1 = 0, i1 = 8, a9 = 72, i9 = 80):
   `lead_on_own_turn`, copied from the options so that `outcome` needs nothing but the state.
 - `pushed_to`: the square the last move pushed a sphere onto, or -1 (display only; not compared).
 
+Invariants of every reachable position (`check_invariants` lists what breaks them; `RULES.load` refuses
+such a snapshot with an InvalidSnapshot, a ValueError, as it refuses wrong types, missing or unknown keys):
+
+- the bitboards hold squares of the 9x9 board only; no square is both light and dark or holds two pieces;
+- a disc stands on a square of its colour, a sphere on a neutral square; each side has 1 to 6 discs and
+  there are at most 13 spheres; every coloured area holds a disc of its colour (2.6);
+- the settings lie in their options' ranges; `ply` <= `move_cap`, `lead_count` <= `lead_turns` and
+  `no_lead_count` <= `no_lead_turns` (the game stops when one is reached);
+- before the first move nobody leads, both counts are 0 and `pushed_to` is -1; after it, a leader has
+  `no_lead_count` 0 (and, counting plies, `lead_count` >= 1), no leader means `lead_count` 0 and
+  `no_lead_count` >= 1; the leader is the side with more tiles, and a side with more tiles leads unless
+  `lead_on_own_turn` held its lead back, which can only happen to the side to move;
+- `pushed_to` is -1 or the square of a sphere.
+
 Module functions: `tiles(state)` (White, Black), `disc_ranks(state)` (square -> rank), `areas(state, colour)`
 (bitboards), `check_invariants(state)`, `from_layout_text(text)`, `position_text(state)`,
 `fast_playout(state, rng)`. A move is `(from_square, to_square)`; a push is implied by the destination.
@@ -68,6 +82,7 @@ from games.base import (
 )
 from games.caches import cache_field, remember
 from games.grids import SquareGrid, bits_of
+from games.snapshots import Snapshot
 
 # --------------------------------------------------------------------------------------------- geometry
 
@@ -538,12 +553,13 @@ _RANK_PREFIX: Final = re.compile(r"^\s*\d\s*\|?")
 
 
 def check_invariants(state: PaintState) -> list[str]:
-    """What is wrong with a position (section 2.6 invariants, overlaps, piece counts); [] when it is sound."""
+    """What is wrong with a position: the invariants of every reachable state listed in the module docstring
+    (board, pieces, counters); [] when it is sound."""
+    bitboards = (state.light, state.dark, state.white_discs, state.black_discs, state.spheres)
+    if any(board < 0 or board & ~FULL for board in bitboards):
+        return ["a bitboard has bits outside a1-i9"]
     problems = []
     pieces = (state.white_discs, state.black_discs, state.spheres)
-    everything = state.light | state.dark | state.white_discs | state.black_discs | state.spheres
-    if everything & ~FULL:
-        problems.append("a bitboard has bits beyond i9")
     if state.light & state.dark:
         problems.append(f"{_names(state.light & state.dark)} cannot be both light and dark")
     for i, first in enumerate(pieces):
@@ -573,7 +589,42 @@ def check_invariants(state: PaintState) -> list[str]:
         )
     if state.spheres.bit_count() > MAX_SPHERES:
         problems.append(f"there are {state.spheres.bit_count()} spheres; the game has {MAX_SPHERES}")
-    return problems
+    return problems + _counter_problems(state)
+
+
+def _counter_problems(state: PaintState) -> list[str]:
+    """The invariants of section 2.7's counters (see the module docstring), checked in that order."""
+    leader, lead, no_lead, ply = state.leader, state.lead_count, state.no_lead_count, state.ply
+    if state.to_move not in (WHITE, BLACK) or leader not in (None, WHITE, BLACK):
+        return ["to_move and leader are seats: 0 (White) or 1 (Black)"]
+    if not 0 <= ply <= state.move_cap:
+        return [f"ply {ply} is outside 0-{state.move_cap} (move_cap)"]
+    if not 0 <= lead <= state.lead_turns:
+        return [f"lead_count {lead} is outside 0-{state.lead_turns} (lead_turns)"]
+    if not 0 <= no_lead <= state.no_lead_turns:
+        return [f"no_lead_count {no_lead} is outside 0-{state.no_lead_turns} (no_lead_turns)"]
+    pushed_to = state.pushed_to
+    if not -1 <= pushed_to < SIZE or (pushed_to >= 0 and not state.spheres >> pushed_to & 1):
+        return [f"pushed_to {pushed_to} is neither -1 nor the square of a sphere"]
+    if ply == 0:
+        if leader is not None or lead or no_lead or pushed_to != -1:
+            return ["before the first move nobody leads and every counter is 0"]
+        return []
+    if leader is None and lead:
+        return ["without a leader the lead count is 0"]
+    if leader is not None and no_lead:
+        return ["with a leader the no-lead count is 0"]
+    if leader is None and not no_lead:
+        return ["after a move without a leader the no-lead count is at least 1"]
+    if leader is not None and state.turn_unit == "ply" and not lead:
+        return ["counting plies, a leader has a lead count of at least 1"]
+    white, black = tiles(state)
+    majority = WHITE if white > black else BLACK if black > white else None
+    if leader is not None and leader != majority:
+        return [f"{COLOUR_NAMES[leader]} leads but has no more tiles ({white} White, {black} Black)"]
+    if leader is None and majority is not None and not (state.lead_on_own_turn and majority == state.to_move):
+        return [f"{COLOUR_NAMES[majority]} has more tiles, so it leads after the move"]
+    return []
 
 
 def _names(mask: int) -> str:
@@ -748,6 +799,25 @@ the designer's (`lead_turns`, `no_lead_turns`).
 
 Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
 
+
+_DUMP_FIELDS: Final = (
+    "light",
+    "dark",
+    "white_discs",
+    "black_discs",
+    "spheres",
+    "to_move",
+    "leader",
+    "lead_count",
+    "no_lead_count",
+    "ply",
+    "lead_turns",
+    "no_lead_turns",
+    "move_cap",
+    "turn_unit",
+    "lead_on_own_turn",
+)
+"""The fields of a snapshot (`pushed_to` besides, which snapshots stored before it existed lack)."""
 
 _MOVE_TEXT: Final = re.compile(r"^([a-z])([1-9][0-9]?)[-–—]?([a-z])([1-9][0-9]?)$")
 
@@ -966,29 +1036,43 @@ class PaintRules:
         }
 
     def load(self, data: Mapping[str, Any]) -> PaintState:
-        """The state `dump` wrote (bitboards may also be given as plain ints)."""
+        """The state `dump` wrote (bitboards may also be plain ints; `pushed_to` may be missing, as in
+        snapshots stored before it existed). Raises InvalidSnapshot (a ValueError) naming the first field
+        or invariant (module docstring) that a reachable position would not break."""
+        snapshot = Snapshot(data, "Paint snapshot", _DUMP_FIELDS, optional=("pushed_to",))
+        settings = {spec.name: spec for spec in OPTIONS}
 
-        def bitboard(value: int | str) -> int:
-            return value if isinstance(value, int) else int(value, 16)
+        def setting(name: str) -> int:
+            """A counting option, within the range the option allows."""
+            low, high = settings[name].minimum, settings[name].maximum
+            assert low is not None and high is not None
+            return snapshot.whole(name, low, high)
 
-        return PaintState(
-            light=bitboard(data["light"]),
-            dark=bitboard(data["dark"]),
-            white_discs=bitboard(data["white_discs"]),
-            black_discs=bitboard(data["black_discs"]),
-            spheres=bitboard(data["spheres"]),
-            to_move=int(data["to_move"]),
-            leader=None if data["leader"] is None else int(data["leader"]),
-            lead_count=int(data["lead_count"]),
-            no_lead_count=int(data["no_lead_count"]),
-            ply=int(data["ply"]),
-            lead_turns=int(data["lead_turns"]),
-            no_lead_turns=int(data["no_lead_turns"]),
-            move_cap=int(data["move_cap"]),
-            turn_unit=str(data["turn_unit"]),
-            lead_on_own_turn=bool(data["lead_on_own_turn"]),
-            pushed_to=int(data.get("pushed_to", -1)),
+        lead_turns = setting("lead_turns")
+        no_lead_turns = setting("no_lead_turns")
+        move_cap = setting("move_cap")
+        state = PaintState(
+            light=snapshot.bitboard("light", SIZE),
+            dark=snapshot.bitboard("dark", SIZE),
+            white_discs=snapshot.bitboard("white_discs", SIZE),
+            black_discs=snapshot.bitboard("black_discs", SIZE),
+            spheres=snapshot.bitboard("spheres", SIZE),
+            to_move=snapshot.choice("to_move", (WHITE, BLACK)),
+            leader=snapshot.choice("leader", (None, WHITE, BLACK)),
+            lead_count=snapshot.whole("lead_count", 0, lead_turns),
+            no_lead_count=snapshot.whole("no_lead_count", 0, no_lead_turns),
+            ply=snapshot.whole("ply", 0, move_cap),
+            lead_turns=lead_turns,
+            no_lead_turns=no_lead_turns,
+            move_cap=move_cap,
+            turn_unit=snapshot.choice("turn_unit", settings["turn_unit"].choices),
+            lead_on_own_turn=snapshot.flag("lead_on_own_turn"),
+            pushed_to=snapshot.whole("pushed_to", -1, SIZE - 1) if snapshot.has("pushed_to") else -1,
         )
+        problems = check_invariants(state)
+        if problems:
+            raise snapshot.invalid("; ".join(problems))
+        return state
 
 
 RULES: Final = PaintRules()

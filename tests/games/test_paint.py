@@ -462,6 +462,72 @@ def test_dump_and_load_are_json_safe_and_exact() -> None:
     assert all(isinstance(data[k], str) for k in ("light", "dark", "white_discs", "black_discs", "spheres"))
 
 
+def test_load_accepts_plain_int_bitboards_and_snapshots_without_pushed_to() -> None:
+    state = play(start(), "c1-c3")
+    data = RULES.dump(state)
+    older = {key: value for key, value in data.items() if key != "pushed_to"}
+    assert RULES.load(older) == state and RULES.load(older).pushed_to == -1
+    as_ints = {
+        **data,
+        **{k: int(data[k], 16) for k in ("light", "dark", "white_discs", "black_discs", "spheres")},
+    }
+    assert RULES.load(as_ints) == state
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"white_discs": "-0x1"}, "white_discs"),  # hung the bot: move generation never ended
+        ({"black_discs": -(1 << 70)}, "black_discs"),
+        ({"spheres": hex(1 << 81)}, "spheres"),
+        ({"light": "0xZZ"}, "light"),
+        ({"to_move": 2}, "to_move"),
+        ({"to_move": True}, "to_move"),
+        ({"leader": "0"}, "leader"),
+        ({"lead_count": 10**9}, "lead_count"),
+        ({"ply": 601}, "ply"),
+        ({"ply": -1}, "ply"),
+        ({"move_cap": 0}, "move_cap"),
+        ({"turn_unit": "turns"}, "turn_unit"),
+        ({"lead_on_own_turn": "false"}, "lead_on_own_turn"),
+        ({"pushed_to": 81}, "pushed_to"),
+        ({"extra": 1}, "extra"),
+    ],
+)
+def test_load_refuses_a_field_of_the_wrong_type_or_range_and_names_it(
+    change: dict[str, object], field: str
+) -> None:
+    data = {**RULES.dump(play(start(), "c1-c3")), **change}
+    with pytest.raises(ValueError, match=field) as info:
+        RULES.load(data)
+    assert "\n" not in str(info.value) and str(info.value).startswith("Paint snapshot")
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"white_discs": hex(bb("b1", "c1", "d1", "f1", "g1", "h1") | bb("a5"))}, "not on a white square"),
+        ({"spheres": hex(bb("c2"))}, "holds two pieces|not on neutral"),
+        ({"leader": 1}, "Black leads but has no more tiles"),
+        ({"leader": None, "lead_count": 0}, "no-lead count is at least 1"),
+        ({"lead_count": 0}, "lead count of at least 1"),
+        ({"no_lead_count": 3}, "with a leader the no-lead count is 0"),
+        ({"ply": 0}, "before the first move"),
+        ({"pushed_to": sq("a1")}, "pushed_to"),
+    ],
+)
+def test_load_refuses_a_position_no_game_reaches(change: dict[str, object], problem: str) -> None:
+    data = {**RULES.dump(play(start(), "c1-c3")), **change}
+    with pytest.raises(ValueError, match=problem):
+        RULES.load(data)
+
+
+def test_load_refuses_what_is_not_a_snapshot() -> None:
+    for data in (None, [], "light", {"light": "0x0"}):
+        with pytest.raises(ValueError, match="Paint snapshot"):
+            RULES.load(data)  # type: ignore[arg-type]
+
+
 # --------------------------------------------------------------------------------------------- notation
 
 
