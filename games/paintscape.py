@@ -57,6 +57,23 @@ colours wins, equal colours draw (our PROPOSAL; a full set of colours always end
 stone swapped to c4 still on the board: `<64 characters> phase=play turn=white black=1 collected=.B...
 swapped=c4 ply=12`.
 `from_position_text` reads it back (fields in any order) and checks it the same way as a layout.
+
+Invariants
+----------
+Every reachable position satisfies these; `from_position_text` raises ValueError for a text that breaks one,
+and `RULES.load` (whose snapshot is `{"position": <position text>}` and nothing else) raises InvalidSnapshot:
+
+- one item per square (the board text cannot say otherwise); each colour has 12 tiles or none, and at
+  least 3 colours were dealt (in play or collected); a `collected` mark is `.` exactly for a colour in play;
+- no player has 6 stones on a colour still in play (it would have been collected), and each keeps a stone
+  on a square without a tile;
+- at most 4 stones were swapped, and each swapped square holds a stone on a square without a tile;
+- balancing and choosing: no colour chosen (`black=-`), `turn=black`, every stone on a square without a
+  tile, nothing collected, fewer than 4 swaps while balancing; `ply` counts the swaps (and `done`);
+- play and over: `black` names a seat; after swaps, play starts after the balancing plies; the phase is
+  over exactly when a player has 3 colours or no colour is left, and only one player can have 3; once over,
+  the colour that moved last (not `turn`) made the final collection, and it is the winner if anyone has 3;
+- `ply` is at most `MAX_PLY` (300), which no game reaches.
 """
 
 from __future__ import annotations
@@ -82,6 +99,7 @@ from games.base import (
     resolve_options,
 )
 from games.grids import SquareGrid, bits_of
+from games.snapshots import Snapshot
 
 __all__ = [
     "COLOUR_NAMES",
@@ -111,6 +129,10 @@ TILES_PER_COLOUR = 12
 COLLECT_AT = 6  # half of a colour's tiles
 COLOURS_TO_WIN = 3
 MAX_SWAPS = 4
+MAX_PLY = 300
+"""No game gets near: balancing takes at most 6 plies; a placement fills a square without a stone, which
+only the 64 squares and the at most 60 tiles removed with their stones provide (124 placements), and no two
+passes follow each other (at most 125 passes)."""
 
 
 class Phase(enum.StrEnum):
@@ -362,6 +384,8 @@ def position_text(state: PaintscapeState) -> str:
 
 
 _FIELDS = ("phase", "turn", "black", "collected", "swapped", "ply")
+MAX_POSITION_TEXT = 1000
+"""Far longer than any position text (about 150 characters)."""
 _TURN_WORDS = ("black", "white")
 
 
@@ -386,9 +410,10 @@ def from_position_text(text: str) -> PaintscapeState:
     if fields["black"] not in ("0", "1", "-"):
         raise ValueError("black must be the seat playing Black (0 or 1), or - before it is chosen")
     black_seat = None if fields["black"] == "-" else int(fields["black"])
-    if not fields["ply"].isdigit():
-        raise ValueError("ply must be a whole number")
-    ply = int(fields["ply"])
+    ply_text = fields["ply"]
+    if not (ply_text.isascii() and ply_text.isdigit() and len(ply_text) <= 3 and int(ply_text) <= MAX_PLY):
+        raise ValueError(f"ply must be a whole number from 0 to {MAX_PLY}")
+    ply = int(ply_text)
     marks = fields["collected"]
     if len(marks) != 5 or any(m not in ".BWx" for m in marks):
         raise ValueError(
@@ -405,7 +430,7 @@ def from_position_text(text: str) -> PaintscapeState:
         for label in fields["swapped"].split(","):
             swapped |= 1 << GRID.parse(label)
     _check_material(black, white, tiles, "position")
-    _check_phase(black, white, tiles, collected_list, phase, black_seat, turn, swapped)
+    _check_phase(black, white, tiles, collected_list, phase, black_seat, turn, swapped, ply)
     collected = (
         collected_list[0],
         collected_list[1],
@@ -436,14 +461,25 @@ def _check_phase(
     black_seat: int | None,
     turn: int,
     swapped: int,
+    ply: int,
 ) -> None:
-    """The checks that tie the board to the phase and the bookkeeping fields."""
+    """The checks that tie the board to the phase and the bookkeeping fields (module docstring)."""
     stones = black | white
     bare = FULL & ~_all_tiles(tiles)
+    swaps = swapped.bit_count()
     if swapped & ~(stones & bare):
         raise ValueError("swapped squares must hold stones on squares without a tile")
-    if swapped.bit_count() > MAX_SWAPS:
+    if swaps > MAX_SWAPS:
         raise ValueError("at most 4 stones can have been swapped")
+    if sum(1 for t, c in zip(tiles, collected, strict=True) if t or c is not None) < COLOURS_TO_WIN:
+        raise ValueError("a game is dealt at least 3 colours of tiles (in play or collected)")
+    balanced = swaps + (1 if swaps < MAX_SWAPS else 0)  # the plies of a balancing phase with these swaps
+    if phase == BALANCE and ply != swaps:
+        raise ValueError(f"while balancing, ply counts the swaps: {swaps}, not {ply}")
+    if phase == CHOOSE and ply != balanced:
+        raise ValueError(f"after {swaps} swaps and done the chooser moves at ply {balanced}, not {ply}")
+    if phase in (PLAY, OVER) and swaps and ply <= balanced:
+        raise ValueError(f"after {swaps} swaps, done and the choice, play starts at ply {balanced + 1}")
     if phase in (BALANCE, CHOOSE):
         if black_seat is not None:
             raise ValueError("black must be - until the chooser has chosen")
@@ -468,6 +504,13 @@ def _check_phase(
         raise ValueError("nobody has won in this position, so phase cannot be over")
     if min(scores) >= COLOURS_TO_WIN:
         raise ValueError("only one player can collect three colours")
+    if phase == OVER:
+        last = turn ^ 1  # the colour whose collection ended the game; turn names the one that would be next
+        if not scores[last] or (max(scores) >= COLOURS_TO_WIN and scores[last] < COLOURS_TO_WIN):
+            raise ValueError(
+                f"the game ends on a collection by the colour that moved last ({STONE_NAMES[last]}, "
+                f"as turn is {_TURN_WORDS[turn]}), and {STONE_NAMES[last]} has not won this way"
+            )
 
 
 # --------------------------------------------------------------------------------------------- the rules
@@ -866,9 +909,14 @@ class PaintscapeRules:
         return {"position": position_text(state)}
 
     def load(self, data: Mapping[str, Any]) -> PaintscapeState:
-        if "position" not in data:
-            raise ValueError("a Paintscape snapshot holds its position text under 'position'")
-        return from_position_text(str(data["position"]))
+        """The state `dump` wrote: {"position": <position text>}, checked as `from_position_text` does.
+        Raises InvalidSnapshot (a ValueError) naming the first problem."""
+        snapshot = Snapshot(data, "Paintscape snapshot", ("position",))
+        text = snapshot.text("position", MAX_POSITION_TEXT)
+        try:
+            return from_position_text(text)
+        except ValueError as error:
+            raise snapshot.invalid(f"position: {error}") from None
 
 
 RULES = PaintscapeRules()
