@@ -369,7 +369,9 @@ class Rules(Protocol[S, M]):
         ...
 
     def load(self, data: Mapping[str, Any]) -> S:
-        """The state a `dump` describes."""
+        """The state a `dump` describes. A snapshot that is not a position the engine can reach (a wrong
+        type, a missing or unknown key, a number out of range, a broken invariant) raises a one-line
+        ValueError (`games.snapshots.InvalidSnapshot`) that names the field or the invariant."""
         ...
 
 
