@@ -868,12 +868,12 @@ class PaintRules:
     def apply(self, state: PaintState, move: Move) -> PaintState:
         if _result(state) is not None:
             raise GameOver("this game is over")
+        if move in _state_moves(state):  # a legal move is a pair of squares
+            source, dest = move
+            return _after(state, source, dest)
         if not (type(move) is tuple and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
             raise IllegalMove("that is not a Paint move: a move is a (from, to) pair of squares")
-        source, dest = move
-        if not self.is_legal(state, (source, dest)):
-            raise IllegalMove(self._why_illegal(state, source, dest))
-        return _after(state, source, dest)
+        raise IllegalMove(self._why_illegal(state, *move))
 
     def outcome(self, state: PaintState) -> Outcome | None:
         """Win by holding the lead, loss with no move, draw without a leader or at the cap; scores = tiles."""
