@@ -10,8 +10,9 @@ i = y * 9 + x (a1 = 0, i1 = 8, a9 = 72, i9 = 80):
 - `white_discs`, `black_discs`, `spheres`: the occupants;
 - `to_move`: the seat to move (0 = White, 1 = Black; the game may be over, see `PaintRules.to_move`);
 - `leader` (seat or None), `lead_count`, `no_lead_count`: the lead counters of section 2.7;
-- `ply`: plies played; then the match settings `lead_turns`, `no_lead_turns`, `move_cap`, `turn_unit`,
-  `lead_on_own_turn`, copied from the options so that `outcome` needs nothing but the state.
+- `ply`: plies played; `settings`: the match options `lead_turns`, `no_lead_turns`, `move_cap`, `turn_unit`
+  and `lead_on_own_turn` (a `PaintSettings`, also readable as `state.lead_turns` and so on), so that
+  `outcome` needs nothing but the state.
 - `pushed_to`: the square the last move pushed a sphere onto, or -1 (display only; not compared).
 
 Invariants of every reachable position (`check_invariants` lists what breaks them; `RULES.load` refuses
@@ -154,6 +155,21 @@ def _fill(seeds: int, mask: int) -> int:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PaintSettings:
+    """The match options a position carries, so that `outcome` needs nothing but the state (see `OPTIONS`).
+    One value is shared by every position of a game."""
+
+    lead_turns: int = 50
+    no_lead_turns: int = 20
+    move_cap: int = 600
+    turn_unit: str = "ply"
+    lead_on_own_turn: bool = False
+
+
+DEFAULT_SETTINGS: Final = PaintSettings()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PaintState:
     """A Paint position (see the module docstring for the fields). Build one with `from_layout_text`, or by
     keyword (`dataclasses.replace` for a changed copy)."""
@@ -168,16 +184,32 @@ class PaintState:
     lead_count: int = 0
     no_lead_count: int = 0
     ply: int = 0
-    lead_turns: int = 50
-    no_lead_turns: int = 20
-    move_cap: int = 600
-    turn_unit: str = "ply"
-    lead_on_own_turn: bool = False
+    settings: PaintSettings = DEFAULT_SETTINGS
     # Where the move that led here pushed a sphere (-1: no push). Shown on the board; not part of the
     # position, so it takes no part in equality.
     pushed_to: int = field(default=-1, compare=False, hash=False)
     # Hidden cache (games.caches): the mover's legal moves (section 2.5, whatever the result).
     _moves: tuple[tuple[int, int], ...] | None = cache_field()
+
+    @property
+    def lead_turns(self) -> int:
+        return self.settings.lead_turns
+
+    @property
+    def no_lead_turns(self) -> int:
+        return self.settings.no_lead_turns
+
+    @property
+    def move_cap(self) -> int:
+        return self.settings.move_cap
+
+    @property
+    def turn_unit(self) -> str:
+        return self.settings.turn_unit
+
+    @property
+    def lead_on_own_turn(self) -> bool:
+        return self.settings.lead_on_own_turn
 
     @property
     def tile_counts(self) -> tuple[int, int]:
@@ -440,8 +472,8 @@ def _after(state: PaintState, source: int, dest: int) -> PaintState:
         mover,
         light.bit_count(),
         dark.bit_count(),
-        state.turn_unit == "own_turns",
-        state.lead_on_own_turn,
+        state.settings.turn_unit == "own_turns",
+        state.settings.lead_on_own_turn,
     )
     return PaintState(
         light=light,
@@ -454,24 +486,21 @@ def _after(state: PaintState, source: int, dest: int) -> PaintState:
         lead_count=lead_count,
         no_lead_count=no_lead_count,
         ply=state.ply + 1,
-        lead_turns=state.lead_turns,
-        no_lead_turns=state.no_lead_turns,
-        move_cap=state.move_cap,
-        turn_unit=state.turn_unit,
-        lead_on_own_turn=state.lead_on_own_turn,
+        settings=state.settings,
         pushed_to=(spheres & ~state.spheres).bit_length() - 1,
     )
 
 
 def _result(state: PaintState) -> tuple[Termination, Seat | None] | None:
     """(termination, winning seat or None for a draw), checked in the order of section 2.7, then the cap."""
-    if state.leader is not None and state.lead_count >= state.lead_turns:
+    settings = state.settings
+    if state.leader is not None and state.lead_count >= settings.lead_turns:
         return Termination.LEAD, state.leader
-    if state.no_lead_count >= state.no_lead_turns:
+    if state.no_lead_count >= settings.no_lead_turns:
         return Termination.NO_LEAD, None
     if not _state_moves(state):
         return Termination.NO_MOVES, 1 - state.to_move
-    if state.ply >= state.move_cap:
+    if state.ply >= settings.move_cap:
         return Termination.MOVE_CAP, None
     return None
 
@@ -836,17 +865,17 @@ class PaintRules:
         """The starting position: the layout option's board with White (or the side it names) to move."""
         if type(seats) is not int or seats != 2:
             raise InvalidOptions("Paint is a game for exactly 2 players")
-        settings = resolve_options(OPTIONS, options)
-        layout = str(settings["layout"])
+        values = resolve_options(OPTIONS, options)
+        layout = str(values["layout"])
         start = from_layout_text(STANDARD_LAYOUT if layout.strip().lower() == "standard" else layout)
-        return replace(
-            start,
-            lead_turns=int(settings["lead_turns"]),
-            no_lead_turns=int(settings["no_lead_turns"]),
-            move_cap=int(settings["move_cap"]),
-            turn_unit=str(settings["turn_unit"]),
-            lead_on_own_turn=bool(settings["lead_on_own_turn"]),
+        settings = PaintSettings(
+            lead_turns=int(values["lead_turns"]),
+            no_lead_turns=int(values["no_lead_turns"]),
+            move_cap=int(values["move_cap"]),
+            turn_unit=str(values["turn_unit"]),
+            lead_on_own_turn=bool(values["lead_on_own_turn"]),
         )
+        return replace(start, settings=settings)
 
     def to_move(self, state: PaintState) -> Seat | None:
         """The seat to move (0 White, 1 Black), or None once the game is over."""
@@ -1040,17 +1069,21 @@ class PaintRules:
         snapshots stored before it existed). Raises InvalidSnapshot (a ValueError) naming the first field
         or invariant (module docstring) that a reachable position would not break."""
         snapshot = Snapshot(data, "Paint snapshot", _DUMP_FIELDS, optional=("pushed_to",))
-        settings = {spec.name: spec for spec in OPTIONS}
+        specs = {spec.name: spec for spec in OPTIONS}
 
-        def setting(name: str) -> int:
+        def count_option(name: str) -> int:
             """A counting option, within the range the option allows."""
-            low, high = settings[name].minimum, settings[name].maximum
+            low, high = specs[name].minimum, specs[name].maximum
             assert low is not None and high is not None
             return snapshot.whole(name, low, high)
 
-        lead_turns = setting("lead_turns")
-        no_lead_turns = setting("no_lead_turns")
-        move_cap = setting("move_cap")
+        settings = PaintSettings(
+            lead_turns=count_option("lead_turns"),
+            no_lead_turns=count_option("no_lead_turns"),
+            move_cap=count_option("move_cap"),
+            turn_unit=snapshot.choice("turn_unit", specs["turn_unit"].choices),
+            lead_on_own_turn=snapshot.flag("lead_on_own_turn"),
+        )
         state = PaintState(
             light=snapshot.bitboard("light", SIZE),
             dark=snapshot.bitboard("dark", SIZE),
@@ -1059,14 +1092,10 @@ class PaintRules:
             spheres=snapshot.bitboard("spheres", SIZE),
             to_move=snapshot.choice("to_move", (WHITE, BLACK)),
             leader=snapshot.choice("leader", (None, WHITE, BLACK)),
-            lead_count=snapshot.whole("lead_count", 0, lead_turns),
-            no_lead_count=snapshot.whole("no_lead_count", 0, no_lead_turns),
-            ply=snapshot.whole("ply", 0, move_cap),
-            lead_turns=lead_turns,
-            no_lead_turns=no_lead_turns,
-            move_cap=move_cap,
-            turn_unit=snapshot.choice("turn_unit", settings["turn_unit"].choices),
-            lead_on_own_turn=snapshot.flag("lead_on_own_turn"),
+            lead_count=snapshot.whole("lead_count", 0, settings.lead_turns),
+            no_lead_count=snapshot.whole("no_lead_count", 0, settings.no_lead_turns),
+            ply=snapshot.whole("ply", 0, settings.move_cap),
+            settings=settings,
             pushed_to=snapshot.whole("pushed_to", -1, SIZE - 1) if snapshot.has("pushed_to") else -1,
         )
         problems = check_invariants(state)

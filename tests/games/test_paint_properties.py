@@ -21,6 +21,7 @@ from games.base import InvalidOptions, MoveError, Termination
 from games.grids import SquareGrid
 from games.paint import (
     RULES,
+    PaintSettings,
     PaintState,
     areas,
     board_rows,
@@ -221,11 +222,13 @@ def random_start(rng: random.Random) -> PaintState:
         lead_count=lead_count,
         no_lead_count=no_lead_count,
         ply=ply,
-        lead_turns=lead_turns,
-        no_lead_turns=no_lead_turns,
-        move_cap=rng.randint(101, 300),
-        turn_unit=turn_unit,
-        lead_on_own_turn=lead_on_own_turn,
+        settings=PaintSettings(
+            lead_turns=lead_turns,
+            no_lead_turns=no_lead_turns,
+            move_cap=rng.randint(101, 300),
+            turn_unit=turn_unit,
+            lead_on_own_turn=lead_on_own_turn,
+        ),
     )
 
 
