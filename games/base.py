@@ -19,6 +19,7 @@ log, resignations included, and is the one way to rebuild a game from its log.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar
@@ -51,6 +52,20 @@ class GameOver(MoveError):
 
 class InvalidOptions(ValueError):
     """Match options that do not fit the game; the message says which option and what is allowed."""
+
+
+MAX_MOVE_TEXT = 200
+"""The longest text `parse` reads; far longer than any move of any game (a TilingKing cell list is ~40)."""
+
+
+def move_text(text: object) -> str:
+    """The text a player gave as a move, checked before `parse` reads it: InvalidMove for anything that is
+    not text (None, a number) or that is too long to be a move."""
+    if not isinstance(text, str):
+        raise InvalidMove(f"a move is text, like d4, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_TEXT:
+        raise InvalidMove(f"that is too long to be a move ({len(text)} characters)")
+    return text
 
 
 class ReplayError(ValueError):
@@ -158,6 +173,8 @@ class Outcome:
 # --------------------------------------------------------------------------------------------- options
 
 
+_WHOLE_NUMBER = re.compile(r"([+-]?)([0-9]+)")
+_MAX_DIGITS = 30
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 
@@ -188,12 +205,7 @@ class Option:
             else:
                 raise InvalidOptions(f"{self.name} must be on or off")
         elif kind is int:
-            try:
-                if isinstance(value, bool):
-                    raise ValueError
-                result = int(value)
-            except (TypeError, ValueError):
-                raise InvalidOptions(f"{self.name} must be a whole number") from None
+            result = self._whole_number(value)
             if self.minimum is not None and result < self.minimum:
                 raise InvalidOptions(f"{self.name} must be at least {self.minimum}")
             if self.maximum is not None and result > self.maximum:
@@ -207,11 +219,30 @@ class Option:
             raise InvalidOptions(f"{self.name} must be one of: {allowed}")
         return result
 
+    def _whole_number(self, value: Any) -> int:
+        """An int, a float without a fraction, or text of ASCII digits with an optional sign; anything else
+        (a bool, inf, nan, 2.5, "1e3", "١٢", None) raises InvalidOptions."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, float) and value.is_integer():  # inf and nan are not integers
+            return int(value)
+        if isinstance(value, str):
+            match = _WHOLE_NUMBER.fullmatch(value.strip())
+            if match is not None:
+                sign, digits = match.groups()
+                if len(digits) > _MAX_DIGITS:  # far beyond any option's range; int() of it would be slow
+                    raise InvalidOptions(f"{self.name} has too many digits")
+                return int(sign + digits)
+        raise InvalidOptions(f"{self.name} must be a whole number")
+
 
 def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Fill in defaults and check every given option against the game's specs."""
+    """Fill in defaults and check every given option against the game's specs; InvalidOptions for anything
+    else (an unknown name, a value of the wrong kind, options that are not a mapping of names)."""
+    if not isinstance(given, Mapping):
+        raise InvalidOptions("options must map option names to values")
     known = {o.name: o for o in specs}
-    unknown = sorted(set(given) - set(known))
+    unknown = sorted((name for name in given if name not in known), key=repr)
     if unknown:
         names = ", ".join(known) or "none"
         raise InvalidOptions(f"unknown option {unknown[0]!r}; this game's options are: {names}")
@@ -338,7 +369,9 @@ class Rules(Protocol[S, M]):
         ...
 
     def load(self, data: Mapping[str, Any]) -> S:
-        """The state a `dump` describes."""
+        """The state a `dump` describes. A snapshot that is not a position the engine can reach (a wrong
+        type, a missing or unknown key, a number out of range, a broken invariant) raises a one-line
+        ValueError (`games.snapshots.InvalidSnapshot`) that names the field or the invariant."""
         ...
 
 
@@ -375,7 +408,10 @@ def replay(rules: Rules[S, M], start: S, log: Iterable[tuple[Seat, str]]) -> Ite
     state = start
     for ply, (seat, text) in enumerate(log):
         if text == RESIGN:
-            after = rules.resign(state, seat)
+            try:
+                after = rules.resign(state, seat)
+            except MoveError as error:
+                raise ReplayError(ply, f"seat {seat} cannot resign here: {error}") from error
             if after is None:
                 raise ReplayError(ply, f"a resignation ends {rules.name} and is never a logged move")
             yield Step(ply, seat, text, None, state, after)

@@ -53,11 +53,12 @@ class SquareGrid:
         Raises ValueError with a message for a player: "d9 is off the board (files a-h, ranks 1-8)".
         """
         label = text.strip().lower()
-        if len(label) < 2 or label[0] not in FILES or not label[1:].isdigit():
-            raise ValueError(f"{text.strip()!r} is not a square; squares look like a1 or d4")
-        x, y = FILES.index(label[0]), int(label[1:]) - 1
+        rank = label[1:]
+        if len(label) < 2 or label[0] not in FILES or not (rank.isascii() and rank.isdigit()):
+            raise ValueError(f"{_shortened(text.strip())!r} is not a square; squares look like a1 or d4")
+        x, y = FILES.index(label[0]), int(rank) - 1 if len(rank) <= 3 else self.height
         if not self.on_board(x, y):
-            raise ValueError(f"{label} is off the board ({self.describe_range()})")
+            raise ValueError(f"{_shortened(label)} is off the board ({self.describe_range()})")
         return self.index(x, y)
 
     @cached_property
@@ -95,14 +96,50 @@ class SquareGrid:
         ) & full
 
 
+_BYTE_TABLES: list[tuple[tuple[int, ...], ...]] = []
+"""`_BYTE_TABLES[j][b]`: the indices of the set bits of a mask whose byte j has the value b, lowest first.
+Grown on first use to the longest mask seen (a 384-cell board needs 48 tables of 256 tuples)."""
+
+_FEW_BITS = 5
+"""Up to this many set bits (a piece, a single cell), stripping the lowest bit one at a time is faster than
+the byte tables."""
+
+
+def _shortened(text: str, limit: int = 20) -> str:
+    """`text`, cut to `limit` characters with an ellipsis, for echoing a player's input in a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def bits_of(mask: int) -> list[int]:
-    """The indices of the set bits of `mask`, lowest first."""
+    """The indices of the set bits of `mask`, lowest first: the one bit-iteration helper of the engines.
+
+    A negative mask would have infinitely many set bits: ValueError, rather than a loop that never ends.
+    A sparse mask is read bit by bit, a denser one (a player's targets) a byte at a time from tables."""
+    if mask < 0:
+        raise ValueError(f"a bitboard is never negative, got {mask}")
+    if mask.bit_count() <= _FEW_BITS:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    size = (mask.bit_length() + 7) // 8
+    tables = _BYTE_TABLES
+    if size > len(tables):
+        _grow_byte_tables(size)
     out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    for j, byte in enumerate(mask.to_bytes(size, "little")):
+        if byte:
+            out += tables[j][byte]
     return out
+
+
+def _grow_byte_tables(size: int) -> None:
+    """Extend `_BYTE_TABLES` to masks of `size` bytes."""
+    offsets = tuple(tuple(k for k in range(8) if value >> k & 1) for value in range(256))
+    for j in range(len(_BYTE_TABLES), size):
+        _BYTE_TABLES.append(tuple(tuple(8 * j + k for k in bits) for bits in offsets))
 
 
 # -------------------------------------------------------------------------- tilings (square, hex, triangle)
@@ -378,12 +415,13 @@ class TileGrid:
         label = text.strip().lower()
         if label in self.label_index:
             return self.label_index[label]
-        if len(label) < 2 or label[0] not in FILES or not label[1:].isdigit():
-            raise ValueError(f"{text.strip()!r} is not a cell; cells look like a1 or d4")
+        rank = label[1:]
+        if len(label) < 2 or label[0] not in FILES or not (rank.isascii() and rank.isdigit()):
+            raise ValueError(f"{_shortened(text.strip())!r} is not a cell; cells look like a1 or d4")
         row = [known for known in self.labels if known[0] == label[0]]
         if self.kind != "square" and row:
-            raise ValueError(f"{label} is off the board (row {label[0]} has {row[0]}-{row[-1]})")
-        raise ValueError(f"{label} is off the board ({self.range_text})")
+            raise ValueError(f"{_shortened(label)} is off the board (row {label[0]} has {row[0]}-{row[-1]})")
+        raise ValueError(f"{_shortened(label)} is off the board ({self.range_text})")
 
     def mask_of(self, indices: Iterable[int]) -> int:
         mask = 0

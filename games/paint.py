@@ -10,9 +10,24 @@ i = y * 9 + x (a1 = 0, i1 = 8, a9 = 72, i9 = 80):
 - `white_discs`, `black_discs`, `spheres`: the occupants;
 - `to_move`: the seat to move (0 = White, 1 = Black; the game may be over, see `PaintRules.to_move`);
 - `leader` (seat or None), `lead_count`, `no_lead_count`: the lead counters of section 2.7;
-- `ply`: plies played; then the match settings `lead_turns`, `no_lead_turns`, `move_cap`, `turn_unit`,
-  `lead_on_own_turn`, copied from the options so that `outcome` needs nothing but the state.
+- `ply`: plies played; `settings`: the match options `lead_turns`, `no_lead_turns`, `move_cap`, `turn_unit`
+  and `lead_on_own_turn` (a `PaintSettings`, also readable as `state.lead_turns` and so on), so that
+  `outcome` needs nothing but the state.
 - `pushed_to`: the square the last move pushed a sphere onto, or -1 (display only; not compared).
+
+Invariants of every reachable position (`check_invariants` lists what breaks them; `RULES.load` refuses
+such a snapshot with an InvalidSnapshot, a ValueError, as it refuses wrong types, missing or unknown keys):
+
+- the bitboards hold squares of the 9x9 board only; no square is both light and dark or holds two pieces;
+- a disc stands on a square of its colour, a sphere on a neutral square; each side has 1 to 6 discs and
+  there are at most 13 spheres; every coloured area holds a disc of its colour (2.6);
+- the settings lie in their options' ranges; `ply` <= `move_cap`, `lead_count` <= `lead_turns` and
+  `no_lead_count` <= `no_lead_turns` (the game stops when one is reached);
+- before the first move nobody leads, both counts are 0 and `pushed_to` is -1; after it, a leader has
+  `no_lead_count` 0 (and, counting plies, `lead_count` >= 1), no leader means `lead_count` 0 and
+  `no_lead_count` >= 1; the leader is the side with more tiles, and a side with more tiles leads unless
+  `lead_on_own_turn` held its lead back, which can only happen to the side to move;
+- `pushed_to` is -1 or the square of a sphere.
 
 Module functions: `tiles(state)` (White, Black), `disc_ranks(state)` (square -> rank), `areas(state, colour)`
 (bitboards), `check_invariants(state)`, `from_layout_text(text)`, `position_text(state)`,
@@ -46,10 +61,10 @@ sound position). A pushed sphere may land on a square of any colour, which turns
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from random import Random
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from games.base import (
     GameOver,
@@ -58,13 +73,17 @@ from games.base import (
     InvalidOptions,
     Option,
     Outcome,
+    Rules,
     Seat,
     SeatChoice,
     Termination,
     WordMove,
+    move_text,
     resolve_options,
 )
-from games.grids import SquareGrid
+from games.caches import cache_field, remember
+from games.grids import SquareGrid, bits_of
+from games.snapshots import Snapshot
 
 # --------------------------------------------------------------------------------------------- geometry
 
@@ -132,19 +151,28 @@ def _fill(seeds: int, mask: int) -> int:
         area = grown
 
 
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 # --------------------------------------------------------------------------------------------- state
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PaintSettings:
+    """The match options a position carries, so that `outcome` needs nothing but the state (see `OPTIONS`).
+    One value is shared by every position of a game."""
+
+    lead_turns: int = 50
+    no_lead_turns: int = 20
+    move_cap: int = 600
+    turn_unit: str = "ply"
+    lead_on_own_turn: bool = False
+
+
+DEFAULT_SETTINGS: Final = PaintSettings()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PaintState:
-    """A Paint position (see the module docstring for the fields). Build one with `from_layout_text`."""
+    """A Paint position (see the module docstring for the fields). Build one with `from_layout_text`, or by
+    keyword (`dataclasses.replace` for a changed copy)."""
 
     light: int
     dark: int
@@ -156,18 +184,32 @@ class PaintState:
     lead_count: int = 0
     no_lead_count: int = 0
     ply: int = 0
-    lead_turns: int = 50
-    no_lead_turns: int = 20
-    move_cap: int = 600
-    turn_unit: str = "ply"
-    lead_on_own_turn: bool = False
+    settings: PaintSettings = DEFAULT_SETTINGS
     # Where the move that led here pushed a sphere (-1: no push). Shown on the board; not part of the
     # position, so it takes no part in equality.
     pushed_to: int = field(default=-1, compare=False, hash=False)
-    # The mover's legal moves (section 2.5, whatever the result), computed once on demand.
-    _moves: tuple[tuple[int, int], ...] | None = field(
-        default=None, init=False, repr=False, compare=False, hash=False
-    )
+    # Hidden cache (games.caches): the mover's legal moves (section 2.5, whatever the result).
+    _moves: tuple[tuple[int, int], ...] | None = cache_field()
+
+    @property
+    def lead_turns(self) -> int:
+        return self.settings.lead_turns
+
+    @property
+    def no_lead_turns(self) -> int:
+        return self.settings.no_lead_turns
+
+    @property
+    def move_cap(self) -> int:
+        return self.settings.move_cap
+
+    @property
+    def turn_unit(self) -> str:
+        return self.settings.turn_unit
+
+    @property
+    def lead_on_own_turn(self) -> bool:
+        return self.settings.lead_on_own_turn
 
     @property
     def tile_counts(self) -> tuple[int, int]:
@@ -241,9 +283,9 @@ def disc_ranks(state: PaintState) -> dict[int, int]:
     result: dict[int, int] = {}
     for colour, discs in ((state.light, state.white_discs), (state.dark, state.black_discs)):
         for area, rank in _ranked_areas(colour, discs):
-            for square in _bits(area & discs):
+            for square in bits_of(area & discs):
                 result[square] = rank
-        for square in _bits(discs & ~colour):  # only in a broken position: a disc off its colour
+        for square in bits_of(discs & ~colour):  # only in a broken position: a disc off its colour
             result[square] = 0
     return dict(sorted(result.items()))
 
@@ -253,7 +295,7 @@ def disc_ranks(state: PaintState) -> dict[int, int]:
 
 def _outward(source: int, ray: int) -> list[int]:
     """The squares of a ray from `source`, nearest first."""
-    return sorted(_bits(ray), key=lambda square: abs(square - source))
+    return sorted(bits_of(ray), key=lambda square: abs(square - source))
 
 
 Move = tuple[int, int]
@@ -351,8 +393,7 @@ def _state_moves(state: PaintState) -> tuple[Move, ...]:
             found = _moves(state.light, state.white_discs, state.dark, state.black_discs, state.spheres)
         else:
             found = _moves(state.dark, state.black_discs, state.light, state.white_discs, state.spheres)
-        moves = tuple(found)
-        object.__setattr__(state, "_moves", moves)
+        moves = remember(state, "_moves", tuple(found))
     return moves
 
 
@@ -431,38 +472,35 @@ def _after(state: PaintState, source: int, dest: int) -> PaintState:
         mover,
         light.bit_count(),
         dark.bit_count(),
-        state.turn_unit == "own_turns",
-        state.lead_on_own_turn,
+        state.settings.turn_unit == "own_turns",
+        state.settings.lead_on_own_turn,
     )
     return PaintState(
-        light,
-        dark,
-        white_discs,
-        black_discs,
-        spheres,
-        1 - mover,
-        leader,
-        lead_count,
-        no_lead_count,
-        state.ply + 1,
-        state.lead_turns,
-        state.no_lead_turns,
-        state.move_cap,
-        state.turn_unit,
-        state.lead_on_own_turn,
+        light=light,
+        dark=dark,
+        white_discs=white_discs,
+        black_discs=black_discs,
+        spheres=spheres,
+        to_move=1 - mover,
+        leader=leader,
+        lead_count=lead_count,
+        no_lead_count=no_lead_count,
+        ply=state.ply + 1,
+        settings=state.settings,
         pushed_to=(spheres & ~state.spheres).bit_length() - 1,
     )
 
 
 def _result(state: PaintState) -> tuple[Termination, Seat | None] | None:
     """(termination, winning seat or None for a draw), checked in the order of section 2.7, then the cap."""
-    if state.leader is not None and state.lead_count >= state.lead_turns:
+    settings = state.settings
+    if state.leader is not None and state.lead_count >= settings.lead_turns:
         return Termination.LEAD, state.leader
-    if state.no_lead_count >= state.no_lead_turns:
+    if state.no_lead_count >= settings.no_lead_turns:
         return Termination.NO_LEAD, None
     if not _state_moves(state):
         return Termination.NO_MOVES, 1 - state.to_move
-    if state.ply >= state.move_cap:
+    if state.ply >= settings.move_cap:
         return Termination.MOVE_CAP, None
     return None
 
@@ -544,12 +582,13 @@ _RANK_PREFIX: Final = re.compile(r"^\s*\d\s*\|?")
 
 
 def check_invariants(state: PaintState) -> list[str]:
-    """What is wrong with a position (section 2.6 invariants, overlaps, piece counts); [] when it is sound."""
+    """What is wrong with a position: the invariants of every reachable state listed in the module docstring
+    (board, pieces, counters); [] when it is sound."""
+    bitboards = (state.light, state.dark, state.white_discs, state.black_discs, state.spheres)
+    if any(board < 0 or board & ~FULL for board in bitboards):
+        return ["a bitboard has bits outside a1-i9"]
     problems = []
     pieces = (state.white_discs, state.black_discs, state.spheres)
-    everything = state.light | state.dark | state.white_discs | state.black_discs | state.spheres
-    if everything & ~FULL:
-        problems.append("a bitboard has bits beyond i9")
     if state.light & state.dark:
         problems.append(f"{_names(state.light & state.dark)} cannot be both light and dark")
     for i, first in enumerate(pieces):
@@ -579,11 +618,46 @@ def check_invariants(state: PaintState) -> list[str]:
         )
     if state.spheres.bit_count() > MAX_SPHERES:
         problems.append(f"there are {state.spheres.bit_count()} spheres; the game has {MAX_SPHERES}")
-    return problems
+    return problems + _counter_problems(state)
+
+
+def _counter_problems(state: PaintState) -> list[str]:
+    """The invariants of section 2.7's counters (see the module docstring), checked in that order."""
+    leader, lead, no_lead, ply = state.leader, state.lead_count, state.no_lead_count, state.ply
+    if state.to_move not in (WHITE, BLACK) or leader not in (None, WHITE, BLACK):
+        return ["to_move and leader are seats: 0 (White) or 1 (Black)"]
+    if not 0 <= ply <= state.move_cap:
+        return [f"ply {ply} is outside 0-{state.move_cap} (move_cap)"]
+    if not 0 <= lead <= state.lead_turns:
+        return [f"lead_count {lead} is outside 0-{state.lead_turns} (lead_turns)"]
+    if not 0 <= no_lead <= state.no_lead_turns:
+        return [f"no_lead_count {no_lead} is outside 0-{state.no_lead_turns} (no_lead_turns)"]
+    pushed_to = state.pushed_to
+    if not -1 <= pushed_to < SIZE or (pushed_to >= 0 and not state.spheres >> pushed_to & 1):
+        return [f"pushed_to {pushed_to} is neither -1 nor the square of a sphere"]
+    if ply == 0:
+        if leader is not None or lead or no_lead or pushed_to != -1:
+            return ["before the first move nobody leads and every counter is 0"]
+        return []
+    if leader is None and lead:
+        return ["without a leader the lead count is 0"]
+    if leader is not None and no_lead:
+        return ["with a leader the no-lead count is 0"]
+    if leader is None and not no_lead:
+        return ["after a move without a leader the no-lead count is at least 1"]
+    if leader is not None and state.turn_unit == "ply" and not lead:
+        return ["counting plies, a leader has a lead count of at least 1"]
+    white, black = tiles(state)
+    majority = WHITE if white > black else BLACK if black > white else None
+    if leader is not None and leader != majority:
+        return [f"{COLOUR_NAMES[leader]} leads but has no more tiles ({white} White, {black} Black)"]
+    if leader is None and majority is not None and not (state.lead_on_own_turn and majority == state.to_move):
+        return [f"{COLOUR_NAMES[majority]} has more tiles, so it leads after the move"]
+    return []
 
 
 def _names(mask: int) -> str:
-    return ", ".join(GRID.label(i) for i in _bits(mask))
+    return ", ".join(GRID.label(i) for i in bits_of(mask))
 
 
 def _board_rows(text: str) -> tuple[list[str], Seat | None]:
@@ -641,7 +715,14 @@ def from_layout_text(text: str) -> PaintState:
                 light |= bit
             elif symbol == "b":
                 dark |= bit
-    state = PaintState(light, dark, white_discs, black_discs, spheres, WHITE if to_move is None else to_move)
+    state = PaintState(
+        light=light,
+        dark=dark,
+        white_discs=white_discs,
+        black_discs=black_discs,
+        spheres=spheres,
+        to_move=WHITE if to_move is None else to_move,
+    )
     problems = check_invariants(state)
     if problems:
         raise InvalidOptions(f"this layout breaks the rules: {'; '.join(problems)}")
@@ -748,7 +829,26 @@ the designer's (`lead_turns`, `no_lead_turns`).
 Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
 
 
-_MOVE_TEXT: Final = re.compile(r"^([a-z])([1-9]\d?)[-–—]?([a-z])([1-9]\d?)$")
+_DUMP_FIELDS: Final = (
+    "light",
+    "dark",
+    "white_discs",
+    "black_discs",
+    "spheres",
+    "to_move",
+    "leader",
+    "lead_count",
+    "no_lead_count",
+    "ply",
+    "lead_turns",
+    "no_lead_turns",
+    "move_cap",
+    "turn_unit",
+    "lead_on_own_turn",
+)
+"""The fields of a snapshot (`pushed_to` besides, which snapshots stored before it existed lack)."""
+
+_MOVE_TEXT: Final = re.compile(r"^([a-z])([1-9][0-9]?)[-–—]?([a-z])([1-9][0-9]?)$")
 
 
 class PaintRules:
@@ -763,24 +863,19 @@ class PaintRules:
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintState:
         """The starting position: the layout option's board with White (or the side it names) to move."""
-        if seats != 2:
+        if type(seats) is not int or seats != 2:
             raise InvalidOptions("Paint is a game for exactly 2 players")
-        settings = resolve_options(OPTIONS, options)
-        layout = str(settings["layout"])
+        values = resolve_options(OPTIONS, options)
+        layout = str(values["layout"])
         start = from_layout_text(STANDARD_LAYOUT if layout.strip().lower() == "standard" else layout)
-        return PaintState(
-            start.light,
-            start.dark,
-            start.white_discs,
-            start.black_discs,
-            start.spheres,
-            start.to_move,
-            lead_turns=int(settings["lead_turns"]),
-            no_lead_turns=int(settings["no_lead_turns"]),
-            move_cap=int(settings["move_cap"]),
-            turn_unit=str(settings["turn_unit"]),
-            lead_on_own_turn=bool(settings["lead_on_own_turn"]),
+        settings = PaintSettings(
+            lead_turns=int(values["lead_turns"]),
+            no_lead_turns=int(values["no_lead_turns"]),
+            move_cap=int(values["move_cap"]),
+            turn_unit=str(values["turn_unit"]),
+            lead_on_own_turn=bool(values["lead_on_own_turn"]),
         )
+        return replace(start, settings=settings)
 
     def to_move(self, state: PaintState) -> Seat | None:
         """The seat to move (0 White, 1 Black), or None once the game is over."""
@@ -802,10 +897,12 @@ class PaintRules:
     def apply(self, state: PaintState, move: Move) -> PaintState:
         if _result(state) is not None:
             raise GameOver("this game is over")
-        source, dest = move
-        if not self.is_legal(state, (source, dest)):
-            raise IllegalMove(self._why_illegal(state, source, dest))
-        return _after(state, source, dest)
+        if move in _state_moves(state):  # a legal move is a pair of squares
+            source, dest = move
+            return _after(state, source, dest)
+        if not (type(move) is tuple and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
+            raise IllegalMove("that is not a Paint move: a move is a (from, to) pair of squares")
+        raise IllegalMove(self._why_illegal(state, *move))
 
     def outcome(self, state: PaintState) -> Outcome | None:
         """Win by holding the lead, loss with no move, draw without a leader or at the cap; scores = tiles."""
@@ -820,6 +917,7 @@ class PaintRules:
 
     def parse(self, state: PaintState, text: str) -> Move:
         """`c1-c5` (any case; spaces ignored; the dash may be left out) to a legal move."""
+        text = move_text(text)
         if _result(state) is not None:
             raise GameOver("this game is over; no more moves can be played")
         compact = "".join(text.split()).lower()
@@ -868,7 +966,7 @@ class PaintRules:
             return f"discs move in straight lines: {start} and {end} are not on one file or rank"
         rank = _rank_at(own, own_discs, source)
         occupied = state.white_discs | state.black_discs | state.spheres
-        for square in _bits(PATH[key]) if dest > source else reversed(list(_bits(PATH[key]))):
+        for square in bits_of(PATH[key]) if dest > source else reversed(bits_of(PATH[key])):
             label = GRID.label(square)
             if occupied >> square & 1 and not state.spheres >> square & 1:
                 if square == dest:
@@ -967,32 +1065,49 @@ class PaintRules:
         }
 
     def load(self, data: Mapping[str, Any]) -> PaintState:
-        """The state `dump` wrote (bitboards may also be given as plain ints)."""
+        """The state `dump` wrote (bitboards may also be plain ints; `pushed_to` may be missing, as in
+        snapshots stored before it existed). Raises InvalidSnapshot (a ValueError) naming the first field
+        or invariant (module docstring) that a reachable position would not break."""
+        snapshot = Snapshot(data, "Paint snapshot", _DUMP_FIELDS, optional=("pushed_to",))
+        specs = {spec.name: spec for spec in OPTIONS}
 
-        def bitboard(value: int | str) -> int:
-            return value if isinstance(value, int) else int(value, 16)
+        def count_option(name: str) -> int:
+            """A counting option, within the range the option allows."""
+            low, high = specs[name].minimum, specs[name].maximum
+            assert low is not None and high is not None
+            return snapshot.whole(name, low, high)
 
-        return PaintState(
-            bitboard(data["light"]),
-            bitboard(data["dark"]),
-            bitboard(data["white_discs"]),
-            bitboard(data["black_discs"]),
-            bitboard(data["spheres"]),
-            int(data["to_move"]),
-            None if data["leader"] is None else int(data["leader"]),
-            int(data["lead_count"]),
-            int(data["no_lead_count"]),
-            int(data["ply"]),
-            int(data["lead_turns"]),
-            int(data["no_lead_turns"]),
-            int(data["move_cap"]),
-            str(data["turn_unit"]),
-            bool(data["lead_on_own_turn"]),
-            pushed_to=int(data.get("pushed_to", -1)),
+        settings = PaintSettings(
+            lead_turns=count_option("lead_turns"),
+            no_lead_turns=count_option("no_lead_turns"),
+            move_cap=count_option("move_cap"),
+            turn_unit=snapshot.choice("turn_unit", specs["turn_unit"].choices),
+            lead_on_own_turn=snapshot.flag("lead_on_own_turn"),
         )
+        state = PaintState(
+            light=snapshot.bitboard("light", SIZE),
+            dark=snapshot.bitboard("dark", SIZE),
+            white_discs=snapshot.bitboard("white_discs", SIZE),
+            black_discs=snapshot.bitboard("black_discs", SIZE),
+            spheres=snapshot.bitboard("spheres", SIZE),
+            to_move=snapshot.choice("to_move", (WHITE, BLACK)),
+            leader=snapshot.choice("leader", (None, WHITE, BLACK)),
+            lead_count=snapshot.whole("lead_count", 0, settings.lead_turns),
+            no_lead_count=snapshot.whole("no_lead_count", 0, settings.no_lead_turns),
+            ply=snapshot.whole("ply", 0, settings.move_cap),
+            settings=settings,
+            pushed_to=snapshot.whole("pushed_to", -1, SIZE - 1) if snapshot.has("pushed_to") else -1,
+        )
+        problems = check_invariants(state)
+        if problems:
+            raise snapshot.invalid("; ".join(problems))
+        return state
 
 
 RULES: Final = PaintRules()
+
+if TYPE_CHECKING:
+    _CONFORMS: Rules[PaintState, Move] = RULES  # mypy: the singleton implements the whole contract
 
 # The bitboard primitives behind RULES, public for fast paths that play without building states (the AI's
 # playouts): the moves of section 2.5, the effects of section 2.6, and the counters of section 2.7.

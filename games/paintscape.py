@@ -12,7 +12,8 @@ The state
   that is out of play (collected, or left out of a custom layout) is 0. A stone may stand on a tile.
 - `collected`: per colour index 0..4, None while nobody has collected it, else the stone colour that did
   (0 = Black, 1 = White). A colour with no tiles and None here was left out by a custom layout.
-- `phase`: "balance" (seat 0 swaps), "choose" (seat 1 picks a colour), "play", or "over".
+- `phase`: a `Phase`, a `StrEnum` that compares equal to its string: "balance" (seat 0 swaps), "choose"
+  (seat 1 picks a colour), "play", or "over".
 - `black_seat`: the seat playing Black; None until the chooser has chosen.
 - `ply`: the number of moves played since the start (swaps, done, the choice and passes included).
 - `turn`: the stone colour to move in the play phase (0 = Black, 1 = White; Black starts). It is 0 before
@@ -56,13 +57,31 @@ colours wins, equal colours draw (our PROPOSAL; a full set of colours always end
 stone swapped to c4 still on the board: `<64 characters> phase=play turn=white black=1 collected=.B...
 swapped=c4 ply=12`.
 `from_position_text` reads it back (fields in any order) and checks it the same way as a layout.
+
+Invariants
+----------
+Every reachable position satisfies these; `from_position_text` raises ValueError for a text that breaks one,
+and `RULES.load` (whose snapshot is `{"position": <position text>}` and nothing else) raises InvalidSnapshot:
+
+- one item per square (the board text cannot say otherwise); each colour has 12 tiles or none, and at
+  least 3 colours were dealt (in play or collected); a `collected` mark is `.` exactly for a colour in play;
+- no player has 6 stones on a colour still in play (it would have been collected), and each keeps a stone
+  on a square without a tile;
+- at most 4 stones were swapped, and each swapped square holds a stone on a square without a tile;
+- balancing and choosing: no colour chosen (`black=-`), `turn=black`, every stone on a square without a
+  tile, nothing collected, fewer than 4 swaps while balancing; `ply` counts the swaps (and `done`);
+- play and over: `black` names a seat; after swaps, play starts after the balancing plies; the phase is
+  over exactly when a player has 3 colours or no colour is left, and only one player can have 3; once over,
+  the colour that moved last (not `turn`) made the final collection, and it is the winner if anyone has 3;
+- `ply` is at most `MAX_PLY` (300), which no game reaches.
 """
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from games.base import (
     GameOver,
@@ -71,13 +90,16 @@ from games.base import (
     InvalidOptions,
     Option,
     Outcome,
+    Rules,
     Seat,
     SeatChoice,
     Termination,
     WordMove,
+    move_text,
     resolve_options,
 )
-from games.grids import SquareGrid
+from games.grids import SquareGrid, bits_of
+from games.snapshots import Snapshot
 
 __all__ = [
     "COLOUR_NAMES",
@@ -86,8 +108,9 @@ __all__ = [
     "PLAY_BLACK",
     "PLAY_WHITE",
     "RULES",
-    "Paintscape",
+    "PaintscapeRules",
     "PaintscapeState",
+    "Phase",
     "colour_to_move",
     "fast_playout",
     "from_position_text",
@@ -106,9 +129,26 @@ TILES_PER_COLOUR = 12
 COLLECT_AT = 6  # half of a colour's tiles
 COLOURS_TO_WIN = 3
 MAX_SWAPS = 4
+MAX_PLY = 300
+"""No game gets near: balancing takes at most 6 plies; a placement fills a square without a stone, which
+only the 64 squares and the at most 60 tiles removed with their stones provide (124 placements), and no two
+passes follow each other (at most 125 passes)."""
 
-BALANCE, CHOOSE, PLAY, OVER = "balance", "choose", "play", "over"
-PHASES = (BALANCE, CHOOSE, PLAY, OVER)
+
+class Phase(enum.StrEnum):
+    """The part of the game a position is in. A `StrEnum`: `state.phase == "play"` holds, and the position
+    text writes the plain value."""
+
+    BALANCE = "balance"
+    """Seat 0 swaps stones with tiles (or says done)."""
+    CHOOSE = "choose"
+    """Seat 1 picks Black or White."""
+    PLAY = "play"
+    OVER = "over"
+
+
+BALANCE, CHOOSE, PLAY, OVER = Phase.BALANCE, Phase.CHOOSE, Phase.PLAY, Phase.OVER
+PHASES = tuple(Phase)
 
 PASS = 64
 DONE = 65
@@ -121,10 +161,6 @@ _FILE_A = sum(1 << (8 * y) for y in range(8))
 _FILE_H = _FILE_A << 7
 _NOT_FILE_A = FULL & ~_FILE_A
 _NOT_FILE_H = FULL & ~_FILE_H
-# _BYTE_SQUARES[j][b]: the squares of the set bits of byte b of a bitboard's j-th byte, lowest first.
-_BYTE_SQUARES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(8 * j + k for k in range(8) if b >> k & 1) for b in range(256)) for j in range(8)
-)
 
 _BOARD_TILE_CHARS = "12345"
 _BLACK_ON_TILE = "YRCPN"
@@ -140,6 +176,7 @@ class PaintscapeState(NamedTuple):
     tiles: tuple[int, int, int, int, int]
     collected: tuple[int | None, int | None, int | None, int | None, int | None]
     phase: str
+    """A `Phase` (engine-built states always hold the member; a `Phase` is a `str`)."""
     black_seat: int | None
     ply: int = 0
     turn: int = 0
@@ -147,6 +184,9 @@ class PaintscapeState(NamedTuple):
 
 
 _make_state = tuple.__new__
+"""`_make_state(PaintscapeState, fields)` serves one hot path, a placement in `apply`: it packs the fields
+unpacked from the state before, in declaration order, five times faster than `_replace`. Everywhere else
+states are built by keyword or `_replace`."""
 
 
 def swap_move(stone: int, tile: int) -> int:
@@ -168,19 +208,6 @@ def _around(stones: int) -> int:
     return (
         ((stones << 8) & FULL) | (stones >> 8) | ((stones & _NOT_FILE_H) << 1) | ((stones & _NOT_FILE_A) >> 1)
     )
-
-
-def _squares(mask: int) -> list[int]:
-    """The squares of a bitboard, lowest first."""
-    out: list[int] = []
-    j = 0
-    while mask:
-        byte = mask & 255
-        if byte:
-            out += _BYTE_SQUARES[j][byte]
-        mask >>= 8
-        j += 1
-    return out
 
 
 def _all_tiles(tiles: Sequence[int]) -> int:
@@ -332,8 +359,10 @@ def _start_state(black: int, white: int, tiles: Sequence[int], balance: bool) ->
     tiles5 = (tiles[0], tiles[1], tiles[2], tiles[3], tiles[4])
     nobody = (None, None, None, None, None)
     if balance:
-        return PaintscapeState(black, white, tiles5, nobody, BALANCE, None, 0, 0, 0)
-    return PaintscapeState(black, white, tiles5, nobody, PLAY, 0, 0, 0, 0)
+        return PaintscapeState(
+            black=black, white=white, tiles=tiles5, collected=nobody, phase=BALANCE, black_seat=None
+        )
+    return PaintscapeState(black=black, white=white, tiles=tiles5, collected=nobody, phase=PLAY, black_seat=0)
 
 
 # --------------------------------------------------------------------------------------------- position text
@@ -345,7 +374,7 @@ def position_text(state: PaintscapeState) -> str:
         "." if t else ("x" if c is None else "BW"[c])
         for t, c in zip(state.tiles, state.collected, strict=True)
     )
-    swapped = ",".join(LABELS[i] for i in _squares(state.swapped)) or "-"
+    swapped = ",".join(LABELS[i] for i in bits_of(state.swapped)) or "-"
     black_seat = "-" if state.black_seat is None else str(state.black_seat)
     board = _board_text(state.black, state.white, state.tiles)
     return (
@@ -355,6 +384,8 @@ def position_text(state: PaintscapeState) -> str:
 
 
 _FIELDS = ("phase", "turn", "black", "collected", "swapped", "ply")
+MAX_POSITION_TEXT = 1000
+"""Far longer than any position text (about 150 characters)."""
 _TURN_WORDS = ("black", "white")
 
 
@@ -370,18 +401,19 @@ def from_position_text(text: str) -> PaintscapeState:
         if not sep or key not in _FIELDS or key in fields:
             raise ValueError(f"position field {part!r} is not one of {', '.join(_FIELDS)} (each once)")
         fields[key] = value
-    phase = fields["phase"]
-    if phase not in PHASES:
+    if fields["phase"] not in PHASES:
         raise ValueError(f"phase must be one of {', '.join(PHASES)}")
+    phase = Phase(fields["phase"])
     if fields["turn"] not in _TURN_WORDS:
         raise ValueError("turn must be the colour to move: black or white")
     turn = _TURN_WORDS.index(fields["turn"])
     if fields["black"] not in ("0", "1", "-"):
         raise ValueError("black must be the seat playing Black (0 or 1), or - before it is chosen")
     black_seat = None if fields["black"] == "-" else int(fields["black"])
-    if not fields["ply"].isdigit():
-        raise ValueError("ply must be a whole number")
-    ply = int(fields["ply"])
+    ply_text = fields["ply"]
+    if not (ply_text.isascii() and ply_text.isdigit() and len(ply_text) <= 3 and int(ply_text) <= MAX_PLY):
+        raise ValueError(f"ply must be a whole number from 0 to {MAX_PLY}")
+    ply = int(ply_text)
     marks = fields["collected"]
     if len(marks) != 5 or any(m not in ".BWx" for m in marks):
         raise ValueError(
@@ -398,7 +430,7 @@ def from_position_text(text: str) -> PaintscapeState:
         for label in fields["swapped"].split(","):
             swapped |= 1 << GRID.parse(label)
     _check_material(black, white, tiles, "position")
-    _check_phase(black, white, tiles, collected_list, phase, black_seat, turn, swapped)
+    _check_phase(black, white, tiles, collected_list, phase, black_seat, turn, swapped, ply)
     collected = (
         collected_list[0],
         collected_list[1],
@@ -407,7 +439,17 @@ def from_position_text(text: str) -> PaintscapeState:
         collected_list[4],
     )
     tiles5 = (tiles[0], tiles[1], tiles[2], tiles[3], tiles[4])
-    return PaintscapeState(black, white, tiles5, collected, phase, black_seat, ply, turn, swapped)
+    return PaintscapeState(
+        black=black,
+        white=white,
+        tiles=tiles5,
+        collected=collected,
+        phase=phase,
+        black_seat=black_seat,
+        ply=ply,
+        turn=turn,
+        swapped=swapped,
+    )
 
 
 def _check_phase(
@@ -415,18 +457,29 @@ def _check_phase(
     white: int,
     tiles: Sequence[int],
     collected: Sequence[int | None],
-    phase: str,
+    phase: Phase,
     black_seat: int | None,
     turn: int,
     swapped: int,
+    ply: int,
 ) -> None:
-    """The checks that tie the board to the phase and the bookkeeping fields."""
+    """The checks that tie the board to the phase and the bookkeeping fields (module docstring)."""
     stones = black | white
     bare = FULL & ~_all_tiles(tiles)
+    swaps = swapped.bit_count()
     if swapped & ~(stones & bare):
         raise ValueError("swapped squares must hold stones on squares without a tile")
-    if swapped.bit_count() > MAX_SWAPS:
+    if swaps > MAX_SWAPS:
         raise ValueError("at most 4 stones can have been swapped")
+    if sum(1 for t, c in zip(tiles, collected, strict=True) if t or c is not None) < COLOURS_TO_WIN:
+        raise ValueError("a game is dealt at least 3 colours of tiles (in play or collected)")
+    balanced = swaps + (1 if swaps < MAX_SWAPS else 0)  # the plies of a balancing phase with these swaps
+    if phase == BALANCE and ply != swaps:
+        raise ValueError(f"while balancing, ply counts the swaps: {swaps}, not {ply}")
+    if phase == CHOOSE and ply != balanced:
+        raise ValueError(f"after {swaps} swaps and done the chooser moves at ply {balanced}, not {ply}")
+    if phase in (PLAY, OVER) and swaps and ply <= balanced:
+        raise ValueError(f"after {swaps} swaps, done and the choice, play starts at ply {balanced + 1}")
     if phase in (BALANCE, CHOOSE):
         if black_seat is not None:
             raise ValueError("black must be - until the chooser has chosen")
@@ -451,12 +504,19 @@ def _check_phase(
         raise ValueError("nobody has won in this position, so phase cannot be over")
     if min(scores) >= COLOURS_TO_WIN:
         raise ValueError("only one player can collect three colours")
+    if phase == OVER:
+        last = turn ^ 1  # the colour whose collection ended the game; turn names the one that would be next
+        if not scores[last] or (max(scores) >= COLOURS_TO_WIN and scores[last] < COLOURS_TO_WIN):
+            raise ValueError(
+                f"the game ends on a collection by the colour that moved last ({STONE_NAMES[last]}, "
+                f"as turn is {_TURN_WORDS[turn]}), and {STONE_NAMES[last]} has not won this way"
+            )
 
 
 # --------------------------------------------------------------------------------------------- the rules
 
 
-class Paintscape:
+class PaintscapeRules:
     """The Paintscape rules (RULES.md section 1) behind the `Rules` contract of games/base.py."""
 
     id: ClassVar[str] = "paintscape"
@@ -504,7 +564,7 @@ class Paintscape:
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintscapeState:
         """A random start from `seed`, or the `layout` option's start; balancing first unless turned off."""
-        if seats != 2:
+        if type(seats) is not int or seats != 2:
             raise InvalidOptions("Paintscape is a game for exactly 2 players")
         resolved = resolve_options(self.options, options)
         balance = bool(resolved["balance"])
@@ -530,10 +590,10 @@ class Paintscape:
         if phase == PLAY:
             black, white = state.black, state.white
             targets = _around(white if state.turn else black) & ~(black | white)
-            return _squares(targets) if targets else [PASS]
+            return bits_of(targets) if targets else [PASS]
         if phase == BALANCE:
-            stones = _squares((state.black | state.white) & ~state.swapped)
-            tile_squares = _squares(_all_tiles(state.tiles) & ~(state.black | state.white))
+            stones = bits_of((state.black | state.white) & ~state.swapped)
+            tile_squares = bits_of(_all_tiles(state.tiles) & ~(state.black | state.white))
             moves = [_SWAP_BASE + s * 64 + t for s in stones for t in tile_squares]
             moves.append(DONE)
             return moves
@@ -603,6 +663,7 @@ class Paintscape:
                     if (mine & colour_tiles).bit_count() == COLLECT_AT:
                         return self._collect(state, mine, k)
                     break
+            # The hot path: only the mover's stones, the ply and the turn change (see `_make_state`).
             if turn:
                 return _make_state(
                     PaintscapeState,
@@ -616,8 +677,8 @@ class Paintscape:
 
     def _collect(self, state: PaintscapeState, mine: int, k: int) -> PaintscapeState:
         """The mover's 6th stone on colour k: its 12 tiles go, with every stone on them; the mover scores."""
-        black, white, tiles, collected, _phase, black_seat, ply, turn, swapped = state
-        colour = turn
+        colour = state.turn
+        black, white, tiles, collected = state.black, state.white, state.tiles, state.collected
         removed = tiles[k]
         if colour:
             white = mine
@@ -630,16 +691,20 @@ class Paintscape:
         new_collected = list(collected)
         new_collected[k] = colour
         over = new_collected.count(colour) >= COLOURS_TO_WIN or _no_colour_left(new_tiles)
-        return PaintscapeState(
-            black,
-            white,
-            (new_tiles[0], new_tiles[1], new_tiles[2], new_tiles[3], new_tiles[4]),
-            (new_collected[0], new_collected[1], new_collected[2], new_collected[3], new_collected[4]),
-            OVER if over else PLAY,
-            black_seat,
-            ply + 1,
-            turn ^ 1,
-            swapped,
+        return state._replace(
+            black=black,
+            white=white,
+            tiles=(new_tiles[0], new_tiles[1], new_tiles[2], new_tiles[3], new_tiles[4]),
+            collected=(
+                new_collected[0],
+                new_collected[1],
+                new_collected[2],
+                new_collected[3],
+                new_collected[4],
+            ),
+            phase=OVER if over else PLAY,
+            ply=state.ply + 1,
+            turn=colour ^ 1,
         )
 
     def _apply_other(self, state: PaintscapeState, move: int) -> PaintscapeState:
@@ -688,16 +753,13 @@ class Paintscape:
         tiles = tuple(t & ~tile_bit | stone_bit if t & tile_bit else t for t in state.tiles)
         swapped = state.swapped | tile_bit
         phase = CHOOSE if swapped.bit_count() >= MAX_SWAPS else BALANCE
-        return PaintscapeState(
-            black,
-            white,
-            (tiles[0], tiles[1], tiles[2], tiles[3], tiles[4]),
-            state.collected,
-            phase,
-            None,
-            state.ply + 1,
-            0,
-            swapped,
+        return state._replace(
+            black=black,
+            white=white,
+            tiles=(tiles[0], tiles[1], tiles[2], tiles[3], tiles[4]),
+            phase=phase,
+            ply=state.ply + 1,
+            swapped=swapped,
         )
 
     def _placement_problem(self, state: PaintscapeState, square: int) -> str:
@@ -729,6 +791,7 @@ class Paintscape:
 
     def parse(self, state: PaintscapeState, text: str) -> int:
         """A player's text (any case, extra spaces ignored) to a legal move; errors say what to do instead."""
+        text = move_text(text)
         if state.phase == OVER:
             raise GameOver("the game is over; start a new one with /play")
         words = text.lower().split()
@@ -846,12 +909,20 @@ class Paintscape:
         return {"position": position_text(state)}
 
     def load(self, data: Mapping[str, Any]) -> PaintscapeState:
-        if "position" not in data:
-            raise ValueError("a Paintscape snapshot holds its position text under 'position'")
-        return from_position_text(str(data["position"]))
+        """The state `dump` wrote: {"position": <position text>}, checked as `from_position_text` does.
+        Raises InvalidSnapshot (a ValueError) naming the first problem."""
+        snapshot = Snapshot(data, "Paintscape snapshot", ("position",))
+        text = snapshot.text("position", MAX_POSITION_TEXT)
+        try:
+            return from_position_text(text)
+        except ValueError as error:
+            raise snapshot.invalid(f"position: {error}") from None
 
 
-RULES = Paintscape()
+RULES = PaintscapeRules()
+
+if TYPE_CHECKING:
+    _CONFORMS: Rules[PaintscapeState, int] = RULES  # mypy: the singleton implements the whole contract
 
 
 # --------------------------------------------------------------------------------------------- fast path
@@ -878,7 +949,7 @@ def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
     colour = state.turn
     colour_of = [-1] * 64
     for k, t in enumerate(tiles):
-        for square in _squares(t):
+        for square in bits_of(t):
             colour_of[square] = k
     random_float = rng.random
     not_a, not_h, full = _NOT_FILE_A, _NOT_FILE_H, FULL
@@ -905,7 +976,7 @@ def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
             removed = tiles[k]
             tiles[k] = 0
             in_play -= 1
-            for square in _squares(removed):
+            for square in bits_of(removed):
                 colour_of[square] = -1
             mine &= ~removed
             if colour:

@@ -24,6 +24,8 @@ hexes 1 2 I3 V3 D3 I4 P4 Y4 J4 U4 O4 S4; triangles 1 2 3 I4 C4 T4 I5 U5 P5 L5.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.tilingking.boards import PRESETS, Board, board
 from games.tilingking.pieces import Piece, piece_shapes, pieces
 from games.tilingking.rules import (
@@ -39,6 +41,11 @@ from games.tilingking.rules import (
 )
 
 RULES = TilingKingRules()
+
+if TYPE_CHECKING:
+    from games.base import Rules
+
+    _CONFORMS: Rules[TilingState, Move] = RULES  # mypy: the singleton implements the whole contract
 
 __all__ = [
     "COLOURS",

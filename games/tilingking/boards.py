@@ -30,7 +30,7 @@ PLAIN = {"square": "sq9", "hex": "hex5", "triangle": "tri4"}
 SIZE_LIMITS = {"sq": (4, 19), "hex": (3, 10), "tri": (2, 8)}
 """Smallest and largest custom size per plain shape (labels stay single letters)."""
 
-_ID = re.compile(r"^(sq|hex|tri)(\d+)(b|bi)?$")
+_ID = re.compile(r"^(sq|hex|tri)([0-9]{1,2})(b|bi)?$")
 
 
 class Board(TileGrid):

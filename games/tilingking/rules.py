@@ -3,14 +3,31 @@
 Everything is bitmasks over the board's cell indices (bit i = cell i). Placements are precomputed per board
 (`Board.placements`), so listing the legal ones is one `mask & blocked == 0` test each, and captures are
 flood fills over the vertex-neighbour masks, started only next to the new piece.
+
+Invariants of every reachable position (`check_invariants` lists what breaks them; `RULES.load` refuses such
+a snapshot with an InvalidSnapshot, a ValueError, as it refuses wrong types, missing or unknown keys, a board
+id that is not a board, counts out of range, or lists of the wrong length):
+
+- 2 to 4 seats; per seat a supply count for every piece of the board's set, from 0 to `copies`, and a
+  supply plus that seat's pieces of the same kind on the board add up to `copies` (captured pieces return);
+- every placed piece covers a placement of its piece on the board (so no neutral cell), pieces never
+  overlap, and they are listed in placement order: their plies increase and come before the state's ply;
+- territory lies on no neutral cell and on no cell at the edge (a ring never encloses those), and a cell of
+  a seat's territory is covered by no piece or, unless `only_unowned`, by a piece of that seat;
+- `colours` gives each seat its own colour, and differs from seat order only after a pie swap (`swap` on);
+- a seat that passed, or passes for the rest of the game, has had a turn (`passed` and `passall` within
+  `started`);
+- a game that goes on has two or more seats in it, not all of whom passed in a row, and the seat to move
+  has not resigned; a game that ended by resignation has one seat left, one that ended by passes two or
+  more.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, ClassVar
 
 from games.base import (
@@ -25,9 +42,12 @@ from games.base import (
     SeatChoice,
     Termination,
     WordMove,
+    move_text,
     resolve_options,
 )
+from games.caches import cache_field, remember
 from games.grids import bits_of
+from games.snapshots import Snapshot, is_whole
 from games.tilingking.boards import PRESETS, Board, board, custom_id
 from games.tilingking.pieces import MAX_SIZE, Piece, default_copies, piece_index, pieces
 
@@ -35,6 +55,10 @@ COLOURS: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow")
 """Colour names by colour index; seat s starts with colour s (the pie swap exchanges them)."""
 
 PLACE, PASS, PASSALL, RESIGN, SWAP = "place", "pass", "passall", "resign", "swap"
+MAX_COPIES = 20
+"""The most copies of the piece set a player can have (the option's limit; the default is at most 5)."""
+MAX_PLY = 1_000_000
+"""A sanity bound on a stored ply count, far beyond any game."""
 TILE_HOARD = ("single_piece_capture", "protect_capturing_pieces", "only_unowned", "swap")
 """The options the `tilehoard` ruleset switches on unless they are given explicitly."""
 
@@ -63,7 +87,7 @@ RESIGN_MOVE = Move(RESIGN)
 SWAP_MOVE = Move(SWAP)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Placed:
     """A piece on the board: its owner seat, piece id, cell indices, the ply it was placed on, the same cells
     as a bitmask, and whether it has taken part in a capture (for `protect_capturing_pieces`)."""
@@ -92,7 +116,7 @@ class Settings:
     end_when_stuck: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TilingState:
     """A TilingKing position (frozen, hashable). See the package docstring for the fields others use.
 
@@ -114,28 +138,38 @@ class TilingState:
     passed: int = 0
     started: int = 0
     ended: Termination | None = None
-    _memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False, hash=False)
+    # Hidden caches (games.caches), derived from the fields above on first use.
+    _territory: tuple[Seat | None, ...] | None = cache_field()
+    _covered_masks: tuple[int, ...] | None = cache_field()
+    _blocked: tuple[int, ...] | None = cache_field()
+    _must_pass: bool | None = cache_field()
 
     @property
     def seats(self) -> int:
         return len(self.supplies)
 
-    @cached_property
+    @property
     def territory(self) -> tuple[Seat | None, ...]:
         """Per cell index, the seat owning it as territory, or None."""
-        owners: list[Seat | None] = [None] * self.board.size
-        for seat, mask in enumerate(self.territory_masks):
-            for i in bits_of(mask):
-                owners[i] = seat
-        return tuple(owners)
+        owners = self._territory
+        if owners is None:
+            found: list[Seat | None] = [None] * self.board.size
+            for seat, mask in enumerate(self.territory_masks):
+                for i in bits_of(mask):
+                    found[i] = seat
+            owners = remember(self, "_territory", tuple(found))
+        return owners
 
-    @cached_property
+    @property
     def covered_masks(self) -> tuple[int, ...]:
         """Per seat, the cells its pieces cover."""
-        masks = [0] * self.seats
-        for piece in self.placed:
-            masks[piece.owner] |= piece.mask
-        return tuple(masks)
+        masks = self._covered_masks
+        if masks is None:
+            found = [0] * self.seats
+            for piece in self.placed:
+                found[piece.owner] |= piece.mask
+            masks = remember(self, "_covered_masks", tuple(found))
+        return masks
 
     @property
     def covered(self) -> int:
@@ -206,8 +240,8 @@ def _flood(board_: Board, seed: int, allowed: int) -> int:
 # --------------------------------------------------------------------------------------------- rules
 
 
-_SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+\d+)(?:\s*r(\d+)|\s+(\d+))?(?:\s*(m))?$")
-_SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+\d+)\s+r(\d+)()(?:\s+(m))?$")
+_SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+[0-9]+)(?:\s*r([0-9]+)|\s+([0-9]+))?(?:\s*(m))?$")
+_SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+[0-9]+)\s+r([0-9]+)()(?:\s+(m))?$")
 
 _SUMMARY = """\
 **TilingKing**: 2 to 4 players take turns placing one of their pieces (polyominoes, polyhexes or \
@@ -238,7 +272,7 @@ class TilingKingRules:
         Option("size", 0, "custom size of a plain board (sq9: 4-19 squares a side, hex5: 3-10, tri4: 2-8); "
                "0 keeps the preset", minimum=0, maximum=19, proposal=True),
         Option("copies", 0, "copies of the piece set per player; 0 = from the board size and players",
-               minimum=0, maximum=20, proposal=True),
+               minimum=0, maximum=MAX_COPIES, proposal=True),
         Option("reflections", True, "pieces may be flipped", proposal=True),
         Option("half_cap", True, "at most half the playable cells captured per turn", proposal=True),
         Option("ruleset", "tilingking", "tilehoard switches on the four Tile Hoard options",
@@ -260,7 +294,7 @@ class TilingKingRules:
 
     def settings(self, seats: int, options: Mapping[str, Any]) -> Settings:
         """Resolve match options; raises InvalidOptions."""
-        if seats not in self.seats:
+        if type(seats) is not int or seats not in self.seats:
             raise InvalidOptions("TilingKing is for 2 to 4 players")
         values = resolve_options(self.options, options)
         if values["ruleset"] == "tilehoard":
@@ -306,15 +340,20 @@ class TilingKingRules:
     def blocked(self, state: TilingState, seat: Seat) -> int:
         """The cells `seat` may not cover: neutral, covered, opponents' territory (and its own with
         `only_unowned`)."""
-        key = f"blocked{seat}"
-        out: int | None = state._memo.get(key)
-        if out is None:
-            out = state.board.neutral_mask | state.covered
-            for owner, mask in enumerate(state.territory_masks):
-                if owner != seat or state.settings.only_unowned:
-                    out |= mask
-            state._memo[key] = out
-        return out
+        per_seat = state._blocked
+        if per_seat is None:
+            always = state.board.neutral_mask | state.covered
+            territories = state.territory_masks
+            only_unowned = state.settings.only_unowned
+            found = []
+            for who in range(state.seats):
+                out = always
+                for owner, mask in enumerate(territories):
+                    if owner != who or only_unowned:
+                        out |= mask
+                found.append(out)
+            per_seat = remember(state, "_blocked", tuple(found))
+        return per_seat[seat]
 
     def placements(self, state: TilingState, seat: Seat | None = None) -> list[Move]:
         """Every placement `seat` (default: the seat to move) could make now, ignoring whose turn it is."""
@@ -354,13 +393,11 @@ class TilingKingRules:
         """An automatic pass for a seat in pass-all mode or with no piece that fits; else None."""
         if state.ended is not None:
             return None
-        memo = state._memo
-        if "forced" not in memo:
+        must_pass = state._must_pass
+        if must_pass is None:
             seat = state.turn
-            forced = state.passall[seat] or not self.can_place(state, seat)
-            memo["forced"] = PASS_MOVE if forced else None
-        result: Move | None = memo["forced"]
-        return result
+            must_pass = remember(state, "_must_pass", state.passall[seat] or not self.can_place(state, seat))
+        return PASS_MOVE if must_pass else None
 
     def legal_moves(self, state: TilingState) -> list[Move]:
         """Placements, then pass, passall, resign (and swap when allowed); only `pass` when it is forced.
@@ -393,6 +430,8 @@ class TilingKingRules:
     def apply(self, state: TilingState, move: Move) -> TilingState:
         if state.ended is not None:
             raise GameOver("the game is over")
+        if not isinstance(move, Move) or type(move.mask) is not int or move.mask < 0:
+            raise IllegalMove("that is not a TilingKing move")
         seat = state.turn
         bit = 1 << seat
         started = state.started | bit
@@ -433,6 +472,8 @@ class TilingKingRules:
         all but one player have resigned. Logged as the word `resign` with the resigning seat."""
         if state.ended is not None:
             raise GameOver("the game is over")
+        if type(seat) is not int or not 0 <= seat < state.seats:
+            raise IllegalMove(f"there is no seat {seat!r} in this game")
         if state.resigned[seat]:
             return state
         if seat == state.turn:
@@ -520,7 +561,8 @@ class TilingKingRules:
         the_board = state.board
         settings = state.settings
         piece_id = pieces(the_board.kind)[index].id
-        placed = [*state.placed, Placed(seat, piece_id, tuple(bits_of(mask)), state.ply, mask)]
+        piece = Placed(owner=seat, piece=piece_id, cells=tuple(bits_of(mask)), ply=state.ply, mask=mask)
+        placed = [*state.placed, piece]
         supplies = [list(s) for s in state.supplies]
         supplies[seat][index] -= 1
         territory = list(state.territory_masks)
@@ -634,6 +676,7 @@ class TilingKingRules:
     def parse(self, state: TilingState, text: str) -> Move:
         """Cells ("c3 c4 c5 d4", optional leading "place"), the short form ("T4@c3 r1 m"), or pass, passall,
         resign, swap."""
+        text = move_text(text)
         if state.ended is not None:
             raise GameOver("the game is over")
         words = text.strip().lower().split()
@@ -701,7 +744,7 @@ class TilingKingRules:
         except ValueError as error:
             raise InvalidMove(str(error)) from None
         tiling = the_board.tiling
-        rotation = int(rotation_text or 0)
+        rotation = int(rotation_text or 0) if len(rotation_text or "") <= 3 else tiling.rotations
         if rotation >= tiling.rotations:
             raise InvalidMove(f"rotations go from r0 to r{tiling.rotations - 1}")
         if mirror and not state.settings.reflections:
@@ -835,32 +878,194 @@ class TilingKingRules:
         }
 
     def load(self, data: Mapping[str, Any]) -> TilingState:
-        settings = Settings(**data["settings"])
+        """The state `dump` wrote. Raises InvalidSnapshot (a ValueError) naming the first field that has the
+        wrong type or range, or the invariants of reachable positions (module docstring) that it breaks."""
+        snapshot = Snapshot(data, "TilingKing snapshot", _DUMP_FIELDS)
+        settings = _load_settings(snapshot)
         the_board = board(settings.board)
-        seats = len(data["supplies"])
+        kind_pieces = pieces(the_board.kind)
+        fewest, most = min(self.seats), max(self.seats)
+        seats = len(snapshot.items("supplies", None, lambda item, where: item, longest=most))
+        if seats < fewest:
+            raise snapshot.fail("supplies", f"one list per seat, {fewest} to {most} lists")
+
+        def counts(item: Any, where: str) -> tuple[int, ...]:
+            if not (
+                isinstance(item, list)
+                and len(item) == len(kind_pieces)
+                and all(is_whole(n) and 0 <= n <= settings.copies for n in item)
+            ):
+                expected = f"{len(kind_pieces)} counts from 0 to {settings.copies} (copies)"
+                raise snapshot.item_error(where, expected, item)
+            return tuple(item)
+
+        def owner(item: Any, where: str) -> Seat | None:
+            if item is None or (is_whole(item) and 0 <= item < seats):
+                return item
+            raise snapshot.item_error(where, f"null or a seat from 0 to {seats - 1}", item)
+
+        def flag(item: Any, where: str) -> bool:
+            if isinstance(item, bool):
+                return item
+            raise snapshot.item_error(where, "true or false", item)
+
+        def seat(item: Any, where: str) -> Seat:
+            if is_whole(item) and 0 <= item < seats:
+                return item
+            raise snapshot.item_error(where, f"a seat from 0 to {seats - 1}", item)
+
+        ply = snapshot.whole("ply", 0, MAX_PLY)
+        ids = {p.id: i for i, p in enumerate(kind_pieces)}
+        by_mask = the_board.placement_piece(settings.reflections)
+
+        def piece(item: Any, where: str) -> Placed:
+            expected = "[owner seat, piece id, its cells, the ply it was placed on, capturer]"
+            if not (isinstance(item, list) and len(item) == 5):
+                raise snapshot.item_error(where, expected, item)
+            who, piece_id, cells, placed_on, capturer = item
+            known = isinstance(piece_id, str) and piece_id in ids
+            if not (is_whole(who) and 0 <= who < seats and known and isinstance(capturer, bool)):
+                raise snapshot.item_error(where, expected, item)
+            if not (isinstance(cells, list) and all(is_whole(c) and 0 <= c < the_board.size for c in cells)):
+                raise snapshot.item_error(where, f"{expected} with cells on the board", item)
+            mask = the_board.mask_of(cells)
+            if len(cells) != mask.bit_count() or by_mask.get(mask) != ids[piece_id]:
+                raise snapshot.item_error(where, f"a placement of {piece_id} on the board", item)
+            if not (is_whole(placed_on) and 0 <= placed_on < ply):
+                raise snapshot.item_error(where, f"{expected} with a ply before {ply}", item)
+            return Placed(
+                owner=who,
+                piece=piece_id,
+                cells=tuple(bits_of(mask)),
+                ply=placed_on,
+                mask=mask,
+                capturer=capturer,
+            )
+
+        ended = snapshot.choice("ended", (None, Termination.PASSES.value, Termination.RESIGNATION.value))
         territory = [0] * seats
-        for i, owner in enumerate(data["territory"]):
-            if owner is not None:
-                territory[owner] |= 1 << i
-        placed = tuple(
-            Placed(owner, piece, tuple(cells), ply, the_board.mask_of(cells), bool(capturer))
-            for owner, piece, cells, ply, capturer in data["placed"]
-        )
-        return TilingState(
+        for i, who in enumerate(snapshot.items("territory", the_board.size, owner)):
+            if who is not None:
+                territory[who] |= 1 << i
+        every_seat = (1 << seats) - 1
+        state = TilingState(
             board=the_board,
             settings=settings,
-            supplies=tuple(tuple(x) for x in data["supplies"]),
+            supplies=tuple(snapshot.items("supplies", seats, counts)),
             territory_masks=tuple(territory),
-            passall=tuple(data["passall"]),
-            resigned=tuple(data["resigned"]),
-            colours=tuple(data["colours"]),
-            placed=placed,
-            turn=data["turn"],
-            ply=data["ply"],
-            passed=data["passed"],
-            started=data["started"],
-            ended=None if data["ended"] is None else Termination(data["ended"]),
+            passall=tuple(snapshot.items("passall", seats, flag)),
+            resigned=tuple(snapshot.items("resigned", seats, flag)),
+            colours=tuple(snapshot.items("colours", seats, seat)),
+            placed=tuple(snapshot.items("placed", None, piece, longest=the_board.playable_count)),
+            turn=snapshot.whole("turn", 0, seats - 1),
+            ply=ply,
+            passed=snapshot.whole("passed", 0, every_seat),
+            started=snapshot.whole("started", 0, every_seat),
+            ended=None if ended is None else Termination(ended),
         )
+        problems = check_invariants(state)
+        if problems:
+            raise snapshot.invalid("; ".join(problems))
+        return state
+
+# --------------------------------------------------------------------------------------------- snapshots
+
+_DUMP_FIELDS = (
+    "settings",
+    "supplies",
+    "territory",
+    "passall",
+    "resigned",
+    "colours",
+    "placed",
+    "turn",
+    "ply",
+    "passed",
+    "started",
+    "ended",
+)
+_SETTING_FLAGS = (
+    "reflections",
+    "half_cap",
+    "single_piece_capture",
+    "protect_capturing_pieces",
+    "only_unowned",
+    "swap",
+    "end_when_stuck",
+)
+
+
+def _load_settings(snapshot: Snapshot) -> Settings:
+    """The `settings` object of a snapshot: every field of `Settings`, each as the options allow."""
+    part = snapshot.part("settings", Settings.__dataclass_fields__)
+    board_id = part.text("board", 10)
+    try:
+        board(board_id)
+    except ValueError as error:
+        raise part.fail("board", f"a board id ({error})") from None
+    rulesets = next(o.choices for o in TilingKingRules.options if o.name == "ruleset")
+    return Settings(
+        board=board_id,
+        copies=part.whole("copies", 1, MAX_COPIES),
+        ruleset=part.choice("ruleset", rulesets),
+        **{name: part.flag(name) for name in _SETTING_FLAGS},
+    )
+
+
+def check_invariants(state: TilingState) -> list[str]:
+    """What is wrong with a position: the invariants of every reachable state (module docstring); [] when
+    it is sound. The fields' own types and ranges are `load`'s to check."""
+    problems: list[str] = []
+    the_board, seats = state.board, state.seats
+    kind_pieces = pieces(the_board.kind)
+    covered = 0
+    for k, piece in enumerate(state.placed):
+        if piece.mask & covered:
+            problems.append(f"placed[{k}] overlaps another piece")
+        covered |= piece.mask
+        if k and piece.ply <= state.placed[k - 1].ply:
+            problems.append(f"placed[{k}] is not in placement order (plies must increase)")
+    copies = state.settings.copies
+    for seat in range(seats):
+        for index, kind_piece in enumerate(kind_pieces):
+            on_board = sum(1 for p in state.placed if p.owner == seat and p.piece == kind_piece.id)
+            in_supply = state.supplies[seat][index]
+            if in_supply + on_board != copies:
+                problems.append(
+                    f"seat {seat} has {in_supply} {kind_piece.id} in supply and {on_board} on the board, "
+                    f"which must add up to the {copies} copies"
+                )
+    for seat, mask in enumerate(state.territory_masks):
+        if mask & (the_board.neutral_mask | the_board.outside_mask):
+            problems.append(f"seat {seat}'s territory includes a neutral cell or one at the edge")
+        others = 0
+        for p in state.placed:
+            if p.owner != seat or state.settings.only_unowned:
+                others |= p.mask
+        if mask & others:
+            problems.append(f"a piece stands on seat {seat}'s territory where it may not")
+    if sorted(state.colours) != list(range(seats)):
+        problems.append(f"colours {list(state.colours)} must give each seat its own colour")
+    elif not state.settings.swap and list(state.colours) != list(range(seats)):
+        problems.append("only the pie swap exchanges colours, and swap is off")
+    if state.passed & ~state.started:
+        problems.append("a seat has passed without having had a turn (passed is not within started)")
+    if any(state.passall[s] and not state.started >> s & 1 for s in range(seats)):
+        problems.append("a seat passes for the rest of the game without having had a turn")
+    active = [s for s in range(seats) if not state.resigned[s]]
+    active_mask = sum(1 << s for s in active)
+    if state.ended is None:
+        if len(active) <= 1:
+            problems.append("all but one seat have resigned, so the game has ended (by resignation)")
+        elif state.passed & active_mask == active_mask:
+            problems.append("every seat in the game has passed in a row, so the game has ended (by passes)")
+        if state.resigned[state.turn]:
+            problems.append(f"seat {state.turn} is to move but has resigned")
+    elif state.ended is Termination.RESIGNATION and len(active) != 1:
+        problems.append("a game ends by resignation when exactly one seat is left")
+    elif state.ended is Termination.PASSES and len(active) < 2:
+        problems.append("a game that ended by passes still has two or more seats in it")
+    return problems
 
 
 def _set(values: tuple[bool, ...], seat: Seat, value: bool) -> tuple[bool, ...]:
@@ -880,6 +1085,7 @@ __all__ = [
     "TilingKingRules",
     "TilingState",
     "cell_list",
+    "check_invariants",
     "piece_of",
     "scores",
     "supply",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from games.grids import SquareGrid
 from games.paint import (
     RULES,
     STANDARD_LAYOUT,
+    PaintSettings,
     PaintState,
     areas,
     check_invariants,
@@ -28,6 +30,15 @@ from games.paint import (
 
 GRID = SquareGrid(9, 9)
 EMPTY_ROW = "........."
+SETTINGS = {spec.name for spec in dataclasses.fields(PaintSettings)}
+
+
+def changed(state: PaintState, **values: Any) -> PaintState:
+    """`dataclasses.replace` that also takes the settings' fields (lead_turns, turn_unit, ...)."""
+    settings = {name: values.pop(name) for name in list(values) if name in SETTINGS}
+    if settings:
+        values["settings"] = dataclasses.replace(state.settings, **settings)
+    return dataclasses.replace(state, **values)
 
 
 def sq(label: str) -> int:
@@ -295,15 +306,15 @@ def test_an_own_push_can_split_the_movers_area_and_hand_over_the_majority() -> N
     assert labels(after.light) == {"b1", "c1", "b2", "c2", "b3"}
     assert tiles(after) == (5, 6)
     assert (after.leader, after.lead_count, after.no_lead_count) == (1, 1, 0), "the majority decides"
-    strict = dataclasses.replace(state, lead_on_own_turn=True)
+    strict = changed(state, lead_on_own_turn=True)
     after = play(strict, "c1-c2")
     assert (after.leader, after.lead_count, after.no_lead_count) == (None, 0, 1), (
         "nobody takes it on White's turn"
     )
-    led = dataclasses.replace(state, leader=0, lead_count=7, lead_on_own_turn=True)
+    led = changed(state, leader=0, lead_count=7, lead_on_own_turn=True)
     after = play(led, "c1-c2")
     assert (after.leader, after.lead_count) == (None, 0), "White's lead ends, Black does not take it"
-    black_led = dataclasses.replace(state, leader=1, lead_count=7, lead_on_own_turn=True)
+    black_led = changed(state, leader=1, lead_count=7, lead_on_own_turn=True)
     assert (play(black_led, "c1-c2").leader, play(black_led, "c1-c2").lead_count) == (1, 8), "Black keeps it"
 
 
@@ -312,7 +323,7 @@ def test_an_own_push_can_split_the_movers_area_and_hand_over_the_majority() -> N
 
 def _one_square_position(**settings: object) -> PaintState:
     """White to move at 1 tile each; c1-c2 makes it 2 - 1."""
-    return dataclasses.replace(board({9: "B........", 1: "..W......"}), **settings)  # type: ignore[arg-type]
+    return changed(board({9: "B........", 1: "..W......"}), **settings)
 
 
 def test_the_leader_wins_after_lead_turns_in_a_row() -> None:
@@ -327,12 +338,12 @@ def test_the_leader_wins_after_lead_turns_in_a_row() -> None:
 
 def test_a_tie_removes_the_lead_and_twenty_tied_turns_draw() -> None:
     # Black to move, White 2 - Black 1: Black a9-a8 makes it 2 - 2.
-    state = dataclasses.replace(board({9: "B........", 1: "..Ww....."}, black_to_move=True), leader=0)
-    state = dataclasses.replace(state, lead_count=30, no_lead_count=0)
+    state = changed(board({9: "B........", 1: "..Ww....."}, black_to_move=True), leader=0)
+    state = changed(state, lead_count=30, no_lead_count=0)
     after = play(state, "a9-a8")
     assert (after.leader, after.lead_count, after.no_lead_count) == (None, 0, 1)
     assert RULES.outcome(after) is None
-    drawn = play(dataclasses.replace(state, leader=None, lead_count=0, no_lead_count=19), "a9-a8")
+    drawn = play(changed(state, leader=None, lead_count=0, no_lead_count=19), "a9-a8")
     outcome = RULES.outcome(drawn)
     assert outcome is not None and outcome.termination is Termination.NO_LEAD and outcome.is_draw
 
@@ -348,13 +359,13 @@ def test_a_new_leader_starts_at_one_and_resets_the_no_lead_count() -> None:
 def test_own_turns_counts_only_the_leaders_own_turns() -> None:
     # White leads 3 - 1; Black's a9-a8 keeps White ahead (3 - 2).
     rows = {9: "B........", 1: "..Www...."}
-    black = dataclasses.replace(board(rows, black_to_move=True), leader=0, lead_count=5)
+    black = changed(board(rows, black_to_move=True), leader=0, lead_count=5)
     assert play(black, "a9-a8").lead_count == 6
-    assert play(dataclasses.replace(black, turn_unit="own_turns"), "a9-a8").lead_count == 5
-    white = dataclasses.replace(board(rows), leader=0, lead_count=5, turn_unit="own_turns")
+    assert play(changed(black, turn_unit="own_turns"), "a9-a8").lead_count == 5
+    white = changed(board(rows), leader=0, lead_count=5, turn_unit="own_turns")
     assert play(white, "c1-c2").lead_count == 6
     # A lead gained on the opponent's turn (only an own push can do that) starts at 0 own turns.
-    pushed = dataclasses.replace(board(OWN_PUSH_ROWS), turn_unit="own_turns")
+    pushed = changed(board(OWN_PUSH_ROWS), turn_unit="own_turns")
     after = play(pushed, "c1-c2")
     assert (after.leader, after.lead_count) == (1, 0)
     assert (play(after, "a9-a8").leader, play(after, "a9-a8").lead_count) == (1, 1)
@@ -365,13 +376,13 @@ def test_the_move_cap_draws_and_comes_after_the_other_checks() -> None:
     after = play(state, "c1-c2")
     outcome = RULES.outcome(after)
     assert outcome is not None and outcome.termination is Termination.MOVE_CAP and outcome.is_draw
-    boxed = dataclasses.replace(board({9: "Boo......", 1: "W........"}), move_cap=1)
+    boxed = changed(board({9: "Boo......", 1: "W........"}), move_cap=1)
     outcome = RULES.outcome(play(boxed, "a1-a8"))
     assert outcome is not None and outcome.termination is Termination.NO_MOVES
 
 
 def test_the_lead_win_is_checked_before_the_opponent_having_no_move() -> None:
-    state = dataclasses.replace(board({9: "Boo......", 1: "W........"}), leader=0, lead_count=49)
+    state = changed(board({9: "Boo......", 1: "W........"}), leader=0, lead_count=49)
     outcome = RULES.outcome(play(state, "a1-a8"))
     assert outcome is not None and outcome.termination is Termination.LEAD
 
@@ -456,10 +467,76 @@ def test_position_text_names_the_result() -> None:
 
 
 def test_dump_and_load_are_json_safe_and_exact() -> None:
-    state = dataclasses.replace(play(start(), "d1-d8"), turn_unit="own_turns", lead_on_own_turn=True)
+    state = changed(play(start(), "d1-d8"), turn_unit="own_turns", lead_on_own_turn=True)
     data = json.loads(json.dumps(RULES.dump(state)))
     assert RULES.load(data) == state
     assert all(isinstance(data[k], str) for k in ("light", "dark", "white_discs", "black_discs", "spheres"))
+
+
+def test_load_accepts_plain_int_bitboards_and_snapshots_without_pushed_to() -> None:
+    state = play(start(), "c1-c3")
+    data = RULES.dump(state)
+    older = {key: value for key, value in data.items() if key != "pushed_to"}
+    assert RULES.load(older) == state and RULES.load(older).pushed_to == -1
+    as_ints = {
+        **data,
+        **{k: int(data[k], 16) for k in ("light", "dark", "white_discs", "black_discs", "spheres")},
+    }
+    assert RULES.load(as_ints) == state
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"white_discs": "-0x1"}, "white_discs"),  # hung the bot: move generation never ended
+        ({"black_discs": -(1 << 70)}, "black_discs"),
+        ({"spheres": hex(1 << 81)}, "spheres"),
+        ({"light": "0xZZ"}, "light"),
+        ({"to_move": 2}, "to_move"),
+        ({"to_move": True}, "to_move"),
+        ({"leader": "0"}, "leader"),
+        ({"lead_count": 10**9}, "lead_count"),
+        ({"ply": 601}, "ply"),
+        ({"ply": -1}, "ply"),
+        ({"move_cap": 0}, "move_cap"),
+        ({"turn_unit": "turns"}, "turn_unit"),
+        ({"lead_on_own_turn": "false"}, "lead_on_own_turn"),
+        ({"pushed_to": 81}, "pushed_to"),
+        ({"extra": 1}, "extra"),
+    ],
+)
+def test_load_refuses_a_field_of_the_wrong_type_or_range_and_names_it(
+    change: dict[str, object], field: str
+) -> None:
+    data = {**RULES.dump(play(start(), "c1-c3")), **change}
+    with pytest.raises(ValueError, match=field) as info:
+        RULES.load(data)
+    assert "\n" not in str(info.value) and str(info.value).startswith("Paint snapshot")
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"white_discs": hex(bb("b1", "c1", "d1", "f1", "g1", "h1") | bb("a5"))}, "not on a white square"),
+        ({"spheres": hex(bb("c2"))}, "holds two pieces|not on neutral"),
+        ({"leader": 1}, "Black leads but has no more tiles"),
+        ({"leader": None, "lead_count": 0}, "no-lead count is at least 1"),
+        ({"lead_count": 0}, "lead count of at least 1"),
+        ({"no_lead_count": 3}, "with a leader the no-lead count is 0"),
+        ({"ply": 0}, "before the first move"),
+        ({"pushed_to": sq("a1")}, "pushed_to"),
+    ],
+)
+def test_load_refuses_a_position_no_game_reaches(change: dict[str, object], problem: str) -> None:
+    data = {**RULES.dump(play(start(), "c1-c3")), **change}
+    with pytest.raises(ValueError, match=problem):
+        RULES.load(data)
+
+
+def test_load_refuses_what_is_not_a_snapshot() -> None:
+    for data in (None, [], "light", {"light": "0x0"}):
+        with pytest.raises(ValueError, match="Paint snapshot"):
+            RULES.load(data)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------- notation
@@ -556,7 +633,7 @@ def test_the_rules_md_diagram_reads_as_the_standard_layout() -> None:
 
 def test_check_invariants_names_each_broken_rule() -> None:
     sound = start()
-    broken = dataclasses.replace(
+    broken = changed(
         sound,
         light=sound.light & ~bb("b1") | bb("e5", "a5"),  # b1's disc off its colour; a sphere on light e5
         dark=sound.dark | bb("a5"),  # a5 both light and dark
@@ -566,7 +643,7 @@ def test_check_invariants_names_each_broken_rule() -> None:
     assert "the sphere on e5 is not on neutral" in problems
     assert "a5 cannot be both light and dark" in problems
     assert "the white area at a5 has no White disc" in problems
-    overlapping = dataclasses.replace(sound, spheres=sound.spheres | bb("b1"))
+    overlapping = changed(sound, spheres=sound.spheres | bb("b1"))
     assert any("b1 holds two pieces" in p for p in check_invariants(overlapping))
 
 

@@ -21,6 +21,7 @@ from games.base import InvalidOptions, MoveError, Termination
 from games.grids import SquareGrid
 from games.paint import (
     RULES,
+    PaintSettings,
     PaintState,
     areas,
     board_rows,
@@ -29,6 +30,7 @@ from games.paint import (
     fast_playout,
     from_layout_text,
     position_text,
+    tiles,
 )
 
 GRID = SquareGrid(9, 9)
@@ -195,21 +197,38 @@ def random_layout(rng: random.Random) -> str:
 
 
 def random_start(rng: random.Random) -> PaintState:
-    """The standard start or a random layout, with random (consistent) counters and settings."""
+    """The standard start or a random layout, with random settings and random counters consistent with
+    them and with the tiles (as `check_invariants` requires of every reachable position)."""
     state = RULES.new(2, {}, 0) if rng.random() < 0.3 else from_layout_text(random_layout(rng))
-    leader = rng.choice([None, 0, 1])
     lead_turns, no_lead_turns = rng.randint(1, 60), rng.randint(1, 25)
+    turn_unit, lead_on_own_turn = rng.choice(["ply", "own_turns"]), rng.random() < 0.5
+    ply = rng.choice([0, rng.randint(1, 100)])
+    white, black = tiles(state)
+    majority = 0 if white > black else 1 if black > white else None
+    leader = majority
+    if majority is not None and lead_on_own_turn and majority == state.to_move and rng.random() < 0.5:
+        leader = None  # the opponent's push gave the mover the majority, which does not count yet
+    lead_count = no_lead_count = 0
+    if ply and leader is not None:
+        least = 1 if turn_unit == "ply" else 0
+        lead_count = rng.randint(least, max(least, min(ply, lead_turns - 1)))
+    elif ply:
+        no_lead_count = rng.randint(1, min(ply, no_lead_turns))
+    else:
+        leader = None
     return dataclasses.replace(
         state,
         leader=leader,
-        lead_count=0 if leader is None else rng.randrange(lead_turns),
-        no_lead_count=rng.randrange(no_lead_turns) if leader is None else 0,
-        ply=rng.randint(0, 100),
-        lead_turns=lead_turns,
-        no_lead_turns=no_lead_turns,
-        move_cap=rng.randint(101, 300),
-        turn_unit=rng.choice(["ply", "own_turns"]),
-        lead_on_own_turn=rng.random() < 0.5,
+        lead_count=lead_count,
+        no_lead_count=no_lead_count,
+        ply=ply,
+        settings=PaintSettings(
+            lead_turns=lead_turns,
+            no_lead_turns=no_lead_turns,
+            move_cap=rng.randint(101, 300),
+            turn_unit=turn_unit,
+            lead_on_own_turn=lead_on_own_turn,
+        ),
     )
 
 

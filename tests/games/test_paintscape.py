@@ -579,6 +579,49 @@ def test_bad_position_texts_are_rejected(change: tuple[str, str], words: str) ->
         from_position_text(text)
 
 
+def test_ply_must_match_the_balancing_phase() -> None:
+    balancing = play(start(E1, balance=True), "swap a1 d5")
+    text = RULES.position_text(balancing)
+    assert "ply=1" in text
+    with pytest.raises(ValueError, match="ply counts the swaps"):
+        from_position_text(text.replace("ply=1", "ply=2"))
+    choosing = play(balancing, "done")
+    with pytest.raises(ValueError, match="the chooser moves at ply 2"):
+        from_position_text(RULES.position_text(choosing).replace("ply=2", "ply=7"))
+    playing = play(choosing, "black")
+    with pytest.raises(ValueError, match="play starts at ply 3"):
+        from_position_text(RULES.position_text(playing).replace("ply=3", "ply=2"))
+    with pytest.raises(ValueError, match="ply must be a whole number from 0 to 300"):
+        from_position_text(RULES.position_text(playing).replace("ply=3", "ply=301"))
+
+
+def test_a_finished_game_names_the_winner_as_the_colour_that_moved_last() -> None:
+    over = play(e6(), "e4")
+    text = RULES.position_text(over)
+    assert "phase=over turn=white" in text, "Black collected its third colour, so White would move next"
+    assert from_position_text(text) == over
+    with pytest.raises(ValueError, match="the colour that moved last"):
+        from_position_text(text.replace("turn=white", "turn=black"))
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (None, "must be a JSON object"),
+        ("phase=play", "must be a JSON object"),
+        ({}, "position is missing"),
+        ({"position": 7}, "position must be text"),
+        ({"position": "x" * 5000}, "at most 1000 characters"),
+        ({"position": "", "extra": 1}, "unknown field 'extra'"),
+        ({"position": "1 phase=play"}, "position: a position is a 64-character board"),
+    ],
+)
+def test_load_refuses_what_is_not_a_snapshot(data: object, words: str) -> None:
+    with pytest.raises(ValueError, match=words) as info:
+        RULES.load(data)  # type: ignore[arg-type]
+    assert str(info.value).startswith("Paintscape snapshot")
+
+
 def test_a_pass_cannot_follow_a_pass() -> None:
     state = start(E5)
     after = RULES.apply(state, PASS)
