@@ -13,8 +13,9 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,30 @@ WAL_SIZE_LIMIT = 16 * 2**20
 """Bytes a WAL file is cut back to once it starts over."""
 
 Row = aiosqlite.Row
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """What a write statement did: the rows it changed and the id it inserted."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
+async def _run(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Done:
+    """Run one statement and close its cursor on the connection's own thread.
+
+    A cursor left to the garbage collector is finalised on the event loop's thread, where it resets its
+    statement while the connection's thread may be running it again for a newer cursor: SQLite answers
+    "bad parameter or other API misuse" and a move is lost (seen in bursts of simultaneous moves)."""
+    async with db.execute(sql, params) as cursor:
+        return Done(cursor.rowcount, cursor.lastrowid)
+
+
+async def _run_many(db: aiosqlite.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+    """`executemany`, its cursor closed on the connection's thread (see `_run`)."""
+    async with db.executemany(sql, rows) as cursor:
+        return cursor.rowcount
 
 
 def _dumps(value: Any) -> str:
@@ -216,14 +241,14 @@ class SqliteStore:
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            await _run(self._writer, "BEGIN IMMEDIATE")
             try:
                 yield self._writer
             except BaseException:
-                await self._writer.execute("ROLLBACK")
+                await _run(self._writer, "ROLLBACK")
                 raise
             else:
-                await self._writer.execute("COMMIT")
+                await _run(self._writer, "COMMIT")
         self._committed()
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -288,7 +313,8 @@ class SqliteStore:
             )
             if list(busy):
                 raise ChannelTaken(f"channel {new.channel_id} has an active match")
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, turn_timeout, "
                 "deadline, snapshot, rated, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?)",
@@ -308,13 +334,15 @@ class SqliteStore:
             )
             match_id = cursor.lastrowid
             assert match_id is not None
-            await db.executemany(
+            await _run_many(
+                db,
                 "INSERT INTO match_seats (match_id, seat, user_id, ai_level, player_key) "
                 "VALUES (?, ?, ?, ?, ?)",
                 [(match_id, p.seat, p.user_id, p.ai_level, p.player_key) for p in new.seats],
             )
             if challenge_id is not None:
-                cursor = await db.execute(
+                cursor = await _run(
+                    db,
                     "UPDATE challenges SET status = 'accepted', match_id = ? "
                     "WHERE id = ? AND status = 'pending'",
                     (match_id, challenge_id),
@@ -322,7 +350,8 @@ class SqliteStore:
                 if cursor.rowcount != 1:
                     raise StoreConflict(f"challenge {challenge_id} is no longer pending")
             if lobby_id is not None:
-                cursor = await db.execute(
+                cursor = await _run(
+                    db,
                     "UPDATE lobbies SET status = 'started', match_id = ? WHERE id = ? AND status = 'open'",
                     (match_id, lobby_id),
                 )
@@ -394,11 +423,13 @@ class SqliteStore:
 
     @staticmethod
     async def _write_finish(db: aiosqlite.Connection, match_id: int, finish: Finish) -> None:
-        await db.execute(
+        await _run(
+            db,
             "UPDATE matches SET status = ?, outcome = ?, finished_at = ?, deadline = NULL WHERE id = ?",
             (finish.status, _dumps(finish.outcome.to_json()), finish.at, match_id),
         )
-        await db.executemany(
+        await _run_many(
+            db,
             "UPDATE match_seats SET result = ? WHERE match_id = ? AND seat = ?",
             [(result, match_id, seat) for seat, result in finish.results.items()],
         )
@@ -414,14 +445,16 @@ class SqliteStore:
         finish: Finish | None = None,
     ) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "UPDATE matches SET ply = ?, snapshot = ?, deadline = ?, updated_at = ?, abort_votes = '[]', "
                 "takeback = NULL WHERE id = ? AND ply = ? AND status = 'active'",
                 (expected_ply + len(moves), snapshot, deadline, now, match_id, expected_ply),
             )
             if cursor.rowcount != 1:
                 return False
-            await db.executemany(
+            await _run_many(
+                db,
                 "INSERT INTO moves (match_id, ply, seat, notation, forced, at) VALUES (?, ?, ?, ?, ?, ?)",
                 [(match_id, m.ply, m.seat, m.notation, int(m.forced), m.at) for m in moves],
             )
@@ -431,7 +464,8 @@ class SqliteStore:
 
     async def finish_match(self, match_id: int, expected_ply: int, finish: Finish) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "UPDATE matches SET updated_at = ?, abort_votes = '[]', takeback = NULL "
                 "WHERE id = ? AND ply = ? AND status = 'active'",
                 (finish.at, match_id, expected_ply),
@@ -445,14 +479,15 @@ class SqliteStore:
         self, match_id: int, expected_ply: int, to_ply: int, snapshot: str, deadline: float | None, now: float
     ) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "UPDATE matches SET ply = ?, snapshot = ?, deadline = ?, updated_at = ?, abort_votes = '[]', "
                 "takeback = NULL WHERE id = ? AND ply = ? AND status = 'active'",
                 (to_ply, snapshot, deadline, now, match_id, expected_ply),
             )
             if cursor.rowcount != 1:
                 return False
-            await db.execute("DELETE FROM moves WHERE match_id = ? AND ply >= ?", (match_id, to_ply))
+            await _run(db, "DELETE FROM moves WHERE match_id = ? AND ply >= ?", (match_id, to_ply))
         return True
 
     async def set_requests(
@@ -463,7 +498,8 @@ class SqliteStore:
         takeback: TakebackRequest | None,
     ) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "UPDATE matches SET abort_votes = ?, takeback = ? "
                 "WHERE id = ? AND ply = ? AND status = 'active'",
                 (
@@ -504,7 +540,8 @@ class SqliteStore:
 
     async def quarantine_match(self, match_id: int, reason: str) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "UPDATE matches SET quarantine = ?, deadline = NULL WHERE id = ? AND quarantine IS NULL",
                 (reason[:500], match_id),
             )
@@ -535,7 +572,8 @@ class SqliteStore:
         expires_at: float,
     ) -> Challenge:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "INSERT INTO challenges (game, options, guild_id, channel_id, challenger_id, opponent_id, "
                 "status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
                 (
@@ -567,7 +605,8 @@ class SqliteStore:
         expected: ChallengeStatus = ChallengeStatus.PENDING,
     ) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "UPDATE challenges SET status = ? WHERE id = ? AND status = ?",
                 (status, challenge_id, expected),
             )
@@ -623,7 +662,8 @@ class SqliteStore:
         created_at: float,
     ) -> Lobby:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "INSERT INTO lobbies (game, options, guild_id, channel_id, host_id, seat_order, max_players, "
                 "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)",
                 (
@@ -638,7 +678,8 @@ class SqliteStore:
                 ),
             )
             lobby_id = cursor.lastrowid
-            await db.execute(
+            await _run(
+                db,
                 "INSERT INTO lobby_members (lobby_id, position, user_id, ai_level, joined_at) "
                 "VALUES (?, 0, ?, ?, ?)",
                 (lobby_id, host.user_id, host.ai_level, host.joined_at),
@@ -716,7 +757,8 @@ class SqliteStore:
             ):
                 return False
             position = max((m["position"] for m in members), default=-1) + 1
-            await db.execute(
+            await _run(
+                db,
                 "INSERT INTO lobby_members (lobby_id, position, user_id, ai_level, joined_at) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (lobby_id, position, member.user_id, member.ai_level, member.joined_at),
@@ -725,7 +767,8 @@ class SqliteStore:
 
     async def remove_lobby_member(self, lobby_id: int, user_id: int) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "DELETE FROM lobby_members WHERE lobby_id = ? AND user_id = ? AND ai_level IS NULL "
                 "AND lobby_id IN (SELECT id FROM lobbies WHERE status = 'open')",
                 (lobby_id, user_id),
@@ -736,8 +779,8 @@ class SqliteStore:
         self, lobby_id: int, status: LobbyStatus, *, expected: LobbyStatus = LobbyStatus.OPEN
     ) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
-                "UPDATE lobbies SET status = ? WHERE id = ? AND status = ?", (status, lobby_id, expected)
+            cursor = await _run(
+                db, "UPDATE lobbies SET status = ? WHERE id = ? AND status = ?", (status, lobby_id, expected)
             )
             return cursor.rowcount == 1
 
@@ -756,7 +799,8 @@ class SqliteStore:
 
     async def put_guild_settings(self, settings: GuildSettings) -> None:
         async with self._transaction() as db:
-            await db.execute(
+            await _run(
+                db,
                 "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels) "
                 "VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
@@ -775,7 +819,8 @@ class SqliteStore:
         self, match_id: int, game: str, player_keys: Sequence[str], compute: RatingCompute, now: float
     ) -> list[RatingChange] | None:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "UPDATE matches SET ratings_applied = 1 WHERE id = ? AND status = 'finished' AND rated = 1 "
                 "AND ratings_applied = 0",
                 (match_id,),
@@ -799,7 +844,8 @@ class SqliteStore:
                 before = current[key]
                 mu0, sigma0 = before if before is not None else (None, None)
                 changes.append(RatingChange(match_id, key, mu0, sigma0, mu, sigma))
-                await db.execute(
+                await _run(
+                    db,
                     "INSERT INTO ratings (game, player_key, mu, sigma, updated_at, played) "
                     "VALUES (?, ?, ?, ?, ?, 1) "
                     "ON CONFLICT (game, player_key) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
@@ -807,13 +853,15 @@ class SqliteStore:
                     (game, key, mu, sigma, now),
                 )
                 if guild_id is not None:
-                    await db.execute(
+                    await _run(
+                        db,
                         "INSERT INTO guild_ratings (guild_id, game, player_key, played) VALUES (?, ?, ?, 1) "
                         "ON CONFLICT (guild_id, game, player_key) "
                         "DO UPDATE SET played = guild_ratings.played + 1",
                         (guild_id, game, key),
                     )
-            await db.executemany(
+            await _run_many(
+                db,
                 "INSERT INTO rating_changes "
                 "(match_id, player_key, mu_before, sigma_before, mu_after, sigma_after) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -914,15 +962,15 @@ async def _migrate(db: aiosqlite.Connection) -> None:
     if version > SCHEMA_VERSION:
         raise RuntimeError(f"database schema version {version} is newer than this code ({SCHEMA_VERSION})")
     for index in range(version, SCHEMA_VERSION):
-        await db.execute("BEGIN IMMEDIATE")
+        await _run(db, "BEGIN IMMEDIATE")
         try:
             for statement in MIGRATIONS[index]:
-                await db.execute(statement)
-            await db.execute(f"PRAGMA user_version = {index + 1}")
+                await _run(db, statement)
+            await _run(db, f"PRAGMA user_version = {index + 1}")
         except BaseException:
-            await db.execute("ROLLBACK")
+            await _run(db, "ROLLBACK")
             raise
-        await db.execute("COMMIT")
+        await _run(db, "COMMIT")
 
 
 def sqlite_path(url: str) -> str:
