@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards import plural
 from bot.replies import UserError
 from bot.service.records import GuildSettings
 from cogs.common import Interaction, service_of
@@ -13,14 +14,13 @@ from cogs.play import TIMEOUT_CHOICES
 
 
 def describe_timeout(seconds: float) -> str:
+    """ "1 day", "12 hours", "1 minute"."""
     minutes = round(seconds / 60)
-    if minutes % (24 * 60) == 0:
-        days = minutes // (24 * 60)
-        return f"{days} day{'s' if days != 1 else ''}"
-    if minutes % 60 == 0:
-        hours = minutes // 60
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    return f"{minutes} minutes"
+    if minutes and minutes % (24 * 60) == 0:
+        return plural(minutes // (24 * 60), "day")
+    if minutes and minutes % 60 == 0:
+        return plural(minutes // 60, "hour")
+    return plural(minutes, "minute")
 
 
 def settings_text(settings: GuildSettings) -> str:

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.boards import BOT_NAME, seat_name
+from bot.boards import BOT_NAME, plural, rating_text, seat_name
 from bot.replies import UserError
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
 from bot.views import ButtonRef, register_button, unregister_button
@@ -59,7 +59,8 @@ def result_phrase(match: MatchRecord) -> str:
 def history_line(entry: HistoryEntry) -> str:
     match = entry.match
     when = f" <t:{int(match.finished_at)}:R>" if match.finished_at else ""
-    return f"#{match.id} {game_name(match.game)}: {result_phrase(match)} · {entry.moves} moves{when}"
+    moves = plural(entry.moves, "move")
+    return f"#{match.id} {game_name(match.game)}: {result_phrase(match)} · {moves}{when}"
 
 
 class Info(commands.Cog):
@@ -155,7 +156,7 @@ class Info(commands.Cog):
         )
         file = discord.File(io.BytesIO(gif), filename=f"match-{match_id}.gif", description="Replay")
         await interaction.followup.send(
-            f"Replay of match #{match_id} ({game_name(match.game)}, {len(log)} moves): "
+            f"Replay of match #{match_id} ({game_name(match.game)}, {plural(len(log), 'move')}): "
             f"{result_phrase(match)}.",
             file=file,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -175,7 +176,8 @@ class Info(commands.Cog):
         lines = [f"**{game_name(game)} leaderboard**" + ("" if guild_id is None else " (this server)")]
         for rank, entry in enumerate(entries, start=1):
             who = f"{BOT_NAME} ({entry.ai_level})" if entry.ai_level else f"<@{entry.user_id}>"
-            lines.append(f"{rank}. {who}: {entry.conservative:.0f} ({entry.played} games)")
+            rating = rating_text(entry.mu, entry.sigma)
+            lines.append(f"{rank}. {who}: {rating} · {plural(entry.played, 'game')}")
         await interaction.response.send_message(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -196,7 +198,7 @@ class Info(commands.Cog):
         lines = [f"**{who.display_name}**" + (" (matches in this server)" if scope is not None else "")]
         for row in rows:
             rating = await service.ratings.rating(row.game, who.id)
-            rated = f", rating {rating.conservative:.0f}" if rating is not None else ""
+            rated = f" · rating {rating_text(rating.mu, rating.sigma)}" if rating is not None else ""
             lines.append(
                 f"{game_name(row.game)}: {row.played} played, {row.won} won, {row.lost} lost, "
                 f"{row.drawn} drawn{rated}"
