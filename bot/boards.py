@@ -189,21 +189,24 @@ class BoardMessage:
 
 
 def _render(
-    game: str, state: Any, last_move: str | None, players: list[str], outcome: Outcome | None
+    game: str, state: Any, last_move: str | None, players: list[str], outcome: Outcome | None, theme: str
 ) -> tuple[bytes, str]:
-    png = renderer.render(game, state, last_move=last_move, players=players, outcome=outcome)
+    png = renderer.render(game, state, last_move=last_move, players=players, outcome=outcome, theme=theme)
     alt = renderer.alt_text(game, state, players=players, last_move=last_move, outcome=outcome)
     return png, alt
 
 
 async def render_board(
-    match: MatchView, names: Mapping[int, str], *, last_move: str | None
+    match: MatchView, names: Mapping[int, str], *, last_move: str | None, theme: str = "default"
 ) -> tuple[bytes | None, str]:
-    """The board PNG and its alt text, rendered in a worker thread; (None, text) if the renderer failed.
-    A finished match shows its stored outcome, so a resignation, a timeout or an abort is on the image."""
+    """The board PNG (in `theme`) and its alt text, rendered in a worker thread; (None, text) if the renderer
+    failed. A finished match shows its stored outcome, so a resignation, a timeout or an abort is on the
+    image."""
     players = [seat_name(s, names) for s in match.seats]
     try:
-        return await asyncio.to_thread(_render, match.game, match.state, last_move, players, match.outcome)
+        return await asyncio.to_thread(
+            _render, match.game, match.state, last_move, players, match.outcome, theme
+        )
     except Exception:
         log.exception("rendering match %s failed; sending the position as text", match.id)
         return None, ""
@@ -218,8 +221,10 @@ async def board_message(
     lines: Sequence[str] = (),
     last_move: str | None = None,
     finished: Finished | None = None,
+    theme: str = "default",
 ) -> BoardMessage:
-    """The message for `match`'s current board: header, what happened, whose turn or the result, buttons."""
+    """The message for `match`'s current board: header, what happened, whose turn or the result, buttons;
+    the image in `theme` (a renderer theme name)."""
     caption = renderer.move_caption(match.ply, over=not match.is_active)
     header = f"**{rules.name}** · match #{match.id} · {caption} · {seats_line(match, rules)}"
     text = [header]
@@ -232,7 +237,7 @@ async def board_message(
         turn = turn_line(match, rules)
         if turn:
             text.append(turn)
-    png, alt = await render_board(match, names, last_move=last_move)
+    png, alt = await render_board(match, names, last_move=last_move, theme=theme)
     if png is None:
         text.append(f"```\n{rules.position_text(match.state)[:1500]}\n```")
     buttons = word_buttons(match, rules)

@@ -19,7 +19,7 @@ from bot.boards import seat_name
 from bot.replies import UserError
 from bot.service.records import Played, TakebackRequested, TakenBack
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
-from cogs.common import Interaction, match_here, runtime_of, same_server, service_of
+from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
 from games.base import Rules
 
 log = logging.getLogger("tessera.moves")
@@ -83,14 +83,12 @@ class Moves(commands.Cog):
             unregister_button(action)
 
     async def reply_with_board(self, interaction: Interaction, played: Played) -> None:
-        """Answer the interaction with the new board: defer (rendering takes a moment), then send it."""
+        """Answer the interaction with the new board (in the mover's theme): defer (rendering takes a
+        moment), then send it; it supersedes the match's previous board."""
         runtime = runtime_of(interaction)
         await interaction.response.defer()
-        message = await runtime.played_board(played)
-        if interaction.type is discord.InteractionType.component:
-            await runtime.post(played.match.channel_id, message)
-        else:
-            await interaction.followup.send(**message.send_kwargs())
+        message = await runtime.played_board(played, viewer=interaction.user.id)
+        await send_board(interaction, played.match, message)
         runtime.after_change(played.match)
 
     # ------------------------------------------------------------------------------------------- /move
@@ -171,8 +169,9 @@ class Moves(commands.Cog):
         runtime = runtime_of(interaction)
         match = await match_here(interaction)
         await interaction.response.defer()
-        message = await runtime.board(match, last_move=await runtime.service.matches.last_move(match.id))
-        await interaction.followup.send(**message.send_kwargs())
+        last_move = await runtime.service.matches.last_move(match.id)
+        message = await runtime.board(match, last_move=last_move, viewer=interaction.user.id)
+        await send_board(interaction, match, message)
 
     # --------------------------------------------------------------------------------------- /takeback
 
@@ -212,11 +211,10 @@ class Moves(commands.Cog):
         else:
             await interaction.response.defer()
         undone = ", ".join(m.notation for m in taken.undone)
-        message = await runtime.board(taken.match, headline=f"Taken back: {undone}.")
-        if interaction.type is discord.InteractionType.component:
-            await runtime.post(taken.match.channel_id, message)
-        else:
-            await interaction.followup.send(**message.send_kwargs())
+        message = await runtime.board(
+            taken.match, headline=f"Taken back: {undone}.", viewer=interaction.user.id
+        )
+        await send_board(interaction, taken.match, message)
         runtime.after_change(taken.match)
 
     @staticmethod
@@ -262,7 +260,10 @@ class Moves(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         names = await runtime.names_for(match)
         players = [seat_name(s, names) for s in match.seats]
-        png = await asyncio.to_thread(renderer.render_pieces, match.game, match.state, seat, players=players)
+        theme = await runtime.theme_for(interaction.user.id, match.guild_id)
+        png = await asyncio.to_thread(
+            renderer.render_pieces, match.game, match.state, seat, players=players, theme=theme
+        )
         file = discord.File(io.BytesIO(png), filename="pieces.png", description="Your remaining pieces")
         await interaction.followup.send(f"Your pieces in match #{match.id}:", file=file, ephemeral=True)
 
