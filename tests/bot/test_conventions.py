@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 import games
-from tests.bot.helpers import bot_member, button_labels, last_board, reply_text, take_user_errors
+from tests.bot.helpers import (
+    bot_member,
+    button_labels,
+    image_theme,
+    last_board,
+    reply_text,
+    take_user_errors,
+)
 
 
 async def test_the_context_menu_challenges_a_member_like_play(world: Any) -> None:
@@ -58,3 +65,88 @@ async def test_the_picker_refuses_a_busy_channel_before_asking(world: Any) -> No
     refused = await carol.context_menu(channel, "Challenge to a game", alice)
     assert refused.ephemeral and "already has a match" in reply_text(refused)
     take_user_errors(world)
+
+
+# ------------------------------------------------------------------------------------------------- /help
+
+
+async def test_help_lists_every_command_menu_and_game(world: Any) -> None:
+    import discord
+
+    shown = await world.alice.slash(world.channel, "help")
+    assert shown.ephemeral
+    [embed] = shown.response.embeds
+    text = "\n".join(f"{f.name}\n{f.value}" for f in embed.fields)
+    tree = world.env.bot.tree
+    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
+        assert f"`/{command.name}` {command.description}" in text
+    assert "**Challenge to a game**" in text
+    for rules in games.GAMES.values():
+        assert f"**{rules.name}**" in text
+    assert "**TilingKing** (2 to 4 players)" in text and "**Paint** (2 players)" in text
+    assert all(len(f.value) <= 1024 for f in embed.fields)
+
+
+# ------------------------------------------------------------------------------------------------ /prefs
+
+
+async def test_each_player_sees_boards_in_their_own_theme(world: Any) -> None:
+    alice, bob, channel, env, admin = world.alice, world.bob, world.channel, world.env, world.admin
+    shown = await alice.slash(channel, "prefs")
+    assert shown.ephemeral and "Board theme: standard colours (this server's choice)" in reply_text(shown)
+    assert "Turn reminders: off." in reply_text(shown)
+    saved = await alice.slash(channel, "prefs", theme="colorblind")
+    assert "Saved." in reply_text(saved) and "colour-blind safe (your choice)" in reply_text(saved)
+
+    await alice.slash(
+        channel, "play", game="tilingking", opponent=bob, first="challenger", options="board=sq9"
+    )
+    await bob.click(channel.history()[-1], label="Accept")
+    assert image_theme(env, last_board(channel).attachments[0]) == "default", "Bob accepted: his theme"
+    await alice.slash(channel, "board")
+    assert image_theme(env, last_board(channel).attachments[0]) == "colorblind"
+    pieces = await alice.slash(channel, "pieces")
+    assert image_theme(env, pieces.response.attachments[0]) == "colorblind"
+    await alice.slash(channel, "pass")  # a board after Alice's move: her theme
+    assert image_theme(env, last_board(channel).attachments[0]) == "colorblind"
+    await bob.slash(channel, "board")
+    assert image_theme(env, last_board(channel).attachments[0]) == "default"
+
+    # The server's default applies to everyone who chose nothing; Alice's own choice still wins.
+    settings = await admin.slash(channel, "settings", theme="colorblind")
+    assert "Board theme (for players who chose none with /prefs): colour-blind safe" in reply_text(settings)
+    await bob.slash(channel, "board")
+    assert image_theme(env, last_board(channel).attachments[0]) == "colorblind"
+    await alice.slash(channel, "prefs", theme="default")
+    await alice.slash(channel, "board")
+    assert image_theme(env, last_board(channel).attachments[0]) == "default"
+    await bob.slash(channel, "prefs", theme="default")
+    await bob.slash(channel, "pass")  # the end: a round of passes
+    final = last_board(channel)
+    assert "**Draw on score.**" in final.content and image_theme(env, final.attachments[0]) == "default"
+    replay = await alice.click(final, label="Replay")
+    gif = replay.followups[-1] if replay.followups else replay.response
+    assert image_theme(env, gif.attachments[0]) == "default"
+    await bob.slash(channel, "prefs", theme="server")  # (one replay per user every 20 s: Bob asks)
+    again = await bob.slash(channel, "replay", match_id=1)
+    assert image_theme(env, again.response.attachments[0]) == "colorblind"
+
+
+async def test_the_bots_moves_use_the_servers_theme(world: Any) -> None:
+    alice, channel, env, admin = world.alice, world.channel, world.env, world.admin
+    await admin.slash(channel, "settings", theme="colorblind")
+    await alice.slash(channel, "prefs", theme="default")
+    await alice.slash(
+        channel, "play", game="paint", opponent=bot_member(world), level="easy", first="opponent"
+    )
+    # The bot (White) moved first: its board is in the server's theme.
+    board = last_board(channel)
+    assert f"<@{alice.id}>, your turn as Black" in board.content
+    assert image_theme(env, board.attachments[0]) == "colorblind"
+
+
+def test_every_theme_has_words_and_a_choice() -> None:
+    import renderer
+    from cogs.admin import THEME_CHOICES, THEME_LABELS
+
+    assert set(THEME_LABELS) == set(renderer.THEME_NAMES) == {c.value for c in THEME_CHOICES}
