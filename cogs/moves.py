@@ -7,7 +7,7 @@ import asyncio
 import io
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -15,9 +15,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderer
-from bot.boards import seat_name
+from bot.boards import BOT_NAME, seat_name
 from bot.replies import UserError
-from bot.service.records import Played, TakebackRequested, TakenBack
+from bot.service.errors import USER_ERRORS
+from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
 from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
 from games.base import Rules
@@ -25,6 +26,9 @@ from games.base import Rules
 log = logging.getLogger("tessera.moves")
 
 AUTOCOMPLETE_LIMIT = 25
+NO_MOVE = "(no move)"
+"""The value of the autocomplete choice that says why you cannot move: no game's notation, and /move answers
+it with the same reason instead of an error about notation."""
 AUTOCOMPLETE_BUDGET = 0.8
 """Seconds autocomplete may spend scanning legal moves (Discord waits 3 s for the answer)."""
 
@@ -57,6 +61,20 @@ def rank_moves(notations: Iterable[str], typed: str, *, limit: int = AUTOCOMPLET
             break
     ranked.sort()
     return [text for _, _, text in ranked[:limit]]
+
+
+def why_not_your_turn(match: MatchView, user_id: int, names: Mapping[int, str]) -> str | None:
+    """Why `user_id` cannot move in `match` now, in a line for an autocomplete choice; None if they can."""
+    if match.seat_of(user_id) is None:
+        return f"You are not playing in match #{match.id}."
+    if match.user_to_move == user_id:
+        return None
+    if match.to_move is None:
+        return f"Match #{match.id} is over."
+    seat = match.seats[match.to_move]
+    if seat.is_ai:
+        return f"Not your turn: waiting for {BOT_NAME}, who is thinking."
+    return f"Not your turn: waiting for {seat_name(seat, names)}."
 
 
 def legal_notations(rules: Rules[Any, Any], state: Any) -> list[str]:
@@ -100,6 +118,9 @@ class Moves(commands.Cog):
     )
     async def move(self, interaction: Interaction, notation: app_commands.Range[str, 1, 200]) -> None:
         match = await match_here(interaction)
+        if notation == NO_MOVE:  # the autocomplete's "why you cannot move" choice was sent
+            why = await self.cannot_move(interaction, match)
+            raise UserError(why or "It is your turn now: type your move (start typing for a list).")
         played = await service_of(interaction).matches.play(match.id, interaction.user.id, notation)
         await self.reply_with_board(interaction, played)
 
@@ -107,18 +128,30 @@ class Moves(commands.Cog):
     async def move_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        service = service_of(interaction)
+        """Your legal moves matching what you typed; when you cannot move, one choice that says why (its
+        value, `NO_MOVE`, only brings the same answer if it is sent)."""
+        runtime = runtime_of(interaction)
         try:
-            match = await service.matches.in_channel(interaction.channel_id or 0)
+            match = await runtime.service.matches.in_channel(interaction.channel_id or 0)
+        except USER_ERRORS as error:
+            return [app_commands.Choice(name=str(error)[:100], value=NO_MOVE)]
         except Exception:
+            log.exception("move autocomplete failed in channel %s", interaction.channel_id)
             return []
-        if match.user_to_move != interaction.user.id:
-            return []
-        rules = service.rules(match.game)
+        why = await self.cannot_move(interaction, match)
+        if why is not None:
+            return [app_commands.Choice(name=why[:100], value=NO_MOVE)]
+        rules = runtime.service.rules(match.game)
         notations = await asyncio.to_thread(legal_notations, rules, match.state)
         return [
             app_commands.Choice(name=text[:100], value=text[:100]) for text in rank_moves(notations, current)
         ]
+
+    @staticmethod
+    async def cannot_move(interaction: Interaction, match: MatchView) -> str | None:
+        """Why the user cannot move in `match` now ("Not your turn: waiting for Bob"), None if they can."""
+        names = await runtime_of(interaction).names_for(match)
+        return why_not_your_turn(match, interaction.user.id, names)
 
     @app_commands.command(name="pass", description="Pass this turn (where the game allows it)")
     @app_commands.guild_only()

@@ -14,6 +14,7 @@ from tests.bot.helpers import (
     image_theme,
     last_board,
     reply_text,
+    start_challenge,
     take_user_errors,
 )
 
@@ -150,3 +151,57 @@ def test_every_theme_has_words_and_a_choice() -> None:
     from cogs.admin import THEME_CHOICES, THEME_LABELS
 
     assert set(THEME_LABELS) == set(renderer.THEME_NAMES) == {c.value for c in THEME_CHOICES}
+
+
+# --------------------------------------------------------------------------------------------- reminders
+
+HOUR = 3600
+LONG = pytest.mark.simcord(settle_timeout=120)
+"""Hours of virtual time: the turn clock wakes every 5 minutes (its longest sleep), a pass each."""
+
+
+@LONG
+async def test_turn_reminders_by_dm_and_by_mention_once_per_long_turn(world: Any) -> None:
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    await alice.slash(channel, "prefs", reminders="dm")
+    saved = await bob.slash(channel, "prefs", reminders="mention")
+    assert "Turn reminders: a mention in the match's channel." in reply_text(saved)
+    # 12 hours per turn (the shortest reminded): the reminder comes after half of it.
+    await start_challenge(world, alice, bob, "paint", first="challenger", turn_timeout=12 * 60)
+    inbox = alice.user.dm_channel
+
+    await env.advance_time(6 * HOUR - 60)
+    assert inbox.history() == []
+    await env.advance_time(120)
+    [dm] = inbox.history()
+    assert "Your turn in **Paint** match #1" in dm.content and "/channels/" in dm.content
+    await alice.slash(channel, "move", notation="c1-c3")
+
+    reminded = f"<@{bob.id}>, a reminder: it is your turn in match #1"
+    await env.advance_time(6 * HOUR + 60)
+    assert sum(reminded in m.content for m in channel.history()) == 1
+    await env.advance_time(2 * HOUR)  # once per turn
+    assert sum(reminded in m.content for m in channel.history()) == 1 and len(inbox.history()) == 1
+
+
+async def test_no_reminder_in_a_short_match_or_when_off(world: Any) -> None:
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    await alice.slash(channel, "prefs", reminders="mention")
+    await start_challenge(world, alice, bob, "paint", first="challenger", turn_timeout=60)
+    count = len(channel.history())
+    await env.advance_time(50 * 60)
+    assert len(channel.history()) == count, "a one-hour turn is never reminded"
+
+
+@LONG
+async def test_a_closed_inbox_falls_back_to_a_mention(world: Any) -> None:
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    await alice.slash(channel, "prefs", reminders="dm")
+    await start_challenge(world, alice, bob, "paint", first="challenger", turn_timeout=12 * 60)
+    inbox = alice.user.dm_channel
+    env.inject_error(
+        "POST", f"/channels/{inbox.id}/messages", status=403, code=50007, message="Cannot send messages"
+    )
+    await env.advance_time(6 * HOUR + 60)
+    assert inbox.history() == []
+    assert any(f"<@{alice.id}>, a reminder" in m.content for m in channel.history())
