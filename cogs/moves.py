@@ -21,7 +21,7 @@ from bot.service.errors import USER_ERRORS
 from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
 from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
-from games.base import Rules
+from games.base import Rules, WordMove
 
 log = logging.getLogger("tessera.moves")
 
@@ -121,6 +121,15 @@ class Moves(commands.Cog):
         if notation == NO_MOVE:  # the autocomplete's "why you cannot move" choice was sent
             why = await self.cannot_move(interaction, match)
             raise UserError(why or "It is your turn now: type your move (start typing for a list).")
+        if match.user_to_move == interaction.user.id:  # typed or clicked, what cannot be undone is asked
+            rules = service_of(interaction).rules(match.game)
+            typed = " ".join(notation.lower().split())
+            word = next(
+                (w for w in rules.word_moves(match.state) if w.irreversible and w.notation == typed), None
+            )
+            if word is not None:
+                await self.ask_to_confirm(interaction, match, word)
+                return
         played = await service_of(interaction).matches.play(match.id, interaction.user.id, notation)
         await self.reply_with_board(interaction, played)
 
@@ -182,6 +191,11 @@ class Moves(commands.Cog):
             if match.seat_of(interaction.user.id) is None:
                 raise UserError(f"You are not playing in match #{match.id}.")
             raise UserError("It is not your turn, or that move is not possible now.")
+        await self.ask_to_confirm(interaction, match, word)
+
+    @staticmethod
+    async def ask_to_confirm(interaction: Interaction, match: MatchView, word: WordMove) -> None:
+        """Ask privately before a move that cannot be undone; the Yes button plays it at this ply."""
         yes = button(
             "move",
             match.id,

@@ -334,3 +334,13 @@ def test_a_reply_capitalises_words_never_cells(text: str, shown: str) -> None:
     from bot.replies import sentence_case
 
     assert sentence_case(text) == shown
+
+
+async def test_typing_pass_all_asks_too(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await start_challenge(world, alice, bob, "tilingking", first="challenger", options="board=sq9")
+    board = last_board(channel)
+    asked = await alice.slash(channel, "move", notation="PassAll")
+    assert asked.ephemeral and "cannot be undone" in reply_text(asked) and last_board(channel).id == board.id
+    await alice.click(asked.response, label="Yes: pass all remaining turns")
+    assert "passes for the rest of the game" in last_board(channel).content
