@@ -257,10 +257,18 @@ class Play(commands.Cog):
         await self._challenge(interaction, game, given, opponent.id, thread=in_thread)
 
     async def _challenge(
-        self, interaction: Interaction, game: str, given: dict[str, Any], opponent_id: int, *, thread: bool
+        self,
+        interaction: Interaction,
+        game: str,
+        given: dict[str, Any],
+        opponent_id: int,
+        *,
+        thread: bool,
+        picked: bool = False,
     ) -> None:
-        """Challenge a member (from /play, or the "Challenge to a game" menu): a public message with Accept,
-        Decline and Withdraw, remembered so that it is edited in place if nobody answers in time."""
+        """Challenge a member (from /play, or the "Challenge to a game" menu when `picked`): a public message
+        with Accept, Decline and Withdraw, remembered so that it is edited in place if nobody answers in time.
+        The menu's private game picker is closed once the challenge exists."""
         service = service_of(interaction)
         challenge = await service.challenges.create(
             game,
@@ -274,7 +282,12 @@ class Play(commands.Cog):
         view = self.challenge_view(challenge, thread=thread)
         mentions = discord.AllowedMentions(users=[discord.Object(opponent_id)])
         sent: discord.Message
-        if interaction.response.is_done():  # the game picker answered already: post the challenge
+        if picked:
+            await interaction.response.edit_message(
+                content=f"You challenged <@{opponent_id}> to {game_name(game)}.",
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             sent = await interaction.followup.send(content, view=view, allowed_mentions=mentions, wait=True)
         else:
             await interaction.response.send_message(content, view=view, allowed_mentions=mentions)
@@ -312,19 +325,15 @@ class Play(commands.Cog):
         settings = await runtime.service.guilds.settings(guild_id) if guild_id is not None else None
         in_thread = bool(settings and settings.threads)
         if opponent_id == bot_user_id(interaction):
+            # What can be refused is checked before the picker closes.
             runtime.service.challenges.check_options(game, {})
+            await runtime.service.matches.check_channel(guild_id, channel_id_of(interaction))
             await interaction.response.edit_message(
                 content=f"{rules.name} against me: here we go.", view=None
             )
             await self._play_bot(interaction, game, {}, DEFAULT_LEVEL, in_thread)
             return
-        runtime.service.challenges.check_options(game, {})
-        await interaction.response.edit_message(
-            content=f"You challenged <@{opponent_id}> to {rules.name}.",
-            view=None,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        await self._challenge(interaction, game, {}, opponent_id, thread=in_thread)
+        await self._challenge(interaction, game, {}, opponent_id, thread=in_thread, picked=True)
 
     def _given_options(self, game: str, text: str | None, *, lobby: bool) -> dict[str, Any]:
         """The game's options typed in `options`; the host's own options have their own fields."""

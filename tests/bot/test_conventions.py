@@ -29,6 +29,12 @@ async def test_the_context_menu_challenges_a_member_like_play(world: Any) -> Non
 
     picked = await alice.select(picker, ["paint"])
     assert picked.acknowledged
+    closed = picked.response
+    assert (
+        closed is not None
+        and closed.content == f"You challenged <@{bob.id}> to Paint."
+        and not closed.components
+    )
     challenge = channel.history()[-1]
     assert not challenge.flags.ephemeral
     assert f"<@{bob.id}>, <@{alice.id}> challenges you to **Paint**" in challenge.content

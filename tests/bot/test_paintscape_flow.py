@@ -43,7 +43,8 @@ async def test_paintscape_from_challenge_to_resignation(world: Any) -> None:
         mover = movers[turn % 2]
         moves = await suggestions(mover, channel)
         assert 0 < len(moves) <= 25
-        assert await suggestions(movers[(turn + 1) % 2], channel) == []  # not your turn: nothing offered
+        # Not your turn: no move is offered, only the reason.
+        assert await suggestions(movers[(turn + 1) % 2], channel) == ["(no move)"]
         await mover.slash(channel, "move", notation=moves[0])
         board = last_board(channel)
         assert moves[0] in board.content
