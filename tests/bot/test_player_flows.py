@@ -91,6 +91,28 @@ async def test_one_takeback_request_at_a_time_each_message_bound_to_its_own(worl
     take_user_errors(world)
 
 
+async def test_an_old_takeback_message_never_answers_a_newer_request(world: Any) -> None:
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    await start_challenge(world, alice, bob, "paint", first="challenger")
+    await alice.slash(channel, "move", notation="c1-c3")
+    await bob.slash(channel, "move", notation="b9-b8")
+    first = await alice.slash(channel, "takeback")
+    # Bob declines, but Discord fails to update the message: Alice's request keeps its buttons on screen.
+    env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
+    await bob.click(first.response, label="Decline")
+    world._seen_errors = len(env.errors)
+    assert "Accept takeback" in button_labels(first.response)
+
+    second = await bob.slash(channel, "takeback")  # a new request, by the other seat, at the same ply
+    assert not second.ephemeral
+    old = await alice.click(first.response, label="Accept takeback")  # the old message, bound to Alice's
+    assert old.ephemeral and "Nobody asked for a takeback" in reply_text(old)
+    assert f"<@{alice.id}>, your turn" in last_board(channel).content, "Bob's move was not taken back"
+    await alice.click(second.response, label="Accept takeback")
+    assert "Taken back: b9-b8" in last_board(channel).content
+    take_user_errors(world)
+
+
 # ----------------------------------------------------------------------------------- item 8: pass all
 
 
