@@ -875,7 +875,6 @@ class SqliteStore:
         )
         return [UserStats(r["game"], r["played"], r["won"], r["lost"], r["drawn"]) for r in rows]
 
-
     # ---------------------------------------------------------------------- preferences (schema 3)
 
     async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
