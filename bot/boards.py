@@ -17,13 +17,27 @@ from typing import Any
 import discord
 
 import renderer
+from bot.replies import sentence_case
+from bot.service.ratings import NEW_MU, NEW_SIGMA, is_provisional, shown_rating
 from bot.service.records import Finished, MatchView, MoveView, Player, RatingChange
 from bot.views import TesseraButton, button
 from games.base import Outcome, Rules, Termination, WordMove
+from renderer import text as renderer_text
 
 log = logging.getLogger("tessera.boards")
 
 BOT_NAME = "Tessera"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """ "1 game", "2 games", "0 games" (`nouns` for an irregular plural)."""
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
+
+
+def rating_text(mu: float, sigma: float) -> str:
+    """A rating as players read it, on the one display scale: "1665", or "1665 (provisional)"."""
+    shown = shown_rating(mu, sigma)
+    return f"{shown} (provisional)" if is_provisional(sigma) else str(shown)
 
 
 def seat_name(seat: Player, names: Mapping[int, str]) -> str:
@@ -34,12 +48,20 @@ def seat_name(seat: Player, names: Mapping[int, str]) -> str:
 
 
 def seat_mention(seat: Player) -> str:
-    return f"**{BOT_NAME}** ({seat.ai_level})" if seat.is_ai else f"<@{seat.user_id}>"
+    """A player in a message: a mention for a person, "Tessera (hard)" for the bot's seats. Plain text, no
+    markdown, so a sentence may put it inside bold."""
+    return f"{BOT_NAME} ({seat.ai_level})" if seat.is_ai else f"<@{seat.user_id}>"
 
 
 def seats_line(match: MatchView, rules: Rules[Any, Any]) -> str:
-    """ "<@1> (Black) vs <@2> (White)"."""
-    parts = [f"{seat_mention(s)} ({rules.seat_label(match.state, s.seat)})" for s in match.seats]
+    """ "<@1> (Black) vs <@2> (White)"; the bot's seat reads "Tessera (easy, White)"."""
+    parts = []
+    for seat in match.seats:
+        label = rules.seat_label(match.state, seat.seat)
+        if seat.is_ai:
+            parts.append(f"{BOT_NAME} ({seat.ai_level}, {label})")
+        else:
+            parts.append(f"<@{seat.user_id}> ({label})")
     return " vs ".join(parts)
 
 
@@ -57,7 +79,7 @@ def turn_line(match: MatchView, rules: Rules[Any, Any]) -> str:
 
 def move_lines(moves: Sequence[MoveView]) -> list[str]:
     """The moves in words, forced passes included, one per line."""
-    return [m.description[:1].upper() + m.description[1:] for m in moves]
+    return [sentence_case(m.description) for m in moves]
 
 
 def word_buttons(match: MatchView, rules: Rules[Any, Any]) -> list[TesseraButton]:
@@ -84,32 +106,48 @@ def _score_text(scores: Sequence[float]) -> str:
 
 
 def rating_lines(changes: Sequence[RatingChange]) -> list[str]:
+    """One line per rated player: "<@1>: 1500 → 1665 (+165), first rated game, provisional". The change is
+    the difference of the shown (rounded) ratings, so the line always adds up."""
     lines = []
     for change in changes:
         who = f"{BOT_NAME} ({change.ai_level})" if change.ai_level else f"<@{change.user_id}>"
-        if change.before is None:
-            lines.append(f"{who}: first rated game, rating {change.after:.0f}")
+        notes = []
+        if change.mu_before is None or change.sigma_before is None:
+            before = shown_rating(NEW_MU, NEW_SIGMA)
+            notes.append("first rated game")
         else:
-            delta = change.after - change.before
-            lines.append(f"{who}: {change.before:.0f} → {change.after:.0f} ({delta:+.0f})")
+            before = shown_rating(change.mu_before, change.sigma_before)
+        after = shown_rating(change.mu_after, change.sigma_after)
+        if is_provisional(change.sigma_after):
+            notes.append("provisional")
+        line = f"{who}: {before} → {after} ({after - before:+d})"
+        lines.append(", ".join([line, *notes]))
     return lines
+
+
+def result_sentence(finished: Finished) -> str:
+    """The result in one line of markdown: who resigned or ran out of time (if that ended it), then the
+    result in bold, worded as on the image (`renderer.text.result`): "**<@1> wins by resignation.**",
+    "**Draw: nobody held the lead.**", "**<@1> and <@2> share first place on score.**"."""
+    match, outcome = finished.match, finished.outcome
+    if outcome.termination is Termination.ABORTED:
+        who = f" by <@{finished.by_user}>" if finished.by_user is not None else ""
+        return f"**Match #{match.id} was aborted{who}.** No result, no rating change."
+    result = renderer_text.result(outcome, [seat_mention(s) for s in match.seats])
+    head = f"**{result}.**"
+    if finished.by_user is not None and outcome.termination is Termination.RESIGNATION:
+        head = f"<@{finished.by_user}> resigned. {head}"
+    elif finished.by_user is not None and outcome.termination is Termination.TIMEOUT:
+        head = f"<@{finished.by_user}> ran out of time. {head}"
+    return head
 
 
 def result_lines(finished: Finished, rules: Rules[Any, Any]) -> list[str]:
     """The result in words: who won and how, the scores, the rating changes."""
     match, outcome = finished.match, finished.outcome
+    lines = [result_sentence(finished)]
     if outcome.termination is Termination.ABORTED:
-        who = f" by <@{finished.by_user}>" if finished.by_user is not None else ""
-        return [f"**Match #{match.id} was aborted{who}.** No result, no rating change."]
-    if outcome.is_draw:
-        head = f"**Draw** by {outcome.termination.phrase}."
-    else:
-        winners = " and ".join(seat_mention(match.seats[s]) for s in outcome.winners)
-        head = f"**{winners} won** by {outcome.termination.phrase}."
-        if outcome.termination in (Termination.RESIGNATION, Termination.TIMEOUT) and finished.by_user:
-            verb = "resigned" if outcome.termination is Termination.RESIGNATION else "ran out of time"
-            head = f"<@{finished.by_user}> {verb}. " + head
-    lines = [head]
+        return lines
     if outcome.scores:
         labels = "–".join(rules.seat_label(match.state, s.seat) for s in match.seats)
         lines.append(f"Score ({labels}): {_score_text(outcome.scores)}")
@@ -151,21 +189,24 @@ class BoardMessage:
 
 
 def _render(
-    game: str, state: Any, last_move: str | None, players: list[str], outcome: Outcome | None
+    game: str, state: Any, last_move: str | None, players: list[str], outcome: Outcome | None, theme: str
 ) -> tuple[bytes, str]:
-    png = renderer.render(game, state, last_move=last_move, players=players, outcome=outcome)
+    png = renderer.render(game, state, last_move=last_move, players=players, outcome=outcome, theme=theme)
     alt = renderer.alt_text(game, state, players=players, last_move=last_move, outcome=outcome)
     return png, alt
 
 
 async def render_board(
-    match: MatchView, names: Mapping[int, str], *, last_move: str | None
+    match: MatchView, names: Mapping[int, str], *, last_move: str | None, theme: str = "default"
 ) -> tuple[bytes | None, str]:
-    """The board PNG and its alt text, rendered in a worker thread; (None, text) if the renderer failed.
-    A finished match shows its stored outcome, so a resignation, a timeout or an abort is on the image."""
+    """The board PNG (in `theme`) and its alt text, rendered in a worker thread; (None, text) if the renderer
+    failed. A finished match shows its stored outcome, so a resignation, a timeout or an abort is on the
+    image."""
     players = [seat_name(s, names) for s in match.seats]
     try:
-        return await asyncio.to_thread(_render, match.game, match.state, last_move, players, match.outcome)
+        return await asyncio.to_thread(
+            _render, match.game, match.state, last_move, players, match.outcome, theme
+        )
     except Exception:
         log.exception("rendering match %s failed; sending the position as text", match.id)
         return None, ""
@@ -180,8 +221,10 @@ async def board_message(
     lines: Sequence[str] = (),
     last_move: str | None = None,
     finished: Finished | None = None,
+    theme: str = "default",
 ) -> BoardMessage:
-    """The message for `match`'s current board: header, what happened, whose turn or the result, buttons."""
+    """The message for `match`'s current board: header, what happened, whose turn or the result, buttons;
+    the image in `theme` (a renderer theme name)."""
     caption = renderer.move_caption(match.ply, over=not match.is_active)
     header = f"**{rules.name}** · match #{match.id} · {caption} · {seats_line(match, rules)}"
     text = [header]
@@ -194,7 +237,7 @@ async def board_message(
         turn = turn_line(match, rules)
         if turn:
             text.append(turn)
-    png, alt = await render_board(match, names, last_move=last_move)
+    png, alt = await render_board(match, names, last_move=last_move, theme=theme)
     if png is None:
         text.append(f"```\n{rules.position_text(match.state)[:1500]}\n```")
     buttons = word_buttons(match, rules)

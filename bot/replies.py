@@ -18,6 +18,8 @@ from bot.service.errors import USER_ERRORS
 
 log = logging.getLogger("tessera.errors")
 
+_WORD_MARKS = str.maketrans("", "", "'’-")
+
 APOLOGY = "Sorry, something went wrong on our side. The match is safe; please try again in a moment."
 
 
@@ -41,12 +43,22 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
+def sentence_case(text: str) -> str:
+    """`text` with its first letter capitalised, unless its first word is data rather than a word: a cell
+    ("e5 is Green's territory" stays lower case, as cells are everywhere else), a move, a quoted text, a
+    mention. A first word is a word when it is letters only (apostrophes, hyphens and trailing punctuation
+    aside)."""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    if first.rstrip(",.:;!?").translate(_WORD_MARKS).isalpha():
+        return text[0].upper() + text[1:]
+    return text
+
+
 def player_message(error: BaseException) -> str | None:
     """The words to show the user for an error they caused, or None when it is our fault."""
     error = unwrap(error)
     if isinstance(error, user_error_types()):
-        text = str(error).strip() or "That cannot be done right now."
-        return text[0].upper() + text[1:]
+        return sentence_case(str(error).strip() or "That cannot be done right now.")
     if isinstance(error, app_commands.MissingPermissions):
         names = (p.replace("_", " ").replace("guild", "server").title() for p in error.missing_permissions)
         wanted = ", ".join(names)

@@ -2,6 +2,11 @@
 background work, and turns the service's events (a timeout, an expired challenge, the bot's own move) into
 posted messages. It also remembers display names for the boards (the bot has no member-list intent).
 
+Boards: every board of a match is recorded as the match's newest (`board_sent`), and the board it
+supersedes loses its buttons, so only the newest board has live buttons. Each board is drawn in the theme
+of the user it is for (`Prefs.theme_for`: theirs, else the server's default). An expired challenge is
+edited in place. Turn reminders (opt-in) are sent as a direct message or a mention.
+
 Time: the service reads the clock through `discord.utils.utcnow()`, so a test's virtual clock (SimCord)
 moves turn deadlines too.
 """
@@ -11,14 +16,17 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.boards import BoardMessage, board_message, move_lines
 from bot.service import Service
 from bot.service.ai import AIRunner
+from bot.service.messages import PostedMessage
+from bot.service.prefs import ReminderMode
 from bot.service.records import BotPlayed, ChallengeExpired, Event, Finished, MatchView, Played, TimedOut
+from bot.service.reminders import TurnReminder
 
 if TYPE_CHECKING:
     from bot.client import TesseraBot
@@ -51,7 +59,9 @@ class Runtime:
 
     async def start(self) -> None:
         """Start the turn clock and resume every match where the bot is to move."""
-        await self.service.start(self.on_event, ai=self.ai, on_thinking=self._typing)
+        await self.service.start(
+            self.on_event, ai=self.ai, on_thinking=self._typing, on_reminder=self.send_reminder
+        )
 
     async def close(self) -> None:
         """Stop thinking, stop the clock, close the store (every write is a finished transaction)."""
@@ -98,21 +108,44 @@ class Runtime:
         lines: Sequence[str] = (),
         last_move: str | None = None,
         finished: Finished | None = None,
+        viewer: int | None = None,
     ) -> BoardMessage:
+        """The board message of `match`, drawn in the theme of `viewer` (the user who asked for it or whose
+        move it shows; None: the server's default)."""
         rules = self.service.rules(match.game)
         names = await self.names_for(match)
+        theme = await self.theme_for(viewer, match.guild_id)
         return await board_message(
-            match, rules, names, headline=headline, lines=lines, last_move=last_move, finished=finished
+            match,
+            rules,
+            names,
+            headline=headline,
+            lines=lines,
+            last_move=last_move,
+            finished=finished,
+            theme=theme,
         )
 
-    async def played_board(self, played: Played, *, headline: str = "") -> BoardMessage:
-        """The board after a move: the move and any automatic passes in words, then whose turn or the end."""
+    async def theme_for(self, user_id: int | None, guild_id: int | None) -> str:
+        """The theme for a board or image shown to `user_id` here (the default theme if it cannot be read)."""
+        try:
+            return await self.service.prefs.theme_for(user_id, guild_id)
+        except Exception:
+            log.exception("could not read the theme preference of user %s", user_id)
+            return "default"
+
+    async def played_board(
+        self, played: Played, *, headline: str = "", viewer: int | None = None
+    ) -> BoardMessage:
+        """The board after a move: the move and any automatic passes in words, then whose turn or the end;
+        in the mover's theme (`viewer`), or the server's for the bot's moves and timeouts."""
         return await self.board(
             played.match,
             headline=headline,
             lines=move_lines(played.moves),
             last_move=played.moves[-1].notation,
             finished=played.finished,
+            viewer=viewer,
         )
 
     def channel(self, channel_id: int) -> discord.abc.Messageable:
@@ -129,6 +162,44 @@ class Runtime:
             log.exception("could not post to channel %s", channel_id)
             return None
 
+    async def post_board(self, match: MatchView, message: BoardMessage) -> discord.Message | None:
+        """Post a board of `match` in its channel; it becomes the match's newest board (`board_sent`)."""
+        sent = await self.post(match.channel_id, message)
+        if sent is not None:
+            await self.board_sent(match.id, sent)
+        return sent
+
+    async def board_sent(self, match_id: int, sent: discord.Message) -> None:
+        """A board of the match was just sent (posted, or as an interaction reply): remember it as the newest
+        and take the buttons off the board it supersedes. Never fails: a lost edit only leaves old buttons,
+        which refuse to act anyway (stale check)."""
+        try:
+            superseded = await self.service.messages.board_posted(match_id, sent.channel.id, sent.id)
+        except Exception:
+            log.exception("could not record board message %s of match %s", sent.id, match_id)
+            return
+        if superseded is not None:
+            await self.remove_buttons(superseded)
+
+    async def edit_posted(self, posted: PostedMessage, **changes: Any) -> bool:
+        """Edit a message the bot posted earlier; False (logged) if it is gone or cannot be edited."""
+        message = self.bot.get_partial_messageable(posted.channel_id).get_partial_message(posted.message_id)
+        try:
+            await message.edit(**changes)
+        except discord.NotFound:
+            log.info(
+                "message %s in channel %s is gone; nothing to edit", posted.message_id, posted.channel_id
+            )
+            return False
+        except discord.HTTPException:
+            log.warning("could not edit message %s in channel %s", posted.message_id, posted.channel_id)
+            return False
+        return True
+
+    async def remove_buttons(self, posted: PostedMessage) -> bool:
+        """Take the buttons off a superseded board (its text and image stay)."""
+        return await self.edit_posted(posted, view=None)
+
     async def _typing(self, match: MatchView) -> None:
         with contextlib.suppress(discord.HTTPException):
             await self.channel(match.channel_id).typing()
@@ -138,21 +209,69 @@ class Runtime:
     async def on_event(self, event: Event) -> None:
         """Background work happened: post the bot's move, a timeout's result, or an expired challenge."""
         if isinstance(event, BotPlayed):
-            await self.post(event.played.match.channel_id, await self.played_board(event.played))
+            await self.post_board(event.played.match, await self.played_board(event.played))
         elif isinstance(event, TimedOut):
             if event.finished is not None:  # the result lines say who ran out of time
                 message = await self.board(event.finished.match, finished=event.finished)
-                await self.post(event.finished.match.channel_id, message)
+                await self.post_board(event.finished.match, message)
             elif event.played is not None:  # the rules moved for them; the move lines say how
                 headline = f"<@{event.user_id}> ran out of time."
-                await self.post(
-                    event.played.match.channel_id, await self.played_board(event.played, headline=headline)
+                await self.post_board(
+                    event.played.match, await self.played_board(event.played, headline=headline)
                 )
                 self.after_change(event.played.match)
         elif isinstance(event, ChallengeExpired):
-            challenge = event.challenge
-            await self.channel(challenge.channel_id).send(
-                f"The challenge from <@{challenge.challenger_id}> to <@{challenge.opponent_id}> "
-                f"(#{challenge.id}) expired. Send a new one with /play.",
-                allowed_mentions=discord.AllowedMentions.none(),
+            await self.challenge_expired(event)
+
+    async def challenge_expired(self, event: ChallengeExpired) -> None:
+        """Edit the challenge's message in place: its buttons go and it says it expired. A challenge whose
+        message was not recorded (made before the bot remembered them) gets a short notice instead."""
+        challenge = event.challenge
+        expired = (
+            f"The challenge from <@{challenge.challenger_id}> to <@{challenge.opponent_id}> "
+            f"(#{challenge.id}) expired: nobody answered in time. Send a new one with /play."
+        )
+        posted = await self.service.messages.challenge_message(challenge.id)
+        if posted is not None:
+            await self.edit_posted(
+                posted, content=expired, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self.channel(challenge.channel_id).send(
+                expired, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    # ------------------------------------------------------------------------------------- reminders
+
+    async def send_reminder(self, reminder: TurnReminder) -> None:
+        """Remind a player that it is their turn: by direct message (a mention in the match's channel if
+        their DMs are closed), or by a mention, as they chose in /prefs."""
+        match = reminder.match
+        game = self.service.rules(match.game).name
+        link = f"https://discord.com/channels/{match.guild_id or '@me'}/{match.channel_id}"
+        when = f"<t:{int(reminder.deadline)}:R>"
+        if reminder.mode is ReminderMode.DM:
+            text = (
+                f"Your turn in **{game}** match #{match.id} ({link}); time runs out {when}. "
+                "Turn these reminders off with /prefs."
+            )
+            if await self._direct_message(reminder.user_id, text):
+                return
+        text = (
+            f"<@{reminder.user_id}>, a reminder: it is your turn in match #{match.id}; time runs out {when}. "
+            "(/prefs turns reminders off.)"
+        )
+        await self.channel(match.channel_id).send(
+            text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(reminder.user_id)])
+        )
+
+    async def _direct_message(self, user_id: int, text: str) -> bool:
+        """Send a direct message; False if the user cannot be reached that way (DMs closed, unknown)."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text)
+        except discord.HTTPException:
+            log.info("could not send a direct message to user %s", user_id)
+            return False
+        return True

@@ -1,4 +1,5 @@
-"""Per-server settings (Manage Server): default turn timeout, matches in threads, channels for games."""
+"""Settings: per server (/settings, Manage Server: turn timeout, threads, game channels, default board theme)
+and per user (/prefs: board theme, turn reminders)."""
 
 from __future__ import annotations
 
@@ -6,31 +7,69 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards import plural
 from bot.replies import UserError
+from bot.service.prefs import DEFAULT_THEME, FOLLOW_SERVER, ReminderMode, UserPrefs
 from bot.service.records import GuildSettings
+from bot.service.reminders import MAX_DELAY, MIN_TURN
 from cogs.common import Interaction, service_of
 from cogs.play import TIMEOUT_CHOICES
 
+THEME_LABELS = {
+    "default": "standard colours",
+    "colorblind": "colour-blind safe",
+}
+"""The renderer's themes in words (a test keeps the keys equal to `renderer.THEME_NAMES`)."""
+THEME_CHOICES = [
+    app_commands.Choice(name="Standard colours", value="default"),
+    app_commands.Choice(name="Colour-blind safe", value="colorblind"),
+]
+REMINDER_LABELS = {
+    ReminderMode.OFF: "off",
+    ReminderMode.DM: "a direct message",
+    ReminderMode.MENTION: "a mention in the match's channel",
+}
+
 
 def describe_timeout(seconds: float) -> str:
+    """ "1 day", "12 hours", "1 minute"."""
     minutes = round(seconds / 60)
-    if minutes % (24 * 60) == 0:
-        days = minutes // (24 * 60)
-        return f"{days} day{'s' if days != 1 else ''}"
-    if minutes % 60 == 0:
-        hours = minutes // 60
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    return f"{minutes} minutes"
+    if minutes and minutes % (24 * 60) == 0:
+        return plural(minutes // (24 * 60), "day")
+    if minutes and minutes % 60 == 0:
+        return plural(minutes // 60, "hour")
+    return plural(minutes, "minute")
 
 
-def settings_text(settings: GuildSettings) -> str:
+def settings_text(settings: GuildSettings, theme: str | None) -> str:
     channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels) or "every channel"
     return (
         "**Tessera settings for this server**\n"
         f"Turn timeout: {describe_timeout(settings.turn_timeout)}\n"
         f"New matches in their own thread: {'on' if settings.threads else 'off'}\n"
-        f"Games may start in: {channels}"
+        f"Games may start in: {channels}\n"
+        f"Board theme (for players who chose none with /prefs): {THEME_LABELS[theme or DEFAULT_THEME]}"
     )
+
+
+def prefs_text(prefs: UserPrefs, server_theme: str | None) -> str:
+    """A user's preferences in words, with what follows from them."""
+    if prefs.theme is not None:
+        theme = f"{THEME_LABELS[prefs.theme]} (your choice)"
+    else:
+        theme = f"{THEME_LABELS[server_theme or DEFAULT_THEME]} (this server's choice)"
+    lines = [
+        "**Your Tessera preferences**",
+        f"Board theme: {theme}. It is used for the boards you ask for, the boards after your moves, "
+        "/pieces and replays.",
+        f"Turn reminders: {REMINDER_LABELS[prefs.reminders]}.",
+    ]
+    rule = (
+        f"A reminder comes once per turn, in matches with at least {describe_timeout(MIN_TURN)} per turn, "
+        f"when half the turn has passed (at most {describe_timeout(MAX_DELAY)} after it began)."
+    )
+    lines.append(rule if prefs.reminders is not ReminderMode.OFF else f"Switch them on with /prefs. {rule}")
+    return "\n".join(lines)
 
 
 class Admin(commands.Cog):
@@ -50,8 +89,10 @@ class Admin(commands.Cog):
         allow_channel="Let games start in this channel (once any is set, only listed channels allow games)",
         disallow_channel="Stop games starting in this channel",
         every_channel="Allow games in every channel again",
+        theme="Board colours for players who chose none with /prefs",
     )
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
+    @app_commands.choices(theme=THEME_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -60,8 +101,10 @@ class Admin(commands.Cog):
         allow_channel: discord.TextChannel | None = None,
         disallow_channel: discord.TextChannel | None = None,
         every_channel: bool | None = None,
+        theme: str | None = None,
     ) -> None:
-        guilds = service_of(interaction).guilds
+        service = service_of(interaction)
+        guilds = service.guilds
         guild_id = interaction.guild_id
         if guild_id is None:
             raise UserError("Settings belong to a server; use this command in one.")
@@ -83,8 +126,38 @@ class Admin(commands.Cog):
                 threads=threads,
                 allowed_channels=channels,
             )
+        if theme is not None:
+            await service.prefs.set_guild_theme(guild_id, theme)
+            changed = True
         prefix = "Saved.\n" if changed else ""
-        await interaction.response.send_message(prefix + settings_text(current), ephemeral=True)
+        server_theme = await service.prefs.guild_theme(guild_id)
+        await interaction.response.send_message(prefix + settings_text(current, server_theme), ephemeral=True)
+
+    @app_commands.command(name="prefs", description="Your board colours and turn reminders")
+    @app_commands.describe(
+        theme="Board colours for the boards you ask for and your moves",
+        reminders="Be reminded when it is your turn in a long match (off by default)",
+    )
+    @app_commands.choices(
+        theme=[*THEME_CHOICES, app_commands.Choice(name="The server's choice", value=FOLLOW_SERVER)],
+        reminders=[
+            app_commands.Choice(name="Off", value=ReminderMode.OFF.value),
+            app_commands.Choice(name="Direct message", value=ReminderMode.DM.value),
+            app_commands.Choice(name="Mention in the match's channel", value=ReminderMode.MENTION.value),
+        ],
+    )
+    async def prefs(
+        self, interaction: Interaction, theme: str | None = None, reminders: str | None = None
+    ) -> None:
+        prefs = service_of(interaction).prefs
+        if theme is not None or reminders is not None:
+            mine = await prefs.set_user(interaction.user.id, theme=theme, reminders=reminders)
+        else:
+            mine = await prefs.of_user(interaction.user.id)
+        guild_id = interaction.guild_id
+        server_theme = await prefs.guild_theme(guild_id) if guild_id is not None else None
+        prefix = "Saved.\n" if theme is not None or reminders is not None else ""
+        await interaction.response.send_message(prefix + prefs_text(mine, server_theme), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

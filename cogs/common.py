@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.boards import BoardMessage
 from bot.replies import UserError
 from bot.service import Service
 from bot.service.records import MatchView
@@ -65,3 +66,15 @@ def bot_user_id(interaction: Interaction) -> int:
     if user is None:  # only before login, never while handling an interaction
         raise RuntimeError("the bot is not logged in")
     return user.id
+
+
+async def send_board(interaction: Interaction, match: MatchView, message: BoardMessage) -> None:
+    """Send a board in answer to a deferred interaction: a button's board is posted in the match's channel,
+    a command's is the command's reply. Either way it becomes the match's newest board, and the board before
+    it loses its buttons."""
+    runtime = runtime_of(interaction)
+    if interaction.type is discord.InteractionType.component:
+        await runtime.post_board(match, message)
+        return
+    sent = await interaction.followup.send(**message.send_kwargs(), wait=True)
+    await runtime.board_sent(match.id, sent)

@@ -1,4 +1,4 @@
-"""Reading: /rules, /history, /replay (and the Replay button), /leaderboard, /stats."""
+"""Reading: /help, /rules, /history, /replay (and the Replay button), /leaderboard, /stats."""
 
 from __future__ import annotations
 
@@ -6,17 +6,20 @@ import asyncio
 import io
 import logging
 import time
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.boards import BOT_NAME, seat_name
+import games
+from bot.boards import BOT_NAME, plural, rating_text, seat_name
 from bot.replies import UserError
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
 from bot.views import ButtonRef, register_button, unregister_button
 from cogs import GAME_CHOICES, game_name
 from cogs.common import Interaction, runtime_of, service_of
+from cogs.play import players_text
 
 log = logging.getLogger("tessera.info")
 
@@ -59,7 +62,42 @@ def result_phrase(match: MatchRecord) -> str:
 def history_line(entry: HistoryEntry) -> str:
     match = entry.match
     when = f" <t:{int(match.finished_at)}:R>" if match.finished_at else ""
-    return f"#{match.id} {game_name(match.game)}: {result_phrase(match)} · {entry.moves} moves{when}"
+    moves = plural(entry.moves, "move")
+    return f"#{match.id} {game_name(match.game)}: {result_phrase(match)} · {moves}{when}"
+
+
+def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
+    """/help: every slash command with its description and every user menu, read from the command tree (so
+    it is never out of date), and the games of the registry."""
+    embed = discord.Embed(
+        title="Tessera: board games in your channels",
+        description=(
+            "Challenge someone with /play (or right-click a member, Apps, **Challenge to a game**), then "
+            "move with /move (start typing for a list of your moves) or the buttons under the board."
+        ),
+        colour=discord.Colour.blurple(),
+    )
+    slash = sorted(
+        (
+            c
+            for c in tree.get_commands(type=discord.AppCommandType.chat_input)
+            if isinstance(c, app_commands.Command)
+        ),
+        key=lambda c: c.name,
+    )
+    lines = [f"`/{c.name}` {c.description}" for c in slash]
+    for start in range(0, len(lines), 8):  # fields hold 1024 characters each
+        name = "Commands" if start == 0 else "More commands"
+        embed.add_field(name=name, value="\n".join(lines[start : start + 8])[:1024], inline=False)
+    menus = [c.name for c in tree.get_commands(type=discord.AppCommandType.user)]
+    if menus:
+        shown = ", ".join(f"**{name}**" for name in menus)
+        embed.add_field(name="Right-click a member, Apps", value=shown[:1024], inline=False)
+    games_list = [
+        f"**{rules.name}** ({players_text(rules)}): `/rules {rules.name}`" for rules in games.GAMES.values()
+    ]
+    embed.add_field(name="Games", value="\n".join(games_list)[:1024], inline=False)
+    return embed
 
 
 class Info(commands.Cog):
@@ -74,6 +112,10 @@ class Info(commands.Cog):
 
     async def cog_unload(self) -> None:
         unregister_button("replay")
+
+    @app_commands.command(name="help", description="Tessera's commands and games at a glance")
+    async def help(self, interaction: Interaction) -> None:
+        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
 
     @app_commands.command(name="rules", description="How to play a game (and which rules are our proposals)")
     @app_commands.describe(game="Which game")
@@ -141,6 +183,7 @@ class Info(commands.Cog):
         log = [(m.seat, m.notation) for m in await runtime.service.matches.log(match_id)]
         names = await runtime.names_for(match)
         players = [seat_name(s, names) for s in match.seats]
+        theme = await runtime.theme_for(interaction.user.id, interaction.guild_id)
         from renderer.replay import replay_gif
 
         gif = await asyncio.to_thread(
@@ -152,10 +195,11 @@ class Info(commands.Cog):
             log,
             players,
             outcome=match.outcome,
+            theme=theme,
         )
         file = discord.File(io.BytesIO(gif), filename=f"match-{match_id}.gif", description="Replay")
         await interaction.followup.send(
-            f"Replay of match #{match_id} ({game_name(match.game)}, {len(log)} moves): "
+            f"Replay of match #{match_id} ({game_name(match.game)}, {plural(len(log), 'move')}): "
             f"{result_phrase(match)}.",
             file=file,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -175,7 +219,8 @@ class Info(commands.Cog):
         lines = [f"**{game_name(game)} leaderboard**" + ("" if guild_id is None else " (this server)")]
         for rank, entry in enumerate(entries, start=1):
             who = f"{BOT_NAME} ({entry.ai_level})" if entry.ai_level else f"<@{entry.user_id}>"
-            lines.append(f"{rank}. {who}: {entry.conservative:.0f} ({entry.played} games)")
+            rating = rating_text(entry.mu, entry.sigma)
+            lines.append(f"{rank}. {who}: {rating} · {plural(entry.played, 'game')}")
         await interaction.response.send_message(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -196,7 +241,7 @@ class Info(commands.Cog):
         lines = [f"**{who.display_name}**" + (" (matches in this server)" if scope is not None else "")]
         for row in rows:
             rating = await service.ratings.rating(row.game, who.id)
-            rated = f", rating {rating.conservative:.0f}" if rating is not None else ""
+            rated = f" · rating {rating_text(rating.mu, rating.sigma)}" if rating is not None else ""
             lines.append(
                 f"{game_name(row.game)}: {row.played} played, {row.won} won, {row.lost} lost, "
                 f"{row.drawn} drawn{rated}"

@@ -7,7 +7,7 @@ import asyncio
 import io
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -15,16 +15,20 @@ from discord import app_commands
 from discord.ext import commands
 
 import renderer
-from bot.boards import seat_name
+from bot.boards import BOT_NAME, seat_name
 from bot.replies import UserError
-from bot.service.records import Played, TakebackRequested, TakenBack
+from bot.service.errors import USER_ERRORS
+from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
-from cogs.common import Interaction, match_here, runtime_of, same_server, service_of
-from games.base import Rules
+from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
+from games.base import Rules, WordMove
 
 log = logging.getLogger("tessera.moves")
 
 AUTOCOMPLETE_LIMIT = 25
+NO_MOVE = "(no move)"
+"""The value of the autocomplete choice that says why you cannot move: no game's notation, and /move answers
+it with the same reason instead of an error about notation."""
 AUTOCOMPLETE_BUDGET = 0.8
 """Seconds autocomplete may spend scanning legal moves (Discord waits 3 s for the answer)."""
 
@@ -59,6 +63,20 @@ def rank_moves(notations: Iterable[str], typed: str, *, limit: int = AUTOCOMPLET
     return [text for _, _, text in ranked[:limit]]
 
 
+def why_not_your_turn(match: MatchView, user_id: int, names: Mapping[int, str]) -> str | None:
+    """Why `user_id` cannot move in `match` now, in a line for an autocomplete choice; None if they can."""
+    if match.seat_of(user_id) is None:
+        return f"You are not playing in match #{match.id}."
+    if match.user_to_move == user_id:
+        return None
+    if match.to_move is None:
+        return f"Match #{match.id} is over."
+    seat = match.seats[match.to_move]
+    if seat.is_ai:
+        return f"Not your turn: waiting for {BOT_NAME}, who is thinking."
+    return f"Not your turn: waiting for {seat_name(seat, names)}."
+
+
 def legal_notations(rules: Rules[Any, Any], state: Any) -> list[str]:
     """Every legal move's notation (run in a worker thread: a big TilingKing board has thousands)."""
     return [rules.notation(state, move) for move in rules.legal_moves(state)]
@@ -83,14 +101,12 @@ class Moves(commands.Cog):
             unregister_button(action)
 
     async def reply_with_board(self, interaction: Interaction, played: Played) -> None:
-        """Answer the interaction with the new board: defer (rendering takes a moment), then send it."""
+        """Answer the interaction with the new board (in the mover's theme): defer (rendering takes a
+        moment), then send it; it supersedes the match's previous board."""
         runtime = runtime_of(interaction)
         await interaction.response.defer()
-        message = await runtime.played_board(played)
-        if interaction.type is discord.InteractionType.component:
-            await runtime.post(played.match.channel_id, message)
-        else:
-            await interaction.followup.send(**message.send_kwargs())
+        message = await runtime.played_board(played, viewer=interaction.user.id)
+        await send_board(interaction, played.match, message)
         runtime.after_change(played.match)
 
     # ------------------------------------------------------------------------------------------- /move
@@ -102,6 +118,18 @@ class Moves(commands.Cog):
     )
     async def move(self, interaction: Interaction, notation: app_commands.Range[str, 1, 200]) -> None:
         match = await match_here(interaction)
+        if notation == NO_MOVE:  # the autocomplete's "why you cannot move" choice was sent
+            why = await self.cannot_move(interaction, match)
+            raise UserError(why or "It is your turn now: type your move (start typing for a list).")
+        if match.user_to_move == interaction.user.id:  # typed or clicked, what cannot be undone is asked
+            rules = service_of(interaction).rules(match.game)
+            typed = " ".join(notation.lower().split())
+            word = next(
+                (w for w in rules.word_moves(match.state) if w.irreversible and w.notation == typed), None
+            )
+            if word is not None:
+                await self.ask_to_confirm(interaction, match, word)
+                return
         played = await service_of(interaction).matches.play(match.id, interaction.user.id, notation)
         await self.reply_with_board(interaction, played)
 
@@ -109,18 +137,30 @@ class Moves(commands.Cog):
     async def move_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        service = service_of(interaction)
+        """Your legal moves matching what you typed; when you cannot move, one choice that says why (its
+        value, `NO_MOVE`, only brings the same answer if it is sent)."""
+        runtime = runtime_of(interaction)
         try:
-            match = await service.matches.in_channel(interaction.channel_id or 0)
+            match = await runtime.service.matches.in_channel(interaction.channel_id or 0)
+        except USER_ERRORS as error:
+            return [app_commands.Choice(name=str(error)[:100], value=NO_MOVE)]
         except Exception:
+            log.exception("move autocomplete failed in channel %s", interaction.channel_id)
             return []
-        if match.user_to_move != interaction.user.id:
-            return []
-        rules = service.rules(match.game)
+        why = await self.cannot_move(interaction, match)
+        if why is not None:
+            return [app_commands.Choice(name=why[:100], value=NO_MOVE)]
+        rules = runtime.service.rules(match.game)
         notations = await asyncio.to_thread(legal_notations, rules, match.state)
         return [
             app_commands.Choice(name=text[:100], value=text[:100]) for text in rank_moves(notations, current)
         ]
+
+    @staticmethod
+    async def cannot_move(interaction: Interaction, match: MatchView) -> str | None:
+        """Why the user cannot move in `match` now ("Not your turn: waiting for Bob"), None if they can."""
+        names = await runtime_of(interaction).names_for(match)
+        return why_not_your_turn(match, interaction.user.id, names)
 
     @app_commands.command(name="pass", description="Pass this turn (where the game allows it)")
     @app_commands.guild_only()
@@ -151,6 +191,11 @@ class Moves(commands.Cog):
             if match.seat_of(interaction.user.id) is None:
                 raise UserError(f"You are not playing in match #{match.id}.")
             raise UserError("It is not your turn, or that move is not possible now.")
+        await self.ask_to_confirm(interaction, match, word)
+
+    @staticmethod
+    async def ask_to_confirm(interaction: Interaction, match: MatchView, word: WordMove) -> None:
+        """Ask privately before a move that cannot be undone; the Yes button plays it at this ply."""
         yes = button(
             "move",
             match.id,
@@ -171,8 +216,9 @@ class Moves(commands.Cog):
         runtime = runtime_of(interaction)
         match = await match_here(interaction)
         await interaction.response.defer()
-        message = await runtime.board(match, last_move=await runtime.service.matches.last_move(match.id))
-        await interaction.followup.send(**message.send_kwargs())
+        last_move = await runtime.service.matches.last_move(match.id)
+        message = await runtime.board(match, last_move=last_move, viewer=interaction.user.id)
+        await send_board(interaction, match, message)
 
     # --------------------------------------------------------------------------------------- /takeback
 
@@ -212,11 +258,10 @@ class Moves(commands.Cog):
         else:
             await interaction.response.defer()
         undone = ", ".join(m.notation for m in taken.undone)
-        message = await runtime.board(taken.match, headline=f"Taken back: {undone}.")
-        if interaction.type is discord.InteractionType.component:
-            await runtime.post(taken.match.channel_id, message)
-        else:
-            await interaction.followup.send(**message.send_kwargs())
+        message = await runtime.board(
+            taken.match, headline=f"Taken back: {undone}.", viewer=interaction.user.id
+        )
+        await send_board(interaction, taken.match, message)
         runtime.after_change(taken.match)
 
     @staticmethod
@@ -262,7 +307,10 @@ class Moves(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         names = await runtime.names_for(match)
         players = [seat_name(s, names) for s in match.seats]
-        png = await asyncio.to_thread(renderer.render_pieces, match.game, match.state, seat, players=players)
+        theme = await runtime.theme_for(interaction.user.id, match.guild_id)
+        png = await asyncio.to_thread(
+            renderer.render_pieces, match.game, match.state, seat, players=players, theme=theme
+        )
         file = discord.File(io.BytesIO(png), filename="pieces.png", description="Your remaining pieces")
         await interaction.followup.send(f"Your pieces in match #{match.id}:", file=file, ephemeral=True)
 

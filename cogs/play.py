@@ -7,6 +7,7 @@ from the game's `Option` specs, so every option a game declares can be set and n
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -14,8 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import games
 from bot.boards import BOT_NAME
-from bot.replies import UserError
+from bot.replies import UserError, report_error
 from bot.service.options import (
     SEAT_CHOICES,
     OptionsTextError,
@@ -35,9 +37,10 @@ from cogs.common import (
     match_here,
     runtime_of,
     same_server,
+    send_board,
     service_of,
 )
-from games.base import Option
+from games.base import Option, Rules
 
 log = logging.getLogger("tessera.play")
 
@@ -104,13 +107,59 @@ def lobby_view(lobby: Lobby, *, level: str, thread: bool) -> discord.ui.View | N
     )
 
 
+CHALLENGE_MENU = "Challenge to a game"
+"""The user context menu's name (right-click a member, Apps)."""
+
+
+class GamePicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tp:(?P<opponent>\d{1,20})"):
+    """The select of games under "Challenge to a game": its custom id carries the member to challenge, so it
+    works after a restart too. Lists the games that two can play."""
+
+    def __init__(self, opponent_id: int) -> None:
+        options = [
+            discord.SelectOption(label=rules.name, value=game_id, description=players_text(rules)[:100])
+            for game_id, rules in games.GAMES.items()
+            if 2 in rules.seats
+        ]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"tp:{opponent_id}", placeholder="Choose a game", options=options
+        )
+        super().__init__(select)
+        self.opponent_id = opponent_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GamePicker:
+        return cls(int(match["opponent"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            cog = interaction.client.get_cog("Play")
+            if not isinstance(cog, Play) or not self.item.values:
+                raise LookupError("the game picker has no handler")
+            await cog.challenge_picked(interaction, self.item.values[0], self.opponent_id)
+        except Exception as error:
+            await report_error(interaction, error, where="game picker")
+
+
+def players_text(rules: Rules[Any, Any]) -> str:
+    """ "2 players", "2 to 4 players"."""
+    least, most = rules.seats.start, rules.seats.stop - 1
+    return f"{least} players" if least == most else f"{least} to {most} players"
+
+
 class Play(commands.Cog):
     """Challenges, lobbies, matches against the bot, resigning and aborting."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.challenge_menu = app_commands.ContextMenu(name=CHALLENGE_MENU, callback=self.challenge_member)
+        app_commands.guild_only()(self.challenge_menu)
 
     async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.challenge_menu)
+        self.bot.add_dynamic_items(GamePicker)
         handlers = {
             "accept": self.on_accept,
             "decline": self.on_decline,
@@ -127,6 +176,8 @@ class Play(commands.Cog):
         self._actions = tuple(handlers)
 
     async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.challenge_menu.name, type=self.challenge_menu.type)
+        self.bot.remove_dynamic_items(GamePicker)
         for action in self._actions:
             unregister_button(action)
 
@@ -188,7 +239,6 @@ class Play(commands.Cog):
                 f"{opponent.display_name} is a bot. Challenge a person, or choose me ({BOT_NAME})."
             )
         guild_id = interaction.guild_id
-        channel_id = channel_id_of(interaction)
         settings = await service.guilds.settings(guild_id) if guild_id is not None else None
         in_thread = thread if thread is not None else bool(settings and settings.threads)
         if lobby:
@@ -204,14 +254,86 @@ class Play(commands.Cog):
         if against_bot:
             await self._play_bot(interaction, game, given, level or DEFAULT_LEVEL, in_thread)
             return
+        await self._challenge(interaction, game, given, opponent.id, thread=in_thread)
+
+    async def _challenge(
+        self,
+        interaction: Interaction,
+        game: str,
+        given: dict[str, Any],
+        opponent_id: int,
+        *,
+        thread: bool,
+        picked: bool = False,
+    ) -> None:
+        """Challenge a member (from /play, or the "Challenge to a game" menu when `picked`): a public message
+        with Accept, Decline and Withdraw, remembered so that it is edited in place if nobody answers in time.
+        The menu's private game picker is closed once the challenge exists."""
+        service = service_of(interaction)
         challenge = await service.challenges.create(
-            game, given, interaction.user.id, opponent.id, guild_id=guild_id, channel_id=channel_id
+            game,
+            given,
+            interaction.user.id,
+            opponent_id,
+            guild_id=interaction.guild_id,
+            channel_id=channel_id_of(interaction),
         )
+        content = self.challenge_text(challenge)
+        view = self.challenge_view(challenge, thread=thread)
+        mentions = discord.AllowedMentions(users=[discord.Object(opponent_id)])
+        sent: discord.Message
+        if picked:
+            await interaction.response.edit_message(
+                content=f"You challenged <@{opponent_id}> to {game_name(game)}.",
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            sent = await interaction.followup.send(content, view=view, allowed_mentions=mentions, wait=True)
+        else:
+            await interaction.response.send_message(content, view=view, allowed_mentions=mentions)
+            sent = await interaction.original_response()
+        await service.messages.challenge_posted(challenge.id, sent.channel.id, sent.id)
+
+    # ------------------------------------------------------------------------- "Challenge to a game"
+
+    async def challenge_member(self, interaction: Interaction, member: discord.Member) -> None:
+        """The user context menu (right-click a member, Apps): pick a game, then the same challenge as
+        /play (or a match against me at once, if the member is me) with the default options."""
+        runtime = runtime_of(interaction)
+        me = bot_user_id(interaction)
+        if member.id == interaction.user.id:
+            raise UserError("You cannot challenge yourself. Pick another member, or play against me.")
+        if member.bot and member.id != me:
+            raise UserError(f"{member.display_name} is a bot. Challenge a person, or choose me ({BOT_NAME}).")
+        runtime.remember(interaction.user, member)
+        await runtime.service.matches.check_channel(interaction.guild_id, channel_id_of(interaction))
+        who = "me" if member.id == me else member.mention
         await interaction.response.send_message(
-            self.challenge_text(challenge),
-            view=self.challenge_view(challenge, thread=in_thread),
-            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+            f"Challenge {who} to which game? The match is rated, seats are drawn at random and the server's "
+            "time per turn applies; /play sets other options.",
+            view=discord.ui.View(timeout=None).add_item(GamePicker(member.id)),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
+
+    async def challenge_picked(self, interaction: Interaction, game: str, opponent_id: int) -> None:
+        """A game was picked in the menu's game picker: challenge the member, or play me."""
+        runtime = runtime_of(interaction)
+        runtime.remember(interaction.user)
+        rules = runtime.service.rules(game)
+        guild_id = interaction.guild_id
+        settings = await runtime.service.guilds.settings(guild_id) if guild_id is not None else None
+        in_thread = bool(settings and settings.threads)
+        if opponent_id == bot_user_id(interaction):
+            # What can be refused is checked before the picker closes.
+            runtime.service.challenges.check_options(game, {})
+            await runtime.service.matches.check_channel(guild_id, channel_id_of(interaction))
+            await interaction.response.edit_message(
+                content=f"{rules.name} against me: here we go.", view=None
+            )
+            await self._play_bot(interaction, game, {}, DEFAULT_LEVEL, in_thread)
+            return
+        await self._challenge(interaction, game, {}, opponent_id, thread=in_thread, picked=True)
 
     def _given_options(self, game: str, text: str | None, *, lobby: bool) -> dict[str, Any]:
         """The game's options typed in `options`; the host's own options have their own fields."""
@@ -256,7 +378,8 @@ class Play(commands.Cog):
             # Check what can be checked before a thread exists, so a refusal leaves no empty thread.
             service.challenges.check_options(game, given)
             await service.matches.check_channel(interaction.guild_id, channel_id)
-            await interaction.response.defer()
+            if not interaction.response.is_done():
+                await interaction.response.defer()
             home = await self._open_thread(interaction, f"{game_name(game)} against {BOT_NAME}")
         match = await service.challenges.play_bot(
             game,
@@ -272,12 +395,12 @@ class Play(commands.Cog):
         headline = f"A match against me at level {level}."
         if home is not None:
             await interaction.followup.send(f"Match #{match.id} against me is in <#{home}>.")
-            await self.post_start(match, headline)
+            await self.post_start(match, headline, viewer=interaction.user.id)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
-        message = await runtime.board(match, headline=headline)
-        await interaction.followup.send(**message.send_kwargs())
+        message = await runtime.board(match, headline=headline, viewer=interaction.user.id)
+        await send_board(interaction, match, message)
         runtime.after_change(match)
 
     def challenge_text(self, challenge: Challenge) -> str:
@@ -304,7 +427,7 @@ class Play(commands.Cog):
     async def _open_thread(self, interaction: Interaction, name: str) -> int | None:
         """A public thread on the interaction's message (or channel) for the match; None if not possible."""
         try:
-            if interaction.message is not None:
+            if interaction.message is not None and not interaction.message.flags.ephemeral:
                 thread = await interaction.message.create_thread(name=name[:100])
             elif isinstance(interaction.channel, discord.TextChannel):
                 thread = await interaction.channel.create_thread(
@@ -351,11 +474,14 @@ class Play(commands.Cog):
             content=f"{self.challenge_text(challenge).splitlines()[0]}\nAccepted: match #{match.id}{where}.",
             view=None,
         )
-        await self.post_start(match)
+        await self.post_start(match, viewer=interaction.user.id)
 
-    async def post_start(self, match: MatchView, headline: str = "The match begins.") -> None:
+    async def post_start(
+        self, match: MatchView, headline: str = "The match begins.", *, viewer: int | None = None
+    ) -> None:
+        """Post the first board of a match (in the theme of `viewer`, who started it)."""
         runtime = bot_runtime(self.bot)
-        await runtime.post(match.channel_id, await runtime.board(match, headline=headline))
+        await runtime.post_board(match, await runtime.board(match, headline=headline, viewer=viewer))
         runtime.after_change(match)
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
@@ -467,7 +593,7 @@ class Play(commands.Cog):
         await interaction.edit_original_response(
             content=self._lobby_text(await lobbies.get(ref.ref)), view=None
         )
-        await self.post_start(match)
+        await self.post_start(match, viewer=interaction.user.id)
 
     # ------------------------------------------------------------------------------------ resign / abort
 
@@ -486,15 +612,16 @@ class Play(commands.Cog):
         same_server(interaction, (await matches.get(ref.ref)).guild_id)
         result = await matches.resign(ref.ref, interaction.user.id)
         await interaction.response.edit_message(content="You resigned.", view=None)
-        await self.post_result(result)
+        await self.post_result(result, viewer=interaction.user.id)
 
-    async def post_result(self, result: Finished | Played) -> None:
+    async def post_result(self, result: Finished | Played, *, viewer: int | None = None) -> None:
+        """Post the board after a resignation or an abort (in the theme of `viewer`, who did it)."""
         runtime = bot_runtime(self.bot)
         if isinstance(result, Finished):
-            message = await runtime.board(result.match, finished=result)
-            await runtime.post(result.match.channel_id, message)
+            message = await runtime.board(result.match, finished=result, viewer=viewer)
+            await runtime.post_board(result.match, message)
         else:
-            await runtime.post(result.match.channel_id, await runtime.played_board(result))
+            await runtime.post_board(result.match, await runtime.played_board(result, viewer=viewer))
             runtime.after_change(result.match)
 
     @app_commands.command(
@@ -526,7 +653,7 @@ class Play(commands.Cog):
                 await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
             else:
                 await interaction.response.edit_message(content=text, view=None)
-            await self.post_result(result)
+            await self.post_result(result, viewer=interaction.user.id)
             return
         waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
         agree = button(

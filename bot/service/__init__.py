@@ -10,6 +10,9 @@ One `Service` over one store holds the parts, each a file of one job:
     history     History: finished matches and statistics                                     (history.py)
     clock       TurnClock: expires turns and challenges on time                              (clock.py)
     bot_turns   BotTurns: the bot plays its seats through an AIRunner                        (ai.py)
+    prefs       Prefs: users' board themes and reminders, servers' default theme             (prefs.py)
+    messages    Messages: the newest board of each match, each challenge's message           (messages.py)
+    reminders   Reminders: opt-in turn reminders in long matches, run by the clock           (reminders.py)
 
 Records and events are in records.py, errors in errors.py, match options in options.py, the store behind
 its protocol in store/. The application (the Discord bot) builds it once::
@@ -19,7 +22,8 @@ its protocol in store/. The application (the Discord bot) builds it once::
     ...
     await service.close()
 
-and hears about background work through `on_event` (`TimedOut`, `ChallengeExpired`, `BotPlayed`).
+and hears about background work through `on_event` (`TimedOut`, `ChallengeExpired`, `BotPlayed`), and
+about due turn reminders through `on_reminder` (`TurnReminder`).
 """
 
 from __future__ import annotations
@@ -38,8 +42,11 @@ from bot.service.guilds import DEFAULT_TURN_TIMEOUT, Guilds
 from bot.service.history import History
 from bot.service.lobbies import Lobbies
 from bot.service.matches import MatchService, Registry
+from bot.service.messages import Messages
+from bot.service.prefs import Prefs
 from bot.service.ratings import Ratings
 from bot.service.records import MatchView
+from bot.service.reminders import ReminderHandler, Reminders
 from bot.service.store import MatchStore, open_store
 from games.base import Rules
 
@@ -78,6 +85,9 @@ class Service:
         )
         self.challenges = Challenges(store, self.matches, self.guilds, now=now, rng=rng, ttl=challenge_ttl)
         self.lobbies = Lobbies(store, self.matches, self.guilds, now=now, rng=rng)
+        self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed)
+        self.messages = Messages(store, now=now)
+        self.reminders = Reminders(store, self.matches, self.prefs, now=now)
         self.clock: TurnClock | None = None
         self.bot_turns: BotTurns | None = None
         self.quarantined: list[int] = []
@@ -110,10 +120,20 @@ class Service:
         *,
         ai: AIRunner,
         on_thinking: Callable[[MatchView], Awaitable[None]] | None = None,
+        on_reminder: ReminderHandler | None = None,
         max_sleep: float = 300.0,
     ) -> None:
-        """Start the background work: the turn clock, and the bot's turns (resumed where it is to move)."""
-        self.clock = TurnClock(self.matches, self.challenges, on_event, now=self.now, max_sleep=max_sleep)
+        """Start the background work: the turn clock (with the turn reminders, sent to `on_reminder`), and
+        the bot's turns (resumed where it is to move)."""
+        self.reminders.handler = on_reminder
+        self.clock = TurnClock(
+            self.matches,
+            self.challenges,
+            on_event,
+            now=self.now,
+            max_sleep=max_sleep,
+            timers=(self.reminders,) if on_reminder is not None else (),
+        )
         self.bot_turns = BotTurns(self.matches, ai, on_event, on_thinking=on_thinking)
         self.clock.start()
         await self.bot_turns.resume()

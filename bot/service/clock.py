@@ -6,6 +6,9 @@ at the tables again and everything overdue expires at once; every expiry is a st
 nothing fires twice. The clock sleeps with `asyncio.sleep` (which a test's virtual clock drives), at most
 `max_sleep` seconds, so a wall-clock jump or a deadline written by another process is noticed in that time;
 `wake()` cuts a sleep short when a deadline moves earlier, and never interrupts a pass that is writing.
+
+Other durable timers (turn reminders) ride on the same loop as `Timer`s: each says when it is next due and
+does what is due; the clock sleeps until the earliest of all.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 from bot.service.challenges import Challenges
 from bot.service.matches import MatchService
@@ -22,6 +26,13 @@ from bot.service.records import ChallengeExpired, Event
 log = logging.getLogger(__name__)
 
 EventHandler = Callable[[Event], Awaitable[None]]
+
+
+class Timer(Protocol):
+    """More work the clock does on time, its due times kept in the database (e.g. `Reminders`)."""
+
+    async def next_due(self) -> float | None: ...
+    async def run_due(self, now: float) -> object: ...
 
 
 class TurnClock:
@@ -36,8 +47,10 @@ class TurnClock:
         now: Callable[[], float],
         max_sleep: float = 300.0,
         retry_after: float = 5.0,
+        timers: Sequence[Timer] = (),
     ) -> None:
         self.matches = matches
+        self.timers = tuple(timers)
         self.challenges = challenges
         self.on_event = on_event
         self.now = now
@@ -93,11 +106,20 @@ class TurnClock:
                 await self.on_event(event)
             except Exception:
                 log.exception("clock event handler failed for %r", event)
+        for timer in self.timers:
+            try:
+                await timer.run_due(now)
+            except Exception:
+                log.exception("clock timer %r failed", timer)
         return events
 
     async def seconds_to_next(self) -> float | None:
         """Seconds until the next deadline or expiry (0 if already due), None if nothing is waiting."""
         times = [t for t in (await self.matches.next_deadline(), await self.challenges.next_expiry()) if t]
+        for timer in self.timers:
+            due = await timer.next_due()
+            if due is not None:
+                times.append(due)
         return max(0.0, min(times) - self.now()) if times else None
 
     async def _run(self) -> None:

@@ -1,9 +1,15 @@
 """Ratings: openskill's Plackett-Luce model, one rating per game and player key (``user:<id>``, or
 ``ai:<level>`` for the bot), updated once when a rated match finishes (a flag on the match makes it
-idempotent, so a crash between the end and the rating is repaired by `recover`)."""
+idempotent, so a crash between the end and the rating is repaired by `recover`).
+
+Players read a rating on one scale, `shown_rating`: openskill's ordinal (the conservative estimate
+mu - 3 sigma) mapped to an Elo-like number, so a new player shows 1500, and marked provisional
+(`is_provisional`) while it is still uncertain. Every text that shows a rating uses these two functions.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +19,33 @@ from bot.service.errors import UnknownGame
 from bot.service.records import MatchStatus, Rating, RatingChange, player_key
 from bot.service.store import MatchStore
 from games.base import Rules
+
+_DISPLAY_MODEL = PlackettLuce()
+
+NEW_MU, NEW_SIGMA = _DISPLAY_MODEL.mu, _DISPLAY_MODEL.sigma
+"""A player's rating before their first rated game."""
+DISPLAY_TARGET = 1500.0
+"""What a new player shows: openskill's default rating has mu - 3 sigma = 0, which maps to this."""
+DISPLAY_ALPHA = 200.0 / _DISPLAY_MODEL.beta
+"""Points per unit of skill: one beta (the model's skill-class width: a player one beta stronger wins about
+76% of games) is 200 points, as 200 Elo points are a 76% expected score. 48 with openskill's defaults."""
+PROVISIONAL_SIGMA = 6.0
+"""A rating is provisional while its sigma is above this (a new rating starts at 25/3 = 8.33). Measured on
+simulated two-player pools, sigma falls below 6 after about a dozen rated games; until then a single game
+still moves the shown rating by 70 to 130 points, so the number is not yet worth comparing."""
+
+
+def shown_rating(mu: float, sigma: float) -> int:
+    """The rating players read: openskill's ordinal with `DISPLAY_ALPHA` and `DISPLAY_TARGET` (a new player
+    shows 1500), rounded half up. Differences are taken between shown ratings, so "1500 -> 1665 (+165)"
+    always adds up."""
+    ordinal = _DISPLAY_MODEL.rating(mu=mu, sigma=sigma).ordinal(3.0, DISPLAY_ALPHA, DISPLAY_TARGET)
+    return math.floor(ordinal + 0.5)
+
+
+def is_provisional(sigma: float) -> bool:
+    """Whether a rating is still too uncertain to compare (see `PROVISIONAL_SIGMA`)."""
+    return sigma > PROVISIONAL_SIGMA
 
 
 class Ratings:

@@ -75,3 +75,21 @@ def reply_text(result: Any) -> str:
     if result.followups:
         return str(result.followups[-1].content)
     return str(result.response.content) if result.response is not None else ""
+
+
+def image_theme(env: Any, attachment: Any) -> str:
+    """Which renderer theme an attached PNG or GIF was drawn in (each theme has its own fixed palette)."""
+    import io
+
+    from PIL import Image
+
+    from renderer.theme import THEME_NAMES, get_theme, palette
+
+    data = env.backend.cdn.get(attachment.url)
+    assert data, f"no stored bytes for {attachment.filename}"
+    drawn = Image.open(io.BytesIO(data)).getpalette() or []
+    for name in THEME_NAMES:
+        expected = [channel for colour in palette(get_theme(name)) for channel in colour]
+        if drawn[: len(expected)] == expected:
+            return name
+    raise AssertionError(f"{attachment.filename} matches no theme's palette")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.bot.helpers import button_labels, last_board, reply_text, start_challenge, take_user_errors
@@ -67,10 +68,16 @@ async def test_after_the_end_replay_history_leaderboard_stats(world: Any) -> Non
 
     history = await bob.slash(channel, "history")
     assert history.ephemeral and "#1 Paint" in history.response.content and "beat" in history.response.content
+    # One rating scale, rounded the same way on the final board, the leaderboard and /stats; plurals agree.
+    shown = re.search(rf"<@{alice.id}>: 1500 → (\d+) \(\+\d+\), first rated game, provisional", final.content)
+    assert shown, final.content
     board = await alice.slash(channel, "leaderboard", game="paint")
-    assert f"1. <@{alice.id}>" in board.response.content
+    assert f"1. <@{alice.id}>: {shown.group(1)} (provisional) · 1 game\n" in board.response.content + "\n"
     stats = await alice.slash(channel, "stats")
-    assert "Paint: 1 played, 1 won, 0 lost, 0 drawn" in stats.response.content
+    assert f"Paint: 1 played, 1 won, 0 lost, 0 drawn · rating {shown.group(1)} (provisional)" in (
+        stats.response.content
+    )
+    assert "· 2 moves" in history.response.content
     mine = await alice.slash(channel, "matches")
     assert "no active match" in mine.response.content
 

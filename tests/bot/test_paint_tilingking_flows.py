@@ -21,8 +21,7 @@ async def test_paint_ends_when_the_lead_is_held(world: Any) -> None:
     assert "c1-c3" in board.content.lower() or "c3" in board.content
     await bob.slash(channel, "move", notation="b9-b8")
     final = last_board(channel)
-    assert "won" in final.content and f"<@{alice.id}>" in final.content
-    assert "holding the lead" in final.content
+    assert f"**<@{alice.id}> wins by holding the lead.**" in final.content
     assert "Replay" in button_labels(final)
 
     # The match is over: the channel is free again, and /move says so.
@@ -37,7 +36,7 @@ async def test_paint_draws_when_nobody_leads_for_no_lead_turns(world: Any) -> No
     await alice.slash(channel, "move", notation="c1-c2")  # White 7 tiles, Black 6: White leads
     await bob.slash(channel, "move", notation="b9-b8")  # 7 all: nobody leads, and 1 such turn is a draw
     final = last_board(channel)
-    assert "draw" in final.content.lower() and "nobody holding the lead" in final.content
+    assert "**Draw: nobody held the lead.**" in final.content
     assert "Replay" in button_labels(final)
 
 
@@ -62,5 +61,5 @@ async def test_tilingking_place_then_a_round_of_passes(world: Any) -> None:
     board = last_board(channel)
     await alice.slash(channel, "pass")
     final = last_board(channel)
-    assert "won" in final.content and f"<@{alice.id}>" in final.content
+    assert f"**<@{alice.id}> wins on score.**" in final.content
     assert "Score" in final.content

@@ -43,7 +43,8 @@ async def test_paintscape_from_challenge_to_resignation(world: Any) -> None:
         mover = movers[turn % 2]
         moves = await suggestions(mover, channel)
         assert 0 < len(moves) <= 25
-        assert await suggestions(movers[(turn + 1) % 2], channel) == []  # not your turn: nothing offered
+        # Not your turn: no move is offered, only the reason.
+        assert await suggestions(movers[(turn + 1) % 2], channel) == ["(no move)"]
         await mover.slash(channel, "move", notation=moves[0])
         board = last_board(channel)
         assert moves[0] in board.content
@@ -54,6 +55,7 @@ async def test_paintscape_from_challenge_to_resignation(world: Any) -> None:
     assert question.ephemeral
     await bob.click(question.response, label="Yes, resign")
     final = last_board(channel)
-    assert "resigned" in final.content and f"<@{alice.id}>" in final.content and "won" in final.content
+    assert f"<@{bob.id}> resigned. **<@{alice.id}> wins by resignation.**" in final.content
     assert "Replay" in button_labels(final)
-    assert "rating" in final.content  # rated by default: rating changes are shown
+    # Rated by default: the rating changes are shown on the display scale (new players start at 1500).
+    assert f"<@{alice.id}>: 1500 → " in final.content and "first rated game, provisional" in final.content

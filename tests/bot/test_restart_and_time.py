@@ -33,7 +33,7 @@ async def test_restart_mid_match_keeps_buttons_moves_and_deadlines(world: Any, m
     assert "ran out of time" not in last_board(channel).content
     await env.advance_time(2 * 60)
     final = last_board(channel)
-    assert "ran out of time" in final.content and f"<@{alice.id}>" in final.content and "won" in final.content
+    assert f"<@{bob.id}> ran out of time. **<@{alice.id}> wins on time.**" in final.content
     await env.advance_time(60 * 60)
     assert sum("ran out of time" in m.content for m in channel.history()) == 1
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from bot.service.messages import PostedMessage
+from bot.service.prefs import UserPrefs
 from bot.service.records import (
     Challenge,
     ChallengeStatus,
@@ -217,3 +219,44 @@ class MatchStore(Protocol):
         ...
 
     async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]: ...
+
+    # ---------------------------------------------------------------------- preferences (schema 3)
+
+    async def get_user_prefs(self, user_id: int) -> UserPrefs | None: ...
+    async def put_user_prefs(self, prefs: UserPrefs, now: float) -> None: ...
+    async def get_guild_theme(self, guild_id: int) -> str | None: ...
+    async def set_guild_theme(self, guild_id: int, theme: str, now: float) -> None: ...
+
+    # ------------------------------------------------------------------- posted messages (schema 3)
+
+    async def swap_board_message(
+        self, match_id: int, posted: PostedMessage, now: float
+    ) -> PostedMessage | None:
+        """Make `posted` the match's newest board unless a newer one (a higher message id) is recorded, in
+        one transaction; returns the board no longer newest (the previous one, or `posted` itself), or None
+        when there was none before (or it is `posted` again)."""
+        ...
+
+    async def get_board_message(self, match_id: int) -> PostedMessage | None: ...
+    async def put_challenge_message(self, challenge_id: int, posted: PostedMessage, now: float) -> None: ...
+    async def get_challenge_message(self, challenge_id: int) -> PostedMessage | None: ...
+
+    # -------------------------------------------------------------------- turn reminders (schema 3)
+
+    async def due_turn_reminders(
+        self, now: float, *, min_turn: float, fraction: float, max_delay: float, limit: int = 100
+    ) -> list[tuple[int, float]]:
+        """(match id, deadline) of the turns whose reminder is due by `now`, earliest first: active, sound
+        matches whose turn timeout is at least `min_turn`, with a seated person whose reminders are on, not
+        yet reminded for this deadline. A turn started at deadline - turn_timeout; its reminder is due
+        min(turn_timeout * fraction, max_delay) later."""
+        ...
+
+    async def next_turn_reminder(self, *, min_turn: float, fraction: float, max_delay: float) -> float | None:
+        """When the earliest reminder not yet sent is due (the same turns as `due_turn_reminders`)."""
+        ...
+
+    async def claim_turn_reminder(self, match_id: int, deadline: float, now: float) -> bool:
+        """Mark the turn that ends at `deadline` reminded, if the match is still active at that deadline and
+        it was not marked yet: True once per turn, so a reminder is sent at most once."""
+        ...

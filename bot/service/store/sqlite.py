@@ -21,6 +21,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.service.messages import PostedMessage
+from bot.service.prefs import ReminderMode, UserPrefs
 from bot.service.records import (
     Challenge,
     ChallengeStatus,
@@ -251,12 +253,12 @@ class SqliteStore:
                 await _run(self._writer, "COMMIT")
         self._committed()
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    async def _fetchall(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[Row]:
         # One call on the connection's thread runs the statement to its end, so its read transaction ends
         # with it: interleaved cursors of concurrent coroutines would otherwise hold an old snapshot open.
         return list(await self._reader.execute_fetchall(sql, params))
 
-    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    async def _fetchone(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> Row | None:
         rows = await self._fetchall(sql, params)
         return rows[0] if rows else None
 
@@ -920,6 +922,120 @@ class SqliteStore:
             params,
         )
         return [UserStats(r["game"], r["played"], r["won"], r["lost"], r["drawn"]) for r in rows]
+
+    # ---------------------------------------------------------------------- preferences (schema 3)
+
+    async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
+        row = await self._fetchone("SELECT theme, reminders FROM user_prefs WHERE user_id = ?", (user_id,))
+        if row is None:
+            return None
+        return UserPrefs(user_id, row["theme"], ReminderMode(row["reminders"]))
+
+    async def put_user_prefs(self, prefs: UserPrefs, now: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO user_prefs (user_id, theme, reminders, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET theme = excluded.theme, reminders = excluded.reminders, "
+                "updated_at = excluded.updated_at",
+                (prefs.user_id, prefs.theme, prefs.reminders.value, now),
+            )
+
+    async def get_guild_theme(self, guild_id: int) -> str | None:
+        row = await self._fetchone("SELECT theme FROM guild_prefs WHERE guild_id = ?", (guild_id,))
+        return None if row is None else str(row["theme"])
+
+    async def set_guild_theme(self, guild_id: int, theme: str, now: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_prefs (guild_id, theme, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET theme = excluded.theme, "
+                "updated_at = excluded.updated_at",
+                (guild_id, theme, now),
+            )
+
+    # ------------------------------------------------------------------- posted messages (schema 3)
+
+    async def swap_board_message(
+        self, match_id: int, posted: PostedMessage, now: float
+    ) -> PostedMessage | None:
+        async with self._transaction() as db:
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT channel_id, message_id FROM board_messages WHERE match_id = ?", (match_id,)
+                )
+            )
+            previous = PostedMessage(rows[0]["channel_id"], rows[0]["message_id"]) if rows else None
+            if previous is not None and previous.message_id >= posted.message_id:
+                # A newer board is recorded already (or this one again): this one is the superseded one.
+                return None if previous == posted else posted
+            await db.execute(
+                "INSERT INTO board_messages (match_id, channel_id, message_id, posted_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET channel_id = excluded.channel_id, "
+                "message_id = excluded.message_id, posted_at = excluded.posted_at",
+                (match_id, posted.channel_id, posted.message_id, now),
+            )
+            return previous
+
+    async def get_board_message(self, match_id: int) -> PostedMessage | None:
+        row = await self._fetchone(
+            "SELECT channel_id, message_id FROM board_messages WHERE match_id = ?", (match_id,)
+        )
+        return None if row is None else PostedMessage(row["channel_id"], row["message_id"])
+
+    async def put_challenge_message(self, challenge_id: int, posted: PostedMessage, now: float) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO challenge_messages (challenge_id, channel_id, message_id, posted_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (challenge_id) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "posted_at = excluded.posted_at",
+                (challenge_id, posted.channel_id, posted.message_id, now),
+            )
+
+    async def get_challenge_message(self, challenge_id: int) -> PostedMessage | None:
+        row = await self._fetchone(
+            "SELECT channel_id, message_id FROM challenge_messages WHERE challenge_id = ?", (challenge_id,)
+        )
+        return None if row is None else PostedMessage(row["channel_id"], row["message_id"])
+
+    # -------------------------------------------------------------------- turn reminders (schema 3)
+
+    _REMINDABLE = (
+        "FROM matches m WHERE m.status = 'active' AND m.quarantine IS NULL AND m.deadline IS NOT NULL "
+        "AND m.turn_timeout >= :min_turn "
+        "AND EXISTS (SELECT 1 FROM match_seats s JOIN user_prefs p ON p.user_id = s.user_id "
+        "WHERE s.match_id = m.id AND s.ai_level IS NULL AND p.reminders <> 'off') "
+        "AND NOT EXISTS (SELECT 1 FROM turn_reminders r WHERE r.match_id = m.id AND r.deadline = m.deadline)"
+    )
+    _REMINDER_DUE = "m.deadline - m.turn_timeout + MIN(m.turn_timeout * :fraction, :max_delay)"
+
+    async def due_turn_reminders(
+        self, now: float, *, min_turn: float, fraction: float, max_delay: float, limit: int = 100
+    ) -> list[tuple[int, float]]:
+        rows = await self._fetchall(
+            f"SELECT m.id, m.deadline, {self._REMINDER_DUE} AS due {self._REMINDABLE} "
+            f"AND {self._REMINDER_DUE} <= :now ORDER BY due, m.id LIMIT :limit",
+            {"now": now, "min_turn": min_turn, "fraction": fraction, "max_delay": max_delay, "limit": limit},
+        )
+        return [(r["id"], r["deadline"]) for r in rows]
+
+    async def next_turn_reminder(self, *, min_turn: float, fraction: float, max_delay: float) -> float | None:
+        row = await self._fetchone(
+            f"SELECT MIN({self._REMINDER_DUE}) AS due {self._REMINDABLE}",
+            {"min_turn": min_turn, "fraction": fraction, "max_delay": max_delay},
+        )
+        return None if row is None or row["due"] is None else float(row["due"])
+
+    async def claim_turn_reminder(self, match_id: int, deadline: float, now: float) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO turn_reminders (match_id, deadline, sent_at) "
+                "SELECT id, deadline, ? FROM matches WHERE id = ? AND status = 'active' AND deadline = ? "
+                "ON CONFLICT (match_id) DO UPDATE SET deadline = excluded.deadline, "
+                "sent_at = excluded.sent_at WHERE turn_reminders.deadline <> excluded.deadline",
+                (now, match_id, deadline),
+            )
+            return cursor.rowcount == 1
 
 
 async def _configure(db: aiosqlite.Connection, synchronous: str, memory: bool) -> None:

@@ -149,5 +149,39 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WHERE m.guild_id IS NOT NULL AND m.status = 'finished' AND m.rated = 1 AND m.ratings_applied = 1
             GROUP BY m.guild_id, m.game, s.player_key""",
     ),
+    (
+        # Preferences: a user's board theme (NULL follows the server) and turn reminders; a server's theme.
+        """CREATE TABLE user_prefs (
+            user_id INTEGER PRIMARY KEY,
+            theme TEXT,
+            reminders TEXT NOT NULL DEFAULT 'off' CHECK (reminders IN ('off', 'dm', 'mention')),
+            updated_at REAL NOT NULL
+        )""",
+        "CREATE INDEX user_prefs_reminded ON user_prefs (user_id) WHERE reminders <> 'off'",
+        """CREATE TABLE guild_prefs (
+            guild_id INTEGER PRIMARY KEY,
+            theme TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        # Posted messages the bot edits later: a match's newest board, a challenge's message.
+        """CREATE TABLE board_messages (
+            match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER NOT NULL,
+            posted_at REAL NOT NULL
+        )""",
+        """CREATE TABLE challenge_messages (
+            challenge_id INTEGER PRIMARY KEY REFERENCES challenges (id) ON DELETE CASCADE,
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER NOT NULL,
+            posted_at REAL NOT NULL
+        )""",
+        # The turn each match was last reminded of (its deadline): one reminder per turn.
+        """CREATE TABLE turn_reminders (
+            match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            deadline REAL NOT NULL,
+            sent_at REAL NOT NULL
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,115 @@
+"""Preferences: each user's board theme and turn reminders, and each server's default theme.
+
+A user's theme is used for every board they ask for (/board, /pieces, replays) and for the public board
+posted after their move; a user who chose none follows the server's default, and a server that chose none
+uses the renderer's "default" theme. Reminders are off unless the user asks for them (`ReminderMode`);
+`bot.service.reminders` sends them.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from bot.service.errors import ServiceError, valid_id
+
+if TYPE_CHECKING:
+    from bot.service.store import MatchStore
+
+THEMES: tuple[str, ...] = ("default", "colorblind")
+"""The renderer's theme names (`renderer.THEME_NAMES`; the service does not import the renderer, a test
+keeps the two equal)."""
+DEFAULT_THEME = "default"
+FOLLOW_SERVER = "server"
+"""What a user picks to drop their own theme and follow the server's default again."""
+
+
+class ReminderMode(enum.StrEnum):
+    """How a user is reminded that it is their turn in a long match; the values are stored."""
+
+    OFF = "off"
+    DM = "dm"
+    MENTION = "mention"
+
+
+@dataclass(frozen=True, slots=True)
+class UserPrefs:
+    """One user's preferences: `theme` None follows the server's default."""
+
+    user_id: int
+    theme: str | None = None
+    reminders: ReminderMode = ReminderMode.OFF
+
+
+class UnknownTheme(ServiceError):
+    template = "There is no theme {theme!r}. Choose default or colorblind."
+
+
+class UnknownReminderMode(ServiceError):
+    template = "Reminders can be off, dm or mention, not {mode!r}."
+
+
+class Prefs:
+    """Reads and changes preferences; a user or server that never chose has the defaults."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        *,
+        now: Callable[[], float],
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.now = now
+        self._on_change = on_change
+
+    async def of_user(self, user_id: int) -> UserPrefs:
+        valid_id(user_id, "user")
+        return await self.store.get_user_prefs(user_id) or UserPrefs(user_id)
+
+    async def set_user(
+        self, user_id: int, *, theme: str | None = None, reminders: str | None = None
+    ) -> UserPrefs:
+        """Change a user's preferences (None keeps one). `theme` is a theme name, or FOLLOW_SERVER."""
+        current = await self.of_user(user_id)
+        if theme is not None:
+            if theme != FOLLOW_SERVER and theme not in THEMES:
+                raise UnknownTheme(theme=theme)
+            current = replace(current, theme=None if theme == FOLLOW_SERVER else theme)
+        if reminders is not None:
+            try:
+                current = replace(current, reminders=ReminderMode(reminders))
+            except ValueError:
+                raise UnknownReminderMode(mode=reminders) from None
+        await self.store.put_user_prefs(current, self.now())
+        if reminders is not None and self._on_change is not None:
+            self._on_change()  # a reminder may be due at once: the clock looks again
+        return current
+
+    async def guild_theme(self, guild_id: int) -> str | None:
+        """The server's default theme, None if it chose none."""
+        valid_id(guild_id, "server")
+        return await self.store.get_guild_theme(guild_id)
+
+    async def set_guild_theme(self, guild_id: int, theme: str) -> str:
+        """Set the server's default theme (a theme name)."""
+        valid_id(guild_id, "server")
+        if theme not in THEMES:
+            raise UnknownTheme(theme=theme)
+        await self.store.set_guild_theme(guild_id, theme, self.now())
+        return theme
+
+    async def theme_for(self, user_id: int | None, guild_id: int | None) -> str:
+        """The theme of a board shown to (or caused by) `user_id` in `guild_id`: the user's own choice, else
+        the server's default, else DEFAULT_THEME. None for either means nobody in particular."""
+        if user_id is not None:
+            own = (await self.of_user(user_id)).theme
+            if own is not None:
+                return own
+        if guild_id is not None:
+            server = await self.guild_theme(guild_id)
+            if server is not None:
+                return server
+        return DEFAULT_THEME
