@@ -933,7 +933,8 @@ class SqliteStore:
 
     async def put_user_prefs(self, prefs: UserPrefs, now: float) -> None:
         async with self._transaction() as db:
-            await db.execute(
+            await _run(
+                db,
                 "INSERT INTO user_prefs (user_id, theme, reminders, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET theme = excluded.theme, reminders = excluded.reminders, "
                 "updated_at = excluded.updated_at",
@@ -946,7 +947,8 @@ class SqliteStore:
 
     async def set_guild_theme(self, guild_id: int, theme: str, now: float) -> None:
         async with self._transaction() as db:
-            await db.execute(
+            await _run(
+                db,
                 "INSERT INTO guild_prefs (guild_id, theme, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET theme = excluded.theme, "
                 "updated_at = excluded.updated_at",
@@ -968,7 +970,8 @@ class SqliteStore:
             if previous is not None and previous.message_id >= posted.message_id:
                 # A newer board is recorded already (or this one again): this one is the superseded one.
                 return None if previous == posted else posted
-            await db.execute(
+            await _run(
+                db,
                 "INSERT INTO board_messages (match_id, channel_id, message_id, posted_at) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET channel_id = excluded.channel_id, "
                 "message_id = excluded.message_id, posted_at = excluded.posted_at",
@@ -984,7 +987,8 @@ class SqliteStore:
 
     async def put_challenge_message(self, challenge_id: int, posted: PostedMessage, now: float) -> None:
         async with self._transaction() as db:
-            await db.execute(
+            await _run(
+                db,
                 "INSERT INTO challenge_messages (challenge_id, channel_id, message_id, posted_at) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (challenge_id) DO UPDATE SET "
                 "channel_id = excluded.channel_id, message_id = excluded.message_id, "
@@ -1028,7 +1032,8 @@ class SqliteStore:
 
     async def claim_turn_reminder(self, match_id: int, deadline: float, now: float) -> bool:
         async with self._transaction() as db:
-            cursor = await db.execute(
+            cursor = await _run(
+                db,
                 "INSERT INTO turn_reminders (match_id, deadline, sent_at) "
                 "SELECT id, deadline, ? FROM matches WHERE id = ? AND status = 'active' AND deadline = ? "
                 "ON CONFLICT (match_id) DO UPDATE SET deadline = excluded.deadline, "
