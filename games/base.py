@@ -203,20 +203,20 @@ class Option:
             elif isinstance(value, str) and value.lower() in _TRUE | _FALSE:
                 result = value.lower() in _TRUE
             else:
-                raise InvalidOptions(f"{self.name} must be on or off")
+                raise InvalidOptions(f"`{self.name}` must be on or off")
         elif kind is int:
             result = self._whole_number(value)
             if self.minimum is not None and result < self.minimum:
-                raise InvalidOptions(f"{self.name} must be at least {self.minimum}")
+                raise InvalidOptions(f"`{self.name}` must be at least {self.minimum}")
             if self.maximum is not None and result > self.maximum:
-                raise InvalidOptions(f"{self.name} must be at most {self.maximum}")
+                raise InvalidOptions(f"`{self.name}` must be at most {self.maximum}")
         else:
             if not isinstance(value, str):
-                raise InvalidOptions(f"{self.name} must be text")
+                raise InvalidOptions(f"`{self.name}` must be text")
             result = value
         if self.choices and result not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise InvalidOptions(f"{self.name} must be one of: {allowed}")
+            raise InvalidOptions(f"`{self.name}` must be one of: {allowed}")
         return result
 
     def _whole_number(self, value: Any) -> int:
@@ -231,9 +231,9 @@ class Option:
             if match is not None:
                 sign, digits = match.groups()
                 if len(digits) > _MAX_DIGITS:  # far beyond any option's range; int() of it would be slow
-                    raise InvalidOptions(f"{self.name} has too many digits")
+                    raise InvalidOptions(f"`{self.name}` has too many digits")
                 return int(sign + digits)
-        raise InvalidOptions(f"{self.name} must be a whole number")
+        raise InvalidOptions(f"`{self.name}` must be a whole number")
 
 
 def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:

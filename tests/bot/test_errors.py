@@ -87,7 +87,7 @@ async def test_options_that_do_not_fit_the_game(world: Any) -> None:
     bad_value = await world.alice.slash(
         world.channel, "play", game="paint", opponent=world.bob, options="lead_turns=many"
     )
-    assert bad_value.ephemeral and "lead_turns must be a whole number" in bad_value.response.content.lower()
+    assert bad_value.ephemeral and "`lead_turns` must be a whole number" in bad_value.response.content
     players = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob, players=3)
     assert players.ephemeral and "2-2 players" in players.response.content
     itself = await world.alice.slash(world.channel, "play", game="paint", opponent=world.alice)

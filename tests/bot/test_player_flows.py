@@ -198,7 +198,7 @@ async def test_a_bad_option_is_refused_when_the_challenge_is_made(world: Any) ->
     refused = await world.alice.slash(
         world.channel, "play", game="tilingking", opponent=world.bob, options="size=50"
     )
-    assert refused.ephemeral and "size must be at most" in reply_text(refused).lower()
+    assert refused.ephemeral and "`size` must be at most" in reply_text(refused)
     assert await world.env.bot.runtime.service.challenges.pending(world.channel.id) == []
     take_user_errors(world)
 

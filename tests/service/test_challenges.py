@@ -56,7 +56,7 @@ async def test_challenge_refusals(service: Service) -> None:
         await service.challenges.create("race", {}, ALICE, ALICE, guild_id=GUILD, channel_id=CHANNEL)
     with pytest.raises(UnknownGame, match="no game called 'chess'"):
         await service.challenges.create("chess", {}, ALICE, BOB, guild_id=GUILD, channel_id=CHANNEL)
-    with pytest.raises(InvalidOptions, match="target must be at least 3"):
+    with pytest.raises(InvalidOptions, match="`target` must be at least 3"):
         await service.challenges.create("race", {"target": 1}, ALICE, BOB, guild_id=GUILD, channel_id=CHANNEL)
     with pytest.raises(InvalidOptions, match="unknown option 'colour'"):
         await service.challenges.create(
