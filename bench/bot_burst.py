@@ -5,7 +5,8 @@ matches are started through /play and Accept, then in each round all N players t
 same instant: the N interactions reach the bot's gateway together, before any is answered. SimCord's public
 actors run one operation at a time, so the burst is dispatched with its interaction builders (simcord 3.2.1,
 pinned). Each /move is timed from the burst to the moment its board reply was sent; every move must be
-answered with its board (an image attachment), which the bench checks and reports.
+answered with its board (an image attachment), which the bench checks and reports. CPU per move is given for
+the whole process (bot, renders and the simulated Discord) and for the event loop's thread alone.
 
     python bench/bot_burst.py                 # N = 50 and 200, 3 rounds each
     python bench/bot_burst.py --sizes 50 --rounds 5
@@ -83,7 +84,7 @@ async def burst(size: int, rounds: int, seed: int) -> dict[str, float]:
 
                 latencies: list[float] = []
                 missing = 0
-                elapsed = 0.0
+                elapsed = process_cpu = main_cpu = 0.0
                 answered: dict[int, float] = {}
                 moves_cog = bot.get_cog("Moves")
                 assert moves_cog is not None
@@ -108,9 +109,14 @@ async def burst(size: int, rounds: int, seed: int) -> dict[str, float]:
                                 players[match.user_to_move], channel, rules.notation(match.state, move)
                             )
                         )
+                    if not records:  # every match has ended
+                        break
                     started = time.perf_counter()
+                    cpu, loop_cpu = time.process_time(), time.thread_time()
                     await env._settle_internal(dispatch="INTERACTION_CREATE")
                     elapsed += time.perf_counter() - started
+                    process_cpu += time.process_time() - cpu
+                    main_cpu += time.thread_time() - loop_cpu
                     for record in records:
                         result = simcord.InteractionResult(env, record)
                         board = result.followups[-1] if result.followups else result.response
@@ -128,6 +134,8 @@ async def burst(size: int, rounds: int, seed: int) -> dict[str, float]:
         "p99_ms": percentile(millis, 0.99),
         "max_ms": max(millis),
         "without_board": missing,
+        "cpu_ms_per_move": 1000 * process_cpu / len(millis),
+        "loop_ms_per_move": 1000 * main_cpu / len(millis),
     }
 
 

@@ -7,7 +7,6 @@ when a person is to move. A move that cannot be undone (TilingKing's pass all) a
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Mapping, Sequence
@@ -17,11 +16,12 @@ from typing import Any
 import discord
 
 import renderer
+from bot.drawing import Drawing
 from bot.replies import sentence_case
 from bot.service.ratings import NEW_MU, NEW_SIGMA, is_provisional, shown_rating
 from bot.service.records import Finished, MatchView, MoveView, Player, RatingChange
 from bot.views import TesseraButton, button
-from games.base import Outcome, Rules, Termination, WordMove
+from games.base import Rules, Termination, WordMove
 from renderer import text as renderer_text
 
 log = logging.getLogger("tessera.boards")
@@ -188,24 +188,21 @@ class BoardMessage:
         return kwargs
 
 
-def _render(
-    game: str, state: Any, last_move: str | None, players: list[str], outcome: Outcome | None, theme: str
-) -> tuple[bytes, str]:
-    png = renderer.render(game, state, last_move=last_move, players=players, outcome=outcome, theme=theme)
-    alt = renderer.alt_text(game, state, players=players, last_move=last_move, outcome=outcome)
-    return png, alt
-
-
 async def render_board(
-    match: MatchView, names: Mapping[int, str], *, last_move: str | None, theme: str = "default"
+    drawing: Drawing,
+    match: MatchView,
+    names: Mapping[int, str],
+    *,
+    last_move: str | None,
+    theme: str = "default",
 ) -> tuple[bytes | None, str]:
-    """The board PNG (in `theme`) and its alt text, rendered in a worker thread; (None, text) if the renderer
+    """The board PNG (in `theme`) and its alt text, drawn on the board pool; (None, "") if the renderer
     failed. A finished match shows its stored outcome, so a resignation, a timeout or an abort is on the
     image."""
     players = [seat_name(s, names) for s in match.seats]
     try:
-        return await asyncio.to_thread(
-            _render, match.game, match.state, last_move, players, match.outcome, theme
+        return await drawing.board(
+            match.game, match.state, last_move=last_move, players=players, outcome=match.outcome, theme=theme
         )
     except Exception:
         log.exception("rendering match %s failed; sending the position as text", match.id)
@@ -213,6 +210,7 @@ async def render_board(
 
 
 async def board_message(
+    drawing: Drawing,
     match: MatchView,
     rules: Rules[Any, Any],
     names: Mapping[int, str],
@@ -237,7 +235,7 @@ async def board_message(
         turn = turn_line(match, rules)
         if turn:
             text.append(turn)
-    png, alt = await render_board(match, names, last_move=last_move, theme=theme)
+    png, alt = await render_board(drawing, match, names, last_move=last_move, theme=theme)
     if png is None:
         text.append(f"```\n{rules.position_text(match.state)[:1500]}\n```")
     buttons = word_buttons(match, rules)

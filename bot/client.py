@@ -24,6 +24,7 @@ from bot.settings import Settings
 from bot.views import TesseraButton
 
 if TYPE_CHECKING:
+    from bot.drawing import Drawing
     from bot.runtime import Runtime
     from bot.service.ai import AIRunner
 
@@ -59,6 +60,7 @@ class TesseraBot(commands.AutoShardedBot):
         settings: Settings,
         *,
         ai_runner: AIRunner | None = None,
+        drawing: Drawing | None = None,
         extensions: Sequence[str] = EXTENSIONS,
         now: Any = None,
     ) -> None:
@@ -73,6 +75,7 @@ class TesseraBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self._ai_runner = ai_runner
+        self._drawing = drawing
         self._extensions = tuple(extensions)
         self._now = now
 
@@ -80,7 +83,9 @@ class TesseraBot(commands.AutoShardedBot):
         from bot.runtime import Runtime
 
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
-        self.runtime = await Runtime.open(self, ai_runner=self._ai_runner, now=self._now)
+        self.runtime = await Runtime.open(
+            self, ai_runner=self._ai_runner, now=self._now, drawing=self._drawing
+        )
         self.add_dynamic_items(TesseraButton)
         for extension in self._extensions:
             await self.load_extension(extension)

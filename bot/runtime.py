@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.boards import BoardMessage, board_message, move_lines
+from bot.drawing import Drawing
 from bot.service import Service
 from bot.service.ai import AIRunner
 from bot.service.messages import PostedMessage
@@ -42,20 +43,34 @@ def utc_seconds() -> float:
 class Runtime:
     """The service and the AI runner of one bot process, and what it posts on its own."""
 
-    def __init__(self, bot: TesseraBot, service: Service, ai: AIRunner, *, owns_ai: bool) -> None:
+    def __init__(
+        self,
+        bot: TesseraBot,
+        service: Service,
+        ai: AIRunner,
+        *,
+        owns_ai: bool,
+        drawing: Drawing | None = None,
+    ) -> None:
         self.bot = bot
         self.service = service
         self.ai = ai
         self._owns_ai = owns_ai
+        self.drawing = drawing or Drawing()
         self.names: dict[int, str] = {}
         self._closed = False
 
     @classmethod
     async def open(
-        cls, bot: TesseraBot, *, ai_runner: AIRunner | None = None, now: Callable[[], float] | None = None
+        cls,
+        bot: TesseraBot,
+        *,
+        ai_runner: AIRunner | None = None,
+        now: Callable[[], float] | None = None,
+        drawing: Drawing | None = None,
     ) -> Runtime:
         service = await Service.open(bot.settings.database_url, now=now or utc_seconds)
-        return cls(bot, service, ai_runner or AIRunner(), owns_ai=ai_runner is None)
+        return cls(bot, service, ai_runner or AIRunner(), owns_ai=ai_runner is None, drawing=drawing)
 
     async def start(self) -> None:
         """Start the turn clock and resume every match where the bot is to move."""
@@ -69,6 +84,7 @@ class Runtime:
             return
         self._closed = True
         await self.service.close()
+        await self.drawing.close()
         if self._owns_ai:
             await self.ai.aclose()
 
@@ -116,6 +132,7 @@ class Runtime:
         names = await self.names_for(match)
         theme = await self.theme_for(viewer, match.guild_id)
         return await board_message(
+            self.drawing,
             match,
             rules,
             names,

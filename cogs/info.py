@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-import time
 from typing import Any
 
 import discord
@@ -24,28 +22,6 @@ from cogs.play import players_text
 log = logging.getLogger("tessera.info")
 
 EMBED_LIMIT = 4096
-REPLAY_COOLDOWN = 20.0
-"""Seconds between two replays asked by the same user."""
-
-
-class PerUserLimit:
-    """At most one use per user every `seconds` (in this process)."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self._last: dict[int, float] = {}
-
-    def wait(self, user_id: int) -> float:
-        """0 and the use is counted when the user may go ahead; otherwise the seconds left to wait."""
-        now = time.monotonic()
-        last = self._last.get(user_id)
-        if last is not None and now - last < self.seconds:
-            return self.seconds - (now - last)
-        self._last = {u: t for u, t in self._last.items() if now - t < self.seconds}
-        self._last[user_id] = now
-        return 0.0
-
-
 def result_phrase(match: MatchRecord) -> str:
     """ "<@1> beat <@2> by resignation", "draw by ...", "aborted"."""
     outcome = match.outcome
@@ -105,7 +81,6 @@ class Info(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.replay_limit = PerUserLimit(REPLAY_COOLDOWN)
 
     async def cog_load(self) -> None:
         register_button("replay", self.on_replay_button)
@@ -167,8 +142,8 @@ class Info(commands.Cog):
         await self.send_replay(interaction, ref.ref)
 
     async def send_replay(self, interaction: Interaction, match_id: int) -> None:
-        """A finished match of this server (or one the user played in) as an animated GIF; one replay per
-        user every REPLAY_COOLDOWN seconds, since a long one takes seconds to draw."""
+        """A finished match of this server (or one the user played in) as an animated GIF, drawn in a replay
+        process (one per user at a time, a bounded queue) or taken from the cache."""
         runtime = runtime_of(interaction)
         interaction.extras["match_id"] = match_id
         match = await runtime.service.matches.get_visible(
@@ -176,24 +151,21 @@ class Info(commands.Cog):
         )
         if match.is_active:
             raise UserError(f"Match #{match_id} is still being played; its replay comes when it ends.")
-        wait = self.replay_limit.wait(interaction.user.id)
-        if wait > 0:
-            raise UserError(f"You asked for a replay a moment ago; try again in {wait:.0f} s.")
+        runtime.drawing.admit(interaction.user.id)
         await interaction.response.defer(thinking=True)
         log = [(m.seat, m.notation) for m in await runtime.service.matches.log(match_id)]
         names = await runtime.names_for(match)
         players = [seat_name(s, names) for s in match.seats]
         theme = await runtime.theme_for(interaction.user.id, interaction.guild_id)
-        from renderer.replay import replay_gif
-
-        gif = await asyncio.to_thread(
-            replay_gif,
-            match.game,
-            dict(match.options),
-            match.seed,
-            len(match.seats),
-            log,
-            players,
+        gif = await runtime.drawing.replay(
+            user_id=interaction.user.id,
+            match_id=match.id,
+            game=match.game,
+            options=match.options,
+            seed=match.seed,
+            seats=len(match.seats),
+            log=log,
+            players=players,
             outcome=match.outcome,
             theme=theme,
         )

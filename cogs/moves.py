@@ -308,9 +308,7 @@ class Moves(commands.Cog):
         names = await runtime.names_for(match)
         players = [seat_name(s, names) for s in match.seats]
         theme = await runtime.theme_for(interaction.user.id, match.guild_id)
-        png = await asyncio.to_thread(
-            renderer.render_pieces, match.game, match.state, seat, players=players, theme=theme
-        )
+        png = await runtime.drawing.pieces(match.game, match.state, seat, players=players, theme=theme)
         file = discord.File(io.BytesIO(png), filename="pieces.png", description="Your remaining pieces")
         await interaction.followup.send(f"Your pieces in match #{match.id}:", file=file, ephemeral=True)
 

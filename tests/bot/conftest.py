@@ -7,6 +7,7 @@ channel and three members. The AI runner thinks with a tiny budget so bot-oppone
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.client import TesseraBot
+from bot.drawing import Drawing
 from bot.service.ai import AIRunner
 from bot.settings import Settings
 
@@ -57,7 +59,10 @@ async def make_bot(settings: Settings, ai_runner: AIRunner) -> AsyncIterator[Bot
     built: list[TesseraBot] = []
 
     def build(**overrides: Any) -> TesseraBot:
-        bot = TesseraBot(settings, ai_runner=ai_runner, **overrides)
+        # Replays on a thread rather than a worker process: no process start-up in every bot test
+        # (tests/bot/test_drawing.py runs the real process pool).
+        drawing = Drawing(replay_executor=ThreadPoolExecutor(1))
+        bot = TesseraBot(settings, ai_runner=ai_runner, drawing=drawing, **overrides)
         built.append(bot)
         return bot
 

@@ -1,0 +1,245 @@
+"""Drawing off the event loop, one kind of work never starving another.
+
+- Boards (a few milliseconds each) render on their own small thread pool, not asyncio's default one, so a
+  move's board never queues behind other blocking work (autocomplete's move lists use the default pool).
+- Replays (seconds for a long match) render in worker processes, at most one per CPU, behind a fair queue:
+  one replay per user at a time, FIFO between users, and a bounded number waiting; a move never waits for a
+  replay because replays never touch the board pool or the event loop's thread.
+- A finished match's GIF never changes for the same names and theme, so replays are cached (LRU, bounded in
+  bytes): asking again costs nothing.
+
+Tests may pass their own replay executor (a thread pool: no process start-up in every bot test).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import renderer
+from bot.replies import UserError
+from games.base import Outcome
+from renderer.replay import replay_gif
+
+log = logging.getLogger("tessera.drawing")
+
+BOARD_THREADS = 2
+"""Threads drawing boards: PIL releases the GIL while it encodes, so two keep both cores busy."""
+REPLAY_CACHE_BYTES = 32 * 2**20
+MAX_WAITING_REPLAYS = 16
+"""Replays queued beyond the running ones; more are refused with a 'busy, try again' answer."""
+
+
+class ReplayBusy(UserError):
+    """Too many replays are waiting; the message is for the player."""
+
+    def __init__(self) -> None:
+        super().__init__("Many replays are being drawn right now. Try again in a minute.")
+
+
+class ReplayPending(UserError):
+    """This user's previous replay is still being drawn."""
+
+    def __init__(self) -> None:
+        super().__init__("Your previous replay is still being drawn; it will be posted in a moment.")
+
+
+def draw_board(
+    game: str,
+    state: Any,
+    last_move: str | None,
+    players: Sequence[str],
+    outcome: Outcome | None,
+    theme: str,
+) -> tuple[bytes, str]:
+    """A board PNG and its alt text (run in a board thread)."""
+    png = renderer.render(game, state, last_move=last_move, players=players, outcome=outcome, theme=theme)
+    alt = renderer.alt_text(game, state, players=players, last_move=last_move, outcome=outcome)
+    return png, alt
+
+
+def _warm_up() -> None:
+    """Import the renderer and the engines once in a fresh replay worker."""
+    import games  # noqa: F401
+    import renderer.replay  # noqa: F401
+
+
+class ByteLRU:
+    """A least-recently-used cache of byte strings, bounded by their total size."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    def get(self, key: Hashable) -> bytes | None:
+        data = self._items.get(key)
+        if data is not None:
+            self._items.move_to_end(key)
+        return data
+
+    def put(self, key: Hashable, data: bytes) -> None:
+        if len(data) > self.limit:
+            return
+        old = self._items.pop(key, None)
+        self.size -= len(old) if old is not None else 0
+        self._items[key] = data
+        self.size += len(data)
+        while self.size > self.limit:
+            _, dropped = self._items.popitem(last=False)
+            self.size -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class Drawing:
+    """The bot's board pool and replay processes (see the module doc)."""
+
+    def __init__(
+        self,
+        *,
+        board_threads: int = BOARD_THREADS,
+        replay_workers: int | None = None,
+        replay_executor: Executor | None = None,
+        cache_bytes: int = REPLAY_CACHE_BYTES,
+        max_waiting: int = MAX_WAITING_REPLAYS,
+    ) -> None:
+        self._boards = ThreadPoolExecutor(board_threads, thread_name_prefix="tessera-board")
+        self.replay_workers = max(1, replay_workers or os.cpu_count() or 1)
+        self._replays = replay_executor
+        self._owns_replays = replay_executor is None
+        self._replay_slots = asyncio.Semaphore(self.replay_workers)
+        self.max_waiting = max_waiting
+        self.cache = ByteLRU(cache_bytes)
+        self._in_flight: dict[Hashable, asyncio.Future[bytes]] = {}
+        self._users: set[int] = set()
+        self.waiting = 0
+        self.running = 0
+        """Replays drawing now (at most `replay_workers`)."""
+
+    def _replay_executor(self) -> Executor:
+        if self._replays is None:
+            context = multiprocessing.get_context("spawn")  # the bot runs threads that fork would copy badly
+            self._replays = ProcessPoolExecutor(self.replay_workers, mp_context=context, initializer=_warm_up)
+        return self._replays
+
+    async def board(
+        self,
+        game: str,
+        state: Any,
+        *,
+        last_move: str | None,
+        players: Sequence[str],
+        outcome: Outcome | None,
+        theme: str,
+    ) -> tuple[bytes, str]:
+        """A board PNG and its alt text, drawn on the board pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._boards, draw_board, game, state, last_move, list(players), outcome, theme
+        )
+
+    async def pieces(self, game: str, state: Any, seat: int, *, players: Sequence[str], theme: str) -> bytes:
+        """One seat's remaining pieces (TilingKing's /pieces), drawn on the board pool."""
+        names = list(players)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._boards, lambda: renderer.render_pieces(game, state, seat, players=names, theme=theme)
+        )
+
+    def admit(self, user_id: int) -> None:
+        """Raise ReplayPending or ReplayBusy now if a replay for `user_id` would be refused (before the bot
+        answers 'thinking', so the refusal can be a private reply)."""
+        if user_id in self._users:
+            raise ReplayPending()
+        if self.waiting >= self.max_waiting:
+            raise ReplayBusy()
+
+    async def replay(
+        self,
+        *,
+        user_id: int,
+        match_id: int,
+        game: str,
+        options: Mapping[str, Any],
+        seed: int,
+        seats: int,
+        log: Sequence[tuple[int, str]],
+        players: Sequence[str],
+        outcome: Outcome | None,
+        theme: str,
+    ) -> bytes:
+        """The GIF of a finished match: from the cache, joined to the same replay being drawn, or drawn in a
+        replay process if this user has none in flight and the queue has room (ReplayPending, ReplayBusy)."""
+        key = (match_id, theme, tuple(players), len(log))
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        same = self._in_flight.get(key)
+        if same is not None:
+            return await asyncio.shield(same)
+        self.admit(user_id)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._in_flight[key] = future
+        self._users.add(user_id)
+        self.waiting += 1
+        started = False
+        try:
+            async with self._replay_slots:
+                self.waiting -= 1
+                started = True
+                self.running += 1
+                try:
+                    gif = await asyncio.get_running_loop().run_in_executor(
+                        self._replay_executor(),
+                        _replay,
+                        game,
+                        dict(options),
+                        seed,
+                        seats,
+                        list(log),
+                        list(players),
+                        outcome,
+                        theme,
+                    )
+                finally:
+                    self.running -= 1
+            self.cache.put(key, gif)
+            future.set_result(gif)
+            return gif
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: a waiter that left early must not log it as unhandled
+            raise
+        finally:
+            if not started:
+                self.waiting -= 1
+            self._in_flight.pop(key, None)
+            self._users.discard(user_id)
+
+    async def close(self) -> None:
+        """Stop the pools (a replay being drawn is abandoned; nothing is written)."""
+        self._boards.shutdown(wait=False, cancel_futures=True)
+        if self._owns_replays and self._replays is not None:
+            await asyncio.to_thread(self._replays.shutdown, wait=True, cancel_futures=True)
+
+
+def _replay(
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    seats: int,
+    log: list[tuple[int, str]],
+    players: list[str],
+    outcome: Outcome | None,
+    theme: str,
+) -> bytes:
+    """The replay itself, in a worker process."""
+    return replay_gif(game, options, seed, seats, log, players, outcome=outcome, theme=theme)

@@ -1,0 +1,141 @@
+"""Drawing off the event loop: boards on their own pool never wait for replays; replays run in worker
+processes behind a fair queue (one per user, a bounded wait list) and a finished match's GIF is cached."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import games
+from bot.drawing import ByteLRU, Drawing, ReplayBusy, ReplayPending
+from games.base import Outcome, Termination
+
+
+def paint_log(plies: int) -> list[tuple[int, str]]:
+    rules = games.get("paint")
+    state = rules.new(2, {}, 1)
+    log = []
+    for _ in range(plies):
+        seat = rules.to_move(state)
+        move = next(iter(rules.legal_moves(state)))
+        log.append((seat, rules.notation(state, move)))
+        state = rules.apply(state, move)
+    return log
+
+
+def replay_args(match_id: int, user_id: int, plies: int = 6) -> dict[str, Any]:
+    return {
+        "user_id": user_id,
+        "match_id": match_id,
+        "game": "paint",
+        "options": {},
+        "seed": 1,
+        "seats": 2,
+        "log": paint_log(plies),
+        "players": ["Ann", "Ben"],
+        "outcome": Outcome.loss(1, 2, Termination.RESIGNATION),
+        "theme": "default",
+    }
+
+
+async def test_replays_run_in_worker_processes_and_are_cached() -> None:
+    drawing = Drawing(replay_workers=1)
+    try:
+        gif = await drawing.replay(**replay_args(1, 10))
+        frames = Image.open(io.BytesIO(gif))
+        assert frames.format == "GIF" and getattr(frames, "n_frames", 1) == 7
+        assert drawing._replays is not None and type(drawing._replays).__name__ == "ProcessPoolExecutor"
+        started = time.perf_counter()
+        assert await drawing.replay(**replay_args(1, 11)) == gif, "the same match comes from the cache"
+        assert time.perf_counter() - started < 0.05 and len(drawing.cache) == 1
+    finally:
+        await drawing.close()
+
+
+class GatedExecutor(ThreadPoolExecutor):
+    """A replay executor whose jobs wait for the test to open the gate."""
+
+    def __init__(self) -> None:
+        super().__init__(2)
+        self.gate = threading.Event()
+        self.jobs = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.jobs += 1
+
+        def gated() -> Any:
+            self.gate.wait(10)
+            return fn(*args, **kwargs)
+
+        return super().submit(gated)
+
+
+async def test_one_replay_per_user_a_bounded_queue_and_one_drawing_per_match() -> None:
+    executor = GatedExecutor()
+    drawing = Drawing(replay_workers=1, replay_executor=executor, max_waiting=2)
+    try:
+        first = asyncio.create_task(drawing.replay(**replay_args(1, 10)))
+        same = asyncio.create_task(drawing.replay(**replay_args(1, 20)))  # another user, the same match
+        await asyncio.sleep(0.05)
+        with pytest.raises(ReplayPending):
+            await drawing.replay(**replay_args(2, 10))  # user 10 already waits for a replay
+        queued = [asyncio.create_task(drawing.replay(**replay_args(3 + n, 30 + n))) for n in range(2)]
+        await asyncio.sleep(0.05)
+        assert drawing.running == 1 and drawing.waiting == 2
+        with pytest.raises(ReplayBusy):
+            await drawing.replay(**replay_args(9, 99))
+        executor.gate.set()
+        results = await asyncio.gather(first, same, *queued)
+        assert results[0] == results[1] and executor.jobs == 3, "the same match was drawn once"
+        assert drawing.waiting == 0 and drawing.running == 0 and len(drawing.cache) == 3
+        await drawing.replay(**replay_args(2, 10))  # user 10 may ask again once served
+    finally:
+        executor.gate.set()
+        await drawing.close()
+        executor.shutdown()
+
+
+async def test_a_board_never_waits_for_a_replay() -> None:
+    executor = GatedExecutor()
+    drawing = Drawing(replay_workers=1, replay_executor=executor)
+    try:
+        replay = asyncio.create_task(drawing.replay(**replay_args(1, 10)))
+        await asyncio.sleep(0.05)
+        rules = games.get("paint")
+        png, alt = await asyncio.wait_for(
+            drawing.board(
+                "paint",
+                rules.new(2, {}, 1),
+                last_move=None,
+                players=["Ann", "Ben"],
+                outcome=None,
+                theme="default",
+            ),
+            5,
+        )
+        assert png[:4] == b"\x89PNG" and alt and not replay.done()
+        executor.gate.set()
+        await replay
+    finally:
+        executor.gate.set()
+        await drawing.close()
+        executor.shutdown()
+
+
+def test_the_replay_cache_is_bounded_in_bytes_and_keeps_the_recent() -> None:
+    cache = ByteLRU(100)
+    cache.put("a", b"x" * 40)
+    cache.put("b", b"x" * 40)
+    assert cache.get("a") is not None  # a is now the most recent
+    cache.put("c", b"x" * 40)
+    assert cache.get("b") is None and cache.get("a") is not None and cache.get("c") is not None
+    assert cache.size == 80
+    cache.put("huge", b"x" * 101)
+    assert cache.get("huge") is None and cache.size == 80
