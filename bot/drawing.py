@@ -14,6 +14,7 @@ Tests may pass their own replay executor (a thread pool: no process start-up in 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -64,8 +65,15 @@ def draw_board(
     return png, alt
 
 
+REPLAY_NICENESS = 10
+"""How much lower than the bot's the replay workers' CPU priority is: a replay is batch work, and on a
+small machine it must not take the cores that moves and their boards need."""
+
+
 def _warm_up() -> None:
-    """Import the renderer and the engines once in a fresh replay worker."""
+    """Lower a fresh replay worker's priority and import the renderer and the engines once."""
+    with contextlib.suppress(OSError, AttributeError):  # os.nice is POSIX only
+        os.nice(REPLAY_NICENESS)
     import games  # noqa: F401
     import renderer.replay  # noqa: F401
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,7 +15,7 @@ import pytest
 from PIL import Image
 
 import games
-from bot.drawing import ByteLRU, Drawing, ReplayBusy, ReplayPending
+from bot.drawing import REPLAY_NICENESS, ByteLRU, Drawing, ReplayBusy, ReplayPending
 from games.base import Outcome, Termination
 
 
@@ -52,6 +53,10 @@ async def test_replays_run_in_worker_processes_and_are_cached() -> None:
         frames = Image.open(io.BytesIO(gif))
         assert frames.format == "GIF" and getattr(frames, "n_frames", 1) == 7
         assert drawing._replays is not None and type(drawing._replays).__name__ == "ProcessPoolExecutor"
+        worker_niceness = await asyncio.wrap_future(drawing._replays.submit(os.nice, 0))
+        assert worker_niceness >= os.nice(0) + REPLAY_NICENESS or worker_niceness == 19, (
+            "replays run below the bot's priority"
+        )
         started = time.perf_counter()
         assert await drawing.replay(**replay_args(1, 11)) == gif, "the same match comes from the cache"
         assert time.perf_counter() - started < 0.05 and len(drawing.cache) == 1
