@@ -166,9 +166,10 @@ class Analyses:
 
     # ----------------------------------------------------------------------------------------- hints
 
-    async def hint(self, match_id: int, user_id: int) -> Hint:
-        """The AI's move for `user_id`, to move in a casual match against the bot. MatchOver, NotSeated,
-        HintsCasualOnly (rated), HintsAgainstMeOnly (no bot seat), NotYourTurnError otherwise."""
+    async def hint_match(self, match_id: int, user_id: int) -> MatchView:
+        """The match if `user_id` may have a hint there now: their turn in a casual match against the bot.
+        MatchOver, NotSeated, HintsAgainstMeOnly (no bot seat), HintsCasualOnly (rated), BotsTurn or
+        NotYourTurnError otherwise."""
         match = await self.matches.get(match_id)
         if not match.is_active:
             raise MatchOver(match_id=match.id)
@@ -185,6 +186,11 @@ class Analyses:
             raise BotsTurn()
         if to_move.user_id != user_id:
             raise NotYourTurnError(user_id=to_move.user_id)
+        return match
+
+    async def hint(self, match_id: int, user_id: int) -> Hint:
+        """The AI's move for `user_id` in the position now (see `hint_match` for the refusals)."""
+        match = await self.hint_match(match_id, user_id)
         rules = self.matches.rules(match.game)
         return await self.runner.hint(
             match.game, rules.dump(match.state), iterations=self.hint_iterations, seed=match.seed + match.ply

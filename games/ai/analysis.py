@@ -228,7 +228,8 @@ def _stops_a_win(rules: Rules[Any, Any], state: Any, report: SearchReport) -> Se
 def hint(rules: Rules[Any, Any], state: Any, *, iterations: int, seed: int = 0) -> Hint:
     """The AI's move for the seat to move in `state` (hard level, `iterations` per search) and why, in one
     line: it wins at once, it is the only move, it stops the opponent's immediate win, or its win chance
-    against the next best move. Raises GameOver on a finished game."""
+    (beside the next best move's, when that is lower: a short search may rank by visits a move whose
+    mean is a little lower). Raises GameOver on a finished game."""
     report = analyse(rules, state, level=LEVEL, iterations=iterations, seed=seed)
     notation = rules.notation(state, report.move)
     description = rules.describe(state, report.move)
@@ -243,7 +244,7 @@ def hint(rules: Rules[Any, Any], state: Any, *, iterations: int, seed: int = 0) 
     blocked = _stops_a_win(rules, state, report)
     if blocked is not None:
         reason += f", and it stops {rules.seat_label(state, blocked)} from winning next turn"
-    elif len(report.moves) > 1:
+    elif len(report.moves) > 1 and report.moves[1].value <= chance:
         second = report.moves[1]
         reason += f" (next best {rules.notation(state, second.move)}: {percent(second.value)})"
     return Hint(notation, description, reason + ".", chance)

@@ -4,6 +4,7 @@ the analysis is reproducible and bounded, and hints say why."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -202,7 +203,10 @@ def test_a_hint_gives_a_win_chance_and_the_next_best_move() -> None:
     given = hint(PAINTSCAPE, state, iterations=80, seed=2)
     assert given == hint(PAINTSCAPE, state, iterations=80, seed=2)
     assert given.chance is not None
-    assert given.reason.startswith(f"about {round(given.chance * 100)}% to win after it (next best ")
+    assert given.reason.startswith(f"about {round(given.chance * 100)}% to win after it")
+    found = re.search(r"\(next best \S+: (\d+)%\)\.$", given.reason)
+    if found is not None:
+        assert int(found.group(1)) <= round(given.chance * 100), "a next best move is never shown as better"
     assert PAINTSCAPE.parse(state, given.move) in list(PAINTSCAPE.legal_moves(state))
 
 
