@@ -13,7 +13,7 @@ import games
 from games.ai.analysis import percent
 from renderer import DEFAULT_SIZE, MIN_SIZE, render_image
 from renderer import text as wording
-from renderer.canvas import draw_text, fit_text, png_bytes
+from renderer.canvas import draw_text, fit_text, png_bytes, seat_names
 from renderer.theme import Theme, get_theme
 
 CAPTION_SHARE = 0.06
@@ -53,8 +53,11 @@ def turning_point(
         for move in (played, preferred)
     ]
     best, after = chances
+    mover = rules.to_move(before)
+    assert mover is not None, "a turning point is a position where someone moved"
+    name = seat_names(rules, before, players, mover + 1)[mover]
     captions = [
-        wording.text("analysis.played", move=played, chance=percent(after)),
+        wording.text("analysis.played", name=name, move=played, chance=percent(after)),
         wording.text("analysis.preferred", move=preferred, chance=percent(best)),
     ]
     height = strip + max(board.height for board in boards)

@@ -59,8 +59,8 @@ TEXTS: dict[str, str] = {
     "alt.board": "{game} board. {status}.",
     "alt.last_move": "Last move: {move}.",
     # post-game analysis: the move played beside the move the AI prefers
-    "analysis.played": "Played: {move} · {chance} to win",
-    "analysis.preferred": "Better: {move} · {chance} to win",
+    "analysis.played": "{name} played {move}: {chance} to win",
+    "analysis.preferred": "Better, {move}: {chance} to win",
     "analysis.alt": (
         "Two boards. Left, after the move played, {played}: {after} to win. "
         "Right, after {preferred}: {before}."
