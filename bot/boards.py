@@ -19,7 +19,7 @@ import renderer
 from bot.drawing import Drawing
 from bot.replies import sentence_case
 from bot.service.ratings import NEW_MU, NEW_SIGMA, is_provisional, shown_rating
-from bot.service.records import Finished, MatchView, MoveView, Player, RatingChange
+from bot.service.records import Finished, MatchStatus, MatchView, MoveView, Player, RatingChange
 from bot.views import TesseraButton, button
 from games.base import Rules, Termination, WordMove
 from renderer import text as renderer_text
@@ -241,4 +241,6 @@ async def board_message(
     buttons = word_buttons(match, rules)
     if not match.is_active:
         buttons.append(button("replay", match.id, match.ply, "Replay", style=discord.ButtonStyle.primary))
+    if match.status is MatchStatus.FINISHED:
+        buttons.append(button("analyse", match.id, match.ply, "Analyse"))
     return BoardMessage("\n".join(text), png, alt, tuple(buttons))

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tessera")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.play", "cogs.moves", "cogs.info", "cogs.admin")
+EXTENSIONS: tuple[str, ...] = ("cogs.play", "cogs.moves", "cogs.info", "cogs.admin", "cogs.analysis")
 
 
 def intents() -> discord.Intents:

@@ -24,6 +24,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import renderer
+import renderer.analysis
 from bot.replies import UserError
 from games.base import Outcome
 from renderer.replay import replay_gif
@@ -160,6 +161,27 @@ class Drawing:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._boards, lambda: renderer.render_pieces(game, state, seat, players=names, theme=theme)
+        )
+
+    async def turning_point(
+        self,
+        game: str,
+        before: Any,
+        played: str,
+        preferred: str,
+        *,
+        chances: tuple[float, float],
+        players: Sequence[str],
+        theme: str,
+    ) -> bytes:
+        """An analysis's turning point, the move played beside the preferred one, drawn on the board pool."""
+        names = list(players)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._boards,
+            lambda: renderer.analysis.turning_point(
+                game, before, played, preferred, chances=chances, players=names, theme=theme
+            ),
         )
 
     def admit(self, user_id: int) -> None:

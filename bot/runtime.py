@@ -24,6 +24,7 @@ from bot.boards import BoardMessage, board_message, move_lines
 from bot.drawing import Drawing
 from bot.service import Service
 from bot.service.ai import AIRunner
+from bot.service.analysis import Analyses
 from bot.service.messages import PostedMessage
 from bot.service.prefs import ReminderMode
 from bot.service.records import BotPlayed, ChallengeExpired, Event, Finished, MatchView, Played, TimedOut
@@ -57,6 +58,7 @@ class Runtime:
         self.ai = ai
         self._owns_ai = owns_ai
         self.drawing = drawing or Drawing()
+        self.analyses = Analyses(service.matches, ai)
         self.names: dict[int, str] = {}
         self._closed = False
 

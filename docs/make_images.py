@@ -17,6 +17,9 @@ sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
 import renderer  # noqa: E402
+import renderer.analysis  # noqa: E402
+from games.ai.analysis import analyse_match  # noqa: E402
+from games.base import replay  # noqa: E402
 from games.tilingking import scores  # noqa: E402
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
@@ -57,6 +60,28 @@ SAMPLES: list[tuple[str, str, int, dict[str, Any], int, int, tuple[str, ...]]] =
 ]
 
 
+def analysis_sample(out: Path) -> None:
+    """docs/analysis.png: the biggest turning point of a seeded random Paintscape game, analysed with the
+    default budget (what /analyse shows)."""
+    rules = games.get("paintscape")
+    rng = random.Random(7)
+    start = rules.new(2, {"balance": False}, 7)
+    state, log = start, []
+    while (seat := rules.to_move(state)) is not None:
+        move = rng.choice(list(rules.legal_moves(state)))
+        log.append((seat, rules.notation(state, move)))
+        state = rules.apply(state, move)
+    biggest = analyse_match(rules, start, log).biggest()
+    assert biggest is not None, "a random game always has a turning point"
+    before = start if biggest.ply == 0 else list(replay(rules, start, log[: biggest.ply]))[-1].after
+    chances = (biggest.before, biggest.after)
+    png = renderer.analysis.turning_point(
+        "paintscape", before, biggest.played, biggest.preferred, chances=chances, players=NAMES[:2]
+    )
+    (out / "analysis.png").write_bytes(png)
+    print(f"docs/analysis.png: {renderer.analysis.alt_text(biggest.played, biggest.preferred, chances)}")
+
+
 def main() -> None:
     out = ROOT / "docs"
     for stem, game_id, seats, options, seed, plies, names in SAMPLES:
@@ -70,6 +95,7 @@ def main() -> None:
             pieces = renderer.render_pieces(game_id, state, 0, players=players)
             (out / "tilingking-pieces.png").write_bytes(pieces)
         print(f"docs/{stem}.png: {renderer.alt_text(game_id, state, players=players)[:90]}...")
+    analysis_sample(out)
 
 
 if __name__ == "__main__":

@@ -58,6 +58,13 @@ TEXTS: dict[str, str] = {
     # alt text (shared)
     "alt.board": "{game} board. {status}.",
     "alt.last_move": "Last move: {move}.",
+    # post-game analysis: the move played beside the move the AI prefers
+    "analysis.played": "{name} played {move}: {chance} to win",
+    "analysis.preferred": "Better, {move}: {chance} to win",
+    "analysis.alt": (
+        "Two boards. Left, after the move played, {played}: {after} to win. "
+        "Right, after {preferred}: {before}."
+    ),
     "alt.none": "none",
     # Paintscape
     "paintscape.title": "Colour race",

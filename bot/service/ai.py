@@ -20,15 +20,19 @@ import os
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import games
 from bot.service.errors import USER_ERRORS
 from bot.service.matches import MatchService
 from bot.service.records import BotPlayed, Event, MatchView
 from games.ai import Level, best_move
+from games.ai.analysis import Budget, Hint, MatchAnalysis, analyse_match, hint
+from games.base import Seat
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def choose_in_worker(
@@ -44,6 +48,27 @@ def choose_in_worker(
     state = rules.load(state_dump)
     move = best_move(rules, state, level=level, seconds=seconds, iterations=iterations, seed=seed)
     return rules.notation(state, move)
+
+
+def analyse_in_worker(
+    game_id: str,
+    options: Mapping[str, Any],
+    seed: int,
+    seats: int,
+    log: list[tuple[Seat, str]],
+    budget: Budget,
+    analysis_seed: int,
+) -> MatchAnalysis:
+    """A finished match's analysis, run inside a worker process: the match's start and log in."""
+    rules = games.get(game_id)
+    start = rules.new(seats, options, seed)
+    return analyse_match(rules, start, log, budget=budget, seed=analysis_seed)
+
+
+def hint_in_worker(game_id: str, state_dump: Mapping[str, Any], iterations: int, seed: int) -> Hint:
+    """The AI's suggestion for the seat to move, run inside a worker process."""
+    rules = games.get(game_id)
+    return hint(rules, rules.load(state_dump), iterations=iterations, seed=seed)
 
 
 def _warm_up() -> None:
@@ -76,9 +101,9 @@ class AIRunner:
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
         self.running = 0
-        """Searches running in the pool right now (never more than `workers`)."""
+        """Jobs (searches, analyses, hints) running in the pool right now (never more than `workers`)."""
         self.peak = 0
-        """The most searches that have run at the same time."""
+        """The most jobs that have run at the same time."""
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -93,24 +118,51 @@ class AIRunner:
         Raises ValueError for an unknown level, KeyError for an unknown game, GameOver if the game has
         ended, and RuntimeError once the runner is closed.
         """
-        if self._closed:
-            raise RuntimeError("the AI runner is closed")
         Level(level)  # an unknown level fails here, in the caller's process, with a clear message
         games.get(game_id)
+        args = (game_id, state_dump, level, seed, self.seconds, self.iterations)
+        return await self._submit(choose_in_worker, *args)
+
+    async def analyse_match(
+        self,
+        game_id: str,
+        options: Mapping[str, Any],
+        seed: int,
+        seats: int,
+        log: list[tuple[Seat, str]],
+        *,
+        budget: Budget,
+        analysis_seed: int = 0,
+    ) -> MatchAnalysis:
+        """The analysis of a finished match (see `games.ai.analysis`), searched in a worker process."""
+        games.get(game_id)
+        return await self._submit(
+            analyse_in_worker, game_id, dict(options), seed, seats, log, budget, analysis_seed
+        )
+
+    async def hint(self, game_id: str, state_dump: dict[str, Any], *, iterations: int, seed: int) -> Hint:
+        """The AI's suggested move with its reason, searched in a worker process (GameOver once over)."""
+        games.get(game_id)
+        return await self._submit(hint_in_worker, game_id, state_dump, iterations, seed)
+
+    async def _submit(self, function: Callable[..., T], *args: Any) -> T:
+        """Run one job in the pool when a slot is free; a broken pool is restarted and the job tried once
+        more. RuntimeError once the runner is closed."""
+        if self._closed:
+            raise RuntimeError("the AI runner is closed")
         async with self._slots:
             if self._closed:
                 raise RuntimeError("the AI runner is closed")
             loop = asyncio.get_running_loop()
-            args = (game_id, state_dump, level, seed, self.seconds, self.iterations)
             self.running += 1
             self.peak = max(self.peak, self.running)
             try:
-                return await loop.run_in_executor(self._executor(), choose_in_worker, *args)
+                return await loop.run_in_executor(self._executor(), function, *args)
             except BrokenProcessPool:
-                # A worker died (killed, out of memory): start a fresh pool and try this search once more.
-                log.warning("AI worker pool broke during a %s search; restarting it", game_id)
+                # A worker died (killed, out of memory): start a fresh pool and try this job once more.
+                log.warning("AI worker pool broke during a %s job; restarting it", function.__name__)
                 self._discard_pool()
-                return await loop.run_in_executor(self._executor(), choose_in_worker, *args)
+                return await loop.run_in_executor(self._executor(), function, *args)
             finally:
                 self.running -= 1
 

@@ -1,0 +1,182 @@
+"""Learning from the AI: /analyse (and the Analyse button under a finished board) and /hint."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import renderer
+import renderer.analysis
+from bot.boards import plural, seat_mention, seat_name
+from bot.replies import sentence_case
+from bot.service.analysis import AnalysedMatch
+from bot.service.records import MatchStatus
+from bot.views import ButtonRef, register_button, unregister_button
+from cogs import game_name
+from cogs.common import Interaction, match_here, runtime_of
+from games.ai.analysis import MoveReview, percent
+from games.base import Rules
+
+log = logging.getLogger("tessera.analysis")
+
+MESSAGE_LIMIT = 2000
+AUTOCOMPLETE_MATCHES = 25
+
+
+def turning_point_line(review: MoveReview, who: str) -> str:
+    """ "Move 14: <@1> played d4, e5 was better; win chance 62% → 31%." """
+    return (
+        f"• Move {renderer.move_number(review.ply)}: {who} played **{review.played}**, "
+        f"**{review.preferred}** was better; win chance {percent(review.before)} → {percent(review.after)}."
+    )
+
+
+def analysis_text(result: AnalysedMatch, rules: Rules[Any, Any]) -> str:
+    """The analysis in words: per player, their turning points, or that none was found."""
+    match, analysis = result.match, result.analysis
+    moves = plural(match.ply, "move")
+    lines = [
+        f"**Analysis of match #{match.id}** ({rules.name}, {moves}). The turning points: where a move "
+        "cost the most win chance, by my search."
+    ]
+    for seat, points in zip(match.seats, analysis.turning_points, strict=True):
+        who = seat_mention(seat)
+        lines.append(f"**{who}** ({rules.seat_label(match.state, seat.seat)})")
+        if not points:
+            lines.append("• No clear mistake: no move cost much win chance.")
+        lines.extend(turning_point_line(point, who) for point in points)
+    biggest = analysis.biggest()
+    if biggest is not None:
+        lines.append(
+            f"The image shows the biggest, move {renderer.move_number(biggest.ply)}: "
+            "the move played on the left, the better one on the right."
+        )
+    text = "\n".join(lines)
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 3] + "..."
+
+
+def choice_name(match_id: int, game: str, others: list[str], moves: int) -> str:
+    """An autocomplete entry: "#12 Paintscape vs bob, 40 moves" (at most 100 characters)."""
+    against = f" vs {', '.join(others)}" if others else ""
+    return f"#{match_id} {game_name(game)}{against}, {plural(moves, 'move')}"[:100]
+
+
+class Analysis(commands.Cog):
+    """Post-game analysis and hints."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        register_button("analyse", self.on_analyse_button)
+
+    async def cog_unload(self) -> None:
+        unregister_button("analyse")
+
+    @app_commands.command(name="analyse", description="The turning points of a finished match, by the AI")
+    @app_commands.describe(match_id="The match number (start typing for your recent matches)")
+    async def analyse(
+        self, interaction: Interaction, match_id: app_commands.Range[int, 1, 2**53 - 1]
+    ) -> None:
+        await self.send_analysis(interaction, match_id)
+
+    @analyse.autocomplete("match_id")
+    async def match_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """Your recent finished matches whose number starts with what you typed, newest first."""
+        runtime = runtime_of(interaction)
+        try:
+            entries = await runtime.service.history.finished(
+                user_id=interaction.user.id, limit=AUTOCOMPLETE_MATCHES
+            )
+        except Exception:
+            log.exception("analyse autocomplete failed for user %s", interaction.user.id)
+            return []
+        typed = str(current or "").strip().lstrip("#")
+        choices = []
+        for entry in entries:
+            match = entry.match
+            if match.status is not MatchStatus.FINISHED or not str(match.id).startswith(typed):
+                continue
+            others = [
+                seat_name(seat, runtime.names) for seat in match.seats if seat.user_id != interaction.user.id
+            ]
+            name = choice_name(match.id, match.game, others, entry.moves)
+            choices.append(app_commands.Choice(name=name, value=match.id))
+        return choices
+
+    async def on_analyse_button(self, interaction: Interaction, ref: ButtonRef) -> None:
+        await self.send_analysis(interaction, ref.ref)
+
+    async def send_analysis(self, interaction: Interaction, match_id: int) -> None:
+        """The analysis of a finished match of this server (or one the user played in): refusals are
+        private, then the bot thinks (it takes a while) and posts the text and the biggest turning point."""
+        runtime = runtime_of(interaction)
+        interaction.extras["match_id"] = match_id
+        analyses = runtime.analyses
+        guild_id, user_id = interaction.guild_id, interaction.user.id
+        match = await analyses.finished(match_id, guild_id=guild_id, user_id=user_id)
+        analyses.admit(match.id)
+        await interaction.response.defer(thinking=True)
+        result = await analyses.analyse(match.id, guild_id=guild_id, user_id=user_id)
+        rules = runtime.service.rules(match.game)
+        text = analysis_text(result, rules)
+        file = await self.turning_point_file(interaction, result)
+        await interaction.followup.send(
+            text,
+            file=file if file is not None else discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def turning_point_file(
+        self, interaction: Interaction, result: AnalysedMatch
+    ) -> discord.File | None:
+        """The image of the biggest turning point (None when there is none, or drawing it failed)."""
+        biggest = result.analysis.biggest()
+        if biggest is None:
+            return None
+        runtime = runtime_of(interaction)
+        match = result.match
+        try:
+            before = await runtime.analyses.position_before(match, biggest.ply)
+            names = await runtime.names_for(match)
+            theme = await runtime.theme_for(interaction.user.id, interaction.guild_id)
+            chances = (biggest.before, biggest.after)
+            png = await runtime.drawing.turning_point(
+                match.game,
+                before,
+                biggest.played,
+                biggest.preferred,
+                chances=chances,
+                players=[seat_name(seat, names) for seat in match.seats],
+                theme=theme,
+            )
+        except Exception:
+            log.exception("drawing the turning point of match %s failed; sending the text alone", match.id)
+            return None
+        alt = renderer.analysis.alt_text(biggest.played, biggest.preferred, chances)
+        return discord.File(io.BytesIO(png), filename=f"analysis-{match.id}.png", description=alt)
+
+    @app_commands.command(
+        name="hint", description="My suggested move, on your turn in a casual match with me"
+    )
+    @app_commands.guild_only()
+    async def hint(self, interaction: Interaction) -> None:
+        runtime = runtime_of(interaction)
+        match = await match_here(interaction)
+        await runtime.analyses.hint_match(match.id, interaction.user.id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        given = await runtime.analyses.hint(match.id, interaction.user.id)
+        await interaction.followup.send(
+            f"Try **{given.move}**: {sentence_case(given.description)}. Why: {given.reason}", ephemeral=True
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Analysis(bot))

@@ -1,0 +1,168 @@
+"""/analyse, the Analyse button and /hint through the real command tree; the AI thinks in its worker process
+with the tiny test budget."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from tests.bot.helpers import (
+    boards,
+    bot_member,
+    button_labels,
+    image_theme,
+    last_board,
+    match_id_of,
+    reply_text,
+    start_challenge,
+    take_user_errors,
+)
+from tests.games.test_ai_analysis import blunder_game
+
+pytestmark = pytest.mark.simcord(settle_timeout=60)
+
+
+async def short_paint_match(world: Any) -> int:
+    """Alice beats Bob at Paint in two moves (the lead held for two turns); returns the match id."""
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await start_challenge(world, alice, bob, "paint", first="challenger", options="lead_turns=2")
+    await alice.slash(channel, "move", notation="c1-c3")
+    await bob.slash(channel, "move", notation="b9-b8")
+    return match_id_of(last_board(channel))
+
+
+async def test_the_analyse_button_under_a_final_board(world: Any) -> None:
+    match_id = await short_paint_match(world)
+    final = last_board(world.channel)
+    assert button_labels(final) == ["Replay", "Analyse"]
+    clicked = await world.carol.click(final, label="Analyse")
+    assert not clicked.ephemeral
+    text = reply_text(clicked)
+    assert f"**Analysis of match #{match_id}** (Paint, 2 moves)" in text
+    assert f"**<@{world.alice.id}>** (White)" in text and f"**<@{world.bob.id}>** (Black)" in text
+    runtime = world.env.bot.runtime
+    assert runtime.analyses.runs == 1
+    again = await world.alice.slash(world.channel, "analyse", match_id=match_id)
+    assert reply_text(again) == text and runtime.analyses.runs == 1, "a finished match is analysed once"
+
+
+async def test_analyse_shows_the_biggest_turning_point(world: Any) -> None:
+    """A long real game with a blunder, stored through the service, then /analyse: the turning points per
+    player and the image of the biggest, in the user's theme."""
+    start, log, _ = blunder_game(35)
+    runtime = world.env.bot.runtime
+    service = runtime.service
+    alice, bob = world.alice, world.bob
+    match = await service.matches.start(
+        "paintscape",
+        {"balance": False},
+        [(alice.id, None), (bob.id, None)],
+        seed=35,
+        rated=False,
+        turn_timeout=86400,
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+    )
+    rules = service.rules("paintscape")
+    assert rules.position_text(match.state) == rules.position_text(start)
+    players = {0: alice.id, 1: bob.id}
+    for seat, notation in log:
+        view = await service.matches.get(match.id)
+        if view.is_active and rules.forced_move(view.state) is None:
+            await service.matches.play(match.id, players[seat], notation)
+    assert not (await service.matches.get(match.id)).is_active
+    await alice.slash(world.channel, "prefs", theme="colorblind")
+    result = await alice.slash(world.channel, "analyse", match_id=match.id)
+    text = reply_text(result)
+    analysis = runtime.analyses.cached(match.id)
+    biggest = analysis.biggest()
+    assert biggest is not None
+    assert f"played **{biggest.played}**, **{biggest.preferred}** was better" in text
+    assert f"The image shows the biggest, move {biggest.ply + 1}" in text
+    reply = result.followups[-1] if result.followups else result.response
+    (attachment,) = reply.attachments
+    assert attachment.filename == f"analysis-{match.id}.png"
+    assert f"after the move played, {biggest.played}" in str(attachment.description)
+    assert image_theme(world.env, attachment) == "colorblind"
+    image = Image.open(io.BytesIO(world.env.backend.cdn.get(attachment.url)))
+    assert image.width > image.height, "two boards side by side"
+
+
+async def test_analyse_refuses_what_it_cannot_analyse(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await start_challenge(world, alice, bob, "paintscape", first="challenger")
+    active = match_id_of(last_board(channel))
+    still = await alice.slash(channel, "analyse", match_id=active)
+    assert still.ephemeral and "still being played" in reply_text(still)
+    unknown = await alice.slash(channel, "analyse", match_id=999)
+    assert unknown.ephemeral and "There is no match #999" in reply_text(unknown)
+    await world.admin.slash(channel, "abort")
+    aborted = await alice.slash(channel, "analyse", match_id=active)
+    assert aborted.ephemeral and "was aborted" in reply_text(aborted)
+    assert "Analyse" not in button_labels(last_board(channel)), "no Analyse button under an aborted match"
+    other_guild = world.env.create_guild("Elsewhere")
+    outside = other_guild.create_text_channel("games")
+    stranger = other_guild.add_member(world.env.create_user("dora"))
+    hidden = await stranger.slash(outside, "analyse", match_id=active)
+    assert hidden.ephemeral and f"There is no match #{active}" in reply_text(hidden)
+    take_user_errors(world)
+
+
+async def test_analyse_offers_your_recent_finished_matches(world: Any) -> None:
+    match_id = await short_paint_match(world)
+    await start_challenge(world, world.alice, world.carol, "paintscape", first="challenger")
+    choices = await world.alice.autocomplete(world.channel, "analyse", "match_id", "")
+    assert [c["value"] for c in choices] == [match_id], "finished ones only"
+    assert choices[0]["name"].startswith(f"#{match_id} Paint vs bob, 2 moves")
+    assert await world.alice.autocomplete(world.channel, "analyse", "match_id", "7") == []
+    assert await world.carol.autocomplete(world.channel, "analyse", "match_id", "") == []
+
+
+async def casual_bot_match(world: Any, channel: Any, *, rated: bool) -> None:
+    await world.alice.slash(
+        channel,
+        "play",
+        game="paintscape",
+        opponent=bot_member(world),
+        level="easy",
+        first="challenger",
+        options="balance=off",
+        rated=rated,
+    )
+
+
+async def test_a_hint_in_a_casual_match_against_the_bot(world: Any) -> None:
+    alice, channel = world.alice, world.channel
+    await casual_bot_match(world, channel, rated=False)
+    board = last_board(channel)
+    assert f"<@{alice.id}>, your turn as Black" in board.content
+    hinted = await alice.slash(channel, "hint")
+    assert hinted.ephemeral
+    text = reply_text(hinted)
+    assert text.startswith("Try **") and "Why: " in text and text.endswith(".")
+    move = text.split("**")[1]
+    await alice.slash(channel, "move", notation=move)
+    assert any(f"Black {move}\n" in b.content for b in boards(channel)), "the hinted move was played"
+    outsider = await world.bob.slash(channel, "hint")
+    assert outsider.ephemeral and "You are not playing in match" in reply_text(outsider)
+    question = await alice.slash(channel, "resign")
+    await alice.click(question.response, label="Yes, resign")
+    over = await alice.slash(channel, "hint")
+    assert over.ephemeral and "There is no match in this channel" in reply_text(over)
+    take_user_errors(world)
+
+
+async def test_hints_are_only_for_casual_matches_against_the_bot(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await casual_bot_match(world, channel, rated=True)
+    rated = await alice.slash(channel, "hint")
+    assert rated.ephemeral and "is rated. Play me with /play rated:False" in reply_text(rated)
+    second = world.guild.create_text_channel("more-games")
+    await bob.slash(second, "play", game="paint", opponent=alice, first="challenger", rated=False)
+    await alice.click(second.history()[-1], label="Accept")
+    humans = await bob.slash(second, "hint")
+    assert humans.ephemeral and "Hints are only for matches against me" in reply_text(humans)
+    take_user_errors(world)
