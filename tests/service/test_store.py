@@ -57,7 +57,7 @@ async def test_open_store_picks_sqlite_by_url(tmp_path: Path) -> None:
     assert target.exists()
 
 
-@pytest.mark.parametrize("url", ["postgresql://localhost/x", "sqlite:///", "mysql://x"])
+@pytest.mark.parametrize("url", ["sqlite:///", "mysql://x"])
 async def test_unknown_urls_are_refused_with_a_hint(url: str) -> None:
     with pytest.raises(ValueError, match="sqlite:///"):
         await open_store(url)

@@ -27,10 +27,9 @@ from bot.service.records import (
     NewMatch,
     Rating,
     RatingChange,
-    TakebackRequest,
+    Requests,
     UserStats,
 )
-from games.base import Seat
 
 
 class StoreConflict(Exception):
@@ -48,6 +47,22 @@ class StoreUnavailable(Exception):
 
 RatingCompute = Callable[[dict[str, tuple[float, float] | None]], dict[str, tuple[float, float]]]
 """Given each player key's current (mu, sigma), or None if unrated, return each key's new (mu, sigma)."""
+
+
+def rating_changes_of(
+    match_id: int,
+    player_keys: Sequence[str],
+    current: Mapping[str, tuple[float, float] | None],
+    compute: RatingCompute,
+) -> list[RatingChange]:
+    """The change of each player's rating by a match, `compute`d from the `current` ratings."""
+    new = compute(dict(current))
+    changes = []
+    for key in player_keys:
+        before = current[key]
+        mu0, sigma0 = before if before is not None else (None, None)
+        changes.append(RatingChange(match_id, key, mu0, sigma0, *new[key]))
+    return changes
 
 
 class MatchStore(Protocol):
@@ -104,14 +119,12 @@ class MatchStore(Protocol):
         """Delete the moves from `to_ply` on and store the snapshot of the shorter log (a takeback)."""
         ...
 
-    async def set_requests(
-        self,
-        match_id: int,
-        expected_ply: int,
-        abort_votes: Sequence[Seat],
-        takeback: TakebackRequest | None,
-    ) -> bool:
-        """Store the abort votes and the pending takeback of an active match at `expected_ply`."""
+    async def update_requests(
+        self, match_id: int, expected_ply: int, change: Callable[[Requests], Requests]
+    ) -> Requests | None:
+        """Read the requests of the match active at `expected_ply` and store `change(requests)`, in one
+        transaction that holds the match row: votes and answers from other processes are merged, never
+        overwritten. The requests now, or None if the match moved on."""
         ...
 
     async def next_deadline(self) -> float | None: ...
@@ -125,6 +138,12 @@ class MatchStore(Protocol):
 
     async def active_match_ids(self) -> list[int]:
         """Every active match that is not quarantined (the start-up check loads each once)."""
+        ...
+
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """Call `wake()` whenever any process commits a write that may move the turn clock earlier (a match
+        started, moved, rewound or ended, a challenge made or answered, a guild's timeout changed). Runs
+        until cancelled; returns at once where one process is all there is (SQLite)."""
         ...
 
     async def quarantine_match(self, match_id: int, reason: str) -> bool:
