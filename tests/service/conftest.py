@@ -14,13 +14,13 @@ import random
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
 
 import asyncpg
 import pytest
 
 from bot.service import Service
 from bot.service.store import MatchStore, open_store
+from bot.service.store.postgres import with_search_path
 from tests.service.tinygames import registry
 
 PG_URL_VARIABLE = "TESSERA_TEST_DATABASE_URL"
@@ -75,14 +75,6 @@ def postgres_server() -> str:
             pytest.fail(f"{REQUIRE_PG_VARIABLE}=1 but {reason}")
         pytest.skip(reason)
     return url
-
-
-def with_search_path(url: str, schema: str) -> str:
-    """`url` with the connections' search_path set to `schema` (asyncpg passes unknown query parameters
-    to the server as settings)."""
-    parts = urlsplit(url)
-    query = "&".join(q for q in (parts.query, urlencode({"search_path": schema})) if q)
-    return parts._replace(query=query).geturl()
 
 
 @pytest.fixture

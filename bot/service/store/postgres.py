@@ -17,7 +17,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import asyncpg
 
@@ -124,6 +124,14 @@ def describe(url: str) -> str:
         where += f":{parts.port}"
     user = f" as {parts.username}" if parts.username else ""
     return f"the PostgreSQL database {name} on {where}{user}"
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """`url` with its connections' search_path set to `schema`, so its tables live there (asyncpg passes
+    unknown query parameters to the server as settings): a database of its own inside one database."""
+    parts = urlsplit(url)
+    query = "&".join(q for q in (parts.query, urlencode({"search_path": schema})) if q)
+    return parts._replace(query=query).geturl()
 
 
 def _reason(error: BaseException) -> str:
