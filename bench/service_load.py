@@ -32,8 +32,8 @@ import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
-from multiprocessing.synchronize import Barrier
 from pathlib import Path
+from threading import Barrier
 
 import asyncpg
 
@@ -219,8 +219,8 @@ def run(args: argparse.Namespace) -> None:
             parts = [asyncio.run(load(args, url, 0, None))]
         else:
             context = multiprocessing.get_context("spawn")
-            barrier = context.Barrier(args.processes)
-            with context.Pool(args.processes) as pool:
+            with context.Manager() as manager, context.Pool(args.processes) as pool:
+                barrier = manager.Barrier(args.processes)
                 parts = pool.starmap(load_process, [(args, url, i, barrier) for i in range(args.processes)])
         report(args, kind, parts)
         if folder is not None:
