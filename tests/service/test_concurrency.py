@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import NoReturn
 
 import pytest
 
 from bot.service import Service
 from bot.service.checkdb import check_database
-from bot.service.errors import ChannelBusy, LobbyFull, NotYourTurnError, StaleMove
+from bot.service.errors import ChannelBusy, LobbyBusy, LobbyClosed, LobbyFull, NotYourTurnError, StaleMove
 from bot.service.records import Played
-from tests.service.conftest import ServiceFactory
+from bot.service.store import LobbyChanged
+from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.helpers import ALICE, BOB, CAROL, DAVE, legal, start_match
 from tests.service.tinygames import registry
 
@@ -184,3 +186,83 @@ async def test_two_processes_starting_a_match_in_one_channel_get_one_match(
     )
     assert sum(isinstance(r, ChannelBusy) for r in results) == 1
     assert len(await first.store.active_match_ids()) == 1
+
+
+async def test_a_join_racing_the_start_in_another_process_is_in_the_match_or_refused(
+    open_service: ServiceFactory,
+) -> None:
+    first, second = await open_service(), await open_service()
+    lobbies = []
+    for i in range(12):
+        lobby = await first.lobbies.create("hoard", {}, 10 * i + 1, guild_id=10, channel_id=i + 1)
+        await first.lobbies.join(lobby.id, 10 * i + 2)
+        lobbies.append(lobby)
+    results = await asyncio.gather(
+        *(
+            call
+            for i, lobby in enumerate(lobbies)
+            for call in (first.lobbies.start(lobby.id, 10 * i + 1), second.lobbies.join(lobby.id, 10 * i + 3))
+        ),
+        return_exceptions=True,
+    )
+    for i, lobby in enumerate(lobbies):
+        started, joined = results[2 * i], results[2 * i + 1]
+        assert not isinstance(started, BaseException), started
+        players = {p.user_id for p in started.seats}
+        if isinstance(joined, BaseException):
+            assert isinstance(joined, LobbyClosed) and players == {10 * i + 1, 10 * i + 2}
+        else:
+            assert players == {10 * i + 1, 10 * i + 2, 10 * i + 3}
+        assert {m.user_id for m in (await second.lobbies.get(lobby.id)).members} == players
+
+
+async def test_a_lobby_that_keeps_changing_asks_the_host_to_start_again(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lobby = await service.lobbies.create("hoard", {}, ALICE, guild_id=10, channel_id=1)
+    await service.lobbies.join(lobby.id, BOB)
+    tries = []
+
+    async def changed(*args: object, **kwargs: object) -> NoReturn:
+        tries.append(1)
+        raise LobbyChanged("members changed")
+
+    monkeypatch.setattr(service.store, "insert_match", changed)
+    with pytest.raises(LobbyBusy, match="start it again"):
+        await service.lobbies.start(lobby.id, ALICE)
+    assert len(tries) == service.lobbies.START_ATTEMPTS
+
+
+async def test_the_store_refuses_a_lobby_match_whose_players_are_not_the_members(service: Service) -> None:
+    lobby = await service.lobbies.create("hoard", {}, ALICE, guild_id=10, channel_id=1)
+    await service.lobbies.join(lobby.id, BOB)
+    with pytest.raises(LobbyChanged):
+        await service.matches.start(
+            "hoard",
+            {},
+            [(ALICE, None), (CAROL, None)],
+            seed=1,
+            rated=False,
+            turn_timeout=60.0,
+            guild_id=10,
+            channel_id=1,
+            lobby_id=lobby.id,
+        )
+    assert (await service.lobbies.get(lobby.id)).status == "open"
+
+
+async def test_every_deadline_fires_once_across_two_processes(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    first, second = await open_service(), await open_service()
+    matches = [
+        await start_match(
+            first, options={"turn_timeout": 1}, challenger=2 * i + 1, opponent=2 * i + 2, channel=i + 1
+        )
+        for i in range(20)
+    ]
+    clock.advance(120)
+    fired = await asyncio.gather(first.matches.expire_due(), second.matches.expire_due())
+    ids = [event.match_id for events in fired for event in events]
+    assert sorted(ids) == [m.id for m in matches]
+    assert await first.matches.next_deadline() is None

@@ -6,7 +6,14 @@ PostgreSQL one stands beside it for several shard processes. `open_store(url)` p
 
 from __future__ import annotations
 
-from bot.service.store.base import ChannelTaken, MatchStore, RatingCompute, StoreConflict, StoreUnavailable
+from bot.service.store.base import (
+    ChannelTaken,
+    LobbyChanged,
+    MatchStore,
+    RatingCompute,
+    StoreConflict,
+    StoreUnavailable,
+)
 from bot.service.store.postgres import PostgresStore
 from bot.service.store.sqlite import SqliteStore, sqlite_path
 from bot.service.store.sqlite_schema import SCHEMA_VERSION
@@ -14,6 +21,7 @@ from bot.service.store.sqlite_schema import SCHEMA_VERSION
 __all__ = [
     "SCHEMA_VERSION",
     "ChannelTaken",
+    "LobbyChanged",
     "MatchStore",
     "PostgresStore",
     "RatingCompute",

@@ -8,7 +8,8 @@ Times are seconds since the epoch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.service.messages import PostedMessage
@@ -25,6 +26,7 @@ from bot.service.records import (
     MatchStatus,
     MoveRecord,
     NewMatch,
+    Player,
     Rating,
     RatingChange,
     Requests,
@@ -38,6 +40,15 @@ class StoreConflict(Exception):
 
 class ChannelTaken(StoreConflict):
     """The channel already has an active match."""
+
+
+class LobbyChanged(StoreConflict):
+    """A lobby's members are no longer the players a match was about to start with."""
+
+
+def same_players(members: Iterable[tuple[int, str | None]], seats: Iterable[Player]) -> bool:
+    """Whether the (user id, AI level) pairs of a lobby's members are exactly the players of the seats."""
+    return Counter(members) == Counter((p.user_id, p.ai_level) for p in seats)
 
 
 class StoreUnavailable(Exception):
@@ -78,7 +89,7 @@ class MatchStore(Protocol):
         """Insert a match and its seats, and close the challenge or lobby it came from, in one transaction.
 
         Raises ChannelTaken if the channel has an active match, StoreConflict if the challenge or lobby has
-        moved on."""
+        moved on, LobbyChanged if the lobby's members are not the match's players any more."""
         ...
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...

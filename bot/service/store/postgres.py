@@ -46,10 +46,12 @@ from bot.service.records import (
 from bot.service.shards import Shards
 from bot.service.store.base import (
     ChannelTaken,
+    LobbyChanged,
     RatingCompute,
     StoreConflict,
     StoreUnavailable,
     rating_changes_of,
+    same_players,
 )
 from bot.service.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION, WAKE_CHANNEL
 from games.base import Outcome
@@ -287,6 +289,11 @@ class PostgresStore:
                 status = await db.fetchval("SELECT status FROM lobbies WHERE id = $1 FOR UPDATE", lobby_id)
                 if status != LobbyStatus.OPEN:
                     raise StoreConflict(f"lobby {lobby_id} is no longer open")
+                members = await db.fetch(
+                    "SELECT user_id, ai_level FROM lobby_members WHERE lobby_id = $1", lobby_id
+                )
+                if not same_players(((m["user_id"], m["ai_level"]) for m in members), new.seats):
+                    raise LobbyChanged(f"the members of lobby {lobby_id} changed")
             try:
                 match_id = await db.fetchval(
                     "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, "

@@ -45,10 +45,12 @@ from bot.service.records import (
 )
 from bot.service.store.base import (
     ChannelTaken,
+    LobbyChanged,
     RatingCompute,
     StoreConflict,
     StoreUnavailable,
     rating_changes_of,
+    same_players,
 )
 from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from games.base import Outcome
@@ -316,6 +318,11 @@ class SqliteStore:
                 rows = list(await db.execute_fetchall("SELECT status FROM lobbies WHERE id = ?", (lobby_id,)))
                 if not rows or rows[0]["status"] != LobbyStatus.OPEN:
                     raise StoreConflict(f"lobby {lobby_id} is no longer open")
+                members = await db.execute_fetchall(
+                    "SELECT user_id, ai_level FROM lobby_members WHERE lobby_id = ?", (lobby_id,)
+                )
+                if not same_players(((m["user_id"], m["ai_level"]) for m in members), new.seats):
+                    raise LobbyChanged(f"the members of lobby {lobby_id} changed")
             busy = await db.execute_fetchall(
                 "SELECT id FROM matches WHERE channel_id = ? AND status = 'active' AND quarantine IS NULL",
                 (new.channel_id,),
