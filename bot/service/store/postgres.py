@@ -481,11 +481,12 @@ class PostgresStore:
                 tuple(row["abort_votes"]),
                 TakebackRequest.from_json(takeback) if takeback is not None else None,
             )
-            changed = change(current)
+            change_to = change(current)
+            changed = Requests(tuple(sorted(set(change_to.abort_votes))), change_to.takeback)
             await db.execute(
                 "UPDATE matches SET abort_votes = $2, takeback = $3 WHERE id = $1",
                 match_id,
-                sorted(set(changed.abort_votes)),
+                list(changed.abort_votes),
                 changed.takeback.to_json() if changed.takeback is not None else None,
             )
         return changed

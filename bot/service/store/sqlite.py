@@ -524,12 +524,13 @@ class SqliteStore:
                 tuple(json.loads(rows[0]["abort_votes"])),
                 TakebackRequest.from_json(json.loads(takeback)) if takeback is not None else None,
             )
-            changed = change(current)
+            change_to = change(current)
+            changed = Requests(tuple(sorted(set(change_to.abort_votes))), change_to.takeback)
             await _run(
                 db,
                 "UPDATE matches SET abort_votes = ?, takeback = ? WHERE id = ?",
                 (
-                    _dumps(sorted(set(changed.abort_votes))),
+                    _dumps(list(changed.abort_votes)),
                     _dumps(changed.takeback.to_json()) if changed.takeback is not None else None,
                     match_id,
                 ),
