@@ -138,6 +138,10 @@ class LobbyClosed(ServiceError):
     template = "That lobby is closed. Open a new one with /play."
 
 
+class LobbyBusy(ServiceError):
+    template = "Players keep joining or leaving that lobby: wait a moment and start it again."
+
+
 class LobbyFull(ServiceError):
     template = "That lobby is full ({size} players). Wait for the next one, or open your own."
 

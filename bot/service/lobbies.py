@@ -14,6 +14,7 @@ from bot.service.errors import (
     BadAiLevel,
     BadSeatOrder,
     ChannelFullOfLobbies,
+    LobbyBusy,
     LobbyClosed,
     LobbyFull,
     NotEnoughPlayers,
@@ -28,7 +29,7 @@ from bot.service.guilds import Guilds
 from bot.service.matches import MAX_ID, MatchService
 from bot.service.options import SEAT_ORDERS, engine_options, resolve
 from bot.service.records import AI_LEVELS, Lobby, LobbyMember, LobbyStatus, MatchView
-from bot.service.store import MatchStore, StoreConflict
+from bot.service.store import LobbyChanged, MatchStore, StoreConflict
 
 MAX_OPEN_PER_HOST = 2
 """Open lobbies one member may host at once."""
@@ -147,11 +148,24 @@ class Lobbies:
             raise NotEnoughPlayers(have=len(lobby.members), need=self.min_players(lobby))
         return lobby
 
+    START_ATTEMPTS = 5
+    """How often `start` reads the members again when someone joined or left meanwhile."""
+
     async def start(self, lobby_id: int, user_id: int, *, channel_id: int | None = None) -> MatchView:
-        """The host starts the match: seats at random or in joining order."""
-        lobby = await self.check_start(lobby_id, user_id)
+        """The host starts the match with the members the lobby has when the match is stored (another
+        process may add or remove one meanwhile: then they are read again): seats at random or in joining
+        order."""
         if channel_id is not None:
             valid_id(channel_id, "channel")
+        for _ in range(self.START_ATTEMPTS):
+            lobby = await self.check_start(lobby_id, user_id)
+            try:
+                return await self._start(lobby, channel_id)
+            except LobbyChanged:
+                continue
+        raise LobbyBusy()
+
+    async def _start(self, lobby: Lobby, channel_id: int | None) -> MatchView:
         seats = [(m.user_id, m.ai_level) for m in lobby.members]
         if lobby.seat_order == "random":
             self.rng.shuffle(seats)
@@ -168,7 +182,9 @@ class Lobbies:
                 ),
                 guild_id=lobby.guild_id,
                 channel_id=channel_id if channel_id is not None else lobby.channel_id,
-                lobby_id=lobby_id,
+                lobby_id=lobby.id,
             )
+        except LobbyChanged:
+            raise
         except StoreConflict:
             raise LobbyClosed() from None

@@ -53,6 +53,7 @@ from bot.service.records import (
     NewMatch,
     Played,
     Player,
+    Requests,
     TakebackRequest,
     TakebackRequested,
     TakenBack,
@@ -554,14 +555,20 @@ class MatchService:
             if admin:
                 return await self._end(row, aborted, by_user=user_id)
             self._player(row, user_id)
-            votes = set(row.abort_votes) | {p.seat for p in row.seats if p.user_id == user_id or p.is_ai}
+            mine = {p.seat for p in row.seats if p.user_id == user_id or p.is_ai}
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: replace(now, abort_votes=tuple(sorted({*now.abort_votes, *mine}))),
+            )
+            if requests is None:
+                raise StaleMove()
+            votes = set(requests.abort_votes)
             waiting = tuple(dict.fromkeys(p.user_id for p in row.seats if p.seat not in votes))
             if not waiting:
                 return await self._end(row, aborted, by_user=user_id)
-            if not await self.store.set_requests(row.id, row.ply, sorted(votes), row.takeback):
-                raise StaleMove()
             return AbortRequested(
-                self._view(replace(row, abort_votes=tuple(sorted(votes)))), user_id, waiting
+                self._view(replace(row, abort_votes=requests.abort_votes)), user_id, waiting
             )
 
     # ------------------------------------------------------------------------------------------ takeback
@@ -583,16 +590,28 @@ class MatchService:
             moves = await self.store.moves(match_id)
             if self._takeback_target(moves, player.seat) is None:
                 raise NothingToTakeBack()
-            if row.takeback is not None and row.takeback.ply == row.ply:
+            if self._is_open(row.takeback, row.ply):
                 raise TakebackPending(match_id=match_id)
             others = [p for p in row.seats if p.user_id != user_id and not p.is_ai]
             if not others:
                 return await self._rewind(row, player.seat, user_id, moves)
             request = TakebackRequest(player.seat, user_id, row.ply)
-            if not await self.store.set_requests(row.id, row.ply, row.abort_votes, request):
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: now if self._is_open(now.takeback, row.ply) else replace(now, takeback=request),
+            )
+            if requests is None:
                 raise StaleMove()
+            if requests.takeback != request:
+                raise TakebackPending(match_id=match_id)
             waiting = tuple(dict.fromkeys(p.user_id for p in others))
             return TakebackRequested(self._view(replace(row, takeback=request)), user_id, waiting)
+
+    @staticmethod
+    def _is_open(takeback: TakebackRequest | None, ply: int, seat: Seat | None = None) -> bool:
+        """Whether `takeback` is a request open at `ply` (asked from `seat`, if given)."""
+        return takeback is not None and takeback.ply == ply and seat in (None, takeback.seat)
 
     async def _open_request(
         self, match_id: int, user_id: int, seat: Seat | None
@@ -601,7 +620,7 @@ class MatchService:
         asker's seat, so a button never answers another request than the one it was posted with."""
         row = await self._active_row(match_id)
         request = row.takeback
-        if request is None or request.ply != row.ply or (seat is not None and seat != request.seat):
+        if request is None or not self._is_open(request, row.ply, seat):
             raise NoTakebackRequest()
         if user_id == request.user_id:
             raise OwnRequest()
@@ -615,24 +634,38 @@ class MatchService:
         player has agreed, until then the request with the players still to answer comes back."""
         async with self._lock(match_id):
             row, request = await self._open_request(match_id, user_id, seat)
-            accepted = set(request.accepted) | {p.seat for p in row.seats if p.user_id == user_id}
+            mine = {p.seat for p in row.seats if p.user_id == user_id}
+
+            def accept(now: Requests) -> Requests:
+                if now.takeback is None or not self._is_open(now.takeback, row.ply, request.seat):
+                    return now
+                accepted = tuple(sorted({*now.takeback.accepted, *mine}))
+                return replace(now, takeback=replace(now.takeback, accepted=accepted))
+
+            requests = await self.store.update_requests(row.id, row.ply, accept)
+            updated = requests.takeback if requests is not None else None
+            if updated is None or not self._is_open(updated, row.ply, request.seat):
+                raise StaleMove()
+            accepted = set(updated.accepted)
             others = {p.seat for p in row.seats if p.user_id != request.user_id and not p.is_ai}
             if others <= accepted:
                 moves = await self.store.moves(match_id)
                 return await self._rewind(row, request.seat, request.user_id, moves)
-            updated = replace(request, accepted=tuple(sorted(accepted)))
-            if not await self.store.set_requests(row.id, row.ply, row.abort_votes, updated):
-                raise StaleMove()
             waiting = tuple(dict.fromkeys(row.seats[s].user_id for s in sorted(others - accepted)))
             return TakebackRequested(self._view(replace(row, takeback=updated)), request.user_id, waiting)
 
     async def decline_takeback(self, match_id: int, user_id: int, *, seat: Seat | None = None) -> MatchView:
         """Refuse the open takeback (the one asked from `seat`, if given); the request is closed."""
         async with self._lock(match_id):
-            row, _ = await self._open_request(match_id, user_id, seat)
-            if not await self.store.set_requests(row.id, row.ply, row.abort_votes, None):
+            row, request = await self._open_request(match_id, user_id, seat)
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: replace(now, takeback=None) if now.takeback == request else now,
+            )
+            if requests is None:
                 raise StaleMove()
-            return self._view(replace(row, takeback=None))
+            return self._view(replace(row, abort_votes=requests.abort_votes, takeback=requests.takeback))
 
     async def _rewind(
         self, row: MatchRecord, seat: Seat, user_id: int, moves: Sequence[MoveRecord]

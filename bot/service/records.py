@@ -99,6 +99,15 @@ class TakebackRequest:
         return cls(data["seat"], data["user_id"], data["ply"], tuple(data.get("accepted", ())))
 
 
+@dataclass(frozen=True, slots=True)
+class Requests:
+    """What the players of an active match asked for and not settled yet: the seats voting to abort, and
+    the open takeback request. The store changes both in one locked read and write (`update_requests`)."""
+
+    abort_votes: tuple[Seat, ...] = ()
+    takeback: TakebackRequest | None = None
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchRecord:
     """A match as stored. `snapshot` is the JSON text of the engine's `dump` after `ply` moves; `outcome` is

@@ -156,6 +156,7 @@ def test_same_seed_and_iterations_give_the_same_move_and_statistics() -> None:
     first = analyse(rules, state, level="medium", iterations=300, seed=11)
     again = analyse(rules, state, level="medium", iterations=300, seed=11)
     assert first.move == again.move
+
     def table(report: SearchReport) -> list[tuple[Any, int, float]]:
         return [(s.move, s.visits, s.value) for s in report.moves]
 

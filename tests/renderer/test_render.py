@@ -383,6 +383,7 @@ def test_an_outcome_from_outside_the_engine_replaces_whose_turn(setup: str) -> N
         assert f"{ply} moves" in text
         image = renderer.render_image(game_id, position.state, outcome=outcome, **kwargs)
         headers[ending] = image.crop(page(960).header)
+
     def said(ending: str) -> str:
         return renderer.alt_text(game_id, position.state, outcome=ENDINGS[ending](seats), **kwargs)
 

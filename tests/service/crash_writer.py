@@ -1,7 +1,7 @@
 """The writer the crash test kills: plays bursts of moves on many matches and prints each committed ply.
 
-Usage: python -m tests.service.crash_writer DB_PATH MATCHES. Prints "ready", then "<match id> <ply>" after
-each `play()` has returned (so the move is committed), flushing every line.
+Usage: python -m tests.service.crash_writer DATABASE_URL MATCHES. Prints "ready", then "<match id> <ply>"
+after each `play()` has returned (so the move is committed), flushing every line.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import random
 import sys
 
 from bot.service import Service
-from bot.service.store import SqliteStore
+from bot.service.store import open_store
 from tests.service.tinygames import registry
 
 
-async def run(path: str, count: int) -> None:
-    store = await SqliteStore.open(path)
+async def run(url: str, count: int) -> None:
+    store = await open_store(url)
     try:
         await play(Service(store, registry=registry, rng=random.Random(0)), count)
     finally:  # a writer that fails must exit (an open store's threads would keep it alive), failing the test

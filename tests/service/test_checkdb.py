@@ -21,11 +21,12 @@ async def played_database(service: Service) -> int:
     return match.id
 
 
-async def test_a_consistent_database_has_no_mismatch(service: Service, db_path: Path) -> None:
+async def test_a_consistent_database_has_no_mismatch(service: Service, store_url: str) -> None:
     await played_database(service)
-    assert await check_database(f"sqlite:///{db_path}", registry=registry) == []
+    assert await check_database(store_url, registry=registry) == []
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize(
     ("sql", "expected"),
     [
@@ -62,9 +63,9 @@ def test_main_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert checkdb.main(["--database-url", "mysql://x"], default_url="sqlite:///unused.sqlite3") == 2
 
 
-async def test_the_real_games_check_clean(open_service: ServiceFactory, db_path: Path) -> None:
+async def test_the_real_games_check_clean(open_service: ServiceFactory, store_url: str) -> None:
     service = await open_service()
     match = await start_match(service, "paint", {"white": "challenger"})
     options = await legal(service, match.id)
     await service.matches.play(match.id, ALICE, options[0])
-    assert await checkdb.check_database(f"sqlite:///{db_path}") == []
+    assert await checkdb.check_database(store_url) == []

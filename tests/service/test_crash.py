@@ -9,15 +9,15 @@ import sys
 from pathlib import Path
 
 from bot.service.checkdb import check_database
-from bot.service.store import SqliteStore
+from bot.service.store import open_store
 from tests.service.tinygames import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_every_move_the_writer_saw_committed_survives_sigkill(db_path: Path) -> None:
+async def test_every_move_the_writer_saw_committed_survives_sigkill(store_url: str) -> None:
     writer = subprocess.Popen(
-        [sys.executable, "-m", "tests.service.crash_writer", str(db_path), "8"],
+        [sys.executable, "-m", "tests.service.crash_writer", store_url, "8"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
@@ -40,7 +40,7 @@ async def test_every_move_the_writer_saw_committed_survives_sigkill(db_path: Pat
     assert writer.returncode == -signal.SIGKILL
     assert len(committed) == 8
 
-    store = await SqliteStore.open(str(db_path))
+    store = await open_store(store_url)
     try:
         for match_id, ply in committed.items():
             row = await store.get_match(match_id)
@@ -48,4 +48,4 @@ async def test_every_move_the_writer_saw_committed_survives_sigkill(db_path: Pat
             assert len(await store.moves(match_id)) == row.ply
     finally:
         await store.close()
-    assert await check_database(f"sqlite:///{db_path}", registry=registry) == []
+    assert await check_database(store_url, registry=registry) == []

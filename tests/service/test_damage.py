@@ -35,6 +35,7 @@ async def corrupt(db_path: Path, sql: str, *params: object) -> None:
         await db.commit()
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize(
     "snapshot",
     [
@@ -72,6 +73,7 @@ async def test_a_damaged_snapshot_is_quarantined_at_start_up_and_frees_the_chann
         await restarted.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_snapshot_damaged_while_running_is_set_aside_on_first_read(
     service: Service, db_path: Path
 ) -> None:
@@ -83,6 +85,7 @@ async def test_a_snapshot_damaged_while_running_is_set_aside_on_first_read(
     assert await service.store.quarantined_match_ids() == [match.id]
 
 
+@pytest.mark.sqlite_only
 async def test_a_move_log_that_does_not_replay_makes_the_match_damaged(
     service: Service, db_path: Path
 ) -> None:

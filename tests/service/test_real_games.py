@@ -67,7 +67,7 @@ async def test_paint_has_no_pass_and_resign_ends_it(service: Service) -> None:
 
 
 async def test_tilingking_lobby_timeout_passes_all_and_resign_is_a_move(
-    service: Service, clock: FakeClock, db_path: object
+    service: Service, clock: FakeClock, store_url: str
 ) -> None:
     lobby = await service.lobbies.create(
         "tilingking", {"turn_timeout": 1}, ALICE, guild_id=GUILD, channel_id=CHANNEL, seat_order="joined"
@@ -88,7 +88,7 @@ async def test_tilingking_lobby_timeout_passes_all_and_resign_is_a_move(
     result = await service.matches.resign(match.id, resigner)
     assert isinstance(result, Played) and result.move.notation == "resign"
     assert result.finished is None and result.match.user_to_move not in (resigner, late)  # the third plays on
-    assert await check_database(f"sqlite:///{db_path}") == []
+    assert await check_database(store_url) == []
 
 
 async def test_a_pass_in_tilingking(service: Service) -> None:

@@ -1,14 +1,18 @@
-"""The SQLite store: schema versioning, pragmas, URLs, stale-checked writes."""
+"""The stores: SQLite schema versioning, pragmas, URLs; stale-checked, merged writes on both stores."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
+from bot.service import Service
+from bot.service.records import Requests, TakebackRequest
 from bot.service.store import SCHEMA_VERSION, SqliteStore, open_store, sqlite_path
+from tests.service.helpers import ALICE, start_match
 
 
 async def test_a_new_file_is_migrated_to_the_current_version_in_wal_mode(db_path: Path) -> None:
@@ -57,7 +61,7 @@ async def test_open_store_picks_sqlite_by_url(tmp_path: Path) -> None:
     assert target.exists()
 
 
-@pytest.mark.parametrize("url", ["postgresql://localhost/x", "sqlite:///", "mysql://x"])
+@pytest.mark.parametrize("url", ["sqlite:///", "mysql://x"])
 async def test_unknown_urls_are_refused_with_a_hint(url: str) -> None:
     with pytest.raises(ValueError, match="sqlite:///"):
         await open_store(url)
@@ -115,3 +119,34 @@ async def test_the_wal_is_checkpointed_in_the_background(db_path: Path) -> None:
         await store.close()
     async with aiosqlite.connect(db_path) as db:
         assert list(await db.execute_fetchall("SELECT COUNT(*) FROM guild_settings")) == [(12,)]
+
+
+async def test_sqlite_listen_returns_at_once(db_path: Path) -> None:
+    """One process on SQLite: its own writes tell its clock, so there is nothing to listen for."""
+    store = await SqliteStore.open(str(db_path))
+    try:
+        woken: list[int] = []
+        await asyncio.wait_for(store.listen(lambda: woken.append(1)), 1)
+        assert woken == []
+    finally:
+        await store.close()
+
+
+async def test_requests_change_only_at_the_expected_ply_and_merge(service: Service) -> None:
+    """update_requests hands the change what is stored now (not what its caller read), stores the votes
+    sorted and once each, and refuses an old ply."""
+    match = await start_match(service)
+    store = service.store
+    votes = await store.update_requests(match.id, 0, lambda now: replace(now, abort_votes=(1,)))
+    assert votes == Requests((1,), None)
+    request = TakebackRequest(0, ALICE, 0)
+    both = await store.update_requests(
+        match.id, 0, lambda now: replace(now, abort_votes=(*now.abort_votes, 0, 1), takeback=request)
+    )
+    assert both == Requests((0, 1), request)
+    row = await store.get_match(match.id)
+    assert row is not None and (row.abort_votes, row.takeback) == ((0, 1), request)
+    assert await store.update_requests(match.id, 1, lambda now: Requests()) is None
+    await service.matches.play(match.id, ALICE, "1")
+    row = await store.get_match(match.id)
+    assert row is not None and (row.abort_votes, row.takeback) == ((), None), "a move clears them"

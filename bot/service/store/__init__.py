@@ -1,19 +1,29 @@
 """Persistence behind one protocol: `MatchStore` (store/base.py) and its SQLite implementation; a
 PostgreSQL one stands beside it for several shard processes. `open_store(url)` picks by the URL's scheme:
 ``sqlite:///data/tessera.sqlite3`` (a file relative to the working folder), ``sqlite:////abs/path.db`` or
-``sqlite:///:memory:``.
+``sqlite:///:memory:``; ``postgresql://user:password@host:5432/tessera`` (or ``postgres://``).
 """
 
 from __future__ import annotations
 
-from bot.service.store.base import ChannelTaken, MatchStore, RatingCompute, StoreConflict, StoreUnavailable
+from bot.service.store.base import (
+    ChannelTaken,
+    LobbyChanged,
+    MatchStore,
+    RatingCompute,
+    StoreConflict,
+    StoreUnavailable,
+)
+from bot.service.store.postgres import PostgresStore
 from bot.service.store.sqlite import SqliteStore, sqlite_path
 from bot.service.store.sqlite_schema import SCHEMA_VERSION
 
 __all__ = [
     "SCHEMA_VERSION",
     "ChannelTaken",
+    "LobbyChanged",
     "MatchStore",
+    "PostgresStore",
     "RatingCompute",
     "SqliteStore",
     "StoreConflict",
@@ -23,9 +33,17 @@ __all__ = [
 ]
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
 async def open_store(url: str) -> MatchStore:
     """Open (and migrate) the store a database URL names."""
     if url.startswith("sqlite:"):
         return await SqliteStore.open(sqlite_path(url))
+    if url.startswith(POSTGRES_SCHEMES):
+        return await PostgresStore.open(url)
     scheme = url.split(":", 1)[0]
-    raise ValueError(f"unsupported database URL scheme {scheme!r}: use sqlite:///data/tessera.sqlite3")
+    raise ValueError(
+        f"unsupported database URL scheme {scheme!r}: "
+        "use sqlite:///data/tessera.sqlite3 or postgresql://user:password@host:5432/tessera"
+    )

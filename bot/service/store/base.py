@@ -8,7 +8,8 @@ Times are seconds since the epoch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from bot.service.messages import PostedMessage
@@ -25,12 +26,12 @@ from bot.service.records import (
     MatchStatus,
     MoveRecord,
     NewMatch,
+    Player,
     Rating,
     RatingChange,
-    TakebackRequest,
+    Requests,
     UserStats,
 )
-from games.base import Seat
 
 
 class StoreConflict(Exception):
@@ -41,6 +42,15 @@ class ChannelTaken(StoreConflict):
     """The channel already has an active match."""
 
 
+class LobbyChanged(StoreConflict):
+    """A lobby's members are no longer the players a match was about to start with."""
+
+
+def same_players(members: Iterable[tuple[int, str | None]], seats: Iterable[Player]) -> bool:
+    """Whether the (user id, AI level) pairs of a lobby's members are exactly the players of the seats."""
+    return Counter(members) == Counter((p.user_id, p.ai_level) for p in seats)
+
+
 class StoreUnavailable(Exception):
     """The database cannot be used at all (not a database, damaged, unreachable, read-only); the message is
     one line for an operator: which database and what to do."""
@@ -48,6 +58,22 @@ class StoreUnavailable(Exception):
 
 RatingCompute = Callable[[dict[str, tuple[float, float] | None]], dict[str, tuple[float, float]]]
 """Given each player key's current (mu, sigma), or None if unrated, return each key's new (mu, sigma)."""
+
+
+def rating_changes_of(
+    match_id: int,
+    player_keys: Sequence[str],
+    current: Mapping[str, tuple[float, float] | None],
+    compute: RatingCompute,
+) -> list[RatingChange]:
+    """The change of each player's rating by a match, `compute`d from the `current` ratings."""
+    new = compute(dict(current))
+    changes = []
+    for key in player_keys:
+        before = current[key]
+        mu0, sigma0 = before if before is not None else (None, None)
+        changes.append(RatingChange(match_id, key, mu0, sigma0, *new[key]))
+    return changes
 
 
 class MatchStore(Protocol):
@@ -63,7 +89,7 @@ class MatchStore(Protocol):
         """Insert a match and its seats, and close the challenge or lobby it came from, in one transaction.
 
         Raises ChannelTaken if the channel has an active match, StoreConflict if the challenge or lobby has
-        moved on."""
+        moved on, LobbyChanged if the lobby's members are not the match's players any more."""
         ...
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
@@ -104,14 +130,12 @@ class MatchStore(Protocol):
         """Delete the moves from `to_ply` on and store the snapshot of the shorter log (a takeback)."""
         ...
 
-    async def set_requests(
-        self,
-        match_id: int,
-        expected_ply: int,
-        abort_votes: Sequence[Seat],
-        takeback: TakebackRequest | None,
-    ) -> bool:
-        """Store the abort votes and the pending takeback of an active match at `expected_ply`."""
+    async def update_requests(
+        self, match_id: int, expected_ply: int, change: Callable[[Requests], Requests]
+    ) -> Requests | None:
+        """Read the requests of the match active at `expected_ply` and store `change(requests)`, in one
+        transaction that holds the match row: votes and answers from other processes are merged, never
+        overwritten. The requests now, or None if the match moved on."""
         ...
 
     async def next_deadline(self) -> float | None: ...
@@ -125,6 +149,12 @@ class MatchStore(Protocol):
 
     async def active_match_ids(self) -> list[int]:
         """Every active match that is not quarantined (the start-up check loads each once)."""
+        ...
+
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """Call `wake()` whenever any process commits a write that may move the turn clock earlier (a match
+        started, moved, rewound or ended, a challenge made or answered, a guild's timeout changed). Runs
+        until cancelled; returns at once where one process is all there is (SQLite)."""
         ...
 
     async def quarantine_match(self, match_id: int, reason: str) -> bool:

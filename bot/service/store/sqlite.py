@@ -13,7 +13,7 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,13 +38,22 @@ from bot.service.records import (
     Player,
     Rating,
     RatingChange,
+    Requests,
     SeatResult,
     TakebackRequest,
     UserStats,
 )
-from bot.service.store.base import ChannelTaken, RatingCompute, StoreConflict, StoreUnavailable
+from bot.service.store.base import (
+    ChannelTaken,
+    LobbyChanged,
+    RatingCompute,
+    StoreConflict,
+    StoreUnavailable,
+    rating_changes_of,
+    same_players,
+)
 from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-from games.base import Outcome, Seat
+from games.base import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -309,6 +318,11 @@ class SqliteStore:
                 rows = list(await db.execute_fetchall("SELECT status FROM lobbies WHERE id = ?", (lobby_id,)))
                 if not rows or rows[0]["status"] != LobbyStatus.OPEN:
                     raise StoreConflict(f"lobby {lobby_id} is no longer open")
+                members = await db.execute_fetchall(
+                    "SELECT user_id, ai_level FROM lobby_members WHERE lobby_id = ?", (lobby_id,)
+                )
+                if not same_players(((m["user_id"], m["ai_level"]) for m in members), new.seats):
+                    raise LobbyChanged(f"the members of lobby {lobby_id} changed")
             busy = await db.execute_fetchall(
                 "SELECT id FROM matches WHERE channel_id = ? AND status = 'active' AND quarantine IS NULL",
                 (new.channel_id,),
@@ -492,26 +506,36 @@ class SqliteStore:
             await _run(db, "DELETE FROM moves WHERE match_id = ? AND ply >= ?", (match_id, to_ply))
         return True
 
-    async def set_requests(
-        self,
-        match_id: int,
-        expected_ply: int,
-        abort_votes: Sequence[Seat],
-        takeback: TakebackRequest | None,
-    ) -> bool:
-        async with self._transaction() as db:
-            cursor = await _run(
+    async def update_requests(
+        self, match_id: int, expected_ply: int, change: Callable[[Requests], Requests]
+    ) -> Requests | None:
+        async with self._transaction() as db:  # BEGIN IMMEDIATE: no other writer between read and write
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT abort_votes, takeback FROM matches "
+                    "WHERE id = ? AND ply = ? AND status = 'active'",
+                    (match_id, expected_ply),
+                )
+            )
+            if not rows:
+                return None
+            takeback = rows[0]["takeback"]
+            current = Requests(
+                tuple(json.loads(rows[0]["abort_votes"])),
+                TakebackRequest.from_json(json.loads(takeback)) if takeback is not None else None,
+            )
+            change_to = change(current)
+            changed = Requests(tuple(sorted(set(change_to.abort_votes))), change_to.takeback)
+            await _run(
                 db,
-                "UPDATE matches SET abort_votes = ?, takeback = ? "
-                "WHERE id = ? AND ply = ? AND status = 'active'",
+                "UPDATE matches SET abort_votes = ?, takeback = ? WHERE id = ?",
                 (
-                    _dumps(sorted(set(abort_votes))),
-                    _dumps(takeback.to_json()) if takeback is not None else None,
+                    _dumps(list(changed.abort_votes)),
+                    _dumps(changed.takeback.to_json()) if changed.takeback is not None else None,
                     match_id,
-                    expected_ply,
                 ),
             )
-            return cursor.rowcount == 1
+        return changed
 
     async def next_deadline(self) -> float | None:
         row = await self._fetchone(
@@ -559,6 +583,9 @@ class SqliteStore:
             "ORDER BY id"
         )
         return [r["id"] for r in rows]
+
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """Returns at once: SQLite serves one process, whose own writes tell its clock directly."""
 
     # ----------------------------------------------------------------------------------------- challenges
 
@@ -839,13 +866,8 @@ class SqliteStore:
             current: dict[str, tuple[float, float] | None] = dict.fromkeys(player_keys)
             for r in rows:
                 current[r["player_key"]] = (r["mu"], r["sigma"])
-            new = compute(current)
-            changes = []
-            for key in player_keys:
-                mu, sigma = new[key]
-                before = current[key]
-                mu0, sigma0 = before if before is not None else (None, None)
-                changes.append(RatingChange(match_id, key, mu0, sigma0, mu, sigma))
+            changes = rating_changes_of(match_id, player_keys, current, compute)
+            for key, mu, sigma in ((c.player_key, c.mu_after, c.sigma_after) for c in changes):
                 await _run(
                     db,
                     "INSERT INTO ratings (game, player_key, mu, sigma, updated_at, played) "

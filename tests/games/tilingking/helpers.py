@@ -25,9 +25,7 @@ def play_to(state: TilingState, seat: int, text: str) -> TilingState:
     return RULES.apply(state, RULES.parse(state, text))
 
 
-def build(
-    board_id: str, steps: Sequence[tuple[int, str]], *, seats: int = 2, **options: Any
-) -> TilingState:
+def build(board_id: str, steps: Sequence[tuple[int, str]], *, seats: int = 2, **options: Any) -> TilingState:
     """A game on `board_id` after the given (seat, cells) placements."""
     state = RULES.new(seats, {"board": board_id, **options}, 0)
     for seat, text in steps:

@@ -25,8 +25,17 @@ def error(state: object, text: str) -> str:
 
 @pytest.mark.parametrize(
     ("board_id", "playable", "neutral"),
-    [("sq9", 81, 0), ("sq11b", 81, 40), ("sq13bi", 112, 57), ("hex5", 61, 0), ("hex6b", 61, 30),
-     ("hex8bi", 120, 49), ("tri4", 96, 0), ("tri5b", 96, 54), ("tri6bi", 144, 72)],
+    [
+        ("sq9", 81, 0),
+        ("sq11b", 81, 40),
+        ("sq13bi", 112, 57),
+        ("hex5", 61, 0),
+        ("hex6b", 61, 30),
+        ("hex8bi", 120, 49),
+        ("tri4", 96, 0),
+        ("tri5b", 96, 54),
+        ("tri6bi", 144, 72),
+    ],
 )
 def test_presets_have_the_documented_playable_counts(board_id: str, playable: int, neutral: int) -> None:
     the_board = board(board_id)
@@ -41,7 +50,14 @@ def test_island_layouts() -> None:
     assert island == {f"{f}{r}" for f in "fgh" for r in (6, 7, 8)}
     hx = board("hex8bi")
     assert {hx.cells[i] for i in hx.neutral if not hx.touches_outside(i)} == {
-        (0, 0), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
+        (0, 0),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, 1),
+    }
     tri = board("tri6bi")
     centre = [i for i in tri.neutral if not tri.touches_outside(i)]
     assert len(centre) == 6

@@ -67,7 +67,8 @@ def reference_place(state: TilingState, seat: int, move: Move) -> Result:
         seen |= region
         regions.append(region)
     candidates = [
-        r for r in regions
+        r
+        for r in regions
         if not any(touches_outside(i) for i in r) and any(n in cells for i in r for n in vertex_neighbours(i))
     ]
     captured = 0
@@ -149,12 +150,14 @@ def check_invariants(before: TilingState, after: TilingState) -> None:
     seats=st.integers(2, 4),
     seed=st.integers(0, 2**32),
     copies=st.integers(1, 4),
-    flags=st.fixed_dictionaries({
-        "half_cap": st.booleans(),
-        "single_piece_capture": st.booleans(),
-        "protect_capturing_pieces": st.booleans(),
-        "only_unowned": st.booleans(),
-    }),
+    flags=st.fixed_dictionaries(
+        {
+            "half_cap": st.booleans(),
+            "single_piece_capture": st.booleans(),
+            "protect_capturing_pieces": st.booleans(),
+            "only_unowned": st.booleans(),
+        }
+    ),
 )
 def test_random_games_follow_the_capture_rule_and_keep_the_invariants(
     board_id: str, seats: int, seed: int, copies: int, flags: dict[str, bool]
