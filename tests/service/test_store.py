@@ -8,7 +8,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.service.store import SCHEMA_VERSION, SqliteStore, open_store, sqlite_path
+from bot.service.store import SCHEMA_VERSION, SqliteStore, StoreUnavailable, open_store, sqlite_path
 
 
 async def test_a_new_file_is_migrated_to_the_current_version_in_wal_mode(db_path: Path) -> None:
@@ -30,7 +30,7 @@ async def test_reopening_does_not_migrate_twice(db_path: Path) -> None:
 async def test_a_newer_schema_is_refused(db_path: Path) -> None:
     async with aiosqlite.connect(db_path) as db:
         await db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(StoreUnavailable, match="newer"):
         await SqliteStore.open(str(db_path))
 
 
