@@ -6,8 +6,6 @@ offline by pointing discord.py's API base at a closed loopback port."""
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,62 +18,17 @@ from bot import __main__ as entry
 from bot.client import TesseraBot
 from bot.service.store import SqliteStore, StoreUnavailable
 from tests.bot.conftest import FAKE_TOKEN, make_settings
-from tests.damaged import DAMAGE, as_unprivileged, damaged_database
-
-ROOT = Path(__file__).resolve().parents[2]
-RUN_BOT_WITH_API = (
-    "import sys, discord.http\n"
-    "discord.http.Route.BASE = sys.argv[1]\n"
-    "from bot.__main__ import main\n"
-    "sys.exit(main([]))\n"
+from tests.entry_helpers import (
+    DAMAGE,
+    ROOT,
+    SETTING_NAMES,
+    as_unprivileged,
+    closed_port,
+    damaged_database,
+    one_line_error,
+    run,
+    start_bot,
 )
-"""`python -m bot`, with discord.py's API base moved (to an unreachable address)."""
-
-
-def clean_env(**values: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in entry_settings()}
-    env.update(PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1", **values)
-    return env
-
-
-def entry_settings() -> set[str]:
-    return {
-        "DISCORD_TOKEN",
-        "DATABASE_URL",
-        "DEV_GUILD_ID",
-        "LOG_LEVEL",
-        "SHARD_COUNT",
-        "SHARD_IDS",
-        "HEALTH_PORT",
-        "HEALTH_HOST",
-        "LOG_FORMAT",
-    }
-
-
-def closed_port() -> int:
-    """A loopback port nothing listens on (connecting is refused at once)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def run(command: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, cwd=cwd, env=clean_env(**env), capture_output=True, text=True, timeout=60)
-
-
-def start_bot(cwd: Path, database_url: str, *, api: str | None = None) -> subprocess.CompletedProcess[str]:
-    base = api or f"http://127.0.0.1:{closed_port()}/api/v10"
-    command = [sys.executable, "-c", RUN_BOT_WITH_API, base]
-    return run(command, cwd, DISCORD_TOKEN=FAKE_TOKEN, DATABASE_URL=database_url)
-
-
-def one_line_error(done: subprocess.CompletedProcess[str], prefix: str) -> str:
-    """The single line the process printed on stderr (after its log lines, which are not errors)."""
-    assert "Traceback" not in done.stderr, done.stderr
-    errors = [line for line in done.stderr.splitlines() if line.startswith(prefix)]
-    assert len(errors) == 1, done.stderr
-    return errors[0]
-
 
 # ------------------------------------------------------------------------------------------ the bot
 
@@ -214,7 +167,7 @@ def test_check_db_takes_a_postgresql_url_from_the_environment(
         seen.append(url)
         return []
 
-    for name in entry_settings():
+    for name in SETTING_NAMES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DATABASE_URL", "postgresql://tessera@db.internal/tessera")
@@ -230,3 +183,11 @@ def test_settings_know_which_urls_are_sqlite(tmp_path: Path) -> None:
     sharded = make_settings(tmp_path, shard_count=4, shard_ids="1,3")
     assert sharded.shards is not None and sharded.shards.ids == {1, 3} and sharded.shards.count == 4
     assert make_settings(tmp_path, shard_count=2).shards is None, "no SHARD_IDS: this process runs them all"
+
+
+def test_every_setting_is_documented() -> None:
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in SETTING_NAMES:
+        assert f"\n{name}=" in example, f"{name} is missing from .env.example"
+        assert f"| `{name}` |" in readme, f"{name} is missing from the README's configuration table"
