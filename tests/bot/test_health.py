@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -23,7 +25,7 @@ from bot.service.ai import AIRunner
 from bot.service.clock import TurnClock
 from bot.service.records import Event
 from bot.service.store import SqliteStore
-from tests.entry_helpers import start_bot
+from tests.entry_helpers import ROOT, start_bot
 from tests.service.conftest import FakeClock
 from tests.service.helpers import start_match
 from tests.service.tinygames import registry
@@ -200,3 +202,29 @@ def test_a_health_port_in_use_is_one_line_and_code_2(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith(f"tessera: HEALTH_PORT: cannot listen on 127.0.0.1:{port}")
+
+
+def docker_healthcheck() -> list[str]:
+    """The command of the Dockerfile's HEALTHCHECK (exec form)."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8").replace("\\\n", " ")
+    line = next(line for line in text.splitlines() if line.startswith("HEALTHCHECK"))
+    command = json.loads(line[line.index("CMD") + 3 :])
+    assert isinstance(command, list) and command[0] == "python"
+    return [sys.executable, *command[1:]]
+
+
+async def test_the_docker_healthcheck_passes_only_while_healthy(probe: Probe, base_url: str) -> None:
+    port = base_url.rsplit(":", 1)[1]
+
+    async def check() -> int:
+        process = await asyncio.create_subprocess_exec(
+            *docker_healthcheck(),
+            env={**os.environ, "HEALTH_PORT": port},
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        return await process.wait()
+
+    assert await check() != 0, "503 while the gateway is down"
+    probe.connected = True
+    assert await check() == 0
