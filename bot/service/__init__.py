@@ -33,6 +33,8 @@ when another process changed something timed.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -99,6 +101,7 @@ class Service:
         self.reminders = Reminders(store, self.matches, self.prefs, now=now, shards=shards)
         self.clock: TurnClock | None = None
         self.bot_turns: BotTurns | None = None
+        self._listening: asyncio.Task[None] | None = None
         self.quarantined: list[int] = []
         """The matches set aside at start-up because they could not be loaded."""
 
@@ -133,8 +136,8 @@ class Service:
         max_sleep: float = 300.0,
     ) -> None:
         """Start the background work: the turn clock (with the turn reminders, sent to `on_reminder`), and
-        the bot's turns (resumed where it is to move), for the guilds this process owns; then listen to the
-        store, so another process's changes wake both."""
+        the bot's turns (resumed where it is to move), for the guilds this process owns; and listen to the
+        store in the background, so another process's changes wake both."""
         self.reminders.handler = on_reminder
         self.clock = TurnClock(
             self.matches,
@@ -148,7 +151,13 @@ class Service:
         self.bot_turns = BotTurns(self.matches, ai, on_event, on_thinking=on_thinking, shards=self.shards)
         self.clock.start()
         await self.bot_turns.resume()
-        await self.store.listen(self.heard)
+        self._listening = asyncio.create_task(self._listen(), name="tessera-store-listen")
+
+    async def _listen(self) -> None:
+        try:
+            await self.store.listen(self.heard)
+        except Exception:
+            log.exception("listening to the store failed; other processes' changes wait for the clock")
 
     def heard(self) -> None:
         """Another process changed a deadline, a challenge or a match: the clock looks again now, and the
@@ -168,7 +177,12 @@ class Service:
             self.bot_turns.schedule(match)
 
     async def close(self) -> None:
-        """Stop thinking, stop the clock (a pass in progress finishes its writes), close the store."""
+        """Stop listening and thinking, stop the clock (a pass in progress finishes its writes), close the
+        store."""
+        if self._listening is not None:
+            self._listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listening
         if self.bot_turns is not None:
             await self.bot_turns.close()
         if self.clock is not None:

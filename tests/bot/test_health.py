@@ -228,3 +228,24 @@ async def test_the_docker_healthcheck_passes_only_while_healthy(probe: Probe, ba
     assert await check() != 0, "503 while the gateway is down"
     probe.connected = True
     assert await check() == 0
+
+
+async def test_commands_and_buttons_are_timed_and_the_gateway_is_seen(world: Any) -> None:
+    from prometheus_client import REGISTRY
+
+    def count(kind: str, name: str) -> float:
+        value = REGISTRY.get_sample_value("tessera_interaction_seconds_count", {"kind": kind, "name": name})
+        return value or 0.0
+
+    assert world.env.bot.gateway_connected()
+    help_before, play_before, accept_before = (
+        count("command", "help"),
+        count("command", "play"),
+        count("button", "accept"),
+    )
+    await world.alice.slash(world.channel, "help")
+    challenge = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
+    await world.bob.click(challenge.response, label="Accept")
+    assert count("command", "help") == help_before + 1
+    assert count("command", "play") == play_before + 1
+    assert count("button", "accept") == accept_before + 1

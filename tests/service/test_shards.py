@@ -166,14 +166,20 @@ async def test_turn_reminders_are_sent_once_by_the_owning_process(
 
 
 class ListeningStore:
-    """A store whose `listen` hands the wake-up callback to the test, like a PostgreSQL notification."""
+    """A store whose `listen` hands the wake-up callback to the test, and, like PostgreSQL's, runs until
+    cancelled."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.wake: Callable[[], None] | None = None
+        self.stopped = False
 
     async def listen(self, wake: Callable[[], None]) -> None:
         self.wake = wake
+        try:
+            await asyncio.Event().wait()
+        finally:
+            self.stopped = True
 
     async def close(self) -> None:
         """The fixture closes the inner store."""
@@ -192,8 +198,8 @@ async def test_a_notification_from_another_process_wakes_the_clock_and_the_bot(
     runner = CountingRunner()
     await service.start(seen.on_event, ai=runner, max_sleep=3600)
     try:
-        assert listening.wake is not None
         await asyncio.sleep(0.05)  # the clock found nothing and sleeps for an hour
+        assert listening.wake is not None
         # "Another process" (the writer) starts a match with a deadline and a match where the bot is to move.
         match = await start_match(writer, options={"turn_timeout": 1})
         bot_match = await writer.challenges.play_bot(
@@ -207,6 +213,7 @@ async def test_a_notification_from_another_process_wakes_the_clock_and_the_bot(
         await until(lambda: len(seen.events) == 2)
     finally:
         await service.close()
+    assert listening.stopped, "closing the service stopped listening"
     assert [e.match_id for e in seen.events if isinstance(e, TimedOut)] == [match.id]
     assert [e.played.match.id for e in seen.events if isinstance(e, BotPlayed)] == [bot_match.id]
     assert len(runner.searches) == 1

@@ -60,8 +60,8 @@ class MatchStore(Protocol):
     async def close(self) -> None: ...
 
     async def listen(self, wake: Callable[[], None]) -> None:
-        """Call `wake` (sync, cheap) whenever another process may have changed a deadline, a challenge or the
-        bot's turn; returns once listening, and closing the store stops it. A store only one process uses
+        """Call `wake` (sync, cheap) whenever any process may have changed a deadline, a challenge or the
+        bot's turn; runs until cancelled (the service runs it as a task). A store only one process uses
         (SQLite) has nothing to hear and returns at once."""
         ...
 
