@@ -228,13 +228,11 @@ class SqliteStore:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 lock_path = _lock_database(path)
             store = await cls._open(path, synchronous, memory, check)
-        except (sqlite3.DatabaseError, OSError, SchemaTooNew) as error:
+        except BaseException as error:
             if lock_path is not None:
                 _unlock_database(lock_path)
-            raise StoreUnavailable(f"the database {path} cannot be used: {_reason(error)}") from error
-        except BaseException:
-            if lock_path is not None:
-                _unlock_database(lock_path)
+            if isinstance(error, (sqlite3.DatabaseError, OSError, SchemaTooNew)):
+                raise StoreUnavailable(f"the database {path} cannot be used: {_reason(error)}") from error
             raise
         store._lock_path = lock_path
         return store
