@@ -28,9 +28,15 @@ RUN pip install . \
 
 USER tessera
 
-# The SQLite database (and the synced-commands fingerprint) live here; mount a volume to keep them.
+# The SQLite database lives here; mount a volume to keep it (or set DATABASE_URL=postgresql://...).
 VOLUME ["/app/data"]
 ENV DATABASE_URL=sqlite:///data/tessera.sqlite3
+
+# /healthz answers 200 while the gateway is connected and the database answers (bot/health.py). It listens
+# on 127.0.0.1 inside the container, which is where Docker runs this check; the slim image has no curl.
+ENV HEALTH_PORT=8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('HEALTH_PORT', '8080'), timeout=4)"]
 
 # Settings come from the environment: docker run --env-file .env -v tessera-data:/app/data tessera
 CMD ["python", "-m", "bot"]

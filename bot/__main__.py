@@ -1,7 +1,9 @@
-"""`python -m bot`: read the settings, start Tessera, stop cleanly on SIGINT/SIGTERM.
+"""`python -m bot`: read the settings, open the database, start Tessera, stop cleanly on SIGINT/SIGTERM.
 
-`python -m bot check-db [...]` runs the database checker (`bot.checkdb.main`) and exits with its code.
-A missing or malformed setting prints one line and exits with code 2; the token never reaches the logs.
+`python -m bot check-db [...]` runs the database checker (`bot.service.checkdb.main`) and exits with its code.
+Every start-up failure an operator can fix prints one line (never a traceback, never the token) and exits with
+one of the codes in `USAGE`; the database is opened before logging in, so a broken database is reported even
+without a network.
 """
 
 from __future__ import annotations
@@ -17,35 +19,88 @@ from bot.settings import Settings, SettingsError, load_database_settings, load_s
 
 log = logging.getLogger("tessera")
 
-USAGE = """usage: python -m bot [check-db [options]]
+EXIT_OK = 0
+EXIT_CONFIG = 2
+EXIT_DATABASE = 3
+EXIT_NETWORK = 4
+EXIT_INTERRUPTED = 130
+
+USAGE = f"""usage: python -m bot [check-db [options]]
 
   (no arguments)  run the bot; settings come from the environment and .env (see .env.example)
-  check-db        check the database file (python -m bot check-db --help)
+  check-db        check the database (python -m bot check-db --help)
+
+exit codes of the bot:
+  {EXIT_OK}    stopped by SIGINT or SIGTERM
+  {EXIT_CONFIG}    a setting is missing or wrong, or Discord refused the token (fix it, then start again)
+  {EXIT_DATABASE}    the database cannot be used: damaged, unreadable, read-only, in use by another process
+       (SQLite), unreachable (PostgreSQL), or made by a newer Tessera
+  {EXIT_NETWORK}    Discord cannot be reached: no network, DNS failure, gateway refused (restart later)
+  {EXIT_INTERRUPTED}  interrupted twice while shutting down
 """
 
-EXIT_CONFIG = 2
 
+def configure_logging(level: str, log_format: str = "text") -> None:
+    """One record per line on stderr, discord.py's own loggers included: text, or one JSON object."""
+    handler = logging.StreamHandler(sys.stderr)
+    if log_format == "json":
+        from bot.health import json_formatter
 
-def configure_logging(level: str) -> None:
-    """One line per record on stderr, discord.py's own loggers included."""
-    logging.basicConfig(
-        level=level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-        stream=sys.stderr,
-        force=True,
-    )
+        handler.setFormatter(json_formatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler], force=True)
     if level == "DEBUG":
         # discord.py's HTTP debug lines are very chatty; keep them at INFO even in debug runs.
         logging.getLogger("discord.http").setLevel(logging.INFO)
 
 
+def one_line(error: BaseException) -> str:
+    """An exception as one line: its message (or its type when it has none)."""
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
+def fail(message: str, code: int) -> int:
+    print(f"tessera: {message}", file=sys.stderr)
+    return code
+
+
 async def run_bot(settings: Settings) -> int:
-    """Run until the gateway closes or a stop signal arrives; returns the process exit code."""
+    """Open the database, then run until the gateway closes or a stop signal arrives; returns the exit
+    code."""
+    import aiohttp
     import discord
 
     from bot.client import TesseraBot
+    from bot.health import HealthServer
+    from bot.runtime import open_service
+    from bot.service.store import StoreUnavailable
 
-    bot = TesseraBot(settings)
+    try:
+        service = await open_service(settings)
+    except StoreUnavailable as error:
+        return fail(one_line(error), EXIT_DATABASE)
+    except ValueError as error:
+        return fail(f"DATABASE_URL: {one_line(error)}", EXIT_CONFIG)
+    except (OSError, TimeoutError) as error:
+        return fail(f"the database cannot be reached: {one_line(error)}", EXIT_DATABASE)
+    bot = TesseraBot(settings, service=service)
+    health: HealthServer | None = None
+    if settings.health_port is not None:
+        health = HealthServer(
+            gateway_connected=bot.gateway_connected,
+            service=lambda: service,
+            ai=lambda: bot.runtime.ai if hasattr(bot, "runtime") else None,
+            host=settings.health_host,
+            port=settings.health_port,
+        )
+        try:
+            await health.start()
+        except OSError as error:
+            await service.close()
+            where = f"{settings.health_host}:{settings.health_port}"
+            return fail(f"HEALTH_PORT: cannot listen on {where}: {one_line(error)}", EXIT_CONFIG)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     closing: list[asyncio.Task[None]] = []
@@ -63,12 +118,25 @@ async def run_bot(settings: Settings) -> int:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
     except discord.LoginFailure:
-        print("tessera: Discord refused the token; copy a fresh one into DISCORD_TOKEN", file=sys.stderr)
-        return EXIT_CONFIG
+        return fail("Discord refused the token; copy a fresh one into DISCORD_TOKEN", EXIT_CONFIG)
     except discord.PrivilegedIntentsRequired:
-        print("tessera: Discord asked for a privileged intent; Tessera needs none", file=sys.stderr)
-        return EXIT_CONFIG
-    return 0
+        return fail("Discord asked for a privileged intent; Tessera needs none", EXIT_CONFIG)
+    except StoreUnavailable as error:
+        return fail(one_line(error), EXIT_DATABASE)
+    except (
+        discord.GatewayNotFound,
+        discord.ConnectionClosed,
+        discord.DiscordServerError,
+        aiohttp.ClientError,
+        OSError,
+        TimeoutError,
+    ) as error:
+        advice = "check the network, DNS and firewall, then start again"
+        return fail(f"cannot reach Discord ({one_line(error)}): {advice}", EXIT_NETWORK)
+    finally:
+        if health is not None:
+            await health.close()
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -80,26 +148,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             database = load_database_settings()
         except SettingsError as error:
-            print(f"tessera: {error}", file=sys.stderr)
-            return EXIT_CONFIG
+            return fail(str(error), EXIT_CONFIG)
         return checkdb.main(args[1:], default_url=database.database_url)
     if args[:1] in (["-h"], ["--help"]):
         print(USAGE, end="")
-        return 0
+        return EXIT_OK
     if args:
         print(f"tessera: unknown argument {args[0]!r}\n{USAGE}", end="", file=sys.stderr)
         return EXIT_CONFIG
     try:
         settings = load_settings()
     except SettingsError as error:
-        print(f"tessera: {error}", file=sys.stderr)
-        return EXIT_CONFIG
-    configure_logging(settings.log_level)
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+        return fail(str(error), EXIT_CONFIG)
+    configure_logging(settings.log_level, settings.log_format)
     try:
         return asyncio.run(run_bot(settings))
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
-        return 130
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 buttons, loads the cogs and syncs the slash commands (only when they changed).
 
 No privileged intents. Commands go to `DEV_GUILD_ID` when it is set (instant, for development), otherwise
-globally. The fingerprint of the synced command payloads is kept in the data folder, so a restart with the
-same commands makes no sync call (Discord rate-limits those).
+globally. Commands are synced once per deployment, not per process: only the process that runs shard 0
+syncs, and the fingerprint of the synced command payloads is kept in the database (`meta`), so a restart, or
+another machine, with the same commands makes no sync call (Discord rate-limits those).
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.health import interaction_done
 from bot.replies import report_error
 from bot.settings import Settings
 from bot.views import TesseraButton
@@ -26,6 +28,7 @@ from bot.views import TesseraButton
 if TYPE_CHECKING:
     from bot.drawing import Drawing
     from bot.runtime import Runtime
+    from bot.service import Service
     from bot.service.ai import AIRunner
 
 log = logging.getLogger("tessera")
@@ -40,14 +43,32 @@ def intents() -> discord.Intents:
     return wanted
 
 
+STARTED = "tessera_started"
+"""The `interaction.extras` key holding when the bot started handling a command (`time.perf_counter()`)."""
+
+
+def command_done(interaction: discord.Interaction[Any]) -> None:
+    """Record how long a command took (the /metrics latency histogram)."""
+    started = interaction.extras.get(STARTED)
+    if isinstance(started, float):
+        name = interaction.command.qualified_name if interaction.command else "?"
+        interaction_done("command", name, started)
+
+
 class TesseraTree(app_commands.CommandTree["TesseraBot"]):
-    """The command tree; its `on_error` answers every failed command (never "This interaction failed")."""
+    """The command tree; its `on_error` answers every failed command (never "This interaction failed"), and
+    every command's handling time is recorded."""
+
+    async def interaction_check(self, interaction: discord.Interaction[TesseraBot], /) -> bool:
+        interaction.extras[STARTED] = time.perf_counter()
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[TesseraBot], error: app_commands.AppCommandError
     ) -> None:
         name = interaction.command.qualified_name if interaction.command else "?"
         await report_error(interaction, error, where=f"/{name}")
+        command_done(interaction)
 
 
 class TesseraBot(commands.AutoShardedBot):
@@ -63,6 +84,7 @@ class TesseraBot(commands.AutoShardedBot):
         drawing: Drawing | None = None,
         extensions: Sequence[str] = EXTENSIONS,
         now: Any = None,
+        service: Service | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -78,13 +100,13 @@ class TesseraBot(commands.AutoShardedBot):
         self._drawing = drawing
         self._extensions = tuple(extensions)
         self._now = now
+        self._service = service
 
     async def setup_hook(self) -> None:
         from bot.runtime import Runtime
 
-        self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.runtime = await Runtime.open(
-            self, ai_runner=self._ai_runner, now=self._now, drawing=self._drawing
+            self, service=self._service, ai_runner=self._ai_runner, now=self._now, drawing=self._drawing
         )
         self.add_dynamic_items(TesseraButton)
         for extension in self._extensions:
@@ -97,6 +119,9 @@ class TesseraBot(commands.AutoShardedBot):
         runtime = getattr(self, "runtime", None)
         if runtime is not None:
             await runtime.close()
+        elif self._service is not None:  # it never logged in: the service handed to it is still open
+            await self._service.close()
+        self._service = None
         await super().close()
 
     # ------------------------------------------------------------------------------------------ sync
@@ -115,30 +140,46 @@ class TesseraBot(commands.AutoShardedBot):
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def _fingerprint_file(self) -> Path:
+    def _fingerprint_key(self) -> str:
         scope = self.settings.dev_guild_id
-        name = f"commands-guild-{scope}.sha256" if scope is not None else "commands-global.sha256"
-        return self.settings.data_dir / name
+        return f"commands-guild-{scope}.sha256" if scope is not None else "commands-global.sha256"
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs the slash commands: the one that runs shard 0 (or every shard)."""
+        return self.settings.shard_ids is None or 0 in self.settings.shard_ids
 
     async def sync_commands_if_changed(self) -> bool:
-        """Sync the slash commands if their payloads changed since the last sync; True if it synced."""
+        """Sync the slash commands if this process is the one that syncs and their payloads changed since the
+        deployment's last sync (the fingerprint in the database); True if it synced."""
+        if not self.syncs_commands:
+            log.info("slash commands are synced by the process that runs shard 0")
+            return False
+        store = self.runtime.service.store
         fingerprint = self.command_fingerprint()
-        path = self._fingerprint_file()
-        try:
-            previous = path.read_text(encoding="utf-8").strip()
-        except OSError:
-            previous = ""
-        if previous == fingerprint:
+        key = self._fingerprint_key()
+        if await store.get_meta(key) == fingerprint:
             log.info("slash commands unchanged; no sync needed")
             return False
         guild = self._sync_scope()
         synced = await self.tree.sync(guild=guild)
         where = f"guild {guild.id}" if guild is not None else "all guilds (global)"
         log.info("synced %d slash commands to %s", len(synced), where)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(fingerprint + "\n", encoding="utf-8")
-        temporary.replace(path)
+        await store.put_meta(key, fingerprint)
         return True
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction[Any],
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        command_done(interaction)
+
+    def gateway_connected(self) -> bool:
+        """Whether every shard of this process has a live gateway connection."""
+        if not self.is_ready() or self.is_closed():
+            return False
+        return all(not shard.is_closed() for shard in self.shards.values())

@@ -29,6 +29,7 @@ from bot.service.messages import PostedMessage
 from bot.service.prefs import ReminderMode
 from bot.service.records import BotPlayed, ChallengeExpired, Event, Finished, MatchView, Played, TimedOut
 from bot.service.reminders import TurnReminder
+from bot.settings import Settings
 
 if TYPE_CHECKING:
     from bot.client import TesseraBot
@@ -39,6 +40,12 @@ log = logging.getLogger("tessera.runtime")
 def utc_seconds() -> float:
     """Seconds since the epoch, from discord.py's clock (which a test harness may drive)."""
     return discord.utils.utcnow().timestamp()
+
+
+async def open_service(settings: Settings, *, now: Callable[[], float] | None = None) -> Service:
+    """Open the service the settings name, for the shards this process owns; raises StoreUnavailable (or
+    ValueError for a URL no store handles) when the database cannot be used."""
+    return await Service.open(settings.database_url, now=now or utc_seconds, shards=settings.shards)
 
 
 class Runtime:
@@ -67,11 +74,15 @@ class Runtime:
         cls,
         bot: TesseraBot,
         *,
+        service: Service | None = None,
         ai_runner: AIRunner | None = None,
         now: Callable[[], float] | None = None,
         drawing: Drawing | None = None,
     ) -> Runtime:
-        service = await Service.open(bot.settings.database_url, now=now or utc_seconds)
+        """The runtime of `bot`, over `service` (opened already, as `python -m bot` does before it logs in)
+        or over a service opened now from the bot's settings."""
+        if service is None:
+            service = await open_service(bot.settings, now=now)
         return cls(bot, service, ai_runner or AIRunner(), owns_ai=ai_runner is None, drawing=drawing)
 
     async def start(self) -> None:

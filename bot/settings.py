@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.service.shards import Shards
 
 DEFAULT_DATABASE_URL = "sqlite:///data/tessera.sqlite3"
 
 # A bot token is three URL-safe base64 parts separated by dots: user id, timestamp, HMAC.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{18,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+_DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
 
 
 _S = TypeVar("_S", bound=BaseSettings)
@@ -40,15 +43,26 @@ class DatabaseSettings(BaseSettings):
 
     database_url: str = Field(
         DEFAULT_DATABASE_URL,
-        description="Where matches are stored: sqlite:///relative/path or sqlite:////abs.",
+        description="Where matches are stored: sqlite:///relative/path, sqlite:////abs, or postgresql://...",
     )
 
     @field_validator("database_url")
     @classmethod
-    def _database_is_sqlite(cls, value: str) -> str:
-        if not value.startswith("sqlite:///") or value == "sqlite:///":
-            raise ValueError("DATABASE_URL must look like sqlite:///data/tessera.sqlite3")
+    def _database_is_sqlite_or_postgresql(cls, value: str) -> str:
+        value = value.strip()
+        if not value.startswith(_DATABASE_SCHEMES) or value in _DATABASE_SCHEMES:
+            raise ValueError(
+                "DATABASE_URL must look like sqlite:///data/tessera.sqlite3 or postgresql://user@host/tessera"
+            )
         return value
+
+    @property
+    def database_path(self) -> Path | None:
+        """The SQLite file (`sqlite:///data/x.db` is relative, `sqlite:////srv/x.db` absolute); None for
+        PostgreSQL."""
+        if not self.database_url.startswith("sqlite:///"):
+            return None
+        return Path(self.database_url.removeprefix("sqlite:///"))
 
 
 class Settings(DatabaseSettings):
@@ -61,6 +75,11 @@ class Settings(DatabaseSettings):
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         None, description="Shards this process runs, comma separated: 0,1."
     )
+    health_port: int | None = Field(
+        None, ge=1, le=65535, description="Serve /healthz and /metrics on this port; empty: off."
+    )
+    health_host: str = Field("127.0.0.1", description="The address the health and metrics server binds.")
+    log_format: Literal["text", "json"] = Field("text", description="text, or json: one object per line.")
 
     @field_validator("discord_token")
     @classmethod
@@ -80,7 +99,12 @@ class Settings(DatabaseSettings):
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
         return level
 
-    @field_validator("dev_guild_id", "shard_count", mode="before")
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_case_format(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("dev_guild_id", "shard_count", "health_port", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -109,14 +133,11 @@ class Settings(DatabaseSettings):
         return self
 
     @property
-    def database_path(self) -> Path:
-        """The SQLite file; `sqlite:///data/x.db` is relative, `sqlite:////srv/x.db` absolute."""
-        return Path(self.database_url.removeprefix("sqlite:///"))
-
-    @property
-    def data_dir(self) -> Path:
-        """The folder holding the database and the synced-commands fingerprint."""
-        return self.database_path.parent
+    def shards(self) -> Shards | None:
+        """The shards whose guilds' timed work this process runs; None when it runs every shard."""
+        if self.shard_ids is None or self.shard_count is None:
+            return None
+        return Shards(self.shard_count, frozenset(self.shard_ids))
 
 
 def load_settings(**overrides: Any) -> Settings:

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.health import interaction_done
 from bot.replies import report_error
 
 log = logging.getLogger("tessera.buttons")
@@ -83,6 +85,7 @@ class TesseraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUS
         return cls(ref)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        started = time.perf_counter()
         interaction.extras["match_id"] = self.ref.ref
         handler = _HANDLERS.get(self.ref.action)
         try:
@@ -91,6 +94,8 @@ class TesseraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUS
             await handler(interaction, self.ref)
         except Exception as error:  # every failure gets an answer, never "This interaction failed"
             await report_error(interaction, error, where=f"button {self.ref.custom_id}")
+        finally:
+            interaction_done("button", self.ref.action if handler is not None else "?", started)
 
 
 def button(

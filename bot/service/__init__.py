@@ -24,10 +24,17 @@ its protocol in store/. The application (the Discord bot) builds it once::
 
 and hears about background work through `on_event` (`TimedOut`, `ChallengeExpired`, `BotPlayed`), and
 about due turn reminders through `on_reminder` (`TurnReminder`).
+
+Several processes over one database: each builds its Service with the `Shards` it owns, and its clock,
+challenge expiry, reminders and the bot's turns act only for those guilds (every deadline fires once, each
+of the bot's turns is searched once). The store's `listen` wakes the clock and looks for the bot's turns
+when another process changed something timed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -47,6 +54,7 @@ from bot.service.prefs import Prefs
 from bot.service.ratings import Ratings
 from bot.service.records import MatchView
 from bot.service.reminders import ReminderHandler, Reminders
+from bot.service.shards import Shards
 from bot.service.store import MatchStore, open_store
 from games.base import Rules
 
@@ -67,11 +75,14 @@ class Service:
         challenge_ttl: float = CHALLENGE_TTL,
         default_turn_timeout: float = DEFAULT_TURN_TIMEOUT,
         state_cache_size: int = 512,
+        shards: Shards | None = None,
     ) -> None:
         rng = rng or random.SystemRandom()
         registry = registry or games.get
         self.store = store
         self.now = now
+        self.shards = shards
+        """The shards whose guilds' timed work this process runs; None: every guild."""
         self.guilds = Guilds(store, default_turn_timeout=default_turn_timeout)
         self.ratings = Ratings(store, registry=registry, now=now)
         self.history = History(store)
@@ -87,9 +98,10 @@ class Service:
         self.lobbies = Lobbies(store, self.matches, self.guilds, now=now, rng=rng)
         self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed)
         self.messages = Messages(store, now=now)
-        self.reminders = Reminders(store, self.matches, self.prefs, now=now)
+        self.reminders = Reminders(store, self.matches, self.prefs, now=now, shards=shards)
         self.clock: TurnClock | None = None
         self.bot_turns: BotTurns | None = None
+        self._listening: asyncio.Task[None] | None = None
         self.quarantined: list[int] = []
         """The matches set aside at start-up because they could not be loaded."""
 
@@ -124,7 +136,8 @@ class Service:
         max_sleep: float = 300.0,
     ) -> None:
         """Start the background work: the turn clock (with the turn reminders, sent to `on_reminder`), and
-        the bot's turns (resumed where it is to move)."""
+        the bot's turns (resumed where it is to move), for the guilds this process owns; and listen to the
+        store in the background, so another process's changes wake both."""
         self.reminders.handler = on_reminder
         self.clock = TurnClock(
             self.matches,
@@ -133,10 +146,30 @@ class Service:
             now=self.now,
             max_sleep=max_sleep,
             timers=(self.reminders,) if on_reminder is not None else (),
+            shards=self.shards,
         )
-        self.bot_turns = BotTurns(self.matches, ai, on_event, on_thinking=on_thinking)
+        self.bot_turns = BotTurns(self.matches, ai, on_event, on_thinking=on_thinking, shards=self.shards)
         self.clock.start()
         await self.bot_turns.resume()
+        self._listening = asyncio.create_task(self._listen(), name="tessera-store-listen")
+
+    async def _listen(self) -> None:
+        try:
+            await self.store.listen(self.heard, shards=self.shards)
+        except Exception:
+            log.exception("listening to the store failed; other processes' changes wait for the clock")
+
+    def heard(self) -> None:
+        """Another process changed a deadline, a challenge or a match: the clock looks again now, and the
+        bot picks up any turn of its own in the guilds this process owns."""
+        if self.clock is not None:
+            self.clock.wake()
+        if self.bot_turns is not None:
+            self.bot_turns.resume_soon()
+
+    async def ping(self) -> None:
+        """One trivial query: raises if the store cannot answer (the health check)."""
+        await self.store.get_meta("ping")
 
     def after_change(self, match: MatchView) -> None:
         """Call after anything that changed a match: if the bot is now to move, it starts thinking."""
@@ -144,7 +177,12 @@ class Service:
             self.bot_turns.schedule(match)
 
     async def close(self) -> None:
-        """Stop thinking, stop the clock (a pass in progress finishes its writes), close the store."""
+        """Stop listening and thinking, stop the clock (a pass in progress finishes its writes), close the
+        store."""
+        if self._listening is not None:
+            self._listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listening
         if self.bot_turns is not None:
             await self.bot_turns.close()
         if self.clock is not None:

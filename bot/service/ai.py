@@ -6,7 +6,8 @@ pool. The worker loads the game, calls `games.ai.best_move` and returns the move
 
 `BotTurns` keeps at most one background task per match where the bot is to move: it asks the runner, plays
 the notation through `MatchService.play` like any player (stale-checked at the ply it thought about), and
-reports a `BotPlayed` event, until a person is to move again.
+reports a `BotPlayed` event, until a person is to move again. With `shards` it plays only in the guilds
+those shards own, so across processes over one database each of the bot's turns is searched once.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import games
 from bot.service.errors import USER_ERRORS
 from bot.service.matches import MatchService
 from bot.service.records import BotPlayed, Event, MatchView
+from bot.service.shards import Shards
 from games.ai import Level, best_move
 from games.ai.analysis import Budget, Hint, MatchAnalysis, analyse_match, hint
 from games.base import Seat
@@ -102,6 +104,8 @@ class AIRunner:
         self._closed = False
         self.running = 0
         """Jobs (searches, analyses, hints) running in the pool right now (never more than `workers`)."""
+        self.waiting = 0
+        """Jobs waiting for a free worker (the AI queue's depth)."""
         self.peak = 0
         """The most jobs that have run at the same time."""
 
@@ -150,7 +154,12 @@ class AIRunner:
         more. RuntimeError once the runner is closed."""
         if self._closed:
             raise RuntimeError("the AI runner is closed")
-        async with self._slots:
+        self.waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+        try:
             if self._closed:
                 raise RuntimeError("the AI runner is closed")
             loop = asyncio.get_running_loop()
@@ -165,6 +174,8 @@ class AIRunner:
                 return await loop.run_in_executor(self._executor(), function, *args)
             finally:
                 self.running -= 1
+        finally:
+            self._slots.release()
 
     def _discard_pool(self) -> None:
         if self._pool is not None:
@@ -205,17 +216,23 @@ class BotTurns:
         on_event: Callable[[Event], Awaitable[None]],
         *,
         on_thinking: Callable[[MatchView], Awaitable[None]] | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.matches = matches
         self.runner = runner
         self.on_event = on_event
         self.on_thinking = on_thinking
+        self.shards = shards
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._resuming: asyncio.Task[int] | None = None
         self._closing = False
 
     def schedule(self, match: MatchView) -> None:
-        """If the bot is to move in `match`, let it take its turn in the background (one task per match)."""
+        """If the bot is to move in `match` (in a guild this process owns), let it take its turn in the
+        background (one task per match)."""
         if self._closing or match.ai_seat_to_move() is None:
+            return
+        if self.shards is not None and not self.shards.owns(match.guild_id):
             return
         running = self._tasks.get(match.id)
         if running is not None and not running.done():
@@ -226,10 +243,24 @@ class BotTurns:
 
     async def resume(self) -> int:
         """Schedule every match where the bot is to move (after a restart); returns how many."""
-        waiting = await self.matches.bot_turns()
+        waiting = await self.matches.bot_turns(shards=self.shards)
         for match in waiting:
             self.schedule(match)
         return len(waiting)
+
+    def resume_soon(self) -> None:
+        """Run `resume` in the background (another process may have handed the bot a turn); a resume that
+        is already running covers this call too."""
+        if self._closing or (self._resuming is not None and not self._resuming.done()):
+            return
+        self._resuming = asyncio.create_task(self._resume_quietly(), name="tessera-bot-resume")
+
+    async def _resume_quietly(self) -> int:
+        try:
+            return await self.resume()
+        except Exception:
+            log.exception("looking for the bot's turns failed")
+            return 0
 
     def _done(self, match_id: int, task: asyncio.Task[None]) -> None:
         if self._tasks.get(match_id) is task:
@@ -241,7 +272,9 @@ class BotTurns:
     async def close(self) -> None:
         """Stop thinking: cancel every task and wait for them."""
         self._closing = True
-        tasks = list(self._tasks.values())
+        tasks: list[asyncio.Task[Any]] = list(self._tasks.values())
+        if self._resuming is not None:
+            tasks.append(self._resuming)
         for task in tasks:
             task.cancel()
         for task in tasks:

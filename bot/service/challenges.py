@@ -27,6 +27,7 @@ from bot.service.guilds import Guilds
 from bot.service.matches import MAX_ID, MatchService
 from bot.service.options import challenger_first, engine_options, resolve
 from bot.service.records import AI_LEVELS, Challenge, ChallengeStatus, MatchView
+from bot.service.shards import Shards
 from bot.service.store import MatchStore, StoreConflict
 from games.base import Rules
 
@@ -177,18 +178,18 @@ class Challenges:
             raise OnlyChallenger(user_id=challenge.challenger_id)
         return await self._close(challenge, ChallengeStatus.WITHDRAWN)
 
-    async def expire(self, now: float | None = None) -> list[Challenge]:
-        """Mark every challenge overdue by `now` (the service's time by default) expired; returns the ones
-        this call expired (each exactly once)."""
+    async def expire(self, now: float | None = None, *, shards: Shards | None = None) -> list[Challenge]:
+        """Mark every challenge overdue by `now` (the service's time by default) in the guilds `shards` owns
+        (None: every guild) expired; returns the ones this call expired (each exactly once)."""
         now = self.now() if now is None else now
         expired = []
-        for challenge in await self.store.due_challenges(now):
+        for challenge in await self.store.due_challenges(now, shards=shards):
             if await self.store.set_challenge_status(challenge.id, ChallengeStatus.EXPIRED):
                 expired.append(await self.get(challenge.id))
         return expired
 
-    async def next_expiry(self) -> float | None:
-        return await self.store.next_challenge_expiry()
+    async def next_expiry(self, *, shards: Shards | None = None) -> float | None:
+        return await self.store.next_challenge_expiry(shards=shards)
 
     async def play_bot(
         self,

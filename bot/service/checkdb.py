@@ -5,6 +5,9 @@ is legal when replayed from the seed (forced moves are the engine's forced move)
 of ``games.base.replay`` of the log; a game the engine says is over is not marked active, and its stored
 outcome is the engine's (resignations, timeouts and aborts decided by the service are the only other
 endings).
+
+It checks any store `open_store` opens (SQLite or PostgreSQL). Exit codes: 0 consistent, 1 mismatches found,
+2 the database could not be checked (missing, damaged, unreadable, unreachable, a bad URL), said in one line.
 """
 
 from __future__ import annotations
@@ -20,10 +23,14 @@ from typing import Any
 import games
 from bot.service.matches import snapshot_text
 from bot.service.records import MatchRecord, MatchStatus, MoveRecord
-from bot.service.store import open_store, sqlite_path
+from bot.service.store import StoreUnavailable, open_store, sqlite_path
 from games.base import ReplayError, Rules, Termination, replay
 
 SERVICE_ENDINGS = {Termination.RESIGNATION, Termination.TIMEOUT}
+
+
+class CannotCheck(Exception):
+    """The database cannot be checked at all (exit code 2); the message is one line."""
 
 
 def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRecord]) -> list[str]:
@@ -71,11 +78,12 @@ def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRe
 
 
 async def check_database(url: str, *, registry: Callable[[str], Rules[Any, Any]] | None = None) -> list[str]:
-    """Every mismatch in the database at `url` (empty when all is well)."""
+    """Every mismatch in the database at `url` (empty when all is well); CannotCheck when there is no
+    database to check there."""
     if url.startswith("sqlite:"):
         path = sqlite_path(url)
         if path != ":memory:" and not Path(path).exists():
-            return [f"no database file at {path}"]
+            raise CannotCheck(f"no database file at {path}")
     lookup = registry or games.get
     store = await open_store(url)
     problems: list[str] = []
@@ -105,14 +113,17 @@ def main(argv: Sequence[str], *, default_url: str) -> int:
         prog="python -m bot check-db",
         description="Check that every match's snapshot equals the replay of its move log.",
     )
-    parser.add_argument("--database-url", help="sqlite:///path (default: the bot's DATABASE_URL setting)")
+    parser.add_argument(
+        "--database-url", help="sqlite:///path or postgresql://... (default: the DATABASE_URL setting)"
+    )
     args = parser.parse_args(list(argv))
     url = args.database_url or default_url
     try:
         problems = asyncio.run(check_database(url))
-    except (ValueError, OSError) as error:
-        print(f"check-db: {error}", file=sys.stderr)
-        return 2
+    except (CannotCheck, StoreUnavailable, ValueError) as error:
+        return _cannot_check(str(error))
+    except Exception as error:  # a read failing midway (a damaged page, a lost connection): still one line
+        return _cannot_check(f"could not read the database {url}: {type(error).__name__}: {error}")
     for line in problems:
         print(line)
     if problems:
@@ -120,3 +131,8 @@ def main(argv: Sequence[str], *, default_url: str) -> int:
         return 1
     print(f"check-db: {url} is consistent")
     return 0
+
+
+def _cannot_check(message: str) -> int:
+    print(f"check-db: {' '.join(message.split())}", file=sys.stderr)
+    return 2

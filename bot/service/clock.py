@@ -9,6 +9,10 @@ nothing fires twice. The clock sleeps with `asyncio.sleep` (which a test's virtu
 
 Other durable timers (turn reminders) ride on the same loop as `Timer`s: each says when it is next due and
 does what is due; the clock sleeps until the earliest of all.
+
+With `shards`, the clock expires only the turns and challenges of the guilds those shards own, so clocks in
+several processes over one database fire each deadline once. `lag` is how late the last pass ran after the
+earliest due time it had slept towards (0 when it was on time or woke early): the event loop's health.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Protocol
 from bot.service.challenges import Challenges
 from bot.service.matches import MatchService
 from bot.service.records import ChallengeExpired, Event
+from bot.service.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +53,13 @@ class TurnClock:
         max_sleep: float = 300.0,
         retry_after: float = 5.0,
         timers: Sequence[Timer] = (),
+        shards: Shards | None = None,
     ) -> None:
         self.matches = matches
+        self.shards = shards
+        self.lag = 0.0
+        """Seconds the last pass ran after the due time it slept towards (see the module doc)."""
+        self._due: float | None = None
         self.timers = tuple(timers)
         self.challenges = challenges
         self.on_event = on_event
@@ -99,8 +109,12 @@ class TurnClock:
     async def run_once(self) -> list[Event]:
         """Expire everything due now and report each event; returns the events."""
         now = self.now()
-        events: list[Event] = [ChallengeExpired(c) for c in await self.challenges.expire(now)]
-        events.extend(await self.matches.expire_due(now))
+        due, self._due = self._due, None
+        self.lag = max(0.0, now - due) if due is not None else 0.0
+        events: list[Event] = [
+            ChallengeExpired(c) for c in await self.challenges.expire(now, shards=self.shards)
+        ]
+        events.extend(await self.matches.expire_due(now, shards=self.shards))
         for event in events:
             try:
                 await self.on_event(event)
@@ -115,12 +129,20 @@ class TurnClock:
 
     async def seconds_to_next(self) -> float | None:
         """Seconds until the next deadline or expiry (0 if already due), None if nothing is waiting."""
-        times = [t for t in (await self.matches.next_deadline(), await self.challenges.next_expiry()) if t]
+        times = [
+            t
+            for t in (
+                await self.matches.next_deadline(shards=self.shards),
+                await self.challenges.next_expiry(shards=self.shards),
+            )
+            if t
+        ]
         for timer in self.timers:
             due = await timer.next_due()
             if due is not None:
                 times.append(due)
-        return max(0.0, min(times) - self.now()) if times else None
+        self._due = min(times) if times else None
+        return max(0.0, self._due - self.now()) if self._due is not None else None
 
     async def _run(self) -> None:
         while not self._stopping:

@@ -59,6 +59,7 @@ from bot.service.records import (
     TakenBack,
     TimedOut,
 )
+from bot.service.shards import Shards
 from bot.service.store import ChannelTaken, MatchStore
 from games.base import RESIGN, InvalidMove, Outcome, Rules, Seat, Step, Termination, replay
 
@@ -340,10 +341,11 @@ class MatchService:
         log = await self.log(match_id)
         return log[-1].notation if log else None
 
-    async def bot_turns(self) -> list[MatchView]:
-        """Active matches where the bot is to move (after a restart the bot resumes thinking on these)."""
+    async def bot_turns(self, *, shards: Shards | None = None) -> list[MatchView]:
+        """Active matches where the bot is to move (after a restart the bot resumes thinking on these), of
+        the guilds `shards` owns (None: every guild)."""
         found = []
-        for match_id in await self.store.active_ai_match_ids():
+        for match_id in await self.store.active_ai_match_ids(shards=shards):
             try:
                 view = await self.get(match_id)
             except MatchDamaged:
@@ -697,15 +699,16 @@ class MatchService:
 
     # ----------------------------------------------------------------------------------------- deadlines
 
-    async def next_deadline(self) -> float | None:
-        return await self.store.next_deadline()
+    async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
+        return await self.store.next_deadline(shards=shards)
 
-    async def expire_due(self, now: float | None = None) -> list[TimedOut]:
-        """Time out every player whose deadline has passed (by `now`, the service's time by default). Each
-        expiry is a stale-checked write, so running this twice fires nothing twice."""
+    async def expire_due(self, now: float | None = None, *, shards: Shards | None = None) -> list[TimedOut]:
+        """Time out every player whose deadline has passed (by `now`, the service's time by default), in the
+        guilds `shards` owns (None: every guild). Each expiry is a stale-checked write, so running this twice
+        fires nothing twice."""
         now = self.now() if now is None else now
         events = []
-        for match_id, ply in await self.store.due_matches(now):
+        for match_id, ply in await self.store.due_matches(now, shards=shards):
             try:
                 event = await self._time_out(match_id, ply, now)
             except (StaleMove, MatchOver):

@@ -23,6 +23,7 @@ from bot.service.errors import MatchDamaged, UnknownMatch
 from bot.service.matches import MatchService
 from bot.service.prefs import Prefs, ReminderMode
 from bot.service.records import MatchView
+from bot.service.shards import Shards
 from bot.service.store import MatchStore
 
 log = logging.getLogger(__name__)
@@ -57,18 +58,30 @@ ReminderHandler = Callable[[TurnReminder], Awaitable[None]]
 
 
 class Reminders:
-    """Finds due reminders and hands each to `handler` once (the application sends it)."""
+    """Finds due reminders of the guilds `shards` owns (None: every guild) and hands each to `handler`
+    once (the application sends it)."""
 
-    def __init__(self, store: MatchStore, matches: MatchService, prefs: Prefs, *, now: Callable[[], float]):
+    def __init__(
+        self,
+        store: MatchStore,
+        matches: MatchService,
+        prefs: Prefs,
+        *,
+        now: Callable[[], float],
+        shards: Shards | None = None,
+    ):
         self.store = store
         self.matches = matches
         self.prefs = prefs
         self.now = now
+        self.shards = shards
         self.handler: ReminderHandler | None = None
 
     async def next_due(self) -> float | None:
         """When the next reminder is due (maybe in the past), None if none is waiting."""
-        return await self.store.next_turn_reminder(min_turn=MIN_TURN, fraction=FRACTION, max_delay=MAX_DELAY)
+        return await self.store.next_turn_reminder(
+            min_turn=MIN_TURN, fraction=FRACTION, max_delay=MAX_DELAY, shards=self.shards
+        )
 
     async def run_due(self, now: float) -> list[TurnReminder]:
         """Claim every turn whose reminder is due by `now` and send the reminder of each whose player wants
@@ -76,7 +89,7 @@ class Reminders:
         looked at again (the query only returns matches where some seated person has reminders on)."""
         sent = []
         for match_id, deadline in await self.store.due_turn_reminders(
-            now, min_turn=MIN_TURN, fraction=FRACTION, max_delay=MAX_DELAY
+            now, min_turn=MIN_TURN, fraction=FRACTION, max_delay=MAX_DELAY, shards=self.shards
         ):
             reminder = await self._reminder(match_id, deadline)
             if not await self.store.claim_turn_reminder(match_id, deadline, now):

@@ -67,7 +67,7 @@ def test_dot_env_is_read_and_environment_wins(clean_env: Path, monkeypatch: pyte
     [
         ("SHARD_IDS", "0,5", "SHARD_IDS"),
         ("LOG_LEVEL", "loud", "LOG_LEVEL"),
-        ("DATABASE_URL", "postgres://x", "DATABASE_URL"),
+        ("DATABASE_URL", "mysql://x", "DATABASE_URL"),
         ("DEV_GUILD_ID", "abc", "DEV_GUILD_ID"),
     ],
 )

@@ -3,8 +3,13 @@ going, and turn deadlines keep firing on SimCord's virtual clock."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from bot.client import TesseraBot
+from bot.drawing import Drawing
+from bot.service.ai import AIRunner
+from bot.settings import Settings
 from tests.bot.helpers import button_labels, last_board, start_challenge, suggestions
 
 
@@ -66,3 +71,37 @@ async def test_commands_sync_again_only_when_they_changed(world: Any, make_bot: 
     await env.restart_bot(make_bot(extensions=fewer))
     assert syncs() == 2
     assert "settings" not in world.alice.available_commands(world.channel)
+
+
+async def test_commands_sync_once_per_deployment_from_the_shard_0_process(
+    world: Any, settings: Settings, ai_runner: AIRunner
+) -> None:
+    env = world.env
+
+    def syncs() -> int:
+        return sum(1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
+
+    stored = await env.bot.runtime.service.store.get_meta("commands-global.sha256")
+    assert stored == env.bot.command_fingerprint(), "the fingerprint of the sync is in the database"
+    assert settings.database_path is not None
+    assert not list(settings.database_path.parent.glob("*.sha256")), "and not in a file beside it"
+    started: list[TesseraBot] = []
+
+    async def restart_as(shard: int, extensions: tuple[str, ...]) -> None:
+        sharded = settings.model_copy(update={"shard_count": 2, "shard_ids": (shard,)})
+        drawing = Drawing(replay_executor=ThreadPoolExecutor(1))
+        bot = TesseraBot(sharded, ai_runner=ai_runner, drawing=drawing, extensions=extensions)
+        started.append(bot)
+        await env.restart_bot(bot)
+
+    fewer = ("cogs.play", "cogs.moves", "cogs.info")
+    try:
+        await restart_as(1, fewer)  # other commands than the last sync, but shard 1 never syncs
+        assert not started[-1].syncs_commands and syncs() == 1
+        await restart_as(0, fewer)  # the shard 0 process syncs the change, once
+        assert syncs() == 2
+        await restart_as(0, fewer)
+        assert syncs() == 2
+    finally:
+        for bot in started:
+            await bot.runtime.close()

@@ -51,15 +51,15 @@ async def test_each_kind_of_damage_is_reported(
 
 
 async def test_a_missing_file_is_reported(tmp_path: Path) -> None:
-    assert await check_database(f"sqlite:///{tmp_path / 'nope.sqlite3'}") == [
-        f"no database file at {tmp_path / 'nope.sqlite3'}"
-    ]
+    with pytest.raises(checkdb.CannotCheck, match=f"no database file at {tmp_path / 'nope.sqlite3'}"):
+        await check_database(f"sqlite:///{tmp_path / 'nope.sqlite3'}")
+    assert not (tmp_path / "nope.sqlite3").exists()
 
 
 def test_main_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = f"sqlite:///{tmp_path / 'nope.sqlite3'}"
-    assert checkdb.main(["--database-url", missing], default_url="sqlite:///unused.sqlite3") == 1
-    assert "no database file" in capsys.readouterr().out
+    assert checkdb.main(["--database-url", missing], default_url="sqlite:///unused.sqlite3") == 2
+    assert "no database file" in capsys.readouterr().err
     assert checkdb.main(["--database-url", "mysql://x"], default_url="sqlite:///unused.sqlite3") == 2
 
 

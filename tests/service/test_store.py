@@ -11,7 +11,7 @@ import pytest
 
 from bot.service import Service
 from bot.service.records import Requests, TakebackRequest
-from bot.service.store import SCHEMA_VERSION, SqliteStore, open_store, sqlite_path
+from bot.service.store import SCHEMA_VERSION, SqliteStore, StoreUnavailable, open_store, sqlite_path
 from tests.service.helpers import ALICE, start_match
 
 
@@ -34,7 +34,7 @@ async def test_reopening_does_not_migrate_twice(db_path: Path) -> None:
 async def test_a_newer_schema_is_refused(db_path: Path) -> None:
     async with aiosqlite.connect(db_path) as db:
         await db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(StoreUnavailable, match="newer"):
         await SqliteStore.open(str(db_path))
 
 

@@ -32,6 +32,7 @@ from bot.service.records import (
     Requests,
     UserStats,
 )
+from bot.service.shards import Shards
 
 
 class StoreConflict(Exception):
@@ -77,9 +78,20 @@ def rating_changes_of(
 
 
 class MatchStore(Protocol):
-    """What the match service needs from a database."""
+    """What the match service needs from a database.
+
+    The timed-work queries (deadlines, due matches, the bot's matches, challenge expiry, turn reminders) take
+    `shards`: only rows of guilds those shards own (`Shards.sql_filter`); None means every guild."""
 
     async def close(self) -> None: ...
+
+    # ------------------------------------------------------------------------------ meta (schema 4)
+
+    async def get_meta(self, key: str) -> str | None:
+        """A deployment-wide value kept in the database (e.g. the fingerprint of the last command sync)."""
+        ...
+
+    async def put_meta(self, key: str, value: str) -> None: ...
 
     # ------------------------------------------------------------------------------------------- matches
 
@@ -138,12 +150,12 @@ class MatchStore(Protocol):
         overwritten. The requests now, or None if the match moved on."""
         ...
 
-    async def next_deadline(self) -> float | None: ...
-    async def due_matches(self, now: float) -> list[tuple[int, int]]:
+    async def next_deadline(self, *, shards: Shards | None = None) -> float | None: ...
+    async def due_matches(self, now: float, *, shards: Shards | None = None) -> list[tuple[int, int]]:
         """(match id, ply) of active matches whose turn deadline has passed."""
         ...
 
-    async def active_ai_match_ids(self) -> list[int]:
+    async def active_ai_match_ids(self, *, shards: Shards | None = None) -> list[int]:
         """Active, sound matches where the bot holds a seat."""
         ...
 
@@ -151,10 +163,11 @@ class MatchStore(Protocol):
         """Every active match that is not quarantined (the start-up check loads each once)."""
         ...
 
-    async def listen(self, wake: Callable[[], None]) -> None:
-        """Call `wake()` whenever any process commits a write that may move the turn clock earlier (a match
-        started, moved, rewound or ended, a challenge made or answered, a guild's timeout changed). Runs
-        until cancelled; returns at once where one process is all there is (SQLite)."""
+    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+        """Call `wake()` (sync, cheap) whenever any process commits a write that may move the turn clock
+        earlier (a match started, moved, rewound or ended, a challenge made or answered, a guild's timeout
+        changed), in a guild `shards` owns when given. Runs until cancelled (the service runs it as a task);
+        returns at once where one process is all there is (SQLite)."""
         ...
 
     async def quarantine_match(self, match_id: int, reason: str) -> bool:
@@ -193,8 +206,8 @@ class MatchStore(Protocol):
         """Pending challenges sent by a user, or waiting in a channel (both filters may be given)."""
         ...
 
-    async def due_challenges(self, now: float) -> list[Challenge]: ...
-    async def next_challenge_expiry(self) -> float | None: ...
+    async def due_challenges(self, now: float, *, shards: Shards | None = None) -> list[Challenge]: ...
+    async def next_challenge_expiry(self, *, shards: Shards | None = None) -> float | None: ...
 
     # ------------------------------------------------------------------------------------------- lobbies
 
@@ -274,7 +287,14 @@ class MatchStore(Protocol):
     # -------------------------------------------------------------------- turn reminders (schema 3)
 
     async def due_turn_reminders(
-        self, now: float, *, min_turn: float, fraction: float, max_delay: float, limit: int = 100
+        self,
+        now: float,
+        *,
+        min_turn: float,
+        fraction: float,
+        max_delay: float,
+        limit: int = 100,
+        shards: Shards | None = None,
     ) -> list[tuple[int, float]]:
         """(match id, deadline) of the turns whose reminder is due by `now`, earliest first: active, sound
         matches whose turn timeout is at least `min_turn`, with a seated person whose reminders are on, not
@@ -282,7 +302,9 @@ class MatchStore(Protocol):
         min(turn_timeout * fraction, max_delay) later."""
         ...
 
-    async def next_turn_reminder(self, *, min_turn: float, fraction: float, max_delay: float) -> float | None:
+    async def next_turn_reminder(
+        self, *, min_turn: float, fraction: float, max_delay: float, shards: Shards | None = None
+    ) -> float | None:
         """When the earliest reminder not yet sent is due (the same turns as `due_turn_reminders`)."""
         ...
 

@@ -5,13 +5,19 @@ database reads through a second connection, so readers only ever see committed d
 checkpoints the WAL in the background, so no move waits for a checkpoint's disk flush. Rows are read by
 column name. The schema (sqlite_schema.py) is versioned with ``PRAGMA user_version``.
 Option, outcome and request columns hold JSON text.
+
+SQLite is for one process: while a store is open its process holds an exclusive ``flock`` on
+``<database>.lock`` (shared by every store the same process opens on that file), so a second process on the
+same file is refused at start with one line (`StoreUnavailable`) instead of running a second turn clock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -43,6 +49,7 @@ from bot.service.records import (
     TakebackRequest,
     UserStats,
 )
+from bot.service.shards import Shards
 from bot.service.store.base import (
     ChannelTaken,
     LobbyChanged,
@@ -86,6 +93,45 @@ async def _run_many(db: aiosqlite.Connection, sql: str, rows: Iterable[Sequence[
     """`executemany`, its cursor closed on the connection's thread (see `_run`)."""
     async with db.executemany(sql, rows) as cursor:
         return cursor.rowcount
+
+
+def _shard_filter(shards: Shards | None, column: str = "guild_id") -> str:
+    return "1 = 1" if shards is None else shards.sql_filter(column)
+
+
+_PROCESS_LOCKS: dict[str, list[int]] = {}
+"""Lock file path -> [its descriptor, how many open stores of this process share it]."""
+
+
+def _lock_database(path: str) -> str:
+    """Take (or share, within this process) the exclusive lock of the database at `path`; returns the lock
+    file's path. Raises StoreUnavailable if another process holds it."""
+    lock_path = os.path.realpath(path) + ".lock"
+    held = _PROCESS_LOCKS.get(lock_path)
+    if held is not None:
+        held[1] += 1
+        return lock_path
+    descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise StoreUnavailable(
+            f"the database {path} is in use by another process (its lock {lock_path} is held): "
+            "SQLite is for one process; stop the other one, or run several processes on PostgreSQL"
+        ) from None
+    _PROCESS_LOCKS[lock_path] = [descriptor, 1]
+    return lock_path
+
+
+def _unlock_database(lock_path: str) -> None:
+    """Let go of one store's share of the lock; the last one releases it (the file stays, unlocked)."""
+    held = _PROCESS_LOCKS[lock_path]
+    held[1] -= 1
+    if held[1] == 0:
+        del _PROCESS_LOCKS[lock_path]
+        fcntl.flock(held[0], fcntl.LOCK_UN)
+        os.close(held[0])
 
 
 def _dumps(value: Any) -> str:
@@ -174,6 +220,7 @@ class SqliteStore:
         self._write_lock = asyncio.Lock()
         self._commits = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
+        self._lock_path: str | None = None
 
     @classmethod
     async def open(cls, path: str, *, synchronous: str = "NORMAL", check: bool = True) -> SqliteStore:
@@ -181,14 +228,23 @@ class SqliteStore:
 
         WAL with ``synchronous=NORMAL`` survives any crash of the process; "FULL" survives power loss too.
         A file that is not a database, is damaged (``PRAGMA quick_check``) or cannot be written raises
-        `StoreUnavailable` with one line saying which file and what is wrong."""
+        `StoreUnavailable` with one line saying which file and what is wrong, and so does a file another
+        process has open (see the module doc)."""
         memory = path == ":memory:"
+        lock_path = None
         try:
             if not memory:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            return await cls._open(path, synchronous, memory, check)
-        except (sqlite3.DatabaseError, OSError) as error:
-            raise StoreUnavailable(f"the database {path} cannot be used: {_reason(error)}") from error
+                lock_path = _lock_database(path)
+            store = await cls._open(path, synchronous, memory, check)
+        except BaseException as error:
+            if lock_path is not None:
+                _unlock_database(lock_path)
+            if isinstance(error, (sqlite3.DatabaseError, OSError, SchemaTooNew)):
+                raise StoreUnavailable(f"the database {path} cannot be used: {_reason(error)}") from error
+            raise
+        store._lock_path = lock_path
+        return store
 
     @classmethod
     async def _open(cls, path: str, synchronous: str, memory: bool, check: bool) -> SqliteStore:
@@ -223,6 +279,26 @@ class SqliteStore:
         if self._reader is not self._writer:
             await self._reader.close()
         await self._writer.close()
+        lock_path, self._lock_path = self._lock_path, None
+        if lock_path is not None:
+            _unlock_database(lock_path)
+
+    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+        """Nothing to hear: only this process writes the file (see the module doc), and it wakes its own
+        clock directly."""
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def put_meta(self, key: str, value: str) -> None:
+        async with self._transaction() as db:
+            await _run(
+                db,
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     async def checkpoint(self) -> None:
         """Copy the WAL into the database file. The bulk is copied (and flushed to disk) while moves go on;
@@ -537,24 +613,26 @@ class SqliteStore:
             )
         return changed
 
-    async def next_deadline(self) -> float | None:
+    async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
         row = await self._fetchone(
-            "SELECT MIN(deadline) AS due FROM matches WHERE status = 'active' AND quarantine IS NULL"
+            "SELECT MIN(deadline) AS due FROM matches WHERE status = 'active' AND quarantine IS NULL "
+            f"AND {_shard_filter(shards)}"
         )
         return None if row is None else row["due"]
 
-    async def due_matches(self, now: float) -> list[tuple[int, int]]:
+    async def due_matches(self, now: float, *, shards: Shards | None = None) -> list[tuple[int, int]]:
         rows = await self._fetchall(
             "SELECT id, ply FROM matches WHERE status = 'active' AND quarantine IS NULL AND deadline <= ? "
-            "ORDER BY deadline, id",
+            f"AND {_shard_filter(shards)} ORDER BY deadline, id",
             (now,),
         )
         return [(r["id"], r["ply"]) for r in rows]
 
-    async def active_ai_match_ids(self) -> list[int]:
+    async def active_ai_match_ids(self, *, shards: Shards | None = None) -> list[int]:
         rows = await self._fetchall(
             "SELECT DISTINCT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id "
-            "WHERE s.ai_level IS NOT NULL AND m.status = 'active' AND m.quarantine IS NULL ORDER BY m.id"
+            "WHERE s.ai_level IS NOT NULL AND m.status = 'active' AND m.quarantine IS NULL "
+            f"AND {_shard_filter(shards, 'm.guild_id')} ORDER BY m.id"
         )
         return [r["id"] for r in rows]
 
@@ -583,9 +661,6 @@ class SqliteStore:
             "ORDER BY id"
         )
         return [r["id"] for r in rows]
-
-    async def listen(self, wake: Callable[[], None]) -> None:
-        """Returns at once: SQLite serves one process, whose own writes tell its clock directly."""
 
     # ----------------------------------------------------------------------------------------- challenges
 
@@ -666,15 +741,19 @@ class SqliteStore:
         )
         return int(row["n"]) if row is not None else 0
 
-    async def due_challenges(self, now: float) -> list[Challenge]:
+    async def due_challenges(self, now: float, *, shards: Shards | None = None) -> list[Challenge]:
         rows = await self._fetchall(
-            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at, id",
+            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? "
+            f"AND {_shard_filter(shards)} ORDER BY expires_at, id",
             (now,),
         )
         return [_challenge(r) for r in rows]
 
-    async def next_challenge_expiry(self) -> float | None:
-        row = await self._fetchone("SELECT MIN(expires_at) AS due FROM challenges WHERE status = 'pending'")
+    async def next_challenge_expiry(self, *, shards: Shards | None = None) -> float | None:
+        row = await self._fetchone(
+            "SELECT MIN(expires_at) AS due FROM challenges WHERE status = 'pending' "
+            f"AND {_shard_filter(shards)}"
+        )
         return None if row is None else row["due"]
 
     # ----------------------------------------------------------------------------------------- lobbies
@@ -1036,18 +1115,29 @@ class SqliteStore:
     _REMINDER_DUE = "m.deadline - m.turn_timeout + MIN(m.turn_timeout * :fraction, :max_delay)"
 
     async def due_turn_reminders(
-        self, now: float, *, min_turn: float, fraction: float, max_delay: float, limit: int = 100
+        self,
+        now: float,
+        *,
+        min_turn: float,
+        fraction: float,
+        max_delay: float,
+        limit: int = 100,
+        shards: Shards | None = None,
     ) -> list[tuple[int, float]]:
         rows = await self._fetchall(
             f"SELECT m.id, m.deadline, {self._REMINDER_DUE} AS due {self._REMINDABLE} "
+            f"AND {_shard_filter(shards, 'm.guild_id')} "
             f"AND {self._REMINDER_DUE} <= :now ORDER BY due, m.id LIMIT :limit",
             {"now": now, "min_turn": min_turn, "fraction": fraction, "max_delay": max_delay, "limit": limit},
         )
         return [(r["id"], r["deadline"]) for r in rows]
 
-    async def next_turn_reminder(self, *, min_turn: float, fraction: float, max_delay: float) -> float | None:
+    async def next_turn_reminder(
+        self, *, min_turn: float, fraction: float, max_delay: float, shards: Shards | None = None
+    ) -> float | None:
         row = await self._fetchone(
-            f"SELECT MIN({self._REMINDER_DUE}) AS due {self._REMINDABLE}",
+            f"SELECT MIN({self._REMINDER_DUE}) AS due {self._REMINDABLE} "
+            f"AND {_shard_filter(shards, 'm.guild_id')}",
             {"min_turn": min_turn, "fraction": fraction, "max_delay": max_delay},
         )
         return None if row is None or row["due"] is None else float(row["due"])
@@ -1091,6 +1181,10 @@ def _reason(error: BaseException) -> str:
     return text
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer Tessera than this one."""
+
+
 async def _quick_check(db: aiosqlite.Connection) -> None:
     """Refuse a damaged file before anything writes to it (PRAGMA quick_check: fast, no index checks)."""
     rows = [str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")]
@@ -1103,7 +1197,9 @@ async def _migrate(db: aiosqlite.Connection) -> None:
     rows = list(await db.execute_fetchall("PRAGMA user_version"))
     version = int(rows[0][0]) if rows else 0
     if version > SCHEMA_VERSION:
-        raise RuntimeError(f"database schema version {version} is newer than this code ({SCHEMA_VERSION})")
+        raise SchemaTooNew(
+            f"its schema version {version} is newer than this code's ({SCHEMA_VERSION}); run a newer Tessera"
+        )
     for index in range(version, SCHEMA_VERSION):
         await _run(db, "BEGIN IMMEDIATE")
         try:

@@ -183,5 +183,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             sent_at REAL NOT NULL
         )""",
     ),
+    (
+        # Deployment-wide values (e.g. the fingerprint of the last slash-command sync).
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,136 @@
+"""Operability: `/healthz` and `/metrics` on a small aiohttp server, and the JSON log format.
+
+The server is off unless `HEALTH_PORT` is set; it binds `HEALTH_HOST` (127.0.0.1 by default, so only the
+machine itself, e.g. a Docker HEALTHCHECK, can ask).
+
+- ``GET /healthz``: 200 when the Discord gateway is connected and the database answers a trivial query
+  within `STORE_TIMEOUT` seconds, else 503; the body is a small JSON object saying which part failed.
+- ``GET /metrics``: Prometheus text: `tessera_interaction_seconds` (how long the bot took to handle each
+  command or button, by kind and name), `tessera_active_matches` (active matches in the database, all
+  shards), `tessera_ai_queue_depth` and `tessera_ai_searches_running` (the bot's searches waiting for a worker
+  and running), `tessera_clock_lag_seconds` (how late the turn clock's last pass ran), and
+  `tessera_gateway_connected`, beside the Python process metrics of prometheus-client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Gauge, Histogram, generate_latest
+from pythonjsonlogger.json import JsonFormatter
+
+if TYPE_CHECKING:
+    from bot.service import Service
+    from bot.service.ai import AIRunner
+
+log = logging.getLogger("tessera.health")
+
+STORE_TIMEOUT = 2.0
+"""Seconds the trivial query of /healthz may take before the store counts as down."""
+
+INTERACTION_SECONDS = Histogram(
+    "tessera_interaction_seconds",
+    "Seconds from the start of handling an interaction (command or button) to its end.",
+    ["kind", "name"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+ACTIVE_MATCHES = Gauge("tessera_active_matches", "Active matches in the database (every shard).")
+AI_QUEUE_DEPTH = Gauge("tessera_ai_queue_depth", "The bot's searches waiting for a free worker.")
+AI_RUNNING = Gauge("tessera_ai_searches_running", "The bot's searches running in worker processes.")
+CLOCK_LAG = Gauge("tessera_clock_lag_seconds", "How late the turn clock's last pass ran after its due time.")
+GATEWAY_CONNECTED = Gauge("tessera_gateway_connected", "1 while the Discord gateway is connected.")
+
+
+def interaction_done(kind: str, name: str, started: float) -> None:
+    """Record an interaction handled since `started` (a `time.perf_counter()` reading)."""
+    INTERACTION_SECONDS.labels(kind, name).observe(max(0.0, time.perf_counter() - started))
+
+
+def json_formatter() -> logging.Formatter:
+    """One JSON object per record (time, level, logger, message; exceptions as a field, not extra lines)."""
+    return JsonFormatter(
+        "%(asctime)s %(levelname)s %(name)s %(message)s",
+        rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+    )
+
+
+class HealthServer:
+    """The /healthz and /metrics endpoints of one bot process (see the module doc).
+
+    `gateway_connected`, `service` and `ai` are read on every request, so the server can start before the
+    bot has logged in (it answers 503 until the gateway is up)."""
+
+    def __init__(
+        self,
+        *,
+        gateway_connected: Callable[[], bool],
+        service: Callable[[], Service | None],
+        ai: Callable[[], AIRunner | None],
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        self.gateway_connected = gateway_connected
+        self.service = service
+        self.ai = ai
+        self.host = host
+        self.port = port
+        app = web.Application()
+        app.router.add_get("/healthz", self.healthz)
+        app.router.add_get("/metrics", self.metrics)
+        self._runner = web.AppRunner(app, access_log=None)
+
+    async def start(self) -> int:
+        """Listen; returns the port (useful with port 0, an ephemeral one). OSError if it cannot bind."""
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        log.info("health and metrics on http://%s:%d/healthz and /metrics", self.host, self.port)
+        return self.port
+
+    async def close(self) -> None:
+        await self._runner.cleanup()
+
+    async def store_answers(self) -> bool:
+        service = self.service()
+        if service is None:
+            return False
+        try:
+            await asyncio.wait_for(service.ping(), STORE_TIMEOUT)
+        except Exception:
+            log.warning("health check: the database did not answer", exc_info=True)
+            return False
+        return True
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        gateway = self.gateway_connected()
+        store = await self.store_answers()
+        healthy = gateway and store
+        body = {"status": "ok" if healthy else "unavailable", "gateway": gateway, "store": store}
+        return web.json_response(body, status=200 if healthy else 503)
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        await self._refresh()
+        return web.Response(body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def _refresh(self) -> None:
+        """Set the gauges that are read rather than counted."""
+        GATEWAY_CONNECTED.set(1 if self.gateway_connected() else 0)
+        ai = self.ai()
+        if ai is not None:
+            AI_QUEUE_DEPTH.set(ai.waiting)
+            AI_RUNNING.set(ai.running)
+        service = self.service()
+        if service is None:
+            return
+        if service.clock is not None:
+            CLOCK_LAG.set(service.clock.lag)
+        try:
+            ACTIVE_MATCHES.set(len(await asyncio.wait_for(service.store.active_match_ids(), STORE_TIMEOUT)))
+        except Exception:
+            log.warning("metrics: could not count the active matches", exc_info=True)
