@@ -203,6 +203,8 @@ async def drop_schema(server: str, schema: str) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
+    if args.processes > 1 and not args.database_url:
+        raise SystemExit("--processes needs --database-url: a SQLite file serves one process")
     folder: Path | None = None
     schema: str | None = None
     if args.database_url:
