@@ -96,6 +96,11 @@ class Analyses:
             raise NothingToAnalyse(match_id=match.id)
         return match
 
+    @property
+    def in_progress(self) -> int:
+        """Matches being analysed or waiting for their turn."""
+        return len(self._in_flight)
+
     def admit(self, match_id: int) -> None:
         """Raise AnalysisBusy now if an analysis of this match would be refused (before the bot answers
         'thinking', so the refusal can be a private reply)."""

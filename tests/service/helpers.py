@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 from bot.service import Service
 from bot.service.records import MatchView
 
@@ -54,3 +57,13 @@ async def next_wakeup(service: Service) -> float | None:
     """The earliest turn deadline or challenge expiry, as the turn clock sees it."""
     times = [t for t in (await service.matches.next_deadline(), await service.challenges.next_expiry()) if t]
     return min(times) if times else None
+
+
+async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait until `condition()` holds (polling the event loop), failing after `seconds`."""
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(poll(), seconds)

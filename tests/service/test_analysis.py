@@ -26,7 +26,7 @@ from bot.service.errors import (
 )
 from bot.service.records import MatchView
 from games.ai.analysis import Budget, MatchAnalysis
-from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, legal, start_match
+from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, legal, start_match, until
 
 
 class GatedRunner(AIRunner):
@@ -80,7 +80,7 @@ async def test_two_requests_for_one_match_share_one_analysis(service: Service, g
         analyses.analyse(match.id, guild_id=GUILD, user_id=ALICE),
         analyses.analyse(match.id, guild_id=GUILD, user_id=BOB),
     )
-    await asyncio.sleep(0.05)
+    await until(lambda: len(gated.calls) == 1)
     gated.gate.set()
     first, second = await both
     assert first.analysis is second.analysis and analyses.runs == 1
@@ -92,7 +92,7 @@ async def test_too_many_analyses_in_progress_are_refused(service: Service, gated
     running = [
         asyncio.create_task(analyses.analyse(m.id, guild_id=GUILD, user_id=ALICE)) for m in matches[:2]
     ]
-    await asyncio.sleep(0.05)
+    await until(lambda: analyses.in_progress == 2)
     assert len(gated.calls) == 1, "one analysis at a time; the second waits its turn"
     with pytest.raises(AnalysisBusy, match="Try again in a minute"):
         analyses.admit(matches[2].id)

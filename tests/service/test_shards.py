@@ -19,7 +19,7 @@ from bot.service.records import BotPlayed, ChallengeExpired, Event, MatchView, T
 from bot.service.reminders import TurnReminder
 from bot.service.shards import Shards
 from tests.service.conftest import FakeClock, ServiceFactory
-from tests.service.helpers import ALICE, BOB, BOT, start_match
+from tests.service.helpers import ALICE, BOB, BOT, start_match, until
 from tests.service.tinygames import registry
 
 EVEN = Shards(2, frozenset({0}))
@@ -52,14 +52,6 @@ class Collected:
 
     async def on_reminder(self, reminder: TurnReminder) -> None:
         self.reminders.append(reminder)
-
-
-async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
-    async def poll() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(poll(), seconds)
 
 
 @given(st.integers(1, 2**62), st.integers(1, 16), st.data())
