@@ -29,19 +29,10 @@ from bot.service.errors import ServiceError
 from bot.service.records import ChallengeExpired, Event, TimedOut
 from bot.service.shards import Shards
 from bot.service.store import open_store
+from tests.service.conftest import FakeClock
 from tests.service.tinygames import registry
 
 SHARD_COUNT = 2
-
-
-class SteppedClock:
-    """Time that stands still until the test moves it, so both processes agree on every deadline."""
-
-    def __init__(self, start: float) -> None:
-        self.t = start
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def move_for(match_id: int, ply: int) -> str:
@@ -100,7 +91,7 @@ def say(line: str) -> None:
 
 
 async def run(url: str, shard: int, start: float) -> None:
-    clock = SteppedClock(start)
+    clock = FakeClock(start)  # time stands still until the test moves it: both processes agree
     shards = Shards(SHARD_COUNT, frozenset({shard}))
     service = Service(
         await open_store(url), registry=registry, now=clock, rng=random.Random(shard), shards=shards
@@ -121,7 +112,7 @@ async def run(url: str, shard: int, start: float) -> None:
         command, seconds = (await read_line()).split()
         if command != "advance":
             raise SystemExit("expected advance")
-        clock.t += float(seconds)
+        clock.advance(float(seconds))
         service.heard()
         say("advanced")
         if await read_line() != "stop":

@@ -24,7 +24,7 @@ from bot.service import Service
 from bot.service.checkdb import check_database
 from bot.service.records import ChallengeStatus, MatchStatus, RatingChange
 from bot.service.shards import Shards
-from bot.service.store import open_store
+from bot.service.store import MatchStore, open_store
 from games.base import Termination
 from tests.service.conftest import FakeClock
 from tests.service.helpers import start_match
@@ -159,6 +159,67 @@ def rating_chain(changes: list[RatingChange]) -> int:
     return length
 
 
+Results = list[dict[str, Any]]
+"""What each process's plan did (see `run_plan` in the worker)."""
+
+
+async def check_moves(store: MatchStore, plan: Plan, results: Results) -> None:
+    """Both processes raced for every ply: each was applied once, by one of them, and none is missing."""
+    applied = Counter((m, ply) for r in results for m, ply in r["applied"])
+    assert max(applied.values()) == 1, "a ply applied twice"
+    for match_id in plan.moves:
+        row = await store.get_match(match_id)
+        assert row is not None and row.status is MatchStatus.FINISHED
+        assert sorted(p for m, p in applied if m == match_id) == list(range(row.ply))
+        assert len(await store.moves(match_id)) == row.ply
+    for firsts in zip(*(r["first"] for r in results), strict=True):
+        assert sorted(firsts) == ["Played", "StaleMove"], "the first move, tried by both, applied once"
+
+
+async def check_votes(service: Service, plan: Plan, results: Results) -> None:
+    """The two abort votes of each match, cast at once in two processes, both counted: every match aborted."""
+    for votes in zip(*(r["aborts"] for r in results), strict=True):
+        assert sorted(votes) == ["AbortRequested", "Finished"]
+    assert [(await service.matches.get(m)).status for m in plan.aborts] == ["aborted"] * len(plan.aborts)
+
+
+async def check_lobbies(service: Service, plan: Plan, results: Results) -> None:
+    """Three of each lobby's eight joiners are in, the others were told it is full; nobody else is in."""
+    said = {
+        (lobby, user): answer
+        for r, part in zip(results, plan.parts, strict=True)
+        for (lobby, user), answer in zip(part["joins"], r["joins"], strict=True)
+    }
+    assert set(said.values()) == {"Lobby", "LobbyFull"}
+    for lobby_id, joiners in plan.lobbies.items():
+        lobby = await service.lobbies.get(lobby_id)
+        ins = [u for u in joiners if said[lobby_id, u] == "Lobby"]
+        assert len(ins) == 3
+        assert sorted(m.user_id for m in lobby.members) == sorted([lobby.host_id, *ins])
+
+
+async def check_ratings(store: MatchStore, plan: Plan, results: Results) -> None:
+    """The shared player's rated matches, ended at once in two processes, each counted once, in a chain."""
+    assert all(answer == "Finished" for r in results for answer in r["resigns"])
+    key = f"user:{SHARED_PLAYER}"
+    [shared] = (await store.get_ratings("race", [key])).values()
+    assert shared.played == len(plan.rated)
+    changes = [c for m in plan.rated for c in await store.rating_changes(m) if c.player_key == key]
+    assert len(changes) == len(plan.rated) and rating_chain(changes) == len(plan.rated)
+
+
+async def check_deadlines(store: MatchStore, plan: Plan, fired: Results) -> None:
+    """Each turn deadline and challenge expiry fired once, in the process owning its guild."""
+    for shard, events in enumerate(fired):
+        owner = Shards(SHARD_COUNT, frozenset({shard}))
+        assert sorted(events["timed_out"]) == sorted(m for m, g in plan.timed.items() if owner.owns(g))
+        assert sorted(events["expired"]) == sorted(c for c, g in plan.challenges.items() if owner.owns(g))
+    for match_id in plan.timed:
+        row = await store.get_match(match_id)
+        assert row is not None and row.outcome is not None
+        assert row.outcome.termination is Termination.TIMEOUT and row.ply == 0
+
+
 async def test_two_shard_processes_play_many_matches_at_once(postgres_url: str, clock: FakeClock) -> None:
     store = await open_store(postgres_url)
     service = Service(store, registry=registry, now=clock)
@@ -173,50 +234,12 @@ async def test_two_shard_processes_play_many_matches_at_once(postgres_url: str, 
         for worker in workers:
             worker.send("go")
         results = [json.loads(await worker.read()) for worker in workers]
+        await check_moves(store, plan, results)
+        await check_votes(service, plan, results)
+        await check_lobbies(service, plan, results)
+        await check_ratings(store, plan, results)
 
-        # Moves: both processes raced for every ply; each ply was applied once, by one of them.
-        applied = Counter((m, ply) for r in results for m, ply in r["applied"])
-        assert max(applied.values()) == 1, "a ply applied twice"
-        for match_id in plan.moves:
-            row = await store.get_match(match_id)
-            assert row is not None and row.status is MatchStatus.FINISHED
-            assert sorted(p for m, p in applied if m == match_id) == list(range(row.ply))
-            assert len(await store.moves(match_id)) == row.ply
-        for firsts in zip(*(r["first"] for r in results), strict=True):
-            assert sorted(firsts) == ["Played", "StaleMove"], "the first move, tried by both, applied once"
-
-        # Abort votes: every match aborted, no vote lost.
-        for votes in zip(*(r["aborts"] for r in results), strict=True):
-            assert sorted(votes) == ["AbortRequested", "Finished"]
-        assert [(await service.matches.get(m)).status for m in plan.aborts] == ["aborted"] * len(plan.aborts)
-
-        # Lobbies: three joined each, the rest were refused, and the members are exactly those who joined.
-        joined = {
-            (lobby, user): said
-            for r, part in zip(results, plan.parts, strict=True)
-            for (lobby, user), said in zip(part["joins"], r["joins"], strict=True)
-        }
-        assert set(joined.values()) == {"Lobby", "LobbyFull"}
-        for lobby_id, joiners in plan.lobbies.items():
-            lobby = await service.lobbies.get(lobby_id)
-            ins = [u for u in joiners if joined[lobby_id, u] == "Lobby"]
-            assert len(ins) == 3
-            assert sorted(m.user_id for m in lobby.members) == sorted([lobby.host_id, *ins])
-
-        # Ratings: every rated match counted once for the shared player, one after another.
-        assert all(said == "Finished" for r in results for said in r["resigns"])
-        [shared] = (await store.get_ratings("race", [f"user:{SHARED_PLAYER}"])).values()
-        assert shared.played == len(plan.rated)
-        changes = [
-            c
-            for m in plan.rated
-            for c in await store.rating_changes(m)
-            if c.player_key == f"user:{SHARED_PLAYER}"
-        ]
-        assert len(changes) == len(plan.rated) and rating_chain(changes) == len(plan.rated)
-
-        # Deadlines: past every turn deadline and challenge expiry; each fires once, in its guild's process.
-        for worker in workers:
+        for worker in workers:  # past every turn deadline and challenge expiry
             worker.send(f"advance {service.challenges.ttl + 60}")
             await worker.expect("advanced")
 
@@ -232,22 +255,10 @@ async def test_two_shard_processes_play_many_matches_at_once(postgres_url: str, 
         for worker in workers:
             worker.send("stop")
         fired = [json.loads(await worker.read()) for worker in workers]
+        await check_deadlines(store, plan, fired)
     finally:
         for worker in workers:
             worker.end()
         await store.close()
-
-    assert all(w.process.returncode == 0 for w in workers)
-    for shard, events in enumerate(fired):
-        owner = Shards(SHARD_COUNT, frozenset({shard}))
-        assert sorted(events["timed_out"]) == sorted(m for m, g in plan.timed.items() if owner.owns(g))
-        assert sorted(events["expired"]) == sorted(c for c, g in plan.challenges.items() if owner.owns(g))
-    store = await open_store(postgres_url)
-    try:
-        for match_id in plan.timed:
-            row = await store.get_match(match_id)
-            assert row is not None and row.outcome is not None
-            assert row.outcome.termination is Termination.TIMEOUT and row.ply == 0
-    finally:
-        await store.close()
+    assert [w.process.returncode for w in workers] == [0] * SHARD_COUNT
     assert await check_database(postgres_url, registry=registry) == []
