@@ -48,14 +48,21 @@ async def outcome(call: Any) -> str:
         return type(error).__name__
 
 
-async def play_match(service: Service, match_id: int, challenger: int, applied: list[list[int]]) -> str:
+async def play_match(
+    service: Service, match_id: int, challenger: int, applied: list[list[int]], refused: list[str]
+) -> str:
     """Race the other process for every ply of a match until it ends; append each ply this process applied
-    (chosen and forced). Returns what the first move, at ply 0, which both processes try, did here."""
+    (chosen and forced), and the error of each move refused. Returns what the first move, at ply 0, which
+    both processes try, did here."""
+
+    pause = random.Random(f"{service.shards}:{match_id}")
 
     async def attempt(user: int, ply: int) -> str:
+        await asyncio.sleep(pause.uniform(0, 0.01))  # so that either process may be first
         try:
             played = await service.matches.play(match_id, user, move_for(match_id, ply), expected_ply=ply)
         except ServiceError as error:
+            refused.append(type(error).__name__)
             return type(error).__name__
         applied.extend([match_id, move.ply] for move in (played.move, *played.forced))
         return "Played"
@@ -70,7 +77,8 @@ async def play_match(service: Service, match_id: int, challenger: int, applied: 
 async def run_plan(service: Service, plan: dict[str, list[list[int]]]) -> dict[str, Any]:
     """Play every part of the plan at once: moves, abort votes, lobby joins, resignations."""
     applied: list[list[int]] = []
-    moves = [play_match(service, m, user, applied) for m, user in plan["moves"]]
+    refused: list[str] = []
+    moves = [play_match(service, m, user, applied, refused) for m, user in plan["moves"]]
     aborts = [outcome(service.matches.request_abort(m, user)) for m, user in plan["aborts"]]
     joins = [outcome(service.lobbies.join(lobby, user)) for lobby, user in plan["joins"]]
     resigns = [outcome(service.matches.resign(m, user)) for m, user in plan["resigns"]]
@@ -78,7 +86,14 @@ async def run_plan(service: Service, plan: dict[str, list[list[int]]]) -> dict[s
     firsts, rest = results[: len(moves)], results[len(moves) :]
     votes, rest = rest[: len(aborts)], rest[len(aborts) :]
     joined, resigned = rest[: len(joins)], rest[len(joins) :]
-    return {"applied": applied, "first": firsts, "aborts": votes, "joins": joined, "resigns": resigned}
+    return {
+        "applied": applied,
+        "refused": refused,
+        "first": firsts,
+        "aborts": votes,
+        "joins": joined,
+        "resigns": resigned,
+    }
 
 
 async def read_line() -> str:

@@ -148,15 +148,17 @@ async def until(condition: Callable[[], Any], seconds: float = 30.0) -> None:
     await asyncio.wait_for(poll(), seconds)
 
 
-def rating_chain(changes: list[RatingChange]) -> int:
-    """How many of `changes` follow one another (each starting from the rating the one before left)."""
-    after = {c.mu_after for c in changes}
+def one_chain(changes: list[RatingChange]) -> bool:
+    """Whether `changes` follow one another: each starts from the rating the one before it left, so none
+    was computed from a rating another had already replaced."""
     by_start = {c.mu_before: c for c in changes}
-    [start] = [c for c in changes if c.mu_before not in after]
-    length, change = 1, start
+    firsts = [c for c in changes if c.mu_before not in {d.mu_after for d in changes}]
+    if len(by_start) != len(changes) or len(firsts) != 1:
+        return False
+    length, change = 1, firsts[0]
     while change.mu_after in by_start:
         length, change = length + 1, by_start[change.mu_after]
-    return length
+    return length == len(changes)
 
 
 Results = list[dict[str, Any]]
@@ -172,6 +174,8 @@ async def check_moves(store: MatchStore, plan: Plan, results: Results) -> None:
         assert row is not None and row.status is MatchStatus.FINISHED
         assert sorted(p for m, p in applied if m == match_id) == list(range(row.ply))
         assert len(await store.moves(match_id)) == row.ply
+    refused = Counter(error for r in results for error in r["refused"])
+    assert set(refused) <= {"StaleMove", "NotYourTurnError", "MatchOver"}, "a refusal other than a conflict"
     for firsts in zip(*(r["first"] for r in results), strict=True):
         assert sorted(firsts) == ["Played", "StaleMove"], "the first move, tried by both, applied once"
 
@@ -205,7 +209,7 @@ async def check_ratings(store: MatchStore, plan: Plan, results: Results) -> None
     [shared] = (await store.get_ratings("race", [key])).values()
     assert shared.played == len(plan.rated)
     changes = [c for m in plan.rated for c in await store.rating_changes(m) if c.player_key == key]
-    assert len(changes) == len(plan.rated) and rating_chain(changes) == len(plan.rated)
+    assert len(changes) == len(plan.rated) and one_chain(changes)
 
 
 async def check_deadlines(store: MatchStore, plan: Plan, fired: Results) -> None:
