@@ -341,7 +341,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
         chips.append(
             SeatChip(
                 name=names[seat],
-                role=str(rules.seat_label(state, seat)),
+                role=wording.word(rules.seat_label(state, seat)),
                 detail=wording.text(tiles, count=counts[seat]),
                 fill=fill,
                 rim=rim,

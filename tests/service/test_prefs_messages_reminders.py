@@ -47,7 +47,7 @@ async def test_version_2_databases_gain_the_new_tables_and_keep_their_rows(db_pa
     finally:
         await store.close()
     async with aiosqlite.connect(db_path) as db, db.execute("PRAGMA user_version") as cursor:
-        assert (await cursor.fetchone()) == (SCHEMA_VERSION,) and SCHEMA_VERSION == 3
+        assert (await cursor.fetchone()) == (SCHEMA_VERSION,) and SCHEMA_VERSION == 4
 
 
 # ------------------------------------------------------------------------------------------ preferences

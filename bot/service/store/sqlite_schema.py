@@ -183,5 +183,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             sent_at REAL NOT NULL
         )""",
     ),
+    (
+        # The language of a guild's public messages (NULL: the guild's Discord locale).
+        "ALTER TABLE guild_settings ADD COLUMN locale TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
