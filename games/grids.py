@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.texts import Text
+
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -55,10 +57,18 @@ class SquareGrid:
         label = text.strip().lower()
         rank = label[1:]
         if len(label) < 2 or label[0] not in FILES or not (rank.isascii() and rank.isdigit()):
-            raise ValueError(f"{_shortened(text.strip())!r} is not a square; squares look like a1 or d4")
+            raise ValueError(
+                Text("{text!r} is not a square; squares look like a1 or d4", text=_shortened(text.strip()))
+            )
         x, y = FILES.index(label[0]), int(rank) - 1 if len(rank) <= 3 else self.height
         if not self.on_board(x, y):
-            raise ValueError(f"{_shortened(label)} is off the board ({self.describe_range()})")
+            raise ValueError(
+                Text(
+                    "{label} is off the board ({squares})",
+                    label=_shortened(label),
+                    squares=self.describe_range(),
+                )
+            )
         return self.index(x, y)
 
     @cached_property
@@ -417,11 +427,23 @@ class TileGrid:
             return self.label_index[label]
         rank = label[1:]
         if len(label) < 2 or label[0] not in FILES or not (rank.isascii() and rank.isdigit()):
-            raise ValueError(f"{_shortened(text.strip())!r} is not a cell; cells look like a1 or d4")
+            raise ValueError(
+                Text("{text!r} is not a cell; cells look like a1 or d4", text=_shortened(text.strip()))
+            )
         row = [known for known in self.labels if known[0] == label[0]]
         if self.kind != "square" and row:
-            raise ValueError(f"{_shortened(label)} is off the board (row {label[0]} has {row[0]}-{row[-1]})")
-        raise ValueError(f"{_shortened(label)} is off the board ({self.range_text})")
+            raise ValueError(
+                Text(
+                    "{label} is off the board (row {row} has {first}-{last})",
+                    label=_shortened(label),
+                    row=label[0],
+                    first=row[0],
+                    last=row[-1],
+                )
+            )
+        raise ValueError(
+            Text("{label} is off the board ({cells})", label=_shortened(label), cells=self.range_text)
+        )
 
     def mask_of(self, indices: Iterable[int]) -> int:
         mask = 0

@@ -29,8 +29,8 @@ from PIL import Image
 import games
 from games.base import Outcome
 from games.texts import Translations
-from renderer.canvas import png_bytes
 from renderer import text as wording
+from renderer.canvas import png_bytes
 from renderer.text import move_caption, move_number
 from renderer.theme import THEME_NAMES, Theme, get_theme
 

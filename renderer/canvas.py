@@ -424,7 +424,8 @@ def seat_names(rules: Any, state: Any, players: Sequence[str] | None, seats: int
     """Display names per seat: the given players, or the seats' roles when no names are known."""
     names = list(players or ())
     return [
-        names[s] if s < len(names) and names[s] else wording.word(rules.seat_label(state, s)) for s in range(seats)
+        names[s] if s < len(names) and names[s] else wording.word(rules.seat_label(state, s))
+        for s in range(seats)
     ]
 
 

@@ -60,7 +60,7 @@ FONT_DIRS: tuple[str, ...] = (
 STANDARD_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Latin, Greek, Cyrillic, Arabic, Hebrew (fonts-dejavu-core)", ("DejaVuSans.ttf",)),
     (
-        "Chinese, Japanese, Korean (fonts-droid-fallback, fonts-noto-cjk, or the noto-cjk-sans-jp-regular package)",
+        "Chinese, Japanese, Korean (fonts-droid-fallback, fonts-noto-cjk or noto-cjk-sans-jp-regular)",
         (
             "DroidSansFallbackFull.ttf",
             "DroidSansFallback.ttf",

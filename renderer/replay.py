@@ -32,8 +32,8 @@ from PIL import GifImagePlugin, Image, ImageChops
 import games
 from games.base import Outcome, replay
 from games.texts import Translations
-from renderer import text as wording
 from renderer import render_image
+from renderer import text as wording
 from renderer.canvas import to_palette
 from renderer.theme import Theme, get_theme, palette
 
@@ -268,6 +268,7 @@ def frames_gif(
         max_frames=max_frames,
         max_bytes=max_bytes,
     )
+    return out.getvalue()
 
 
 def write_replay(

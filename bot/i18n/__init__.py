@@ -117,7 +117,7 @@ class Tr:
 
     def text(self, value: str) -> str:
         """Words from a pure layer in this language: a `Text` is translated, other text is data."""
-        return value.translate(self.translations) if isinstance(value, Text) else value
+        return value.translated(self.translations) if isinstance(value, Text) else value
 
     def error(self, error: BaseException) -> str:
         """The message of an error a player caused, in this language: a service error's template and values,
