@@ -280,7 +280,7 @@ class SeatChoice:
     """True where the rule behind it is our decision (RULES.md PROPOSAL)."""
 
 
-FIRST_SEAT = SeatChoice("first", "Who takes the first seat")
+FIRST_SEAT = SeatChoice("first", N_("Who takes the first seat"))
 """The choice for games whose seat 0 has no special role."""
 
 

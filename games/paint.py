@@ -84,7 +84,7 @@ from games.base import (
 from games.caches import cache_field, remember
 from games.grids import SquareGrid, bits_of
 from games.snapshots import Snapshot
-from games.texts import Text
+from games.texts import N_, Text
 
 # --------------------------------------------------------------------------------------------- geometry
 
@@ -809,32 +809,41 @@ OPTIONS: Final = (
     Option(
         "layout",
         "standard",
-        "Starting layout: 'standard' (our reconstruction) or 9 rows, rank 9 first, of W B o w b . split by /",
+        N_(
+            "Starting layout: 'standard' (our reconstruction) or 9 rows, rank 9 first, "
+            "of W B o w b . split by /"
+        ),
         proposal=True,
     ),
-    Option("lead_turns", 50, "Turns in a row a player must hold the lead to win", minimum=1, maximum=10_000),
     Option(
-        "no_lead_turns", 20, "Turns in a row without a leader that end in a draw", minimum=1, maximum=10_000
+        "lead_turns", 50, N_("Turns in a row a player must hold the lead to win"), minimum=1, maximum=10_000
     ),
     Option(
-        "move_cap", 600, "Plies after which the game is a draw", minimum=1, maximum=100_000, proposal=True
+        "no_lead_turns",
+        20,
+        N_("Turns in a row without a leader that end in a draw"),
+        minimum=1,
+        maximum=10_000,
+    ),
+    Option(
+        "move_cap", 600, N_("Plies after which the game is a draw"), minimum=1, maximum=100_000, proposal=True
     ),
     Option(
         "turn_unit",
         "ply",
-        "How lead turns are counted: every ply, or only the leader's own turns",
+        N_("How lead turns are counted: every ply, or only the leader's own turns"),
         choices=("ply", "own_turns"),
         proposal=True,
     ),
     Option(
         "lead_on_own_turn",
         False,
-        "On: the lead can only be taken at the end of your own turn, as the seed text words it",
+        N_("On: the lead can only be taken at the end of your own turn, as the seed text words it"),
         proposal=True,
     ),
 )
 
-SUMMARY: Final = """\
+SUMMARY: Final = N_("""\
 **Paint** (GiocatGeneric, 2020) — two players, White (moves first) and Black, on a 9×9 board.
 Only a short summary of the original rules survives; the parts marked *(ours)* are reconstructions and \
 can be changed with match options.
@@ -858,7 +867,7 @@ majority decides the lead even when a push of yours hands it to your opponent; w
 it only ends your lead. A game with no result after 600 plies is a draw (`move_cap`). The 50 and 20 are \
 the designer's (`lead_turns`, `no_lead_turns`).
 
-Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
+Moves are written `c1-c5`; a push is implied when the destination holds a sphere.""")
 
 
 _DUMP_FIELDS: Final = (
@@ -891,7 +900,7 @@ class PaintRules:
     seats: ClassVar[range] = range(2, 3)
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     summary: ClassVar[str] = SUMMARY
-    first_seat: ClassVar[SeatChoice] = SeatChoice("white", "Who plays White and moves first")
+    first_seat: ClassVar[SeatChoice] = SeatChoice("white", N_("Who plays White and moves first"))
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintState:
         """The starting position: the layout option's board with White (or the side it names) to move."""

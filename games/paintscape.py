@@ -100,7 +100,7 @@ from games.base import (
 )
 from games.grids import SquareGrid, bits_of
 from games.snapshots import Snapshot
-from games.texts import Text
+from games.texts import N_, Text
 
 __all__ = [
     "COLOUR_NAMES",
@@ -527,22 +527,26 @@ class PaintscapeRules:
         Option(
             "balance",
             True,
-            "Balancing phase: seat 0 swaps up to 4 stones with tiles, then seat 1 picks Black or White",
+            N_("Balancing phase: seat 0 swaps up to 4 stones with tiles, then seat 1 picks Black or White"),
         ),
         Option(
             "layout",
             "",
-            "A fixed start instead of a random one: 64 characters for a1, b1, ..., h8 "
-            "(B/W a stone, 1-5 a tile, . empty)",
+            N_(
+                "A fixed start instead of a random one: 64 characters for a1, b1, ..., h8 "
+                "(B/W a stone, 1-5 a tile, . empty)"
+            ),
         ),
     )
     first_seat: ClassVar[SeatChoice] = SeatChoice(
         "balancer",
-        "Who balances the start (swaps stones) while the other picks a colour; without balancing, who plays "
-        "Black",
+        N_(
+            "Who balances the start (swaps stones) while the other picks a colour; without balancing, who "
+            "plays Black"
+        ),
         proposal=True,
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = N_(
         "**Paintscape** (Michael Amundsen, 2022). An 8×8 board starts with 60 tiles, 12 in each of five "
         "colours (yellow, red, cyan, pink, brown), and 2 Black and 2 White stones, one item per square, "
         "dealt at random.\n"

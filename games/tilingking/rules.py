@@ -48,7 +48,7 @@ from games.base import (
 from games.caches import cache_field, remember
 from games.grids import bits_of
 from games.snapshots import Snapshot, is_whole
-from games.texts import Text
+from games.texts import N_, Text
 from games.tilingking.boards import PRESETS, Board, board, custom_id
 from games.tilingking.pieces import MAX_SIZE, Piece, default_copies, piece_index, pieces
 
@@ -244,7 +244,7 @@ def _flood(board_: Board, seed: int, allowed: int) -> int:
 _SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+[0-9]+)(?:\s*r([0-9]+)|\s+([0-9]+))?(?:\s*(m))?$")
 _SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+[0-9]+)\s+r([0-9]+)()(?:\s+(m))?$")
 
-_SUMMARY = """\
+_SUMMARY = N_("""\
 **TilingKing**: 2 to 4 players take turns placing one of their pieces (polyominoes, polyhexes or \
 polyiamonds, turned or flipped) on free cells. A piece may not cover neutral (black) cells, other pieces or \
 an opponent's territory. Close a ring of your pieces (neutral cells help, the board edge does not; pieces \
@@ -258,7 +258,7 @@ Moves: the cells, e.g. `c3 c4 c5 d4`, or piece@anchor rotation mirror, e.g. `T4@
 cells (`board`, `size`), the piece sets and copies (`copies`), flipping pieces (`reflections`), at most half \
 the board captured per turn (`half_cap`), territory is permanent, ending as soon as nobody can place \
 (`end_when_stuck`), and the Tile Hoard options (`ruleset: tilehoard`): `single_piece_capture`, \
-`protect_capturing_pieces`, `only_unowned`, and the pie `swap` on a player's first turn."""
+`protect_capturing_pieces`, `only_unowned`, and the pie `swap` on a player's first turn.""")
 
 
 class TilingKingRules:
@@ -268,25 +268,26 @@ class TilingKingRules:
     name: ClassVar[str] = "TilingKing"
     seats: ClassVar[range] = range(2, 5)
     options: ClassVar[tuple[Option, ...]] = (
-        Option("board", "sq9", "board preset: square, hex or triangle cells, b = neutral border, "
-               "bi = border and island", choices=PRESETS, proposal=True),
-        Option("size", 0, "custom size of a plain board (sq9: 4-19 squares a side, hex5: 3-10, tri4: 2-8); "
-               "0 keeps the preset", minimum=0, maximum=19, proposal=True),
-        Option("copies", 0, "copies of the piece set per player; 0 = from the board size and players",
+        Option("board", "sq9", N_("board preset: square, hex or triangle cells, b = neutral border, "
+               "bi = border and island"), choices=PRESETS, proposal=True),
+        Option("size", 0, N_("custom size of a plain board (sq9: 4-19 squares a side, hex5: 3-10, "
+               "tri4: 2-8); 0 keeps the preset"), minimum=0, maximum=19, proposal=True),
+        Option("copies", 0, N_("copies of the piece set per player; 0 = from the board size and players"),
                minimum=0, maximum=MAX_COPIES, proposal=True),
-        Option("reflections", True, "pieces may be flipped", proposal=True),
-        Option("half_cap", True, "at most half the playable cells captured per turn", proposal=True),
-        Option("ruleset", "tilingking", "tilehoard switches on the four Tile Hoard options",
+        Option("reflections", True, N_("pieces may be flipped"), proposal=True),
+        Option("half_cap", True, N_("at most half the playable cells captured per turn"), proposal=True),
+        Option("ruleset", "tilingking", N_("tilehoard switches on the four Tile Hoard options"),
                choices=("tilingking", "tilehoard")),
-        Option("single_piece_capture", False, "a ring captures only if it holds at most one opponent piece "
-               "in total (Tile Hoard)", proposal=True),
-        Option("protect_capturing_pieces", False, "a piece that helped capture cannot be captured "
-               "(Tile Hoard)", proposal=True),
-        Option("only_unowned", False, "no pieces on territory, not even your own (Tile Hoard)",
+        Option("single_piece_capture", False, N_("a ring captures only if it holds at most one "
+               "opponent piece in total (Tile Hoard)"), proposal=True),
+        Option("protect_capturing_pieces", False, N_("a piece that helped capture cannot be captured "
+               "(Tile Hoard)"), proposal=True),
+        Option("only_unowned", False, N_("no pieces on territory, not even your own (Tile Hoard)"),
                proposal=True),
-        Option("swap", False, "pie rule: on your first turn you may swap sides with the previous player",
+        Option("swap", False, N_("pie rule: on your first turn you may swap sides with the previous player"),
                proposal=True),
-        Option("end_when_stuck", True, "the game ends as soon as no player can place a piece", proposal=True),
+        Option("end_when_stuck", True, N_("the game ends as soon as no player can place a piece"),
+               proposal=True),
     )
     summary: ClassVar[str] = _SUMMARY
     first_seat: ClassVar[SeatChoice] = FIRST_SEAT
