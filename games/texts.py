@@ -53,6 +53,11 @@ class Text(str):
         return text
 
     @classmethod
+    def of(cls, value: str) -> Text:
+        """`value` as a Text: itself if it is one, else a Text of a marked constant (`N_`) or of data."""
+        return value if isinstance(value, Text) else cls(value)
+
+    @classmethod
     def concat(cls, *parts: str) -> Text:
         """Pieces of a sentence one after another ("White c1-c3" + ", pushing the sphere to c4"); each
         `Text` piece is translated on its own."""

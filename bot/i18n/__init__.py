@@ -128,7 +128,9 @@ class Tr:
         return self.text(message) if isinstance(message, str) else str(error)
 
     def _values(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        return {name: self.text(value) if isinstance(value, Text) else value for name, value in params.items()}
+        return {
+            name: self.text(value) if isinstance(value, Text) else value for name, value in params.items()
+        }
 
 
 @cache
@@ -170,10 +172,7 @@ class CommandTranslator(app_commands.Translator):
             return None
         tr = tr_for(ours)
         message = string.message
-        if is_command_name(context):
-            translated = tr.pgettext(COMMAND_CONTEXT, message)
-        else:
-            translated = tr(message)
+        translated = tr.pgettext(COMMAND_CONTEXT, message) if is_command_name(context) else tr(message)
         return translated if translated != message else None
 
 

@@ -60,10 +60,7 @@ class Guilds:
                 raise InvalidSetting(name="game channels", expected="channels of this server")
         if locale is not None and locale not in (*LOCALES, FOLLOW_DISCORD):
             raise InvalidSetting(name="language", expected="one of " + ", ".join(LOCALES))
-        if locale is None:
-            new_locale = current.locale
-        else:
-            new_locale = None if locale == FOLLOW_DISCORD else locale
+        new_locale = current.locale if locale is None else (None if locale == FOLLOW_DISCORD else locale)
         new = GuildSettings(
             guild_id,
             current.turn_timeout if turn_timeout is None else float(turn_timeout),
