@@ -18,6 +18,7 @@ import inspect
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -82,7 +83,7 @@ def command_messages() -> Iterator[Entry]:
 
 
 def _command_entries(
-    command: app_commands.Command[..., ...] | app_commands.Group, where: str
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group, where: str
 ) -> Iterator[Entry]:
     yield command.name, COMMAND_CONTEXT, where
     yield command.description, None, where
@@ -123,7 +124,8 @@ def template() -> Catalog:
         existing = catalog.get(message[0] if isinstance(message, tuple) else message, context)
         if existing is not None and isinstance(message, tuple) and not isinstance(existing.id, tuple):
             raise ValueError(f"{message[0]!r} is both a plural and a single message ({where})")
-        locations = [(where.rsplit(":", 1)[0], None)]
+        path, _, line = where.partition(":")
+        locations = [(path, int(line or 0))]
         if existing is not None:
             existing.locations.extend(locations)
             continue
