@@ -24,6 +24,8 @@ from games.texts import Text
 log = logging.getLogger("tessera.info")
 
 EMBED_LIMIT = 4096
+RULES_COMMAND = "rules"
+"""The /rules command's name (its translation is the command's own)."""
 def result_phrase(match: MatchRecord, tr: Tr = ENGLISH) -> str:
     """ "<@1> beat <@2> by resignation", "draw by ...", "aborted"."""
     outcome = match.outcome
@@ -79,7 +81,7 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
     if menus:
         shown = ", ".join(f"**{name}**" for name in menus)
         embed.add_field(name=tr("Right-click a member, Apps"), value=shown[:1024], inline=False)
-    rules_command = tr.pgettext(COMMAND_CONTEXT, "rules")
+    rules_command = tr.pgettext(COMMAND_CONTEXT, RULES_COMMAND)
     games_list = [
         f"**{rules.name}** ({players_text(rules, tr)}): `/{rules_command} {rules.name}`"
         for rules in games.GAMES.values()
@@ -106,7 +108,9 @@ class Info(commands.Cog):
             embed=help_embed(self.bot.tree, for_user(interaction)), ephemeral=True
         )
 
-    @app_commands.command(name="rules", description="How to play a game (and which rules are our proposals)")
+    @app_commands.command(
+        name=RULES_COMMAND, description="How to play a game (and which rules are our proposals)"
+    )
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import gettext
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextvars import ContextVar
 
 from games.base import Outcome, Termination
@@ -173,6 +173,12 @@ def using(translations: Translations | None) -> Iterator[None]:
         yield
     finally:
         _translations.reset(token)
+
+
+def language() -> Hashable:
+    """The translations texts are drawn with now, as a cache key (catalogs hash by identity)."""
+    words: Hashable = _translations.get()  # type: ignore[assignment]
+    return words
 
 
 def word(value: object) -> str:
