@@ -47,7 +47,7 @@ class SquareGrid:
 
     def describe_range(self) -> str:
         """"files a-h, ranks 1-8", for error messages."""
-        return f"files a-{FILES[self.width - 1]}, ranks 1-{self.height}"
+        return Text("files a-{file}, ranks 1-{rank}", file=FILES[self.width - 1], rank=self.height)
 
     def parse(self, text: str) -> int:
         """A label like "d4" (any case, surrounding spaces ignored) to a cell index.
@@ -466,7 +466,9 @@ def square_grid(width: int, height: int) -> TileGrid:
     """A width x height rectangle; index y * width + x, labels a1 (bottom left) like `SquareGrid`."""
     cells = [(x, y) for y in range(height) for x in range(width)]
     labels = [f"{FILES[x]}{y + 1}" for x, y in cells]
-    return TileGrid(SQUARE, cells, labels, f"files a-{FILES[width - 1]}, ranks 1-{height}")
+    return TileGrid(
+        SQUARE, cells, labels, Text("files a-{file}, ranks 1-{rank}", file=FILES[width - 1], rank=height)
+    )
 
 
 def hex_grid(side: int) -> TileGrid:
@@ -480,7 +482,7 @@ def hex_grid(side: int) -> TileGrid:
         for k, q in enumerate(qs):
             cells.append((q, r))
             labels.append(f"{FILES[row]}{k + 1}")
-    return TileGrid(HEX, cells, labels, f"rows a-{FILES[2 * m]}")
+    return TileGrid(HEX, cells, labels, Text("rows a-{row}", row=FILES[2 * m]))
 
 
 def triangle_rows(side: int) -> list[range]:
@@ -506,4 +508,4 @@ def triangle_grid(side: int) -> TileGrid:
         for k, x in enumerate(xs):
             cells.append((x, y))
             labels.append(f"{FILES[y]}{k + 1}")
-    return TileGrid(TRIANGLE, cells, labels, f"rows a-{FILES[2 * side - 1]}")
+    return TileGrid(TRIANGLE, cells, labels, Text("rows a-{row}", row=FILES[2 * side - 1]))
