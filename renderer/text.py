@@ -166,9 +166,10 @@ TEXTS: dict[str, str] = {
 
 @contextlib.contextmanager
 def using(translations: Translations | None) -> Iterator[None]:
-    """Word the texts drawn inside this block with `translations` (None: English). The setting belongs to
-    the current thread (a context variable), so boards drawn at once in other languages do not mix."""
-    token = _translations.set(translations or ENGLISH)
+    """Word the texts drawn inside this block with `translations` (None: the language already in use, English
+    outside any such block). The setting belongs to the current thread (a context variable), so boards
+    drawn at once in other languages do not mix."""
+    token = _translations.set(translations or _translations.get())
     try:
         yield
     finally:
