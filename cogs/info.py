@@ -223,11 +223,9 @@ class Info(commands.Cog):
         guild_id = None if everywhere else interaction.guild_id
         entries = await service_of(interaction).ratings.leaderboard(game, guild_id=guild_id, limit=10)
         if not entries:
+            tr = for_user(interaction)
             await interaction.response.send_message(
-                for_user(interaction)(
-                    "No rated {game} matches yet. Play one with /play.", game=game_name(game)
-                ),
-                ephemeral=True,
+                tr("No rated {game} matches yet. Play one with /play.", game=game_name(game)), ephemeral=True
             )
             return
         public = await runtime_of(interaction).public_tr(interaction.guild_id)

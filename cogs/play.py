@@ -315,8 +315,9 @@ class Play(commands.Cog):
         mentions = discord.AllowedMentions(users=[discord.Object(opponent_id)])
         sent: discord.Message
         if picked:
+            tr = for_user(interaction)
             await interaction.response.edit_message(
-                content=for_user(interaction)(
+                content=tr(
                     "You challenged {player} to {game}.", player=f"<@{opponent_id}>", game=game_name(game)
                 ),
                 view=None,
@@ -375,8 +376,9 @@ class Play(commands.Cog):
             # What can be refused is checked before the picker closes.
             runtime.service.challenges.check_options(game, {})
             await runtime.service.matches.check_channel(guild_id, channel_id_of(interaction))
+            tr = for_user(interaction)
             await interaction.response.edit_message(
-                content=for_user(interaction)("{game} against me: here we go.", game=rules.name), view=None
+                content=tr("{game} against me: here we go.", game=rules.name), view=None
             )
             await self._play_bot(interaction, game, {}, DEFAULT_LEVEL, in_thread)
             return
@@ -706,7 +708,8 @@ class Play(commands.Cog):
         matches = service_of(interaction).matches
         same_server(interaction, (await matches.get(ref.ref)).guild_id)
         result = await matches.resign(ref.ref, interaction.user.id)
-        await interaction.response.edit_message(content=for_user(interaction)("You resigned."), view=None)
+        tr = for_user(interaction)
+        await interaction.response.edit_message(content=tr("You resigned."), view=None)
         await self.post_result(result, viewer=interaction.user.id)
 
     async def post_result(self, result: Finished | Played, *, viewer: int | None = None) -> None:

@@ -108,6 +108,53 @@ def bypasses(source: str, sinks: dict[str, Sink]) -> Iterator[tuple[int, str]]:
                 yield node.lineno, f"{name}({ast.unparse(text)[:60]})"
 
 
+TRANSLATOR_NAMES = {"tr", "public"}
+"""The names a translator goes by: `python -m bot.i18n update` extracts the texts passed to calls of them."""
+TRANSLATOR_MAKERS = {"for_user", "public_tr", "tr_for", "for_locale", "guild_locale"}
+
+
+def unextracted(source: str) -> Iterator[tuple[int, str]]:
+    """(line, what) for every translator the extraction would not see: one held under another name (an
+    assignment or a parameter typed `Tr`), or called without a name (``for_user(interaction)("...")``)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign):
+            value = node.value.value if isinstance(node.value, ast.Await) else node.value
+            if isinstance(value, ast.Call) and callee(value) in TRANSLATOR_MAKERS:
+                for target in node.targets:
+                    if not (isinstance(target, ast.Name) and target.id in TRANSLATOR_NAMES):
+                        yield node.lineno, f"translator named {ast.unparse(target)}"
+        elif isinstance(node, ast.arg):
+            annotation = ast.unparse(node.annotation) if node.annotation is not None else ""
+            if annotation.split(" | ")[0] == "Tr" and node.arg not in TRANSLATOR_NAMES:
+                yield node.lineno, f"translator parameter named {node.arg}"
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Call)
+            and node.args
+            and has_words(node.args[0])
+        ):
+            yield node.lineno, f"unnamed translator call {ast.unparse(node)[:60]}"
+
+
+@pytest.mark.parametrize("folder", ["bot", "cogs"])
+def test_translators_go_by_the_names_the_extraction_knows(folder: str) -> None:
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        if path.relative_to(ROOT).as_posix().startswith(SKIPPED):
+            continue
+        found = list(unextracted(path.read_text(encoding="utf-8")))
+        assert not found, f"{path.relative_to(ROOT)}: {found}"
+
+
+def test_the_name_check_finds_translators_it_could_not_extract() -> None:
+    source = """
+async def handler(interaction, words: Tr, tr: Tr):
+    mine = for_user(interaction)
+    public = await runtime.public_tr(guild_id)
+    await interaction.response.send_message(for_user(interaction)("You resigned."))
+"""
+    assert sorted(line for line, _ in unextracted(source)) == [2, 3, 5]
+
+
 def source_files() -> Iterator[tuple[Path, dict[str, Sink]]]:
     for folder, sinks in CHECKED.items():
         for path in sorted((ROOT / folder).rglob("*.py")):

@@ -1,8 +1,8 @@
 """Keep the message catalogs in step with the source: ``python -m bot.i18n update``.
 
 1. Extract every message with Babel from games/, renderer/, bot/ and cogs/: the keywords are the gettext
-   ones, `tr` (the Discord layer's translator), `Text` and `N_` (the pure layers' words); then add the slash
-   commands' names (msgctxt ``command``), descriptions and choices, read from the cogs' command objects.
+   ones, `tr` and `public` (the Discord layer's translators), `Text` and `N_` (the pure layers' words);
+   then add the slash commands' names (msgctxt ``command``), descriptions and choices, read from the cogs' command objects.
 2. Write the template `bot/i18n/tessera.pot`.
 3. Merge it into every `locales/<locale>/LC_MESSAGES/tessera.po`: new messages arrive untranslated, messages
    gone from the source are dropped. Then translate the new entries (empty ``msgstr``).
@@ -31,7 +31,9 @@ from bot.service.guilds import LOCALES
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("games", "renderer", "bot", "cogs")
-KEYWORDS = {**DEFAULT_KEYWORDS, "tr": None, "Text": None, "N_": None}
+KEYWORDS = {**DEFAULT_KEYWORDS, "tr": None, "public": None, "Text": None, "N_": None}
+"""Besides gettext's: a translator is called `tr` (for the user who acted) or `public` (for the server's
+public messages); the pure layers mark their words with `Text` and `N_`."""
 TEMPLATE = LOCALE_DIR.parent / f"{DOMAIN}.pot"
 UNTRANSLATED_NAMES = frozenset(
     {
