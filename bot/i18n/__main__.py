@@ -2,7 +2,8 @@
 
 1. Extract every message with Babel from games/, renderer/, bot/ and cogs/: the keywords are the gettext
    ones, `tr` and `public` (the Discord layer's translators), `Text` and `N_` (the pure layers' words);
-   then add the slash commands' names (msgctxt ``command``), descriptions and choices, read from the cogs' command objects.
+   then add the slash commands' names (msgctxt ``command``), descriptions and choices, read from the cogs'
+   command objects.
 2. Write the template `bot/i18n/tessera.pot`.
 3. Merge it into every `locales/<locale>/LC_MESSAGES/tessera.po`: new messages arrive untranslated, messages
    gone from the source are dropped. Then translate the new entries (empty ``msgstr``).
