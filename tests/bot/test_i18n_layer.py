@@ -13,7 +13,8 @@ from discord import app_commands
 import games
 from bot.i18n import ENGLISH, CommandTranslator, catalog_locale, for_locale, guild_locale, tr_for
 from bot.replies import UserError, player_message
-from bot.service.errors import NotSeated, NotYourTurnError
+from bot.service.errors import ChallengeClosed, NotSeated, NotYourTurnError
+from bot.service.records import ChallengeStatus
 from games.base import MoveError
 from games.texts import Text, translate
 
@@ -75,6 +76,9 @@ def test_errors_are_worded_in_the_players_language() -> None:
     with pytest.raises(MoveError) as caught:
         rules.parse(state, "swap 9 c3")
     assert player_message(caught.value, FR) == "'9' n'est pas une case ; une case s'écrit comme a1 ou d4"
+    closed = ChallengeClosed(status=ChallengeStatus.DECLINED)
+    assert str(closed) == "That challenge was already declined. Send a new one with /play."
+    assert FR.error(closed) == "Ce défi est déjà clos (refusé). Envoyez-en un nouveau avec /play."
     assert player_message(UserError(Text("Choose a game")), JA) == "ゲームを選んでください"
     assert player_message(UserError("already worded"), JA) == "Already worded"
 
