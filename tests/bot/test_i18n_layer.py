@@ -4,6 +4,7 @@ command translator."""
 from __future__ import annotations
 
 import pickle
+import types
 from typing import Any
 
 import discord
@@ -13,6 +14,7 @@ from discord import app_commands
 import games
 from bot.i18n import ENGLISH, CommandTranslator, catalog_locale, for_locale, guild_locale, tr_for
 from bot.replies import UserError, player_message
+from bot.runtime import Runtime
 from bot.service.errors import ChallengeClosed, NotSeated, NotYourTurnError
 from bot.service.records import ChallengeStatus
 from games.base import MoveError
@@ -142,3 +144,29 @@ async def _noop(interaction: discord.Interaction[Any]) -> None:
 
 async def _menu(interaction: discord.Interaction[Any], member: discord.Member) -> None:
     """A user menu callback for the translator test."""
+
+
+class _Guilds:
+    def __init__(self, locale: str | None) -> None:
+        self.locale = locale
+
+    async def settings(self, guild_id: int) -> Any:
+        return types.SimpleNamespace(locale=self.locale)
+
+
+def _runtime(cached: discord.Locale | None, chosen: str | None) -> Runtime:
+    """A runtime whose bot has the guild cached with locale `cached` (None: not cached) and whose server
+    chose `chosen` with /settings."""
+    guild = types.SimpleNamespace(preferred_locale=cached) if cached is not None else None
+    bot = types.SimpleNamespace(get_guild=lambda guild_id: guild)
+    service = types.SimpleNamespace(guilds=_Guilds(chosen))
+    return Runtime(bot, service, ai=None, owns_ai=False, drawing=None)  # type: ignore[arg-type]
+
+
+async def test_public_messages_use_the_servers_choice_then_its_discord_language() -> None:
+    assert (await _runtime(discord.Locale.french, None).public_tr(1)).locale == "fr"
+    assert (await _runtime(discord.Locale.french, "ja").public_tr(1)).locale == "ja"
+    assert (await _runtime(None, None).public_tr(1, discord.Locale.polish)).locale == "pl"
+    assert (await _runtime(discord.Locale.german, None).public_tr(1, discord.Locale.polish)).locale == "de"
+    assert (await _runtime(None, None).public_tr(1)).locale == "en"
+    assert (await _runtime(discord.Locale.french, "ja").public_tr(None)).locale == "en"
