@@ -164,13 +164,14 @@ class Runtime:
             tr=tr,
         )
 
-    async def public_tr(self, guild_id: int | None) -> Tr:
-        """The language of public messages in a server: its /settings choice, else its Discord locale
-        (English where neither can be read)."""
+    async def public_tr(self, guild_id: int | None, discord_locale: discord.Locale | None = None) -> Tr:
+        """The language of public messages in a server: its /settings choice, else its Discord locale (the
+        cached guild's, else `discord_locale`: an interaction's `guild_locale`), else English."""
         if guild_id is None:
             return ENGLISH
         guild = self.bot.get_guild(guild_id)
-        discord_locale = guild.preferred_locale if guild is not None else None
+        if guild is not None:
+            discord_locale = guild.preferred_locale
         try:
             chosen = (await self.service.guilds.settings(guild_id)).locale
         except Exception:

@@ -187,7 +187,7 @@ class Info(commands.Cog):
         await interaction.response.defer(thinking=True)
         log = [(m.seat, m.notation) for m in await runtime.service.matches.log(match_id)]
         names = await runtime.names_for(match)
-        public = await runtime.public_tr(interaction.guild_id)
+        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
         players = [seat_name(s, names, public) for s in match.seats]
         theme = await runtime.theme_for(interaction.user.id, interaction.guild_id)
         gif = await runtime.drawing.replay(
@@ -228,7 +228,7 @@ class Info(commands.Cog):
                 tr("No rated {game} matches yet. Play one with /play.", game=game_name(game)), ephemeral=True
             )
             return
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         if guild_id is None:
             title = public("**{game} leaderboard**", game=game_name(game))
         else:

@@ -239,7 +239,7 @@ class Moves(commands.Cog):
         if isinstance(result, TakenBack):
             await self.post_taken_back(interaction, result)
             return
-        public = await runtime_of(interaction).public_tr(match.guild_id)
+        public = await runtime_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
         await interaction.response.send_message(
             self.takeback_text(result, public), view=self.takeback_view(result, public)
         )
@@ -269,7 +269,7 @@ class Moves(commands.Cog):
 
     async def post_taken_back(self, interaction: Interaction, taken: TakenBack) -> None:
         runtime = runtime_of(interaction)
-        public = await runtime.public_tr(taken.match.guild_id)
+        public = await runtime.public_tr(taken.match.guild_id, interaction.guild_locale)
         if interaction.type is discord.InteractionType.component:
             await interaction.response.edit_message(content=public("Takeback accepted."), view=None)
         else:
@@ -296,7 +296,7 @@ class Moves(commands.Cog):
             raise UserError(Text("That board has changed: the takeback request no longer applies."))
         result = await matches.accept_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
         if isinstance(result, TakebackRequested):
-            public = await runtime_of(interaction).public_tr(match.guild_id)
+            public = await runtime_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
             await interaction.response.edit_message(
                 content=self.takeback_text(result, public), view=self.takeback_view(result, public)
             )
@@ -307,7 +307,7 @@ class Moves(commands.Cog):
         matches = service_of(interaction).matches
         same_server(interaction, (await matches.get(ref.ref)).guild_id)
         await matches.decline_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public("{player} declined the takeback.", player=f"<@{interaction.user.id}>"),
             view=None,

@@ -309,7 +309,7 @@ class Play(commands.Cog):
             guild_id=interaction.guild_id,
             channel_id=channel_id_of(interaction),
         )
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         content = self.challenge_text(challenge, public)
         view = self.challenge_view(challenge, thread=thread, tr=public)
         mentions = discord.AllowedMentions(users=[discord.Object(opponent_id)])
@@ -437,7 +437,7 @@ class Play(commands.Cog):
             await service.matches.check_channel(interaction.guild_id, channel_id)
             if not interaction.response.is_done():
                 await interaction.response.defer()
-            public = await runtime.public_tr(interaction.guild_id)
+            public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
             home = await self._open_thread(
                 interaction, public("{game} against {bot}", game=game_name(game), bot=BOT_NAME)
             )
@@ -452,7 +452,7 @@ class Play(commands.Cog):
             opened_from=channel_id if home is not None else None,
         )
         interaction.extras["match_id"] = match.id
-        public = await runtime.public_tr(match.guild_id)
+        public = await runtime.public_tr(match.guild_id, interaction.guild_locale)
         headline = public("A match against me at level {level}.", level=level_word(level, public))
         if home is not None:
             await interaction.followup.send(
@@ -530,7 +530,7 @@ class Play(commands.Cog):
         challenge = await challenges.check_accept(ref.ref, interaction.user.id)
         runtime.remember(interaction.user)
         await interaction.response.defer()
-        public = await runtime.public_tr(interaction.guild_id)
+        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
         thread_id: int | None = None
         if ref.arg == "thread":
             thread_id = await self._open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
@@ -567,7 +567,7 @@ class Play(commands.Cog):
         challenges = service_of(interaction).challenges
         same_server(interaction, (await challenges.get(ref.ref)).guild_id)
         challenge = await challenges.decline(ref.ref, interaction.user.id)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(
                 "{opponent} declined the {game} challenge from {challenger}.",
@@ -583,7 +583,7 @@ class Play(commands.Cog):
         challenges = service_of(interaction).challenges
         same_server(interaction, (await challenges.get(ref.ref)).guild_id)
         challenge = await challenges.withdraw(ref.ref, interaction.user.id)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(
                 "{challenger} withdrew the {game} challenge.",
@@ -621,7 +621,7 @@ class Play(commands.Cog):
             max_players=players,
         )
         me = bot_user_id(interaction)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         invite = ""
         if opponent is not None and opponent.id == me:
             lobby = await lobbies.join(lobby.id, me, ai_level=level)
@@ -637,7 +637,7 @@ class Play(commands.Cog):
             for row in (interaction.message.components if interaction.message else [])
             for c in getattr(row, "children", [])
         )
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=self._lobby_text(lobby, public),
             view=lobby_view(lobby, level=level, thread=thread, tr=public),
@@ -683,7 +683,7 @@ class Play(commands.Cog):
             await self._delete_thread(thread_id)
             raise
         interaction.extras["match_id"] = match.id
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.edit_original_response(
             content=self._lobby_text(await lobbies.get(ref.ref), public), view=None
         )
@@ -745,7 +745,7 @@ class Play(commands.Cog):
             waiting = ", ".join(f"<@{p.user_id}>" for p in match.seats if p.seat not in match.abort_votes)
             raise UserError(Text("You have agreed already; waiting for {players}.", players=waiting))
         result = await service.matches.request_abort(match.id, interaction.user.id, admin=admin)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         if isinstance(result, Finished):
             text = public(
                 "Match #{match_id} was aborted by {player}: no result, no rating change.",

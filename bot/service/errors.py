@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.base import InvalidOptions, MoveError
-from games.texts import N_
+from games.texts import N_, Text
 
 
 class ServiceError(Exception):
@@ -121,6 +121,17 @@ class UnknownChallenge(ServiceError):
 
 class ChallengeClosed(ServiceError):
     template = N_("That challenge was already {status}. Send a new one with /play.")
+    STATES: ClassVar[dict[str, str]] = {
+        "pending": N_("pending"),
+        "accepted": N_("accepted"),
+        "declined": N_("declined"),
+        "withdrawn": N_("withdrawn"),
+        "expired": N_("expired"),
+    }
+    """A challenge's status in words (the status itself is data), so that a translation layer can word it."""
+
+    def __init__(self, *, status: str) -> None:
+        super().__init__(status=Text(self.STATES.get(str(status), str(status))))
 
 
 class OnlyOpponent(ServiceError):

@@ -119,6 +119,16 @@ def test_command_and_option_names_stay_valid_and_distinct(locale: str) -> None:
         )
 
 
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_command_descriptions_and_choices_fit_discords_limit(locale: str) -> None:
+    """Discord refuses a command sync with a description or a choice name over 100 characters."""
+    tr = tr_for(locale)
+    for message, context, _ in command_messages():
+        if context is None:
+            assert isinstance(message, str)
+            assert len(tr(message)) <= 100, f"{locale}: {tr(message)!r} is over 100 characters"
+
+
 def _translated_names(locale: str) -> list[tuple[str, list[str]]]:
     """(command name, its option names) in `locale`, for every slash command of the cogs."""
     tr = tr_for(locale)

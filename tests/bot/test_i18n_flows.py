@@ -250,3 +250,20 @@ async def test_replies_follow_the_user_and_boards_follow_the_server(
     board = last_board(c.channel)
     assert f"<@{c.bob.id}> さん、黒の手番です。" in board.content
     assert board.attachments[0].description.startswith("Paint の盤面。")
+
+
+async def test_the_synced_commands_carry_their_translations(simcord_env: Any) -> None:
+    tree = simcord_env.bot.tree
+    assert tree.translator is not None
+    play = tree.get_command("play")
+    payload = await play.get_translated_payload(tree, tree.translator)
+    assert payload["name_localizations"]["fr"] == "jouer" and payload["name_localizations"]["ja"] == "対戦"
+    assert payload["description_localizations"]["pt-BR"].startswith("Desafie alguém")
+    assert "en-US" not in payload.get("name_localizations", {})
+    options = {option["name"]: option for option in payload["options"]}
+    assert options["game"]["name_localizations"]["de"] == "spiel"
+    timeouts = {choice["name"]: choice for choice in options["turn_timeout"]["choices"]}
+    assert timeouts["1 hour"]["name_localizations"]["pl"] == "1 godzina"
+    menu = tree.get_command("Challenge to a game", type=discord.AppCommandType.user)
+    menu_payload = await menu.get_translated_payload(tree, tree.translator)
+    assert menu_payload["name_localizations"]["es-419"] == "Desafiar a un juego"

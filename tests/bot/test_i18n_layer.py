@@ -4,6 +4,7 @@ command translator."""
 from __future__ import annotations
 
 import pickle
+import types
 from typing import Any
 
 import discord
@@ -13,7 +14,9 @@ from discord import app_commands
 import games
 from bot.i18n import ENGLISH, CommandTranslator, catalog_locale, for_locale, guild_locale, tr_for
 from bot.replies import UserError, player_message
-from bot.service.errors import NotSeated, NotYourTurnError
+from bot.runtime import Runtime
+from bot.service.errors import ChallengeClosed, NotSeated, NotYourTurnError
+from bot.service.records import ChallengeStatus
 from games.base import MoveError
 from games.texts import Text, translate
 
@@ -75,6 +78,9 @@ def test_errors_are_worded_in_the_players_language() -> None:
     with pytest.raises(MoveError) as caught:
         rules.parse(state, "swap 9 c3")
     assert player_message(caught.value, FR) == "'9' n'est pas une case ; une case s'écrit comme a1 ou d4"
+    closed = ChallengeClosed(status=ChallengeStatus.DECLINED)
+    assert str(closed) == "That challenge was already declined. Send a new one with /play."
+    assert FR.error(closed) == "Ce défi est déjà clos (refusé). Envoyez-en un nouveau avec /play."
     assert player_message(UserError(Text("Choose a game")), JA) == "ゲームを選んでください"
     assert player_message(UserError("already worded"), JA) == "Already worded"
 
@@ -138,3 +144,29 @@ async def _noop(interaction: discord.Interaction[Any]) -> None:
 
 async def _menu(interaction: discord.Interaction[Any], member: discord.Member) -> None:
     """A user menu callback for the translator test."""
+
+
+class _Guilds:
+    def __init__(self, locale: str | None) -> None:
+        self.locale = locale
+
+    async def settings(self, guild_id: int) -> Any:
+        return types.SimpleNamespace(locale=self.locale)
+
+
+def _runtime(cached: discord.Locale | None, chosen: str | None) -> Runtime:
+    """A runtime whose bot has the guild cached with locale `cached` (None: not cached) and whose server
+    chose `chosen` with /settings."""
+    guild = types.SimpleNamespace(preferred_locale=cached) if cached is not None else None
+    bot = types.SimpleNamespace(get_guild=lambda guild_id: guild)
+    service = types.SimpleNamespace(guilds=_Guilds(chosen))
+    return Runtime(bot, service, ai=None, owns_ai=False, drawing=None)  # type: ignore[arg-type]
+
+
+async def test_public_messages_use_the_servers_choice_then_its_discord_language() -> None:
+    assert (await _runtime(discord.Locale.french, None).public_tr(1)).locale == "fr"
+    assert (await _runtime(discord.Locale.french, "ja").public_tr(1)).locale == "ja"
+    assert (await _runtime(None, None).public_tr(1, discord.Locale.polish)).locale == "pl"
+    assert (await _runtime(discord.Locale.german, None).public_tr(1, discord.Locale.polish)).locale == "de"
+    assert (await _runtime(None, None).public_tr(1)).locale == "en"
+    assert (await _runtime(discord.Locale.french, "ja").public_tr(None)).locale == "en"
