@@ -188,14 +188,23 @@ class Drawing:
         chances: tuple[float, float],
         players: Sequence[str],
         theme: str,
+        locale: str = "en",
     ) -> bytes:
-        """An analysis's turning point, the move played beside the preferred one, drawn on the board pool."""
+        """An analysis's turning point, the move played beside the preferred one, in the language `locale`,
+        drawn on the board pool."""
         names = list(players)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._boards,
             lambda: renderer.analysis.turning_point(
-                game, before, played, preferred, chances=chances, players=names, theme=theme
+                game,
+                before,
+                played,
+                preferred,
+                chances=chances,
+                players=names,
+                theme=theme,
+                translations=translations(locale),
             ),
         )
 

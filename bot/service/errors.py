@@ -215,23 +215,27 @@ class TurnTimeoutRange(ServiceError):
 
 
 class AnalysisBusy(ServiceError):
-    template = "I am analysing several matches right now. Try again in a minute."
+    template = N_("I am analysing several matches right now. Try again in a minute.")
 
 
 class NotFinishedYet(ServiceError):
-    template = "Match #{match_id} is still being played: ask for its analysis once it has ended."
+    template = N_("Match #{match_id} is still being played: ask for its analysis once it has ended.")
 
 
 class NothingToAnalyse(ServiceError):
-    template = "Match #{match_id} was aborted, so there is no result to analyse. Pick another in /history."
+    template = N_(
+        "Match #{match_id} was aborted, so there is no result to analyse. Pick another in /history."
+    )
 
 
 class HintsCasualOnly(ServiceError):
-    template = "Hints are for casual matches, and match #{match_id} is rated. Play me with /play rated:False."
+    template = N_(
+        "Hints are for casual matches, and match #{match_id} is rated. Play me with /play rated:False."
+    )
 
 
 class HintsAgainstMeOnly(ServiceError):
-    template = "Hints are only for matches against me. Pick me as the opponent in /play to get them."
+    template = N_("Hints are only for matches against me. Pick me as the opponent in /play to get them.")
 
 
 USER_ERRORS: tuple[type[Exception], ...] = (ServiceError, MoveError, InvalidOptions)
