@@ -10,16 +10,21 @@ locale, as Discord sends them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
 from simcord import interactions
 
+from bot.i18n import tr_for
 from bot.replies import player_message
-from tests.bot.helpers import button_labels, last_board, suggestions
+from games.ai.analysis import percent
+from tests.bot.helpers import boards, bot_member, button_labels, last_board, reply_text, suggestions
+from tests.bot.test_analysis_flows import blunder_match
 
 
 @pytest.fixture
@@ -123,7 +128,7 @@ async def test_paintscape_in_french(simcord_env: Any, locales: dict[int, str]) -
     assert f"<@{c.bob.id}> a abandonné. **<@{c.alice.id}> gagne par abandon.**" in final.content
     assert "première partie classée" in final.content
     assert "alice gagne par abandon" in final.attachments[0].description
-    assert button_labels(final) == ["Revoir"]
+    assert button_labels(final) == ["Revoir", "Analyser"]
 
 
 async def test_paintscape_in_japanese_for_a_japanese_server(
@@ -150,7 +155,7 @@ async def test_paintscape_in_japanese_for_a_japanese_server(
     await c.alice.click(question.response, label="はい、投了します")
     final = last_board(c.channel)
     assert f"<@{c.alice.id}> が投了しました。**<@{c.bob.id}> の勝ち（投了）.**" in final.content
-    assert button_labels(final) == ["リプレイ"]
+    assert button_labels(final) == ["リプレイ", "分析"]
     replay = await c.bob.click(final, label="リプレイ")
     assert (
         replay.response.content.startswith("対局 #") and "のリプレイ（Paintscape、" in replay.response.content
@@ -250,6 +255,111 @@ async def test_replies_follow_the_user_and_boards_follow_the_server(
     board = last_board(c.channel)
     assert f"<@{c.bob.id}> さん、黒の手番です。" in board.content
     assert board.attachments[0].description.startswith("Paint の盤面。")
+
+
+ANALYSIS_WORDS = {
+    "fr": (
+        "**Analyse de la partie n°{match_id}** (Paintscape, ",
+        "a joué **{played}**, **{preferred}** était meilleur ; chances de gagner {before} → {after}.",
+        "L'image montre le plus grand, au coup {number} :",
+        "Deux plateaux. À gauche, après le coup joué, {played} : {after} de chances de gagner. "
+        "À droite, après {preferred} : {before}.",
+    ),
+    "ja": (
+        "**対局 #{match_id} の分析**（Paintscape、",
+        "の着手は **{played}** でしたが、**{preferred}** の方が良い手でした。勝率 {before} → {after}。",
+        "画像は最大のターニングポイント、{number}手目です。",
+        "2つの盤面。左は実際の着手 {played} の後: 勝率{after}。右は {preferred} の後: {before}。",
+    ),
+}
+
+
+@pytest.mark.simcord(settle_timeout=60)
+@pytest.mark.parametrize("guild_locale", ["fr", "ja"])
+async def test_the_analysis_in_the_servers_language(
+    simcord_env: Any, locales: dict[int, str], guild_locale: str
+) -> None:
+    """/analyse posts the turning points and the image's alt text in the server's language, whatever the
+    asker's; the autocomplete and a refusal are in the asker's."""
+    asker = "ja" if guild_locale == "fr" else "fr"
+    c = club(simcord_env, locales, guild_locale, alice=guild_locale, bob=asker)
+    runtime = simcord_env.bot.runtime
+    match_id = await blunder_match(runtime.service, c.guild, c.channel, c.alice, c.bob)
+    result = await c.bob.slash(c.channel, "analyse", match_id=match_id)
+    assert not result.ephemeral
+    text = reply_text(result)
+    biggest = runtime.analyses.cached(match_id).biggest()
+    assert biggest is not None
+    header, line, image, alt = ANALYSIS_WORDS[guild_locale]
+    words = {
+        "match_id": match_id,
+        "played": biggest.played,
+        "preferred": biggest.preferred,
+        "before": percent(biggest.before),
+        "after": percent(biggest.after),
+        "number": biggest.ply + 1,
+    }
+    assert text.startswith(header.format(**words))
+    assert line.format(**words) in text and image.format(**words) in text
+    reply = result.followups[-1] if result.followups else result.response
+    assert reply.attachments[0].description == alt.format(**words)
+
+    choices = await c.bob.autocomplete(c.channel, "analyse", "match_id", "")
+    number, versus, moves = {"fr": ("n°", " contre alice, ", " coups"), "ja": ("#", " 対 alice、", "手")}[
+        asker
+    ]
+    assert choices[0]["name"].startswith(f"{number}{match_id} Paintscape{versus}")
+    assert choices[0]["name"].endswith(moves)
+    unknown = await c.bob.slash(c.channel, "analyse", match_id=999)
+    refusal = {"fr": "Il n'y a pas de partie n°999.", "ja": "対局 #999 はありません。"}[asker]
+    assert unknown.ephemeral and reply_text(unknown).startswith(refusal)
+    assert len(user_errors(simcord_env)) == 1
+
+
+HINT_REASONS = (
+    "it wins the game at once.",
+    "it is the only sensible move here.",
+    "it is the move I would make here.",
+    "about {chance} to win after it, and it stops {seat} from winning next turn.",
+    "about {chance} to win after it (next best {move}: {other}).",
+    "about {chance} to win after it.",
+)
+
+
+@pytest.mark.simcord(settle_timeout=60)
+@pytest.mark.parametrize(
+    ("locale", "pattern"),
+    [
+        ("fr", r"Essayez \*\*(\S+)\*\* : .+\. Pourquoi : (.+)"),
+        ("ja", r"\*\*(\S+)\*\* はどうでしょう: .+。理由: (.+)"),
+    ],
+)
+async def test_a_hint_in_the_users_language(
+    simcord_env: Any, locales: dict[int, str], locale: str, pattern: str
+) -> None:
+    """/hint answers privately in the user's language, its reason too, on an English server."""
+    c = club(simcord_env, locales, "en-US", alice=locale, bob=locale)
+    me = bot_member(SimpleNamespace(env=simcord_env, guild=c.guild))
+    await c.alice.slash(
+        c.channel,
+        "play",
+        game="paintscape",
+        opponent=me,
+        level="easy",
+        first="challenger",
+        options="balance=off",
+        rated=False,
+    )
+    hinted = await c.alice.slash(c.channel, "hint")
+    assert hinted.ephemeral
+    found = re.fullmatch(pattern, reply_text(hinted))
+    assert found is not None, reply_text(hinted)
+    move, reason = found.groups()
+    tr = tr_for(locale)
+    shapes = [".+".join(map(re.escape, re.split(r"\{\w+\}", tr(english)))) for english in HINT_REASONS]
+    assert any(re.fullmatch(shape, reason) for shape in shapes), reason
+    await c.alice.slash(c.channel, "move", notation=move)
+    assert any(f"Black {move}\n" in b.content for b in boards(c.channel)), "the hinted move was played"
 
 
 async def test_the_synced_commands_carry_their_translations(simcord_env: Any) -> None:
