@@ -159,8 +159,9 @@ def _runtime(cached: discord.Locale | None, chosen: str | None) -> Runtime:
     chose `chosen` with /settings."""
     guild = types.SimpleNamespace(preferred_locale=cached) if cached is not None else None
     bot = types.SimpleNamespace(get_guild=lambda guild_id: guild)
-    service = types.SimpleNamespace(guilds=_Guilds(chosen))
-    return Runtime(bot, service, ai=None, owns_ai=False, drawing=None)  # type: ignore[arg-type]
+    service = types.SimpleNamespace(guilds=_Guilds(chosen), matches=None)
+    ai = types.SimpleNamespace(iterations=None)  # the runtime's analyses read the runner's override
+    return Runtime(bot, service, ai=ai, owns_ai=False, drawing=None)  # type: ignore[arg-type]
 
 
 async def test_public_messages_use_the_servers_choice_then_its_discord_language() -> None:
