@@ -3,6 +3,9 @@ the rendered image (rendered off the event loop) and the buttons for moves that 
 
 The cog never branches on a game's phase: the buttons are the rules' `word_moves` for the position, shown only
 when a person is to move. A move that cannot be undone (TilingKing's pass all) asks for a confirmation first.
+
+Every text is in the language of the `Tr` passed in (a board is public: the server's language), the image and
+its alt text too.
 """
 
 from __future__ import annotations
@@ -17,80 +20,93 @@ import discord
 
 import renderer
 from bot.drawing import Drawing
+from bot.i18n import ENGLISH, Tr
 from bot.replies import sentence_case
 from bot.service.ratings import NEW_MU, NEW_SIGMA, is_provisional, shown_rating
 from bot.service.records import Finished, MatchStatus, MatchView, MoveView, Player, RatingChange
 from bot.views import TesseraButton, button
 from games.base import Rules, Termination, WordMove
+from games.texts import N_
 from renderer import text as renderer_text
 
 log = logging.getLogger("tessera.boards")
 
 BOT_NAME = "Tessera"
 
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """ "1 game", "2 games", "0 games" (`nouns` for an irregular plural)."""
-    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
+AI_LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+"""The bot's levels in words (the level itself is data: a command choice value and a database value)."""
 
 
-def rating_text(mu: float, sigma: float) -> str:
+def level_word(level: str | None, tr: Tr = ENGLISH) -> str:
+    """The bot's level in the language of `tr` ("hard", "difficile")."""
+    return tr(AI_LEVEL_WORDS[level]) if level in AI_LEVEL_WORDS else str(level)
+
+
+def bot_label(level: str | None, tr: Tr = ENGLISH) -> str:
+    """The bot's seat: "Tessera (hard)"."""
+    return tr("{bot} ({level})", bot=BOT_NAME, level=level_word(level, tr))
+
+
+def rating_text(mu: float, sigma: float, tr: Tr = ENGLISH) -> str:
     """A rating as players read it, on the one display scale: "1665", or "1665 (provisional)"."""
     shown = shown_rating(mu, sigma)
-    return f"{shown} (provisional)" if is_provisional(sigma) else str(shown)
+    return tr("{rating} (provisional)", rating=shown) if is_provisional(sigma) else str(shown)
 
 
-def seat_name(seat: Player, names: Mapping[int, str]) -> str:
+def seat_name(seat: Player, names: Mapping[int, str], tr: Tr = ENGLISH) -> str:
     """A player's display name; the bot's seats read "Tessera (hard)"."""
     if seat.is_ai:
-        return f"{BOT_NAME} ({seat.ai_level})"
-    return names.get(seat.user_id) or f"Player {seat.seat + 1}"
+        return bot_label(seat.ai_level, tr)
+    return names.get(seat.user_id) or tr("Player {number}", number=seat.seat + 1)
 
 
-def seat_mention(seat: Player) -> str:
+def seat_mention(seat: Player, tr: Tr = ENGLISH) -> str:
     """A player in a message: a mention for a person, "Tessera (hard)" for the bot's seats. Plain text, no
     markdown, so a sentence may put it inside bold."""
-    return f"{BOT_NAME} ({seat.ai_level})" if seat.is_ai else f"<@{seat.user_id}>"
+    return bot_label(seat.ai_level, tr) if seat.is_ai else f"<@{seat.user_id}>"
 
 
-def seats_line(match: MatchView, rules: Rules[Any, Any]) -> str:
+def seats_line(match: MatchView, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str:
     """ "<@1> (Black) vs <@2> (White)"; the bot's seat reads "Tessera (easy, White)"."""
     parts = []
     for seat in match.seats:
         label = rules.seat_label(match.state, seat.seat)
         if seat.is_ai:
-            parts.append(f"{BOT_NAME} ({seat.ai_level}, {label})")
+            level = level_word(seat.ai_level, tr)
+            parts.append(tr("{bot} ({level}, {role})", bot=BOT_NAME, level=level, role=label))
         else:
-            parts.append(f"<@{seat.user_id}> ({label})")
-    return " vs ".join(parts)
+            parts.append(tr("{player} ({role})", player=f"<@{seat.user_id}>", role=label))
+    return tr(" vs ").join(parts)
 
 
-def turn_line(match: MatchView, rules: Rules[Any, Any]) -> str:
+def turn_line(match: MatchView, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str:
     """Who moves next, with a mention (a new message pings them), or nothing once the match is over."""
     if not match.is_active or match.to_move is None:
         return ""
     seat = match.seats[match.to_move]
     label = rules.seat_label(match.state, seat.seat)
     if seat.is_ai:
-        return f"{BOT_NAME} ({label}) is thinking..."
-    hint = " Use /move, or a button below." if rules.word_moves(match.state) else " Use /move."
-    return f"<@{seat.user_id}>, your turn as {label}.{hint}"
+        return tr("{bot} ({role}) is thinking...", bot=BOT_NAME, role=label)
+    mention = f"<@{seat.user_id}>"
+    if rules.word_moves(match.state):
+        return tr("{player}, your turn as {role}. Use /move, or a button below.", player=mention, role=label)
+    return tr("{player}, your turn as {role}. Use /move.", player=mention, role=label)
 
 
-def move_lines(moves: Sequence[MoveView]) -> list[str]:
+def move_lines(moves: Sequence[MoveView], tr: Tr = ENGLISH) -> list[str]:
     """The moves in words, forced passes included, one per line."""
-    return [sentence_case(m.description) for m in moves]
+    return [sentence_case(tr.text(m.description)) for m in moves]
 
 
-def word_buttons(match: MatchView, rules: Rules[Any, Any]) -> list[TesseraButton]:
+def word_buttons(match: MatchView, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> list[TesseraButton]:
     """Buttons for the one-word moves of the person to move (none on the bot's turn or once over). A move
     that cannot be undone opens a confirmation (action ``confirm``) instead of moving at once."""
     if match.to_move is None or match.ai_seat_to_move() is not None:
         return []
-    return [word_button(match, word) for word in rules.word_moves(match.state)]
+    return [word_button(match, word, tr) for word in rules.word_moves(match.state)]
 
 
-def word_button(match: MatchView, word: WordMove) -> TesseraButton:
+def word_button(match: MatchView, word: WordMove, tr: Tr = ENGLISH) -> TesseraButton:
     if word.irreversible:
         style = discord.ButtonStyle.danger
     elif word.main:
@@ -98,60 +114,66 @@ def word_button(match: MatchView, word: WordMove) -> TesseraButton:
     else:
         style = discord.ButtonStyle.secondary
     action = "confirm" if word.irreversible else "move"
-    return button(action, match.id, match.ply, word.label, arg=word.notation, style=style)
+    return button(action, match.id, match.ply, tr.text(word.label), arg=word.notation, style=style)
 
 
 def _score_text(scores: Sequence[float]) -> str:
     return "–".join(f"{score:g}" for score in scores)
 
 
-def rating_lines(changes: Sequence[RatingChange]) -> list[str]:
+def rating_lines(changes: Sequence[RatingChange], tr: Tr = ENGLISH) -> list[str]:
     """One line per rated player: "<@1>: 1500 → 1665 (+165), first rated game, provisional". The change is
     the difference of the shown (rounded) ratings, so the line always adds up."""
     lines = []
     for change in changes:
-        who = f"{BOT_NAME} ({change.ai_level})" if change.ai_level else f"<@{change.user_id}>"
+        who = bot_label(change.ai_level, tr) if change.ai_level else f"<@{change.user_id}>"
         notes = []
         if change.mu_before is None or change.sigma_before is None:
             before = shown_rating(NEW_MU, NEW_SIGMA)
-            notes.append("first rated game")
+            notes.append(tr("first rated game"))
         else:
             before = shown_rating(change.mu_before, change.sigma_before)
         after = shown_rating(change.mu_after, change.sigma_after)
         if is_provisional(change.sigma_after):
-            notes.append("provisional")
+            notes.append(tr("provisional"))
         line = f"{who}: {before} → {after} ({after - before:+d})"
         lines.append(", ".join([line, *notes]))
     return lines
 
 
-def result_sentence(finished: Finished) -> str:
+def result_sentence(finished: Finished, tr: Tr = ENGLISH) -> str:
     """The result in one line of markdown: who resigned or ran out of time (if that ended it), then the
     result in bold, worded as on the image (`renderer.text.result`): "**<@1> wins by resignation.**",
     "**Draw: nobody held the lead.**", "**<@1> and <@2> share first place on score.**"."""
     match, outcome = finished.match, finished.outcome
     if outcome.termination is Termination.ABORTED:
-        who = f" by <@{finished.by_user}>" if finished.by_user is not None else ""
-        return f"**Match #{match.id} was aborted{who}.** No result, no rating change."
-    result = renderer_text.result(outcome, [seat_mention(s) for s in match.seats])
+        if finished.by_user is not None:
+            return tr(
+                "**Match #{match_id} was aborted by {player}.** No result, no rating change.",
+                match_id=match.id,
+                player=f"<@{finished.by_user}>",
+            )
+        return tr("**Match #{match_id} was aborted.** No result, no rating change.", match_id=match.id)
+    with renderer_text.using(tr.translations):
+        result = renderer_text.result(outcome, [seat_mention(s, tr) for s in match.seats])
     head = f"**{result}.**"
     if finished.by_user is not None and outcome.termination is Termination.RESIGNATION:
-        head = f"<@{finished.by_user}> resigned. {head}"
+        head = tr("{player} resigned. {result}", player=f"<@{finished.by_user}>", result=head)
     elif finished.by_user is not None and outcome.termination is Termination.TIMEOUT:
-        head = f"<@{finished.by_user}> ran out of time. {head}"
+        head = tr("{player} ran out of time. {result}", player=f"<@{finished.by_user}>", result=head)
     return head
 
 
-def result_lines(finished: Finished, rules: Rules[Any, Any]) -> list[str]:
+def result_lines(finished: Finished, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> list[str]:
     """The result in words: who won and how, the scores, the rating changes."""
     match, outcome = finished.match, finished.outcome
-    lines = [result_sentence(finished)]
+    lines = [result_sentence(finished, tr)]
     if outcome.termination is Termination.ABORTED:
         return lines
     if outcome.scores:
-        labels = "–".join(rules.seat_label(match.state, s.seat) for s in match.seats)
-        lines.append(f"Score ({labels}): {_score_text(outcome.scores)}")
-    lines.extend(rating_lines(finished.rating_changes))
+        labels = "–".join(tr.text(rules.seat_label(match.state, s.seat)) for s in match.seats)
+        lines.append(tr("Score ({roles}): {scores}", roles=labels, scores=_score_text(outcome.scores)))
+    lines.extend(rating_lines(finished.rating_changes, tr))
     return lines
 
 
@@ -195,14 +217,21 @@ async def render_board(
     *,
     last_move: str | None,
     theme: str = "default",
+    tr: Tr = ENGLISH,
 ) -> tuple[bytes | None, str]:
-    """The board PNG (in `theme`) and its alt text, drawn on the board pool; (None, "") if the renderer
-    failed. A finished match shows its stored outcome, so a resignation, a timeout or an abort is on the
-    image."""
-    players = [seat_name(s, names) for s in match.seats]
+    """The board PNG (in `theme`) and its alt text in the language of `tr`, drawn on the board pool;
+    (None, "") if the renderer failed. A finished match shows its stored outcome, so a resignation, a
+    timeout or an abort is on the image."""
+    players = [seat_name(s, names, tr) for s in match.seats]
     try:
         return await drawing.board(
-            match.game, match.state, last_move=last_move, players=players, outcome=match.outcome, theme=theme
+            match.game,
+            match.state,
+            last_move=last_move,
+            players=players,
+            outcome=match.outcome,
+            theme=theme,
+            locale=tr.locale,
         )
     except Exception:
         log.exception("rendering match %s failed; sending the position as text", match.id)
@@ -220,27 +249,35 @@ async def board_message(
     last_move: str | None = None,
     finished: Finished | None = None,
     theme: str = "default",
+    tr: Tr = ENGLISH,
 ) -> BoardMessage:
-    """The message for `match`'s current board: header, what happened, whose turn or the result, buttons;
-    the image in `theme` (a renderer theme name)."""
-    caption = renderer.move_caption(match.ply, over=not match.is_active)
-    header = f"**{rules.name}** · match #{match.id} · {caption} · {seats_line(match, rules)}"
+    """The message for `match`'s current board in the language of `tr`: header, what happened, whose turn or
+    the result, buttons; the image in `theme` (a renderer theme name)."""
+    with renderer_text.using(tr.translations):
+        caption = renderer.move_caption(match.ply, over=not match.is_active)
+    header = tr(
+        "**{game}** · match #{match_id} · {moves} · {players}",
+        game=rules.name,
+        match_id=match.id,
+        moves=caption,
+        players=seats_line(match, rules, tr),
+    )
     text = [header]
     if headline:
         text.append(headline)
     text.extend(lines)
     if finished is not None:
-        text.extend(result_lines(finished, rules))
+        text.extend(result_lines(finished, rules, tr))
     else:
-        turn = turn_line(match, rules)
+        turn = turn_line(match, rules, tr)
         if turn:
             text.append(turn)
-    png, alt = await render_board(drawing, match, names, last_move=last_move, theme=theme)
+    png, alt = await render_board(drawing, match, names, last_move=last_move, theme=theme, tr=tr)
     if png is None:
         text.append(f"```\n{rules.position_text(match.state)[:1500]}\n```")
-    buttons = word_buttons(match, rules)
+    buttons = word_buttons(match, rules, tr)
     if not match.is_active:
-        buttons.append(button("replay", match.id, match.ply, "Replay", style=discord.ButtonStyle.primary))
+        buttons.append(button("replay", match.id, match.ply, tr("Replay"), style=discord.ButtonStyle.primary))
     if match.status is MatchStatus.FINISHED:
-        buttons.append(button("analyse", match.id, match.ply, "Analyse"))
+        buttons.append(button("analyse", match.id, match.ply, tr("Analyse")))
     return BoardMessage("\n".join(text), png, alt, tuple(buttons))

@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.health import interaction_done
+from bot.i18n import CommandTranslator, catalogs_fingerprint
 from bot.replies import report_error
 from bot.settings import Settings
 from bot.views import TesseraButton
@@ -109,6 +110,7 @@ class TesseraBot(commands.AutoShardedBot):
             self, service=self._service, ai_runner=self._ai_runner, now=self._now, drawing=self._drawing
         )
         self.add_dynamic_items(TesseraButton)
+        await self.tree.set_translator(CommandTranslator())
         for extension in self._extensions:
             await self.load_extension(extension)
         await self.sync_commands_if_changed()
@@ -131,13 +133,14 @@ class TesseraBot(commands.AutoShardedBot):
         return discord.Object(guild_id) if guild_id is not None else None
 
     def command_fingerprint(self) -> str:
-        """A hash of the command payloads Discord would receive for the sync scope."""
+        """A hash of the command payloads Discord would receive for the sync scope, translations included."""
         guild = self._sync_scope()
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
         payload.sort(key=lambda command: str(command.get("name")))
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        text += catalogs_fingerprint()  # the commands' translations are in the catalogs
         return hashlib.sha256(text.encode()).hexdigest()
 
     def _fingerprint_key(self) -> str:

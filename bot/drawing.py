@@ -5,8 +5,9 @@
 - Replays (seconds for a long match) render in worker processes, at most one per CPU, behind a fair queue:
   one replay per user at a time, FIFO between users, and a bounded number waiting; a move never waits for a
   replay because replays never touch the board pool or the event loop's thread.
-- A finished match's GIF never changes for the same names and theme, so replays are cached (LRU, bounded in
-  bytes): asking again costs nothing.
+- A finished match's GIF never changes for the same names, theme and language, so replays are cached (LRU,
+  bounded in bytes): asking again costs nothing.
+- Every drawing is in one language (`locale`, a catalog of `bot.i18n`); the renderer gets its translations.
 
 Tests may pass their own replay executor (a thread pool: no process start-up in every bot test).
 """
@@ -25,8 +26,10 @@ from typing import Any
 
 import renderer
 import renderer.analysis
+from bot.i18n import translations
 from bot.replies import UserError
 from games.base import Outcome
+from games.texts import Text
 from renderer.replay import replay_gif
 
 log = logging.getLogger("tessera.drawing")
@@ -42,14 +45,14 @@ class ReplayBusy(UserError):
     """Too many replays are waiting; the message is for the player."""
 
     def __init__(self) -> None:
-        super().__init__("Many replays are being drawn right now. Try again in a minute.")
+        super().__init__(Text("Many replays are being drawn right now. Try again in a minute."))
 
 
 class ReplayPending(UserError):
     """This user's previous replay is still being drawn."""
 
     def __init__(self) -> None:
-        super().__init__("Your previous replay is still being drawn; it will be posted in a moment.")
+        super().__init__(Text("Your previous replay is still being drawn; it will be posted in a moment."))
 
 
 def draw_board(
@@ -59,10 +62,16 @@ def draw_board(
     players: Sequence[str],
     outcome: Outcome | None,
     theme: str,
+    locale: str = "en",
 ) -> tuple[bytes, str]:
-    """A board PNG and its alt text (run in a board thread)."""
-    png = renderer.render(game, state, last_move=last_move, players=players, outcome=outcome, theme=theme)
-    alt = renderer.alt_text(game, state, players=players, last_move=last_move, outcome=outcome)
+    """A board PNG and its alt text in the language `locale` (run in a board thread)."""
+    words = translations(locale)
+    png = renderer.render(
+        game, state, last_move=last_move, players=players, outcome=outcome, theme=theme, translations=words
+    )
+    alt = renderer.alt_text(
+        game, state, players=players, last_move=last_move, outcome=outcome, translations=words
+    )
     return png, alt
 
 
@@ -148,19 +157,25 @@ class Drawing:
         players: Sequence[str],
         outcome: Outcome | None,
         theme: str,
+        locale: str = "en",
     ) -> tuple[bytes, str]:
-        """A board PNG and its alt text, drawn on the board pool."""
+        """A board PNG and its alt text in the language `locale`, drawn on the board pool."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._boards, draw_board, game, state, last_move, list(players), outcome, theme
+            self._boards, draw_board, game, state, last_move, list(players), outcome, theme, locale
         )
 
-    async def pieces(self, game: str, state: Any, seat: int, *, players: Sequence[str], theme: str) -> bytes:
-        """One seat's remaining pieces (TilingKing's /pieces), drawn on the board pool."""
+    async def pieces(
+        self, game: str, state: Any, seat: int, *, players: Sequence[str], theme: str, locale: str = "en"
+    ) -> bytes:
+        """One seat's remaining pieces (TilingKing's /pieces) in the language `locale`, on the board pool."""
         names = list(players)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._boards, lambda: renderer.render_pieces(game, state, seat, players=names, theme=theme)
+            self._boards,
+            lambda: renderer.render_pieces(
+                game, state, seat, players=names, theme=theme, translations=translations(locale)
+            ),
         )
 
     async def turning_point(
@@ -173,14 +188,23 @@ class Drawing:
         chances: tuple[float, float],
         players: Sequence[str],
         theme: str,
+        locale: str = "en",
     ) -> bytes:
-        """An analysis's turning point, the move played beside the preferred one, drawn on the board pool."""
+        """An analysis's turning point, the move played beside the preferred one, in the language `locale`,
+        drawn on the board pool."""
         names = list(players)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._boards,
             lambda: renderer.analysis.turning_point(
-                game, before, played, preferred, chances=chances, players=names, theme=theme
+                game,
+                before,
+                played,
+                preferred,
+                chances=chances,
+                players=names,
+                theme=theme,
+                translations=translations(locale),
             ),
         )
 
@@ -205,10 +229,12 @@ class Drawing:
         players: Sequence[str],
         outcome: Outcome | None,
         theme: str,
+        locale: str = "en",
     ) -> bytes:
-        """The GIF of a finished match: from the cache, joined to the same replay being drawn, or drawn in a
-        replay process if this user has none in flight and the queue has room (ReplayPending, ReplayBusy)."""
-        key = (match_id, theme, tuple(players), len(log))
+        """The GIF of a finished match in the language `locale`: from the cache, joined to the same replay
+        being drawn, or drawn in a replay process if this user has none in flight and the queue has room
+        (ReplayPending, ReplayBusy)."""
+        key = (match_id, theme, tuple(players), len(log), locale)
         cached = self.cache.get(key)
         if cached is not None:
             return cached
@@ -238,6 +264,7 @@ class Drawing:
                         list(players),
                         outcome,
                         theme,
+                        locale,
                     )
                 finally:
                     self.running -= 1
@@ -270,6 +297,17 @@ def _replay(
     players: list[str],
     outcome: Outcome | None,
     theme: str,
+    locale: str = "en",
 ) -> bytes:
     """The replay itself, in a worker process."""
-    return replay_gif(game, options, seed, seats, log, players, outcome=outcome, theme=theme)
+    return replay_gif(
+        game,
+        options,
+        seed,
+        seats,
+        log,
+        players,
+        outcome=outcome,
+        theme=theme,
+        translations=translations(locale),
+    )

@@ -3,7 +3,8 @@
 Every error a user can cause (the service's `USER_ERRORS`: its `ServiceError`, an engine's `MoveError` or
 `InvalidOptions`; or a `UserError` raised by the Discord layer) becomes an ephemeral reply in plain words.
 Anything else is logged with the match id (if the handler recorded one in `interaction.extras["match_id"]`)
-and the user gets a short apology, so nobody ever sees "This interaction failed".
+and the user gets a short apology, so nobody ever sees "This interaction failed". Both are in the user's
+language (`bot.i18n.for_user`): the errors carry their template and values, not only English words.
 """
 
 from __future__ import annotations
@@ -14,17 +15,20 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import ENGLISH, Tr, for_user
 from bot.service.errors import USER_ERRORS
+from games.texts import N_
 
 log = logging.getLogger("tessera.errors")
 
 _WORD_MARKS = str.maketrans("", "", "'’-")
 
-APOLOGY = "Sorry, something went wrong on our side. The match is safe; please try again in a moment."
+APOLOGY = N_("Sorry, something went wrong on our side. The match is safe; please try again in a moment.")
 
 
 class UserError(Exception):
-    """Something the user did that Tessera cannot do; the message says what to do instead."""
+    """Something the user did that Tessera cannot do; the message (a `games.texts.Text`, so that it can be
+    translated) says what to do instead."""
 
 
 def user_error_types() -> tuple[type[BaseException], ...]:
@@ -54,21 +58,22 @@ def sentence_case(text: str) -> str:
     return text
 
 
-def player_message(error: BaseException) -> str | None:
-    """The words to show the user for an error they caused, or None when it is our fault."""
+def player_message(error: BaseException, tr: Tr = ENGLISH) -> str | None:
+    """The words to show the user for an error they caused (in the language of `tr`), or None when it is
+    our fault."""
     error = unwrap(error)
     if isinstance(error, user_error_types()):
-        return sentence_case(str(error).strip() or "That cannot be done right now.")
+        return sentence_case(tr.error(error).strip() or tr("That cannot be done right now."))
     if isinstance(error, app_commands.MissingPermissions):
         names = (p.replace("_", " ").replace("guild", "server").title() for p in error.missing_permissions)
         wanted = ", ".join(names)
-        return f"You need the {wanted} permission for that; ask a server admin."
+        return tr("You need the {permission} permission for that; ask a server admin.", permission=wanted)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Tessera's games are played in server channels; use this command in a server."
+        return tr("Tessera's games are played in server channels; use this command in a server.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+        return tr("Slow down a little: try again in {seconds} s.", seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.CheckFailure):
-        return "You cannot use this command here."
+        return tr("You cannot use this command here.")
     return None
 
 
@@ -83,8 +88,10 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> No
 
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException, *, where: str) -> None:
-    """Answer an interaction that raised: plain words for a user's mistake, an apology and a log for ours."""
-    text = player_message(error)
+    """Answer an interaction that raised: plain words for a user's mistake, an apology and a log for ours,
+    in the user's language."""
+    tr = for_user(interaction)
+    text = player_message(error, tr)
     if text is None:
         match_id = interaction.extras.get("match_id")
         log.error(
@@ -94,7 +101,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             interaction.user.id if interaction.user else "-",
             exc_info=unwrap(error),
         )
-        text = APOLOGY
+        text = tr(APOLOGY)
     try:
         await send_ephemeral(interaction, text)
     except discord.HTTPException:

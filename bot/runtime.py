@@ -7,6 +7,9 @@ supersedes loses its buttons, so only the newest board has live buttons. Each bo
 of the user it is for (`Prefs.theme_for`: theirs, else the server's default). An expired challenge is
 edited in place. Turn reminders (opt-in) are sent as a direct message or a mention.
 
+Language: what the bot posts in a channel (boards, results, expired challenges, reminders) is in the
+server's language (`public_tr`: the /settings choice, else the server's Discord locale).
+
 Time: the service reads the clock through `discord.utils.utcnow()`, so a test's virtual clock (SimCord)
 moves turn deadlines too.
 """
@@ -22,6 +25,7 @@ import discord
 
 from bot.boards import BoardMessage, board_message, move_lines
 from bot.drawing import Drawing
+from bot.i18n import ENGLISH, Tr, guild_locale
 from bot.service import Service
 from bot.service.ai import AIRunner
 from bot.service.analysis import Analyses
@@ -138,12 +142,15 @@ class Runtime:
         last_move: str | None = None,
         finished: Finished | None = None,
         viewer: int | None = None,
+        tr: Tr | None = None,
     ) -> BoardMessage:
         """The board message of `match`, drawn in the theme of `viewer` (the user who asked for it or whose
-        move it shows; None: the server's default)."""
+        move it shows; None: the server's default), in the server's language unless `tr` says otherwise."""
         rules = self.service.rules(match.game)
         names = await self.names_for(match)
         theme = await self.theme_for(viewer, match.guild_id)
+        if tr is None:
+            tr = await self.public_tr(match.guild_id)
         return await board_message(
             self.drawing,
             match,
@@ -154,7 +161,23 @@ class Runtime:
             last_move=last_move,
             finished=finished,
             theme=theme,
+            tr=tr,
         )
+
+    async def public_tr(self, guild_id: int | None, discord_locale: discord.Locale | None = None) -> Tr:
+        """The language of public messages in a server: its /settings choice, else its Discord locale (the
+        cached guild's, else `discord_locale`: an interaction's `guild_locale`), else English."""
+        if guild_id is None:
+            return ENGLISH
+        guild = self.bot.get_guild(guild_id)
+        if guild is not None:
+            discord_locale = guild.preferred_locale
+        try:
+            chosen = (await self.service.guilds.settings(guild_id)).locale
+        except Exception:
+            log.exception("could not read the language of guild %s", guild_id)
+            chosen = None
+        return guild_locale(chosen, discord_locale)
 
     async def theme_for(self, user_id: int | None, guild_id: int | None) -> str:
         """The theme for a board or image shown to `user_id` here (the default theme if it cannot be read)."""
@@ -168,11 +191,14 @@ class Runtime:
         self, played: Played, *, headline: str = "", viewer: int | None = None
     ) -> BoardMessage:
         """The board after a move: the move and any automatic passes in words, then whose turn or the end;
-        in the mover's theme (`viewer`), or the server's for the bot's moves and timeouts."""
+        in the mover's theme (`viewer`), or the server's for the bot's moves and timeouts; in the server's
+        language."""
+        tr = await self.public_tr(played.match.guild_id)
         return await self.board(
             played.match,
             headline=headline,
-            lines=move_lines(played.moves),
+            lines=move_lines(played.moves, tr),
+            tr=tr,
             last_move=played.moves[-1].notation,
             finished=played.finished,
             viewer=viewer,
@@ -245,7 +271,8 @@ class Runtime:
                 message = await self.board(event.finished.match, finished=event.finished)
                 await self.post_board(event.finished.match, message)
             elif event.played is not None:  # the rules moved for them; the move lines say how
-                headline = f"<@{event.user_id}> ran out of time."
+                tr = await self.public_tr(event.played.match.guild_id)
+                headline = tr("{player} ran out of time.", player=f"<@{event.user_id}>")
                 await self.post_board(
                     event.played.match, await self.played_board(event.played, headline=headline)
                 )
@@ -257,9 +284,13 @@ class Runtime:
         """Edit the challenge's message in place: its buttons go and it says it expired. A challenge whose
         message was not recorded (made before the bot remembered them) gets a short notice instead."""
         challenge = event.challenge
-        expired = (
-            f"The challenge from <@{challenge.challenger_id}> to <@{challenge.opponent_id}> "
-            f"(#{challenge.id}) expired: nobody answered in time. Send a new one with /play."
+        tr = await self.public_tr(challenge.guild_id)
+        expired = tr(
+            "The challenge from {challenger} to {opponent} (#{challenge_id}) expired: nobody answered in "
+            "time. Send a new one with /play.",
+            challenger=f"<@{challenge.challenger_id}>",
+            opponent=f"<@{challenge.opponent_id}>",
+            challenge_id=challenge.id,
         )
         posted = await self.service.messages.challenge_message(challenge.id)
         if posted is not None:
@@ -281,16 +312,24 @@ class Runtime:
         game = self.service.rules(match.game).name
         link = f"https://discord.com/channels/{match.guild_id or '@me'}/{match.channel_id}"
         when = f"<t:{int(reminder.deadline)}:R>"
+        tr = await self.public_tr(match.guild_id)
         if reminder.mode is ReminderMode.DM:
-            text = (
-                f"Your turn in **{game}** match #{match.id} ({link}); time runs out {when}. "
-                "Turn these reminders off with /prefs."
+            text = tr(
+                "Your turn in **{game}** match #{match_id} ({link}); time runs out {when}. "
+                "Turn these reminders off with /prefs.",
+                game=game,
+                match_id=match.id,
+                link=link,
+                when=when,
             )
             if await self._direct_message(reminder.user_id, text):
                 return
-        text = (
-            f"<@{reminder.user_id}>, a reminder: it is your turn in match #{match.id}; time runs out {when}. "
-            "(/prefs turns reminders off.)"
+        text = tr(
+            "{player}, a reminder: it is your turn in match #{match_id}; time runs out {when}. "
+            "(/prefs turns reminders off.)",
+            player=f"<@{reminder.user_id}>",
+            match_id=match.id,
+            when=when,
         )
         await self.channel(match.channel_id).send(
             text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(reminder.user_id)])

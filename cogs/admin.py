@@ -1,5 +1,6 @@
-"""Settings: per server (/settings, Manage Server: turn timeout, threads, game channels, default board theme)
-and per user (/prefs: board theme, turn reminders)."""
+"""Settings: per server (/settings, Manage Server: turn timeout, threads, game channels, default board theme,
+language of public messages) and per user (/prefs: board theme, turn reminders). Both answer in the user's
+language."""
 
 from __future__ import annotations
 
@@ -7,17 +8,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.boards import plural
+from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError
+from bot.service.guilds import FOLLOW_DISCORD, LOCALES
 from bot.service.prefs import DEFAULT_THEME, FOLLOW_SERVER, ReminderMode, UserPrefs
 from bot.service.records import GuildSettings
 from bot.service.reminders import MAX_DELAY, MIN_TURN
 from cogs.common import Interaction, service_of
 from cogs.play import TIMEOUT_CHOICES
+from games.texts import N_, Text
 
 THEME_LABELS = {
-    "default": "standard colours",
-    "colorblind": "colour-blind safe",
+    "default": N_("standard colours"),
+    "colorblind": N_("colour-blind safe"),
 }
 """The renderer's themes in words (a test keeps the keys equal to `renderer.THEME_NAMES`)."""
 THEME_CHOICES = [
@@ -25,50 +28,84 @@ THEME_CHOICES = [
     app_commands.Choice(name="Colour-blind safe", value="colorblind"),
 ]
 REMINDER_LABELS = {
-    ReminderMode.OFF: "off",
-    ReminderMode.DM: "a direct message",
-    ReminderMode.MENTION: "a mention in the match's channel",
+    ReminderMode.OFF: N_("off"),
+    ReminderMode.DM: N_("a direct message"),
+    ReminderMode.MENTION: N_("a mention in the match's channel"),
 }
+LANGUAGE_NAMES = {
+    "en": "English",
+    "fr": "Français",
+    "de": "Deutsch",
+    "es": "Español",
+    "it": "Italiano",
+    "pt_BR": "Português (Brasil)",
+    "pl": "Polski",
+    "ja": "日本語",
+}
+"""Each language in its own words, as players look for it in a list (a test keeps the keys equal to
+`LOCALES`)."""
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="Follow the server's Discord language", value=FOLLOW_DISCORD),
+    *(app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in LOCALES),
+]
 
 
-def describe_timeout(seconds: float) -> str:
+def describe_timeout(seconds: float, tr: Tr = ENGLISH) -> str:
     """ "1 day", "12 hours", "1 minute"."""
     minutes = round(seconds / 60)
     if minutes and minutes % (24 * 60) == 0:
-        return plural(minutes // (24 * 60), "day")
+        days = minutes // (24 * 60)
+        return tr.ngettext("{count} day", "{count} days", days, count=days)
     if minutes and minutes % 60 == 0:
-        return plural(minutes // 60, "hour")
-    return plural(minutes, "minute")
+        hours = minutes // 60
+        return tr.ngettext("{count} hour", "{count} hours", hours, count=hours)
+    return tr.ngettext("{count} minute", "{count} minutes", minutes, count=minutes)
 
 
-def settings_text(settings: GuildSettings, theme: str | None) -> str:
-    channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels) or "every channel"
-    return (
-        "**Tessera settings for this server**\n"
-        f"Turn timeout: {describe_timeout(settings.turn_timeout)}\n"
-        f"New matches in their own thread: {'on' if settings.threads else 'off'}\n"
-        f"Games may start in: {channels}\n"
-        f"Board theme (for players who chose none with /prefs): {THEME_LABELS[theme or DEFAULT_THEME]}"
-    )
+def settings_text(settings: GuildSettings, theme: str | None, tr: Tr = ENGLISH) -> str:
+    channels = ", ".join(f"<#{c}>" for c in settings.allowed_channels) or tr("every channel")
+    if settings.locale is not None:
+        language = LANGUAGE_NAMES[settings.locale]
+    else:
+        language = tr("the server's Discord language")
+    lines = [
+        tr("**Tessera settings for this server**"),
+        tr("Turn timeout: {timeout}", timeout=describe_timeout(settings.turn_timeout, tr)),
+        tr("New matches in their own thread: {state}", state=tr("on") if settings.threads else tr("off")),
+        tr("Games may start in: {channels}", channels=channels),
+        tr(
+            "Board theme (for players who chose none with /prefs): {theme}",
+            theme=tr(THEME_LABELS[theme or DEFAULT_THEME]),
+        ),
+        tr("Language of boards, results and challenges: {language}", language=language),
+    ]
+    return "\n".join(lines)
 
 
-def prefs_text(prefs: UserPrefs, server_theme: str | None) -> str:
+def prefs_text(prefs: UserPrefs, server_theme: str | None, tr: Tr = ENGLISH) -> str:
     """A user's preferences in words, with what follows from them."""
     if prefs.theme is not None:
-        theme = f"{THEME_LABELS[prefs.theme]} (your choice)"
+        theme = tr("{theme} (your choice)", theme=tr(THEME_LABELS[prefs.theme]))
     else:
-        theme = f"{THEME_LABELS[server_theme or DEFAULT_THEME]} (this server's choice)"
+        theme = tr("{theme} (this server's choice)", theme=tr(THEME_LABELS[server_theme or DEFAULT_THEME]))
     lines = [
-        "**Your Tessera preferences**",
-        f"Board theme: {theme}. It is used for the boards you ask for, the boards after your moves, "
-        "/pieces and replays.",
-        f"Turn reminders: {REMINDER_LABELS[prefs.reminders]}.",
+        tr("**Your Tessera preferences**"),
+        tr(
+            "Board theme: {theme}. It is used for the boards you ask for, the boards after your moves, "
+            "/pieces and replays.",
+            theme=theme,
+        ),
+        tr("Turn reminders: {reminders}.", reminders=tr(REMINDER_LABELS[prefs.reminders])),
     ]
-    rule = (
-        f"A reminder comes once per turn, in matches with at least {describe_timeout(MIN_TURN)} per turn, "
-        f"when half the turn has passed (at most {describe_timeout(MAX_DELAY)} after it began)."
+    rule = tr(
+        "A reminder comes once per turn, in matches with at least {least} per turn, when half the turn has "
+        "passed (at most {most} after it began).",
+        least=describe_timeout(MIN_TURN, tr),
+        most=describe_timeout(MAX_DELAY, tr),
     )
-    lines.append(rule if prefs.reminders is not ReminderMode.OFF else f"Switch them on with /prefs. {rule}")
+    if prefs.reminders is ReminderMode.OFF:
+        rule = tr("Switch them on with /prefs. {rule}", rule=rule)
+    lines.append(rule)
     return "\n".join(lines)
 
 
@@ -90,9 +127,10 @@ class Admin(commands.Cog):
         disallow_channel="Stop games starting in this channel",
         every_channel="Allow games in every channel again",
         theme="Board colours for players who chose none with /prefs",
+        language="Language of boards, results and challenges here (replies follow each player's Discord)",
     )
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
-    @app_commands.choices(theme=THEME_CHOICES)
+    @app_commands.choices(theme=THEME_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -102,12 +140,14 @@ class Admin(commands.Cog):
         disallow_channel: discord.TextChannel | None = None,
         every_channel: bool | None = None,
         theme: str | None = None,
+        language: str | None = None,
     ) -> None:
         service = service_of(interaction)
         guilds = service.guilds
         guild_id = interaction.guild_id
+        tr = for_user(interaction)
         if guild_id is None:
-            raise UserError("Settings belong to a server; use this command in one.")
+            raise UserError(Text("Settings belong to a server; use this command in one."))
         current = await guilds.settings(guild_id)
         channels: set[int] | None = None
         if allow_channel is not None or disallow_channel is not None or every_channel:
@@ -116,22 +156,29 @@ class Admin(commands.Cog):
                 channels.add(allow_channel.id)
             if disallow_channel is not None:
                 if disallow_channel.id not in channels:
-                    raise UserError(f"{disallow_channel.mention} is not in the list of game channels.")
+                    raise UserError(
+                        Text(
+                            "{channel} is not in the list of game channels.", channel=disallow_channel.mention
+                        )
+                    )
                 channels.discard(disallow_channel.id)
-        changed = turn_timeout is not None or threads is not None or channels is not None
+        changed = any(value is not None for value in (turn_timeout, threads, channels, language))
         if changed:
             current = await guilds.update(
                 guild_id,
                 turn_timeout=turn_timeout * 60.0 if turn_timeout is not None else None,
                 threads=threads,
                 allowed_channels=channels,
+                locale=language,
             )
         if theme is not None:
             await service.prefs.set_guild_theme(guild_id, theme)
             changed = True
-        prefix = "Saved.\n" if changed else ""
+        prefix = tr("Saved.") + "\n" if changed else ""
         server_theme = await service.prefs.guild_theme(guild_id)
-        await interaction.response.send_message(prefix + settings_text(current, server_theme), ephemeral=True)
+        await interaction.response.send_message(
+            prefix + settings_text(current, server_theme, tr), ephemeral=True
+        )
 
     @app_commands.command(name="prefs", description="Your board colours and turn reminders")
     @app_commands.describe(
@@ -156,8 +203,9 @@ class Admin(commands.Cog):
             mine = await prefs.of_user(interaction.user.id)
         guild_id = interaction.guild_id
         server_theme = await prefs.guild_theme(guild_id) if guild_id is not None else None
-        prefix = "Saved.\n" if theme is not None or reminders is not None else ""
-        await interaction.response.send_message(prefix + prefs_text(mine, server_theme), ephemeral=True)
+        tr = for_user(interaction)
+        prefix = tr("Saved.") + "\n" if theme is not None or reminders is not None else ""
+        await interaction.response.send_message(prefix + prefs_text(mine, server_theme, tr), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

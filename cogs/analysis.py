@@ -1,4 +1,7 @@
-"""Learning from the AI: /analyse (and the Analyse button under a finished board) and /hint."""
+"""Learning from the AI: /analyse (and the Analyse button under a finished board) and /hint.
+
+The analysis is posted in the channel, so it is in the server's language, its image too; the refusals, the
+autocomplete and the hint are for the user alone, in the language of their Discord client."""
 
 from __future__ import annotations
 
@@ -12,13 +15,15 @@ from discord.ext import commands
 
 import renderer
 import renderer.analysis
-from bot.boards import plural, seat_mention, seat_name
+from bot.boards import seat_mention, seat_name
+from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import sentence_case
 from bot.service.analysis import AnalysedMatch
 from bot.service.records import MatchStatus
 from bot.views import ButtonRef, register_button, unregister_button
 from cogs import game_name
 from cogs.common import Interaction, match_here, runtime_of
+from cogs.info import moves_count
 from games.ai.analysis import MoveReview, percent
 from games.base import Rules
 
@@ -28,42 +33,60 @@ MESSAGE_LIMIT = 2000
 AUTOCOMPLETE_MATCHES = 25
 
 
-def turning_point_line(review: MoveReview, who: str) -> str:
-    """ "Move 14: <@1> played d4, e5 was better; win chance 62% → 31%." """
-    return (
-        f"• Move {renderer.move_number(review.ply)}: {who} played **{review.played}**, "
-        f"**{review.preferred}** was better; win chance {percent(review.before)} → {percent(review.after)}."
+def turning_point_line(review: MoveReview, who: str, tr: Tr = ENGLISH) -> str:
+    """ "• Move 14: <@1> played d4, e5 was better; win chance 62% → 31%." """
+    line = tr(
+        "Move {number}: {who} played **{played}**, **{preferred}** was better; "
+        "win chance {before} → {after}.",
+        number=renderer.move_number(review.ply),
+        who=who,
+        played=review.played,
+        preferred=review.preferred,
+        before=percent(review.before),
+        after=percent(review.after),
     )
+    return f"• {line}"
 
 
-def analysis_text(result: AnalysedMatch, rules: Rules[Any, Any]) -> str:
-    """The analysis in words: per player, their turning points, or that none was found."""
+def analysis_text(result: AnalysedMatch, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str:
+    """The analysis in words in the language of `tr`: per player, their turning points, or that none was
+    found."""
     match, analysis = result.match, result.analysis
-    moves = plural(match.ply, "move")
     lines = [
-        f"**Analysis of match #{match.id}** ({rules.name}, {moves}). The turning points: where a move "
-        "cost the most win chance, by my search."
+        tr(
+            "**Analysis of match #{match_id}** ({game}, {moves}). The turning points: where a move cost the "
+            "most win chance, by my search.",
+            match_id=match.id,
+            game=rules.name,
+            moves=moves_count(match.ply, tr),
+        )
     ]
     for seat, points in zip(match.seats, analysis.turning_points, strict=True):
-        who = seat_mention(seat)
-        lines.append(f"**{who}** ({rules.seat_label(match.state, seat.seat)})")
+        who = seat_mention(seat, tr)
+        lines.append(f"**{who}** ({tr.text(rules.seat_label(match.state, seat.seat))})")
         if not points:
-            lines.append("• No clear mistake: no move cost much win chance.")
-        lines.extend(turning_point_line(point, who) for point in points)
+            none = tr("No clear mistake: no move cost much win chance.")
+            lines.append(f"• {none}")
+        lines.extend(turning_point_line(point, who, tr) for point in points)
     biggest = analysis.biggest()
     if biggest is not None:
         lines.append(
-            f"The image shows the biggest, move {renderer.move_number(biggest.ply)}: "
-            "the move played on the left, the better one on the right."
+            tr(
+                "The image shows the biggest, move {number}: the move played on the left, the better one on "
+                "the right.",
+                number=renderer.move_number(biggest.ply),
+            )
         )
     text = "\n".join(lines)
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 3] + "..."
 
 
-def choice_name(match_id: int, game: str, others: list[str], moves: int) -> str:
+def choice_name(match_id: int, game: str, others: list[str], moves: int, tr: Tr = ENGLISH) -> str:
     """An autocomplete entry: "#12 Paintscape vs bob, 40 moves" (at most 100 characters)."""
-    against = f" vs {', '.join(others)}" if others else ""
-    return f"#{match_id} {game_name(game)}{against}, {plural(moves, 'move')}"[:100]
+    values = {"match_id": match_id, "game": game_name(game), "moves": moves_count(moves, tr)}
+    if others:
+        return tr("#{match_id} {game} vs {others}, {moves}", others=", ".join(others), **values)[:100]
+    return tr("#{match_id} {game}, {moves}", **values)[:100]
 
 
 class Analysis(commands.Cog):
@@ -99,15 +122,18 @@ class Analysis(commands.Cog):
             log.exception("analyse autocomplete failed for user %s", interaction.user.id)
             return []
         typed = str(current or "").strip().lstrip("#")
+        tr = for_user(interaction)
         choices = []
         for entry in entries:
             match = entry.match
             if match.status is not MatchStatus.FINISHED or not str(match.id).startswith(typed):
                 continue
             others = [
-                seat_name(seat, runtime.names) for seat in match.seats if seat.user_id != interaction.user.id
+                seat_name(seat, runtime.names, tr)
+                for seat in match.seats
+                if seat.user_id != interaction.user.id
             ]
-            name = choice_name(match.id, match.game, others, entry.moves)
+            name = choice_name(match.id, match.game, others, entry.moves, tr)
             choices.append(app_commands.Choice(name=name, value=match.id))
         return choices
 
@@ -116,7 +142,8 @@ class Analysis(commands.Cog):
 
     async def send_analysis(self, interaction: Interaction, match_id: int) -> None:
         """The analysis of a finished match of this server (or one the user played in): refusals are
-        private, then the bot thinks (it takes a while) and posts the text and the biggest turning point."""
+        private, then the bot thinks (it takes a while) and posts the text and the biggest turning point,
+        in the server's language."""
         runtime = runtime_of(interaction)
         interaction.extras["match_id"] = match_id
         analyses = runtime.analyses
@@ -126,8 +153,9 @@ class Analysis(commands.Cog):
         await interaction.response.defer(thinking=True)
         result = await analyses.analyse(match.id, guild_id=guild_id, user_id=user_id)
         rules = runtime.service.rules(match.game)
-        text = analysis_text(result, rules)
-        file = await self.turning_point_file(interaction, result)
+        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+        text = analysis_text(result, rules, public)
+        file = await self.turning_point_file(interaction, result, public)
         await interaction.followup.send(
             text,
             file=file if file is not None else discord.utils.MISSING,
@@ -135,9 +163,10 @@ class Analysis(commands.Cog):
         )
 
     async def turning_point_file(
-        self, interaction: Interaction, result: AnalysedMatch
+        self, interaction: Interaction, result: AnalysedMatch, tr: Tr
     ) -> discord.File | None:
-        """The image of the biggest turning point (None when there is none, or drawing it failed)."""
+        """The image of the biggest turning point and its alt text in the language of `tr` (None when there is
+        none, or drawing it failed)."""
         biggest = result.analysis.biggest()
         if biggest is None:
             return None
@@ -154,13 +183,15 @@ class Analysis(commands.Cog):
                 biggest.played,
                 biggest.preferred,
                 chances=chances,
-                players=[seat_name(seat, names) for seat in match.seats],
+                players=[seat_name(seat, names, tr) for seat in match.seats],
                 theme=theme,
+                locale=tr.locale,
             )
         except Exception:
             log.exception("drawing the turning point of match %s failed; sending the text alone", match.id)
             return None
-        alt = renderer.analysis.alt_text(biggest.played, biggest.preferred, chances)
+        words = tr.translations
+        alt = renderer.analysis.alt_text(biggest.played, biggest.preferred, chances, translations=words)
         return discord.File(io.BytesIO(png), filename=f"analysis-{match.id}.png", description=alt)
 
     @app_commands.command(
@@ -173,9 +204,14 @@ class Analysis(commands.Cog):
         await runtime.analyses.hint_match(match.id, interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         given = await runtime.analyses.hint(match.id, interaction.user.id)
-        await interaction.followup.send(
-            f"Try **{given.move}**: {sentence_case(given.description)}. Why: {given.reason}", ephemeral=True
+        tr = for_user(interaction)
+        text = tr(
+            "Try **{move}**: {description}. Why: {reason}",
+            move=given.move,
+            description=sentence_case(tr.text(given.description)),
+            reason=given.reason,
         )
+        await interaction.followup.send(text, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,6 +10,7 @@ from bot.boards import BoardMessage
 from bot.replies import UserError
 from bot.service import Service
 from bot.service.records import MatchView
+from games.texts import Text
 
 if TYPE_CHECKING:
     from bot.client import TesseraBot
@@ -36,7 +37,7 @@ def bot_runtime(bot: discord.Client) -> Runtime:
 
 def channel_id_of(interaction: Interaction) -> int:
     if interaction.channel_id is None:
-        raise UserError("Use this command in a server channel.")
+        raise UserError(Text("Use this command in a server channel."))
     return interaction.channel_id
 
 
@@ -52,7 +53,7 @@ async def match_here(interaction: Interaction) -> MatchView:
 def same_server(interaction: Interaction, guild_id: int | None) -> None:
     """Refuse a button whose match, challenge or lobby belongs to another server than the interaction's."""
     if guild_id != interaction.guild_id:
-        raise UserError("That button belongs to a game of another server.")
+        raise UserError(Text("That button belongs to a game of another server."))
 
 
 def is_server_manager(interaction: Interaction) -> bool:

@@ -11,45 +11,57 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.boards import BOT_NAME, plural, rating_text, seat_name
+from bot.boards import bot_label, rating_text, seat_name
+from bot.i18n import COMMAND_CONTEXT, ENGLISH, Tr, for_user
 from bot.replies import UserError
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
 from bot.views import ButtonRef, register_button, unregister_button
 from cogs import GAME_CHOICES, game_name
 from cogs.common import Interaction, runtime_of, service_of
-from cogs.play import players_text
+from cogs.play import CHALLENGE_MENU, players_text
+from games.texts import Text
 
 log = logging.getLogger("tessera.info")
 
 EMBED_LIMIT = 4096
-def result_phrase(match: MatchRecord) -> str:
+RULES_COMMAND = "rules"
+"""The /rules command's name (its translation is the command's own)."""
+def result_phrase(match: MatchRecord, tr: Tr = ENGLISH) -> str:
     """ "<@1> beat <@2> by resignation", "draw by ...", "aborted"."""
     outcome = match.outcome
     if match.status is MatchStatus.ABORTED or outcome is None:
-        return "aborted"
+        return tr("aborted")
+    how = tr(outcome.termination.phrase)
     if outcome.is_draw:
-        return f"draw by {outcome.termination.phrase}"
-    players = {s.seat: (f"{BOT_NAME} ({s.ai_level})" if s.is_ai else f"<@{s.user_id}>") for s in match.seats}
-    winners = " and ".join(players[s] for s in outcome.winners)
-    losers = " and ".join(players[s.seat] for s in match.seats if s.seat not in outcome.winners)
-    return f"{winners} beat {losers} by {outcome.termination.phrase}"
+        return tr("draw by {how}", how=how)
+    players = {s.seat: (bot_label(s.ai_level, tr) if s.is_ai else f"<@{s.user_id}>") for s in match.seats}
+    both = tr(" and ")
+    winners = both.join(players[s] for s in outcome.winners)
+    losers = both.join(players[s.seat] for s in match.seats if s.seat not in outcome.winners)
+    return tr("{winners} beat {losers} by {how}", winners=winners, losers=losers, how=how)
 
 
-def history_line(entry: HistoryEntry) -> str:
+def moves_count(count: int, tr: Tr = ENGLISH) -> str:
+    """ "1 move", "12 moves"."""
+    return tr.ngettext("{count} move", "{count} moves", count, count=count)
+
+
+def history_line(entry: HistoryEntry, tr: Tr = ENGLISH) -> str:
     match = entry.match
     when = f" <t:{int(match.finished_at)}:R>" if match.finished_at else ""
-    moves = plural(entry.moves, "move")
-    return f"#{match.id} {game_name(match.game)}: {result_phrase(match)} · {moves}{when}"
+    moves = moves_count(entry.moves, tr)
+    return f"#{match.id} {game_name(match.game)}: {result_phrase(match, tr)} · {moves}{when}"
 
 
-def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
+def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord.Embed:
     """/help: every slash command with its description and every user menu, read from the command tree (so
-    it is never out of date), and the games of the registry."""
+    it is never out of date), and the games of the registry; in the language of `tr`."""
     embed = discord.Embed(
-        title="Tessera: board games in your channels",
-        description=(
-            "Challenge someone with /play (or right-click a member, Apps, **Challenge to a game**), then "
-            "move with /move (start typing for a list of your moves) or the buttons under the board."
+        title=tr("Tessera: board games in your channels"),
+        description=tr(
+            "Challenge someone with /play (or right-click a member, Apps, **{menu}**), then move with /move "
+            "(start typing for a list of your moves) or the buttons under the board.",
+            menu=tr(CHALLENGE_MENU),
         ),
         colour=discord.Colour.blurple(),
     )
@@ -61,18 +73,20 @@ def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
         ),
         key=lambda c: c.name,
     )
-    lines = [f"`/{c.name}` {c.description}" for c in slash]
+    lines = [f"`/{tr.pgettext(COMMAND_CONTEXT, c.name)}` {tr(c.description)}" for c in slash]
     for start in range(0, len(lines), 8):  # fields hold 1024 characters each
-        name = "Commands" if start == 0 else "More commands"
+        name = tr("Commands") if start == 0 else tr("More commands")
         embed.add_field(name=name, value="\n".join(lines[start : start + 8])[:1024], inline=False)
-    menus = [c.name for c in tree.get_commands(type=discord.AppCommandType.user)]
+    menus = [tr(c.name) for c in tree.get_commands(type=discord.AppCommandType.user)]
     if menus:
         shown = ", ".join(f"**{name}**" for name in menus)
-        embed.add_field(name="Right-click a member, Apps", value=shown[:1024], inline=False)
+        embed.add_field(name=tr("Right-click a member, Apps"), value=shown[:1024], inline=False)
+    rules_command = tr.pgettext(COMMAND_CONTEXT, RULES_COMMAND)
     games_list = [
-        f"**{rules.name}** ({players_text(rules)}): `/rules {rules.name}`" for rules in games.GAMES.values()
+        f"**{rules.name}** ({players_text(rules, tr)}): `/{rules_command} {rules.name}`"
+        for rules in games.GAMES.values()
     ]
-    embed.add_field(name="Games", value="\n".join(games_list)[:1024], inline=False)
+    embed.add_field(name=tr("Games"), value="\n".join(games_list)[:1024], inline=False)
     return embed
 
 
@@ -90,23 +104,30 @@ class Info(commands.Cog):
 
     @app_commands.command(name="help", description="Tessera's commands and games at a glance")
     async def help(self, interaction: Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+        await interaction.response.send_message(
+            embed=help_embed(self.bot.tree, for_user(interaction)), ephemeral=True
+        )
 
-    @app_commands.command(name="rules", description="How to play a game (and which rules are our proposals)")
+    @app_commands.command(
+        name=RULES_COMMAND, description="How to play a game (and which rules are our proposals)"
+    )
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: Interaction, game: str) -> None:
         rules = service_of(interaction).rules(game)
-        text = rules.summary
+        tr = for_user(interaction)
+        text = tr(rules.summary)
         if len(text) > EMBED_LIMIT:
             text = text[: EMBED_LIMIT - 3] + "..."
-        embed = discord.Embed(title=f"{rules.name}: rules", description=text, colour=discord.Colour.blurple())
+        title = tr("{game}: rules", game=rules.name)
+        embed = discord.Embed(title=title, description=text, colour=discord.Colour.blurple())
         proposals = [o.name for o in rules.options if o.proposal]
-        options = ", ".join(f"`{o.name}`" + (" (proposal)" if o.proposal else "") for o in rules.options)
+        proposal = tr(" (proposal)")
+        options = ", ".join(f"`{o.name}`" + (proposal if o.proposal else "") for o in rules.options)
         if options:
-            embed.add_field(name="Match options", value=options[:1024], inline=False)
+            embed.add_field(name=tr("Match options"), value=options[:1024], inline=False)
         if proposals:
-            embed.set_footer(text="Proposal = our choice where the published rules are silent.")
+            embed.set_footer(text=tr("Proposal = our choice where the published rules are silent."))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="Finished matches, newest first")
@@ -121,14 +142,20 @@ class Info(commands.Cog):
         entries = await service_of(interaction).history.finished(
             user_id=who.id, guild_id=scope, game=game, limit=10
         )
-        where = "" if scope is None else " here"
+        tr = for_user(interaction)
         if not entries:
-            await interaction.response.send_message(
-                f"{who.display_name} has no finished match{where} yet.", ephemeral=True
-            )
+            if scope is None:
+                empty = tr("{name} has no finished match yet.", name=who.display_name)
+            else:
+                empty = tr("{name} has no finished match here yet.", name=who.display_name)
+            await interaction.response.send_message(empty, ephemeral=True)
             return
-        lines = [f"**Finished matches of {who.display_name}{where}**", *(history_line(e) for e in entries)]
-        lines.append("Watch one again with /replay match_id.")
+        if scope is None:
+            title = tr("**Finished matches of {name}**", name=who.display_name)
+        else:
+            title = tr("**Finished matches of {name} here**", name=who.display_name)
+        lines = [title, *(history_line(e, tr) for e in entries)]
+        lines.append(tr("Watch one again with /replay match_id."))
         await interaction.response.send_message(
             "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -150,12 +177,18 @@ class Info(commands.Cog):
             match_id, guild_id=interaction.guild_id, user_id=interaction.user.id
         )
         if match.is_active:
-            raise UserError(f"Match #{match_id} is still being played; its replay comes when it ends.")
+            raise UserError(
+                Text(
+                    "Match #{match_id} is still being played; its replay comes when it ends.",
+                    match_id=match_id,
+                )
+            )
         runtime.drawing.admit(interaction.user.id)
         await interaction.response.defer(thinking=True)
         log = [(m.seat, m.notation) for m in await runtime.service.matches.log(match_id)]
         names = await runtime.names_for(match)
-        players = [seat_name(s, names) for s in match.seats]
+        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+        players = [seat_name(s, names, public) for s in match.seats]
         theme = await runtime.theme_for(interaction.user.id, interaction.guild_id)
         gif = await runtime.drawing.replay(
             user_id=interaction.user.id,
@@ -168,11 +201,17 @@ class Info(commands.Cog):
             players=players,
             outcome=match.outcome,
             theme=theme,
+            locale=public.locale,
         )
-        file = discord.File(io.BytesIO(gif), filename=f"match-{match_id}.gif", description="Replay")
+        file = discord.File(io.BytesIO(gif), filename=f"match-{match_id}.gif", description=public("Replay"))
         await interaction.followup.send(
-            f"Replay of match #{match_id} ({game_name(match.game)}, {plural(len(log), 'move')}): "
-            f"{result_phrase(match)}.",
+            public(
+                "Replay of match #{match_id} ({game}, {moves}): {result}.",
+                match_id=match_id,
+                game=game_name(match.game),
+                moves=moves_count(len(log), public),
+                result=result_phrase(match, public),
+            ),
             file=file,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -184,15 +223,22 @@ class Info(commands.Cog):
         guild_id = None if everywhere else interaction.guild_id
         entries = await service_of(interaction).ratings.leaderboard(game, guild_id=guild_id, limit=10)
         if not entries:
+            tr = for_user(interaction)
             await interaction.response.send_message(
-                f"No rated {game_name(game)} matches yet. Play one with /play.", ephemeral=True
+                tr("No rated {game} matches yet. Play one with /play.", game=game_name(game)), ephemeral=True
             )
             return
-        lines = [f"**{game_name(game)} leaderboard**" + ("" if guild_id is None else " (this server)")]
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        if guild_id is None:
+            title = public("**{game} leaderboard**", game=game_name(game))
+        else:
+            title = public("**{game} leaderboard** (this server)", game=game_name(game))
+        lines = [title]
         for rank, entry in enumerate(entries, start=1):
-            who = f"{BOT_NAME} ({entry.ai_level})" if entry.ai_level else f"<@{entry.user_id}>"
-            rating = rating_text(entry.mu, entry.sigma)
-            lines.append(f"{rank}. {who}: {rating} · {plural(entry.played, 'game')}")
+            who = bot_label(entry.ai_level, public) if entry.ai_level else f"<@{entry.user_id}>"
+            rating = rating_text(entry.mu, entry.sigma, public)
+            games_played = public.ngettext("{count} game", "{count} games", entry.played, count=entry.played)
+            lines.append(f"{rank}. {who}: {rating} · {games_played}")
         await interaction.response.send_message(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -204,20 +250,31 @@ class Info(commands.Cog):
         who = user or interaction.user
         scope = None if who.id == interaction.user.id else interaction.guild_id
         rows = await service.history.stats(who.id, guild_id=scope)
-        where = "" if scope is None else " here"
+        tr = for_user(interaction)
         if not rows:
-            await interaction.response.send_message(
-                f"{who.display_name} has not finished a match{where} yet.", ephemeral=True
-            )
+            if scope is None:
+                empty = tr("{name} has not finished a match yet.", name=who.display_name)
+            else:
+                empty = tr("{name} has not finished a match here yet.", name=who.display_name)
+            await interaction.response.send_message(empty, ephemeral=True)
             return
-        lines = [f"**{who.display_name}**" + (" (matches in this server)" if scope is not None else "")]
+        if scope is None:
+            lines = [f"**{who.display_name}**"]
+        else:
+            lines = [tr("**{name}** (matches in this server)", name=who.display_name)]
         for row in rows:
             rating = await service.ratings.rating(row.game, who.id)
-            rated = f" · rating {rating_text(rating.mu, rating.sigma)}" if rating is not None else ""
-            lines.append(
-                f"{game_name(row.game)}: {row.played} played, {row.won} won, {row.lost} lost, "
-                f"{row.drawn} drawn{rated}"
+            counts = tr(
+                "{game}: {played} played, {won} won, {lost} lost, {drawn} drawn",
+                game=game_name(row.game),
+                played=row.played,
+                won=row.won,
+                lost=row.lost,
+                drawn=row.drawn,
             )
+            if rating is not None:
+                counts += tr(" · rating {rating}", rating=rating_text(rating.mu, rating.sigma, tr))
+            lines.append(counts)
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
 

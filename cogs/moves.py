@@ -16,12 +16,14 @@ from discord.ext import commands
 
 import renderer
 from bot.boards import BOT_NAME, seat_name
+from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError
 from bot.service.errors import USER_ERRORS
 from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
 from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
 from games.base import Rules, WordMove
+from games.texts import Text
 
 log = logging.getLogger("tessera.moves")
 
@@ -63,18 +65,20 @@ def rank_moves(notations: Iterable[str], typed: str, *, limit: int = AUTOCOMPLET
     return [text for _, _, text in ranked[:limit]]
 
 
-def why_not_your_turn(match: MatchView, user_id: int, names: Mapping[int, str]) -> str | None:
+def why_not_your_turn(
+    match: MatchView, user_id: int, names: Mapping[int, str], tr: Tr = ENGLISH
+) -> str | None:
     """Why `user_id` cannot move in `match` now, in a line for an autocomplete choice; None if they can."""
     if match.seat_of(user_id) is None:
-        return f"You are not playing in match #{match.id}."
+        return tr("You are not playing in match #{match_id}.", match_id=match.id)
     if match.user_to_move == user_id:
         return None
     if match.to_move is None:
-        return f"Match #{match.id} is over."
+        return tr("Match #{match_id} is over.", match_id=match.id)
     seat = match.seats[match.to_move]
     if seat.is_ai:
-        return f"Not your turn: waiting for {BOT_NAME}, who is thinking."
-    return f"Not your turn: waiting for {seat_name(seat, names)}."
+        return tr("Not your turn: waiting for {bot}, who is thinking.", bot=BOT_NAME)
+    return tr("Not your turn: waiting for {player}.", player=seat_name(seat, names, tr))
 
 
 def legal_notations(rules: Rules[Any, Any], state: Any) -> list[str]:
@@ -120,7 +124,9 @@ class Moves(commands.Cog):
         match = await match_here(interaction)
         if notation == NO_MOVE:  # the autocomplete's "why you cannot move" choice was sent
             why = await self.cannot_move(interaction, match)
-            raise UserError(why or "It is your turn now: type your move (start typing for a list).")
+            if why:
+                raise UserError(why)  # already in the user's language
+            raise UserError(Text("It is your turn now: type your move (start typing for a list)."))
         if match.user_to_move == interaction.user.id:  # typed or clicked, what cannot be undone is asked
             rules = service_of(interaction).rules(match.game)
             typed = " ".join(notation.lower().split())
@@ -143,7 +149,7 @@ class Moves(commands.Cog):
         try:
             match = await runtime.service.matches.in_channel(interaction.channel_id or 0)
         except USER_ERRORS as error:
-            return [app_commands.Choice(name=str(error)[:100], value=NO_MOVE)]
+            return [app_commands.Choice(name=for_user(interaction).error(error)[:100], value=NO_MOVE)]
         except Exception:
             log.exception("move autocomplete failed in channel %s", interaction.channel_id)
             return []
@@ -158,9 +164,10 @@ class Moves(commands.Cog):
 
     @staticmethod
     async def cannot_move(interaction: Interaction, match: MatchView) -> str | None:
-        """Why the user cannot move in `match` now ("Not your turn: waiting for Bob"), None if they can."""
+        """Why the user cannot move in `match` now ("Not your turn: waiting for Bob"), None if they can; in
+        the user's language."""
         names = await runtime_of(interaction).names_for(match)
-        return why_not_your_turn(match, interaction.user.id, names)
+        return why_not_your_turn(match, interaction.user.id, names, for_user(interaction))
 
     @app_commands.command(name="pass", description="Pass this turn (where the game allows it)")
     @app_commands.guild_only()
@@ -184,28 +191,30 @@ class Moves(commands.Cog):
         match = await matches.get(ref.ref)
         same_server(interaction, match.guild_id)
         if match.ply != ref.ply:
-            raise UserError("That board has changed: look at the newest board and try again.")
+            raise UserError(Text("That board has changed: look at the newest board and try again."))
         rules = matches.rules(match.game)
         word = next((w for w in rules.word_moves(match.state) if w.notation == ref.arg), None)
         if word is None or match.user_to_move != interaction.user.id:
             if match.seat_of(interaction.user.id) is None:
-                raise UserError(f"You are not playing in match #{match.id}.")
-            raise UserError("It is not your turn, or that move is not possible now.")
+                raise UserError(Text("You are not playing in match #{match_id}.", match_id=match.id))
+            raise UserError(Text("It is not your turn, or that move is not possible now."))
         await self.ask_to_confirm(interaction, match, word)
 
     @staticmethod
     async def ask_to_confirm(interaction: Interaction, match: MatchView, word: WordMove) -> None:
         """Ask privately before a move that cannot be undone; the Yes button plays it at this ply."""
+        tr = for_user(interaction)
+        label = tr.text(word.label)
         yes = button(
             "move",
             match.id,
             match.ply,
-            f"Yes: {word.label.lower()}",
+            tr("Yes: {move}", move=label.lower()),
             arg=word.notation,
             style=discord.ButtonStyle.danger,
         )
         await interaction.response.send_message(
-            f"{word.label}? This cannot be undone.", view=view_of(yes), ephemeral=True
+            tr("{move}? This cannot be undone.", move=label), view=view_of(yes), ephemeral=True
         )
 
     # ------------------------------------------------------------------------------------------ /board
@@ -230,36 +239,47 @@ class Moves(commands.Cog):
         if isinstance(result, TakenBack):
             await self.post_taken_back(interaction, result)
             return
-        await interaction.response.send_message(self.takeback_text(result), view=self.takeback_view(result))
-
-    @staticmethod
-    def takeback_text(request: TakebackRequested) -> str:
-        waiting = ", ".join(f"<@{uid}>" for uid in request.waiting_for)
-        return (
-            f"<@{request.by_user}> asks to take back their last move in match #{request.match.id}. "
-            f"Waiting for {waiting}."
+        public = await runtime_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
+        await interaction.response.send_message(
+            self.takeback_text(result, public), view=self.takeback_view(result, public)
         )
 
     @staticmethod
-    def takeback_view(request: TakebackRequested) -> discord.ui.View:
+    def takeback_text(request: TakebackRequested, tr: Tr = ENGLISH) -> str:
+        waiting = ", ".join(f"<@{uid}>" for uid in request.waiting_for)
+        return tr(
+            "{player} asks to take back their last move in match #{match_id}. Waiting for {waiting}.",
+            player=f"<@{request.by_user}>",
+            match_id=request.match.id,
+            waiting=waiting,
+        )
+
+    @staticmethod
+    def takeback_view(request: TakebackRequested, tr: Tr = ENGLISH) -> discord.ui.View:
         """Buttons bound to this request: the match, the ply and the asker's seat."""
         pending = request.match.takeback
         assert pending is not None
         match_id, ply, seat = request.match.id, request.match.ply, str(pending.seat)
         return view_of(
-            button("tb_yes", match_id, ply, "Accept takeback", arg=seat, style=discord.ButtonStyle.success),
-            button("tb_no", match_id, ply, "Decline", arg=seat, style=discord.ButtonStyle.danger),
+            button(
+                "tb_yes", match_id, ply, tr("Accept takeback"), arg=seat, style=discord.ButtonStyle.success
+            ),
+            button("tb_no", match_id, ply, tr("Decline"), arg=seat, style=discord.ButtonStyle.danger),
         )
 
     async def post_taken_back(self, interaction: Interaction, taken: TakenBack) -> None:
         runtime = runtime_of(interaction)
+        public = await runtime.public_tr(taken.match.guild_id, interaction.guild_locale)
         if interaction.type is discord.InteractionType.component:
-            await interaction.response.edit_message(content="Takeback accepted.", view=None)
+            await interaction.response.edit_message(content=public("Takeback accepted."), view=None)
         else:
             await interaction.response.defer()
         undone = ", ".join(m.notation for m in taken.undone)
         message = await runtime.board(
-            taken.match, headline=f"Taken back: {undone}.", viewer=interaction.user.id
+            taken.match,
+            headline=public("Taken back: {moves}.", moves=undone),
+            viewer=interaction.user.id,
+            tr=public,
         )
         await send_board(interaction, taken.match, message)
         runtime.after_change(taken.match)
@@ -273,11 +293,12 @@ class Moves(commands.Cog):
         match = await matches.get(ref.ref)
         same_server(interaction, match.guild_id)
         if match.ply != ref.ply:
-            raise UserError("That board has changed: the takeback request no longer applies.")
+            raise UserError(Text("That board has changed: the takeback request no longer applies."))
         result = await matches.accept_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
         if isinstance(result, TakebackRequested):
+            public = await runtime_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
             await interaction.response.edit_message(
-                content=self.takeback_text(result), view=self.takeback_view(result)
+                content=self.takeback_text(result, public), view=self.takeback_view(result, public)
             )
             return
         await self.post_taken_back(interaction, result)
@@ -286,8 +307,9 @@ class Moves(commands.Cog):
         matches = service_of(interaction).matches
         same_server(interaction, (await matches.get(ref.ref)).guild_id)
         await matches.decline_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
-            content=f"<@{interaction.user.id}> declined the takeback.",
+            content=public("{player} declined the takeback.", player=f"<@{interaction.user.id}>"),
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -300,17 +322,22 @@ class Moves(commands.Cog):
         runtime = runtime_of(interaction)
         match = await match_here(interaction)
         if not renderer.has_pieces(match.game):
-            raise UserError("Only TilingKing has pieces to show; this match is not TilingKing.")
+            raise UserError(Text("Only TilingKing has pieces to show; this match is not TilingKing."))
         seat = match.seat_of(interaction.user.id)
         if seat is None:
-            raise UserError(f"You are not playing in match #{match.id}.")
+            raise UserError(Text("You are not playing in match #{match_id}.", match_id=match.id))
         await interaction.response.defer(ephemeral=True, thinking=True)
+        tr = for_user(interaction)
         names = await runtime.names_for(match)
-        players = [seat_name(s, names) for s in match.seats]
+        players = [seat_name(s, names, tr) for s in match.seats]
         theme = await runtime.theme_for(interaction.user.id, match.guild_id)
-        png = await runtime.drawing.pieces(match.game, match.state, seat, players=players, theme=theme)
-        file = discord.File(io.BytesIO(png), filename="pieces.png", description="Your remaining pieces")
-        await interaction.followup.send(f"Your pieces in match #{match.id}:", file=file, ephemeral=True)
+        png = await runtime.drawing.pieces(
+            match.game, match.state, seat, players=players, theme=theme, locale=tr.locale
+        )
+        file = discord.File(io.BytesIO(png), filename="pieces.png", description=tr("Your remaining pieces"))
+        await interaction.followup.send(
+            tr("Your pieces in match #{match_id}:", match_id=match.id), file=file, ephemeral=True
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -16,7 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.boards import BOT_NAME
+from bot.boards import BOT_NAME, bot_label, level_word
+from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError, report_error
 from bot.service.options import (
     SEAT_CHOICES,
@@ -41,6 +42,7 @@ from cogs.common import (
     service_of,
 )
 from games.base import Option, Rules
+from games.texts import N_, Text
 
 log = logging.getLogger("tessera.play")
 
@@ -57,7 +59,7 @@ SEAT_CHOICE_LIST = [app_commands.Choice(name=choice, value=choice) for choice in
 DEFAULT_LEVEL = "medium"
 
 
-def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = ()) -> str:
+def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = (), tr: Tr = ENGLISH) -> str:
     """The options that differ from their defaults, in a short line ("board: hex5 · rated: off")."""
     defaults = {spec.name: spec.default for spec in specs}
     shown = []
@@ -66,48 +68,62 @@ def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = ()) -> 
             continue
         label = name.replace("_", " ")
         if isinstance(value, bool):
-            shown.append(f"{label}: {'on' if value else 'off'}")
+            shown.append(f"{label}: {tr('on') if value else tr('off')}")
         elif name == "turn_timeout":
-            shown.append(f"{value} min per turn")
+            shown.append(tr("{minutes} min per turn", minutes=value))
         else:
             shown.append(f"{label}: {value}")
     return " · ".join(shown)
 
 
-def lobby_text(lobby: Lobby, specs: Sequence[Option], min_players: int) -> str:
+def lobby_text(lobby: Lobby, specs: Sequence[Option], min_players: int, tr: Tr = ENGLISH) -> str:
     name = game_name(lobby.game)
-    members = ", ".join(
-        f"{BOT_NAME} ({m.ai_level})" if m.ai_level else f"<@{m.user_id}>" for m in lobby.members
+    members = ", ".join(bot_label(m.ai_level, tr) if m.ai_level else f"<@{m.user_id}>" for m in lobby.members)
+    head = tr(
+        "**{game} lobby #{lobby_id}** ({count}/{most} players): {members}",
+        game=name,
+        lobby_id=lobby.id,
+        count=len(lobby.members),
+        most=lobby.max_players,
+        members=members,
     )
-    head = f"**{name} lobby #{lobby.id}** ({len(lobby.members)}/{lobby.max_players} players): {members}"
     if lobby.status is LobbyStatus.CLOSED:
-        return f"{head}\nThis lobby is closed."
+        return head + "\n" + tr("This lobby is closed.")
     if lobby.status is LobbyStatus.STARTED:
-        return f"{head}\nThe match has started (#{lobby.match_id})."
-    extra = option_summary(lobby.options, specs)
+        return head + "\n" + tr("The match has started (#{match_id}).", match_id=lobby.match_id)
+    extra = option_summary(lobby.options, specs, tr)
     lines = [head]
     if extra:
-        lines.append(f"Options: {extra}")
+        lines.append(tr("Options: {options}", options=extra))
     lines.append(
-        f"Join with the button; <@{lobby.host_id}> starts the match when at least {min_players} are in."
+        tr(
+            "Join with the button; {host} starts the match when at least {least} are in.",
+            host=f"<@{lobby.host_id}>",
+            least=min_players,
+        )
     )
     return "\n".join(lines)
 
 
-def lobby_view(lobby: Lobby, *, level: str, thread: bool) -> discord.ui.View | None:
+def lobby_view(lobby: Lobby, *, level: str, thread: bool, tr: Tr = ENGLISH) -> discord.ui.View | None:
     if lobby.status is not LobbyStatus.OPEN:
         return None
     return view_of(
-        button("join", lobby.id, 0, "Join", style=discord.ButtonStyle.success),
-        button("leave", lobby.id, 0, "Leave"),
-        button("addbot", lobby.id, 0, f"Add bot ({level})", arg=level),
+        button("join", lobby.id, 0, tr("Join"), style=discord.ButtonStyle.success),
+        button("leave", lobby.id, 0, tr("Leave")),
+        button("addbot", lobby.id, 0, tr("Add bot ({level})", level=level_word(level, tr)), arg=level),
         button(
-            "start", lobby.id, 0, "Start", arg="thread" if thread else "", style=discord.ButtonStyle.primary
+            "start",
+            lobby.id,
+            0,
+            tr("Start"),
+            arg="thread" if thread else "",
+            style=discord.ButtonStyle.primary,
         ),
     )
 
 
-CHALLENGE_MENU = "Challenge to a game"
+CHALLENGE_MENU = N_("Challenge to a game")
 """The user context menu's name (right-click a member, Apps)."""
 
 
@@ -115,14 +131,14 @@ class GamePicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tp:(
     """The select of games under "Challenge to a game": its custom id carries the member to challenge, so it
     works after a restart too. Lists the games that two can play."""
 
-    def __init__(self, opponent_id: int) -> None:
+    def __init__(self, opponent_id: int, tr: Tr = ENGLISH) -> None:
         options = [
-            discord.SelectOption(label=rules.name, value=game_id, description=players_text(rules)[:100])
+            discord.SelectOption(label=rules.name, value=game_id, description=players_text(rules, tr)[:100])
             for game_id, rules in games.GAMES.items()
             if 2 in rules.seats
         ]
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"tp:{opponent_id}", placeholder="Choose a game", options=options
+            custom_id=f"tp:{opponent_id}", placeholder=tr("Choose a game"), options=options
         )
         super().__init__(select)
         self.opponent_id = opponent_id
@@ -143,10 +159,12 @@ class GamePicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tp:(
             await report_error(interaction, error, where="game picker")
 
 
-def players_text(rules: Rules[Any, Any]) -> str:
+def players_text(rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str:
     """ "2 players", "2 to 4 players"."""
     least, most = rules.seats.start, rules.seats.stop - 1
-    return f"{least} players" if least == most else f"{least} to {most} players"
+    if least == most:
+        return tr.ngettext("{count} player", "{count} players", least, count=least)
+    return tr("{least} to {most} players", least=least, most=most)
 
 
 class Play(commands.Cog):
@@ -218,8 +236,12 @@ class Play(commands.Cog):
         lobby = players is not None and players > 2
         if players is not None and players not in rules.seats:
             raise UserError(
-                f"{rules.name} is for {rules.seats.start}-{rules.seats.stop - 1} players; choose players "
-                "in that range."
+                Text(
+                    "{game} is for {least}-{most} players; choose players in that range.",
+                    game=rules.name,
+                    least=rules.seats.start,
+                    most=rules.seats.stop - 1,
+                )
             )
         given = self._given_options(game, options, lobby=lobby)
         if rated is not None:
@@ -228,15 +250,21 @@ class Play(commands.Cog):
             given["turn_timeout"] = turn_timeout
         if first is not None:
             if lobby:
-                raise UserError("Seats in a lobby are drawn at random; leave `first` out.")
+                raise UserError(Text("Seats in a lobby are drawn at random; leave `first` out."))
             given[rules.first_seat.option] = first
         me = bot_user_id(interaction)
         against_bot = opponent is not None and opponent.id == me
         if level is not None and not against_bot and not lobby:
-            raise UserError("`level` is my strength when you play against me: choose me as the opponent.")
+            raise UserError(
+                Text("`level` is my strength when you play against me: choose me as the opponent.")
+            )
         if opponent is not None and opponent.bot and not against_bot:
             raise UserError(
-                f"{opponent.display_name} is a bot. Challenge a person, or choose me ({BOT_NAME})."
+                Text(
+                    "{name} is a bot. Challenge a person, or choose me ({bot}).",
+                    name=opponent.display_name,
+                    bot=BOT_NAME,
+                )
             )
         guild_id = interaction.guild_id
         settings = await service.guilds.settings(guild_id) if guild_id is not None else None
@@ -249,7 +277,10 @@ class Play(commands.Cog):
             return
         if opponent is None:
             raise UserError(
-                f"Choose an opponent: a member of this server, or me ({BOT_NAME}) to play the bot."
+                Text(
+                    "Choose an opponent: a member of this server, or me ({bot}) to play the bot.",
+                    bot=BOT_NAME,
+                )
             )
         if against_bot:
             await self._play_bot(interaction, game, given, level or DEFAULT_LEVEL, in_thread)
@@ -278,13 +309,17 @@ class Play(commands.Cog):
             guild_id=interaction.guild_id,
             channel_id=channel_id_of(interaction),
         )
-        content = self.challenge_text(challenge)
-        view = self.challenge_view(challenge, thread=thread)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        content = self.challenge_text(challenge, public)
+        view = self.challenge_view(challenge, thread=thread, tr=public)
         mentions = discord.AllowedMentions(users=[discord.Object(opponent_id)])
         sent: discord.Message
         if picked:
+            tr = for_user(interaction)
             await interaction.response.edit_message(
-                content=f"You challenged <@{opponent_id}> to {game_name(game)}.",
+                content=tr(
+                    "You challenged {player} to {game}.", player=f"<@{opponent_id}>", game=game_name(game)
+                ),
                 view=None,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -302,16 +337,29 @@ class Play(commands.Cog):
         runtime = runtime_of(interaction)
         me = bot_user_id(interaction)
         if member.id == interaction.user.id:
-            raise UserError("You cannot challenge yourself. Pick another member, or play against me.")
+            raise UserError(Text("You cannot challenge yourself. Pick another member, or play against me."))
         if member.bot and member.id != me:
-            raise UserError(f"{member.display_name} is a bot. Challenge a person, or choose me ({BOT_NAME}).")
+            raise UserError(
+                Text(
+                    "{name} is a bot. Challenge a person, or choose me ({bot}).",
+                    name=member.display_name,
+                    bot=BOT_NAME,
+                )
+            )
         runtime.remember(interaction.user, member)
         await runtime.service.matches.check_channel(interaction.guild_id, channel_id_of(interaction))
-        who = "me" if member.id == me else member.mention
+        tr = for_user(interaction)
+        if member.id == me:
+            question = tr("Challenge me to which game?")
+        else:
+            question = tr("Challenge {player} to which game?", player=member.mention)
+        rule = tr(
+            "The match is rated, seats are drawn at random and the server's time per turn applies; /play "
+            "sets other options."
+        )
         await interaction.response.send_message(
-            f"Challenge {who} to which game? The match is rated, seats are drawn at random and the server's "
-            "time per turn applies; /play sets other options.",
-            view=discord.ui.View(timeout=None).add_item(GamePicker(member.id)),
+            f"{question} {rule}",
+            view=discord.ui.View(timeout=None).add_item(GamePicker(member.id, tr)),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -328,8 +376,9 @@ class Play(commands.Cog):
             # What can be refused is checked before the picker closes.
             runtime.service.challenges.check_options(game, {})
             await runtime.service.matches.check_channel(guild_id, channel_id_of(interaction))
+            tr = for_user(interaction)
             await interaction.response.edit_message(
-                content=f"{rules.name} against me: here we go.", view=None
+                content=tr("{game} against me: here we go.", game=rules.name), view=None
             )
             await self._play_bot(interaction, game, {}, DEFAULT_LEVEL, in_thread)
             return
@@ -342,28 +391,36 @@ class Play(commands.Cog):
         try:
             given: dict[str, Any] = dict(parse_options_text(text))
         except OptionsTextError as error:
-            raise UserError(f"{error}.") from None
+            raise UserError(Text("{problem}.", problem=error.args[0])) from None
         rules = bot_runtime(self.bot).service.rules(game)
         own = {o.name for o in rules.options}
         for name in given:
             if name not in own:
                 known = ", ".join(sorted(own)) or "none"
-                raise UserError(f"`{name}` is not an option of {rules.name}. Its options are: {known}.")
+                raise UserError(
+                    Text(
+                        "`{name}` is not an option of {game}. Its options are: {known}.",
+                        name=name,
+                        game=rules.name,
+                        known=known,
+                    )
+                )
         return given
 
     @play.autocomplete("options")
     async def options_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        tr = for_user(interaction)
         game = getattr(interaction.namespace, "game", None)
         if not game:
-            return [app_commands.Choice(name="Choose the game first", value=current[:100] or "-")]
+            return [app_commands.Choice(name=tr("Choose the game first"), value=current[:100] or "-")]
         try:
             rules = service_of(interaction).rules(str(game))
         except Exception:
             return []
         return [
-            app_commands.Choice(name=label, value=value)
+            app_commands.Choice(name=tr.text(label)[:100], value=value)
             for label, value in suggest_options(rules.options, current)
         ]
 
@@ -380,7 +437,10 @@ class Play(commands.Cog):
             await service.matches.check_channel(interaction.guild_id, channel_id)
             if not interaction.response.is_done():
                 await interaction.response.defer()
-            home = await self._open_thread(interaction, f"{game_name(game)} against {BOT_NAME}")
+            public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+            home = await self._open_thread(
+                interaction, public("{game} against {bot}", game=game_name(game), bot=BOT_NAME)
+            )
         match = await service.challenges.play_bot(
             game,
             given,
@@ -392,9 +452,14 @@ class Play(commands.Cog):
             opened_from=channel_id if home is not None else None,
         )
         interaction.extras["match_id"] = match.id
-        headline = f"A match against me at level {level}."
+        public = await runtime.public_tr(match.guild_id, interaction.guild_locale)
+        headline = public("A match against me at level {level}.", level=level_word(level, public))
         if home is not None:
-            await interaction.followup.send(f"Match #{match.id} against me is in <#{home}>.")
+            await interaction.followup.send(
+                public(
+                    "Match #{match_id} against me is in {channel}.", match_id=match.id, channel=f"<#{home}>"
+                )
+            )
             await self.post_start(match, headline, viewer=interaction.user.id)
             return
         if not interaction.response.is_done():
@@ -403,25 +468,30 @@ class Play(commands.Cog):
         await send_board(interaction, match, message)
         runtime.after_change(match)
 
-    def challenge_text(self, challenge: Challenge) -> str:
+    def challenge_text(self, challenge: Challenge, tr: Tr = ENGLISH) -> str:
         rules = bot_runtime(self.bot).service.rules(challenge.game)
-        extra = option_summary(challenge.options, match_options(rules))
+        extra = option_summary(challenge.options, match_options(rules), tr)
         lines = [
-            f"<@{challenge.opponent_id}>, <@{challenge.challenger_id}> challenges you to "
-            f"**{game_name(challenge.game)}** (challenge #{challenge.id})."
+            tr(
+                "{opponent}, {challenger} challenges you to **{game}** (challenge #{challenge_id}).",
+                opponent=f"<@{challenge.opponent_id}>",
+                challenger=f"<@{challenge.challenger_id}>",
+                game=game_name(challenge.game),
+                challenge_id=challenge.id,
+            )
         ]
         if extra:
-            lines.append(f"Options: {extra}")
-        lines.append(f"Accept or decline <t:{int(challenge.expires_at)}:R>.")
+            lines.append(tr("Options: {options}", options=extra))
+        lines.append(tr("Accept or decline {when}.", when=f"<t:{int(challenge.expires_at)}:R>"))
         return "\n".join(lines)
 
     @staticmethod
-    def challenge_view(challenge: Challenge, *, thread: bool) -> discord.ui.View:
+    def challenge_view(challenge: Challenge, *, thread: bool, tr: Tr = ENGLISH) -> discord.ui.View:
         arg = "thread" if thread else ""
         return view_of(
-            button("accept", challenge.id, 0, "Accept", arg=arg, style=discord.ButtonStyle.success),
-            button("decline", challenge.id, 0, "Decline", style=discord.ButtonStyle.danger),
-            button("withdraw", challenge.id, 0, "Withdraw"),
+            button("accept", challenge.id, 0, tr("Accept"), arg=arg, style=discord.ButtonStyle.success),
+            button("decline", challenge.id, 0, tr("Decline"), style=discord.ButtonStyle.danger),
+            button("withdraw", challenge.id, 0, tr("Withdraw")),
         )
 
     async def _open_thread(self, interaction: Interaction, name: str) -> int | None:
@@ -460,6 +530,7 @@ class Play(commands.Cog):
         challenge = await challenges.check_accept(ref.ref, interaction.user.id)
         runtime.remember(interaction.user)
         await interaction.response.defer()
+        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
         thread_id: int | None = None
         if ref.arg == "thread":
             thread_id = await self._open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
@@ -469,28 +540,41 @@ class Play(commands.Cog):
             await self._delete_thread(thread_id)
             raise
         interaction.extras["match_id"] = match.id
-        where = f" in <#{match.channel_id}>" if match.channel_id != challenge.channel_id else ""
+        if match.channel_id != challenge.channel_id:
+            accepted = public(
+                "Accepted: match #{match_id} in {channel}.",
+                match_id=match.id,
+                channel=f"<#{match.channel_id}>",
+            )
+        else:
+            accepted = public("Accepted: match #{match_id}.", match_id=match.id)
         await interaction.edit_original_response(
-            content=f"{self.challenge_text(challenge).splitlines()[0]}\nAccepted: match #{match.id}{where}.",
+            content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
             view=None,
         )
         await self.post_start(match, viewer=interaction.user.id)
 
-    async def post_start(
-        self, match: MatchView, headline: str = "The match begins.", *, viewer: int | None = None
-    ) -> None:
-        """Post the first board of a match (in the theme of `viewer`, who started it)."""
+    async def post_start(self, match: MatchView, headline: str = "", *, viewer: int | None = None) -> None:
+        """Post the first board of a match (in the theme of `viewer`, who started it) with `headline`, by
+        default "The match begins." in the server's language."""
         runtime = bot_runtime(self.bot)
-        await runtime.post_board(match, await runtime.board(match, headline=headline, viewer=viewer))
+        tr = await runtime.public_tr(match.guild_id)
+        headline = headline or tr("The match begins.")
+        await runtime.post_board(match, await runtime.board(match, headline=headline, viewer=viewer, tr=tr))
         runtime.after_change(match)
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
         challenges = service_of(interaction).challenges
         same_server(interaction, (await challenges.get(ref.ref)).guild_id)
         challenge = await challenges.decline(ref.ref, interaction.user.id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
-            content=f"<@{challenge.opponent_id}> declined the {game_name(challenge.game)} challenge from "
-            f"<@{challenge.challenger_id}>.",
+            content=public(
+                "{opponent} declined the {game} challenge from {challenger}.",
+                opponent=f"<@{challenge.opponent_id}>",
+                game=game_name(challenge.game),
+                challenger=f"<@{challenge.challenger_id}>",
+            ),
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -499,18 +583,23 @@ class Play(commands.Cog):
         challenges = service_of(interaction).challenges
         same_server(interaction, (await challenges.get(ref.ref)).guild_id)
         challenge = await challenges.withdraw(ref.ref, interaction.user.id)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
-            content=f"<@{challenge.challenger_id}> withdrew the {game_name(challenge.game)} challenge.",
+            content=public(
+                "{challenger} withdrew the {game} challenge.",
+                challenger=f"<@{challenge.challenger_id}>",
+                game=game_name(challenge.game),
+            ),
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
     # ------------------------------------------------------------------------------------------- lobbies
 
-    def _lobby_text(self, lobby: Lobby) -> str:
+    def _lobby_text(self, lobby: Lobby, tr: Tr) -> str:
         lobbies = bot_runtime(self.bot).service.lobbies
         rules = lobbies.matches.rules(lobby.game)
-        return lobby_text(lobby, match_options(rules, lobby=True), lobbies.min_players(lobby))
+        return lobby_text(lobby, match_options(rules, lobby=True), lobbies.min_players(lobby), tr)
 
     async def _open_lobby(
         self,
@@ -532,13 +621,14 @@ class Play(commands.Cog):
             max_players=players,
         )
         me = bot_user_id(interaction)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         invite = ""
         if opponent is not None and opponent.id == me:
             lobby = await lobbies.join(lobby.id, me, ai_level=level)
         elif opponent is not None and opponent.id != interaction.user.id:
-            invite = f"\n<@{opponent.id}>, you are invited: press Join."
-        view = lobby_view(lobby, level=level, thread=thread) or discord.utils.MISSING
-        await interaction.response.send_message(self._lobby_text(lobby) + invite, view=view)
+            invite = "\n" + public("{player}, you are invited: press Join.", player=f"<@{opponent.id}>")
+        view = lobby_view(lobby, level=level, thread=thread, tr=public) or discord.utils.MISSING
+        await interaction.response.send_message(self._lobby_text(lobby, public) + invite, view=view)
 
     async def _refresh_lobby(self, interaction: Interaction, lobby: Lobby, ref: ButtonRef) -> None:
         level = ref.arg if ref.action == "addbot" and ref.arg else DEFAULT_LEVEL
@@ -547,9 +637,10 @@ class Play(commands.Cog):
             for row in (interaction.message.components if interaction.message else [])
             for c in getattr(row, "children", [])
         )
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
-            content=self._lobby_text(lobby),
-            view=lobby_view(lobby, level=level, thread=thread),
+            content=self._lobby_text(lobby, public),
+            view=lobby_view(lobby, level=level, thread=thread, tr=public),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -571,7 +662,9 @@ class Play(commands.Cog):
         lobby = await lobbies.get(ref.ref)
         same_server(interaction, lobby.guild_id)
         if interaction.user.id != lobby.host_id:
-            raise UserError(f"Only <@{lobby.host_id}>, who opened the lobby, can add me.")
+            raise UserError(
+                Text("Only {host}, who opened the lobby, can add me.", host=f"<@{lobby.host_id}>")
+            )
         level = ref.arg if ref.arg in AI_LEVELS else DEFAULT_LEVEL
         lobby = await lobbies.join(ref.ref, bot_user_id(interaction), ai_level=level)
         await self._refresh_lobby(interaction, lobby, ref)
@@ -590,8 +683,9 @@ class Play(commands.Cog):
             await self._delete_thread(thread_id)
             raise
         interaction.extras["match_id"] = match.id
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.edit_original_response(
-            content=self._lobby_text(await lobbies.get(ref.ref)), view=None
+            content=self._lobby_text(await lobbies.get(ref.ref), public), view=None
         )
         await self.post_start(match, viewer=interaction.user.id)
 
@@ -602,16 +696,20 @@ class Play(commands.Cog):
     async def resign(self, interaction: Interaction) -> None:
         match = await match_here(interaction)
         await service_of(interaction).matches.check_resign(match.id, interaction.user.id)
-        confirm = button("resign", match.id, match.ply, "Yes, resign", style=discord.ButtonStyle.danger)
+        tr = for_user(interaction)
+        confirm = button("resign", match.id, match.ply, tr("Yes, resign"), style=discord.ButtonStyle.danger)
         await interaction.response.send_message(
-            f"Resign match #{match.id}? This cannot be undone.", view=view_of(confirm), ephemeral=True
+            tr("Resign match #{match_id}? This cannot be undone.", match_id=match.id),
+            view=view_of(confirm),
+            ephemeral=True,
         )
 
     async def on_resign_confirmed(self, interaction: Interaction, ref: ButtonRef) -> None:
         matches = service_of(interaction).matches
         same_server(interaction, (await matches.get(ref.ref)).guild_id)
         result = await matches.resign(ref.ref, interaction.user.id)
-        await interaction.response.edit_message(content="You resigned.", view=None)
+        tr = for_user(interaction)
+        await interaction.response.edit_message(content=tr("You resigned."), view=None)
         await self.post_result(result, viewer=interaction.user.id)
 
     async def post_result(self, result: Finished | Played, *, viewer: int | None = None) -> None:
@@ -642,13 +740,18 @@ class Play(commands.Cog):
         admin = is_server_manager(interaction)
         seat = match.seat_of(interaction.user.id)
         if seat is None and not admin:
-            raise UserError("Only the players (or a member with Manage Server) can abort this match.")
+            raise UserError(Text("Only the players (or a member with Manage Server) can abort this match."))
         if not admin and seat in match.abort_votes:
             waiting = ", ".join(f"<@{p.user_id}>" for p in match.seats if p.seat not in match.abort_votes)
-            raise UserError(f"You have agreed already; waiting for {waiting}.")
+            raise UserError(Text("You have agreed already; waiting for {players}.", players=waiting))
         result = await service.matches.request_abort(match.id, interaction.user.id, admin=admin)
+        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         if isinstance(result, Finished):
-            text = f"Match #{match.id} was aborted by <@{interaction.user.id}>: no result, no rating change."
+            text = public(
+                "Match #{match_id} was aborted by {player}: no result, no rating change.",
+                match_id=match.id,
+                player=f"<@{interaction.user.id}>",
+            )
             if respond_new:
                 await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
             else:
@@ -657,9 +760,14 @@ class Play(commands.Cog):
             return
         waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
         agree = button(
-            "abort", match.id, result.match.ply, "Agree to abort", style=discord.ButtonStyle.danger
+            "abort", match.id, result.match.ply, public("Agree to abort"), style=discord.ButtonStyle.danger
         )
-        text = f"<@{interaction.user.id}> wants to abort match #{match.id} (no result). {waiting}: agree?"
+        text = public(
+            "{player} wants to abort match #{match_id} (no result). {waiting}: agree?",
+            player=f"<@{interaction.user.id}>",
+            match_id=match.id,
+            waiting=waiting,
+        )
         if respond_new:
             await interaction.response.send_message(text, view=view_of(agree))
         else:
@@ -670,21 +778,31 @@ class Play(commands.Cog):
     @app_commands.command(name="matches", description="Your active matches, with links")
     async def matches(self, interaction: Interaction) -> None:
         found = await service_of(interaction).matches.of_user(interaction.user.id)
+        tr = for_user(interaction)
         if not found:
             await interaction.response.send_message(
-                "You have no active match. Start one with /play.", ephemeral=True
+                tr("You have no active match. Start one with /play."), ephemeral=True
             )
             return
         lines = []
         for match in found[:20]:
             link = f"https://discord.com/channels/{match.guild_id or '@me'}/{match.channel_id}"
             if match.user_to_move == interaction.user.id:
-                turn = "**your turn**"
+                turn = tr("**your turn**")
             elif match.user_to_move is not None:
-                turn = f"waiting for <@{match.user_to_move}>"
+                turn = tr("waiting for {player}", player=f"<@{match.user_to_move}>")
             else:
-                turn = "over"
-            lines.append(f"#{match.id} {game_name(match.game)} in <#{match.channel_id}> ({link}): {turn}")
+                turn = tr("over")
+            lines.append(
+                tr(
+                    "#{match_id} {game} in {channel} ({link}): {turn}",
+                    match_id=match.id,
+                    game=game_name(match.game),
+                    channel=f"<#{match.channel_id}>",
+                    link=link,
+                    turn=turn,
+                )
+            )
         await interaction.response.send_message(
             "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
+from games.texts import N_, Text
+
 Seat: TypeAlias = int
 """A player's place at the table, 0..n-1. Seat 0 is the first seat, not necessarily the first to move."""
 
@@ -62,9 +64,9 @@ def move_text(text: object) -> str:
     """The text a player gave as a move, checked before `parse` reads it: InvalidMove for anything that is
     not text (None, a number) or that is too long to be a move."""
     if not isinstance(text, str):
-        raise InvalidMove(f"a move is text, like d4, not {type(text).__name__}")
+        raise InvalidMove(Text("a move is text, like d4, not {kind}", kind=type(text).__name__))
     if len(text) > MAX_MOVE_TEXT:
-        raise InvalidMove(f"that is too long to be a move ({len(text)} characters)")
+        raise InvalidMove(Text("that is too long to be a move ({length} characters)", length=len(text)))
     return text
 
 
@@ -99,15 +101,15 @@ class Termination(enum.StrEnum):
 
 
 _TERMINATION_PHRASES = {
-    Termination.COLOURS: "collecting three colours",
-    Termination.LEAD: "holding the lead",
-    Termination.NO_LEAD: "nobody holding the lead",
-    Termination.MOVE_CAP: "reaching the move limit",
-    Termination.NO_MOVES: "leaving the opponent without a move",
-    Termination.PASSES: "score after a full round of passes",
-    Termination.RESIGNATION: "resignation",
-    Termination.TIMEOUT: "timeout",
-    Termination.ABORTED: "abort",
+    Termination.COLOURS: N_("collecting three colours"),
+    Termination.LEAD: N_("holding the lead"),
+    Termination.NO_LEAD: N_("nobody holding the lead"),
+    Termination.MOVE_CAP: N_("reaching the move limit"),
+    Termination.NO_MOVES: N_("leaving the opponent without a move"),
+    Termination.PASSES: N_("score after a full round of passes"),
+    Termination.RESIGNATION: N_("resignation"),
+    Termination.TIMEOUT: N_("timeout"),
+    Termination.ABORTED: N_("abort"),
 }
 
 
@@ -203,20 +205,24 @@ class Option:
             elif isinstance(value, str) and value.lower() in _TRUE | _FALSE:
                 result = value.lower() in _TRUE
             else:
-                raise InvalidOptions(f"`{self.name}` must be on or off")
+                raise InvalidOptions(Text("`{name}` must be on or off", name=self.name))
         elif kind is int:
             result = self._whole_number(value)
             if self.minimum is not None and result < self.minimum:
-                raise InvalidOptions(f"`{self.name}` must be at least {self.minimum}")
+                raise InvalidOptions(
+                    Text("`{name}` must be at least {minimum}", name=self.name, minimum=self.minimum)
+                )
             if self.maximum is not None and result > self.maximum:
-                raise InvalidOptions(f"`{self.name}` must be at most {self.maximum}")
+                raise InvalidOptions(
+                    Text("`{name}` must be at most {maximum}", name=self.name, maximum=self.maximum)
+                )
         else:
             if not isinstance(value, str):
-                raise InvalidOptions(f"`{self.name}` must be text")
+                raise InvalidOptions(Text("`{name}` must be text", name=self.name))
             result = value
         if self.choices and result not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise InvalidOptions(f"`{self.name}` must be one of: {allowed}")
+            raise InvalidOptions(Text("`{name}` must be one of: {allowed}", name=self.name, allowed=allowed))
         return result
 
     def _whole_number(self, value: Any) -> int:
@@ -231,21 +237,27 @@ class Option:
             if match is not None:
                 sign, digits = match.groups()
                 if len(digits) > _MAX_DIGITS:  # far beyond any option's range; int() of it would be slow
-                    raise InvalidOptions(f"`{self.name}` has too many digits")
+                    raise InvalidOptions(Text("`{name}` has too many digits", name=self.name))
                 return int(sign + digits)
-        raise InvalidOptions(f"`{self.name}` must be a whole number")
+        raise InvalidOptions(Text("`{name}` must be a whole number", name=self.name))
 
 
 def resolve_options(specs: Sequence[Option], given: Mapping[str, Any]) -> dict[str, Any]:
     """Fill in defaults and check every given option against the game's specs; InvalidOptions for anything
     else (an unknown name, a value of the wrong kind, options that are not a mapping of names)."""
     if not isinstance(given, Mapping):
-        raise InvalidOptions("options must map option names to values")
+        raise InvalidOptions(Text("options must map option names to values"))
     known = {o.name: o for o in specs}
     unknown = sorted((name for name in given if name not in known), key=repr)
     if unknown:
         names = ", ".join(known) or "none"
-        raise InvalidOptions(f"unknown option {unknown[0]!r}; this game's options are: {names}")
+        raise InvalidOptions(
+            Text(
+                "unknown option {unknown!r}; this game's options are: {names}",
+                unknown=unknown[0],
+                names=names,
+            )
+        )
     return {name: spec.coerce(given[name]) if name in given else spec.default for name, spec in known.items()}
 
 
@@ -268,7 +280,7 @@ class SeatChoice:
     """True where the rule behind it is our decision (RULES.md PROPOSAL)."""
 
 
-FIRST_SEAT = SeatChoice("first", "Who takes the first seat")
+FIRST_SEAT = SeatChoice("first", N_("Who takes the first seat"))
 """The choice for games whose seat 0 has no special role."""
 
 

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.texts import Text
+
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -45,7 +47,7 @@ class SquareGrid:
 
     def describe_range(self) -> str:
         """"files a-h, ranks 1-8", for error messages."""
-        return f"files a-{FILES[self.width - 1]}, ranks 1-{self.height}"
+        return Text("files a-{file}, ranks 1-{rank}", file=FILES[self.width - 1], rank=self.height)
 
     def parse(self, text: str) -> int:
         """A label like "d4" (any case, surrounding spaces ignored) to a cell index.
@@ -55,10 +57,18 @@ class SquareGrid:
         label = text.strip().lower()
         rank = label[1:]
         if len(label) < 2 or label[0] not in FILES or not (rank.isascii() and rank.isdigit()):
-            raise ValueError(f"{_shortened(text.strip())!r} is not a square; squares look like a1 or d4")
+            raise ValueError(
+                Text("{text!r} is not a square; squares look like a1 or d4", text=_shortened(text.strip()))
+            )
         x, y = FILES.index(label[0]), int(rank) - 1 if len(rank) <= 3 else self.height
         if not self.on_board(x, y):
-            raise ValueError(f"{_shortened(label)} is off the board ({self.describe_range()})")
+            raise ValueError(
+                Text(
+                    "{label} is off the board ({squares})",
+                    label=_shortened(label),
+                    squares=self.describe_range(),
+                )
+            )
         return self.index(x, y)
 
     @cached_property
@@ -417,11 +427,23 @@ class TileGrid:
             return self.label_index[label]
         rank = label[1:]
         if len(label) < 2 or label[0] not in FILES or not (rank.isascii() and rank.isdigit()):
-            raise ValueError(f"{_shortened(text.strip())!r} is not a cell; cells look like a1 or d4")
+            raise ValueError(
+                Text("{text!r} is not a cell; cells look like a1 or d4", text=_shortened(text.strip()))
+            )
         row = [known for known in self.labels if known[0] == label[0]]
         if self.kind != "square" and row:
-            raise ValueError(f"{_shortened(label)} is off the board (row {label[0]} has {row[0]}-{row[-1]})")
-        raise ValueError(f"{_shortened(label)} is off the board ({self.range_text})")
+            raise ValueError(
+                Text(
+                    "{label} is off the board (row {row} has {first}-{last})",
+                    label=_shortened(label),
+                    row=label[0],
+                    first=row[0],
+                    last=row[-1],
+                )
+            )
+        raise ValueError(
+            Text("{label} is off the board ({cells})", label=_shortened(label), cells=self.range_text)
+        )
 
     def mask_of(self, indices: Iterable[int]) -> int:
         mask = 0
@@ -444,7 +466,9 @@ def square_grid(width: int, height: int) -> TileGrid:
     """A width x height rectangle; index y * width + x, labels a1 (bottom left) like `SquareGrid`."""
     cells = [(x, y) for y in range(height) for x in range(width)]
     labels = [f"{FILES[x]}{y + 1}" for x, y in cells]
-    return TileGrid(SQUARE, cells, labels, f"files a-{FILES[width - 1]}, ranks 1-{height}")
+    return TileGrid(
+        SQUARE, cells, labels, Text("files a-{file}, ranks 1-{rank}", file=FILES[width - 1], rank=height)
+    )
 
 
 def hex_grid(side: int) -> TileGrid:
@@ -458,7 +482,7 @@ def hex_grid(side: int) -> TileGrid:
         for k, q in enumerate(qs):
             cells.append((q, r))
             labels.append(f"{FILES[row]}{k + 1}")
-    return TileGrid(HEX, cells, labels, f"rows a-{FILES[2 * m]}")
+    return TileGrid(HEX, cells, labels, Text("rows a-{row}", row=FILES[2 * m]))
 
 
 def triangle_rows(side: int) -> list[range]:
@@ -484,4 +508,4 @@ def triangle_grid(side: int) -> TileGrid:
         for k, x in enumerate(xs):
             cells.append((x, y))
             labels.append(f"{FILES[y]}{k + 1}")
-    return TileGrid(TRIANGLE, cells, labels, f"rows a-{FILES[2 * side - 1]}")
+    return TileGrid(TRIANGLE, cells, labels, Text("rows a-{row}", row=FILES[2 * side - 1]))

@@ -84,6 +84,7 @@ from games.base import (
 from games.caches import cache_field, remember
 from games.grids import SquareGrid, bits_of
 from games.snapshots import Snapshot
+from games.texts import N_, Text
 
 # --------------------------------------------------------------------------------------------- geometry
 
@@ -97,7 +98,7 @@ NOT_FILE_I: Final = FULL & ~FILE_I
 
 WHITE: Final = 0
 BLACK: Final = 1
-COLOUR_NAMES: Final = ("White", "Black")
+COLOUR_NAMES: Final = (Text("White"), Text("Black"))
 _STEPS: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))  # north, east, south, west
 
 
@@ -656,6 +657,25 @@ def _counter_problems(state: PaintState) -> list[str]:
     return []
 
 
+def _cut_off(seat: Seat, count: int, cells: str) -> Text:
+    """The squares of one colour that a move cut off and turned neutral, as the end of a description."""
+    if seat == WHITE:
+        return Text.ngettext(
+            "; {count} cut-off white square turns neutral ({cells})",
+            "; {count} cut-off white squares turn neutral ({cells})",
+            count,
+            count=count,
+            cells=cells,
+        )
+    return Text.ngettext(
+        "; {count} cut-off black square turns neutral ({cells})",
+        "; {count} cut-off black squares turn neutral ({cells})",
+        count,
+        count=count,
+        cells=cells,
+    )
+
+
 def _names(mask: int) -> str:
     return ", ".join(GRID.label(i) for i in bits_of(mask))
 
@@ -671,7 +691,9 @@ def _board_rows(text: str) -> tuple[list[str], Seat | None]:
         if "to move" in lowered:
             side = re.search(r"(white|black)\s+to\s+move", lowered)
             if side is None:
-                raise InvalidOptions(f"line {number}: write 'White to move' or 'Black to move'")
+                raise InvalidOptions(
+                    Text("line {number}: write 'White to move' or 'Black to move'", number=number)
+                )
             to_move = WHITE if side.group(1) == "white" else BLACK
             continue
         cells = _RANK_PREFIX.sub("", line) if len(line.replace(" ", "")) > 9 else line
@@ -681,14 +703,24 @@ def _board_rows(text: str) -> tuple[list[str], Seat | None]:
         bad = sorted(set(cells) - _CELL_SYMBOLS)
         if bad:
             raise InvalidOptions(
-                f"layout line {number} has {bad[0]!r}; "
-                "use W B (discs), o (sphere), w b (light/dark), . (neutral)"
+                Text(
+                    "layout line {number} has {bad!r}; "
+                    "use W B (discs), o (sphere), w b (light/dark), . (neutral)",
+                    number=number,
+                    bad=bad[0],
+                )
             )
         if len(cells) != 9:
-            raise InvalidOptions(f"layout line {number} has {len(cells)} squares; each row needs 9")
+            raise InvalidOptions(
+                Text(
+                    "layout line {number} has {count} squares; each row needs 9",
+                    number=number,
+                    count=len(cells),
+                )
+            )
         rows.append(cells)
     if len(rows) != 9:
-        raise InvalidOptions(f"the layout has {len(rows)} rows; it needs 9 (rank 9 first)")
+        raise InvalidOptions(Text("the layout has {count} rows; it needs 9 (rank 9 first)", count=len(rows)))
     return rows, to_move
 
 
@@ -725,7 +757,7 @@ def from_layout_text(text: str) -> PaintState:
     )
     problems = check_invariants(state)
     if problems:
-        raise InvalidOptions(f"this layout breaks the rules: {'; '.join(problems)}")
+        raise InvalidOptions(Text("this layout breaks the rules: {problems}", problems="; ".join(problems)))
     return state
 
 
@@ -777,32 +809,41 @@ OPTIONS: Final = (
     Option(
         "layout",
         "standard",
-        "Starting layout: 'standard' (our reconstruction) or 9 rows, rank 9 first, of W B o w b . split by /",
+        N_(
+            "Starting layout: 'standard' (our reconstruction) or 9 rows, rank 9 first, "
+            "of W B o w b . split by /"
+        ),
         proposal=True,
     ),
-    Option("lead_turns", 50, "Turns in a row a player must hold the lead to win", minimum=1, maximum=10_000),
     Option(
-        "no_lead_turns", 20, "Turns in a row without a leader that end in a draw", minimum=1, maximum=10_000
+        "lead_turns", 50, N_("Turns in a row a player must hold the lead to win"), minimum=1, maximum=10_000
     ),
     Option(
-        "move_cap", 600, "Plies after which the game is a draw", minimum=1, maximum=100_000, proposal=True
+        "no_lead_turns",
+        20,
+        N_("Turns in a row without a leader that end in a draw"),
+        minimum=1,
+        maximum=10_000,
+    ),
+    Option(
+        "move_cap", 600, N_("Plies after which the game is a draw"), minimum=1, maximum=100_000, proposal=True
     ),
     Option(
         "turn_unit",
         "ply",
-        "How lead turns are counted: every ply, or only the leader's own turns",
+        N_("How lead turns are counted: every ply, or only the leader's own turns"),
         choices=("ply", "own_turns"),
         proposal=True,
     ),
     Option(
         "lead_on_own_turn",
         False,
-        "On: the lead can only be taken at the end of your own turn, as the seed text words it",
+        N_("On: the lead can only be taken at the end of your own turn, as the seed text words it"),
         proposal=True,
     ),
 )
 
-SUMMARY: Final = """\
+SUMMARY: Final = N_("""\
 **Paint** (GiocatGeneric, 2020) — two players, White (moves first) and Black, on a 9×9 board.
 Only a short summary of the original rules survives; the parts marked *(ours)* are reconstructions and \
 can be changed with match options.
@@ -826,7 +867,7 @@ majority decides the lead even when a push of yours hands it to your opponent; w
 it only ends your lead. A game with no result after 600 plies is a draw (`move_cap`). The 50 and 20 are \
 the designer's (`lead_turns`, `no_lead_turns`).
 
-Moves are written `c1-c5`; a push is implied when the destination holds a sphere."""
+Moves are written `c1-c5`; a push is implied when the destination holds a sphere.""")
 
 
 _DUMP_FIELDS: Final = (
@@ -859,12 +900,12 @@ class PaintRules:
     seats: ClassVar[range] = range(2, 3)
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     summary: ClassVar[str] = SUMMARY
-    first_seat: ClassVar[SeatChoice] = SeatChoice("white", "Who plays White and moves first")
+    first_seat: ClassVar[SeatChoice] = SeatChoice("white", N_("Who plays White and moves first"))
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintState:
         """The starting position: the layout option's board with White (or the side it names) to move."""
         if type(seats) is not int or seats != 2:
-            raise InvalidOptions("Paint is a game for exactly 2 players")
+            raise InvalidOptions(Text("Paint is a game for exactly 2 players"))
         values = resolve_options(OPTIONS, options)
         layout = str(values["layout"])
         start = from_layout_text(STANDARD_LAYOUT if layout.strip().lower() == "standard" else layout)
@@ -896,12 +937,12 @@ class PaintRules:
 
     def apply(self, state: PaintState, move: Move) -> PaintState:
         if _result(state) is not None:
-            raise GameOver("this game is over")
+            raise GameOver(Text("this game is over"))
         if move in _state_moves(state):  # a legal move is a pair of squares
             source, dest = move
             return _after(state, source, dest)
         if not (type(move) is tuple and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
-            raise IllegalMove("that is not a Paint move: a move is a (from, to) pair of squares")
+            raise IllegalMove(Text("that is not a Paint move: a move is a (from, to) pair of squares"))
         raise IllegalMove(self._why_illegal(state, *move))
 
     def outcome(self, state: PaintState) -> Outcome | None:
@@ -919,22 +960,27 @@ class PaintRules:
         """`c1-c5` (any case; spaces ignored; the dash may be left out) to a legal move."""
         text = move_text(text)
         if _result(state) is not None:
-            raise GameOver("this game is over; no more moves can be played")
+            raise GameOver(Text("this game is over; no more moves can be played"))
         compact = "".join(text.split()).lower()
         if compact == "pass":
-            raise InvalidMove("there is no passing in Paint: move one of your discs, like c1-c5")
+            raise InvalidMove(Text("there is no passing in Paint: move one of your discs, like c1-c5"))
         match = _MOVE_TEXT.match(compact)
         if match is None:
             if not compact:
-                raise InvalidMove("that is not a move: type the disc's square and where it goes, like c1-c5")
+                raise InvalidMove(
+                    Text("that is not a move: type the disc's square and where it goes, like c1-c5")
+                )
             raise InvalidMove(
-                f"{text.strip()!r} is not a move: type the disc's square and where it goes, like c1-c5"
+                Text(
+                    "{text!r} is not a move: type the disc's square and where it goes, like c1-c5",
+                    text=text.strip(),
+                )
             )
         try:
             source = GRID.parse(match.group(1) + match.group(2))
             dest = GRID.parse(match.group(3) + match.group(4))
         except ValueError as error:
-            raise InvalidMove(str(error)) from None
+            raise InvalidMove(*error.args) from None
         if not self.is_legal(state, (source, dest)):
             raise IllegalMove(self._why_illegal(state, source, dest))
         return source, dest
@@ -942,7 +988,7 @@ class PaintRules:
     def _why_illegal(self, state: PaintState, source: int, dest: int) -> str:
         """Why (source, dest) is not legal, walking the line as section 2.5 does."""
         if not (0 <= source < SIZE and 0 <= dest < SIZE):
-            return "that move leaves the board; squares go from a1 to i9"
+            return Text("that move leaves the board; squares go from a1 to i9")
         mover = state.to_move
         name = COLOUR_NAMES[mover]
         own_discs, opponent_discs = (
@@ -955,40 +1001,83 @@ class PaintRules:
         if not own_discs >> source & 1:
             yours = _names(own_discs)
             if opponent_discs >> source & 1:
-                return (
-                    f"{start} holds a {COLOUR_NAMES[1 - mover]} disc; move one of your {name} discs ({yours})"
+                return Text(
+                    "{start} holds a {colour} disc; move one of your {name} discs ({yours})",
+                    start=start,
+                    colour=COLOUR_NAMES[1 - mover],
+                    name=name,
+                    yours=yours,
                 )
-            return f"{start} has no {name} disc; yours are on {yours}"
+            return Text(
+                "{start} has no {name} disc; yours are on {yours}", start=start, name=name, yours=yours
+            )
         if source == dest:
-            return f"a disc must move at least one square; pick where the disc on {start} goes"
+            return Text(
+                "a disc must move at least one square; pick where the disc on {start} goes", start=start
+            )
         key = source * SIZE + dest
         if not PATH[key]:
-            return f"discs move in straight lines: {start} and {end} are not on one file or rank"
+            return Text(
+                "discs move in straight lines: {start} and {end} are not on one file or rank",
+                start=start,
+                end=end,
+            )
         rank = _rank_at(own, own_discs, source)
         occupied = state.white_discs | state.black_discs | state.spheres
         for square in bits_of(PATH[key]) if dest > source else reversed(bits_of(PATH[key])):
             label = GRID.label(square)
             if occupied >> square & 1 and not state.spheres >> square & 1:
                 if square == dest:
-                    return f"{end} holds a disc; a disc cannot stop on another disc"
-                return f"the disc on {label} blocks the way from {start} to {end}"
+                    return Text("{end} holds a disc; a disc cannot stop on another disc", end=end)
+                return Text(
+                    "the disc on {label} blocks the way from {start} to {end}",
+                    label=label,
+                    start=start,
+                    end=end,
+                )
             if state.spheres >> square & 1:
                 if square != dest:
-                    return f"{end} is behind the sphere on {label}: a disc stops on the first sphere it meets"
+                    return Text(
+                        "{end} is behind the sphere on {label}: a disc stops on the first sphere it meets",
+                        end=end,
+                        label=label,
+                    )
                 landing = BEHIND[key]
                 if not landing:
-                    return f"the sphere on {label} cannot be pushed off the board"
-                return f"the sphere on {label} cannot be pushed: {_names(landing)} is not free"
+                    return Text("the sphere on {label} cannot be pushed off the board", label=label)
+                return Text(
+                    "the sphere on {label} cannot be pushed: {names} is not free",
+                    label=label,
+                    names=_names(landing),
+                )
             if opponent >> square & 1:
                 area_rank = _rank_at(opponent, opponent_discs, square)
                 if area_rank >= rank:
-                    colour = COLOUR_NAMES[1 - mover].lower()
-                    verb = "cross" if square != dest else "enter"
-                    return (
-                        f"the {colour} area at {label} has rank {area_rank}, your disc on {start} has rank "
-                        f"{rank}: it cannot {verb} it; stop before {label}"
+                    values = {"label": label, "area_rank": area_rank, "start": start, "rank": rank}
+                    if mover == WHITE:  # the opponent's area is Black's
+                        if square != dest:
+                            return Text(
+                                "the black area at {label} has rank {area_rank}, your disc on {start} has "
+                                "rank {rank}: it cannot cross it; stop before {label}",
+                                **values,
+                            )
+                        return Text(
+                            "the black area at {label} has rank {area_rank}, your disc on {start} has rank "
+                            "{rank}: it cannot enter it; stop before {label}",
+                            **values,
+                        )
+                    if square != dest:
+                        return Text(
+                            "the white area at {label} has rank {area_rank}, your disc on {start} has rank "
+                            "{rank}: it cannot cross it; stop before {label}",
+                            **values,
+                        )
+                    return Text(
+                        "the white area at {label} has rank {area_rank}, your disc on {start} has rank "
+                        "{rank}: it cannot enter it; stop before {label}",
+                        **values,
                     )
-        return f"{start}-{end} is not a legal move here"
+        return Text("{start}-{end} is not a legal move here", start=start, end=end)
 
     def notation(self, state: PaintState, move: Move) -> str:
         """`c1-c5`: the disc's square and its destination."""
@@ -998,11 +1087,11 @@ class PaintRules:
     def describe(self, state: PaintState, move: Move) -> str:
         """The move in words ("White c1-c3, pushing the sphere to c4") and any cut-off squares lost."""
         source, dest = move
-        text = f"{COLOUR_NAMES[state.to_move]} {self.notation(state, move)}"
+        parts = [Text("{seat} {move}", seat=COLOUR_NAMES[state.to_move], move=self.notation(state, move))]
         landing = 0
         if state.spheres >> dest & 1:
             landing = BEHIND[source * SIZE + dest]
-            text += f", pushing the sphere to {_names(landing)}"
+            parts.append(Text(", pushing the sphere to {cells}", cells=_names(landing)))
         if self.is_legal(state, move):
             after = _after(state, source, dest)
             painted = PATH[source * SIZE + dest] | landing
@@ -1012,10 +1101,8 @@ class PaintRules:
             ):
                 lost = before_mask & ~after_mask & ~painted
                 if lost:
-                    count = lost.bit_count()
-                    noun = "square turns" if count == 1 else "squares turn"
-                    text += f"; {count} cut-off {COLOUR_NAMES[seat].lower()} {noun} neutral ({_names(lost)})"
-        return text
+                    parts.append(_cut_off(seat, lost.bit_count(), _names(lost)))
+        return Text.concat(*parts)
 
     def forced_move(self, state: PaintState) -> Move | None:
         """Never: Paint has no passing, and a player without a move has lost."""

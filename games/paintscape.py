@@ -100,6 +100,7 @@ from games.base import (
 )
 from games.grids import SquareGrid, bits_of
 from games.snapshots import Snapshot
+from games.texts import N_, Text
 
 __all__ = [
     "COLOUR_NAMES",
@@ -123,7 +124,7 @@ __all__ = [
 GRID = SquareGrid(8, 8)
 LABELS = GRID.labels
 FULL = GRID.full
-COLOUR_NAMES = ("yellow", "red", "cyan", "pink", "brown")
+COLOUR_NAMES = (Text("yellow"), Text("red"), Text("cyan"), Text("pink"), Text("brown"))
 STONE_NAMES = ("Black", "White")
 TILES_PER_COLOUR = 12
 COLLECT_AT = 6  # half of a colour's tiles
@@ -337,12 +338,12 @@ def _layout_state(layout: str, balance: bool) -> PaintscapeState:
         black, white, tiles = _parse_board(layout, what)
         _check_material(black, white, tiles, what)
     except ValueError as error:
-        raise InvalidOptions(str(error)) from None
+        raise InvalidOptions(*error.args) from None
     if sum(1 for t in tiles if t) < COLOURS_TO_WIN:
-        raise InvalidOptions("layout needs at least 3 colours of tiles, or nobody could collect three")
+        raise InvalidOptions(Text("layout needs at least 3 colours of tiles, or nobody could collect three"))
     if balance and (black | white) & _all_tiles(tiles):
         raise InvalidOptions(
-            "with balancing on, every stone in the layout must stand on a square without a tile"
+            Text("with balancing on, every stone in the layout must stand on a square without a tile")
         )
     return _start_state(black, white, tiles, balance)
 
@@ -526,22 +527,26 @@ class PaintscapeRules:
         Option(
             "balance",
             True,
-            "Balancing phase: seat 0 swaps up to 4 stones with tiles, then seat 1 picks Black or White",
+            N_("Balancing phase: seat 0 swaps up to 4 stones with tiles, then seat 1 picks Black or White"),
         ),
         Option(
             "layout",
             "",
-            "A fixed start instead of a random one: 64 characters for a1, b1, ..., h8 "
-            "(B/W a stone, 1-5 a tile, . empty)",
+            N_(
+                "A fixed start instead of a random one: 64 characters for a1, b1, ..., h8 "
+                "(B/W a stone, 1-5 a tile, . empty)"
+            ),
         ),
     )
     first_seat: ClassVar[SeatChoice] = SeatChoice(
         "balancer",
-        "Who balances the start (swaps stones) while the other picks a colour; without balancing, who plays "
-        "Black",
+        N_(
+            "Who balances the start (swaps stones) while the other picks a colour; without balancing, who "
+            "plays Black"
+        ),
         proposal=True,
     )
-    summary: ClassVar[str] = (
+    summary: ClassVar[str] = N_(
         "**Paintscape** (Michael Amundsen, 2022). An 8×8 board starts with 60 tiles, 12 in each of five "
         "colours (yellow, red, cyan, pink, brown), and 2 Black and 2 White stones, one item per square, "
         "dealt at random.\n"
@@ -565,7 +570,7 @@ class PaintscapeRules:
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintscapeState:
         """A random start from `seed`, or the `layout` option's start; balancing first unless turned off."""
         if type(seats) is not int or seats != 2:
-            raise InvalidOptions("Paintscape is a game for exactly 2 players")
+            raise InvalidOptions(Text("Paintscape is a game for exactly 2 players"))
         resolved = resolve_options(self.options, options)
         balance = bool(resolved["balance"])
         layout = str(resolved["layout"])
@@ -623,9 +628,12 @@ class PaintscapeRules:
     def word_moves(self, state: PaintscapeState) -> tuple[WordMove, ...]:
         """Balancing: `done`; choosing: `black` and `white`. A pass in play is automatic: never a button."""
         if state.phase == BALANCE:
-            return (WordMove("done", "Done swapping", main=True),)
+            return (WordMove("done", Text("Done swapping"), main=True),)
         if state.phase == CHOOSE:
-            return (WordMove("black", "Play Black (first)"), WordMove("white", "Play White (second)"))
+            return (
+                WordMove("black", Text("Play Black (first)")),
+                WordMove("white", Text("Play White (second)")),
+            )
         return ()
 
     def pass_move(self, state: PaintscapeState) -> int | None:
@@ -643,8 +651,8 @@ class PaintscapeRules:
     def seat_label(self, state: PaintscapeState, seat: Seat) -> str:
         """The role: Balancer (seat 0) or Chooser (seat 1) until colours are chosen, then Black or White."""
         if state.black_seat is None:
-            return "Balancer" if seat == 0 else "Chooser"
-        return "Black" if seat == state.black_seat else "White"
+            return Text("Balancer") if seat == 0 else Text("Chooser")
+        return Text("Black") if seat == state.black_seat else Text("White")
 
     # ----------------------------------------------------------------------------- apply
 
@@ -710,21 +718,21 @@ class PaintscapeRules:
     def _apply_other(self, state: PaintscapeState, move: int) -> PaintscapeState:
         """Every move but a legal placement: passes, swaps, done, the choice, and the errors."""
         if state.phase == OVER:
-            raise GameOver("the game is over; start a new one with /play")
+            raise GameOver(Text("the game is over; start a new one with /play"))
         if type(move) is not int:
-            raise IllegalMove(f"{move!r} is not a Paintscape move")
+            raise IllegalMove(Text("{move!r} is not a Paintscape move", move=move))
         if state.phase == PLAY:
             if move == PASS:
                 if self.targets(state):
                     raise IllegalMove(
-                        "you have a placement, so you cannot pass; place next to one of your stones"
+                        Text("you have a placement, so you cannot pass; place next to one of your stones")
                     )
                 after = state._replace(ply=state.ply + 1, turn=state.turn ^ 1)
                 assert self.targets(after), "two consecutive passes cannot happen in Paintscape"
                 return after
             if 0 <= move < 64:
                 raise IllegalMove(self._placement_problem(state, move))
-            raise IllegalMove("it is the play phase: place a stone next to one of yours, like d4")
+            raise IllegalMove(Text("it is the play phase: place a stone next to one of yours, like d4"))
         if state.phase == BALANCE:
             if move == DONE:
                 return state._replace(phase=CHOOSE, ply=state.ply + 1)
@@ -734,12 +742,12 @@ class PaintscapeRules:
                 if problem:
                     raise IllegalMove(problem)
                 return self._swap(state, stone, tile)
-            raise IllegalMove("it is the balancing phase: swap, or done")
+            raise IllegalMove(Text("it is the balancing phase: swap, or done"))
         # CHOOSE
         if move in (PLAY_BLACK, PLAY_WHITE):
             black_seat = 1 if move == PLAY_BLACK else 0
             return state._replace(phase=PLAY, black_seat=black_seat, ply=state.ply + 1, turn=0)
-        raise IllegalMove("the chooser picks a colour: black (play first) or white (play second)")
+        raise IllegalMove(Text("the chooser picks a colour: black (play first) or white (play second)"))
 
     @staticmethod
     def _swap(state: PaintscapeState, stone: int, tile: int) -> PaintscapeState:
@@ -767,10 +775,13 @@ class PaintscapeRules:
         label = LABELS[square]
         bit = 1 << square
         if (state.black | state.white) & bit:
-            return f"{label} holds a stone; place on an empty square or a tile next to one of your stones"
+            return Text(
+                "{label} holds a stone; place on an empty square or a tile next to one of your stones",
+                label=label,
+            )
         if not self.targets(state):
-            return "you have no placement this turn, so you pass"
-        return f"{label} is not next to any of your stones (diagonals do not count)"
+            return Text("you have no placement this turn, so you pass")
+        return Text("{label} is not next to any of your stones (diagonals do not count)", label=label)
 
     @staticmethod
     def _swap_problem(state: PaintscapeState, stone: int, tile: int) -> str | None:
@@ -778,13 +789,18 @@ class PaintscapeRules:
         stones = state.black | state.white
         stone_bit, tile_bit = 1 << stone, 1 << tile
         if not stones & stone_bit:
-            return f"{LABELS[stone]} holds no stone; swap a stone with a tile, like swap c3 f6"
+            return Text(
+                "{square} holds no stone; swap a stone with a tile, like swap c3 f6", square=LABELS[stone]
+            )
         if state.swapped & stone_bit:
-            return f"the stone on {LABELS[stone]} has already been swapped; each stone moves only once"
+            return Text(
+                "the stone on {square} has already been swapped; each stone moves only once",
+                square=LABELS[stone],
+            )
         if stones & tile_bit:
-            return f"{LABELS[tile]} holds a stone, not a tile"
+            return Text("{square} holds a stone, not a tile", square=LABELS[tile])
         if not _all_tiles(state.tiles) & tile_bit:
-            return f"{LABELS[tile]} is empty, not a tile"
+            return Text("{square} is empty, not a tile", square=LABELS[tile])
         return None
 
     # ----------------------------------------------------------------------------- text
@@ -793,32 +809,40 @@ class PaintscapeRules:
         """A player's text (any case, extra spaces ignored) to a legal move; errors say what to do instead."""
         text = move_text(text)
         if state.phase == OVER:
-            raise GameOver("the game is over; start a new one with /play")
+            raise GameOver(Text("the game is over; start a new one with /play"))
         words = text.lower().split()
         if not words:
-            raise InvalidMove(f"type a move: {self._hint(state)}")
+            raise InvalidMove(Text("type a move: {hint}", hint=self._hint(state)))
         verb = words[0]
         if verb == "swap":
             if len(words) == 2 and "-" in words[1]:
                 words = ["swap", *words[1].split("-", 1)]
             if len(words) != 3:
-                raise InvalidMove("a swap names two squares: swap c3 f6 (the stone on c3, the tile on f6)")
+                raise InvalidMove(
+                    Text("a swap names two squares: swap c3 f6 (the stone on c3, the tile on f6)")
+                )
             stone, tile = self._square(words[1]), self._square(words[2])
             if state.phase != BALANCE:
-                raise IllegalMove(f"swaps belong to the balancing phase; now {self._hint(state)}")
+                raise IllegalMove(
+                    Text("swaps belong to the balancing phase; now {hint}", hint=self._hint(state))
+                )
             problem = self._swap_problem(state, stone, tile)
             if problem:
                 raise IllegalMove(problem)
             return swap_move(stone, tile)
         if len(words) != 1:
-            raise InvalidMove(f"{text.strip()!r} is not a move; {self._hint(state)}")
+            raise InvalidMove(
+                Text("{text!r} is not a move; {hint}", text=text.strip(), hint=self._hint(state))
+            )
         if verb in ("done", "pass", "black", "white", "first", "second"):
             return self._parse_word(state, verb)
         square = self._square(verb)
         if state.phase == BALANCE:
-            raise IllegalMove("it is the balancing phase: swap, or done")
+            raise IllegalMove(Text("it is the balancing phase: swap, or done"))
         if state.phase == CHOOSE:
-            raise IllegalMove("the chooser picks a colour first: black (play first) or white (play second)")
+            raise IllegalMove(
+                Text("the chooser picks a colour first: black (play first) or white (play second)")
+            )
         if not self.targets(state) >> square & 1:
             raise IllegalMove(self._placement_problem(state, square))
         return square
@@ -828,36 +852,38 @@ class PaintscapeRules:
         if phase == BALANCE:
             if word in ("done", "pass"):
                 return DONE
-            raise IllegalMove("it is the balancing phase: swap, or done")
+            raise IllegalMove(Text("it is the balancing phase: swap, or done"))
         if phase == CHOOSE:
             if word in ("black", "first"):
                 return PLAY_BLACK
             if word in ("white", "second"):
                 return PLAY_WHITE
-            raise IllegalMove("the chooser picks a colour: black (play first) or white (play second)")
+            raise IllegalMove(Text("the chooser picks a colour: black (play first) or white (play second)"))
         if word == "pass":
             if self.targets(state):
                 raise IllegalMove(
-                    "you have a placement, so you cannot pass; place next to one of your stones"
+                    Text("you have a placement, so you cannot pass; place next to one of your stones")
                 )
             return PASS
-        raise IllegalMove(f"{word} belongs to the balancing phase; now {self._hint(state)}")
+        raise IllegalMove(
+            Text("{word} belongs to the balancing phase; now {hint}", word=word, hint=self._hint(state))
+        )
 
     @staticmethod
     def _square(word: str) -> int:
         try:
             return GRID.parse(word)
         except ValueError as error:
-            raise InvalidMove(str(error)) from None
+            raise InvalidMove(*error.args) from None
 
     def _hint(self, state: PaintscapeState) -> str:
         if state.phase == BALANCE:
-            return "swap a stone with a tile (swap c3 f6), or done"
+            return Text("swap a stone with a tile (swap c3 f6), or done")
         if state.phase == CHOOSE:
-            return "black (play first) or white (play second)"
+            return Text("black (play first) or white (play second)")
         if not self.targets(state):
-            return "pass (you have no placement)"
-        return "place a stone next to one of yours, like d4"
+            return Text("pass (you have no placement)")
+        return Text("place a stone next to one of yours, like d4")
 
     def notation(self, state: PaintscapeState, move: int) -> str:
         if 0 <= move < 64:
@@ -868,7 +894,7 @@ class PaintscapeRules:
         words = {PASS: "pass", DONE: "done", PLAY_BLACK: "black", PLAY_WHITE: "white"}
         if move in words:
             return words[move]
-        raise IllegalMove(f"{move!r} is not a Paintscape move")
+        raise IllegalMove(Text("{move!r} is not a Paintscape move", move=move))
 
     def describe(self, state: PaintscapeState, move: int) -> str:
         """The move in words, from the position before it."""
@@ -877,29 +903,46 @@ class PaintscapeRules:
         if 0 <= move < 64:
             colour = colour_to_move(state)
             after = self.apply(state, move)
-            text = f"{seat_name} {LABELS[move]}"
             gained = [k for k in range(5) if after.collected[k] != state.collected[k]]
             if gained and colour is not None:
                 total = after.collected.count(colour)
-                text += f" and collects {COLOUR_NAMES[gained[0]]} ({total} colour{'s' if total != 1 else ''})"
-            return text
+                return Text.ngettext(
+                    "{seat_name} {square} and collects {colour} ({count} colour)",
+                    "{seat_name} {square} and collects {colour} ({count} colours)",
+                    total,
+                    seat_name=seat_name,
+                    square=LABELS[move],
+                    colour=COLOUR_NAMES[gained[0]],
+                    count=total,
+                )
+            return Text("{seat_name} {square}", seat_name=seat_name, square=LABELS[move])
         if move == PASS:
-            return f"{seat_name} has no placement and passes"
+            return Text("{seat_name} has no placement and passes", seat_name=seat_name)
         if is_swap(move):
             stone, tile = swap_squares(move)
             colour_index = _colour_at(state.tiles, tile)
-            tile_name = COLOUR_NAMES[colour_index] if colour_index is not None else "missing"
-            return (
-                f"{seat_name} swaps the stone on {LABELS[stone]} with the {tile_name} tile on {LABELS[tile]}"
+            tile_name = COLOUR_NAMES[colour_index] if colour_index is not None else Text("missing")
+            return Text(
+                "{seat_name} swaps the stone on {stone} with the {colour} tile on {tile}",
+                seat_name=seat_name,
+                stone=LABELS[stone],
+                colour=tile_name,
+                tile=LABELS[tile],
             )
         if move == DONE:
             count = state.swapped.bit_count()
-            return f"{seat_name} is done swapping ({count} swap{'s' if count != 1 else ''})"
+            return Text.ngettext(
+                "{seat_name} is done swapping ({count} swap)",
+                "{seat_name} is done swapping ({count} swaps)",
+                count,
+                seat_name=seat_name,
+                count=count,
+            )
         if move == PLAY_BLACK:
-            return f"{seat_name} plays Black (first)"
+            return Text("{seat_name} plays Black (first)", seat_name=seat_name)
         if move == PLAY_WHITE:
-            return f"{seat_name} plays White (second)"
-        raise IllegalMove(f"{move!r} is not a Paintscape move")
+            return Text("{seat_name} plays White (second)", seat_name=seat_name)
+        raise IllegalMove(Text("{move!r} is not a Paintscape move", move=move))
 
     def position_text(self, state: PaintscapeState) -> str:
         return position_text(state)

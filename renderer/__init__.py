@@ -28,6 +28,8 @@ from PIL import Image
 
 import games
 from games.base import Outcome
+from games.texts import Translations
+from renderer import text as wording
 from renderer.canvas import png_bytes
 from renderer.text import move_caption, move_number
 from renderer.theme import THEME_NAMES, Theme, get_theme
@@ -101,16 +103,19 @@ def render_image(
     theme: str | Theme = "default",
     size: int = DEFAULT_SIZE,
     outcome: Outcome | None = None,
+    translations: Translations | None = None,
 ) -> Image.Image:
-    """The board as an RGB Pillow image (before palette quantization); `render` encodes it."""
-    return drawer(game_id).draw(
-        state,
-        last_move=last_move,
-        players=players,
-        theme=get_theme(theme),
-        size=_check_size(size),
-        outcome=outcome,
-    )
+    """The board as an RGB Pillow image (before palette quantization); `render` encodes it. Its texts are
+    in the language of `translations` (a gettext catalog; None: English)."""
+    with wording.using(translations):
+        return drawer(game_id).draw(
+            state,
+            last_move=last_move,
+            players=players,
+            theme=get_theme(theme),
+            size=_check_size(size),
+            outcome=outcome,
+        )
 
 
 def render(
@@ -122,12 +127,21 @@ def render(
     theme: str | Theme = "default",
     size: int = DEFAULT_SIZE,
     outcome: Outcome | None = None,
+    translations: Translations | None = None,
 ) -> bytes:
     """The board of `state` as a palette PNG `size` pixels wide, with the last move marked and, once the game
-    is over (by the rules, or by `outcome`), the result instead of whose turn it is."""
+    is over (by the rules, or by `outcome`), the result instead of whose turn it is; its texts in the
+    language of `translations` (None: English)."""
     chosen = get_theme(theme)
     image = render_image(
-        game_id, state, last_move=last_move, players=players, theme=chosen, size=size, outcome=outcome
+        game_id,
+        state,
+        last_move=last_move,
+        players=players,
+        theme=chosen,
+        size=size,
+        outcome=outcome,
+        translations=translations,
     )
     return png_bytes(image, chosen)
 
@@ -139,9 +153,12 @@ def alt_text(
     players: Sequence[str] | None = None,
     last_move: str | None = None,
     outcome: Outcome | None = None,
+    translations: Translations | None = None,
 ) -> str:
-    """The position in words for screen readers (Discord attachment description, at most 1024 characters)."""
-    text = drawer(game_id).describe(state, last_move=last_move, players=players, outcome=outcome)
+    """The position in words for screen readers (Discord attachment description, at most 1024 characters),
+    in the language of `translations` (None: English)."""
+    with wording.using(translations):
+        text = drawer(game_id).describe(state, last_move=last_move, players=players, outcome=outcome)
     if len(text) > ALT_TEXT_LIMIT:
         text = text[: ALT_TEXT_LIMIT - 3].rstrip() + "..."
     return text
@@ -155,11 +172,14 @@ def render_pieces(
     players: Sequence[str] | None = None,
     theme: str | Theme = "default",
     size: int = DEFAULT_SIZE,
+    translations: Translations | None = None,
 ) -> bytes:
-    """An image of one seat's remaining pieces with their ids and counts (TilingKing's /pieces)."""
+    """An image of one seat's remaining pieces with their ids and counts (TilingKing's /pieces), its texts
+    in the language of `translations` (None: English)."""
     if not has_pieces(game_id):
         raise ValueError(f"{game_id} has no pieces to show")
     chosen = get_theme(theme)
     draw_pieces = drawer(game_id).draw_pieces  # type: ignore[attr-defined]
-    image = draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
+    with wording.using(translations):
+        image = draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
     return png_bytes(image, chosen)

@@ -1,6 +1,7 @@
 """A turning point of a post-game analysis as one image: two boards side by side, the position after the
 move played (left) and after the move the AI prefers (right), each marked by the drawer's own last-move
-highlight and captioned with the move and the mover's estimated win chance."""
+highlight and captioned with the move and the mover's estimated win chance. Its texts are in the language of
+the `translations` argument, like the other drawings (None: English)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PIL import Image
 
 import games
 from games.ai.analysis import percent
+from games.texts import Translations
 from renderer import DEFAULT_SIZE, MIN_SIZE, render_image
 from renderer import text as wording
 from renderer.canvas import draw_text, fit_text, png_bytes, seat_names
@@ -32,12 +34,27 @@ def turning_point(
     players: Sequence[str] | None = None,
     theme: str | Theme = "default",
     size: int = DEFAULT_SIZE,
+    translations: Translations | None = None,
 ) -> bytes:
     """The PNG (`size` pixels wide in all) of the position `before` a turning point, played both ways:
     `played` on the left and `preferred` on the right, with the mover's win chance after each
-    (`chances` = (after the preferred move, after the played move))."""
+    (`chances` = (after the preferred move, after the played move)); its texts in the language of
+    `translations`."""
+    with wording.using(translations):
+        return _turning_point(game_id, before, played, preferred, chances, players, get_theme(theme), size)
+
+
+def _turning_point(
+    game_id: str,
+    before: Any,
+    played: str,
+    preferred: str,
+    chances: tuple[float, float],
+    players: Sequence[str] | None,
+    chosen: Theme,
+    size: int,
+) -> bytes:
     rules = games.get(game_id)
-    chosen = get_theme(theme)
     half = max(MIN_SIZE, round(size / (2 + GAP_SHARE)))
     gap = round(half * GAP_SHARE)
     strip = round(half * CAPTION_SHARE)
@@ -70,9 +87,12 @@ def turning_point(
     return png_bytes(img, chosen)
 
 
-def alt_text(played: str, preferred: str, chances: tuple[float, float]) -> str:
-    """The turning point image in words, for screen readers."""
+def alt_text(
+    played: str, preferred: str, chances: tuple[float, float], *, translations: Translations | None = None
+) -> str:
+    """The turning point image in words, for screen readers, in the language of `translations`."""
     best, after = chances
-    return wording.text(
-        "analysis.alt", played=played, after=percent(after), preferred=preferred, before=percent(best)
-    )
+    with wording.using(translations):
+        return wording.text(
+            "analysis.alt", played=played, after=percent(after), preferred=preferred, before=percent(best)
+        )

@@ -424,7 +424,8 @@ def seat_names(rules: Any, state: Any, players: Sequence[str] | None, seats: int
     """Display names per seat: the given players, or the seats' roles when no names are known."""
     names = list(players or ())
     return [
-        names[s] if s < len(names) and names[s] else str(rules.seat_label(state, s)) for s in range(seats)
+        names[s] if s < len(names) and names[s] else wording.word(rules.seat_label(state, s))
+        for s in range(seats)
     ]
 
 
@@ -446,7 +447,7 @@ def status_text(
         )
     seat = rules.to_move(state)
     who = names[seat] if seat is not None else wording.text("mover.nobody")
-    role = str(rules.seat_label(state, seat)) if seat is not None else ""
+    role = wording.word(rules.seat_label(state, seat)) if seat is not None else ""
     mover = who if role == who or not role else wording.text("mover.with_role", name=who, role=role)
     return wording.status(wording.move_caption(ply, False), mover, note)
 

@@ -5,7 +5,8 @@ font draws all of it. The renderer uses a chain of fonts found in the standard D
 
 1. DejaVu Sans (`fonts-dejavu-core`): Latin, Greek, Cyrillic, Arabic, Hebrew, many symbols;
 2. Droid Sans Fallback (`fonts-droid-fallback`): Chinese, Japanese and Korean (Noto Sans CJK from
-   `fonts-noto-cjk` is used as well when it is installed);
+   `fonts-noto-cjk` is used as well when it is installed, and Noto Sans CJK JP from the Python package
+   `noto-cjk-sans-jp-regular`, a dependency, so Japanese texts draw on any machine);
 3. Symbola (`fonts-symbola`): emoji and other symbols, drawn in one colour like the rest of the text (the
    images use a fixed palette per theme, which colour emoji would not survive).
 
@@ -21,6 +22,7 @@ renderer falls back to Pillow's bundled font (ASCII only) and logs one warning; 
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import unicodedata
@@ -36,14 +38,35 @@ log = logging.getLogger(__name__)
 FONTS_ENV = "TESSERA_FONTS"
 """Environment variable: font files (separated by os.pathsep) to try before the standard ones."""
 
-FONT_DIRS: tuple[str, ...] = ("/usr/share/fonts", "/usr/share/fonts-droid-fallback", "/usr/local/share/fonts")
+
+
+def _package_dir(name: str) -> str | None:
+    """The folder of an installed package that ships font files (None if it is not installed)."""
+    spec = importlib.util.find_spec(name)
+    return str(Path(spec.origin).parent) if spec is not None and spec.origin else None
+
+
+PACKAGED_FONTS = "noto_cjk_sans_jp_regular"
+"""A dependency that ships Noto Sans CJK JP, so Japanese texts are drawn on a machine with no CJK fonts."""
+
+FONT_DIRS: tuple[str, ...] = (
+    "/usr/share/fonts",
+    "/usr/share/fonts-droid-fallback",
+    "/usr/local/share/fonts",
+    *filter(None, [_package_dir(PACKAGED_FONTS)]),
+)
 """Where the standard fonts are looked for (searched recursively, once per process)."""
 
 STANDARD_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Latin, Greek, Cyrillic, Arabic, Hebrew (fonts-dejavu-core)", ("DejaVuSans.ttf",)),
     (
-        "Chinese, Japanese, Korean (fonts-droid-fallback or fonts-noto-cjk)",
-        ("DroidSansFallbackFull.ttf", "DroidSansFallback.ttf", "NotoSansCJK-Regular.ttc"),
+        "Chinese, Japanese, Korean (fonts-droid-fallback, fonts-noto-cjk or noto-cjk-sans-jp-regular)",
+        (
+            "DroidSansFallbackFull.ttf",
+            "DroidSansFallback.ttf",
+            "NotoSansCJK-Regular.ttc",
+            "NotoSansCJKjp-Regular.otf",
+        ),
     ),
     ("emoji and symbols (fonts-symbola)", ("Symbola_hint.ttf", "Symbola.ttf")),
 )

@@ -31,6 +31,7 @@ from renderer.canvas import (
     seat_names,
     square_layout,
     status_text,
+    text_width,
     thick_line,
 )
 from renderer.theme import RGB, Theme, blend
@@ -262,17 +263,13 @@ def _draw_panel(
     y += pg.px(28)
     _bar(draw, (left, y, right, y + pg.px(14)), count / max(1, goal), fill, theme.background, theme.ink)
     y += pg.px(20)
-    draw_text(img, left, y, wording.text(progress, count=count, goal=goal, unit=unit), small, theme.muted)
+    room = right - left  # a translation may be longer than the English: texts are cut to their room
     if leader is not None:
-        draw_text(
-            img,
-            right,
-            y,
-            wording.text("paint.no_lead_counter", count=state.no_lead_count, goal=state.no_lead_turns),
-            small,
-            theme.muted,
-            "rt",
-        )
+        counter = wording.text("paint.no_lead_counter", count=state.no_lead_count, goal=state.no_lead_turns)
+        draw_text(img, right, y, counter, small, theme.muted, "rt")
+        room -= text_width(counter, small) + pg.px(12)
+    progress_text = wording.text(progress, count=count, goal=goal, unit=unit)
+    draw_text(img, left, y, fit_text(progress_text, small, room), small, theme.muted)
     y += pg.px(22)
     draw_text(
         img, left, y, wording.text("paint.move_cap", count=state.ply, goal=state.move_cap), small, theme.muted
@@ -286,9 +283,8 @@ def _draw_panel(
     for kind in ("light", "dark", "neutral"):
         img.paste(_square_image(theme, kind, sw), (left, y))
         draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
-        draw_text(
-            img, left + sw + pg.px(8), y + sw / 2, wording.text(f"paint.key.{kind}"), small, theme.ink, "lc"
-        )
+        key = fit_text(wording.text(f"paint.key.{kind}"), small, right - left - sw - pg.px(8))
+        draw_text(img, left + sw + pg.px(8), y + sw / 2, key, small, theme.ink, "lc")
         y += sw + pg.px(6)
     r = sw * 0.55
     paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
@@ -297,7 +293,7 @@ def _draw_panel(
         img,
         left + sw + pg.px(8),
         y + sw / 2,
-        wording.text("paint.key.disc"),
+        fit_text(wording.text("paint.key.disc"), small, right - left - sw - pg.px(8)),
         small,
         theme.ink,
         "lc",
@@ -308,7 +304,7 @@ def _draw_panel(
         img,
         left + sw + pg.px(8),
         y + sw / 2,
-        wording.text("paint.key.sphere"),
+        fit_text(wording.text("paint.key.sphere"), small, right - left - sw - pg.px(8)),
         small,
         theme.ink,
         "lc",
@@ -341,7 +337,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
         chips.append(
             SeatChip(
                 name=names[seat],
-                role=str(rules.seat_label(state, seat)),
+                role=wording.word(rules.seat_label(state, seat)),
                 detail=wording.text(tiles, count=counts[seat]),
                 fill=fill,
                 rim=rim,

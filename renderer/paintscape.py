@@ -7,7 +7,7 @@ the six that collect it, and its free tiles. Collected colours show who took the
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -96,8 +96,9 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.I
 
 
 @lru_cache(maxsize=8)
-def _background(theme: Theme, size: int) -> Image.Image:
-    """The parts that never change: panel, board frame, coordinates, panel title."""
+def _background(theme: Theme, size: int, language: Hashable) -> Image.Image:
+    """The parts that never change: panel, board frame, coordinates, panel title. The title is in the current
+    language, so `language` (`wording.language()`) is part of the cache key."""
     lay = square_layout(size, 8)
     pg = lay.pg
     img = new_canvas(pg, theme)
@@ -345,7 +346,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
         chips.append(
             SeatChip(
                 name=names[seat],
-                role=str(rules.seat_label(state, seat)),
+                role=wording.word(rules.seat_label(state, seat)),
                 detail=detail,
                 fill=fill,
                 rim=rim,
@@ -377,7 +378,7 @@ def draw(
     outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, 8)
     names = seat_names(rules, state, players, 2)
-    img = _background(theme, size).copy()
+    img = _background(theme, size, wording.language()).copy()
     _draw_board(img, state, theme, lay)
     _mark_last_move(img, last_move_squares(last_move), theme, lay)
     _draw_panel(img, state, theme, lay, _player_by_colour(state, names), last_move, outcome is not None)

@@ -31,7 +31,9 @@ from PIL import GifImagePlugin, Image, ImageChops
 
 import games
 from games.base import Outcome, replay
+from games.texts import Translations
 from renderer import render_image
+from renderer import text as wording
 from renderer.canvas import to_palette
 from renderer.theme import Theme, get_theme, palette
 
@@ -320,24 +322,26 @@ def replay_gif(
     last_frame_ms: int = LAST_FRAME_MS,
     max_frames: int = MAX_FRAMES,
     max_bytes: int = MAX_BYTES,
+    translations: Translations | None = None,
 ) -> bytes:
     """A match as an animated GIF (`write_replay` into bytes): the start, then one frame per move, the
-    result on the last frame."""
+    result on the last frame; its texts in the language of `translations` (None: English)."""
     out = io.BytesIO()
-    write_replay(
-        out,
-        game_id,
-        options,
-        seed,
-        seats,
-        log,
-        players,
-        theme=theme,
-        size=size,
-        outcome=outcome,
-        frame_ms=frame_ms,
-        last_frame_ms=last_frame_ms,
-        max_frames=max_frames,
-        max_bytes=max_bytes,
-    )
+    with wording.using(translations):
+        write_replay(
+            out,
+            game_id,
+            options,
+            seed,
+            seats,
+            log,
+            players,
+            theme=theme,
+            size=size,
+            outcome=outcome,
+            frame_ms=frame_ms,
+            last_frame_ms=last_frame_ms,
+            max_frames=max_frames,
+            max_bytes=max_bytes,
+        )
     return out.getvalue()

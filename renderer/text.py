@@ -1,9 +1,12 @@
 """Every English text the renderer draws on an image or writes in alt text, in one place.
 
 Each text is a template with named placeholders in `TEXTS`, filled in by `text(key, **values)`; texts that
-depend on a count have a `.one` and an `.other` form, chosen by `plural(key, count, **values)`. A later
-translation layer can swap `TEXTS` per language (or wrap `text`) without touching the drawers. Names, cell
-labels, piece ids and move notation are data, never translated.
+depend on a count have a `.one` and an `.other` form, chosen by `plural(key, count, **values)`. The English
+templates are the message ids of the bot's catalogs: a drawing made inside `using(translations)` (the
+`translations` argument of `renderer.render` and the others) words every text in that language, with the
+plural rules of that language; without it the text is English. Words a game returns (`games.texts.Text`,
+a seat's role) are translated with `word`. Names, cell labels, piece ids and move notation are data, never
+translated.
 
 The move number is defined here once (`move_number`, `move_caption`); the bot uses the same functions so the
 text and the image of one message always agree.
@@ -11,164 +14,200 @@ text and the image of one message always agree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import gettext
+from collections.abc import Hashable, Iterator, Sequence
+from contextvars import ContextVar
 
 from games.base import Outcome, Termination
+from games.texts import N_, Translations, translate
+
+ENGLISH: Translations = gettext.NullTranslations()
+_translations: ContextVar[Translations] = ContextVar("renderer_translations", default=ENGLISH)
 
 TEXTS: dict[str, str] = {
     # moves and turns
-    "move.current": "Move {number}",
-    "move.total.one": "{count} move",
-    "move.total.other": "{count} moves",
-    "status.playing": "{move} · {mover} to play",
-    "status.playing.note": "{move} · {mover} to play · {note}",
-    "status.over": "{result} · {moves}",
-    "mover.with_role": "{name} ({role})",
-    "mover.nobody": "nobody",
-    "chip.winner": "WINNER",
-    "chip.to_play": "TO PLAY",
-    "chip.detail": "{role} · {detail}",
-    "chip.flag_detail": "{flag}  {role} · {detail}",
-    "chip.flag_role": "{flag}  {role}",
-    "chip.flag_detail_only": "{flag}  {detail}",
-    "name.with_role": "{name} ({role})",
-    "last_move": "Last move: {move}",
-    "ellipsis": "...",
+    "move.current": N_("Move {number}"),
+    "move.total.one": N_("{count} move"),
+    "move.total.other": N_("{count} moves"),
+    "status.playing": N_("{move} · {mover} to play"),
+    "status.playing.note": N_("{move} · {mover} to play · {note}"),
+    "status.over": N_("{result} · {moves}"),
+    "mover.with_role": N_("{name} ({role})"),
+    "mover.nobody": N_("nobody"),
+    "chip.winner": N_("WINNER"),
+    "chip.to_play": N_("TO PLAY"),
+    "chip.detail": N_("{role} · {detail}"),
+    "chip.flag_detail": N_("{flag}  {role} · {detail}"),
+    "chip.flag_role": N_("{flag}  {role}"),
+    "chip.flag_detail_only": N_("{flag}  {detail}"),
+    "name.with_role": N_("{name} ({role})"),
+    "last_move": N_("Last move: {move}"),
+    "ellipsis": N_("..."),
     # results: one winner, several winners sharing first place, draws
-    "result.win.colours": "{winner} wins by collecting three colours",
-    "result.win.lead": "{winner} wins by holding the lead",
-    "result.win.no_moves": "{winner} wins: the opponent has no move",
-    "result.win.passes": "{winner} wins on score",
-    "result.win.move_cap": "{winner} wins at the move limit",
-    "result.win.no_lead": "{winner} wins",
-    "result.win.resignation": "{winner} wins by resignation",
-    "result.win.timeout": "{winner} wins on time",
-    "result.win": "{winner} wins",
-    "result.shared": "{winners} share first place",
-    "result.shared.passes": "{winners} share first place on score",
-    "result.shared.resignation": "{winners} share first place after a resignation",
-    "result.shared.timeout": "{winners} share first place after a timeout",
-    "result.draw.no_lead": "Draw: nobody held the lead",
-    "result.draw.move_cap": "Draw: the move limit was reached",
-    "result.draw.passes": "Draw on score",
-    "result.draw": "Draw",
-    "result.aborted": "Game aborted: no result",
-    "list.two": "{first} and {last}",
-    "list.more": "{rest}, {first}",
+    "result.win.colours": N_("{winner} wins by collecting three colours"),
+    "result.win.lead": N_("{winner} wins by holding the lead"),
+    "result.win.no_moves": N_("{winner} wins: the opponent has no move"),
+    "result.win.passes": N_("{winner} wins on score"),
+    "result.win.move_cap": N_("{winner} wins at the move limit"),
+    "result.win.no_lead": N_("{winner} wins"),
+    "result.win.resignation": N_("{winner} wins by resignation"),
+    "result.win.timeout": N_("{winner} wins on time"),
+    "result.win": N_("{winner} wins"),
+    "result.shared": N_("{winners} share first place"),
+    "result.shared.passes": N_("{winners} share first place on score"),
+    "result.shared.resignation": N_("{winners} share first place after a resignation"),
+    "result.shared.timeout": N_("{winners} share first place after a timeout"),
+    "result.draw.no_lead": N_("Draw: nobody held the lead"),
+    "result.draw.move_cap": N_("Draw: the move limit was reached"),
+    "result.draw.passes": N_("Draw on score"),
+    "result.draw": N_("Draw"),
+    "result.aborted": N_("Game aborted: no result"),
+    "list.two": N_("{first} and {last}"),
+    "list.more": N_("{rest}, {first}"),
     # alt text (shared)
-    "alt.board": "{game} board. {status}.",
-    "alt.last_move": "Last move: {move}.",
+    "alt.board": N_("{game} board. {status}."),
+    "alt.last_move": N_("Last move: {move}."),
     # post-game analysis: the move played beside the move the AI prefers
-    "analysis.played": "{name} played {move}: {chance} to win",
-    "analysis.preferred": "Better, {move}: {chance} to win",
-    "analysis.alt": (
+    "analysis.played": N_("{name} played {move}: {chance} to win"),
+    "analysis.preferred": N_("Better, {move}: {chance} to win"),
+    "analysis.alt": N_(
         "Two boards. Left, after the move played, {played}: {after} to win. "
         "Right, after {preferred}: {before}."
     ),
-    "alt.none": "none",
+    "alt.none": N_("none"),
     # Paintscape
-    "paintscape.title": "Colour race",
-    "paintscape.rule": "{count} stones of one player on a colour collect it",
-    "paintscape.colour.yellow": "yellow",
-    "paintscape.colour.red": "red",
-    "paintscape.colour.cyan": "cyan",
-    "paintscape.colour.pink": "pink",
-    "paintscape.colour.brown": "brown",
-    "paintscape.stone.black": "Black",
-    "paintscape.stone.white": "White",
-    "paintscape.stone_letter.black": "B",
-    "paintscape.stone_letter.white": "W",
-    "paintscape.absent": "not in this game",
-    "paintscape.collected_by": "collected by {name}",
-    "paintscape.free": "{count} free",
-    "paintscape.can_take": "{name} can take it",
-    "paintscape.progress": "{count}/{goal}",
-    "paintscape.swaps": "{count} of 4 swaps made",
-    "paintscape.picks": "picks Black or White",
-    "paintscape.colours.one": "{count} colour",
-    "paintscape.colours.other": "{count} colours",
-    "paintscape.note.balance": "balancing: swap a stone with a tile, or done",
-    "paintscape.note.choose": "choose: black (play first) or white (second)",
-    "paintscape.alt.game": "Paintscape",
-    "paintscape.alt.has.one": "{name} has {count} colour",
-    "paintscape.alt.has.other": "{name} has {count} colours",
-    "paintscape.alt.collected": "{colour} collected by {name}",
-    "paintscape.alt.absent": "{colour} not in this game",
-    "paintscape.alt.race_row": "{colour} Black {black}, White {white}, {free} free",
-    "paintscape.alt.race": "Race (6 collects): {rows}.",
-    "paintscape.alt.black_stones": "Black stones: {cells}.",
-    "paintscape.alt.white_stones": "White stones: {cells}.",
+    "paintscape.title": N_("Colour race"),
+    "paintscape.rule": N_("{count} stones of one player on a colour collect it"),
+    "paintscape.colour.yellow": N_("yellow"),
+    "paintscape.colour.red": N_("red"),
+    "paintscape.colour.cyan": N_("cyan"),
+    "paintscape.colour.pink": N_("pink"),
+    "paintscape.colour.brown": N_("brown"),
+    "paintscape.stone.black": N_("Black"),
+    "paintscape.stone.white": N_("White"),
+    "paintscape.stone_letter.black": N_("B"),
+    "paintscape.stone_letter.white": N_("W"),
+    "paintscape.absent": N_("not in this game"),
+    "paintscape.collected_by": N_("collected by {name}"),
+    "paintscape.free": N_("{count} free"),
+    "paintscape.can_take": N_("{name} can take it"),
+    "paintscape.progress": N_("{count}/{goal}"),
+    "paintscape.swaps": N_("{count} of 4 swaps made"),
+    "paintscape.picks": N_("picks Black or White"),
+    "paintscape.colours.one": N_("{count} colour"),
+    "paintscape.colours.other": N_("{count} colours"),
+    "paintscape.note.balance": N_("balancing: swap a stone with a tile, or done"),
+    "paintscape.note.choose": N_("choose: black (play first) or white (second)"),
+    "paintscape.alt.game": N_("Paintscape"),
+    "paintscape.alt.has.one": N_("{name} has {count} colour"),
+    "paintscape.alt.has.other": N_("{name} has {count} colours"),
+    "paintscape.alt.collected": N_("{colour} collected by {name}"),
+    "paintscape.alt.absent": N_("{colour} not in this game"),
+    "paintscape.alt.race_row": N_("{colour} Black {black}, White {white}, {free} free"),
+    "paintscape.alt.race": N_("Race (6 collects): {rows}."),
+    "paintscape.alt.black_stones": N_("Black stones: {cells}."),
+    "paintscape.alt.white_stones": N_("White stones: {cells}."),
     # Paint
-    "paint.tiles": "Tiles",
-    "paint.seat.white": "White",
-    "paint.seat.black": "Black",
-    "paint.leads": "{name} leads",
-    "paint.nobody_leads": "Nobody leads",
-    "paint.unit.ply": "turns",
-    "paint.unit.own": "own turns",
-    "paint.lead_progress": "{count} of {goal} {unit} to win",
-    "paint.draw_progress": "{count} of {goal} {unit} to a draw",
-    "paint.no_lead_counter": "no lead: {count}/{goal}",
-    "paint.move_cap": "Move cap: {count} of {goal} moves",
-    "paint.key": "Key",
-    "paint.key.light": "White's square",
-    "paint.key.dark": "Black's square",
-    "paint.key.neutral": "neutral",
-    "paint.key.disc": "disc and its rank (discs in its area)",
-    "paint.key.sphere": "sphere (push it by stopping on it)",
-    "paint.sphere_to": "{move} (sphere to {cell})",
-    "paint.chip.tiles": "{count} tiles",
-    "paint.chip.tiles_leads": "{count} tiles · leads",
-    "paint.alt.game": "Paint",
-    "paint.alt.last_move_push": "Last move: {move}, sphere now on {cell}.",
-    "paint.alt.tiles": "Tiles: {white} (White) {white_tiles}, {black} (Black) {black_tiles}.",
-    "paint.alt.led": "{seat} has led for {count} of {goal} turns.",
-    "paint.alt.no_lead": "Nobody leads; {count} of {goal} turns towards a draw.",
-    "paint.alt.disc": "{cell} rank {rank}",
-    "paint.alt.discs": "{seat} discs: {discs}.",
-    "paint.alt.spheres": "Spheres: {cells}.",
+    "paint.tiles": N_("Tiles"),
+    "paint.seat.white": N_("White"),
+    "paint.seat.black": N_("Black"),
+    "paint.leads": N_("{name} leads"),
+    "paint.nobody_leads": N_("Nobody leads"),
+    "paint.unit.ply": N_("turns"),
+    "paint.unit.own": N_("own turns"),
+    "paint.lead_progress": N_("{count} of {goal} {unit} to win"),
+    "paint.draw_progress": N_("{count} of {goal} {unit} to a draw"),
+    "paint.no_lead_counter": N_("no lead: {count}/{goal}"),
+    "paint.move_cap": N_("Move cap: {count} of {goal} moves"),
+    "paint.key": N_("Key"),
+    "paint.key.light": N_("White's square"),
+    "paint.key.dark": N_("Black's square"),
+    "paint.key.neutral": N_("neutral"),
+    "paint.key.disc": N_("disc and its rank (discs in its area)"),
+    "paint.key.sphere": N_("sphere (push it by stopping on it)"),
+    "paint.sphere_to": N_("{move} (sphere to {cell})"),
+    "paint.chip.tiles": N_("{count} tiles"),
+    "paint.chip.tiles_leads": N_("{count} tiles · leads"),
+    "paint.alt.game": N_("Paint"),
+    "paint.alt.last_move_push": N_("Last move: {move}, sphere now on {cell}."),
+    "paint.alt.tiles": N_("Tiles: {white} (White) {white_tiles}, {black} (Black) {black_tiles}."),
+    "paint.alt.led": N_("{seat} has led for {count} of {goal} turns."),
+    "paint.alt.no_lead": N_("Nobody leads; {count} of {goal} turns towards a draw."),
+    "paint.alt.disc": N_("{cell} rank {rank}"),
+    "paint.alt.discs": N_("{seat} discs: {discs}."),
+    "paint.alt.spheres": N_("Spheres: {cells}."),
     # TilingKing
-    "tk.colour.0": "Red",
-    "tk.colour.1": "Blue",
-    "tk.colour.2": "Green",
-    "tk.colour.3": "Yellow",
-    "tk.score": "Score",
-    "tk.score_parts": "covered + territory",
-    "tk.cells": "{count} cells",
-    "tk.resigned": "resigned",
-    "tk.passes_for_good": "passes for good",
-    "tk.passes_every_turn": "passes every turn",
-    "tk.with_note": "{text} · {note}",
-    "tk.pieces_left.one": "{covered} + {territory} · {count} piece left",
-    "tk.pieces_left.other": "{covered} + {territory} · {count} pieces left",
-    "tk.board": "Board {board}: {count} playable cells",
-    "tk.key.piece": "a piece (outlined)",
-    "tk.key.territory": "captured territory",
-    "tk.key.neutral": "neutral tile (counts for every ring)",
-    "tk.pieces.left.one": "{count} piece left",
-    "tk.pieces.left.other": "{count} pieces left",
-    "tk.pieces.title": "Pieces of {name}: id, name and how many are left",
-    "tk.pieces.count": "x{count}",
-    "tk.alt.board": "TilingKing board {board} ({kind} cells). {status}.",
-    "tk.alt.kind.square": "square",
-    "tk.alt.kind.hex": "hex",
-    "tk.alt.kind.triangle": "triangle",
-    "tk.alt.score": "{name} ({role}) {points}",
-    "tk.alt.scores": "Scores: {scores}.",
-    "tk.alt.piece": "{piece} on {cells}",
-    "tk.alt.pieces": "{role} pieces: {pieces}",
-    "tk.alt.territory": "{text}; territory: {cells}",
+    "tk.colour.0": N_("Red"),
+    "tk.colour.1": N_("Blue"),
+    "tk.colour.2": N_("Green"),
+    "tk.colour.3": N_("Yellow"),
+    "tk.score": N_("Score"),
+    "tk.score_parts": N_("covered + territory"),
+    "tk.cells": N_("{count} cells"),
+    "tk.resigned": N_("resigned"),
+    "tk.passes_for_good": N_("passes for good"),
+    "tk.passes_every_turn": N_("passes every turn"),
+    "tk.with_note": N_("{text} · {note}"),
+    "tk.pieces_left.one": N_("{covered} + {territory} · {count} piece left"),
+    "tk.pieces_left.other": N_("{covered} + {territory} · {count} pieces left"),
+    "tk.board": N_("Board {board}: {count} playable cells"),
+    "tk.key.piece": N_("a piece (outlined)"),
+    "tk.key.territory": N_("captured territory"),
+    "tk.key.neutral": N_("neutral tile (counts for every ring)"),
+    "tk.pieces.left.one": N_("{count} piece left"),
+    "tk.pieces.left.other": N_("{count} pieces left"),
+    "tk.pieces.title": N_("Pieces of {name}: id, name and how many are left"),
+    "tk.pieces.count": N_("x{count}"),
+    "tk.alt.board": N_("TilingKing board {board} ({kind} cells). {status}."),
+    "tk.alt.kind.square": N_("square"),
+    "tk.alt.kind.hex": N_("hex"),
+    "tk.alt.kind.triangle": N_("triangle"),
+    "tk.alt.score": N_("{name} ({role}) {points}"),
+    "tk.alt.scores": N_("Scores: {scores}."),
+    "tk.alt.piece": N_("{piece} on {cells}"),
+    "tk.alt.pieces": N_("{role} pieces: {pieces}"),
+    "tk.alt.territory": N_("{text}; territory: {cells}"),
 }
 
 
+@contextlib.contextmanager
+def using(translations: Translations | None) -> Iterator[None]:
+    """Word the texts drawn inside this block with `translations` (None: the language already in use, English
+    outside any such block). The setting belongs to the current thread (a context variable), so boards
+    drawn at once in other languages do not mix."""
+    token = _translations.set(translations or _translations.get())
+    try:
+        yield
+    finally:
+        _translations.reset(token)
+
+
+def language() -> Hashable:
+    """The translations texts are drawn with now, as a cache key (catalogs hash by identity)."""
+    words: Hashable = _translations.get()  # type: ignore[assignment]
+    return words
+
+
+def word(value: object) -> str:
+    """A value for a text: a game's `Text` (a seat's role) in the current language, anything else as str."""
+    return str(translate(value, _translations.get()))
+
+
+def _filled(template: str, values: dict[str, object]) -> str:
+    return template.format(**{name: word(value) for name, value in values.items()})
+
+
 def text(key: str, **values: object) -> str:
-    """The text `key` with its placeholders filled in."""
-    return TEXTS[key].format(**values)
+    """The text `key` in the current language with its placeholders filled in."""
+    return _filled(_translations.get().gettext(TEXTS[key]), values)
 
 
 def plural(key: str, count: int, **values: object) -> str:
-    """The `.one` or `.other` form of `key` for `count` (English has two forms; `count` is passed on)."""
-    return text(f"{key}.{'one' if count == 1 else 'other'}", count=count, **values)
+    """The form of `key` for `count` in the current language (`.one` and `.other` are the English forms;
+    `count` is passed on)."""
+    template = _translations.get().ngettext(TEXTS[f"{key}.one"], TEXTS[f"{key}.other"], count)
+    return _filled(template, {"count": count, **values})
 
 
 def join_names(names: Sequence[str]) -> str:

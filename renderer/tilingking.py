@@ -238,7 +238,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
         chips.append(
             SeatChip(
                 name=names[seat],
-                role=str(rules.seat_label(state, seat)),
+                role=wording.word(rules.seat_label(state, seat)),
                 detail=wording.text("tk.with_note", text=cells, note=wording.text(note)) if note else cells,
                 fill=fill,
                 rim=edge,
@@ -446,7 +446,7 @@ def draw_pieces(
     )
     chip = SeatChip(
         name=names[seat],
-        role=str(rules.seat_label(state, seat)),
+        role=wording.word(rules.seat_label(state, seat)),
         detail=wording.plural("tk.pieces.left", sum(counts.values())),
         fill=fill,
         rim=edge,

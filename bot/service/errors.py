@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.base import InvalidOptions, MoveError
+from games.texts import N_, Text
 
 
 class ServiceError(Exception):
     """A request the service refuses; the message is written for the player."""
 
-    template: ClassVar[str] = "That cannot be done right now."
+    template: ClassVar[str] = N_("That cannot be done right now.")
 
     def __init__(self, **params: Any) -> None:
         self.params = params
@@ -25,7 +26,7 @@ class ServiceError(Exception):
 
 
 class BadId(ServiceError):
-    template = "That is not a valid {what} id."
+    template = N_("That is not a valid {what} id.")
 
 
 def valid_id(value: object, what: str) -> int:
@@ -36,106 +37,117 @@ def valid_id(value: object, what: str) -> int:
 
 
 class UnknownGame(ServiceError):
-    template = "There is no game called {game!r}. Pick one from the list."
+    template = N_("There is no game called {game!r}. Pick one from the list.")
 
 
 class UnknownMatch(ServiceError):
-    template = "There is no match #{match_id}. Check the number with /matches."
+    template = N_("There is no match #{match_id}. Check the number with /matches.")
 
 
 class NoMatchHere(ServiceError):
-    template = "There is no match in this channel. Start one with /play."
+    template = N_("There is no match in this channel. Start one with /play.")
 
 
 class MatchDamaged(ServiceError):
-    template = (
+    template = N_(
         "Match #{match_id} was set aside: its saved position is damaged. A server admin can look at it with "
         "check-db; start a new match with /play."
     )
 
 
 class MatchOver(ServiceError):
-    template = "Match #{match_id} is over. Start a new one with /play."
+    template = N_("Match #{match_id} is over. Start a new one with /play.")
 
 
 class NotSeated(ServiceError):
-    template = "You are not playing in match #{match_id}. Start your own with /play."
+    template = N_("You are not playing in match #{match_id}. Start your own with /play.")
 
 
 class NotYourTurnError(ServiceError):
     """The user is seated but another player is to move; `params["user_id"]` is that player."""
 
-    template = "It is <@{user_id}>'s turn, not yours."
+    template = N_("It is <@{user_id}>'s turn, not yours.")
 
 
 class BotsTurn(NotYourTurnError):
-    template = "It is my turn, not yours: I am thinking."
+    template = N_("It is my turn, not yours: I am thinking.")
 
 
 class AlreadyResigned(ServiceError):
-    template = "You have already resigned from match #{match_id}."
+    template = N_("You have already resigned from match #{match_id}.")
 
 
 class StaleMove(ServiceError):
-    template = "That board has changed: look at the newest board and try again."
+    template = N_("That board has changed: look at the newest board and try again.")
 
 
 class ChannelBusy(ServiceError):
-    template = (
+    template = N_(
         "This channel already has a match in progress (#{match_id}). Finish it, or play in another channel."
     )
 
 
 class ChannelNotAllowed(ServiceError):
-    template = "Games are not played in this channel here. Ask an admin which channels allow them."
+    template = N_("Games are not played in this channel here. Ask an admin which channels allow them.")
 
 
 class SelfChallenge(ServiceError):
-    template = "You cannot challenge yourself. Pick another player, or play against me."
+    template = N_("You cannot challenge yourself. Pick another player, or play against me.")
 
 
 class TwoPlayersOnly(ServiceError):
-    template = "{game_name} needs {least} to {most} players: open a lobby with the players option."
+    template = N_("{game_name} needs {least} to {most} players: open a lobby with the players option.")
 
 
 class TooManyChallenges(ServiceError):
-    template = "You already have {count} open challenges. Wait for answers, or withdraw one first."
+    template = N_("You already have {count} open challenges. Wait for answers, or withdraw one first.")
 
 
 class ChannelFullOfChallenges(ServiceError):
-    template = "This channel already has {count} open challenges. Answer or withdraw some first."
+    template = N_("This channel already has {count} open challenges. Answer or withdraw some first.")
 
 
 class TooManyLobbies(ServiceError):
-    template = "You already host {count} open lobbies. Start or leave one first."
+    template = N_("You already host {count} open lobbies. Start or leave one first.")
 
 
 class ChannelFullOfLobbies(ServiceError):
-    template = "This channel already has {count} open lobbies. Join one of them, or start one first."
+    template = N_("This channel already has {count} open lobbies. Join one of them, or start one first.")
 
 
 class UnknownChallenge(ServiceError):
-    template = "There is no challenge #{challenge_id}."
+    template = N_("There is no challenge #{challenge_id}.")
 
 
 class ChallengeClosed(ServiceError):
-    template = "That challenge was already {status}. Send a new one with /play."
+    template = N_("That challenge was already {status}. Send a new one with /play.")
+    STATES: ClassVar[dict[str, str]] = {
+        "pending": N_("pending"),
+        "accepted": N_("accepted"),
+        "declined": N_("declined"),
+        "withdrawn": N_("withdrawn"),
+        "expired": N_("expired"),
+    }
+    """A challenge's status in words (the status itself is data), so that a translation layer can word it."""
+
+    def __init__(self, *, status: str) -> None:
+        super().__init__(status=Text(self.STATES.get(str(status), str(status))))
 
 
 class OnlyOpponent(ServiceError):
-    template = "Only <@{user_id}>, who was challenged, can answer this challenge."
+    template = N_("Only <@{user_id}>, who was challenged, can answer this challenge.")
 
 
 class OnlyChallenger(ServiceError):
-    template = "Only <@{user_id}>, who sent this challenge, can withdraw it."
+    template = N_("Only <@{user_id}>, who sent this challenge, can withdraw it.")
 
 
 class UnknownLobby(ServiceError):
-    template = "There is no lobby #{lobby_id}."
+    template = N_("There is no lobby #{lobby_id}.")
 
 
 class LobbyClosed(ServiceError):
-    template = "That lobby is closed. Open a new one with /play."
+    template = N_("That lobby is closed. Open a new one with /play.")
 
 
 class LobbyBusy(ServiceError):
@@ -143,83 +155,87 @@ class LobbyBusy(ServiceError):
 
 
 class LobbyFull(ServiceError):
-    template = "That lobby is full ({size} players). Wait for the next one, or open your own."
+    template = N_("That lobby is full ({size} players). Wait for the next one, or open your own.")
 
 
 class AlreadyJoined(ServiceError):
-    template = "You are already in this lobby."
+    template = N_("You are already in this lobby.")
 
 
 class NotInLobby(ServiceError):
-    template = "You are not in this lobby."
+    template = N_("You are not in this lobby.")
 
 
 class NotHost(ServiceError):
-    template = "Only <@{host_id}>, who opened the lobby, can do that."
+    template = N_("Only <@{host_id}>, who opened the lobby, can do that.")
 
 
 class NotEnoughPlayers(ServiceError):
-    template = "The lobby has {have} of the {need} players it needs to start. Wait for more, or add me."
+    template = N_("The lobby has {have} of the {need} players it needs to start. Wait for more, or add me.")
 
 
 class PlayerCount(ServiceError):
-    template = "{game_name} is for {least} to {most} players."
+    template = N_("{game_name} is for {least} to {most} players.")
 
 
 class BadSeatOrder(ServiceError):
-    template = "Seat order must be random or joined."
+    template = N_("Seat order must be random or joined.")
 
 
 class CannotPass(ServiceError):
-    template = "You cannot pass in {game_name} now: make a move instead."
+    template = N_("You cannot pass in {game_name} now: make a move instead.")
 
 
 class BadAiLevel(ServiceError):
-    template = "Unknown level {level!r}: choose easy, medium or hard."
+    template = N_("Unknown level {level!r}: choose easy, medium or hard.")
 
 
 class NothingToTakeBack(ServiceError):
-    template = "You have no move to take back yet."
+    template = N_("You have no move to take back yet.")
 
 
 class NoTakebackRequest(ServiceError):
-    template = "Nobody asked for a takeback in this match."
+    template = N_("Nobody asked for a takeback in this match.")
 
 
 class TakebackPending(ServiceError):
-    template = "A takeback request is already open in match #{match_id}: answer it first."
+    template = N_("A takeback request is already open in match #{match_id}: answer it first.")
 
 
 class OwnRequest(ServiceError):
-    template = "You asked for this yourself: wait for the other players to answer."
+    template = N_("You asked for this yourself: wait for the other players to answer.")
 
 
 class InvalidSetting(ServiceError):
-    template = "The setting {name} must be {expected}."
+    template = N_("The setting {name} must be {expected}.")
 
 
 class TurnTimeoutRange(ServiceError):
-    template = "The turn timeout must be between one minute and 14 days."
+    template = N_("The turn timeout must be between one minute and 14 days.")
 
 
 class AnalysisBusy(ServiceError):
-    template = "I am analysing several matches right now. Try again in a minute."
+    template = N_("I am analysing several matches right now. Try again in a minute.")
 
 
 class NotFinishedYet(ServiceError):
-    template = "Match #{match_id} is still being played: ask for its analysis once it has ended."
+    template = N_("Match #{match_id} is still being played: ask for its analysis once it has ended.")
 
 
 class NothingToAnalyse(ServiceError):
-    template = "Match #{match_id} was aborted, so there is no result to analyse. Pick another in /history."
+    template = N_(
+        "Match #{match_id} was aborted, so there is no result to analyse. Pick another in /history."
+    )
 
 
 class HintsCasualOnly(ServiceError):
-    template = "Hints are for casual matches, and match #{match_id} is rated. Play me with /play rated:False."
+    template = N_(
+        "Hints are for casual matches, and match #{match_id} is rated. Play me with /play rated:False."
+    )
 
 
 class HintsAgainstMeOnly(ServiceError):
-    template = "Hints are only for matches against me. Pick me as the opponent in /play to get them."
+    template = N_("Hints are only for matches against me. Pick me as the opponent in /play to get them.")
 
 
 USER_ERRORS: tuple[type[Exception], ...] = (ServiceError, MoveError, InvalidOptions)

@@ -1,5 +1,5 @@
-"""Per-guild settings: the default time per turn, whether matches get their own thread, and the channels
-where games may start."""
+"""Per-guild settings: the default time per turn, whether matches get their own thread, the channels
+where games may start, and the language of public messages."""
 
 from __future__ import annotations
 
@@ -9,6 +9,12 @@ from bot.service.errors import ChannelNotAllowed, InvalidSetting, TurnTimeoutRan
 from bot.service.options import MAX_TURN_TIMEOUT_MINUTES
 from bot.service.records import GuildSettings
 from bot.service.store import MatchStore
+
+LOCALES = ("en", "fr", "de", "es", "it", "pt_BR", "pl", "ja")
+"""The languages Tessera speaks (catalog names; English is the source). A guild's `locale` is one of them,
+or None to follow the server's Discord language."""
+FOLLOW_DISCORD = "discord"
+"""The /settings value that clears the guild's language (public messages follow Discord's server locale)."""
 
 DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 """Seconds a player has for a turn unless the guild or the match says otherwise."""
@@ -33,8 +39,10 @@ class Guilds:
         turn_timeout: float | None = None,
         threads: bool | None = None,
         allowed_channels: Iterable[int] | None = None,
+        locale: str | None = None,
     ) -> GuildSettings:
-        """Change some settings (None keeps one). `turn_timeout` is in seconds, one minute to 14 days."""
+        """Change some settings (None keeps one). `turn_timeout` is in seconds, one minute to 14 days;
+        `locale` is one of `LOCALES`, or `FOLLOW_DISCORD` to follow the server's Discord language."""
         current = await self.settings(guild_id)
         if turn_timeout is not None and (
             isinstance(turn_timeout, bool)
@@ -50,11 +58,15 @@ class Guilds:
                 isinstance(c, int) and not isinstance(c, bool) and 0 < c < 2**63 for c in allowed_channels
             ):
                 raise InvalidSetting(name="game channels", expected="channels of this server")
+        if locale is not None and locale not in (*LOCALES, FOLLOW_DISCORD):
+            raise InvalidSetting(name="language", expected="one of " + ", ".join(LOCALES))
+        new_locale = current.locale if locale is None else (None if locale == FOLLOW_DISCORD else locale)
         new = GuildSettings(
             guild_id,
             current.turn_timeout if turn_timeout is None else float(turn_timeout),
             current.threads if threads is None else threads,
             current.allowed_channels if allowed_channels is None else tuple(sorted(set(allowed_channels))),
+            new_locale,
         )
         await self.store.put_guild_settings(new)
         return new

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Option, Rules, resolve_options
+from games.texts import N_, Text
 
 SEAT_CHOICES: tuple[str, ...] = ("challenger", "opponent", "random")
 """Who takes seat 0 of a two-player match."""
@@ -20,11 +21,11 @@ SEAT_ORDERS: tuple[str, ...] = ("random", "joined")
 """How a lobby seats its members: drawn at random, or in the order they joined."""
 MAX_TURN_TIMEOUT_MINUTES = 14 * 24 * 60
 
-RATED = Option("rated", True, "Whether the result changes ratings")
+RATED = Option("rated", True, N_("Whether the result changes ratings"))
 TURN_TIMEOUT = Option(
     "turn_timeout",
     0,
-    "Minutes per turn; 0 uses the server's setting",
+    N_("Minutes per turn; 0 uses the server's setting"),
     minimum=0,
     maximum=MAX_TURN_TIMEOUT_MINUTES,
 )
@@ -36,7 +37,7 @@ def first_seat_option(rules: Rules[Any, Any]) -> Option:
     return Option(
         choice.option,
         "random",
-        f"{choice.help}: challenger, opponent or random",
+        Text("{help}: challenger, opponent or random", help=Text.of(choice.help)),
         choices=SEAT_CHOICES,
         proposal=choice.proposal,
     )
@@ -89,9 +90,11 @@ def parse_options_text(text: str) -> dict[str, str]:
             name, sep, value = token.partition(":")
         name, value = name.strip().lower(), value.strip()
         if not sep or not name or not value:
-            raise OptionsTextError(f"{token!r} is not an option: write name=value, like board=hex5")
+            raise OptionsTextError(
+                Text("{token!r} is not an option: write name=value, like board=hex5", token=token)
+            )
         if name in found:
-            raise OptionsTextError(f"{name} is given twice")
+            raise OptionsTextError(Text("{name} is given twice", name=name))
         found[name] = value
     return found
 
@@ -108,7 +111,8 @@ def _values_of(spec: Option) -> list[str]:
 
 
 def suggest_options(specs: tuple[Option, ...], text: str, *, limit: int = 25) -> list[tuple[str, str]]:
-    """Completions of options text for autocomplete: (label, completed text) pairs.
+    """Completions of options text for autocomplete: (label, completed text) pairs; a label is a `Text`
+    (the Discord layer translates it and cuts it to Discord's 100 characters).
 
     The last word is completed: an option name (``boa`` -> ``board=``) or, after ``name=``, a value from
     the option's choices (``board=h`` -> ``board=hex5``). Options already given are not offered again."""
@@ -123,8 +127,13 @@ def suggest_options(specs: tuple[Option, ...], text: str, *, limit: int = 25) ->
         for spec in specs:
             if spec.name not in given and spec.name.startswith(name.lower()):
                 default = _shown(spec.default)
-                label = f"{spec.name}= ({spec.help}; default {default})"
-                found.append((label[:100], f"{prefix}{spec.name}="))
+                label = Text(
+                    "{name}= ({help}; default {default})",
+                    name=spec.name,
+                    help=Text.of(spec.help),
+                    default=default,
+                )
+                found.append((label, f"{prefix}{spec.name}="))
     else:
         chosen = next((s for s in specs if s.name == name.lower()), None)
         for value in _values_of(chosen) if chosen is not None else []:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.service.errors import ServiceError, valid_id
+from games.texts import N_
 
 if TYPE_CHECKING:
     from bot.service.store import MatchStore
@@ -44,11 +45,11 @@ class UserPrefs:
 
 
 class UnknownTheme(ServiceError):
-    template = "There is no theme {theme!r}. Choose default or colorblind."
+    template = N_("There is no theme {theme!r}. Choose default or colorblind.")
 
 
 class UnknownReminderMode(ServiceError):
-    template = "Reminders can be off, dm or mention, not {mode!r}."
+    template = N_("Reminders can be off, dm or mention, not {mode!r}.")
 
 
 class Prefs:

@@ -378,12 +378,13 @@ class Lobby:
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """Per-guild settings: turn timeout in seconds, matches in threads, channels where games may start
-    (empty = every channel)."""
+    (empty = every channel), the language of public messages (None: the server's Discord language)."""
 
     guild_id: int
     turn_timeout: float
     threads: bool
     allowed_channels: tuple[int, ...]
+    locale: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

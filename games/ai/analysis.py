@@ -27,6 +27,7 @@ from typing import Any
 from games.ai.knowledge import Knowledge, knowledge_for
 from games.ai.search import Level, Search, SearchReport, analyse, seat_count
 from games.base import Rules, Seat, Step, replay
+from games.texts import Text
 
 LEVEL = Level.HARD
 """The analysis searches with the hard level's knowledge and picks its most visited move."""
@@ -96,11 +97,12 @@ class MatchAnalysis:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The AI's move for the seat to move: its notation, the move in words, and a one-line reason."""
+    """The AI's move for the seat to move: its notation, the move in words, and a one-line reason (both
+    `Text`, so the bot words them in the player's language)."""
 
     move: str
     description: str
-    reason: str
+    reason: Text
     chance: float | None
     """The mover's estimated win chance after the move; None where no search estimated it."""
 
@@ -234,20 +236,30 @@ def hint(rules: Rules[Any, Any], state: Any, *, iterations: int, seed: int = 0) 
     notation = rules.notation(state, report.move)
     description = rules.describe(state, report.move)
     if report.reason == "winning move":
-        return Hint(notation, description, "it wins the game at once.", 1.0)
+        return Hint(notation, description, Text("it wins the game at once."), 1.0)
     if report.reason in ("forced", "only move"):
-        return Hint(notation, description, "it is the only sensible move here.", None)
+        return Hint(notation, description, Text("it is the only sensible move here."), None)
     if not report.moves:  # the AI's own procedure (Paintscape's balancing)
-        return Hint(notation, description, "it is the move I would make here.", None)
+        return Hint(notation, description, Text("it is the move I would make here."), None)
     chance = report.moves[0].value
-    reason = f"about {percent(chance)} to win after it"
     blocked = _stops_a_win(rules, state, report)
     if blocked is not None:
-        reason += f", and it stops {rules.seat_label(state, blocked)} from winning next turn"
+        reason = Text(
+            "about {chance} to win after it, and it stops {seat} from winning next turn.",
+            chance=percent(chance),
+            seat=rules.seat_label(state, blocked),
+        )
     elif len(report.moves) > 1 and report.moves[1].value <= chance:
         second = report.moves[1]
-        reason += f" (next best {rules.notation(state, second.move)}: {percent(second.value)})"
-    return Hint(notation, description, reason + ".", chance)
+        reason = Text(
+            "about {chance} to win after it (next best {move}: {other}).",
+            chance=percent(chance),
+            move=rules.notation(state, second.move),
+            other=percent(second.value),
+        )
+    else:
+        reason = Text("about {chance} to win after it.", chance=percent(chance))
+    return Hint(notation, description, reason, chance)
 
 
 def percent(chance: float) -> str:

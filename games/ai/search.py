@@ -20,6 +20,7 @@ from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards, knowledge_for
 from games.base import GameOver, Rules, Seat
+from games.texts import Text
 
 
 class Level(enum.StrEnum):
@@ -275,7 +276,7 @@ def analyse(
 ) -> SearchReport:
     """Search the position and report the chosen move with the statistics behind it (see `best_move`)."""
     if rules.to_move(state) is None:
-        raise GameOver("the game is over; there is nothing to play")
+        raise GameOver(Text("the game is over; there is nothing to play"))
     settings = LEVELS[Level(level)]
     forced = rules.forced_move(state)
     if forced is not None:

@@ -23,6 +23,7 @@ import re
 from functools import cache, cached_property
 
 from games.grids import TileGrid, hex_grid, square_grid, triangle_grid, triangle_rows
+from games.texts import Text
 from games.tilingking.pieces import pieces
 
 PRESETS: tuple[str, ...] = ("sq9", "sq11b", "sq13bi", "hex5", "hex6b", "hex8bi", "tri4", "tri5b", "tri6bi")
@@ -131,12 +132,18 @@ def board(board_id: str) -> Board:
     """
     match = _ID.match(board_id)
     if not match:
-        raise ValueError(f"unknown board {board_id!r}; boards are {', '.join(PRESETS)}")
+        raise ValueError(
+            Text(
+                "unknown board {board_id!r}; boards are {boards}",
+                board_id=board_id,
+                boards=", ".join(PRESETS),
+            )
+        )
     shape, size_text, border = match.groups()
     size = int(size_text)
     low, high = SIZE_LIMITS[shape]
     if not low <= size <= high:
-        raise ValueError(f"{shape} boards have size {low} to {high}")
+        raise ValueError(Text("{shape} boards have size {low} to {high}", shape=shape, low=low, high=high))
     grid = _grid(shape, size)
     neutral: set[int] = set()
     if border:
@@ -150,5 +157,5 @@ def custom_id(preset: str, size: int) -> str:
     """The id of a plain board of another size: custom_id("hex5", 7) == "hex7"."""
     match = _ID.match(preset)
     if not match or match.group(3):
-        raise ValueError("size works only with the plain boards sq9, hex5 and tri4")
+        raise ValueError(Text("size works only with the plain boards sq9, hex5 and tri4"))
     return f"{match.group(1)}{size}"

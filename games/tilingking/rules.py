@@ -48,10 +48,11 @@ from games.base import (
 from games.caches import cache_field, remember
 from games.grids import bits_of
 from games.snapshots import Snapshot, is_whole
+from games.texts import N_, Text
 from games.tilingking.boards import PRESETS, Board, board, custom_id
 from games.tilingking.pieces import MAX_SIZE, Piece, default_copies, piece_index, pieces
 
-COLOURS: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow")
+COLOURS: tuple[str, ...] = (Text("Red"), Text("Blue"), Text("Green"), Text("Yellow"))
 """Colour names by colour index; seat s starts with colour s (the pie swap exchanges them)."""
 
 PLACE, PASS, PASSALL, RESIGN, SWAP = "place", "pass", "passall", "resign", "swap"
@@ -243,7 +244,7 @@ def _flood(board_: Board, seed: int, allowed: int) -> int:
 _SHORT_AT = re.compile(r"^([a-z0-9]+)\s*@\s*([a-z]+[0-9]+)(?:\s*r([0-9]+)|\s+([0-9]+))?(?:\s*(m))?$")
 _SHORT_SPACED = re.compile(r"^([a-z0-9]+)\s+([a-z]+[0-9]+)\s+r([0-9]+)()(?:\s+(m))?$")
 
-_SUMMARY = """\
+_SUMMARY = N_("""\
 **TilingKing**: 2 to 4 players take turns placing one of their pieces (polyominoes, polyhexes or \
 polyiamonds, turned or flipped) on free cells. A piece may not cover neutral (black) cells, other pieces or \
 an opponent's territory. Close a ring of your pieces (neutral cells help, the board edge does not; pieces \
@@ -257,7 +258,7 @@ Moves: the cells, e.g. `c3 c4 c5 d4`, or piece@anchor rotation mirror, e.g. `T4@
 cells (`board`, `size`), the piece sets and copies (`copies`), flipping pieces (`reflections`), at most half \
 the board captured per turn (`half_cap`), territory is permanent, ending as soon as nobody can place \
 (`end_when_stuck`), and the Tile Hoard options (`ruleset: tilehoard`): `single_piece_capture`, \
-`protect_capturing_pieces`, `only_unowned`, and the pie `swap` on a player's first turn."""
+`protect_capturing_pieces`, `only_unowned`, and the pie `swap` on a player's first turn.""")
 
 
 class TilingKingRules:
@@ -267,25 +268,26 @@ class TilingKingRules:
     name: ClassVar[str] = "TilingKing"
     seats: ClassVar[range] = range(2, 5)
     options: ClassVar[tuple[Option, ...]] = (
-        Option("board", "sq9", "board preset: square, hex or triangle cells, b = neutral border, "
-               "bi = border and island", choices=PRESETS, proposal=True),
-        Option("size", 0, "custom size of a plain board (sq9: 4-19 squares a side, hex5: 3-10, tri4: 2-8); "
-               "0 keeps the preset", minimum=0, maximum=19, proposal=True),
-        Option("copies", 0, "copies of the piece set per player; 0 = from the board size and players",
+        Option("board", "sq9", N_("board preset: square, hex or triangle cells, b = neutral border, "
+               "bi = border and island"), choices=PRESETS, proposal=True),
+        Option("size", 0, N_("custom size of a plain board (sq9: 4-19 squares a side, hex5: 3-10, "
+               "tri4: 2-8); 0 keeps the preset"), minimum=0, maximum=19, proposal=True),
+        Option("copies", 0, N_("copies of the piece set per player; 0 = from the board size and players"),
                minimum=0, maximum=MAX_COPIES, proposal=True),
-        Option("reflections", True, "pieces may be flipped", proposal=True),
-        Option("half_cap", True, "at most half the playable cells captured per turn", proposal=True),
-        Option("ruleset", "tilingking", "tilehoard switches on the four Tile Hoard options",
+        Option("reflections", True, N_("pieces may be flipped"), proposal=True),
+        Option("half_cap", True, N_("at most half the playable cells captured per turn"), proposal=True),
+        Option("ruleset", "tilingking", N_("tilehoard switches on the four Tile Hoard options"),
                choices=("tilingking", "tilehoard")),
-        Option("single_piece_capture", False, "a ring captures only if it holds at most one opponent piece "
-               "in total (Tile Hoard)", proposal=True),
-        Option("protect_capturing_pieces", False, "a piece that helped capture cannot be captured "
-               "(Tile Hoard)", proposal=True),
-        Option("only_unowned", False, "no pieces on territory, not even your own (Tile Hoard)",
+        Option("single_piece_capture", False, N_("a ring captures only if it holds at most one "
+               "opponent piece in total (Tile Hoard)"), proposal=True),
+        Option("protect_capturing_pieces", False, N_("a piece that helped capture cannot be captured "
+               "(Tile Hoard)"), proposal=True),
+        Option("only_unowned", False, N_("no pieces on territory, not even your own (Tile Hoard)"),
                proposal=True),
-        Option("swap", False, "pie rule: on your first turn you may swap sides with the previous player",
+        Option("swap", False, N_("pie rule: on your first turn you may swap sides with the previous player"),
                proposal=True),
-        Option("end_when_stuck", True, "the game ends as soon as no player can place a piece", proposal=True),
+        Option("end_when_stuck", True, N_("the game ends as soon as no player can place a piece"),
+               proposal=True),
     )
     summary: ClassVar[str] = _SUMMARY
     first_seat: ClassVar[SeatChoice] = FIRST_SEAT
@@ -295,7 +297,7 @@ class TilingKingRules:
     def settings(self, seats: int, options: Mapping[str, Any]) -> Settings:
         """Resolve match options; raises InvalidOptions."""
         if type(seats) is not int or seats not in self.seats:
-            raise InvalidOptions("TilingKing is for 2 to 4 players")
+            raise InvalidOptions(Text("TilingKing is for 2 to 4 players"))
         values = resolve_options(self.options, options)
         if values["ruleset"] == "tilehoard":
             for name in TILE_HOARD:
@@ -306,11 +308,11 @@ class TilingKingRules:
             try:
                 board_id = custom_id(board_id, int(values["size"]))
             except ValueError as error:
-                raise InvalidOptions(str(error)) from None
+                raise InvalidOptions(*error.args) from None
         try:
             the_board = board(board_id)
         except ValueError as error:
-            raise InvalidOptions(str(error)) from None
+            raise InvalidOptions(*error.args) from None
         copies = int(values["copies"]) or default_copies(the_board.kind, the_board.playable_count, seats)
         values.pop("size")
         values["board"] = board_id
@@ -429,9 +431,9 @@ class TilingKingRules:
 
     def apply(self, state: TilingState, move: Move) -> TilingState:
         if state.ended is not None:
-            raise GameOver("the game is over")
+            raise GameOver(Text("the game is over"))
         if not isinstance(move, Move) or type(move.mask) is not int or move.mask < 0:
-            raise IllegalMove("that is not a TilingKing move")
+            raise IllegalMove(Text("that is not a TilingKing move"))
         seat = state.turn
         bit = 1 << seat
         started = state.started | bit
@@ -452,15 +454,18 @@ class TilingKingRules:
             if not self.swap_allowed(state):
                 raise IllegalMove(self._no_swap_reason(state))
             return self._next(replace(self._swap(state, seat), started=started, passed=0), seat, changed=True)
-        raise IllegalMove(f"{move.action!r} is not a TilingKing move")
+        raise IllegalMove(Text('{action!r} is not a TilingKing move', action=move.action))
 
     def word_moves(self, state: TilingState) -> tuple[WordMove, ...]:
         """Pass, pass all (which cannot be undone) and, while the pie rule allows it, swap."""
         if state.ended is not None or self.forced_move(state) is not None:
             return ()
-        moves = [WordMove("pass", "Pass"), WordMove("passall", "Pass all remaining turns", irreversible=True)]
+        moves = [
+            WordMove("pass", Text("Pass")),
+            WordMove("passall", Text("Pass all remaining turns"), irreversible=True),
+        ]
         if self.swap_allowed(state):
-            moves.append(WordMove("swap", "Swap seats (pie rule)"))
+            moves.append(WordMove("swap", Text("Swap seats (pie rule)")))
         return tuple(moves)
 
     def pass_move(self, state: TilingState) -> Move | None:
@@ -471,9 +476,9 @@ class TilingKingRules:
         """`seat` resigns, on any turn (RULES 3.1: "resign on any turn"); the game goes on without it until
         all but one player have resigned. Logged as the word `resign` with the resigning seat."""
         if state.ended is not None:
-            raise GameOver("the game is over")
+            raise GameOver(Text("the game is over"))
         if type(seat) is not int or not 0 <= seat < state.seats:
-            raise IllegalMove(f"there is no seat {seat!r} in this game")
+            raise IllegalMove(Text('there is no seat {seat!r} in this game', seat=seat))
         if state.resigned[seat]:
             return state
         if seat == state.turn:
@@ -498,15 +503,21 @@ class TilingKingRules:
         ):
             return index
         if state.passall[seat]:
-            raise IllegalMove("you passed for the rest of the game, so you can only pass")
+            raise IllegalMove(Text("you passed for the rest of the game, so you can only pass"))
         if not move.mask:
-            raise IllegalMove("name the cells of your piece, like c3 c4 c5 d4")
+            raise IllegalMove(Text("name the cells of your piece, like c3 c4 c5 d4"))
         if index is None or pieces(kind)[index].id != move.piece:
             self._diagnose(state, seat, list(bits_of(move.mask)))
-            raise IllegalMove(f"{cell_list(state.board, move.mask)} is not the shape of {move.piece}")
+            raise IllegalMove(
+                Text(
+                    "{cell_list} is not the shape of {piece}",
+                    cell_list=cell_list(state.board, move.mask),
+                    piece=move.piece,
+                )
+            )
         self._check_cells(state, seat, bits_of(move.mask))
         if not state.supplies[seat][index]:
-            raise IllegalMove(f"you have no {move.piece} left")
+            raise IllegalMove(Text('you have no {piece} left', piece=move.piece))
         return index
 
     def _check_cells(self, state: TilingState, seat: Seat, cells: Iterable[int]) -> None:
@@ -517,17 +528,28 @@ class TilingKingRules:
         for i in cells:
             label = the_board.labels[i]
             if the_board.neutral_mask >> i & 1:
-                raise IllegalMove(f"{label} is neutral; pieces go on the other cells")
+                raise IllegalMove(Text('{label} is neutral; pieces go on the other cells', label=label))
             if covered >> i & 1:
                 owner = next(p for p in state.placed if p.mask >> i & 1).owner
-                whose = "your" if owner == seat else f"{self.seat_label(state, owner)}'s"
-                raise IllegalMove(f"{label} is already covered by {whose} piece")
+                if owner == seat:
+                    raise IllegalMove(Text("{label} is already covered by your piece", label=label))
+                whose = self.seat_label(state, owner)
+                raise IllegalMove(
+                    Text("{label} is already covered by {whose}'s piece", label=label, whose=whose)
+                )
             owner_of = territory[i]
             if owner_of is not None and owner_of != seat:
                 whose = self.seat_label(state, owner_of)
-                raise IllegalMove(f"{label} is {whose}'s territory; play elsewhere")
+                raise IllegalMove(
+                    Text("{label} is {whose}'s territory; play elsewhere", label=label, whose=whose)
+                )
             if owner_of == seat and state.settings.only_unowned:
-                raise IllegalMove(f"{label} is your territory; in this match pieces go only on unowned cells")
+                raise IllegalMove(
+                    Text(
+                        "{label} is your territory; in this match pieces go only on unowned cells",
+                        label=label,
+                    )
+                )
 
     def _diagnose(self, state: TilingState, seat: Seat, cells: list[int]) -> None:
         """Raise the reason a set of cells is not a piece placement (shape, connection, mirror)."""
@@ -536,7 +558,13 @@ class TilingKingRules:
         labels = " ".join(the_board.labels[i] for i in cells)
         largest = MAX_SIZE[the_board.kind]
         if len(cells) > largest:
-            raise IllegalMove(f"{labels} is not one piece: pieces have 1 to {largest} cells")
+            raise IllegalMove(
+                Text(
+                    "{labels} is not one piece: pieces have 1 to {largest} cells",
+                    labels=labels,
+                    largest=largest,
+                )
+            )
         group = {cells[0]}
         grown = True
         while grown:
@@ -549,12 +577,25 @@ class TilingKingRules:
         if stray:
             touching = " or ".join(the_board.labels[i] for i in cells if i in group)
             first_stray = the_board.labels[stray[0]]
-            raise IllegalMove(f"{labels} is not one piece: {first_stray} does not touch {touching}")
+            raise IllegalMove(
+                Text(
+                    "{labels} is not one piece: {first_stray} does not touch {touching}",
+                    labels=labels,
+                    first_stray=first_stray,
+                    touching=touching,
+                )
+            )
         mask = the_board.mask_of(cells)
         flipped = the_board.placement_piece(True).get(mask)
         if flipped is not None and not state.settings.reflections:
             name = pieces(the_board.kind)[flipped].id
-            raise IllegalMove(f"{labels} is a flipped {name}; this match does not allow flipping pieces")
+            raise IllegalMove(
+                Text(
+                    "{labels} is a flipped {name}; this match does not allow flipping pieces",
+                    labels=labels,
+                    name=name,
+                )
+            )
 
     def _place(self, state: TilingState, seat: Seat, index: int, mask: int) -> TilingState:
         """Put the piece down, then resolve captures (RULES 3.7)."""
@@ -639,10 +680,10 @@ class TilingKingRules:
 
     def _no_swap_reason(self, state: TilingState) -> str:
         if not state.settings.swap:
-            return "swap is off in this match; place a piece or pass"
+            return Text("swap is off in this match; place a piece or pass")
         if state.turn == 0 or state.started >> state.turn & 1:
-            return "you can swap only on your first turn, after the previous player has moved"
-        return "the previous player has resigned, so there is nothing to swap with"
+            return Text("you can swap only on your first turn, after the previous player has moved")
+        return Text("the previous player has resigned, so there is nothing to swap with")
 
     def _next(self, state: TilingState, mover: Seat, *, changed: bool) -> TilingState:
         """Count the ply, check the end, and hand the turn to the next seat that has not resigned."""
@@ -678,10 +719,12 @@ class TilingKingRules:
         resign, swap."""
         text = move_text(text)
         if state.ended is not None:
-            raise GameOver("the game is over")
+            raise GameOver(Text("the game is over"))
         words = text.strip().lower().split()
         if not words:
-            raise InvalidMove("type the cells of your piece, like c3 c4 c5 d4, or pass, passall or resign")
+            raise InvalidMove(
+                Text("type the cells of your piece, like c3 c4 c5 d4, or pass, passall or resign")
+            )
         if len(words) == 1 and words[0] in (PASS, PASSALL, RESIGN, SWAP):
             if words[0] == SWAP and not self.swap_allowed(state):
                 raise IllegalMove(self._no_swap_reason(state))
@@ -689,7 +732,7 @@ class TilingKingRules:
         if words[0] == PLACE:
             words = words[1:]
             if not words:
-                raise InvalidMove("say which cells: place c3 c4 c5 d4")
+                raise InvalidMove(Text("say which cells: place c3 c4 c5 d4"))
         body = " ".join(words)
         if "@" in body:
             return self._parse_short(state, body)
@@ -701,13 +744,18 @@ class TilingKingRules:
                 return self._parse_short(state, body)
             bad = words[cells.index(None)]
             if len(words) == 1 and bad.upper() in piece_index(the_board.kind):
-                raise InvalidMove(f"say where to put {bad.upper()}: its cells (like c3 c4 c5 d4) or "
-                                  f"{bad.upper()}@cell rotation (like {bad.upper()}@c3 r0)")
+                raise InvalidMove(
+                    Text(
+                        "say where to put {piece}: its cells (like c3 c4 c5 d4) or {piece}@cell rotation "
+                        "(like {piece}@c3 r0)",
+                        piece=bad.upper(),
+                    )
+                )
             try:
                 the_board.parse(bad)
             except ValueError as error:
-                raise InvalidMove(str(error)) from None
-            raise InvalidMove(f"{bad!r} is not a cell")
+                raise InvalidMove(*error.args) from None
+            raise InvalidMove(Text('{bad!r} is not a cell', bad=bad))
         return self._placement(state, [c for c in cells if c is not None])
 
     def _placement(self, state: TilingState, cells: list[int]) -> Move:
@@ -715,12 +763,16 @@ class TilingKingRules:
         seat = state.turn
         if len(set(cells)) != len(cells):
             twice = next(c for c in cells if cells.count(c) > 1)
-            raise InvalidMove(f"{the_board.labels[twice]} is listed twice; name each cell once")
+            raise InvalidMove(
+                Text("{cell} is listed twice; name each cell once", cell=the_board.labels[twice])
+            )
         mask = the_board.mask_of(cells)
         index = the_board.placement_piece(state.settings.reflections).get(mask)
         if index is None:
             self._diagnose(state, seat, cells)
-            raise IllegalMove(f"{' '.join(the_board.labels[i] for i in cells)} does not fit on the board")
+            raise IllegalMove(
+                Text("{cells} does not fit on the board", cells=" ".join(the_board.labels[i] for i in cells))
+            )
         move = Move(PLACE, pieces(the_board.kind)[index].id, mask)
         self._check_placement(state, seat, move)
         return move
@@ -730,7 +782,9 @@ class TilingKingRules:
         """`T4@c3 r1 m`: the piece turned by the mirror (first) and r rotations, its first cell on c3."""
         match = _SHORT_AT.match(body) or _SHORT_SPACED.match(body)
         if not match:
-            raise InvalidMove("write a piece as its cells (c3 c4 c5 d4) or as piece@cell rotation: T4@c3 r1")
+            raise InvalidMove(
+                Text("write a piece as its cells (c3 c4 c5 d4) or as piece@cell rotation: T4@c3 r1")
+            )
         piece_text, anchor_text, rotation_text, bare_rotation, mirror = match.groups()
         rotation_text = rotation_text or bare_rotation
         the_board = state.board
@@ -738,30 +792,38 @@ class TilingKingRules:
         index = piece_index(kind).get(piece_text.upper())
         if index is None:
             names = ", ".join(p.id for p in pieces(kind))
-            raise InvalidMove(f"there is no piece {piece_text.upper()}; the pieces are {names}")
+            raise InvalidMove(
+                Text(
+                    "there is no piece {piece}; the pieces are {names}", piece=piece_text.upper(), names=names
+                )
+            )
         try:
             anchor = the_board.parse(anchor_text)
         except ValueError as error:
-            raise InvalidMove(str(error)) from None
+            raise InvalidMove(*error.args) from None
         tiling = the_board.tiling
         rotation = int(rotation_text or 0) if len(rotation_text or "") <= 3 else tiling.rotations
         if rotation >= tiling.rotations:
-            raise InvalidMove(f"rotations go from r0 to r{tiling.rotations - 1}")
+            raise InvalidMove(Text('rotations go from r0 to r{last}', last=tiling.rotations - 1))
         if mirror and not state.settings.reflections:
-            raise IllegalMove("this match does not allow flipping pieces; leave out the m")
+            raise IllegalMove(Text("this match does not allow flipping pieces; leave out the m"))
         piece = pieces(kind)[index]
         shape = tiling.oriented(piece.shape, rotation, bool(mirror))
         offset = tiling.translation(shape[0], the_board.cells[anchor])
         written = f"{piece.id}@{the_board.labels[anchor]} r{rotation}{' m' if mirror else ''}"
         if offset is None:
             raise IllegalMove(
-                f"{written} cannot start on {the_board.labels[anchor]}: that triangle points the other way"
+                Text(
+                    "{written} cannot start on {cell}: that triangle points the other way",
+                    written=written,
+                    cell=the_board.labels[anchor],
+                )
             )
         cells = []
         for x, y in shape:
             i = the_board.index_of.get((x + offset[0], y + offset[1]))
             if i is None:
-                raise IllegalMove(f"{written} runs off the board")
+                raise IllegalMove(Text('{written} runs off the board', written=written))
             cells.append(i)
         return self._placement(state, cells)
 
@@ -790,34 +852,45 @@ class TilingKingRules:
         who = self.seat_label(state, state.turn)
         if move.action == PASS:
             if state.passall[state.turn]:
-                return f"{who} passes (passing for the rest of the game)"
+                return Text('{who} passes (passing for the rest of the game)', who=who)
             if self.forced_move(state) is not None:
-                return f"{who} passes (no piece fits)"
-            return f"{who} passes"
+                return Text("{who} passes (no piece fits)", who=who)
+            return Text('{who} passes', who=who)
         if move.action == PASSALL:
-            return f"{who} passes for the rest of the game"
+            return Text('{who} passes for the rest of the game', who=who)
         if move.action == RESIGN:
-            return f"{who} resigns"
+            return Text('{who} resigns', who=who)
         if move.action == SWAP:
             previous = self.seat_label(state, state.turn - 1)
-            return f"{who} swaps sides with {previous} and now plays {previous}"
+            return Text(
+                "{who} swaps sides with {previous} and now plays {previous}", who=who, previous=previous
+            )
         after = self.apply(state, move)
-        text = f"{who} places {move.piece} on {cell_list(state.board, move.mask)}"
+        cells = cell_list(state.board, move.mask)
+        parts = [Text("{who} places {piece} on {cells}", who=who, piece=move.piece, cells=cells)]
         seat = state.turn
         gained = (after.territory_masks[seat] & ~state.territory_masks[seat]).bit_count()
         left = set(after.placed)
         returned = [p for p in state.placed if p not in left and p.owner != seat]
         if gained:
-            text += f" and captures {gained} cell{'s' if gained != 1 else ''}"
+            captured = Text.ngettext(" and captures {n} cell", " and captures {n} cells", gained, n=gained)
+            parts.append(captured)
         elif returned:
-            text += " and captures"
+            parts.append(Text(" and captures"))
         if returned:
-            names = [f"{self.seat_label(state, p.owner)}'s {p.piece}" for p in returned]
+            names = [
+                Text("{owner}'s {piece}", owner=self.seat_label(state, p.owner), piece=p.piece)
+                for p in returned
+            ]
             if len(returned) == 1:
-                text += f" ({names[0]} returns to {self.seat_label(state, returned[0].owner)})"
+                owner = self.seat_label(state, returned[0].owner)
+                parts.append(Text(" ({piece} returns to {owner})", piece=names[0], owner=owner))
             else:
-                text += f" ({', '.join(names[:-1])} and {names[-1]} return to their owners)"
-        return text
+                listed = Text.concat(*[part for name in names[:-1] for part in (name, ", ")][:-1])
+                parts.append(
+                    Text(" ({pieces} and {last} return to their owners)", pieces=listed, last=names[-1])
+                )
+        return Text.concat(*parts)
 
     def position_text(self, state: TilingState) -> str:
         """Header, then the board row by row: `#` neutral, `.` free, a colour letter (R B G Y) for a piece,

@@ -49,13 +49,10 @@ async def test_the_analyse_button_under_a_final_board(world: Any) -> None:
     assert reply_text(again) == text and runtime.analyses.runs == 1, "a finished match is analysed once"
 
 
-async def test_analyse_shows_the_biggest_turning_point(world: Any) -> None:
-    """A long real game with a blunder, stored through the service, then /analyse: the turning points per
-    player and the image of the biggest, in the user's theme."""
+async def blunder_match(service: Any, guild: Any, channel: Any, alice: Any, bob: Any) -> int:
+    """A long real Paintscape game with a blunder between Alice and Bob, stored through the service and
+    finished; returns its match id."""
     start, log, _ = blunder_game(35)
-    runtime = world.env.bot.runtime
-    service = runtime.service
-    alice, bob = world.alice, world.bob
     match = await service.matches.start(
         "paintscape",
         {"balance": False},
@@ -63,8 +60,8 @@ async def test_analyse_shows_the_biggest_turning_point(world: Any) -> None:
         seed=35,
         rated=False,
         turn_timeout=86400,
-        guild_id=world.guild.id,
-        channel_id=world.channel.id,
+        guild_id=guild.id,
+        channel_id=channel.id,
     )
     rules = service.rules("paintscape")
     assert rules.position_text(match.state) == rules.position_text(start)
@@ -74,17 +71,26 @@ async def test_analyse_shows_the_biggest_turning_point(world: Any) -> None:
         if view.is_active and rules.forced_move(view.state) is None:
             await service.matches.play(match.id, players[seat], notation)
     assert not (await service.matches.get(match.id)).is_active
+    return int(match.id)
+
+
+async def test_analyse_shows_the_biggest_turning_point(world: Any) -> None:
+    """A long real game with a blunder, then /analyse: the turning points per player and the image of the
+    biggest, in the user's theme."""
+    runtime = world.env.bot.runtime
+    alice = world.alice
+    match_id = await blunder_match(runtime.service, world.guild, world.channel, alice, world.bob)
     await alice.slash(world.channel, "prefs", theme="colorblind")
-    result = await alice.slash(world.channel, "analyse", match_id=match.id)
+    result = await alice.slash(world.channel, "analyse", match_id=match_id)
     text = reply_text(result)
-    analysis = runtime.analyses.cached(match.id)
+    analysis = runtime.analyses.cached(match_id)
     biggest = analysis.biggest()
     assert biggest is not None
     assert f"played **{biggest.played}**, **{biggest.preferred}** was better" in text
     assert f"The image shows the biggest, move {biggest.ply + 1}" in text
     reply = result.followups[-1] if result.followups else result.response
     (attachment,) = reply.attachments
-    assert attachment.filename == f"analysis-{match.id}.png"
+    assert attachment.filename == f"analysis-{match_id}.png"
     assert f"after the move played, {biggest.played}" in str(attachment.description)
     assert image_theme(world.env, attachment) == "colorblind"
     image = Image.open(io.BytesIO(world.env.backend.cdn.get(attachment.url)))

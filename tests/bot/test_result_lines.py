@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import games
-from bot.boards import plural, rating_lines, rating_text, result_lines, result_sentence
+from bot.boards import rating_lines, rating_text, result_lines, result_sentence
+from bot.i18n import ENGLISH
 from bot.service.ratings import NEW_MU, NEW_SIGMA, PROVISIONAL_SIGMA, is_provisional, shown_rating
 from bot.service.records import Finished, MatchRecord, MatchStatus, MatchView, Player, RatingChange
 from games.base import Outcome, Termination
@@ -252,5 +253,5 @@ def test_a_rating_line_always_adds_up(
 def test_rating_text_and_plurals() -> None:
     assert rating_text(NEW_MU, NEW_SIGMA) == "1500 (provisional)"
     assert rating_text(30.0, 2.0) == "2652"
-    assert [plural(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
-    assert plural(1, "match", "matches") == "1 match" and plural(3, "match", "matches") == "3 matches"
+    games = [ENGLISH.ngettext("{count} game", "{count} games", n, count=n) for n in (0, 1, 2)]
+    assert games == ["0 games", "1 game", "2 games"]

@@ -113,4 +113,4 @@ async def test_a_version_3_database_gains_the_meta_table_and_keeps_its_rows(db_p
         assert await store.get_meta("k") == "v"
     finally:
         await store.close()
-    assert SCHEMA_VERSION == 4
+    assert SCHEMA_VERSION >= 4, "the meta table came with version 4"

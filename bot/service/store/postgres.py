@@ -741,19 +741,25 @@ class PostgresStore:
         if row is None:
             return None
         return GuildSettings(
-            row["guild_id"], row["turn_timeout"], row["threads"], tuple(row["allowed_channels"])
+            row["guild_id"],
+            row["turn_timeout"],
+            row["threads"],
+            tuple(row["allowed_channels"]),
+            row["locale"],
         )
 
     async def put_guild_settings(self, settings: GuildSettings) -> None:
         await self._pool.execute(
-            "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels) "
-            "VALUES ($1, $2, $3, $4) "
+            "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels, locale) "
+            "VALUES ($1, $2, $3, $4, $5) "
             "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
-            "threads = excluded.threads, allowed_channels = excluded.allowed_channels",
+            "threads = excluded.threads, allowed_channels = excluded.allowed_channels, "
+            "locale = excluded.locale",
             settings.guild_id,
             settings.turn_timeout,
             settings.threads,
             list(settings.allowed_channels),
+            settings.locale,
         )
 
     # --------------------------------------------------------------------------------------------- meta

@@ -192,5 +192,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """CREATE TRIGGER guild_settings_wake AFTER INSERT OR UPDATE OF turn_timeout ON guild_settings
             FOR EACH ROW EXECUTE FUNCTION tessera_wake()""",
     ),
+    (
+        # The language of a guild's public messages (NULL: the guild's Discord locale).
+        "ALTER TABLE guild_settings ADD COLUMN locale TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

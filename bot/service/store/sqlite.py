@@ -903,21 +903,24 @@ class SqliteStore:
             row["turn_timeout"],
             bool(row["threads"]),
             tuple(json.loads(row["allowed_channels"])),
+            row["locale"],
         )
 
     async def put_guild_settings(self, settings: GuildSettings) -> None:
         async with self._transaction() as db:
             await _run(
                 db,
-                "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels) "
-                "VALUES (?, ?, ?, ?) "
+                "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels, locale) "
+                "VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
-                "threads = excluded.threads, allowed_channels = excluded.allowed_channels",
+                "threads = excluded.threads, allowed_channels = excluded.allowed_channels, "
+                "locale = excluded.locale",
                 (
                     settings.guild_id,
                     settings.turn_timeout,
                     int(settings.threads),
                     _dumps(list(settings.allowed_channels)),
+                    settings.locale,
                 ),
             )
 

@@ -187,5 +187,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # Deployment-wide values (e.g. the fingerprint of the last slash-command sync).
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
+    (
+        # The language of a guild's public messages (NULL: the guild's Discord locale).
+        "ALTER TABLE guild_settings ADD COLUMN locale TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

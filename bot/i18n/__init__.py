@@ -1,0 +1,190 @@
+"""Tessera in the players' languages: gettext catalogs (managed with Babel) and the choice of language.
+
+The catalogs are `bot/i18n/locales/<locale>/LC_MESSAGES/tessera.po`; the message ids are the English texts,
+with `{name}` placeholders (python-brace-format). They are compiled in memory the first time a language is
+used, so a fresh clone needs no build step. `python -m bot.i18n update` extracts the messages from the
+source (Babel) and the command tree into `tessera.pot` and merges them into every catalog.
+
+Which language:
+- an ephemeral reply is for one user: `for_user(interaction)`, their Discord client's language;
+- a public message (a board, a result, a challenge) is for the server: `for_guild(...)`, the language chosen
+  with /settings, else the server's Discord language (`interaction.guild_locale`).
+A language Tessera has no catalog for falls back to English.
+
+`Tr` translates the Discord layer's own texts (`tr("...{x}...", x=...)`, `tr.ngettext`), and the words the
+pure layers return (`tr.text`: a `games.texts.Text`, a service error's template, an engine's error).
+"""
+
+from __future__ import annotations
+
+import gettext
+import hashlib
+import io
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import discord
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from discord import app_commands
+
+from bot.service.errors import ServiceError
+from bot.service.guilds import LOCALES
+from games.texts import Text
+
+DOMAIN = "tessera"
+LOCALE_DIR = Path(__file__).with_name("locales")
+SOURCE_LOCALE = "en"
+COMMAND_CONTEXT = "command"
+"""The msgctxt of slash command and option names: Discord requires them lowercase, without spaces."""
+
+DISCORD_LOCALES: Mapping[str, str] = {
+    "en-US": "en",
+    "en-GB": "en",
+    "fr": "fr",
+    "de": "de",
+    "es-ES": "es",
+    "es-419": "es",
+    "it": "it",
+    "pt-BR": "pt_BR",
+    "pl": "pl",
+    "ja": "ja",
+}
+"""Discord's locale codes to our catalogs (Spanish of Spain and of Latin America share one)."""
+
+
+def catalog_locale(locale: discord.Locale | str | None) -> str:
+    """Our catalog for a Discord locale ("pt-BR" -> "pt_BR"), or English if we have none for it."""
+    if locale is None:
+        return SOURCE_LOCALE
+    code = locale.value if isinstance(locale, discord.Locale) else str(locale)
+    if code in LOCALES:
+        return code
+    return DISCORD_LOCALES.get(code, SOURCE_LOCALE)
+
+
+def catalog_path(locale: str) -> Path:
+    return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(locale: str) -> gettext.NullTranslations:
+    """The compiled catalog of one of `LOCALES` (English: the message ids themselves)."""
+    if locale == SOURCE_LOCALE:
+        return gettext.NullTranslations()
+    if locale not in LOCALES:
+        raise ValueError(f"no catalog for locale {locale!r}; known: {', '.join(LOCALES)}")
+    with catalog_path(locale).open("rb") as po:
+        catalog = read_po(po, locale=locale, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def catalogs_fingerprint() -> str:
+    """A hash of every catalog: the slash commands are synced again when a translation of them changes."""
+    digest = hashlib.sha256()
+    for locale in LOCALES:
+        if locale != SOURCE_LOCALE:
+            digest.update(catalog_path(locale).read_bytes())
+    return digest.hexdigest()
+
+
+class Tr:
+    """Translation into one language. Call it with an English template and its values:
+    `tr("Match #{match_id} is over.", match_id=7)`; values that are `Text` are translated too."""
+
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+        self.translations = translations(locale)
+
+    def __repr__(self) -> str:
+        return f"Tr({self.locale!r})"
+
+    def __call__(self, message: str, /, **params: Any) -> str:
+        template = self.translations.gettext(message)
+        return template.format(**self._values(params)) if params else template
+
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        """The form for `n` in this language (Polish has three, Japanese one); `n` is not passed on."""
+        return self.translations.ngettext(singular, plural, n).format(**self._values(params))
+
+    def pgettext(self, context: str, message: str, /) -> str:
+        return self.translations.pgettext(context, message)
+
+    def text(self, value: str) -> str:
+        """Words from a pure layer in this language: a `Text` is translated, other text is data."""
+        return value.translated(self.translations) if isinstance(value, Text) else value
+
+    def error(self, error: BaseException) -> str:
+        """The message of an error a player caused, in this language: a service error's template and values,
+        or an engine's or the Discord layer's `Text`."""
+        if isinstance(error, ServiceError):
+            return self(error.template, **error.params)
+        message = error.args[0] if len(error.args) == 1 else str(error)
+        return self.text(message) if isinstance(message, str) else str(error)
+
+    def _values(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            name: self.text(value) if isinstance(value, Text) else value for name, value in params.items()
+        }
+
+
+@cache
+def tr_for(locale: str) -> Tr:
+    return Tr(locale)
+
+
+ENGLISH = tr_for(SOURCE_LOCALE)
+
+
+def for_locale(locale: discord.Locale | str | None) -> Tr:
+    """The translator for a Discord locale (English when Tessera has no catalog for it)."""
+    return tr_for(catalog_locale(locale))
+
+
+def for_user(interaction: discord.Interaction[Any]) -> Tr:
+    """For an ephemeral reply: the language of the user's Discord client."""
+    return for_locale(interaction.locale)
+
+
+def guild_locale(chosen: str | None, discord_locale: discord.Locale | str | None) -> Tr:
+    """For a public message: the server's language from /settings, else its Discord language."""
+    return tr_for(chosen) if chosen in LOCALES else for_locale(discord_locale)
+
+
+class CommandTranslator(app_commands.Translator):
+    """Command, option and choice names and descriptions from the same catalogs. Command and option names
+    are looked up with the msgctxt `command` (their translations must stay valid names); a text with no
+    translation is left to Discord's default, the English."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        ours = catalog_locale(locale)
+        if ours == SOURCE_LOCALE:
+            return None
+        tr = tr_for(ours)
+        message = string.message
+        translated = tr.pgettext(COMMAND_CONTEXT, message) if is_command_name(context) else tr(message)
+        return translated if translated != message else None
+
+
+def is_command_name(context: app_commands.TranslationContextTypes) -> bool:
+    """Whether the text is a slash command's or an option's name (not a user menu's, which may have
+    spaces)."""
+    location = context.location
+    names = (
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    )
+    if location not in names:
+        return False
+    return not isinstance(context.data, app_commands.ContextMenu)

@@ -1,0 +1,197 @@
+"""Keep the message catalogs in step with the source: ``python -m bot.i18n update``.
+
+1. Extract every message with Babel from games/, renderer/, bot/ and cogs/: the keywords are the gettext
+   ones, `tr` and `public` (the Discord layer's translators), `Text` and `N_` (the pure layers' words);
+   then add the slash commands' names (msgctxt ``command``), descriptions and choices, read from the cogs'
+   command objects.
+2. Write the template `bot/i18n/tessera.pot`.
+3. Merge it into every `locales/<locale>/LC_MESSAGES/tessera.po`: new messages arrive untranslated, messages
+   gone from the source are dropped. Then translate the new entries (empty ``msgstr``).
+
+``python -m bot.i18n check`` prints what each catalog still lacks and exits 1 if anything does. There is no
+compile step: catalogs are compiled in memory when first used (`bot.i18n.translations`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po, write_po
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import COMMAND_CONTEXT, DOMAIN, LOCALE_DIR, SOURCE_LOCALE, catalog_path
+from bot.service.guilds import LOCALES
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE_DIRS = ("games", "renderer", "bot", "cogs")
+KEYWORDS = {**DEFAULT_KEYWORDS, "tr": None, "public": None, "Text": None, "N_": None}
+"""Besides gettext's: a translator is called `tr` (for the user who acted) or `public` (for the server's
+public messages); the pure layers mark their words with `Text` and `N_`."""
+TEMPLATE = LOCALE_DIR.parent / f"{DOMAIN}.pot"
+UNTRANSLATED_NAMES = frozenset(
+    {
+        "Paintscape",
+        "Paint",
+        "TilingKing",
+        "English",
+        "Français",
+        "Deutsch",
+        "Español",
+        "Italiano",
+        "Português (Brasil)",
+        "Polski",
+        "日本語",
+    }
+)
+"""Choice names that are names in every language (games, languages in their own words): not extracted."""
+
+Entry = tuple[str | tuple[str, str], str | None, str]
+"""(msgid or (singular, plural), msgctxt, where)."""
+
+
+def source_messages() -> Iterator[Entry]:
+    """Every marked message in the source, with the file and line it comes from."""
+    for folder in SOURCE_DIRS:
+        method_map = [("**.py", "python")]
+        for filename, lineno, message, _comments, context in extract_from_dir(
+            ROOT / folder, method_map, keywords=KEYWORDS, strip_comment_tags=True
+        ):
+            if isinstance(message, tuple):
+                if not message[0] or not message[1]:
+                    continue
+                yield (message[0], message[1]), context, f"{folder}/{filename}:{lineno}"
+            elif message:
+                yield message, context, f"{folder}/{filename}:{lineno}"
+
+
+def command_messages() -> Iterator[Entry]:
+    """The slash commands' names, descriptions, options and choices, as the command translator sees them."""
+    from bot.client import EXTENSIONS
+
+    for extension in EXTENSIONS:
+        module = importlib.import_module(extension)
+        for _, cog in inspect.getmembers(module, inspect.isclass):
+            if not issubclass(cog, commands.Cog) or cog.__module__ != module.__name__:
+                continue
+            for command in cog.__cog_app_commands__:
+                yield from _command_entries(command, extension)
+
+
+def _command_entries(
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group, where: str
+) -> Iterator[Entry]:
+    yield command.name, COMMAND_CONTEXT, where
+    yield command.description, None, where
+    if isinstance(command, app_commands.Group):
+        for child in command.commands:
+            yield from _command_entries(child, where)
+        return
+    for parameter in command.parameters:
+        yield parameter.name, COMMAND_CONTEXT, where
+        yield parameter.description, None, where
+        for choice in parameter.choices:
+            if choice.name not in UNTRANSLATED_NAMES:
+                yield choice.name, None, where
+
+
+def renderer_plurals() -> dict[str, tuple[str, str]]:
+    """The renderer's texts with a `.one` and an `.other` form: one plural message each (its `plural`
+    uses ngettext), keyed by each form."""
+    from renderer.text import TEXTS
+
+    pairs = {}
+    for key, one in TEXTS.items():
+        if key.endswith(".one"):
+            pair = (one, TEXTS[key.removesuffix(".one") + ".other"])
+            pairs[pair[0]] = pairs[pair[1]] = pair
+    return pairs
+
+
+def template() -> Catalog:
+    """The catalog template: every message once, brace-format messages flagged."""
+    catalog = Catalog(domain=DOMAIN, project="Tessera", charset="utf-8", fuzzy=False)
+    plurals = renderer_plurals()
+    for message, context, where in [*source_messages(), *command_messages()]:
+        if isinstance(message, str) and message in plurals and where.startswith("renderer/text.py"):
+            message = plurals[message]
+        texts = message if isinstance(message, tuple) else (message,)
+        flags = ["python-brace-format"] if any("{" in text for text in texts) else []
+        existing = catalog.get(message[0] if isinstance(message, tuple) else message, context)
+        if existing is not None and isinstance(message, tuple) and not isinstance(existing.id, tuple):
+            raise ValueError(f"{message[0]!r} is both a plural and a single message ({where})")
+        path, _, line = where.partition(":")
+        locations = [(path, int(line or 0))]
+        if existing is not None:
+            existing.locations.extend(locations)
+            continue
+        catalog.add(message, locations=locations, flags=flags, context=context)
+    return catalog
+
+
+def update() -> None:
+    pot = template()
+    with TEMPLATE.open("wb") as out:
+        write_po(out, pot, width=110, omit_header=False, include_lineno=False)
+    for locale in LOCALES:
+        if locale == SOURCE_LOCALE:
+            continue
+        path = catalog_path(locale)
+        if path.exists():
+            with path.open("rb") as po:
+                catalog = read_po(po, locale=locale, domain=DOMAIN)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            catalog = Catalog(locale=locale, domain=DOMAIN, project="Tessera", fuzzy=False)
+        catalog.update(pot, no_fuzzy_matching=True)
+        with path.open("wb") as out:
+            write_po(out, catalog, width=110, ignore_obsolete=True, include_lineno=False)
+        print(f"{locale}: {len(catalog)} messages, {len(missing(catalog))} to translate")
+
+
+def missing(catalog: Catalog) -> list[str]:
+    """The message ids of `catalog` without a (complete, non-fuzzy) translation."""
+    lacking = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            lacking.append(message.id if isinstance(message.id, str) else message.id[0])
+    return lacking
+
+
+def check() -> int:
+    pot = template()
+    problems = 0
+    for locale in LOCALES:
+        if locale == SOURCE_LOCALE:
+            continue
+        with catalog_path(locale).open("rb") as po:
+            catalog = read_po(po, locale=locale, domain=DOMAIN)
+        absent = [m.id for m in pot if m.id and catalog.get(m.id, m.context) is None]
+        lacking = missing(catalog)
+        problems += len(absent) + len(lacking)
+        print(f"{locale}: {len(absent)} messages not in the catalog, {len(lacking)} untranslated")
+    return 1 if problems else 0
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["update"]:
+        update()
+        return 0
+    if argv == ["check"]:
+        return check()
+    print("usage: python -m bot.i18n update | check", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,161 @@
+"""The catalogs: the template holds every message of the source, every language translates every message
+with the placeholders of the English and the plural forms of its language, command names stay valid
+Discord names, and each language has its glossary."""
+
+from __future__ import annotations
+
+import gettext
+import importlib
+import inspect
+from string import Formatter
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+from discord.ext import commands as ext
+
+from bot.client import EXTENSIONS
+from bot.i18n import COMMAND_CONTEXT, DISCORD_LOCALES, DOMAIN, LOCALE_DIR, catalog_path, tr_for, translations
+from bot.i18n.__main__ import TEMPLATE, command_messages, template
+from bot.service.guilds import LOCALES
+from cogs.admin import LANGUAGE_NAMES
+
+TRANSLATED = [locale for locale in LOCALES if locale != "en"]
+
+
+@pytest.fixture(scope="module")
+def source() -> Catalog:
+    """Every message in the source now (extracted as `python -m bot.i18n update` does)."""
+    return template()
+
+
+def catalog(locale: str) -> Catalog:
+    with catalog_path(locale).open("rb") as po:
+        return read_po(po, locale=locale, domain=DOMAIN)
+
+
+def keys(messages: Catalog) -> set[tuple[str, str | None]]:
+    return {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in messages if m.id}
+
+
+def fields(text: str) -> set[tuple[str, str | None]]:
+    """The placeholders of a brace-format text, with their conversions ({text!r})."""
+    return {(name, conversion) for _, name, _, conversion in Formatter().parse(text) if name is not None}
+
+
+def test_the_template_is_up_to_date_with_the_source(source: Catalog) -> None:
+    with TEMPLATE.open("rb") as pot:
+        stored = read_po(pot, domain=DOMAIN)
+    assert keys(stored) == keys(source), "run python -m bot.i18n update"
+    assert len(keys(source)) > 500
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_every_message_is_translated_in_every_catalog(source: Catalog, locale: str) -> None:
+    ours = catalog(locale)
+    for message in source:
+        if not message.id:
+            continue
+        found = ours.get(message.id if isinstance(message.id, str) else message.id[0], message.context)
+        assert found is not None, f"{locale}: {message.id!r} is missing"
+        assert not found.fuzzy, f"{locale}: {message.id!r} is fuzzy"
+        strings = found.string if isinstance(found.string, tuple) else (found.string,)
+        assert all(strings), f"{locale}: {message.id!r} is not translated"
+        if isinstance(message.id, tuple):
+            assert len(strings) == ours.num_plurals, (
+                f"{locale}: {message.id!r} needs {ours.num_plurals} forms"
+            )
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_translations_keep_the_placeholders_of_the_english(locale: str) -> None:
+    for message in catalog(locale):
+        if not message.id:
+            continue
+        assert_same_placeholders(locale, message)
+
+
+def assert_same_placeholders(locale: str, message: Message) -> None:
+    if isinstance(message.id, str):
+        assert fields(message.string) == fields(message.id), f"{locale}: {message.id!r} -> {message.string!r}"
+        return
+    singular, plural = message.id
+    allowed = fields(singular) | fields(plural)
+    forms = message.string
+    for form in forms:  # a language's "one" form may spell the number out, never add a placeholder
+        assert fields(form) <= allowed, f"{locale}: {plural!r} -> {form!r}"
+    assert fields(forms[-1]) == fields(plural), f"{locale}: {plural!r} -> {forms[-1]!r}"
+
+
+def test_the_placeholder_check_catches_a_renamed_placeholder() -> None:
+    with pytest.raises(AssertionError):
+        assert_same_placeholders("fr", Message("Match #{match_id} is over.", "La partie n°{id} est finie."))
+    with pytest.raises(AssertionError):
+        assert_same_placeholders("fr", Message("{text!r} is not a move", "{text} n'est pas un coup"))
+    with pytest.raises(AssertionError):
+        assert_same_placeholders(
+            "pl", Message(("{count} move", "{count} moves"), ("{n} ruch", "ruchy", "{n}"))
+        )
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_command_and_option_names_stay_valid_and_distinct(locale: str) -> None:
+    """Discord's rule for names: 1-32 lowercase letters, digits, - or _; no two options of a command, and no
+    two commands, with one name."""
+    tr = tr_for(locale)
+    for message, context, _ in command_messages():
+        if context != COMMAND_CONTEXT:
+            continue
+        assert isinstance(message, str)
+        name = tr.pgettext(COMMAND_CONTEXT, message)
+        assert 1 <= len(name) <= 32 and name == name.lower(), f"{locale}: {name!r}"
+        assert all(ch.isalnum() or ch in "-_" for ch in name), f"{locale}: {name!r}"
+    names_by_command = _translated_names(locale)
+    top = [command for command, _ in names_by_command]
+    assert len(set(top)) == len(top), f"{locale}: two commands share a name: {top}"
+    for command, options in names_by_command:
+        assert len(set(options)) == len(options), (
+            f"{locale}: /{command} has two options named alike: {options}"
+        )
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_command_descriptions_and_choices_fit_discords_limit(locale: str) -> None:
+    """Discord refuses a command sync with a description or a choice name over 100 characters."""
+    tr = tr_for(locale)
+    for message, context, _ in command_messages():
+        if context is None:
+            assert isinstance(message, str)
+            assert len(tr(message)) <= 100, f"{locale}: {tr(message)!r} is over 100 characters"
+
+
+def _translated_names(locale: str) -> list[tuple[str, list[str]]]:
+    """(command name, its option names) in `locale`, for every slash command of the cogs."""
+    tr = tr_for(locale)
+    found = []
+    for extension in EXTENSIONS:
+        module = importlib.import_module(extension)
+        for _, cog in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cog, ext.Cog) and cog.__module__ == module.__name__:
+                for command in cog.__cog_app_commands__:
+                    options = [tr.pgettext(COMMAND_CONTEXT, p.name) for p in command.parameters]
+                    found.append((tr.pgettext(COMMAND_CONTEXT, command.name), options))
+    assert len(found) >= 15
+    return found
+
+
+def test_each_language_has_a_catalog_a_glossary_a_name_and_a_discord_locale() -> None:
+    assert set(LANGUAGE_NAMES) == set(LOCALES)
+    assert set(DISCORD_LOCALES.values()) == set(LOCALES)
+    for locale in TRANSLATED:
+        assert catalog_path(locale).is_file()
+        glossary = (LOCALE_DIR / locale / "glossary.md").read_text(encoding="utf-8")
+        assert "stone" in glossary and "takeback" in glossary and "territory" in glossary
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_catalogs_compile_without_a_build_step(locale: str) -> None:
+    compiled = translations(locale)
+    assert isinstance(compiled, gettext.GNUTranslations)
+    assert compiled.gettext("The match begins.") != "The match begins."
+    assert compiled.ngettext("{count} move", "{count} moves", 5) != "{count} moves"
