@@ -43,8 +43,10 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=0, help="random plies first (0: half of the set)")
     parser.add_argument("--repeat", type=int, default=30)
     args = parser.parse_args()
-    print(f"{'board':8} {'cells':>5} {'table ms':>8} {'opening':>7} {'list ms':>7} {'ply':>4} {'moves':>6} "
-          f"{'list ms':>8} {'apply med ms':>12} {'apply p95 ms':>12} {'parse us':>8}")
+    print(
+        f"{'board':8} {'cells':>5} {'table ms':>8} {'opening':>7} {'list ms':>7} {'ply':>4} {'moves':>6} "
+        f"{'list ms':>8} {'apply med ms':>12} {'apply p95 ms':>12} {'parse us':>8}"
+    )
     for board_id in PRESETS:
         started = time.perf_counter()
         board(board_id).placements(True)
@@ -74,10 +76,12 @@ def main() -> None:
         for text in texts:
             RULES.parse(state, text)
         parse_us = (time.perf_counter() - t0) / max(1, len(texts)) * 1e6
-        print(f"{board_id:8} {state.board.size:5d} {table_ms:8.1f} {len(opening):7d} {empty_ms:7.2f} "
-              f"{state.ply:4d} {len(moves):6d} "
-              f"{statistics.median(listing) * 1000:8.2f} {statistics.median(applying or [0]) * 1000:12.3f} "
-              f"{p95(applying) * 1000:12.3f} {parse_us:8.1f}")
+        print(
+            f"{board_id:8} {state.board.size:5d} {table_ms:8.1f} {len(opening):7d} {empty_ms:7.2f} "
+            f"{state.ply:4d} {len(moves):6d} "
+            f"{statistics.median(listing) * 1000:8.2f} {statistics.median(applying or [0]) * 1000:12.3f} "
+            f"{p95(applying) * 1000:12.3f} {parse_us:8.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ log = logging.getLogger("tessera.info")
 EMBED_LIMIT = 4096
 RULES_COMMAND = "rules"
 """The /rules command's name (its translation is the command's own)."""
+
+
 def result_phrase(match: MatchRecord, tr: Tr = ENGLISH) -> str:
     """ "<@1> beat <@2> by resignation", "draw by ...", "aborted"."""
     outcome = match.outcome

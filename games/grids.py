@@ -46,7 +46,7 @@ class SquareGrid:
         return f"{FILES[x]}{y + 1}"
 
     def describe_range(self) -> str:
-        """"files a-h, ranks 1-8", for error messages."""
+        """ "files a-h, ranks 1-8", for error messages."""
         return Text("files a-{file}, ranks 1-{rank}", file=FILES[self.width - 1], rank=self.height)
 
     def parse(self, text: str) -> int:
@@ -99,10 +99,7 @@ class SquareGrid:
         right_edge = sum(1 << self.index(w - 1, y) for y in range(self.height))
         full = self.full
         return (
-            ((bits << w) & full)
-            | (bits >> w)
-            | ((bits & ~right_edge) << 1)
-            | ((bits & ~left_edge) >> 1)
+            ((bits << w) & full) | (bits >> w) | ((bits & ~right_edge) << 1) | ((bits & ~left_edge) >> 1)
         ) & full
 
 
@@ -409,9 +406,7 @@ class TileGrid:
         )
 
     def _table(self, neighbours: Callable[[Cell], tuple[Cell, ...]]) -> tuple[tuple[int, ...], ...]:
-        return tuple(
-            tuple(self.index_of[n] for n in neighbours(c) if n in self.index_of) for c in self.cells
-        )
+        return tuple(tuple(self.index_of[n] for n in neighbours(c) if n in self.index_of) for c in self.cells)
 
     def label(self, i: int) -> str:
         return self.labels[i]

@@ -39,7 +39,6 @@ FONTS_ENV = "TESSERA_FONTS"
 """Environment variable: font files (separated by os.pathsep) to try before the standard ones."""
 
 
-
 def _package_dir(name: str) -> str | None:
     """The folder of an installed package that ships font files (None if it is not installed)."""
     spec = importlib.util.find_spec(name)

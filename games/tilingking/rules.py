@@ -268,26 +268,64 @@ class TilingKingRules:
     name: ClassVar[str] = "TilingKing"
     seats: ClassVar[range] = range(2, 5)
     options: ClassVar[tuple[Option, ...]] = (
-        Option("board", "sq9", N_("board preset: square, hex or triangle cells, b = neutral border, "
-               "bi = border and island"), choices=PRESETS, proposal=True),
-        Option("size", 0, N_("custom size of a plain board (sq9: 4-19 squares a side, hex5: 3-10, "
-               "tri4: 2-8); 0 keeps the preset"), minimum=0, maximum=19, proposal=True),
-        Option("copies", 0, N_("copies of the piece set per player; 0 = from the board size and players"),
-               minimum=0, maximum=MAX_COPIES, proposal=True),
+        Option(
+            "board",
+            "sq9",
+            N_("board preset: square, hex or triangle cells, b = neutral border, bi = border and island"),
+            choices=PRESETS,
+            proposal=True,
+        ),
+        Option(
+            "size",
+            0,
+            N_(
+                "custom size of a plain board (sq9: 4-19 squares a side, hex5: 3-10, "
+                "tri4: 2-8); 0 keeps the preset"
+            ),
+            minimum=0,
+            maximum=19,
+            proposal=True,
+        ),
+        Option(
+            "copies",
+            0,
+            N_("copies of the piece set per player; 0 = from the board size and players"),
+            minimum=0,
+            maximum=MAX_COPIES,
+            proposal=True,
+        ),
         Option("reflections", True, N_("pieces may be flipped"), proposal=True),
         Option("half_cap", True, N_("at most half the playable cells captured per turn"), proposal=True),
-        Option("ruleset", "tilingking", N_("tilehoard switches on the four Tile Hoard options"),
-               choices=("tilingking", "tilehoard")),
-        Option("single_piece_capture", False, N_("a ring captures only if it holds at most one "
-               "opponent piece in total (Tile Hoard)"), proposal=True),
-        Option("protect_capturing_pieces", False, N_("a piece that helped capture cannot be captured "
-               "(Tile Hoard)"), proposal=True),
-        Option("only_unowned", False, N_("no pieces on territory, not even your own (Tile Hoard)"),
-               proposal=True),
-        Option("swap", False, N_("pie rule: on your first turn you may swap sides with the previous player"),
-               proposal=True),
-        Option("end_when_stuck", True, N_("the game ends as soon as no player can place a piece"),
-               proposal=True),
+        Option(
+            "ruleset",
+            "tilingking",
+            N_("tilehoard switches on the four Tile Hoard options"),
+            choices=("tilingking", "tilehoard"),
+        ),
+        Option(
+            "single_piece_capture",
+            False,
+            N_("a ring captures only if it holds at most one opponent piece in total (Tile Hoard)"),
+            proposal=True,
+        ),
+        Option(
+            "protect_capturing_pieces",
+            False,
+            N_("a piece that helped capture cannot be captured (Tile Hoard)"),
+            proposal=True,
+        ),
+        Option(
+            "only_unowned", False, N_("no pieces on territory, not even your own (Tile Hoard)"), proposal=True
+        ),
+        Option(
+            "swap",
+            False,
+            N_("pie rule: on your first turn you may swap sides with the previous player"),
+            proposal=True,
+        ),
+        Option(
+            "end_when_stuck", True, N_("the game ends as soon as no player can place a piece"), proposal=True
+        ),
     )
     summary: ClassVar[str] = _SUMMARY
     first_seat: ClassVar[SeatChoice] = FIRST_SEAT
@@ -448,13 +486,14 @@ class TilingKingRules:
             after = replace(state, started=started, passed=state.passed | bit, passall=passall)
             return self._next(after, seat, changed=True)
         if move.action == RESIGN:
-            return self._next(replace(state, started=started, resigned=_set(state.resigned, seat, True)),
-                              seat, changed=True)
+            return self._next(
+                replace(state, started=started, resigned=_set(state.resigned, seat, True)), seat, changed=True
+            )
         if move.action == SWAP:
             if not self.swap_allowed(state):
                 raise IllegalMove(self._no_swap_reason(state))
             return self._next(replace(self._swap(state, seat), started=started, passed=0), seat, changed=True)
-        raise IllegalMove(Text('{action!r} is not a TilingKing move', action=move.action))
+        raise IllegalMove(Text("{action!r} is not a TilingKing move", action=move.action))
 
     def word_moves(self, state: TilingState) -> tuple[WordMove, ...]:
         """Pass, pass all (which cannot be undone) and, while the pie rule allows it, swap."""
@@ -478,7 +517,7 @@ class TilingKingRules:
         if state.ended is not None:
             raise GameOver(Text("the game is over"))
         if type(seat) is not int or not 0 <= seat < state.seats:
-            raise IllegalMove(Text('there is no seat {seat!r} in this game', seat=seat))
+            raise IllegalMove(Text("there is no seat {seat!r} in this game", seat=seat))
         if state.resigned[seat]:
             return state
         if seat == state.turn:
@@ -517,7 +556,7 @@ class TilingKingRules:
             )
         self._check_cells(state, seat, bits_of(move.mask))
         if not state.supplies[seat][index]:
-            raise IllegalMove(Text('you have no {piece} left', piece=move.piece))
+            raise IllegalMove(Text("you have no {piece} left", piece=move.piece))
         return index
 
     def _check_cells(self, state: TilingState, seat: Seat, cells: Iterable[int]) -> None:
@@ -528,7 +567,7 @@ class TilingKingRules:
         for i in cells:
             label = the_board.labels[i]
             if the_board.neutral_mask >> i & 1:
-                raise IllegalMove(Text('{label} is neutral; pieces go on the other cells', label=label))
+                raise IllegalMove(Text("{label} is neutral; pieces go on the other cells", label=label))
             if covered >> i & 1:
                 owner = next(p for p in state.placed if p.mask >> i & 1).owner
                 if owner == seat:
@@ -626,8 +665,11 @@ class TilingKingRules:
             removed: set[int] = set()
             ids = piece_index(the_board.kind)
             for region in regions:
-                inside = [k for k, p in enumerate(placed) if k not in removed and p.owner != seat
-                          and p.mask & region]
+                inside = [
+                    k
+                    for k, p in enumerate(placed)
+                    if k not in removed and p.owner != seat and p.mask & region
+                ]
                 per_owner = [0] * state.seats
                 for k in inside:
                     per_owner[placed[k].owner] += 1
@@ -706,8 +748,10 @@ class TilingKingRules:
         active_mask = sum(1 << s for s in active)
         if state.passed & active_mask == active_mask:
             return replace(state, ended=Termination.PASSES)
-        if changed and state.settings.end_when_stuck and not any(
-            not state.passall[s] and self.can_place(state, s) for s in active
+        if (
+            changed
+            and state.settings.end_when_stuck
+            and not any(not state.passall[s] and self.can_place(state, s) for s in active)
         ):
             return replace(state, ended=Termination.PASSES)
         return state
@@ -755,7 +799,7 @@ class TilingKingRules:
                 the_board.parse(bad)
             except ValueError as error:
                 raise InvalidMove(*error.args) from None
-            raise InvalidMove(Text('{bad!r} is not a cell', bad=bad))
+            raise InvalidMove(Text("{bad!r} is not a cell", bad=bad))
         return self._placement(state, [c for c in cells if c is not None])
 
     def _placement(self, state: TilingState, cells: list[int]) -> Move:
@@ -776,7 +820,6 @@ class TilingKingRules:
         move = Move(PLACE, pieces(the_board.kind)[index].id, mask)
         self._check_placement(state, seat, move)
         return move
-
 
     def _parse_short(self, state: TilingState, body: str) -> Move:
         """`T4@c3 r1 m`: the piece turned by the mirror (first) and r rotations, its first cell on c3."""
@@ -804,7 +847,7 @@ class TilingKingRules:
         tiling = the_board.tiling
         rotation = int(rotation_text or 0) if len(rotation_text or "") <= 3 else tiling.rotations
         if rotation >= tiling.rotations:
-            raise InvalidMove(Text('rotations go from r0 to r{last}', last=tiling.rotations - 1))
+            raise InvalidMove(Text("rotations go from r0 to r{last}", last=tiling.rotations - 1))
         if mirror and not state.settings.reflections:
             raise IllegalMove(Text("this match does not allow flipping pieces; leave out the m"))
         piece = pieces(kind)[index]
@@ -823,7 +866,7 @@ class TilingKingRules:
         for x, y in shape:
             i = the_board.index_of.get((x + offset[0], y + offset[1]))
             if i is None:
-                raise IllegalMove(Text('{written} runs off the board', written=written))
+                raise IllegalMove(Text("{written} runs off the board", written=written))
             cells.append(i)
         return self._placement(state, cells)
 
@@ -852,14 +895,14 @@ class TilingKingRules:
         who = self.seat_label(state, state.turn)
         if move.action == PASS:
             if state.passall[state.turn]:
-                return Text('{who} passes (passing for the rest of the game)', who=who)
+                return Text("{who} passes (passing for the rest of the game)", who=who)
             if self.forced_move(state) is not None:
                 return Text("{who} passes (no piece fits)", who=who)
-            return Text('{who} passes', who=who)
+            return Text("{who} passes", who=who)
         if move.action == PASSALL:
-            return Text('{who} passes for the rest of the game', who=who)
+            return Text("{who} passes for the rest of the game", who=who)
         if move.action == RESIGN:
-            return Text('{who} resigns', who=who)
+            return Text("{who} resigns", who=who)
         if move.action == SWAP:
             previous = self.seat_label(state, state.turn - 1)
             return Text(
@@ -1040,6 +1083,7 @@ class TilingKingRules:
         if problems:
             raise snapshot.invalid("; ".join(problems))
         return state
+
 
 # --------------------------------------------------------------------------------------------- snapshots
 
