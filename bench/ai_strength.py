@@ -30,7 +30,7 @@ import importlib
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -249,6 +249,20 @@ def play_match(pool: ProcessPoolExecutor, matches: Sequence[Match]) -> Tally:
     return Tally(first.game_id, first.first, first.second, tuple(r[0] for r in results), per_game)
 
 
+def run(jobs: int, schedule: Iterable[Sequence[Match]]) -> list[Tally]:
+    """Play each match of `schedule` on `jobs` worker processes, print a line per match as it ends and then
+    the Markdown table of them all."""
+    tallies = []
+    with ProcessPoolExecutor(max(1, jobs)) as pool:
+        for matches in schedule:
+            tally = play_match(pool, matches)
+            tallies.append(tally)
+            print(tally.line(), flush=True)
+    print()
+    print(markdown(tallies))
+    return tallies
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -266,26 +280,23 @@ def main() -> None:
     table = pairings(args.seconds, args.iterations)
     options: tuple[tuple[str, Any], ...] = (("balance", False),) if args.no_balance else ()
     print(f"{'game':<11} {'first':<14} {'second':<14} {'games':>5} {'score':>6} {'95% CI':>15} {'s/game':>7}")
-    tallies = []
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        for game_id in args.game.split(","):
-            try:
-                games.get(game_id)
-            except ImportError as error:
-                print(f"{game_id:<11} not available: {error}")
-                continue
-            for name in args.pairings.split(","):
-                first, second = table[name]
-                game_options = options if game_id == "paintscape" else ()
-                matches = [
+    schedule = []
+    for game_id in args.game.split(","):
+        try:
+            games.get(game_id)
+        except ImportError as error:
+            print(f"{game_id:<11} not available: {error}")
+            continue
+        game_options = options if game_id == "paintscape" else ()
+        for name in args.pairings.split(","):
+            first, second = table[name]
+            schedule.append(
+                [
                     Match(game_id, first, second, k, args.seats, args.max_plies, game_options)
                     for k in range(args.games)
                 ]
-                tally = play_match(pool, matches)
-                tallies.append(tally)
-                print(tally.line(), flush=True)
-    print()
-    print(markdown(tallies))
+            )
+    run(args.jobs, schedule)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,11 @@
 """Paintscape's colour race as a win chance: how likely Black is to collect three colours first.
 
-Per colour still on the board, each player's *cost* is the placements it still needs there: the stones
-missing to reach 6 (RULES 1.5), plus `path` for every step beyond the first needed to reach the nearest free
-tiles of the colour (distance through squares without a stone), plus `block / (slack + 1)`, where the slack
-is how many free tiles of the colour the player can lose to the opponent and still collect it (few spare
-tiles: easy to block). A colour with fewer free tiles than a player needs is out of that player's reach for
-good (tiles only leave a colour all at once). Black's chance to collect the colour is a logistic function of
-the cost difference, the side to move counted `tempo` placements ahead.
+Per colour still on the board, a player's *cost* is the placements it needs to collect it: one per stone
+missing to reach 6 (RULES 1.5), plus `path` for each step beyond the first to reach the nearest free tiles of
+the colour (distance through squares without a stone). A colour is out of a player's reach while fewer free
+tiles than it needs can be reached without crossing a stone (opponents wall colours off; a later collection
+may open them again). Black's chance to collect the colour is a logistic function of its lead (White's cost less Black's,
+the side to move counted `tempo` placements ahead), damped while both are far from the colour.
 
 The colours are then taken as independent: Black wins if its collected colours plus those it collects of
 the rest reach 3 (a Poisson-binomial sum); White wins if its do. Swapping the colours of every stone (and
@@ -31,16 +30,17 @@ COLOURS_TO_WIN = 3
 
 @dataclass(frozen=True, slots=True)
 class RaceWeights:
-    """The evaluation's parameters (tuned by bench/tune_paintscape.py)."""
+    """The evaluation's parameters, fitted to self-play games by bench/fit_race.py."""
 
-    scale: float = 0.8
-    """Logistic slope: how sure one placement of cost advantage makes a colour."""
-    tempo: float = 0.5
+    scale: float = 1.24
+    """Logistic slope: how sure a lead of one placement makes a colour."""
+    tempo: float = 0.99
     """Placements the side to move is counted ahead by."""
-    path: float = 0.5
+    path: float = 2.84
     """Cost of each step beyond the first to reach a needed free tile."""
-    block: float = 1.0
-    """Cost of having no spare free tile (divided by spare tiles + 1)."""
+    damp: float = 0.154
+    """How much less a lead counts while both players are far from the colour: the lead is divided by
+    1 + damp * (the two costs added)."""
     depth: int = 4
     """Steps of reach looked at; a tile farther away counts as depth + 1 steps."""
 
@@ -55,36 +55,41 @@ def around(stones: int) -> int:
     )
 
 
-def reach(mine: int, stones: int, depth: int) -> list[int]:
-    """`layers[d]`: the squares without a stone that `mine` reaches in d + 1 placements (each placement goes
-    next to a stone of its own, through squares without a stone)."""
+def reach(mine: int, stones: int, depth: int) -> tuple[list[int], int]:
+    """(`layers`, `reachable`): `layers[d]` holds the squares without a stone that `mine` reaches in d + 1
+    placements (each placement goes next to a stone of its own, so only through squares without a stone);
+    `reachable` all such squares at any distance (the rest are walled off by stones)."""
     open_squares = FULL & ~stones
     seen = frontier = mine
     layers = []
-    for _ in range(depth):
+    while frontier:
         frontier = around(frontier) & open_squares & ~seen
         seen |= frontier
-        layers.append(frontier)
-    return layers
+        if len(layers) < depth:
+            layers.append(frontier)
+    return layers, seen & ~mine
 
 
-def colour_cost(on_colour: int, free_tiles: int, layers: Sequence[int], weights: RaceWeights) -> float | None:
-    """A player's cost to collect a colour it has `on_colour` stones on, with `free_tiles` (bitboard) free;
-    None when fewer free tiles remain than it needs."""
-    need = COLLECT_AT - on_colour
-    spare = free_tiles.bit_count() - need
-    if spare < 0:
+def placement_cost(
+    count: int, free_tiles: int, reached: tuple[list[int], int], path: float
+) -> float | None:
+    """Placements a player needs to put stones on `count` of the free tiles (bitboard) `free_tiles`, given
+    what it `reach`es: one per tile plus `path` per step beyond the first to reach each (the nearest first;
+    a tile beyond the layers counts as one step farther). None when fewer than `count` are reachable."""
+    layers, reachable = reached
+    free_tiles &= reachable
+    if free_tiles.bit_count() < count:
         return None
     steps = 0
     found = 0
     for distance, layer in enumerate(layers):
-        here = min((layer & free_tiles).bit_count(), need - found)
+        if found == count:
+            break
+        here = min((layer & free_tiles).bit_count(), count - found)
         steps += here * distance
         found += here
-        if found == need:
-            break
-    steps += (need - found) * len(layers)
-    return need + weights.path * steps + weights.block / (spare + 1)
+    steps += (count - found) * len(layers)
+    return count + path * steps
 
 
 def _logistic(x: float) -> float:
@@ -100,22 +105,23 @@ def colour_chances(
 ) -> list[float]:
     """Black's chance to collect each colour still on the board (colours gone are left out)."""
     stones = black | white
-    black_layers = reach(black, stones, weights.depth)
-    white_layers = reach(white, stones, weights.depth)
+    black_reach = reach(black, stones, weights.depth)
+    white_reach = reach(white, stones, weights.depth)
     tempo = weights.tempo if black_to_move else -weights.tempo
     chances = []
     for t in tiles:
         if not t:
             continue
         free = t & ~stones
-        black_cost = colour_cost((black & t).bit_count(), free, black_layers, weights)
-        white_cost = colour_cost((white & t).bit_count(), free, white_layers, weights)
+        black_cost = placement_cost(COLLECT_AT - (black & t).bit_count(), free, black_reach, weights.path)
+        white_cost = placement_cost(COLLECT_AT - (white & t).bit_count(), free, white_reach, weights.path)
         if black_cost is None:
             chances.append(0.0 if white_cost is not None else 0.5)
         elif white_cost is None:
             chances.append(1.0)
         else:
-            chances.append(_logistic(weights.scale * (white_cost - black_cost + tempo)))
+            lead = (white_cost - black_cost + tempo) / (1.0 + weights.damp * (white_cost + black_cost))
+            chances.append(_logistic(weights.scale * lead))
     return chances
 
 
@@ -162,7 +168,7 @@ __all__ = [
     "RaceWeights",
     "around",
     "colour_chances",
-    "colour_cost",
+    "placement_cost",
     "race_chance",
     "reach",
     "win_chance",
