@@ -9,6 +9,7 @@ Pairings (the first player is the one whose score is printed):
                 independent MCTS opponent
   hard-grave    hard against GRAVE (games/ai/grave.py) at the same budget: generalised RAVE with uniform
                 random playouts and no game knowledge, the strongest generic MCTS
+  grave-plain   GRAVE against plain UCT at the same budget: a check that the yardstick is the stronger one
 
     python bench/ai_strength.py --games 10 --seconds 3            # the full-strength run (long)
     python bench/ai_strength.py --games 6 --seconds 0.3 --jobs 1  # a quick look
@@ -181,6 +182,7 @@ def pairings(seconds: float, iterations: int | None) -> dict[str, tuple[Player, 
         "hard-hard": (hard, weak),
         "hard-plain": (hard, plain),
         "hard-grave": (hard, grave),
+        "grave-plain": (grave, plain),
     }
 
 

@@ -4,11 +4,15 @@
   later is often good now, which sharpens the first few hundred visits of every node. Playouts are
   uniformly random: a greedy collect/block/prefer-my-colours policy measured weaker than uniform
   playouts at equal thinking time (4 of 13 games against plain UCT, where RAVE won 12 of 16).
+- Playouts stop after `cutoff` placements and the colour race evaluation (games/ai/race.py) scores them:
+  shorter, so more of them, and less noisy than a random game's end (bench/tune_paintscape.py measured
+  the cutoff by self-play; the notes are in bench/baselines/paintscape_ai.md).
 - Tree moves are ordered: a placement that collects a colour first, then one that blocks the opponent's
   collecting square, then the rest.
 - The weak (easy) version drops RAVE and does not balance.
-- Balancing: the balancer estimates with playouts how likely Black (the first mover) is to win, and swaps
-  stones while a swap brings that nearer to even; then `done`. The chooser searches its two answers.
+- Balancing: the balancer estimates with the search's playouts how likely Black (the first mover) is to
+  win, and swaps stones while a swap brings that nearer to even; then `done`. The chooser searches its two
+  answers.
 """
 
 from __future__ import annotations
@@ -151,13 +155,13 @@ def _winner_rewards(winner: int) -> Rewards:
 
 
 class PaintscapeKnowledge(Knowledge):
-    """Paintscape: RAVE over squares with uniform playouts, ordered placements, a balancer that evens the
-    start."""
+    """Paintscape: RAVE over squares with uniform playouts cut off by the race evaluation, ordered
+    placements, a balancer that evens the start."""
 
     take_wins = True
     rave = 300.0
     exploration = 0.3
-    cutoff = 1 << 30
+    cutoff = 12
     """Placements a playout makes before the colour race evaluation (`race_chance`) scores it."""
     weights = WEIGHTS
 
@@ -204,13 +208,12 @@ class PaintscapeKnowledge(Knowledge):
     # ------------------------------------------------------------------------------------ balancing
 
     def black_win_rate(self, state: PaintscapeState, playouts: int, rng: random.Random) -> float:
-        """How often Black (moving first) wins random playouts from a setup position's board."""
+        """Black's (moving first) mean reward over the search's playouts from a setup position's board."""
         play = state._replace(phase="play", black_seat=0, turn=0)
-        wins = 0.0
+        total = 0.0
         for _ in range(playouts):
-            winner = fast_playout(play, rng)
-            wins += 0.5 if winner < 0 else 1.0 if winner == 0 else 0.0
-        return wins / playouts
+            total += cut_playout(play, rng, self.cutoff, self.weights)[0]
+        return total / playouts
 
     def swap_candidates(
         self, state: PaintscapeState, moves: list[Any], rng: random.Random, count: int

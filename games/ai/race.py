@@ -4,8 +4,8 @@ Per colour still on the board, a player's *cost* is the placements it needs to c
 missing to reach 6 (RULES 1.5), plus `path` for each step beyond the first to reach the nearest free tiles of
 the colour (distance through squares without a stone). A colour is out of a player's reach while fewer free
 tiles than it needs can be reached without crossing a stone (opponents wall colours off; a later collection
-may open them again). Black's chance to collect the colour is a logistic function of its lead (White's cost less Black's,
-the side to move counted `tempo` placements ahead), damped while both are far from the colour.
+may open them again). Black's chance to collect the colour is a logistic function of its lead (White's cost
+less Black's, the side to move counted `tempo` placements ahead), damped while both are far from the colour.
 
 The colours are then taken as independent: Black wins if its collected colours plus those it collects of
 the rest reach 3 (a Poisson-binomial sum); White wins if its do. Swapping the colours of every stone (and
