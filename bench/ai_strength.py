@@ -38,7 +38,7 @@ from typing import Any
 
 import games
 from games.ai import Knowledge, analyse
-from games.ai.grave import grave_move
+from games.ai.grave import BIAS, REF, grave_move
 from games.base import Outcome
 
 
@@ -86,6 +86,8 @@ class Player:
     seconds: float | None = None
     iterations: int | None = None
     knowledge: Knowledge | None = None
+    grave: tuple[int, float] = (REF, BIAS)
+    """GRAVE's (ref, bias)."""
 
     def move(self, rules: Any, state: Any, rng: random.Random) -> Any:
         if self.level is None:
@@ -96,7 +98,10 @@ class Player:
             return moves[rng.randrange(len(moves))]
         seed = rng.randrange(1 << 30)
         if self.level == "grave":
-            return grave_move(rules, state, seconds=self.seconds, iterations=self.iterations, seed=seed).move
+            ref, bias = self.grave
+            return grave_move(
+                rules, state, seconds=self.seconds, iterations=self.iterations, seed=seed, ref=ref, bias=bias
+            ).move
         level = "hard" if self.level == "plain" else self.level
         knowledge = PlainKnowledge() if self.level == "plain" else self.knowledge
         return analyse(
