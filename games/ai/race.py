@@ -61,7 +61,7 @@ def reach(mine: int, stones: int, depth: int) -> tuple[list[int], int]:
     `reachable` all such squares at any distance (the rest are walled off by stones)."""
     open_squares = FULL & ~stones
     seen = frontier = mine
-    layers = []
+    layers: list[int] = []
     while frontier:
         frontier = around(frontier) & open_squares & ~seen
         seen |= frontier
@@ -70,9 +70,7 @@ def reach(mine: int, stones: int, depth: int) -> tuple[list[int], int]:
     return layers, seen & ~mine
 
 
-def placement_cost(
-    count: int, free_tiles: int, reached: tuple[list[int], int], path: float
-) -> float | None:
+def placement_cost(count: int, free_tiles: int, reached: tuple[list[int], int], path: float) -> float | None:
     """Placements a player needs to put stones on `count` of the free tiles (bitboard) `free_tiles`, given
     what it `reach`es: one per tile plus `path` per step beyond the first to reach each (the nearest first;
     a tile beyond the layers counts as one step farther). None when fewer than `count` are reachable."""
