@@ -7,13 +7,20 @@ Pairings (the first player is the one whose score is printed):
   hard-plain    hard against plain UCT at the same budget: uniform random playouts to the end (through the
                 engine's `fast_playout` where it has one), no game knowledge; a stand-in for an
                 independent MCTS opponent
+  hard-grave    hard against GRAVE (games/ai/grave.py) at the same budget: generalised RAVE with uniform
+                random playouts and no game knowledge, the strongest generic MCTS
+  grave-plain   GRAVE against plain UCT at the same budget: a check that the yardstick is the stronger one
 
     python bench/ai_strength.py --games 10 --seconds 3            # the full-strength run (long)
     python bench/ai_strength.py --games 6 --seconds 0.3 --jobs 1  # a quick look
     python bench/ai_strength.py --iterations 400                  # iteration budgets: reproducible
+    python bench/ai_strength.py --game paintscape --pairings hard-grave --games 40 --seconds 0.5 --jobs 2
 
 Score = (wins + draws / 2) / games. Game k uses start seed k // 2 and seats swapped on odd k, so each start
-is played from both sides. With --iterations, hard gets that many iterations per move, easy 1/15 of it and
+is played from both sides (in Paintscape the seats swap the balancer's and the chooser's roles; with
+`--no-balance` the colours themselves swap). Games run in --jobs worker processes. After the running lines a
+Markdown table sums the run up: wins-losses-draws, score and its 95% Wilson interval.
+With --iterations, hard gets that many iterations per move, easy 1/15 of it and
 the weaker hard a third, and the whole run is deterministic.
 """
 
@@ -24,13 +31,14 @@ import importlib
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import games
-from games.ai import Knowledge, analyse, best_move
+from games.ai import Knowledge, analyse
+from games.ai.grave import BIAS, REF, grave_move
 from games.base import Outcome
 
 
@@ -70,13 +78,16 @@ WEAK_HARD_SHARE = 1.0 / 3.0
 
 @dataclass(frozen=True)
 class Player:
-    """A contestant: a level with a budget, "plain" (UCT without game knowledge, hard's settings), or
-    `level=None` for uniformly random legal moves."""
+    """A contestant: a level with a budget (and, for tuning, its own knowledge), "plain" (UCT without game
+    knowledge, hard's settings), "grave" (GRAVE), or `level=None` for uniformly random legal moves."""
 
     label: str
     level: str | None
     seconds: float | None = None
     iterations: int | None = None
+    knowledge: Knowledge | None = None
+    grave: tuple[int, float] = (REF, BIAS)
+    """GRAVE's (ref, bias)."""
 
     def move(self, rules: Any, state: Any, rng: random.Random) -> Any:
         if self.level is None:
@@ -86,22 +97,25 @@ class Player:
             moves = list(rules.legal_moves(state))
             return moves[rng.randrange(len(moves))]
         seed = rng.randrange(1 << 30)
-        if self.level == "plain":
-            return analyse(
-                rules, state, level="hard", seconds=self.seconds, iterations=self.iterations, seed=seed,
-                knowledge=PlainKnowledge(),
-            ).move  # fmt: skip
-        return best_move(
-            rules, state, level=self.level, seconds=self.seconds, iterations=self.iterations, seed=seed
-        )
+        if self.level == "grave":
+            ref, bias = self.grave
+            return grave_move(
+                rules, state, seconds=self.seconds, iterations=self.iterations, seed=seed, ref=ref, bias=bias
+            ).move
+        level = "hard" if self.level == "plain" else self.level
+        knowledge = PlainKnowledge() if self.level == "plain" else self.knowledge
+        return analyse(
+            rules, state, level=level, seconds=self.seconds, iterations=self.iterations, seed=seed,
+            knowledge=knowledge,
+        ).move  # fmt: skip
 
 
 def play_game(
-    game_id: str, seating: Sequence[Player], seats: int, seed: int, max_plies: int
+    game_id: str, seating: Sequence[Player], seats: int, seed: int, max_plies: int, options: dict[str, Any]
 ) -> Outcome | None:
     """One game with `seating[s]` at seat s; None if it hit the ply cap (counted as a draw)."""
     rules = games.get(game_id)
-    state = rules.new(seats, {}, seed)
+    state = rules.new(seats, options, seed)
     rng = random.Random(seed * 7919 + 1)
     for _ in range(max_plies):
         seat = rules.to_move(state)
@@ -111,14 +125,28 @@ def play_game(
     return rules.outcome(state)
 
 
-def game_result(args: tuple[str, Player, Player, int, int, int]) -> tuple[float, float]:
-    """(score of the first player, seconds taken) for game k of a match."""
-    game_id, first, second, k, seats, max_plies = args
+@dataclass(frozen=True)
+class Match:
+    """Game k of a match between `first` and `second` (what a worker process needs to play it)."""
+
+    game_id: str
+    first: Player
+    second: Player
+    k: int
+    seats: int = 2
+    max_plies: int = 2000
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+def game_result(match: Match) -> tuple[float, float]:
+    """(score of the first player, seconds taken) for game k of a match: start k // 2, and the first player
+    in seat k % 2, so every start is played from both sides."""
+    k, seats = match.k, match.seats
     start = time.perf_counter()
     seat_of_first = k % 2
-    seating = [second] * seats
-    seating[seat_of_first] = first
-    outcome = play_game(game_id, seating, seats, k // 2, max_plies)
+    seating = [match.second] * seats
+    seating[seat_of_first] = match.first
+    outcome = play_game(match.game_id, seating, seats, k // 2, match.max_plies, dict(match.options))
     elapsed = time.perf_counter() - start
     if outcome is None or outcome.is_draw:
         return 0.5, elapsed
@@ -146,17 +174,100 @@ def pairings(seconds: float, iterations: int | None) -> dict[str, tuple[Player, 
         easy = Player(f"easy@{easy_iterations}it", "easy", iterations=easy_iterations)
         weak = Player(f"hard@{weak_iterations}it", "hard", iterations=weak_iterations)
         plain = Player(f"plain@{iterations}it", "plain", iterations=iterations)
+        grave = Player(f"grave@{iterations}it", "grave", iterations=iterations)
     else:
         hard = Player(f"hard@{seconds:g}s", "hard", seconds=seconds)
         easy = Player(f"easy@{seconds * EASY_SHARE:.3g}s", "easy", seconds=seconds * EASY_SHARE)
         weak = Player(f"hard@{seconds * WEAK_HARD_SHARE:.3g}s", "hard", seconds=seconds * WEAK_HARD_SHARE)
         plain = Player(f"plain@{seconds:g}s", "plain", seconds=seconds)
+        grave = Player(f"grave@{seconds:g}s", "grave", seconds=seconds)
     return {
         "hard-random": (hard, Player("random", None)),
         "hard-easy": (hard, easy),
         "hard-hard": (hard, weak),
         "hard-plain": (hard, plain),
+        "hard-grave": (hard, grave),
+        "grave-plain": (grave, plain),
     }
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A match's results from the first player's side."""
+
+    game_id: str
+    first: Player
+    second: Player
+    scores: tuple[float, ...]
+    seconds_per_game: float
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for s in self.scores if s == 1.0)
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for s in self.scores if s == 0.0)
+
+    @property
+    def draws(self) -> int:
+        return len(self.scores) - self.wins - self.losses
+
+    @property
+    def score(self) -> float:
+        return sum(self.scores) / max(1, len(self.scores))
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(sum(self.scores), len(self.scores))
+
+    def line(self) -> str:
+        low, high = self.interval
+        return (
+            f"{self.game_id:<11} {self.first.label:<14} {self.second.label:<14} {len(self.scores):>5} "
+            f"{self.score:>6.1%} [{low:>5.1%}, {high:>5.1%}] {self.seconds_per_game:>7.1f}"
+        )
+
+
+def budget(player: Player) -> str:
+    return f"{player.seconds:g} s" if player.seconds is not None else f"{player.iterations} iterations"
+
+
+def markdown(tallies: Sequence[Tally]) -> str:
+    """The results as a Markdown table, one row per match."""
+    rows = [
+        "| game | player | opponent | budget/move | games | W-L-D | score | 95% Wilson |",
+        "|---|---|---|---|---:|---|---:|---|",
+    ]
+    for t in tallies:
+        low, high = t.interval
+        rows.append(
+            f"| {t.game_id} | {t.first.label} | {t.second.label} | {budget(t.first)} / {budget(t.second)} "
+            f"| {len(t.scores)} | {t.wins}-{t.losses}-{t.draws} | {t.score:.1%} | [{low:.1%}, {high:.1%}] |"
+        )
+    return "\n".join(rows)
+
+
+def play_match(pool: ProcessPoolExecutor, matches: Sequence[Match]) -> Tally:
+    """Play the games of one match on the pool's worker processes (all at once, as workers free up)."""
+    results = list(pool.map(game_result, matches))
+    first = matches[0]
+    per_game = sum(r[1] for r in results) / max(1, len(results))
+    return Tally(first.game_id, first.first, first.second, tuple(r[0] for r in results), per_game)
+
+
+def run(jobs: int, schedule: Iterable[Sequence[Match]]) -> list[Tally]:
+    """Play each match of `schedule` on `jobs` worker processes, print a line per match as it ends and then
+    the Markdown table of them all."""
+    tallies = []
+    with ProcessPoolExecutor(max(1, jobs)) as pool:
+        for matches in schedule:
+            tally = play_match(pool, matches)
+            tallies.append(tally)
+            print(tally.line(), flush=True)
+    print()
+    print(markdown(tallies))
+    return tallies
 
 
 def main() -> None:
@@ -169,30 +280,30 @@ def main() -> None:
     parser.add_argument("--game", default=",".join(games.GAME_IDS), help="comma-separated game ids")
     parser.add_argument("--pairings", default="hard-random,hard-easy,hard-hard,hard-plain", help="list")
     parser.add_argument("--seats", type=int, default=2, help="players per game (default 2)")
-    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes (default 1)")
     parser.add_argument("--max-plies", type=int, default=2000, help="a game this long counts as a draw")
+    parser.add_argument("--no-balance", action="store_true", help="Paintscape without the balancing phase")
     args = parser.parse_args()
     table = pairings(args.seconds, args.iterations)
+    options: tuple[tuple[str, Any], ...] = (("balance", False),) if args.no_balance else ()
     print(f"{'game':<11} {'first':<14} {'second':<14} {'games':>5} {'score':>6} {'95% CI':>15} {'s/game':>7}")
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        for game_id in args.game.split(","):
-            try:
-                games.get(game_id)
-            except ImportError as error:
-                print(f"{game_id:<11} not available: {error}")
-                continue
-            for name in args.pairings.split(","):
-                first, second = table[name]
-                jobs = [(game_id, first, second, k, args.seats, args.max_plies) for k in range(args.games)]
-                results = list(pool.map(game_result, jobs))
-                score = sum(r[0] for r in results)
-                low, high = wilson(score, len(results))
-                per_game = sum(r[1] for r in results) / max(1, len(results))
-                print(
-                    f"{game_id:<11} {first.label:<14} {second.label:<14} {len(results):>5} "
-                    f"{score / max(1, len(results)):>6.1%} [{low:>5.1%}, {high:>5.1%}] {per_game:>7.1f}",
-                    flush=True,
-                )
+    schedule = []
+    for game_id in args.game.split(","):
+        try:
+            games.get(game_id)
+        except ImportError as error:
+            print(f"{game_id:<11} not available: {error}")
+            continue
+        game_options = options if game_id == "paintscape" else ()
+        for name in args.pairings.split(","):
+            first, second = table[name]
+            schedule.append(
+                [
+                    Match(game_id, first, second, k, args.seats, args.max_plies, game_options)
+                    for k in range(args.games)
+                ]
+            )
+    run(args.jobs, schedule)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,15 @@
   later is often good now, which sharpens the first few hundred visits of every node. Playouts are
   uniformly random: a greedy collect/block/prefer-my-colours policy measured weaker than uniform
   playouts at equal thinking time (4 of 13 games against plain UCT, where RAVE won 12 of 16).
+- Playouts stop after `cutoff` placements and the colour race evaluation (games/ai/race.py) scores them:
+  shorter, so more of them, and less noisy than a random game's end (bench/tune_paintscape.py measured
+  the cutoff by self-play; the notes are in bench/baselines/paintscape_ai.md).
 - Tree moves are ordered: a placement that collects a colour first, then one that blocks the opponent's
   collecting square, then the rest.
 - The weak (easy) version drops RAVE and does not balance.
-- Balancing: the balancer estimates with playouts how likely Black (the first mover) is to win, and swaps
-  stones while a swap brings that nearer to even; then `done`. The chooser searches its two answers.
+- Balancing: the balancer estimates with the search's playouts how likely Black (the first mover) is to
+  win, and swaps stones while a swap brings that nearer to even; then `done`. The chooser searches its two
+  answers.
 """
 
 from __future__ import annotations
@@ -18,23 +22,21 @@ import time
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
+from games.ai.race import (
+    COLLECT_AT,
+    COLOURS_TO_WIN,
+    FULL,
+    NOT_FILE_A,
+    NOT_FILE_H,
+    WEIGHTS,
+    RaceWeights,
+    around,
+    race_chance,
+)
 from games.base import Rules
 from games.paintscape import DONE, PaintscapeState, fast_playout, is_swap, swap_squares
 
-FULL = (1 << 64) - 1
-_FILE_A = sum(1 << (8 * y) for y in range(8))
-_NOT_FILE_A = FULL & ~_FILE_A
-_NOT_FILE_H = FULL & ~(_FILE_A << 7)
-COLLECT_AT = 6
-COLOURS_TO_WIN = 3
 CENTRE = sum(1 << (8 * y + x) for y in range(2, 6) for x in range(2, 6))
-
-
-def around(stones: int) -> int:
-    """The squares orthogonally next to any of `stones`."""
-    return (
-        ((stones << 8) & FULL) | (stones >> 8) | ((stones & _NOT_FILE_H) << 1) | ((stones & _NOT_FILE_A) >> 1)
-    )
 
 
 def nth_bit(mask: int, n: int) -> int:
@@ -67,6 +69,16 @@ def urgent_squares(mine: int, theirs: int, tiles: list[int] | tuple[int, ...]) -
 def random_playout(state: PaintscapeState, rng: random.Random) -> tuple[int, list[int]]:
     """Uniformly random placements from a play-phase state to the end: (winning seat or -1, per seat the
     bitboard of squares it placed on during the playout)."""
+    value, placed = cut_playout(state, rng, 1 << 30)
+    return (-1 if value == 0.5 else 0 if value == 1.0 else 1), placed
+
+
+def cut_playout(
+    state: PaintscapeState, rng: random.Random, plies: int, weights: RaceWeights = WEIGHTS
+) -> tuple[float, list[int]]:
+    """Uniformly random placements from a play-phase state for at most `plies` placements: (seat 0's reward,
+    per seat the bitboard of squares it placed on). The reward is 1, 0 or 0.5 (a draw) when the game ended,
+    else seat 0's `race_chance` where the playout stopped."""
     black_seat = state.black_seat
     assert black_seat is not None
     black, white = state.black, state.white
@@ -74,24 +86,25 @@ def random_playout(state: PaintscapeState, rng: random.Random) -> tuple[int, lis
     scores = [state.collected.count(0), state.collected.count(1)]
     placed = [0, 0]  # by stone colour
     if max(scores) >= COLOURS_TO_WIN:
-        return (0 if scores[0] > scores[1] else 1) ^ black_seat, placed
+        return _seat0_reward(0 if scores[0] > scores[1] else 1, black_seat), placed
     in_play = sum(1 for t in tiles if t)
-    colour = state.turn ^ black_seat
+    colour = state.turn
     random_float = rng.random
     passed = False
-    while True:
+    while plies > 0:
         mine = white if colour else black
         stones = black | white
         targets = (
-            ((mine << 8) & FULL) | (mine >> 8) | ((mine & _NOT_FILE_H) << 1) | ((mine & _NOT_FILE_A) >> 1)
+            ((mine << 8) & FULL) | (mine >> 8) | ((mine & NOT_FILE_H) << 1) | ((mine & NOT_FILE_A) >> 1)
         ) & ~stones
         if not targets:
             if passed:
-                return -1, _by_seat(placed, black_seat)
+                return 0.5, _by_seat(placed, black_seat)
             passed = True
             colour ^= 1
             continue
         passed = False
+        plies -= 1
         for _ in range(int(random_float() * targets.bit_count())):
             targets &= targets - 1
         bit = targets & -targets
@@ -110,17 +123,25 @@ def random_playout(state: PaintscapeState, rng: random.Random) -> tuple[int, lis
                         white &= ~t
                     scores[colour] += 1
                     if scores[colour] >= COLOURS_TO_WIN:
-                        return colour ^ black_seat, _by_seat(placed, black_seat)
+                        return _seat0_reward(colour, black_seat), _by_seat(placed, black_seat)
                     if max(scores) + in_play < COLOURS_TO_WIN:
                         if scores[0] == scores[1]:
-                            return -1, _by_seat(placed, black_seat)
-                        return (0 if scores[0] > scores[1] else 1) ^ black_seat, _by_seat(placed, black_seat)
+                            return 0.5, _by_seat(placed, black_seat)
+                        winner = 0 if scores[0] > scores[1] else 1
+                        return _seat0_reward(winner, black_seat), _by_seat(placed, black_seat)
                 break
         if colour:
             white = mine
         else:
             black = mine
         colour ^= 1
+    chance = race_chance(black, white, tiles, scores, colour == 0, weights)
+    return (chance if black_seat == 0 else 1.0 - chance), _by_seat(placed, black_seat)
+
+
+def _seat0_reward(winner_colour: int, black_seat: int) -> float:
+    """Seat 0's reward when the stone colour `winner_colour` (0 Black) won."""
+    return 1.0 if winner_colour ^ black_seat == 0 else 0.0
 
 
 def _by_seat(by_colour: list[int], black_seat: int) -> list[int]:
@@ -134,12 +155,15 @@ def _winner_rewards(winner: int) -> Rewards:
 
 
 class PaintscapeKnowledge(Knowledge):
-    """Paintscape: RAVE over squares with uniform playouts, ordered placements, a balancer that evens the
-    start."""
+    """Paintscape: RAVE over squares with uniform playouts cut off by the race evaluation, ordered
+    placements, a balancer that evens the start."""
 
     take_wins = True
     rave = 300.0
     exploration = 0.3
+    cutoff = 12
+    """Placements a playout makes before the colour race evaluation (`race_chance`) scores it."""
+    weights = WEIGHTS
 
     def __init__(self, weak: bool = False) -> None:
         super().__init__(weak)
@@ -152,7 +176,7 @@ class PaintscapeKnowledge(Knowledge):
         rng.shuffle(ordered)
         if state.phase != "play" or state.black_seat is None or self.weak:
             return ordered
-        colour = state.turn ^ state.black_seat
+        colour = state.turn
         mine, theirs = (state.white, state.black) if colour else (state.black, state.white)
         collect, block = urgent_squares(mine, theirs, state.tiles)
 
@@ -172,8 +196,8 @@ class PaintscapeKnowledge(Knowledge):
         self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int
     ) -> tuple[Rewards, list[int]]:
         if state.phase == "play":
-            winner, placed = random_playout(state, rng)
-            return _winner_rewards(winner), placed
+            value, placed = cut_playout(state, rng, self.cutoff, self.weights)
+            return [value, 1.0 - value], placed
         return super().playout_keys(rules, state, rng, seats)
 
     def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
@@ -184,13 +208,12 @@ class PaintscapeKnowledge(Knowledge):
     # ------------------------------------------------------------------------------------ balancing
 
     def black_win_rate(self, state: PaintscapeState, playouts: int, rng: random.Random) -> float:
-        """How often Black (moving first) wins random playouts from a setup position's board."""
+        """Black's (moving first) mean reward over the search's playouts from a setup position's board."""
         play = state._replace(phase="play", black_seat=0, turn=0)
-        wins = 0.0
+        total = 0.0
         for _ in range(playouts):
-            winner = fast_playout(play, rng)
-            wins += 0.5 if winner < 0 else 1.0 if winner == 0 else 0.0
-        return wins / playouts
+            total += cut_playout(play, rng, self.cutoff, self.weights)[0]
+        return total / playouts
 
     def swap_candidates(
         self, state: PaintscapeState, moves: list[Any], rng: random.Random, count: int

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -157,3 +158,12 @@ def test_chooser_takes_the_side_that_wins_more() -> None:
     state = RULES.apply(RULES.new(2, {}, 6), DONE)  # seed 6: White wins about 2 in 3
     assert knowledge.black_win_rate(state, 400, random.Random(1)) < 0.4
     assert best_move(RULES, state, level="hard", iterations=400, seed=0) == PLAY_WHITE
+
+
+@pytest.mark.parametrize("balance", [True, False])
+def test_hard_keeps_to_its_time(balance: bool) -> None:
+    """A timed move (balancing, or a placement in play) ends within its budget, give or take a clock check."""
+    state = RULES.new(2, {"balance": balance}, 8)
+    start = time.perf_counter()
+    best_move(RULES, state, level="hard", seconds=0.3)
+    assert time.perf_counter() - start < 0.3 + 0.5  # a clock check, and slack for a loaded machine
