@@ -26,6 +26,7 @@ from games.ai.knowledge import Rewards, rank_rewards
 from games.ai.search import MoveStats, SearchReport, seat_count
 from games.base import GameOver, Rules, Seat
 from games.grids import bits_of
+from games.texts import Text
 
 REF = 100
 """Visits a node needs before its own AMAF table is used for the choices below it."""
@@ -241,7 +242,7 @@ def grave_move(
     """GRAVE's move for the seat to move within `seconds` or `iterations` (deterministic with iterations).
     A forced or only move is returned without searching; raises GameOver on a finished game."""
     if rules.to_move(state) is None:
-        raise GameOver("the game is over; there is nothing to play")
+        raise GameOver(Text("the game is over; there is nothing to play"))
     forced = rules.forced_move(state)
     if forced is not None:
         return SearchReport(forced, 0, 0.0, (), "forced")
