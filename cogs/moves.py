@@ -235,7 +235,7 @@ class Moves(commands.Cog):
     @app_commands.guild_only()
     async def takeback(self, interaction: Interaction) -> None:
         match = await match_here(interaction)
-        result = await service_of(interaction).matches.request_takeback(match.id, interaction.user.id)
+        result = await service_of(interaction).agreements.request_takeback(match.id, interaction.user.id)
         if isinstance(result, TakenBack):
             await self.post_taken_back(interaction, result)
             return
@@ -289,12 +289,14 @@ class Moves(commands.Cog):
         return int(ref.arg) if ref.arg.isdigit() else None
 
     async def on_takeback_accepted(self, interaction: Interaction, ref: ButtonRef) -> None:
-        matches = service_of(interaction).matches
-        match = await matches.get(ref.ref)
+        service = service_of(interaction)
+        match = await service.matches.get(ref.ref)
         same_server(interaction, match.guild_id)
         if match.ply != ref.ply:
             raise UserError(Text("That board has changed: the takeback request no longer applies."))
-        result = await matches.accept_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
+        result = await service.agreements.accept_takeback(
+            ref.ref, interaction.user.id, seat=self._request_seat(ref)
+        )
         if isinstance(result, TakebackRequested):
             public = await runtime_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
             await interaction.response.edit_message(
@@ -304,9 +306,9 @@ class Moves(commands.Cog):
         await self.post_taken_back(interaction, result)
 
     async def on_takeback_declined(self, interaction: Interaction, ref: ButtonRef) -> None:
-        matches = service_of(interaction).matches
-        same_server(interaction, (await matches.get(ref.ref)).guild_id)
-        await matches.decline_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
+        service = service_of(interaction)
+        same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
+        await service.agreements.decline_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
         public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public("{player} declined the takeback.", player=f"<@{interaction.user.id}>"),

@@ -744,7 +744,7 @@ class Play(commands.Cog):
         if not admin and seat in match.abort_votes:
             waiting = ", ".join(f"<@{p.user_id}>" for p in match.seats if p.seat not in match.abort_votes)
             raise UserError(Text("You have agreed already; waiting for {players}.", players=waiting))
-        result = await service.matches.request_abort(match.id, interaction.user.id, admin=admin)
+        result = await service.agreements.request_abort(match.id, interaction.user.id, admin=admin)
         public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         if isinstance(result, Finished):
             text = public(

@@ -2,7 +2,8 @@
 
 One `Service` over one store holds the parts, each a file of one job:
 
-    matches     MatchService: start, read, play, pass, resign, abort, take back, time out   (matches.py)
+    matches     MatchService: start, read, play, pass, resign, time out                     (matches.py)
+    agreements  Agreements: abort by common consent, take moves back                        (agreements.py)
     challenges  Challenges: challenge a member, or play the bot at once                      (challenges.py)
     lobbies     Lobbies: open tables of 2-4 players                                         (lobbies.py)
     guilds      Guilds: per-server settings                                                  (guilds.py)
@@ -42,6 +43,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import games
+from bot.service.agreements import Agreements
 from bot.service.ai import AIRunner, BotTurns
 from bot.service.challenges import CHALLENGE_TTL, Challenges
 from bot.service.clock import EventHandler, TurnClock
@@ -94,6 +96,7 @@ class Service:
             now=now,
             state_cache_size=state_cache_size,
         )
+        self.agreements = Agreements(self.matches)
         self.challenges = Challenges(store, self.matches, self.guilds, now=now, rng=rng, ttl=challenge_ttl)
         self.lobbies = Lobbies(store, self.matches, self.guilds, now=now, rng=rng)
         self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed)

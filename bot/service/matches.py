@@ -1,4 +1,5 @@
-"""Matches: starting them, reading them, playing moves, resigning, aborting, taking back and timing out.
+"""Matches: starting them, reading them, playing moves, resigning and timing out (agreements.py: abort
+votes and takebacks).
 
 Every change to a match is one stale-checked store write (see `bot.service.store`) under a per-match lock,
 so a double click or an old button gets `StaleMove` instead of a second move. Game policy comes from the
@@ -28,13 +29,9 @@ from bot.service.errors import (
     MatchDamaged,
     MatchOver,
     NoMatchHere,
-    NoTakebackRequest,
-    NothingToTakeBack,
     NotSeated,
     NotYourTurnError,
-    OwnRequest,
     StaleMove,
-    TakebackPending,
     UnknownGame,
     UnknownMatch,
     valid_id,
@@ -42,7 +39,6 @@ from bot.service.errors import (
 from bot.service.guilds import Guilds
 from bot.service.ratings import Ratings
 from bot.service.records import (
-    AbortRequested,
     Finish,
     Finished,
     MatchRecord,
@@ -53,10 +49,6 @@ from bot.service.records import (
     NewMatch,
     Played,
     Player,
-    Requests,
-    TakebackRequest,
-    TakebackRequested,
-    TakenBack,
     TimedOut,
 )
 from bot.service.shards import Shards
@@ -136,7 +128,7 @@ class MatchService:
         except KeyError:
             raise UnknownGame(game=game) from None
 
-    def _lock(self, match_id: int) -> asyncio.Lock:
+    def lock(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -161,7 +153,7 @@ class MatchService:
             self.states.put(row.id, row.snapshot, state)
         return state
 
-    def _view(self, row: MatchRecord, state: Any | None = None) -> MatchView:
+    def view_of(self, row: MatchRecord, state: Any | None = None) -> MatchView:
         rules = self.rules(row.game)
         if state is None:
             state = self._state(rules, row)
@@ -207,21 +199,21 @@ class MatchService:
                 continue
         return damaged
 
-    async def _active_row(self, match_id: int) -> MatchRecord:
+    async def active_row(self, match_id: int) -> MatchRecord:
         row = await self._row(match_id)
         if not row.is_active:
             raise MatchOver(match_id=match_id)
         return row
 
     @staticmethod
-    def _player(row: MatchRecord, user_id: int) -> Player:
+    def player_in(row: MatchRecord, user_id: int) -> Player:
         seat = row.seat_of(user_id)
         if seat is None:
             raise NotSeated(match_id=row.id)
         return row.seats[seat]
 
     @staticmethod
-    def _deadline(row: MatchRecord, rules: Rules[Any, Any], state: Any, now: float) -> float | None:
+    def deadline_for(row: MatchRecord, rules: Rules[Any, Any], state: Any, now: float) -> float | None:
         """The deadline for the seat to move: none once over or when the bot is to move."""
         seat = rules.to_move(state)
         if seat is None or rules.outcome(state) is not None or row.seats[seat].is_ai:
@@ -287,30 +279,30 @@ class MatchService:
             busy = await self.store.active_match_in_channel(channel_id)
             raise ChannelBusy(match_id=busy.id if busy else "?") from None
         if rules.forced_move(state) is not None and rules.to_move(state) is not None:
-            async with self._lock(row.id):
+            async with self.lock(row.id):
                 played = await self._commit(row, rules, state, [], now)
                 return played.match
         self.deadlines_changed()
-        return self._view(row, state)
+        return self.view_of(row, state)
 
     # ------------------------------------------------------------------------------------------- reading
 
     async def get(self, match_id: int) -> MatchView:
-        return self._view(await self._row(match_id))
+        return self.view_of(await self._row(match_id))
 
     async def in_channel(self, channel_id: int) -> MatchView:
         """The active match of a channel or thread; NoMatchHere if there is none."""
         row = await self.store.active_match_in_channel(channel_id)
         if row is None:
             raise NoMatchHere()
-        return self._view(await self._checked(row))
+        return self.view_of(await self._checked(row))
 
     async def of_user(self, user_id: int) -> list[MatchView]:
         """The active matches a user sits in, newest first (damaged ones are set aside, not listed)."""
         found = []
         for row in await self.store.matches_of_user(user_id):
             try:
-                found.append(self._view(await self._checked(row)))
+                found.append(self.view_of(await self._checked(row)))
             except MatchDamaged:
                 continue
         return found
@@ -328,8 +320,8 @@ class MatchService:
         row = await self._row(match_id)
         rules = self.rules(row.game)
         stored = await self.store.moves(match_id)
-        steps = await self._replay_or_set_aside(row, rules, stored)
-        return [self._move_view(row, rules, step, stored[step.ply]) for step in steps]
+        steps = await self.replay_or_set_aside(row, rules, stored)
+        return [self.move_view(row, rules, step, stored[step.ply]) for step in steps]
 
     async def log(self, match_id: int) -> list[MoveRecord]:
         """The stored move log, as it is (no replay): for a replay image, or the last move of a board."""
@@ -354,7 +346,7 @@ class MatchService:
                 found.append(view)
         return found
 
-    async def _replay_or_set_aside(
+    async def replay_or_set_aside(
         self, row: MatchRecord, rules: Rules[Any, Any], moves: Sequence[MoveRecord]
     ) -> list[Step[Any, Any]]:
         """Every step of the stored log; a log that does not replay makes the match damaged."""
@@ -371,7 +363,7 @@ class MatchService:
             return f"{rules.seat_label(state, seat)} resigns"
         return rules.describe(state, move)
 
-    def _move_view(
+    def move_view(
         self, row: MatchRecord, rules: Rules[Any, Any], step: Step[Any, Any], stored: MoveRecord
     ) -> MoveView:
         return MoveView(
@@ -393,8 +385,8 @@ class MatchService:
 
         `expected_ply` is the ply of the board the player saw (from a button); another current ply raises
         StaleMove. Raises UnknownMatch, MatchOver, NotSeated, NotYourTurnError, or the engine's MoveError."""
-        async with self._lock(match_id):
-            row = await self._active_row(match_id)
+        async with self.lock(match_id):
+            row = await self.active_row(match_id)
             if expected_ply is not None and expected_ply != row.ply:
                 raise StaleMove()
             rules = self.rules(row.game)
@@ -407,8 +399,8 @@ class MatchService:
 
     async def pass_turn(self, match_id: int, user_id: int, expected_ply: int | None = None) -> Played:
         """Pass this turn where the rules allow a pass now (`Rules.pass_move`); CannotPass where not."""
-        async with self._lock(match_id):
-            row = await self._active_row(match_id)
+        async with self.lock(match_id):
+            row = await self.active_row(match_id)
             if expected_ply is not None and expected_ply != row.ply:
                 raise StaleMove()
             rules = self.rules(row.game)
@@ -478,7 +470,7 @@ class MatchService:
 
         outcome = rules.outcome(state)
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
-        deadline = self._deadline(row, rules, state, now)
+        deadline = self.deadline_for(row, rules, state, now)
         snapshot = snapshot_text(rules, state)
         if not await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish):
             self.states.drop(row.id)
@@ -498,7 +490,7 @@ class MatchService:
             )
         else:
             changed = await self._row(row.id)
-        view = self._view(changed, state)
+        view = self.view_of(changed, state)
         finished = await self._finished(view, by_user=None) if outcome is not None else None
         return Played(finished.match if finished else view, views[0], tuple(views[1:]), finished)
 
@@ -507,9 +499,9 @@ class MatchService:
     async def check_resign(self, match_id: int, user_id: int) -> MatchView:
         """What `resign` checks first: the match is on, the user plays in it and has not resigned yet. The bot
         calls it before asking the player to confirm."""
-        row = await self._active_row(match_id)
-        player = self._player(row, user_id)
-        view = self._view(row)
+        row = await self.active_row(match_id)
+        player = self.player_in(row, user_id)
+        view = self.view_of(row)
         after = self.rules(row.game).resign(view.state, player.seat)
         if after is not None and self.rules(row.game).dump(after) == self.rules(row.game).dump(view.state):
             raise AlreadyResigned(match_id=match_id)
@@ -519,183 +511,32 @@ class MatchService:
         """Give up, on any turn. Where the rules end the game (two players) the others win at once
         (Termination.RESIGNATION); otherwise (TilingKing with more players) the resignation is logged and
         the game goes on without the player."""
-        async with self._lock(match_id):
-            row = await self._active_row(match_id)
-            player = self._player(row, user_id)
+        async with self.lock(match_id):
+            row = await self.active_row(match_id)
+            player = self.player_in(row, user_id)
             rules = self.rules(row.game)
             state = self._state(rules, row)
             after = rules.resign(state, player.seat)
             if after is None:
                 outcome = Outcome.loss(player.seat, len(row.seats), Termination.RESIGNATION)
-                return await self._end(row, outcome, by_user=user_id)
+                return await self.end_without_move(row, outcome, by_user=user_id)
             if rules.dump(after) == rules.dump(state):
                 raise AlreadyResigned(match_id=match_id)
             return await self._commit(row, rules, state, [], self.now(), resigning=(player.seat, after))
 
-    async def _end(self, row: MatchRecord, outcome: Outcome, *, by_user: int | None) -> Finished:
+    async def end_without_move(self, row: MatchRecord, outcome: Outcome, *, by_user: int | None) -> Finished:
         """End a match without a move (resignation, timeout, abort), stale-checked. Called under the lock."""
         status = MatchStatus.ABORTED if outcome.termination is Termination.ABORTED else MatchStatus.FINISHED
         if not await self.store.finish_match(row.id, row.ply, Finish(status, outcome, self.now())):
             raise StaleMove()
         self.deadlines_changed()
-        return await self._finished(self._view(await self._row(row.id)), by_user=by_user)
+        return await self._finished(self.view_of(await self._row(row.id)), by_user=by_user)
 
     async def _finished(self, view: MatchView, *, by_user: int | None) -> Finished:
         assert view.outcome is not None
         changes = await self.ratings.rate(view.id)
         winners = tuple(view.seats[s].user_id for s in view.outcome.winners)
         return Finished(view, view.outcome, winners, by_user, tuple(changes))
-
-    async def request_abort(
-        self, match_id: int, user_id: int, *, admin: bool = False
-    ) -> Finished | AbortRequested:
-        """End the match with no result: at once for a server admin (the caller says so), otherwise once every
-        seated player has asked (the bot's seats agree by themselves)."""
-        async with self._lock(match_id):
-            row = await self._active_row(match_id)
-            aborted = Outcome(Termination.ABORTED, (0,) * len(row.seats))
-            if admin:
-                return await self._end(row, aborted, by_user=user_id)
-            self._player(row, user_id)
-            mine = {p.seat for p in row.seats if p.user_id == user_id or p.is_ai}
-            requests = await self.store.update_requests(
-                row.id,
-                row.ply,
-                lambda now: replace(now, abort_votes=tuple(sorted({*now.abort_votes, *mine}))),
-            )
-            if requests is None:
-                raise StaleMove()
-            votes = set(requests.abort_votes)
-            waiting = tuple(dict.fromkeys(p.user_id for p in row.seats if p.seat not in votes))
-            if not waiting:
-                return await self._end(row, aborted, by_user=user_id)
-            return AbortRequested(
-                self._view(replace(row, abort_votes=requests.abort_votes)), user_id, waiting
-            )
-
-    # ------------------------------------------------------------------------------------------ takeback
-
-    @staticmethod
-    def _takeback_target(moves: Sequence[MoveRecord], seat: Seat) -> int | None:
-        """The ply to rewind to: `seat`'s last chosen move (one decision at a time; a balancer's swaps are
-        taken back one by one), with the forced moves and other seats' moves after it."""
-        return next(
-            (m.ply for m in reversed(moves) if m.seat == seat and not m.forced and m.notation != RESIGN), None
-        )
-
-    async def request_takeback(self, match_id: int, user_id: int) -> TakebackRequested | TakenBack:
-        """Ask to undo your last move and what followed it. Against the bot it happens at once; otherwise
-        every other player must accept. One request per match may be open at a time."""
-        async with self._lock(match_id):
-            row = await self._active_row(match_id)
-            player = self._player(row, user_id)
-            moves = await self.store.moves(match_id)
-            if self._takeback_target(moves, player.seat) is None:
-                raise NothingToTakeBack()
-            if self._is_open(row.takeback, row.ply):
-                raise TakebackPending(match_id=match_id)
-            others = [p for p in row.seats if p.user_id != user_id and not p.is_ai]
-            if not others:
-                return await self._rewind(row, player.seat, user_id, moves)
-            request = TakebackRequest(player.seat, user_id, row.ply)
-            requests = await self.store.update_requests(
-                row.id,
-                row.ply,
-                lambda now: now if self._is_open(now.takeback, row.ply) else replace(now, takeback=request),
-            )
-            if requests is None:
-                raise StaleMove()
-            if requests.takeback != request:
-                raise TakebackPending(match_id=match_id)
-            waiting = tuple(dict.fromkeys(p.user_id for p in others))
-            return TakebackRequested(self._view(replace(row, takeback=request)), user_id, waiting)
-
-    @staticmethod
-    def _is_open(takeback: TakebackRequest | None, ply: int, seat: Seat | None = None) -> bool:
-        """Whether `takeback` is a request open at `ply` (asked from `seat`, if given)."""
-        return takeback is not None and takeback.ply == ply and seat in (None, takeback.seat)
-
-    async def _open_request(
-        self, match_id: int, user_id: int, seat: Seat | None
-    ) -> tuple[MatchRecord, TakebackRequest]:
-        """The match and its open takeback request, answered by `user_id`; `seat` (from a button) must be the
-        asker's seat, so a button never answers another request than the one it was posted with."""
-        row = await self._active_row(match_id)
-        request = row.takeback
-        if request is None or not self._is_open(request, row.ply, seat):
-            raise NoTakebackRequest()
-        if user_id == request.user_id:
-            raise OwnRequest()
-        self._player(row, user_id)
-        return row, request
-
-    async def accept_takeback(
-        self, match_id: int, user_id: int, *, seat: Seat | None = None
-    ) -> TakenBack | TakebackRequested:
-        """Agree to the open takeback (the one asked from `seat`, if given); it happens once every other
-        player has agreed, until then the request with the players still to answer comes back."""
-        async with self._lock(match_id):
-            row, request = await self._open_request(match_id, user_id, seat)
-            mine = {p.seat for p in row.seats if p.user_id == user_id}
-
-            def accept(now: Requests) -> Requests:
-                if now.takeback is None or not self._is_open(now.takeback, row.ply, request.seat):
-                    return now
-                accepted = tuple(sorted({*now.takeback.accepted, *mine}))
-                return replace(now, takeback=replace(now.takeback, accepted=accepted))
-
-            requests = await self.store.update_requests(row.id, row.ply, accept)
-            updated = requests.takeback if requests is not None else None
-            if updated is None or not self._is_open(updated, row.ply, request.seat):
-                raise StaleMove()
-            accepted = set(updated.accepted)
-            others = {p.seat for p in row.seats if p.user_id != request.user_id and not p.is_ai}
-            if others <= accepted:
-                moves = await self.store.moves(match_id)
-                return await self._rewind(row, request.seat, request.user_id, moves)
-            waiting = tuple(dict.fromkeys(row.seats[s].user_id for s in sorted(others - accepted)))
-            return TakebackRequested(self._view(replace(row, takeback=updated)), request.user_id, waiting)
-
-    async def decline_takeback(self, match_id: int, user_id: int, *, seat: Seat | None = None) -> MatchView:
-        """Refuse the open takeback (the one asked from `seat`, if given); the request is closed."""
-        async with self._lock(match_id):
-            row, request = await self._open_request(match_id, user_id, seat)
-            requests = await self.store.update_requests(
-                row.id,
-                row.ply,
-                lambda now: replace(now, takeback=None) if now.takeback == request else now,
-            )
-            if requests is None:
-                raise StaleMove()
-            return self._view(replace(row, abort_votes=requests.abort_votes, takeback=requests.takeback))
-
-    async def _rewind(
-        self, row: MatchRecord, seat: Seat, user_id: int, moves: Sequence[MoveRecord]
-    ) -> TakenBack:
-        target = self._takeback_target(moves, seat)
-        if target is None:
-            raise NothingToTakeBack()
-        rules = self.rules(row.game)
-        steps = await self._replay_or_set_aside(row, rules, moves)
-        kept = steps[target].before
-        undone = tuple(self._move_view(row, rules, step, moves[step.ply]) for step in steps[target:])
-        now = self.now()
-        deadline = self._deadline(row, rules, kept, now)
-        snapshot = snapshot_text(rules, kept)
-        if not await self.store.rewind_match(row.id, row.ply, target, snapshot, deadline, now):
-            raise StaleMove()
-        self.states.put(row.id, snapshot, kept)
-        self.deadlines_changed()
-        changed = replace(
-            row,
-            ply=target,
-            snapshot=snapshot,
-            deadline=deadline,
-            updated_at=now,
-            abort_votes=(),
-            takeback=None,
-        )
-        return TakenBack(self._view(changed, kept), user_id, undone)
 
     # ----------------------------------------------------------------------------------------- deadlines
 
@@ -718,7 +559,7 @@ class MatchService:
         return events
 
     async def _time_out(self, match_id: int, ply: int, now: float) -> TimedOut | None:
-        async with self._lock(match_id):
+        async with self.lock(match_id):
             try:
                 row = await self._row(match_id)
             except MatchDamaged:
@@ -736,4 +577,6 @@ class MatchService:
                 played = await self._commit(row, rules, state, [move], now)
                 return TimedOut(match_id, seat, user_id, played.finished, played)
             outcome = Outcome.loss(seat, len(row.seats), Termination.TIMEOUT)
-            return TimedOut(match_id, seat, user_id, await self._end(row, outcome, by_user=user_id), None)
+            return TimedOut(
+                match_id, seat, user_id, await self.end_without_move(row, outcome, by_user=user_id), None
+            )

@@ -79,7 +79,7 @@ async def run_plan(service: Service, plan: dict[str, list[list[int]]]) -> dict[s
     applied: list[list[int]] = []
     refused: list[str] = []
     moves = [play_match(service, m, user, applied, refused) for m, user in plan["moves"]]
-    aborts = [outcome(service.matches.request_abort(m, user)) for m, user in plan["aborts"]]
+    aborts = [outcome(service.agreements.request_abort(m, user)) for m, user in plan["aborts"]]
     joins = [outcome(service.lobbies.join(lobby, user)) for lobby, user in plan["joins"]]
     resigns = [outcome(service.matches.resign(m, user)) for m, user in plan["resigns"]]
     results = await asyncio.gather(*moves, *aborts, *joins, *resigns)

@@ -129,7 +129,7 @@ async def test_only_finished_matches_visible_here_are_analysed(service: Service,
     with pytest.raises(NotFinishedYet, match="still being played"):
         await analyses.analyse(active.id, guild_id=GUILD, user_id=ALICE)
     aborted = await start_match(service, "paintscape", channel=CHANNEL + 2)
-    await service.matches.request_abort(aborted.id, CAROL, admin=True)
+    await service.agreements.request_abort(aborted.id, CAROL, admin=True)
     with pytest.raises(NothingToAnalyse, match="aborted"):
         await analyses.analyse(aborted.id, guild_id=GUILD, user_id=ALICE)
     assert gated.calls == []

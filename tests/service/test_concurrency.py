@@ -107,8 +107,8 @@ async def test_simultaneous_abort_agreements_in_two_processes_all_land(open_serv
             call
             for i, m in enumerate(matches)
             for call in (
-                first.matches.request_abort(m.id, 2 * i + 1),
-                second.matches.request_abort(m.id, 2 * i + 2),
+                first.agreements.request_abort(m.id, 2 * i + 1),
+                second.agreements.request_abort(m.id, 2 * i + 2),
             )
         )
     )
@@ -127,15 +127,15 @@ async def test_simultaneous_takeback_accepts_in_two_processes_all_land(open_serv
         await first.lobbies.join(lobby.id, two)
         match = await first.lobbies.start(lobby.id, host)
         await first.matches.play(match.id, host, "1")
-        await first.matches.request_takeback(match.id, host)
+        await first.agreements.request_takeback(match.id, host)
         matches.append((match.id, one, two))
     await asyncio.gather(
         *(
             call
             for match_id, one, two in matches
             for call in (
-                first.matches.accept_takeback(match_id, one),
-                second.matches.accept_takeback(match_id, two),
+                first.agreements.accept_takeback(match_id, one),
+                second.agreements.accept_takeback(match_id, two),
             )
         )
     )

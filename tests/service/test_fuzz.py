@@ -95,9 +95,9 @@ async def perform(service: Service, action: tuple[Any, ...]) -> None:
     elif kind == "resign":
         await service.matches.resign(small[0], small[1])
     elif kind == "abort":
-        await service.matches.request_abort(small[0], small[1])
+        await service.agreements.request_abort(small[0], small[1])
     elif kind == "takeback":
-        await service.matches.request_takeback(small[0], small[1])
+        await service.agreements.request_takeback(small[0], small[1])
     elif kind == "settings":
         await service.guilds.update(1, turn_timeout=small[1], threads=small[2])
     elif kind == "replay":

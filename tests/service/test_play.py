@@ -149,25 +149,25 @@ async def test_in_a_game_of_more_players_anyone_resigns_on_any_turn_and_the_game
 
 async def test_abort_needs_both_players_or_an_admin(service: Service) -> None:
     match = await start_match(service)
-    first = await service.matches.request_abort(match.id, ALICE)
+    first = await service.agreements.request_abort(match.id, ALICE)
     assert isinstance(first, AbortRequested) and first.waiting_for == (BOB,)
     assert first.match.abort_votes == (0,)
-    second = await service.matches.request_abort(match.id, BOB)
+    second = await service.agreements.request_abort(match.id, BOB)
     assert isinstance(second, Finished) and second.termination is Termination.ABORTED
     assert second.winners == () and second.match.status == "aborted" and second.rating_changes == ()
     other = await start_match(service, channel=CHANNEL + 1)
-    by_admin = await service.matches.request_abort(other.id, CAROL, admin=True)
+    by_admin = await service.agreements.request_abort(other.id, CAROL, admin=True)
     assert isinstance(by_admin, Finished) and by_admin.by_user == CAROL
     with pytest.raises(NotSeated):
-        await service.matches.request_abort((await start_match(service, channel=CHANNEL + 2)).id, CAROL)
+        await service.agreements.request_abort((await start_match(service, channel=CHANNEL + 2)).id, CAROL)
 
 
 async def test_a_move_clears_a_pending_abort_request(service: Service) -> None:
     match = await start_match(service)
-    await service.matches.request_abort(match.id, BOB)
+    await service.agreements.request_abort(match.id, BOB)
     await service.matches.play(match.id, ALICE, "1")
     assert (await service.matches.get(match.id)).abort_votes == ()
-    assert isinstance(await service.matches.request_abort(match.id, ALICE), AbortRequested)
+    assert isinstance(await service.agreements.request_abort(match.id, ALICE), AbortRequested)
 
 
 async def test_takeback_undoes_back_to_the_askers_turn_once_the_opponent_accepts(
@@ -178,12 +178,12 @@ async def test_takeback_undoes_back_to_the_askers_turn_once_the_opponent_accepts
     await service.matches.play(match.id, BOB, "1")
     await service.matches.play(match.id, ALICE, "2")  # total 4: Bob skips, Alice to move again
     with pytest.raises(NoTakebackRequest):
-        await service.matches.accept_takeback(match.id, BOB)
-    asked = await service.matches.request_takeback(match.id, ALICE)
+        await service.agreements.accept_takeback(match.id, BOB)
+    asked = await service.agreements.request_takeback(match.id, ALICE)
     assert isinstance(asked, TakebackRequested) and asked.waiting_for == (BOB,)
     with pytest.raises(OwnRequest):
-        await service.matches.accept_takeback(match.id, ALICE)
-    done = await service.matches.accept_takeback(match.id, BOB)
+        await service.agreements.accept_takeback(match.id, ALICE)
+    done = await service.agreements.accept_takeback(match.id, BOB)
     assert isinstance(done, TakenBack)
     assert [(m.notation, m.forced) for m in done.undone] == [("2", False), ("skip", True)]
     assert done.match.ply == 2 and done.match.user_to_move == ALICE and done.match.state.total == 2
@@ -198,24 +198,24 @@ async def test_takeback_by_the_player_not_to_move_undoes_the_opponents_reply_too
     match = await start_match(service)
     await service.matches.play(match.id, ALICE, "1")
     await service.matches.play(match.id, BOB, "1")
-    await service.matches.request_takeback(match.id, ALICE)
-    done = await service.matches.accept_takeback(match.id, BOB)
+    await service.agreements.request_takeback(match.id, ALICE)
+    done = await service.agreements.accept_takeback(match.id, BOB)
     assert [m.notation for m in done.undone] == ["1", "1"] and done.match.ply == 0
 
 
 async def test_takeback_edge_cases(service: Service) -> None:
     match = await start_match(service)
     with pytest.raises(NothingToTakeBack):
-        await service.matches.request_takeback(match.id, ALICE)
+        await service.agreements.request_takeback(match.id, ALICE)
     await service.matches.play(match.id, ALICE, "1")
-    await service.matches.request_takeback(match.id, ALICE)
-    await service.matches.decline_takeback(match.id, BOB)
+    await service.agreements.request_takeback(match.id, ALICE)
+    await service.agreements.decline_takeback(match.id, BOB)
     with pytest.raises(NoTakebackRequest):
-        await service.matches.accept_takeback(match.id, BOB)
-    await service.matches.request_takeback(match.id, ALICE)
+        await service.agreements.accept_takeback(match.id, BOB)
+    await service.agreements.request_takeback(match.id, ALICE)
     await service.matches.play(match.id, BOB, "1")  # a move voids the request
     with pytest.raises(NoTakebackRequest):
-        await service.matches.accept_takeback(match.id, BOB)
+        await service.agreements.accept_takeback(match.id, BOB)
 
 
 async def test_against_the_bot_a_takeback_happens_at_once(service: Service) -> None:
@@ -235,7 +235,7 @@ async def test_against_the_bot_a_takeback_happens_at_once(service: Service) -> N
     assert ai_seat is not None and ai_seat.user_id == BOT and view.deadline is None
     assert [m.id for m in await service.matches.bot_turns()] == [match.id]
     await service.matches.play(match.id, BOT, "1")
-    done = await service.matches.request_takeback(match.id, ALICE)
+    done = await service.agreements.request_takeback(match.id, ALICE)
     assert isinstance(done, TakenBack) and done.match.ply == 0
 
 

@@ -50,11 +50,11 @@ async def run_actions(game: str, seats: int, actions: list[tuple[str, int]]) -> 
                     )
                 elif action == "takeback":
                     asker = users[pick % seats]
-                    await service.matches.request_takeback(match.id, asker)
+                    await service.agreements.request_takeback(match.id, asker)
                     for other in users:
                         if other != asker:
                             with contextlib.suppress(*USER_ERRORS):
-                                await service.matches.accept_takeback(match.id, other)
+                                await service.agreements.accept_takeback(match.id, other)
                 elif action == "pass":
                     await service.matches.pass_turn(match.id, mover)
                 else:
@@ -82,7 +82,7 @@ def test_hoard_snapshot_always_equals_the_replay(actions: list[tuple[str, int]],
 
 
 def test_takeback_target_is_the_askers_last_decision() -> None:
-    from bot.service.matches import MatchService
+    from bot.service.agreements import takeback_target
     from bot.service.records import MoveRecord
 
     def log(*entries: tuple[int, bool] | tuple[int, bool, str]) -> list[MoveRecord]:
@@ -91,7 +91,7 @@ def test_takeback_target_is_the_askers_last_decision() -> None:
             for i, e in enumerate(entries)
         ]
 
-    target = MatchService._takeback_target
+    target = takeback_target
     assert target(log(), 0) is None
     assert target(log((0, False), (1, False)), 0) == 0
     assert target(log((0, False), (1, False), (0, True)), 0) == 0  # a forced pass is skipped

@@ -38,7 +38,7 @@ async def test_unrated_and_aborted_matches_change_nothing(service: Service) -> N
     result = await service.matches.resign(match.id, BOB)
     assert isinstance(result, Finished) and result.rating_changes == ()
     other = await start_match(service, channel=2)
-    aborted = await service.matches.request_abort(other.id, ALICE, admin=True)
+    aborted = await service.agreements.request_abort(other.id, ALICE, admin=True)
     assert isinstance(aborted, Finished) and aborted.rating_changes == ()
     assert await service.ratings.leaderboard("race") == []
     [stats] = await service.history.stats(

@@ -110,15 +110,15 @@ async def test_paintscape_takeback_undoes_one_balancing_decision_at_a_time(servi
     await service.matches.play(match.id, BOB, "white")  # Bob stays White: Alice is Black and moves first
     view = await service.matches.get(match.id)
     assert view.user_to_move == ALICE and view.ply == 4
-    asked = await service.matches.request_takeback(match.id, ALICE)
+    asked = await service.agreements.request_takeback(match.id, ALICE)
     assert not isinstance(asked, Finished)
-    done = await service.matches.accept_takeback(match.id, BOB)
+    done = await service.agreements.accept_takeback(match.id, BOB)
     assert isinstance(done, TakenBack)
     assert [m.notation for m in done.undone] == ["done", "white"]
     assert done.match.ply == 2 and done.match.user_to_move == ALICE
     assert await snapshot_matches_replay(service, match.id)
-    await service.matches.request_takeback(match.id, ALICE)
-    again = await service.matches.accept_takeback(match.id, BOB)
+    await service.agreements.request_takeback(match.id, ALICE)
+    again = await service.agreements.accept_takeback(match.id, BOB)
     assert isinstance(again, TakenBack) and [m.notation for m in again.undone] == [second]
     assert await snapshot_matches_replay(service, match.id)
 

@@ -1,0 +1,188 @@
+"""Agreements between the players of a match: aborting by common consent, and taking moves back.
+
+Votes and takeback requests live with the match row and merge atomically in the store
+(`MatchStore.update_requests`, under the row's lock), so simultaneous votes from several processes all count;
+they are valid only at the ply they were made at, so any move closes them. One takeback request per match
+may be open at a time, and a button answers only the request it was posted with (the asker's seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from bot.service.errors import NoTakebackRequest, NothingToTakeBack, OwnRequest, StaleMove, TakebackPending
+from bot.service.matches import MatchService, snapshot_text
+from bot.service.records import (
+    AbortRequested,
+    Finished,
+    MatchRecord,
+    MatchView,
+    MoveRecord,
+    Requests,
+    TakebackRequest,
+    TakebackRequested,
+    TakenBack,
+)
+from games.base import RESIGN, Outcome, Seat, Termination
+
+
+def takeback_target(moves: Sequence[MoveRecord], seat: Seat) -> int | None:
+    """The ply a takeback by `seat` rewinds to: its last chosen move (one decision at a time; a balancer's
+    swaps are taken back one by one), with the forced moves and other seats' moves after it."""
+    return next(
+        (m.ply for m in reversed(moves) if m.seat == seat and not m.forced and m.notation != RESIGN), None
+    )
+
+
+class Agreements:
+    """Abort votes and takebacks of the matches that `matches` plays (same locks, same stale checks)."""
+
+    def __init__(self, matches: MatchService) -> None:
+        self.matches = matches
+        self.store = matches.store
+
+    async def request_abort(
+        self, match_id: int, user_id: int, *, admin: bool = False
+    ) -> Finished | AbortRequested:
+        """End the match with no result: at once for a server admin (the caller says so), otherwise once every
+        seated player has asked (the bot's seats agree by themselves)."""
+        async with self.matches.lock(match_id):
+            row = await self.matches.active_row(match_id)
+            aborted = Outcome(Termination.ABORTED, (0,) * len(row.seats))
+            if admin:
+                return await self.matches.end_without_move(row, aborted, by_user=user_id)
+            self.matches.player_in(row, user_id)
+            mine = {p.seat for p in row.seats if p.user_id == user_id or p.is_ai}
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: replace(now, abort_votes=tuple(sorted({*now.abort_votes, *mine}))),
+            )
+            if requests is None:
+                raise StaleMove()
+            votes = set(requests.abort_votes)
+            waiting = tuple(dict.fromkeys(p.user_id for p in row.seats if p.seat not in votes))
+            if not waiting:
+                return await self.matches.end_without_move(row, aborted, by_user=user_id)
+            return AbortRequested(
+                self.matches.view_of(replace(row, abort_votes=requests.abort_votes)), user_id, waiting
+            )
+
+    async def request_takeback(self, match_id: int, user_id: int) -> TakebackRequested | TakenBack:
+        """Ask to undo your last move and what followed it. Against the bot it happens at once; otherwise
+        every other player must accept. One request per match may be open at a time."""
+        async with self.matches.lock(match_id):
+            row = await self.matches.active_row(match_id)
+            player = self.matches.player_in(row, user_id)
+            moves = await self.store.moves(match_id)
+            if takeback_target(moves, player.seat) is None:
+                raise NothingToTakeBack()
+            if self._is_open(row.takeback, row.ply):
+                raise TakebackPending(match_id=match_id)
+            others = [p for p in row.seats if p.user_id != user_id and not p.is_ai]
+            if not others:
+                return await self._rewind(row, player.seat, user_id, moves)
+            request = TakebackRequest(player.seat, user_id, row.ply)
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: now if self._is_open(now.takeback, row.ply) else replace(now, takeback=request),
+            )
+            if requests is None:
+                raise StaleMove()
+            if requests.takeback != request:
+                raise TakebackPending(match_id=match_id)
+            waiting = tuple(dict.fromkeys(p.user_id for p in others))
+            return TakebackRequested(self.matches.view_of(replace(row, takeback=request)), user_id, waiting)
+
+    @staticmethod
+    def _is_open(takeback: TakebackRequest | None, ply: int, seat: Seat | None = None) -> bool:
+        """Whether `takeback` is a request open at `ply` (asked from `seat`, if given)."""
+        return takeback is not None and takeback.ply == ply and seat in (None, takeback.seat)
+
+    async def _open_request(
+        self, match_id: int, user_id: int, seat: Seat | None
+    ) -> tuple[MatchRecord, TakebackRequest]:
+        """The match and its open takeback request, answered by `user_id`; `seat` (from a button) must be the
+        asker's seat, so a button never answers another request than the one it was posted with."""
+        row = await self.matches.active_row(match_id)
+        request = row.takeback
+        if request is None or not self._is_open(request, row.ply, seat):
+            raise NoTakebackRequest()
+        if user_id == request.user_id:
+            raise OwnRequest()
+        self.matches.player_in(row, user_id)
+        return row, request
+
+    async def accept_takeback(
+        self, match_id: int, user_id: int, *, seat: Seat | None = None
+    ) -> TakenBack | TakebackRequested:
+        """Agree to the open takeback (the one asked from `seat`, if given); it happens once every other
+        player has agreed, until then the request with the players still to answer comes back."""
+        async with self.matches.lock(match_id):
+            row, request = await self._open_request(match_id, user_id, seat)
+            mine = {p.seat for p in row.seats if p.user_id == user_id}
+
+            def accept(now: Requests) -> Requests:
+                if now.takeback is None or not self._is_open(now.takeback, row.ply, request.seat):
+                    return now
+                accepted = tuple(sorted({*now.takeback.accepted, *mine}))
+                return replace(now, takeback=replace(now.takeback, accepted=accepted))
+
+            requests = await self.store.update_requests(row.id, row.ply, accept)
+            updated = requests.takeback if requests is not None else None
+            if updated is None or not self._is_open(updated, row.ply, request.seat):
+                raise StaleMove()
+            accepted = set(updated.accepted)
+            others = {p.seat for p in row.seats if p.user_id != request.user_id and not p.is_ai}
+            if others <= accepted:
+                moves = await self.store.moves(match_id)
+                return await self._rewind(row, request.seat, request.user_id, moves)
+            waiting = tuple(dict.fromkeys(row.seats[s].user_id for s in sorted(others - accepted)))
+            return TakebackRequested(
+                self.matches.view_of(replace(row, takeback=updated)), request.user_id, waiting
+            )
+
+    async def decline_takeback(self, match_id: int, user_id: int, *, seat: Seat | None = None) -> MatchView:
+        """Refuse the open takeback (the one asked from `seat`, if given); the request is closed."""
+        async with self.matches.lock(match_id):
+            row, request = await self._open_request(match_id, user_id, seat)
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: replace(now, takeback=None) if now.takeback == request else now,
+            )
+            if requests is None:
+                raise StaleMove()
+            return self.matches.view_of(
+                replace(row, abort_votes=requests.abort_votes, takeback=requests.takeback)
+            )
+
+    async def _rewind(
+        self, row: MatchRecord, seat: Seat, user_id: int, moves: Sequence[MoveRecord]
+    ) -> TakenBack:
+        target = takeback_target(moves, seat)
+        if target is None:
+            raise NothingToTakeBack()
+        rules = self.matches.rules(row.game)
+        steps = await self.matches.replay_or_set_aside(row, rules, moves)
+        kept = steps[target].before
+        undone = tuple(self.matches.move_view(row, rules, step, moves[step.ply]) for step in steps[target:])
+        now = self.matches.now()
+        deadline = self.matches.deadline_for(row, rules, kept, now)
+        snapshot = snapshot_text(rules, kept)
+        if not await self.store.rewind_match(row.id, row.ply, target, snapshot, deadline, now):
+            raise StaleMove()
+        self.matches.states.put(row.id, snapshot, kept)
+        self.matches.deadlines_changed()
+        changed = replace(
+            row,
+            ply=target,
+            snapshot=snapshot,
+            deadline=deadline,
+            updated_at=now,
+            abort_votes=(),
+            takeback=None,
+        )
+        return TakenBack(self.matches.view_of(changed, kept), user_id, undone)
