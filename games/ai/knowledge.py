@@ -122,20 +122,17 @@ class Knowledge:
 
 
 # game id -> "module:class" of its knowledge; imported on first use, like the engines themselves.
-_KNOWLEDGE: dict[str, str] = {
-    "paintscape": "games.ai.paintscape:PaintscapeKnowledge",
-    "paint": "games.ai.paint:PaintKnowledge",
-    "tilingking": "games.ai.tilingking:TilingKingKnowledge",
-}
-
-
 def knowledge_for(game_id: str, *, weak: bool = False) -> Knowledge:
-    """The knowledge the search uses for a game (its easy-level version if `weak`); the base class for a
+    """The knowledge the search uses for a game (its easy-level version if `weak`): by convention the
+    `KNOWLEDGE` class of `games.ai.<game id>`, so a new game's AI lives in its own file; the base class for a
     game without a knowledge module."""
-    if game_id in _KNOWLEDGE:
-        module_name, attribute = _KNOWLEDGE[game_id].split(":")
-        cls = getattr(importlib.import_module(module_name), attribute)
-        knowledge = cls(weak)
-        assert isinstance(knowledge, Knowledge)
-        return knowledge
-    return Knowledge(weak)
+    module_name = f"games.ai.{game_id}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        return Knowledge(weak)
+    knowledge = module.KNOWLEDGE(weak)
+    assert isinstance(knowledge, Knowledge)
+    return knowledge

@@ -131,3 +131,7 @@ class PaintKnowledge(Knowledge):
 
 
 __all__ = ["PaintKnowledge", "gain", "policy_playout", "white_value"]
+
+
+KNOWLEDGE = PaintKnowledge
+"""This game's knowledge, found by `knowledge_for` by convention."""

@@ -289,3 +289,7 @@ def state_after_swap(state: PaintscapeState, move: int) -> PaintscapeState:
 
 
 __all__ = ["PaintscapeKnowledge", "random_playout", "state_after_swap", "urgent_squares"]
+
+
+KNOWLEDGE = PaintscapeKnowledge
+"""This game's knowledge, found by `knowledge_for` by convention."""

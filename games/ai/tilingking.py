@@ -214,3 +214,7 @@ class TilingKingKnowledge(Knowledge):
 
 
 __all__ = ["Features", "TilingKingKnowledge", "estimated_rewards", "grow", "margin_rewards"]
+
+
+KNOWLEDGE = TilingKingKnowledge
+"""This game's knowledge, found by `knowledge_for` by convention."""

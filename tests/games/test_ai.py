@@ -219,6 +219,13 @@ def test_knowledge_exists_for_every_landed_game(game_id: str) -> None:
     assert type(weak) is type(knowledge) and weak.weak
 
 
+def test_a_game_without_an_ai_module_gets_the_generic_knowledge() -> None:
+    """`knowledge_for` finds `games.ai.<id>.KNOWLEDGE` by convention; a game with no such module (the test
+    games here) searches with the base class, in the weak version when asked."""
+    assert type(knowledge_for("tictactoe")) is Knowledge
+    assert knowledge_for("tictactoe", weak=True).weak
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("level", LEVELS)
 def test_returns_a_legal_move_in_every_game(game_id: str, level: str) -> None:
