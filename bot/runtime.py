@@ -71,6 +71,10 @@ class Runtime:
         self.drawing = drawing or Drawing()
         self.analyses = Analyses(service.matches, ai)
         self.names: dict[int, str] = {}
+        self.open_requests: dict[int, dict[int, PostedMessage]] = {}
+        """Per match, the abort and takeback request messages with live buttons, by message id. Kept in memory
+        (the process that serves a guild posts its boards): after a restart old request buttons stay, and
+        refuse to act (stale check)."""
         self._closed = False
 
     @classmethod
@@ -236,6 +240,18 @@ class Runtime:
             return
         if superseded is not None:
             await self.remove_buttons(superseded)
+        for request in self.open_requests.pop(match_id, {}).values():
+            await self.remove_buttons(request)
+
+    def request_posted(self, match_id: int, channel_id: int | None, message_id: int | None) -> None:
+        """An abort or takeback request with buttons was posted: its buttons go with the match's next board
+        (any move, takeback or ending closes the request)."""
+        if channel_id is not None and message_id is not None:
+            self.open_requests.setdefault(match_id, {})[message_id] = PostedMessage(channel_id, message_id)
+
+    def request_closed(self, match_id: int, message_id: int) -> None:
+        """A request message lost its buttons by its own answer: nothing to take off later."""
+        self.open_requests.get(match_id, {}).pop(message_id, None)
 
     async def edit_posted(self, posted: PostedMessage, **changes: Any) -> bool:
         """Edit a message the bot posted earlier; False (logged) if it is gone or cannot be edited."""

@@ -239,10 +239,12 @@ class Moves(commands.Cog):
         if isinstance(result, TakenBack):
             await self.post_taken_back(interaction, result)
             return
-        public = await runtime_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
-        await interaction.response.send_message(
+        runtime = runtime_of(interaction)
+        public = await runtime.public_tr(match.guild_id, interaction.guild_locale)
+        sent = await interaction.response.send_message(
             self.takeback_text(result, public), view=self.takeback_view(result, public)
         )
+        runtime.request_posted(match.id, interaction.channel_id, sent.message_id)
 
     @staticmethod
     def takeback_text(request: TakebackRequested, tr: Tr = ENGLISH) -> str:
@@ -272,6 +274,8 @@ class Moves(commands.Cog):
         public = await runtime.public_tr(taken.match.guild_id, interaction.guild_locale)
         if interaction.type is discord.InteractionType.component:
             await interaction.response.edit_message(content=public("Takeback accepted."), view=None)
+            if interaction.message is not None:
+                runtime.request_closed(taken.match.id, interaction.message.id)
         else:
             await interaction.response.defer()
         undone = ", ".join(m.notation for m in taken.undone)
@@ -309,12 +313,15 @@ class Moves(commands.Cog):
         service = service_of(interaction)
         same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
         await service.agreements.decline_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        runtime = runtime_of(interaction)
+        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public("{player} declined the takeback.", player=f"<@{interaction.user.id}>"),
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+        if interaction.message is not None:
+            runtime.request_closed(ref.ref, interaction.message.id)
 
     # ----------------------------------------------------------------------------------------- /pieces
 

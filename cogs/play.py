@@ -756,6 +756,8 @@ class Play(commands.Cog):
                 await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
             else:
                 await interaction.response.edit_message(content=text, view=None)
+                if interaction.message is not None:
+                    runtime_of(interaction).request_closed(match.id, interaction.message.id)
             await self.post_result(result, viewer=interaction.user.id)
             return
         waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
@@ -769,7 +771,8 @@ class Play(commands.Cog):
             waiting=waiting,
         )
         if respond_new:
-            await interaction.response.send_message(text, view=view_of(agree))
+            sent = await interaction.response.send_message(text, view=view_of(agree))
+            runtime_of(interaction).request_posted(match.id, interaction.channel_id, sent.message_id)
         else:
             await interaction.response.edit_message(content=text, view=view_of(agree))
 

@@ -84,10 +84,39 @@ async def test_one_takeback_request_at_a_time_each_message_bound_to_its_own(worl
     # Bob asks now; Alice's old message has no buttons left, and Bob's request has its own.
     third = await bob.slash(channel, "takeback")
     assert not third.ephemeral
-    await alice.slash(channel, "move", notation="d1-d2")  # a move closes Bob's request
+    # A move closes Bob's request. Discord fails to take its buttons off, so they stay on screen: pressed,
+    # they say the request no longer applies.
+    env = world.env
+    env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=2)
+    await alice.slash(channel, "move", notation="d1-d2")
+    world._seen_errors = len(env.errors)
+    assert "Accept takeback" in button_labels(third.response)
     stale = await alice.click(third.response, label="Accept takeback")
     assert stale.ephemeral and "no longer applies" in reply_text(stale)
     assert f"<@{bob.id}>, your turn" in last_board(channel).content, "nothing was taken back"
+    take_user_errors(world)
+
+
+async def test_request_buttons_go_when_the_match_moves_on(world: Any) -> None:
+    """An open takeback or abort request is closed by the next move: its message loses its buttons with the
+    board that supersedes it, like an old board. An answered request is not edited again."""
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await start_challenge(world, alice, bob, "paint", first="challenger")
+    await alice.slash(channel, "move", notation="c1-c3")
+    takeback = await alice.slash(channel, "takeback")
+    abort = await alice.slash(channel, "abort")
+    assert "Accept takeback" in button_labels(takeback.response)
+    assert "Agree to abort" in button_labels(abort.response)
+    await bob.slash(channel, "move", notation="b9-b8")
+    assert button_labels(takeback.response) == [] and button_labels(abort.response) == []
+    assert "asks to take back" in takeback.response.message.content, "the text stays; only the buttons go"
+
+    asked = await bob.slash(channel, "takeback")
+    await alice.click(asked.response, label="Decline")
+    assert "declined the takeback" in asked.response.message.content
+    assert not any(world.env.bot.runtime.open_requests.values()), "the answered request is not edited again"
+    await alice.slash(channel, "move", notation="d1-d2")
+    assert "declined the takeback" in asked.response.message.content
     take_user_errors(world)
 
 
