@@ -34,7 +34,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tessera")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.play", "cogs.moves", "cogs.info", "cogs.admin", "cogs.analysis")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.play",
+    "cogs.lobbies",
+    "cogs.moves",
+    "cogs.ending",
+    "cogs.info",
+    "cogs.admin",
+    "cogs.analysis",
+)
 
 
 def intents() -> discord.Intents:

@@ -1,15 +1,21 @@
-"""Helpers every cog uses: the runtime behind the bot, the match of this channel, permission checks."""
+"""Helpers the cogs share: the runtime behind the bot, the match of this channel, permission checks, and what
+starting a match needs wherever it starts (a challenge, a lobby, the bot): threads, the first board, the
+options line."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.boards import BoardMessage
+from bot.i18n import ENGLISH, Tr
 from bot.replies import UserError
 from bot.service import Service
 from bot.service.records import MatchView
+from games.base import Option
 from games.texts import Text
 
 if TYPE_CHECKING:
@@ -17,6 +23,11 @@ if TYPE_CHECKING:
     from bot.runtime import Runtime
 
 Interaction = discord.Interaction[Any]
+
+log = logging.getLogger("tessera.cogs")
+
+DEFAULT_LEVEL = "medium"
+"""The bot's level when a player does not choose one."""
 
 
 def runtime_of(interaction: Interaction) -> Runtime:
@@ -79,3 +90,60 @@ async def send_board(interaction: Interaction, match: MatchView, message: BoardM
         return
     sent = await interaction.followup.send(**message.send_kwargs(), wait=True)
     await runtime.board_sent(match.id, sent)
+
+
+async def open_thread(interaction: Interaction, name: str) -> int | None:
+    """A public thread on the interaction's message (or channel) for the match; None if not possible."""
+    try:
+        if interaction.message is not None and not interaction.message.flags.ephemeral:
+            thread = await interaction.message.create_thread(name=name[:100])
+        elif isinstance(interaction.channel, discord.TextChannel):
+            thread = await interaction.channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread
+            )
+        else:
+            return None
+    except discord.HTTPException:
+        log.warning("could not open a thread in channel %s", interaction.channel_id, exc_info=True)
+        return None
+    return thread.id
+
+
+async def delete_thread(client: discord.Client, thread_id: int | None) -> None:
+    """Remove a thread opened for a match that then did not start (best effort)."""
+    if thread_id is None:
+        return
+    channel = client.get_channel(thread_id)
+    if isinstance(channel, discord.Thread):
+        try:
+            await channel.delete()
+        except discord.HTTPException:
+            log.warning("could not delete the unused thread %s", thread_id, exc_info=True)
+
+
+async def post_start(
+    runtime: Runtime, match: MatchView, headline: str = "", *, viewer: int | None = None
+) -> None:
+    """Post the first board of a match (in the theme of `viewer`, who started it) with `headline`, by
+    default "The match begins." in the server's language."""
+    tr = await runtime.public_tr(match.guild_id)
+    headline = headline or tr("The match begins.")
+    await runtime.post_board(match, await runtime.board(match, headline=headline, viewer=viewer, tr=tr))
+    runtime.after_change(match)
+
+
+def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = (), tr: Tr = ENGLISH) -> str:
+    """The options that differ from their defaults, in a short line ("board: hex5 · rated: off")."""
+    defaults = {spec.name: spec.default for spec in specs}
+    shown = []
+    for name, value in options.items():
+        if name in defaults and defaults[name] == value:
+            continue
+        label = name.replace("_", " ")
+        if isinstance(value, bool):
+            shown.append(f"{label}: {tr('on') if value else tr('off')}")
+        elif name == "turn_timeout":
+            shown.append(tr("{minutes} min per turn", minutes=value))
+        else:
+            shown.append(f"{label}: {value}")
+    return " · ".join(shown)

@@ -1,4 +1,4 @@
-"""Reading: /help, /rules, /history, /replay (and the Replay button), /leaderboard, /stats."""
+"""Reading: /help, /rules, /matches, /history, /replay (and the Replay button), /leaderboard, /stats."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
 
 
 class Info(commands.Cog):
-    """Rules, history, replays, leaderboards and statistics."""
+    """Rules, your active matches, history, replays, leaderboards and statistics."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -278,6 +278,40 @@ class Info(commands.Cog):
                 counts += tr(" · rating {rating}", rating=rating_text(rating.mu, rating.sigma, tr))
             lines.append(counts)
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    # ------------------------------------------------------------------------------------------ /matches
+
+    @app_commands.command(name="matches", description="Your active matches, with links")
+    async def matches(self, interaction: Interaction) -> None:
+        found = await service_of(interaction).matches.of_user(interaction.user.id)
+        tr = for_user(interaction)
+        if not found:
+            await interaction.response.send_message(
+                tr("You have no active match. Start one with /play."), ephemeral=True
+            )
+            return
+        lines = []
+        for match in found[:20]:
+            link = f"https://discord.com/channels/{match.guild_id or '@me'}/{match.channel_id}"
+            if match.user_to_move == interaction.user.id:
+                turn = tr("**your turn**")
+            elif match.user_to_move is not None:
+                turn = tr("waiting for {player}", player=f"<@{match.user_to_move}>")
+            else:
+                turn = tr("over")
+            lines.append(
+                tr(
+                    "#{match_id} {game} in {channel} ({link}): {turn}",
+                    match_id=match.id,
+                    game=game_name(match.game),
+                    channel=f"<#{match.channel_id}>",
+                    link=link,
+                    turn=turn,
+                )
+            )
+        await interaction.response.send_message(
+            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

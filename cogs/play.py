@@ -1,5 +1,6 @@
-"""Starting and ending matches: /play (challenge, lobby, or a match against the bot), the Accept / Decline /
-Withdraw and Join / Leave / Add bot / Start buttons, /resign (with a confirm button), /abort and /matches.
+"""Starting matches: /play (a challenge, a lobby, or a match against the bot), the "Challenge to a game" user
+menu, and the Accept / Decline / Withdraw buttons of a challenge. Lobbies are in lobbies.py, /resign and
+/abort in ending.py.
 
 A game's own options are one text field, `options` (``board=hex5 balance=off``), whose autocomplete is built
 from the game's `Option` specs, so every option a game declares can be set and none is repeated here."""
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.boards import BOT_NAME, bot_label, level_word
+from bot.boards import BOT_NAME, level_word
 from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError, report_error
 from bot.service.options import (
@@ -26,22 +26,26 @@ from bot.service.options import (
     parse_options_text,
     suggest_options,
 )
-from bot.service.records import AI_LEVELS, Challenge, Finished, Lobby, LobbyStatus, MatchView, Played
+from bot.service.records import AI_LEVELS, Challenge
 from bot.views import ButtonRef, button, register_button, unregister_button, view_of
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
+    DEFAULT_LEVEL,
     Interaction,
     bot_runtime,
     bot_user_id,
     channel_id_of,
-    is_server_manager,
-    match_here,
+    delete_thread,
+    open_thread,
+    option_summary,
+    post_start,
     runtime_of,
     same_server,
     send_board,
     service_of,
 )
-from games.base import Option, Rules
+from cogs.lobbies import open_lobby
+from games.base import Rules
 from games.texts import N_, Text
 
 log = logging.getLogger("tessera.play")
@@ -56,71 +60,6 @@ TIMEOUT_CHOICES = [
 ]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
 SEAT_CHOICE_LIST = [app_commands.Choice(name=choice, value=choice) for choice in SEAT_CHOICES]
-DEFAULT_LEVEL = "medium"
-
-
-def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = (), tr: Tr = ENGLISH) -> str:
-    """The options that differ from their defaults, in a short line ("board: hex5 · rated: off")."""
-    defaults = {spec.name: spec.default for spec in specs}
-    shown = []
-    for name, value in options.items():
-        if name in defaults and defaults[name] == value:
-            continue
-        label = name.replace("_", " ")
-        if isinstance(value, bool):
-            shown.append(f"{label}: {tr('on') if value else tr('off')}")
-        elif name == "turn_timeout":
-            shown.append(tr("{minutes} min per turn", minutes=value))
-        else:
-            shown.append(f"{label}: {value}")
-    return " · ".join(shown)
-
-
-def lobby_text(lobby: Lobby, specs: Sequence[Option], min_players: int, tr: Tr = ENGLISH) -> str:
-    name = game_name(lobby.game)
-    members = ", ".join(bot_label(m.ai_level, tr) if m.ai_level else f"<@{m.user_id}>" for m in lobby.members)
-    head = tr(
-        "**{game} lobby #{lobby_id}** ({count}/{most} players): {members}",
-        game=name,
-        lobby_id=lobby.id,
-        count=len(lobby.members),
-        most=lobby.max_players,
-        members=members,
-    )
-    if lobby.status is LobbyStatus.CLOSED:
-        return head + "\n" + tr("This lobby is closed.")
-    if lobby.status is LobbyStatus.STARTED:
-        return head + "\n" + tr("The match has started (#{match_id}).", match_id=lobby.match_id)
-    extra = option_summary(lobby.options, specs, tr)
-    lines = [head]
-    if extra:
-        lines.append(tr("Options: {options}", options=extra))
-    lines.append(
-        tr(
-            "Join with the button; {host} starts the match when at least {least} are in.",
-            host=f"<@{lobby.host_id}>",
-            least=min_players,
-        )
-    )
-    return "\n".join(lines)
-
-
-def lobby_view(lobby: Lobby, *, level: str, thread: bool, tr: Tr = ENGLISH) -> discord.ui.View | None:
-    if lobby.status is not LobbyStatus.OPEN:
-        return None
-    return view_of(
-        button("join", lobby.id, 0, tr("Join"), style=discord.ButtonStyle.success),
-        button("leave", lobby.id, 0, tr("Leave")),
-        button("addbot", lobby.id, 0, tr("Add bot ({level})", level=level_word(level, tr)), arg=level),
-        button(
-            "start",
-            lobby.id,
-            0,
-            tr("Start"),
-            arg="thread" if thread else "",
-            style=discord.ButtonStyle.primary,
-        ),
-    )
 
 
 CHALLENGE_MENU = N_("Challenge to a game")
@@ -168,7 +107,7 @@ def players_text(rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str:
 
 
 class Play(commands.Cog):
-    """Challenges, lobbies, matches against the bot, resigning and aborting."""
+    """/play, the challenge menu, and the challenge buttons."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -182,12 +121,6 @@ class Play(commands.Cog):
             "accept": self.on_accept,
             "decline": self.on_decline,
             "withdraw": self.on_withdraw,
-            "join": self.on_join,
-            "leave": self.on_leave,
-            "addbot": self.on_add_bot,
-            "start": self.on_start,
-            "resign": self.on_resign_confirmed,
-            "abort": self.on_abort_agreed,
         }
         for action, handler in handlers.items():
             register_button(action, handler)
@@ -271,9 +204,7 @@ class Play(commands.Cog):
         in_thread = thread if thread is not None else bool(settings and settings.threads)
         if lobby:
             assert players is not None
-            await self._open_lobby(
-                interaction, game, given, players, opponent, level or DEFAULT_LEVEL, in_thread
-            )
+            await open_lobby(interaction, game, given, players, opponent, level or DEFAULT_LEVEL, in_thread)
             return
         if opponent is None:
             raise UserError(
@@ -438,7 +369,7 @@ class Play(commands.Cog):
             if not interaction.response.is_done():
                 await interaction.response.defer()
             public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
-            home = await self._open_thread(
+            home = await open_thread(
                 interaction, public("{game} against {bot}", game=game_name(game), bot=BOT_NAME)
             )
         match = await service.challenges.play_bot(
@@ -460,7 +391,7 @@ class Play(commands.Cog):
                     "Match #{match_id} against me is in {channel}.", match_id=match.id, channel=f"<#{home}>"
                 )
             )
-            await self.post_start(match, headline, viewer=interaction.user.id)
+            await post_start(runtime_of(interaction), match, headline, viewer=interaction.user.id)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
@@ -494,33 +425,6 @@ class Play(commands.Cog):
             button("withdraw", challenge.id, 0, tr("Withdraw")),
         )
 
-    async def _open_thread(self, interaction: Interaction, name: str) -> int | None:
-        """A public thread on the interaction's message (or channel) for the match; None if not possible."""
-        try:
-            if interaction.message is not None and not interaction.message.flags.ephemeral:
-                thread = await interaction.message.create_thread(name=name[:100])
-            elif isinstance(interaction.channel, discord.TextChannel):
-                thread = await interaction.channel.create_thread(
-                    name=name[:100], type=discord.ChannelType.public_thread
-                )
-            else:
-                return None
-        except discord.HTTPException:
-            log.warning("could not open a thread in channel %s", interaction.channel_id, exc_info=True)
-            return None
-        return thread.id
-
-    async def _delete_thread(self, thread_id: int | None) -> None:
-        """Remove a thread opened for a match that then did not start (best effort)."""
-        if thread_id is None:
-            return
-        channel = self.bot.get_channel(thread_id)
-        if isinstance(channel, discord.Thread):
-            try:
-                await channel.delete()
-            except discord.HTTPException:
-                log.warning("could not delete the unused thread %s", thread_id, exc_info=True)
-
     # --------------------------------------------------------------------------------- challenge buttons
 
     async def on_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
@@ -533,11 +437,11 @@ class Play(commands.Cog):
         public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
         thread_id: int | None = None
         if ref.arg == "thread":
-            thread_id = await self._open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
+            thread_id = await open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
         try:
             match = await challenges.accept(ref.ref, interaction.user.id, channel_id=thread_id)
         except BaseException:
-            await self._delete_thread(thread_id)
+            await delete_thread(self.bot, thread_id)
             raise
         interaction.extras["match_id"] = match.id
         if match.channel_id != challenge.channel_id:
@@ -552,16 +456,7 @@ class Play(commands.Cog):
             content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
             view=None,
         )
-        await self.post_start(match, viewer=interaction.user.id)
-
-    async def post_start(self, match: MatchView, headline: str = "", *, viewer: int | None = None) -> None:
-        """Post the first board of a match (in the theme of `viewer`, who started it) with `headline`, by
-        default "The match begins." in the server's language."""
-        runtime = bot_runtime(self.bot)
-        tr = await runtime.public_tr(match.guild_id)
-        headline = headline or tr("The match begins.")
-        await runtime.post_board(match, await runtime.board(match, headline=headline, viewer=viewer, tr=tr))
-        runtime.after_change(match)
+        await post_start(runtime_of(interaction), match, viewer=interaction.user.id)
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
         challenges = service_of(interaction).challenges
@@ -592,222 +487,6 @@ class Play(commands.Cog):
             ),
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
-        )
-
-    # ------------------------------------------------------------------------------------------- lobbies
-
-    def _lobby_text(self, lobby: Lobby, tr: Tr) -> str:
-        lobbies = bot_runtime(self.bot).service.lobbies
-        rules = lobbies.matches.rules(lobby.game)
-        return lobby_text(lobby, match_options(rules, lobby=True), lobbies.min_players(lobby), tr)
-
-    async def _open_lobby(
-        self,
-        interaction: Interaction,
-        game: str,
-        given: dict[str, Any],
-        players: int,
-        opponent: discord.Member | None,
-        level: str,
-        thread: bool,
-    ) -> None:
-        lobbies = service_of(interaction).lobbies
-        lobby = await lobbies.create(
-            game,
-            given,
-            interaction.user.id,
-            guild_id=interaction.guild_id,
-            channel_id=channel_id_of(interaction),
-            max_players=players,
-        )
-        me = bot_user_id(interaction)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
-        invite = ""
-        if opponent is not None and opponent.id == me:
-            lobby = await lobbies.join(lobby.id, me, ai_level=level)
-        elif opponent is not None and opponent.id != interaction.user.id:
-            invite = "\n" + public("{player}, you are invited: press Join.", player=f"<@{opponent.id}>")
-        view = lobby_view(lobby, level=level, thread=thread, tr=public) or discord.utils.MISSING
-        await interaction.response.send_message(self._lobby_text(lobby, public) + invite, view=view)
-
-    async def _refresh_lobby(self, interaction: Interaction, lobby: Lobby, ref: ButtonRef) -> None:
-        level = ref.arg if ref.action == "addbot" and ref.arg else DEFAULT_LEVEL
-        thread = any(
-            isinstance(c, discord.Button) and c.custom_id and c.custom_id.endswith(":thread")
-            for row in (interaction.message.components if interaction.message else [])
-            for c in getattr(row, "children", [])
-        )
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
-        await interaction.response.edit_message(
-            content=self._lobby_text(lobby, public),
-            view=lobby_view(lobby, level=level, thread=thread, tr=public),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-
-    async def on_join(self, interaction: Interaction, ref: ButtonRef) -> None:
-        lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
-        runtime_of(interaction).remember(interaction.user)
-        lobby = await lobbies.join(ref.ref, interaction.user.id)
-        await self._refresh_lobby(interaction, lobby, ref)
-
-    async def on_leave(self, interaction: Interaction, ref: ButtonRef) -> None:
-        lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
-        lobby = await lobbies.leave(ref.ref, interaction.user.id)
-        await self._refresh_lobby(interaction, lobby, ref)
-
-    async def on_add_bot(self, interaction: Interaction, ref: ButtonRef) -> None:
-        lobbies = service_of(interaction).lobbies
-        lobby = await lobbies.get(ref.ref)
-        same_server(interaction, lobby.guild_id)
-        if interaction.user.id != lobby.host_id:
-            raise UserError(
-                Text("Only {host}, who opened the lobby, can add me.", host=f"<@{lobby.host_id}>")
-            )
-        level = ref.arg if ref.arg in AI_LEVELS else DEFAULT_LEVEL
-        lobby = await lobbies.join(ref.ref, bot_user_id(interaction), ai_level=level)
-        await self._refresh_lobby(interaction, lobby, ref)
-
-    async def on_start(self, interaction: Interaction, ref: ButtonRef) -> None:
-        lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
-        lobby = await lobbies.check_start(ref.ref, interaction.user.id)
-        await interaction.response.defer()
-        thread_id = None
-        if ref.arg == "thread":
-            thread_id = await self._open_thread(interaction, f"{game_name(lobby.game)} #{lobby.id}")
-        try:
-            match = await lobbies.start(ref.ref, interaction.user.id, channel_id=thread_id)
-        except BaseException:
-            await self._delete_thread(thread_id)
-            raise
-        interaction.extras["match_id"] = match.id
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
-        await interaction.edit_original_response(
-            content=self._lobby_text(await lobbies.get(ref.ref), public), view=None
-        )
-        await self.post_start(match, viewer=interaction.user.id)
-
-    # ------------------------------------------------------------------------------------ resign / abort
-
-    @app_commands.command(name="resign", description="Give up the match in this channel (asks to confirm)")
-    @app_commands.guild_only()
-    async def resign(self, interaction: Interaction) -> None:
-        match = await match_here(interaction)
-        await service_of(interaction).matches.check_resign(match.id, interaction.user.id)
-        tr = for_user(interaction)
-        confirm = button("resign", match.id, match.ply, tr("Yes, resign"), style=discord.ButtonStyle.danger)
-        await interaction.response.send_message(
-            tr("Resign match #{match_id}? This cannot be undone.", match_id=match.id),
-            view=view_of(confirm),
-            ephemeral=True,
-        )
-
-    async def on_resign_confirmed(self, interaction: Interaction, ref: ButtonRef) -> None:
-        matches = service_of(interaction).matches
-        same_server(interaction, (await matches.get(ref.ref)).guild_id)
-        result = await matches.resign(ref.ref, interaction.user.id)
-        tr = for_user(interaction)
-        await interaction.response.edit_message(content=tr("You resigned."), view=None)
-        await self.post_result(result, viewer=interaction.user.id)
-
-    async def post_result(self, result: Finished | Played, *, viewer: int | None = None) -> None:
-        """Post the board after a resignation or an abort (in the theme of `viewer`, who did it)."""
-        runtime = bot_runtime(self.bot)
-        if isinstance(result, Finished):
-            message = await runtime.board(result.match, finished=result, viewer=viewer)
-            await runtime.post_board(result.match, message)
-        else:
-            await runtime.post_board(result.match, await runtime.played_board(result, viewer=viewer))
-            runtime.after_change(result.match)
-
-    @app_commands.command(
-        name="abort", description="End the match here without a result (players agree, or admin)"
-    )
-    @app_commands.guild_only()
-    async def abort(self, interaction: Interaction) -> None:
-        match = await match_here(interaction)
-        await self._abort(interaction, match, respond_new=True)
-
-    async def on_abort_agreed(self, interaction: Interaction, ref: ButtonRef) -> None:
-        match = await service_of(interaction).matches.get(ref.ref)
-        same_server(interaction, match.guild_id)
-        await self._abort(interaction, match, respond_new=False)
-
-    async def _abort(self, interaction: Interaction, match: MatchView, *, respond_new: bool) -> None:
-        service = service_of(interaction)
-        admin = is_server_manager(interaction)
-        seat = match.seat_of(interaction.user.id)
-        if seat is None and not admin:
-            raise UserError(Text("Only the players (or a member with Manage Server) can abort this match."))
-        if not admin and seat in match.abort_votes:
-            waiting = ", ".join(f"<@{p.user_id}>" for p in match.seats if p.seat not in match.abort_votes)
-            raise UserError(Text("You have agreed already; waiting for {players}.", players=waiting))
-        result = await service.agreements.request_abort(match.id, interaction.user.id, admin=admin)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
-        if isinstance(result, Finished):
-            text = public(
-                "Match #{match_id} was aborted by {player}: no result, no rating change.",
-                match_id=match.id,
-                player=f"<@{interaction.user.id}>",
-            )
-            if respond_new:
-                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-            else:
-                await interaction.response.edit_message(content=text, view=None)
-                if interaction.message is not None:
-                    runtime_of(interaction).request_closed(match.id, interaction.message.id)
-            await self.post_result(result, viewer=interaction.user.id)
-            return
-        waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
-        agree = button(
-            "abort", match.id, result.match.ply, public("Agree to abort"), style=discord.ButtonStyle.danger
-        )
-        text = public(
-            "{player} wants to abort match #{match_id} (no result). {waiting}: agree?",
-            player=f"<@{interaction.user.id}>",
-            match_id=match.id,
-            waiting=waiting,
-        )
-        if respond_new:
-            sent = await interaction.response.send_message(text, view=view_of(agree))
-            runtime_of(interaction).request_posted(match.id, interaction.channel_id, sent.message_id)
-        else:
-            await interaction.response.edit_message(content=text, view=view_of(agree))
-
-    # ------------------------------------------------------------------------------------------ /matches
-
-    @app_commands.command(name="matches", description="Your active matches, with links")
-    async def matches(self, interaction: Interaction) -> None:
-        found = await service_of(interaction).matches.of_user(interaction.user.id)
-        tr = for_user(interaction)
-        if not found:
-            await interaction.response.send_message(
-                tr("You have no active match. Start one with /play."), ephemeral=True
-            )
-            return
-        lines = []
-        for match in found[:20]:
-            link = f"https://discord.com/channels/{match.guild_id or '@me'}/{match.channel_id}"
-            if match.user_to_move == interaction.user.id:
-                turn = tr("**your turn**")
-            elif match.user_to_move is not None:
-                turn = tr("waiting for {player}", player=f"<@{match.user_to_move}>")
-            else:
-                turn = tr("over")
-            lines.append(
-                tr(
-                    "#{match_id} {game} in {channel} ({link}): {turn}",
-                    match_id=match.id,
-                    game=game_name(match.game),
-                    channel=f"<#{match.channel_id}>",
-                    link=link,
-                    turn=turn,
-                )
-            )
-        await interaction.response.send_message(
-            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
 

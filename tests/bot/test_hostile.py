@@ -92,13 +92,15 @@ async def test_every_button_refuses_a_game_of_another_server(world: Any) -> None
     match_id = match_id_of(last_board(channel))
 
     play = env.bot.get_cog("Play")
+    lobbies = env.bot.get_cog("Lobbies")
+    ending = env.bot.get_cog("Ending")
     moves = env.bot.get_cog("Moves")
     info = env.bot.get_cog("Info")
     handlers = [
         (play.on_accept, challenge_id), (play.on_decline, challenge_id), (play.on_withdraw, challenge_id),
-        (play.on_join, lobby_id), (play.on_leave, lobby_id), (play.on_add_bot, lobby_id),
-        (play.on_start, lobby_id),
-        (play.on_resign_confirmed, match_id), (play.on_abort_agreed, match_id),
+        (lobbies.on_join, lobby_id), (lobbies.on_leave, lobby_id), (lobbies.on_add_bot, lobby_id),
+        (lobbies.on_start, lobby_id),
+        (ending.on_resign_confirmed, match_id), (ending.on_abort_agreed, match_id),
         (moves.on_move_button, match_id), (moves.on_confirm_button, match_id),
         (moves.on_takeback_accepted, match_id), (moves.on_takeback_declined, match_id),
         (info.on_replay_button, match_id),
