@@ -16,8 +16,8 @@ Pairings (the first player is the one whose score is printed):
     python bench/ai_strength.py --iterations 400                  # iteration budgets: reproducible
     python bench/ai_strength.py --game paintscape --pairings hard-grave --games 40 --seconds 0.5 --jobs 2
 
-Score = (wins + draws / 2) / games. Game k uses start seed k // 2 and seats swapped on odd k, so each start
-is played from both sides (in Paintscape the seats swap the balancer's and the chooser's roles; with
+Score = (wins + draws / 2) / games. Game k uses start seed k // 2 (counting from --first-start) and seats
+swapped on odd k, so each start is played from both sides (in Paintscape the seats swap the balancer's and the chooser's roles; with
 `--no-balance` the colours themselves swap). Games run in --jobs worker processes. After the running lines a
 Markdown table sums the run up: wins-losses-draws, score and its 95% Wilson interval.
 With --iterations, hard gets that many iterations per move, easy 1/15 of it and
@@ -282,6 +282,12 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=2, help="players per game (default 2)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes (default 1)")
     parser.add_argument("--max-plies", type=int, default=2000, help="a game this long counts as a draw")
+    parser.add_argument(
+        "--first-start",
+        type=int,
+        default=0,
+        help="start seed of the first game (default 0): a second batch on new starts, to pool with a first",
+    )
     parser.add_argument("--no-balance", action="store_true", help="Paintscape without the balancing phase")
     args = parser.parse_args()
     table = pairings(args.seconds, args.iterations)
@@ -300,7 +306,7 @@ def main() -> None:
             schedule.append(
                 [
                     Match(game_id, first, second, k, args.seats, args.max_plies, game_options)
-                    for k in range(args.games)
+                    for k in range(2 * args.first_start, 2 * args.first_start + args.games)
                 ]
             )
     run(args.jobs, schedule)
