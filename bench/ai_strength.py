@@ -17,11 +17,11 @@ Pairings (the first player is the one whose score is printed):
     python bench/ai_strength.py --game paintscape --pairings hard-grave --games 40 --seconds 0.5 --jobs 2
 
 Score = (wins + draws / 2) / games. Game k uses start seed k // 2 (counting from --first-start) and seats
-swapped on odd k, so each start is played from both sides (in Paintscape the seats swap the balancer's and the chooser's roles; with
-`--no-balance` the colours themselves swap). Games run in --jobs worker processes. After the running lines a
-Markdown table sums the run up: wins-losses-draws, score and its 95% Wilson interval.
-With --iterations, hard gets that many iterations per move, easy 1/15 of it and
-the weaker hard a third, and the whole run is deterministic.
+swapped on odd k, so each start is played from both sides (in Paintscape the seats swap the balancer's and
+the chooser's roles; with `--no-balance` the colours themselves swap). Games run in --jobs worker processes.
+After the running lines a Markdown table sums the run up: wins-losses-draws, score and its 95% Wilson
+interval. With --iterations, hard gets that many iterations per move, easy 1/15 of it and the weaker hard a
+third, and the whole run is deterministic.
 """
 
 from __future__ import annotations
@@ -230,7 +230,10 @@ class Tally:
 
 
 def budget(player: Player) -> str:
-    return f"{player.seconds:g} s" if player.seconds is not None else f"{player.iterations} iterations"
+    """A player's thinking budget per move: "0.5 s", "400 iterations", or "-" (random moves think not)."""
+    if player.seconds is not None:
+        return f"{player.seconds:g} s"
+    return f"{player.iterations} iterations" if player.iterations is not None else "-"
 
 
 def markdown(tallies: Sequence[Tally]) -> str:
