@@ -448,7 +448,7 @@ def status_text(
     seat = rules.to_move(state)
     who = names[seat] if seat is not None else wording.text("mover.nobody")
     role = wording.word(rules.seat_label(state, seat)) if seat is not None else ""
-    mover = who if role == who or not role else wording.text("mover.with_role", name=who, role=role)
+    mover = who if role == who or not role else wording.with_role(who, role)
     return wording.status(wording.move_caption(ply, False), mover, note)
 
 

@@ -322,7 +322,7 @@ def _draw_panel(
 
 
 def _name_with_seat(names: list[str], seat: int) -> str:
-    return wording.text("name.with_role", name=names[seat], role=wording.text(SEAT_KEYS[seat]))
+    return wording.with_role(names[seat], wording.text(SEAT_KEYS[seat]))
 
 
 def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outcome | None) -> list[SeatChip]:
@@ -395,9 +395,9 @@ def describe(
     parts.append(
         wording.text(
             "paint.alt.tiles",
-            white=names[0],
+            white=wording.with_role(names[0], wording.text(SEAT_KEYS[0])),
             white_tiles=white_tiles,
-            black=names[1],
+            black=wording.with_role(names[1], wording.text(SEAT_KEYS[1])),
             black_tiles=black_tiles,
         )
     )

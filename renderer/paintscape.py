@@ -316,7 +316,7 @@ def _names_by_colour(state: Any, names: list[str]) -> list[str]:
     if state.black_seat is None:
         return [_stone_name(0), _stone_name(1)]
     seat_of = (state.black_seat, 1 - state.black_seat)
-    return [wording.text("name.with_role", name=names[seat_of[c]], role=_stone_name(c)) for c in (0, 1)]
+    return [wording.with_role(names[seat_of[c]], _stone_name(c)) for c in (0, 1)]
 
 
 def _player_by_colour(state: Any, names: list[str]) -> list[str]:

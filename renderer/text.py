@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import gettext
+import re
 from collections.abc import Hashable, Iterator, Sequence
 from contextvars import ContextVar
 
@@ -33,7 +34,6 @@ TEXTS: dict[str, str] = {
     "status.playing": N_("{move} · {mover} to play"),
     "status.playing.note": N_("{move} · {mover} to play · {note}"),
     "status.over": N_("{result} · {moves}"),
-    "mover.with_role": N_("{name} ({role})"),
     "mover.nobody": N_("nobody"),
     "chip.winner": N_("WINNER"),
     "chip.to_play": N_("TO PLAY"),
@@ -42,6 +42,7 @@ TEXTS: dict[str, str] = {
     "chip.flag_role": N_("{flag}  {role}"),
     "chip.flag_detail_only": N_("{flag}  {detail}"),
     "name.with_role": N_("{name} ({role})"),
+    "name.with_qualifier_and_role": N_("{name} ({qualifier}, {role})"),
     "last_move": N_("Last move: {move}"),
     "ellipsis": N_("..."),
     # results: one winner, several winners sharing first place, draws
@@ -131,7 +132,7 @@ TEXTS: dict[str, str] = {
     "paint.chip.tiles_leads": N_("{count} tiles · leads"),
     "paint.alt.game": N_("Paint"),
     "paint.alt.last_move_push": N_("Last move: {move}, sphere now on {cell}."),
-    "paint.alt.tiles": N_("Tiles: {white} (White) {white_tiles}, {black} (Black) {black_tiles}."),
+    "paint.alt.tiles": N_("Tiles: {white} {white_tiles}, {black} {black_tiles}."),
     "paint.alt.led": N_("{seat} has led for {count} of {goal} turns."),
     "paint.alt.no_lead": N_("Nobody leads; {count} of {goal} turns towards a draw."),
     "paint.alt.disc": N_("{cell} rank {rank}"),
@@ -163,7 +164,7 @@ TEXTS: dict[str, str] = {
     "tk.alt.kind.square": N_("square"),
     "tk.alt.kind.hex": N_("hex"),
     "tk.alt.kind.triangle": N_("triangle"),
-    "tk.alt.score": N_("{name} ({role}) {points}"),
+    "tk.alt.score": N_("{player}: {points}"),
     "tk.alt.scores": N_("Scores: {scores}."),
     "tk.alt.piece": N_("{piece} on {cells}"),
     "tk.alt.pieces": N_("{role} pieces: {pieces}"),
@@ -208,6 +209,21 @@ def plural(key: str, count: int, **values: object) -> str:
     `count` is passed on)."""
     template = _translations.get().ngettext(TEXTS[f"{key}.one"], TEXTS[f"{key}.other"], count)
     return _filled(template, {"count": count, **values})
+
+
+_QUALIFIED_NAME = re.compile(r"(?P<name>.*\S) \((?P<qualifier>[^()]+)\)")
+"""A name ending in one bracketed qualifier: "Tessera (easy)", "Bob (he/him)"."""
+
+
+def with_role(name: str, role: object) -> str:
+    """A name with its role: "Alice (Black)". A name that already ends in a bracket shares it, so the bot
+    reads "Tessera (easy, Black)", not "Tessera (easy) (Black)"."""
+    qualified = _QUALIFIED_NAME.fullmatch(name)
+    if qualified is None:
+        return text("name.with_role", name=name, role=role)
+    return text(
+        "name.with_qualifier_and_role", name=qualified["name"], qualifier=qualified["qualifier"], role=role
+    )
 
 
 def join_names(names: Sequence[str]) -> str:

@@ -279,11 +279,7 @@ def _draw_panel(
         covered = sum(len(p.cells) for p in state.placed if p.owner == seat)
         territory = points[seat] - covered
         colour_word = colour_name(colour)
-        name = (
-            wording.text("name.with_role", name=names[seat], role=colour_word)
-            if names[seat] != colour_word
-            else names[seat]
-        )
+        name = wording.with_role(names[seat], colour_word) if names[seat] != colour_word else names[seat]
         draw_text(
             img,
             left + sw + pg.px(10),
@@ -387,7 +383,9 @@ def describe(
     if last_move:
         parts.append(wording.text("alt.last_move", move=last_move))
     scores = ", ".join(
-        wording.text("tk.alt.score", name=names[s], role=rules.seat_label(state, s), points=points[s])
+        wording.text(
+            "tk.alt.score", player=wording.with_role(names[s], rules.seat_label(state, s)), points=points[s]
+        )
         for s in range(state.seats)
     )
     parts.append(wording.text("tk.alt.scores", scores=scores))

@@ -439,3 +439,13 @@ def test_the_tilingking_key_uses_every_seats_colour(players: int) -> None:
     for colour in range(4):
         # territory colours appear in the panel only in the key's territory swatch
         assert (theme.territory_colours[colour] in seen) == (colour in colours)
+
+
+@pytest.mark.parametrize("setup", GAME_SETUPS)
+def test_a_name_with_a_bracket_shares_it_with_the_role(setup: str) -> None:
+    """The bot's seat reads "Tessera (easy, Black)", never "Tessera (easy) (Black)"."""
+    position = positions(setup)[1]
+    players = ("Tessera (easy)", *position.players[1:])
+    text = renderer.alt_text(position.game_id, position.state, players=players)
+    assert "Tessera (easy, " in text
+    assert ") (" not in text

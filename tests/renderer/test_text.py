@@ -71,3 +71,17 @@ def test_every_text_key_the_drawers_use_exists_and_fills_in() -> None:
     for key, template in wording.TEXTS.items():
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
         assert wording.text(key, **{f: "X" for f in fields})
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Alice", "Alice (Black)"),
+        ("Tessera (easy)", "Tessera (easy, Black)"),
+        ("Bob (he/him)", "Bob (he/him, Black)"),
+        ("(silent)", "(silent) (Black)"),
+        ("A (b) c", "A (b) c (Black)"),
+    ],
+)
+def test_a_role_joins_a_bracket_the_name_already_has(name: str, expected: str) -> None:
+    assert wording.with_role(name, "Black") == expected
