@@ -222,7 +222,7 @@ def _draw_panel(
         img,
         left + pg.px(52),
         y + pg.px(12),
-        fit_text(_name_with_seat(names, 0), small, pg.px(120)),
+        _tiles_label(names, 0, small, pg.px(120)),
         small,
         theme.muted,
     )
@@ -230,7 +230,7 @@ def _draw_panel(
         img,
         right - pg.px(52),
         y + pg.px(12),
-        fit_text(_name_with_seat(names, 1), small, pg.px(120)),
+        _tiles_label(names, 1, small, pg.px(120)),
         small,
         theme.muted,
         "rt",
@@ -251,7 +251,7 @@ def _draw_panel(
 
     leader = state.leader
     if leader is not None:
-        title = wording.text("paint.leads", name=_name_with_seat(names, leader))
+        title = _lead_title(names, leader, pg.px(19), right - left)
         count, goal, progress = state.lead_count, state.lead_turns, "paint.lead_progress"
         fill = theme.turn_box
     else:
@@ -323,6 +323,19 @@ def _draw_panel(
 
 def _name_with_seat(names: list[str], seat: int) -> str:
     return wording.with_role(names[seat], wording.text(SEAT_KEYS[seat]))
+
+
+def _lead_title(names: list[str], leader: int, px: int, room: float) -> str:
+    """ "Alice (White) leads"; where that does not fit, the role (the bar's colour) gives way first."""
+    title = wording.text("paint.leads", name=_name_with_seat(names, leader))
+    return title if text_width(title, px) <= room else wording.text("paint.leads", name=names[leader])
+
+
+def _tiles_label(names: list[str], seat: int, px: int, room: float) -> str:
+    """The name under a tile count: "Alice (White)"; where that does not fit, the role (shown by the bar's
+    side and colour) gives way before the name is cut short."""
+    full = _name_with_seat(names, seat)
+    return full if text_width(full, px) <= room else fit_text(names[seat], px, room)
 
 
 def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outcome | None) -> list[SeatChip]:

@@ -449,3 +449,29 @@ def test_a_name_with_a_bracket_shares_it_with_the_role(setup: str) -> None:
     text = renderer.alt_text(position.game_id, position.state, players=players)
     assert "Tessera (easy, " in text
     assert ") (" not in text
+
+
+def test_paints_tiles_label_drops_the_role_before_cutting_the_name() -> None:
+    """Under a tile count the side of the bar shows the colour, so a name too long to keep its role loses
+    the role first: "Tessera (easy)", not "Tessera (eas..."."""
+    from renderer.canvas import text_width
+
+    px, name = 20, "Tessera (easy)"
+    names = [name, "Bob"]
+    with_role = paint_drawer._tiles_label(names, 0, px, 10_000)
+    assert with_role.startswith("Tessera (easy, ") and with_role.endswith(")")
+    room = text_width(name, px) + 1
+    assert text_width(with_role, px) > room
+    assert paint_drawer._tiles_label(names, 0, px, room) == name
+    cut = paint_drawer._tiles_label(names, 0, px, text_width("Tessera", px))
+    assert cut.startswith("Tes") and cut != name and len(cut) < len(name)
+
+
+def test_paints_lead_title_drops_the_role_where_it_does_not_fit() -> None:
+    from renderer.canvas import text_width
+
+    names = ["Maximiliana Longname", "Bob"]
+    wide = paint_drawer._lead_title(names, 0, 19, 10_000)
+    assert wide == "Maximiliana Longname (White) leads"
+    narrow = paint_drawer._lead_title(names, 0, 19, text_width(wide, 19) - 1)
+    assert narrow == "Maximiliana Longname leads"
