@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,34 +26,15 @@ from typing import Any
 
 import simcord
 
-from bot.client import TesseraBot
-from bot.settings import Settings
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.client import TesseraBot  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from tests.bot.helpers import dispatch_move  # noqa: E402  (also used by the burst test)
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2.GaBcDe.abcdefghijklmnopqrstuvwxyz0123"
-
-
-def dispatch_move(actor: Any, channel: Any, notation: str) -> Any:
-    """Emit a /move interaction to the bot without waiting for it (SimCord's slash, minus the settle)."""
-    from simcord import actors, interactions
-    from simcord.enums import AppCommandType, InteractionType
-
-    env = actor._env
-    root = actors._resolve_visible_command(actor, channel.id, "move", AppCommandType.CHAT_INPUT)
-    options, _ = interactions.build_options(
-        actor, "move", root, {"notation": notation}, channel_id=channel.id
-    )
-    data = {"id": root["id"], "name": root["name"], "type": root.get("type", 1), "options": options}
-    record, payload = interactions.base_payload(
-        env.backend,
-        type=InteractionType.APPLICATION_COMMAND,
-        channel_id=channel.id,
-        guild_id=actor.guild.id,
-        user_id=actor.id,
-        data=data,
-    )
-    env._notify_dispatch_observers(record)
-    env.backend.emit("INTERACTION_CREATE", payload)
-    return record
 
 
 def percentile(values: list[float], fraction: float) -> float:
