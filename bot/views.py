@@ -4,8 +4,8 @@
 survives a restart because the bot registers the class in `setup_hook` (`add_dynamic_items`), and it never
 acts on a newer position because the handler passes the ply to the service's stale check.
 
-Cogs register one handler per action with `register_button`; the handler gets the interaction and the
-parsed `ButtonRef`. Errors a player caused become ephemeral replies; anything else is logged with the
+Cogs derive from `ButtonCog` and name one handler per action in `buttons()`; the handler gets the interaction
+and the parsed `ButtonRef`. Errors a player caused become ephemeral replies; anything else is logged with the
 match id and answered with an apology (this class is the "DynamicItem on_error").
 """
 
@@ -14,11 +14,12 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord.ext import commands
 
 from bot.health import interaction_done
 from bot.replies import report_error
@@ -57,6 +58,25 @@ def register_button(action: str, handler: ButtonHandler) -> None:
 
 def unregister_button(action: str) -> None:
     _HANDLERS.pop(action, None)
+
+
+class ButtonCog(commands.Cog):
+    """A cog whose buttons are routed to its own methods while it is loaded: `buttons()` maps each action
+    to its handler."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    def buttons(self) -> Mapping[str, ButtonHandler]:
+        return {}
+
+    async def cog_load(self) -> None:
+        for action, handler in self.buttons().items():
+            register_button(action, handler)
+
+    async def cog_unload(self) -> None:
+        for action in self.buttons():
+            unregister_button(action)
 
 
 class TesseraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID):

@@ -20,7 +20,7 @@ from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import sentence_case
 from bot.service.analysis import AnalysedMatch
 from bot.service.records import MatchStatus
-from bot.views import ButtonRef, register_button, unregister_button
+from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import game_name
 from cogs.common import Interaction, match_here, runtime_of
 from cogs.info import moves_count
@@ -89,17 +89,11 @@ def choice_name(match_id: int, game: str, others: list[str], moves: int, tr: Tr 
     return tr("#{match_id} {game}, {moves}", **values)[:100]
 
 
-class Analysis(commands.Cog):
+class Analysis(ButtonCog):
     """Post-game analysis and hints."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        register_button("analyse", self.on_analyse_button)
-
-    async def cog_unload(self) -> None:
-        unregister_button("analyse")
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {"analyse": self.on_analyse_button}
 
     @app_commands.command(name="analyse", description="The turning points of a finished match, by the AI")
     @app_commands.describe(match_id="The match number (start typing for your recent matches)")

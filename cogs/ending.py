@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.i18n import for_user
 from bot.replies import UserError
 from bot.service.records import Finished, MatchView, Played
-from bot.views import ButtonRef, button, register_button, unregister_button, view_of
+from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs.common import (
     Interaction,
     bot_runtime,
@@ -23,21 +23,11 @@ from cogs.common import (
 from games.texts import Text
 
 
-class Ending(commands.Cog):
+class Ending(ButtonCog):
     """/resign and /abort, and their buttons."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        handlers = {"resign": self.on_resign_confirmed, "abort": self.on_abort_agreed}
-        for action, handler in handlers.items():
-            register_button(action, handler)
-        self._actions = tuple(handlers)
-
-    async def cog_unload(self) -> None:
-        for action in self._actions:
-            unregister_button(action)
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {"resign": self.on_resign_confirmed, "abort": self.on_abort_agreed}
 
     @app_commands.command(name="resign", description="Give up the match in this channel (asks to confirm)")
     @app_commands.guild_only()

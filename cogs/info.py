@@ -15,7 +15,7 @@ from bot.boards import bot_label, rating_text, seat_name
 from bot.i18n import COMMAND_CONTEXT, ENGLISH, Tr, for_user
 from bot.replies import UserError
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
-from bot.views import ButtonRef, register_button, unregister_button
+from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
 from cogs.common import Interaction, runtime_of, service_of
 from cogs.play import CHALLENGE_MENU, players_text
@@ -92,17 +92,11 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
     return embed
 
 
-class Info(commands.Cog):
+class Info(ButtonCog):
     """Rules, your active matches, history, replays, leaderboards and statistics."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        register_button("replay", self.on_replay_button)
-
-    async def cog_unload(self) -> None:
-        unregister_button("replay")
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {"replay": self.on_replay_button}
 
     @app_commands.command(name="help", description="Tessera's commands and games at a glance")
     async def help(self, interaction: Interaction) -> None:

@@ -15,7 +15,7 @@ from bot.replies import UserError
 from bot.service.lobbies import Lobbies as LobbyService
 from bot.service.options import match_options
 from bot.service.records import AI_LEVELS, Lobby, LobbyStatus
-from bot.views import ButtonRef, button, register_button, unregister_button, view_of
+from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs import game_name
 from cogs.common import (
     DEFAULT_LEVEL,
@@ -118,26 +118,16 @@ async def open_lobby(
     await interaction.response.send_message(lobby_message(lobbies, lobby, public) + invite, view=view)
 
 
-class Lobbies(commands.Cog):
+class Lobbies(ButtonCog):
     """The buttons of a lobby's message."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        handlers = {
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {
             "join": self.on_join,
             "leave": self.on_leave,
             "addbot": self.on_add_bot,
             "start": self.on_start,
         }
-        for action, handler in handlers.items():
-            register_button(action, handler)
-        self._actions = tuple(handlers)
-
-    async def cog_unload(self) -> None:
-        for action in self._actions:
-            unregister_button(action)
 
     async def _refresh_lobby(self, interaction: Interaction, lobby: Lobby, ref: ButtonRef) -> None:
         level = ref.arg if ref.action == "addbot" and ref.arg else DEFAULT_LEVEL

@@ -20,7 +20,7 @@ from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError
 from bot.service.errors import USER_ERRORS
 from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
-from bot.views import ButtonRef, button, register_button, unregister_button, view_of
+from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
 from games.base import Rules, WordMove
 from games.texts import Text
@@ -86,23 +86,16 @@ def legal_notations(rules: Rules[Any, Any], state: Any) -> list[str]:
     return [rules.notation(state, move) for move in rules.legal_moves(state)]
 
 
-class Moves(commands.Cog):
+class Moves(ButtonCog):
     """Moves, boards, takebacks and TilingKing pieces."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    ACTIONS = ("move", "confirm", "tb_yes", "tb_no")
-
-    async def cog_load(self) -> None:
-        register_button("move", self.on_move_button)
-        register_button("confirm", self.on_confirm_button)
-        register_button("tb_yes", self.on_takeback_accepted)
-        register_button("tb_no", self.on_takeback_declined)
-
-    async def cog_unload(self) -> None:
-        for action in self.ACTIONS:
-            unregister_button(action)
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {
+            "move": self.on_move_button,
+            "confirm": self.on_confirm_button,
+            "tb_yes": self.on_takeback_accepted,
+            "tb_no": self.on_takeback_declined,
+        }
 
     async def reply_with_board(self, interaction: Interaction, played: Played) -> None:
         """Answer the interaction with the new board (in the mover's theme): defer (rendering takes a

@@ -27,7 +27,7 @@ from bot.service.options import (
     suggest_options,
 )
 from bot.service.records import AI_LEVELS, Challenge
-from bot.views import ButtonRef, button, register_button, unregister_button, view_of
+from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     DEFAULT_LEVEL,
@@ -106,31 +106,26 @@ def players_text(rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str:
     return tr("{least} to {most} players", least=least, most=most)
 
 
-class Play(commands.Cog):
+class Play(ButtonCog):
     """/play, the challenge menu, and the challenge buttons."""
 
     def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.challenge_menu = app_commands.ContextMenu(name=CHALLENGE_MENU, callback=self.challenge_member)
         app_commands.guild_only()(self.challenge_menu)
+
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {"accept": self.on_accept, "decline": self.on_decline, "withdraw": self.on_withdraw}
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.challenge_menu)
         self.bot.add_dynamic_items(GamePicker)
-        handlers = {
-            "accept": self.on_accept,
-            "decline": self.on_decline,
-            "withdraw": self.on_withdraw,
-        }
-        for action, handler in handlers.items():
-            register_button(action, handler)
-        self._actions = tuple(handlers)
+        await super().cog_load()
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.challenge_menu.name, type=self.challenge_menu.type)
         self.bot.remove_dynamic_items(GamePicker)
-        for action in self._actions:
-            unregister_button(action)
+        await super().cog_unload()
 
     # ------------------------------------------------------------------------------------------- /play
 
