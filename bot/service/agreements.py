@@ -176,13 +176,5 @@ class Agreements:
             raise StaleMove()
         self.matches.states.put(row.id, snapshot, kept)
         self.matches.deadlines_changed()
-        changed = replace(
-            row,
-            ply=target,
-            snapshot=snapshot,
-            deadline=deadline,
-            updated_at=now,
-            abort_votes=(),
-            takeback=None,
-        )
+        changed = row.moved_to(target, snapshot, deadline, now)
         return TakenBack(self.matches.view_of(changed, kept), user_id, undone)

@@ -479,15 +479,7 @@ class MatchService:
         self.deadlines_changed()
         # What the write changed; a finished match is read back with its results.
         if finish is None:
-            changed = replace(
-                row,
-                ply=ply,
-                snapshot=snapshot,
-                deadline=deadline,
-                updated_at=now,
-                abort_votes=(),
-                takeback=None,
-            )
+            changed = row.moved_to(ply, snapshot, deadline, now)
         else:
             changed = await self._row(row.id)
         view = self.view_of(changed, state)

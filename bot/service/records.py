@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Self, TypeAlias
 
 from games.base import Outcome, Seat, Termination
@@ -149,6 +149,13 @@ class MatchRecord:
     @property
     def human_user_ids(self) -> tuple[int, ...]:
         return tuple(dict.fromkeys(p.user_id for p in self.seats if not p.is_ai))
+
+    def moved_to(self, ply: int, snapshot: str, deadline: float | None, now: float) -> Self:
+        """This row as a write that moved the game to `ply` left it: a move or a takeback clears the open
+        abort votes and takeback request."""
+        return replace(
+            self, ply=ply, snapshot=snapshot, deadline=deadline, updated_at=now, abort_votes=(), takeback=None
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
