@@ -30,9 +30,12 @@ from bot.service.records import (
     Rating,
     RatingChange,
     Requests,
+    SeatResult,
+    TakebackRequest,
     UserStats,
 )
 from bot.service.shards import Shards
+from games.base import Outcome
 
 
 class StoreConflict(Exception):
@@ -45,6 +48,51 @@ class ChannelTaken(StoreConflict):
 
 class LobbyChanged(StoreConflict):
     """A lobby's members are no longer the players a match was about to start with."""
+
+
+class Row(Protocol):
+    """A result row read by column name (sqlite3.Row, asyncpg.Record)."""
+
+    def __getitem__(self, column: str) -> Any: ...
+
+
+def player_from_row(r: Row) -> Player:
+    """A seat row (`seat`, `user_id`, `ai_level`, `result`) as a Player."""
+    result = r["result"]
+    return Player(r["seat"], r["user_id"], r["ai_level"], SeatResult(result) if result is not None else None)
+
+
+def match_from_row(r: Row, seats: Sequence[Player], json_value: Callable[[Any], Any]) -> MatchRecord:
+    """A `matches` row and its seats as a MatchRecord; `json_value` turns a JSON column into its value
+    (SQLite keeps JSON as text, PostgreSQL's jsonb codec has decoded it already)."""
+    outcome, takeback = r["outcome"], r["takeback"]
+    return MatchRecord(
+        id=r["id"],
+        game=r["game"],
+        options=json_value(r["options"]),
+        seed=r["seed"],
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        seats=tuple(seats),
+        status=MatchStatus(r["status"]),
+        ply=r["ply"],
+        turn_timeout=r["turn_timeout"],
+        deadline=r["deadline"],
+        snapshot=r["snapshot"],
+        outcome=Outcome.from_json(json_value(outcome)) if outcome is not None else None,
+        rated=bool(r["rated"]),
+        ratings_applied=bool(r["ratings_applied"]),
+        abort_votes=tuple(json_value(r["abort_votes"])),
+        takeback=TakebackRequest.from_json(json_value(takeback)) if takeback is not None else None,
+        created_at=r["created_at"],
+        updated_at=r["updated_at"],
+        finished_at=r["finished_at"],
+        quarantine=r["quarantine"],
+    )
+
+
+def rating_from_row(r: Row) -> Rating:
+    return Rating(r["game"], r["player_key"], r["mu"], r["sigma"], r["played"])
 
 
 def same_players(members: Iterable[tuple[int, str | None]], seats: Iterable[Player]) -> bool:

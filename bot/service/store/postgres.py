@@ -39,7 +39,6 @@ from bot.service.records import (
     Rating,
     RatingChange,
     Requests,
-    SeatResult,
     TakebackRequest,
     UserStats,
 )
@@ -50,11 +49,13 @@ from bot.service.store.base import (
     RatingCompute,
     StoreConflict,
     StoreUnavailable,
+    match_from_row,
+    player_from_row,
     rating_changes_of,
+    rating_from_row,
     same_players,
 )
 from bot.service.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION, WAKE_CHANNEL
-from games.base import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -73,44 +74,13 @@ def _count(status: str) -> int:
     return int(status.rsplit(" ", 1)[1])
 
 
-def _player(r: Row) -> Player:
-    result = r["result"]
-    return Player(r["seat"], r["user_id"], r["ai_level"], SeatResult(result) if result is not None else None)
-
-
-def _match(r: Row, seats: Sequence[Player]) -> MatchRecord:
-    outcome, takeback = r["outcome"], r["takeback"]
-    return MatchRecord(
-        id=r["id"],
-        game=r["game"],
-        options=r["options"],
-        seed=r["seed"],
-        guild_id=r["guild_id"],
-        channel_id=r["channel_id"],
-        seats=tuple(seats),
-        status=MatchStatus(r["status"]),
-        ply=r["ply"],
-        turn_timeout=r["turn_timeout"],
-        deadline=r["deadline"],
-        snapshot=r["snapshot"],
-        outcome=Outcome.from_json(outcome) if outcome is not None else None,
-        rated=r["rated"],
-        ratings_applied=r["ratings_applied"],
-        abort_votes=tuple(r["abort_votes"]),
-        takeback=TakebackRequest.from_json(takeback) if takeback is not None else None,
-        created_at=r["created_at"],
-        updated_at=r["updated_at"],
-        finished_at=r["finished_at"],
-        quarantine=r["quarantine"],
-    )
+def _as_is(value: Any) -> Any:
+    """A jsonb column's value: the connection's codec has decoded it."""
+    return value
 
 
 def _challenge(r: Row) -> Challenge:
     return Challenge(**{**dict(r), "status": ChallengeStatus(r["status"])})
-
-
-def _rating(r: Row) -> Rating:
-    return Rating(r["game"], r["player_key"], r["mu"], r["sigma"], r["played"])
 
 
 def _shard_filter(shards: Shards | None, column: str = "guild_id") -> str:
@@ -255,13 +225,13 @@ class PostgresStore:
                 list(match_ids),
             )
             for r in rows:
-                seats[r["match_id"]].append(_player(r))
+                seats[r["match_id"]].append(player_from_row(r))
         return seats
 
     async def _matches(self, where: str, *params: Any) -> list[MatchRecord]:
         rows = await self._pool.fetch(f"SELECT * FROM matches {where}", *params)
         seats = await self._seats([r["id"] for r in rows])
-        return [_match(r, seats[r["id"]]) for r in rows]
+        return [match_from_row(r, seats[r["id"]], _as_is) for r in rows]
 
     async def _one_match(self, where: str, *params: Any) -> MatchRecord | None:
         """One match and its seats in a single query (the hot path of every move)."""
@@ -273,7 +243,7 @@ class PostgresStore:
         if not rows:
             return None
         first = rows[0]["id"]
-        return _match(rows[0], [_player(r) for r in rows if r["id"] == first])
+        return match_from_row(rows[0], [player_from_row(r) for r in rows if r["id"] == first], _as_is)
 
     async def insert_match(
         self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
@@ -838,7 +808,7 @@ class PostgresStore:
             game,
             list(player_keys),
         )
-        return {r["player_key"]: _rating(r) for r in rows}
+        return {r["player_key"]: rating_from_row(r) for r in rows}
 
     async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
         if guild_id is None:
@@ -858,7 +828,7 @@ class PostgresStore:
                 game,
                 limit,
             )
-        return [_rating(r) for r in rows]
+        return [rating_from_row(r) for r in rows]
 
     async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]:
         rows = await self._pool.fetch(

@@ -45,7 +45,6 @@ from bot.service.records import (
     Rating,
     RatingChange,
     Requests,
-    SeatResult,
     TakebackRequest,
     UserStats,
 )
@@ -56,11 +55,13 @@ from bot.service.store.base import (
     RatingCompute,
     StoreConflict,
     StoreUnavailable,
+    match_from_row,
+    player_from_row,
     rating_changes_of,
+    rating_from_row,
     same_players,
 )
 from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-from games.base import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -163,38 +164,6 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def _player(r: Row) -> Player:
-    result = r["result"]
-    return Player(r["seat"], r["user_id"], r["ai_level"], SeatResult(result) if result is not None else None)
-
-
-def _match(r: Row, seats: Sequence[Player]) -> MatchRecord:
-    outcome, takeback = r["outcome"], r["takeback"]
-    return MatchRecord(
-        id=r["id"],
-        game=r["game"],
-        options=json.loads(r["options"]),
-        seed=r["seed"],
-        guild_id=r["guild_id"],
-        channel_id=r["channel_id"],
-        seats=tuple(seats),
-        status=MatchStatus(r["status"]),
-        ply=r["ply"],
-        turn_timeout=r["turn_timeout"],
-        deadline=r["deadline"],
-        snapshot=r["snapshot"],
-        outcome=Outcome.from_json(json.loads(outcome)) if outcome is not None else None,
-        rated=bool(r["rated"]),
-        ratings_applied=bool(r["ratings_applied"]),
-        abort_votes=tuple(json.loads(r["abort_votes"])),
-        takeback=TakebackRequest.from_json(json.loads(takeback)) if takeback is not None else None,
-        created_at=r["created_at"],
-        updated_at=r["updated_at"],
-        finished_at=r["finished_at"],
-        quarantine=r["quarantine"],
-    )
-
-
 def _challenge(r: Row) -> Challenge:
     return Challenge(
         id=r["id"],
@@ -215,10 +184,6 @@ def _move(r: Row) -> MoveRecord:
     return MoveRecord(
         ply=r["ply"], seat=r["seat"], notation=r["notation"], forced=bool(r["forced"]), at=r["at"]
     )
-
-
-def _rating(r: Row) -> Rating:
-    return Rating(r["game"], r["player_key"], r["mu"], r["sigma"], r["played"])
 
 
 def _rating_change(r: Row) -> RatingChange:
@@ -385,13 +350,13 @@ class SqliteStore:
             list(match_ids),
         )
         for r in rows:
-            seats[r["match_id"]].append(_player(r))
+            seats[r["match_id"]].append(player_from_row(r))
         return seats
 
     async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
         rows = await self._fetchall(f"SELECT * FROM matches {where}", params)
         seats = await self._seats([r["id"] for r in rows])
-        return [_match(r, seats[r["id"]]) for r in rows]
+        return [match_from_row(r, seats[r["id"]], json.loads) for r in rows]
 
     async def _one_match(self, where: str, params: Sequence[Any]) -> MatchRecord | None:
         """One match and its seats in a single query (the hot path of every move)."""
@@ -403,7 +368,7 @@ class SqliteStore:
         if not rows:
             return None
         first = rows[0]["id"]
-        return _match(rows[0], [_player(r) for r in rows if r["id"] == first])
+        return match_from_row(rows[0], [player_from_row(r) for r in rows if r["id"] == first], json.loads)
 
     async def insert_match(
         self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
@@ -1018,7 +983,7 @@ class SqliteStore:
             f"WHERE game = ? AND player_key IN ({marks})",
             [game, *player_keys],
         )
-        return {r["player_key"]: _rating(r) for r in rows}
+        return {r["player_key"]: rating_from_row(r) for r in rows}
 
     async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
         if guild_id is None:
@@ -1035,7 +1000,7 @@ class SqliteStore:
                 "ORDER BY r.mu - 3 * r.sigma DESC, r.player_key LIMIT ?",
                 (guild_id, game, limit),
             )
-        return [_rating(r) for r in rows]
+        return [rating_from_row(r) for r in rows]
 
     async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]:
         guild_filter = "" if guild_id is None else " AND m.guild_id = ?"
