@@ -39,18 +39,6 @@ from games.paintscape import DONE, PaintscapeState, fast_playout, is_swap, swap_
 CENTRE = sum(1 << (8 * y + x) for y in range(2, 6) for x in range(2, 6))
 
 
-def nth_bit(mask: int, n: int) -> int:
-    """The n-th lowest set bit of `mask` (as a one-bit mask)."""
-    for _ in range(n):
-        mask &= mask - 1
-    return mask & -mask
-
-
-def pick_bit(mask: int, rng: random.Random) -> int:
-    """A uniformly random set bit of a non-zero `mask`."""
-    return nth_bit(mask, int(rng.random() * mask.bit_count()))
-
-
 def urgent_squares(mine: int, theirs: int, tiles: list[int] | tuple[int, ...]) -> tuple[int, int]:
     """(squares where the mover collects a colour now, squares where the opponent would collect next)."""
     stones = mine | theirs

@@ -90,17 +90,6 @@ def piece_index(kind: str) -> dict[str, int]:
     return {p.id.upper(): i for i, p in enumerate(pieces(kind))}
 
 
-@cache
-def _by_canonical(kind: str) -> dict[Shape, int]:
-    return {p.shape: i for i, p in enumerate(pieces(kind))}
-
-
-def identify(kind: str, cells: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> Piece | None:
-    """The piece whose shape the cells make (any orientation), or None."""
-    index = _by_canonical(kind).get(TILINGS[kind].canonical(cells))
-    return None if index is None else pieces(kind)[index]
-
-
 def piece_shapes(kind: str) -> dict[str, Shape]:
     """Piece id -> its cells in one orientation (canonical form), for the /pieces picture."""
     return {p.id: p.shape for p in pieces(kind)}
