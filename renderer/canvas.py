@@ -245,6 +245,13 @@ def fit_text(text: str, px: int, max_width: float) -> str:
     return text.rstrip() + dots
 
 
+def fit_name_with_role(name: str, role: str, px: int, max_width: float) -> str:
+    """ "Alice (White)" where it fits; else the name alone, cut short only if it must. For places where the
+    role is shown another way too (a swatch, a side of a bar), so it gives way before the name does."""
+    full = name if not role or role == name else wording.with_role(name, role)
+    return full if text_width(full, px) <= max_width else fit_text(name, px, max_width)
+
+
 def draw_text(
     img: Image.Image, x: float, y: float, text: str, px: int, colour: RGB, anchor: str = "lt"
 ) -> int:

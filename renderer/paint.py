@@ -24,6 +24,7 @@ from renderer.canvas import (
     draw_header,
     draw_text,
     final_outcome,
+    fit_name_with_role,
     fit_text,
     mark_ring,
     new_canvas,
@@ -222,7 +223,7 @@ def _draw_panel(
         img,
         left + pg.px(52),
         y + pg.px(12),
-        _tiles_label(names, 0, small, pg.px(120)),
+        fit_name_with_role(names[0], wording.text(SEAT_KEYS[0]), small, pg.px(120)),
         small,
         theme.muted,
     )
@@ -230,7 +231,7 @@ def _draw_panel(
         img,
         right - pg.px(52),
         y + pg.px(12),
-        _tiles_label(names, 1, small, pg.px(120)),
+        fit_name_with_role(names[1], wording.text(SEAT_KEYS[1]), small, pg.px(120)),
         small,
         theme.muted,
         "rt",
@@ -329,13 +330,6 @@ def _lead_title(names: list[str], leader: int, px: int, room: float) -> str:
     """ "Alice (White) leads"; where that does not fit, the role (the bar's colour) gives way first."""
     title = wording.text("paint.leads", name=_name_with_seat(names, leader))
     return title if text_width(title, px) <= room else wording.text("paint.leads", name=names[leader])
-
-
-def _tiles_label(names: list[str], seat: int, px: int, room: float) -> str:
-    """The name under a tile count: "Alice (White)"; where that does not fit, the role (shown by the bar's
-    side and colour) gives way before the name is cut short."""
-    full = _name_with_seat(names, seat)
-    return full if text_width(full, px) <= room else fit_text(names[seat], px, room)
 
 
 def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outcome | None) -> list[SeatChip]:

@@ -26,6 +26,7 @@ from renderer.canvas import (
     draw_header,
     draw_text,
     final_outcome,
+    fit_name_with_role,
     fit_text,
     mark_polygon,
     new_canvas,
@@ -279,12 +280,11 @@ def _draw_panel(
         covered = sum(len(p.cells) for p in state.placed if p.owner == seat)
         territory = points[seat] - covered
         colour_word = colour_name(colour)
-        name = wording.with_role(names[seat], colour_word) if names[seat] != colour_word else names[seat]
         draw_text(
             img,
             left + sw + pg.px(10),
             y - pg.px(3),
-            fit_text(name, pg.px(18), right - left - sw - pg.px(70)),
+            fit_name_with_role(names[seat], colour_word, pg.px(18), right - left - sw - pg.px(70)),
             pg.px(18),
             theme.ink,
         )

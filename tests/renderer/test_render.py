@@ -451,20 +451,20 @@ def test_a_name_with_a_bracket_shares_it_with_the_role(setup: str) -> None:
     assert ") (" not in text
 
 
-def test_paints_tiles_label_drops_the_role_before_cutting_the_name() -> None:
-    """Under a tile count the side of the bar shows the colour, so a name too long to keep its role loses
-    the role first: "Tessera (easy)", not "Tessera (eas..."."""
-    from renderer.canvas import text_width
+def test_a_name_drops_its_role_before_it_is_cut_short() -> None:
+    """Under Paint's tile counts and beside TilingKing's swatches the role is shown another way, so a name
+    too long to keep its role loses the role first: "Tessera (easy)", not "Tessera (eas..."."""
+    from renderer.canvas import fit_name_with_role, text_width
 
     px, name = 20, "Tessera (easy)"
-    names = [name, "Bob"]
-    with_role = paint_drawer._tiles_label(names, 0, px, 10_000)
-    assert with_role.startswith("Tessera (easy, ") and with_role.endswith(")")
+    with_role = fit_name_with_role(name, "White", px, 10_000)
+    assert with_role == "Tessera (easy, White)"
     room = text_width(name, px) + 1
     assert text_width(with_role, px) > room
-    assert paint_drawer._tiles_label(names, 0, px, room) == name
-    cut = paint_drawer._tiles_label(names, 0, px, text_width("Tessera", px))
+    assert fit_name_with_role(name, "White", px, room) == name
+    cut = fit_name_with_role(name, "White", px, text_width("Tessera", px))
     assert cut.startswith("Tes") and cut != name and len(cut) < len(name)
+    assert fit_name_with_role("Red", "Red", px, 10_000) == "Red"  # a seat named by its colour says it once
 
 
 def test_paints_lead_title_drops_the_role_where_it_does_not_fit() -> None:
