@@ -55,11 +55,15 @@ async def test_move_resign_asks_like_resign_on_your_turn(world: Any, typed: str)
 
 
 async def test_move_resign_asks_out_of_turn_too(world: Any) -> None:
-    bob, channel = world.bob, world.channel
+    alice, bob, channel = world.alice, world.bob, world.channel
     await tilingking(world)
+    for player in (alice, bob):  # both have moved: a resignation now is a result, not an early abort
+        await player.slash(channel, "move", notation=(await suggestions(player, channel, ""))[0])
     board = last_board(channel)
+    assert f"<@{alice.id}>, your turn" in board.content
     asked = await bob.slash(channel, "move", notation="resign")  # Alice is to move
     assert asked.ephemeral and "Resign match #1?" in reply_text(asked)
+    assert not take_user_errors(world)
     assert last_board(channel).id == board.id
     await bob.click(asked.response, label="Yes, resign")
     assert "Blue resigns" in last_board(channel).content and "Replay" in button_labels(last_board(channel))
