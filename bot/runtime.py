@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -39,6 +40,20 @@ if TYPE_CHECKING:
     from bot.client import TesseraBot
 
 log = logging.getLogger("tessera.runtime")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRequest:
+    """A posted abort or takeback request with live buttons: its message, its kind, its ply."""
+
+    message: PostedMessage
+    kind: str
+    ply: int
+
+
+def open_ply(match: MatchView) -> int | None:
+    """The ply at which a board of `match` leaves requests open: its ply while it is on, None once over."""
+    return match.ply if match.is_active else None
 
 
 def utc_seconds() -> float:
@@ -71,10 +86,10 @@ class Runtime:
         self.drawing = drawing or Drawing()
         self.analyses = Analyses(service.matches, ai)
         self.names: dict[int, str] = {}
-        self.open_requests: dict[int, dict[int, PostedMessage]] = {}
+        self.open_requests: dict[int, dict[int, OpenRequest]] = {}
         """Per match, the abort and takeback request messages with live buttons, by message id. Kept in memory
         (the process that serves a guild posts its boards): after a restart old request buttons stay, and
-        refuse to act (stale check)."""
+        act while their request is open (a button carries its ply)."""
         self._closed = False
 
     @classmethod
@@ -226,13 +241,15 @@ class Runtime:
         """Post a board of `match` in its channel; it becomes the match's newest board (`board_sent`)."""
         sent = await self.post(match.channel_id, message)
         if sent is not None:
-            await self.board_sent(match.id, sent)
+            await self.board_sent(match.id, sent, open_at=open_ply(match))
         return sent
 
-    async def board_sent(self, match_id: int, sent: discord.Message) -> None:
+    async def board_sent(self, match_id: int, sent: discord.Message, *, open_at: int | None = None) -> None:
         """A board of the match was just sent (posted, or as an interaction reply): remember it as the newest
-        and take the buttons off the board it supersedes. Never fails: a lost edit only leaves old buttons,
-        which refuse to act anyway (stale check)."""
+        and take the buttons off the board it supersedes, and off the requests it closes: every request not
+        asked at `open_at`, the ply of an active match's board (a /board at the same ply leaves an open
+        request answerable; a move, a takeback or the end closes it). Never fails: a lost edit only leaves
+        old buttons, which refuse to act anyway (stale check)."""
         try:
             superseded = await self.service.messages.board_posted(match_id, sent.channel.id, sent.id)
         except Exception:
@@ -240,18 +257,33 @@ class Runtime:
             return
         if superseded is not None:
             await self.remove_buttons(superseded)
-        for request in self.open_requests.pop(match_id, {}).values():
-            await self.remove_buttons(request)
+        requests = self.open_requests.get(match_id, {})
+        for message_id, request in list(requests.items()):
+            if open_at is None or request.ply != open_at:
+                del requests[message_id]
+                await self.remove_buttons(request.message)
 
-    def request_posted(self, match_id: int, channel_id: int | None, message_id: int | None) -> None:
-        """An abort or takeback request with buttons was posted: its buttons go with the match's next board
-        (any move, takeback or ending closes the request)."""
+    def request_posted(
+        self, match_id: int, channel_id: int | None, message_id: int | None, *, kind: str, ply: int
+    ) -> None:
+        """An abort or takeback request (`kind`) asked at `ply` was posted with buttons: they stay until it is
+        answered (`request_closed`) or a board shows the match moved on (`board_sent`)."""
         if channel_id is not None and message_id is not None:
-            self.open_requests.setdefault(match_id, {})[message_id] = PostedMessage(channel_id, message_id)
+            posted = PostedMessage(channel_id, message_id)
+            self.open_requests.setdefault(match_id, {})[message_id] = OpenRequest(posted, kind, ply)
 
     def request_closed(self, match_id: int, message_id: int) -> None:
         """A request message lost its buttons by its own answer: nothing to take off later."""
         self.open_requests.get(match_id, {}).pop(message_id, None)
+
+    async def close_requests(self, match_id: int, kind: str, *, keep: int | None = None) -> None:
+        """Take the buttons off every message of the match that shows a request of `kind`, but `keep` (a
+        message id): the request was answered, or is shown again in a newer message."""
+        requests = self.open_requests.get(match_id, {})
+        for message_id, request in list(requests.items()):
+            if request.kind == kind and message_id != keep:
+                del requests[message_id]
+                await self.remove_buttons(request.message)
 
     async def edit_posted(self, posted: PostedMessage, **changes: Any) -> bool:
         """Edit a message the bot posted earlier; False (logged) if it is gone or cannot be edited."""

@@ -13,6 +13,7 @@ import discord
 from bot.boards import BoardMessage
 from bot.i18n import ENGLISH, Tr
 from bot.replies import UserError
+from bot.runtime import open_ply
 from bot.service import Service
 from bot.service.records import MatchView
 from games.base import Option
@@ -89,7 +90,7 @@ async def send_board(interaction: Interaction, match: MatchView, message: BoardM
         await runtime.post_board(match, message)
         return
     sent = await interaction.followup.send(**message.send_kwargs(), wait=True)
-    await runtime.board_sent(match.id, sent)
+    await runtime.board_sent(match.id, sent, open_at=open_ply(match))
 
 
 async def open_thread(interaction: Interaction, name: str) -> int | None:

@@ -1,5 +1,6 @@
-"""Ending a match before its natural end: /resign (with a confirm button, on any turn) and /abort (every
-player agrees with a button, or a member with Manage Server ends it at once). Either posts the final board."""
+"""Ending a match before its natural end: /resign (with a confirm button, on any turn; `/move resign` asks the
+same question) and /abort (every player agrees with a button, or a member with Manage Server ends it at once).
+Either posts the final board, which says how the match ended (once: no separate message repeats it)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,23 @@ from cogs.common import (
     match_here,
     runtime_of,
     same_server,
+    send_board,
     service_of,
 )
 from games.texts import Text
+
+
+async def ask_to_resign(interaction: Interaction, match: MatchView) -> None:
+    """Ask privately before a resignation, whichever way it was asked for (/resign, `/move resign`), on any
+    turn: refused at once where it cannot happen (not playing, resigned already), else a Yes button."""
+    await service_of(interaction).matches.check_resign(match.id, interaction.user.id)
+    tr = for_user(interaction)
+    confirm = button("resign", match.id, match.ply, tr("Yes, resign"), style=discord.ButtonStyle.danger)
+    await interaction.response.send_message(
+        tr("Resign match #{match_id}? This cannot be undone.", match_id=match.id),
+        view=view_of(confirm),
+        ephemeral=True,
+    )
 
 
 class Ending(ButtonCog):
@@ -32,15 +47,7 @@ class Ending(ButtonCog):
     @app_commands.command(name="resign", description="Give up the match in this channel (asks to confirm)")
     @app_commands.guild_only()
     async def resign(self, interaction: Interaction) -> None:
-        match = await match_here(interaction)
-        await service_of(interaction).matches.check_resign(match.id, interaction.user.id)
-        tr = for_user(interaction)
-        confirm = button("resign", match.id, match.ply, tr("Yes, resign"), style=discord.ButtonStyle.danger)
-        await interaction.response.send_message(
-            tr("Resign match #{match_id}? This cannot be undone.", match_id=match.id),
-            view=view_of(confirm),
-            ephemeral=True,
-        )
+        await ask_to_resign(interaction, await match_here(interaction))
 
     async def on_resign_confirmed(self, interaction: Interaction, ref: ButtonRef) -> None:
         matches = service_of(interaction).matches
@@ -84,18 +91,16 @@ class Ending(ButtonCog):
             raise UserError(Text("You have agreed already; waiting for {players}.", players=waiting))
         result = await service.agreements.request_abort(match.id, interaction.user.id, admin=admin)
         public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
-        if isinstance(result, Finished):
-            text = public(
-                "Match #{match_id} was aborted by {player}: no result, no rating change.",
-                match_id=match.id,
-                player=f"<@{interaction.user.id}>",
-            )
+        if isinstance(result, Finished):  # the final board says it was aborted, and by whom
+            runtime = runtime_of(interaction)
             if respond_new:
-                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-            else:
-                await interaction.response.edit_message(content=text, view=None)
-                if interaction.message is not None:
-                    runtime_of(interaction).request_closed(match.id, interaction.message.id)
+                await interaction.response.defer()
+                message = await runtime.board(result.match, finished=result, viewer=interaction.user.id)
+                await send_board(interaction, result.match, message)
+                return
+            await interaction.response.edit_message(view=None)  # the request's text stays, as asked
+            if interaction.message is not None:
+                runtime.request_closed(match.id, interaction.message.id)
             await self.post_result(result, viewer=interaction.user.id)
             return
         waiting = ", ".join(f"<@{uid}>" for uid in result.waiting_for)
@@ -110,7 +115,9 @@ class Ending(ButtonCog):
         )
         if respond_new:
             sent = await interaction.response.send_message(text, view=view_of(agree))
-            runtime_of(interaction).request_posted(match.id, interaction.channel_id, sent.message_id)
+            runtime_of(interaction).request_posted(
+                match.id, interaction.channel_id, sent.message_id, kind="abort", ply=result.match.ply
+            )
         else:
             await interaction.response.edit_message(content=text, view=view_of(agree))
 

@@ -1,9 +1,14 @@
-"""Playing: /move with autocomplete of the legal moves, /pass, the one-word move buttons (with a confirmation
-for a move that cannot be undone), /board, /takeback (the others answer with buttons) and /pieces."""
+"""Playing: /move with autocomplete of the legal moves, /pass, the one-word move buttons, /board, /takeback
+(the others answer with buttons, the asker may withdraw it) and /pieces.
+
+What cannot be undone asks first, whichever way it comes: the button of an irreversible word (TilingKing's
+pass all), the same word typed in /move, and `/move resign` (the /resign question, on any turn). Once
+answered, the question loses its button."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -17,13 +22,14 @@ from discord.ext import commands
 import renderer
 from bot.boards import BOT_NAME, seat_name
 from bot.i18n import ENGLISH, Tr, for_user
-from bot.replies import UserError
+from bot.replies import UserError, sentence_case
 from bot.service.errors import USER_ERRORS
 from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
-from games.base import Rules, WordMove
-from games.texts import Text
+from cogs.ending import ask_to_resign
+from games.base import RESIGN, MoveError, Rules, WordMove
+from games.texts import N_, Text
 
 log = logging.getLogger("tessera.moves")
 
@@ -35,17 +41,27 @@ AUTOCOMPLETE_BUDGET = 0.8
 """Seconds autocomplete may spend scanning legal moves (Discord waits 3 s for the answer)."""
 
 
-def rank_moves(notations: Iterable[str], typed: str, *, limit: int = AUTOCOMPLETE_LIMIT) -> list[str]:
+def rank_moves(
+    notations: Iterable[str],
+    typed: str,
+    *,
+    tiers: Mapping[str, int] | None = None,
+    limit: int = AUTOCOMPLETE_LIMIT,
+) -> list[str]:
     """The legal moves that match what was typed, most useful first.
 
-    Exact match first, then moves that start with the text, then moves containing every typed word
-    (so `c4 c3` finds `c3 c4 c5 d4`); shorter moves before longer ones, then alphabetical. Scanning stops
-    after `AUTOCOMPLETE_BUDGET` seconds so a huge move list never makes Discord wait.
+    `tiers` puts moves after the others: one-word moves (tier 1) after placements, and the moves that cannot
+    be undone (tier 2: resign, pass all) last; a matching word always keeps its place at the end of a list
+    cut to `limit`. Within a tier: the exact match first, then moves that start with the text, then moves
+    containing every typed word (so `c4 c3` finds `c3 c4 c5 d4`); shorter moves before longer ones, then
+    alphabetical. Scanning stops after `AUTOCOMPLETE_BUDGET` seconds so a huge move list never makes
+    Discord wait.
     """
+    tiers = tiers or {}
     wanted = " ".join(typed.lower().split())
     words = wanted.split()
     started = time.perf_counter()
-    ranked: list[tuple[int, int, str]] = []
+    ranked: list[tuple[int, int, int, str]] = []
     for index, text in enumerate(notations):
         lowered = text.lower()
         if not wanted:
@@ -58,11 +74,32 @@ def rank_moves(notations: Iterable[str], typed: str, *, limit: int = AUTOCOMPLET
             group = 2
         else:
             continue
-        ranked.append((group, len(text), text))
+        ranked.append((tiers.get(text, 0), group, len(text), text))
         if index % 512 == 511 and time.perf_counter() - started > AUTOCOMPLETE_BUDGET:
             break
     ranked.sort()
-    return [text for _, _, text in ranked[:limit]]
+    last = [entry for entry in ranked if entry[0] > 0][:limit]
+    first = [entry for entry in ranked if entry[0] == 0][: limit - len(last)]
+    return [text for *_, text in first + last]
+
+
+def move_tiers(rules: Rules[Any, Any], state: Any) -> dict[str, int]:
+    """Where one-word moves go in the autocomplete list: 1 after the placements, 2 (last) for those that
+    cannot be undone, resigning included."""
+    tiers = {word.notation: 2 if word.irreversible else 1 for word in rules.word_moves(state)}
+    tiers[RESIGN] = 2
+    return tiers
+
+
+def irreversible_word(rules: Rules[Any, Any], state: Any, notation: str) -> WordMove | None:
+    """The move that cannot be undone that `notation` names, however it is spelled ("PassAll", "resign"),
+    else None. Resigning counts in every game and on any turn."""
+    typed = " ".join(notation.lower().split())
+    with contextlib.suppress(MoveError, ValueError):  # not a move here: /move answers it (but resign asks)
+        typed = rules.notation(state, rules.parse(state, notation))
+    if typed == RESIGN:
+        return WordMove(RESIGN, Text("Resign"), irreversible=True)
+    return next((w for w in rules.word_moves(state) if w.irreversible and w.notation == typed), None)
 
 
 def why_not_your_turn(
@@ -93,8 +130,10 @@ class Moves(ButtonCog):
         return {
             "move": self.on_move_button,
             "confirm": self.on_confirm_button,
+            "yes": self.on_confirmed,
             "tb_yes": self.on_takeback_accepted,
             "tb_no": self.on_takeback_declined,
+            "tb_withdraw": self.on_takeback_withdrawn,
         }
 
     async def reply_with_board(self, interaction: Interaction, played: Played) -> None:
@@ -120,15 +159,14 @@ class Moves(ButtonCog):
             if why:
                 raise UserError(why)  # already in the user's language
             raise UserError(Text("It is your turn now: type your move (start typing for a list)."))
-        if match.user_to_move == interaction.user.id:  # typed or clicked, what cannot be undone is asked
-            rules = service_of(interaction).rules(match.game)
-            typed = " ".join(notation.lower().split())
-            word = next(
-                (w for w in rules.word_moves(match.state) if w.irreversible and w.notation == typed), None
-            )
-            if word is not None:
-                await self.ask_to_confirm(interaction, match, word)
-                return
+        # What cannot be undone is asked first, typed or clicked; resigning on any turn, like /resign.
+        word = irreversible_word(service_of(interaction).rules(match.game), match.state, notation)
+        if word is not None and word.notation == RESIGN:
+            await ask_to_resign(interaction, match)
+            return
+        if word is not None and match.user_to_move == interaction.user.id:
+            await self.ask_to_confirm(interaction, match, word)
+            return
         played = await service_of(interaction).matches.play(match.id, interaction.user.id, notation)
         await self.reply_with_board(interaction, played)
 
@@ -151,9 +189,8 @@ class Moves(ButtonCog):
             return [app_commands.Choice(name=why[:100], value=NO_MOVE)]
         rules = runtime.service.rules(match.game)
         notations = await asyncio.to_thread(legal_notations, rules, match.state)
-        return [
-            app_commands.Choice(name=text[:100], value=text[:100]) for text in rank_moves(notations, current)
-        ]
+        ranked = rank_moves(notations, current, tiers=move_tiers(rules, match.state))
+        return [app_commands.Choice(name=text[:100], value=text[:100]) for text in ranked]
 
     @staticmethod
     async def cannot_move(interaction: Interaction, match: MatchView) -> str | None:
@@ -193,13 +230,29 @@ class Moves(ButtonCog):
             raise UserError(Text("It is not your turn, or that move is not possible now."))
         await self.ask_to_confirm(interaction, match, word)
 
+    async def on_confirmed(self, interaction: Interaction, ref: ButtonRef) -> None:
+        """Yes to a move that cannot be undone: play it at the ply it was asked at; the question loses its
+        button and says what was played, and the board is posted in the channel."""
+        runtime = runtime_of(interaction)
+        same_server(interaction, (await runtime.service.matches.get(ref.ref)).guild_id)
+        runtime.remember(interaction.user)
+        played = await runtime.service.matches.play(
+            ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply
+        )
+        tr = for_user(interaction)
+        await interaction.response.edit_message(
+            content=sentence_case(tr.text(played.move.description)), view=None
+        )
+        await runtime.post_board(played.match, await runtime.played_board(played, viewer=interaction.user.id))
+        runtime.after_change(played.match)
+
     @staticmethod
     async def ask_to_confirm(interaction: Interaction, match: MatchView, word: WordMove) -> None:
         """Ask privately before a move that cannot be undone; the Yes button plays it at this ply."""
         tr = for_user(interaction)
         label = tr.text(word.label)
         yes = button(
-            "move",
+            "yes",
             match.id,
             match.ply,
             tr("Yes: {move}", move=label.lower()),
@@ -227,8 +280,14 @@ class Moves(ButtonCog):
     @app_commands.command(name="takeback", description="Ask to take back your last move")
     @app_commands.guild_only()
     async def takeback(self, interaction: Interaction) -> None:
+        """Ask to take back your last move; while a request is open, it is shown again instead (its buttons
+        move to the new message), so it can be answered, or withdrawn by its asker."""
         match = await match_here(interaction)
-        result = await service_of(interaction).agreements.request_takeback(match.id, interaction.user.id)
+        if match.seat_of(interaction.user.id) is None:
+            raise UserError(Text("You are not playing in match #{match_id}.", match_id=match.id))
+        agreements = service_of(interaction).agreements
+        open_request = await agreements.open_takeback(match.id)
+        result = open_request or await agreements.request_takeback(match.id, interaction.user.id)
         if isinstance(result, TakenBack):
             await self.post_taken_back(interaction, result)
             return
@@ -237,7 +296,11 @@ class Moves(ButtonCog):
         sent = await interaction.response.send_message(
             self.takeback_text(result, public), view=self.takeback_view(result, public)
         )
-        runtime.request_posted(match.id, interaction.channel_id, sent.message_id)
+        if sent.message_id is not None:
+            await runtime.close_requests(match.id, "takeback", keep=sent.message_id)
+        runtime.request_posted(
+            match.id, interaction.channel_id, sent.message_id, kind="takeback", ply=result.match.ply
+        )
 
     @staticmethod
     def takeback_text(request: TakebackRequested, tr: Tr = ENGLISH) -> str:
@@ -251,7 +314,8 @@ class Moves(ButtonCog):
 
     @staticmethod
     def takeback_view(request: TakebackRequested, tr: Tr = ENGLISH) -> discord.ui.View:
-        """Buttons bound to this request: the match, the ply and the asker's seat."""
+        """Buttons bound to this request: the match, the ply and the asker's seat. The others accept or
+        decline; the asker may withdraw it."""
         pending = request.match.takeback
         assert pending is not None
         match_id, ply, seat = request.match.id, request.match.ply, str(pending.seat)
@@ -260,6 +324,7 @@ class Moves(ButtonCog):
                 "tb_yes", match_id, ply, tr("Accept takeback"), arg=seat, style=discord.ButtonStyle.success
             ),
             button("tb_no", match_id, ply, tr("Decline"), arg=seat, style=discord.ButtonStyle.danger),
+            button("tb_withdraw", match_id, ply, tr("Withdraw request"), arg=seat),
         )
 
     async def post_taken_back(self, interaction: Interaction, taken: TakenBack) -> None:
@@ -269,6 +334,7 @@ class Moves(ButtonCog):
             await interaction.response.edit_message(content=public("Takeback accepted."), view=None)
             if interaction.message is not None:
                 runtime.request_closed(taken.match.id, interaction.message.id)
+            await runtime.close_requests(taken.match.id, "takeback")
         else:
             await interaction.response.defer()
         undone = ", ".join(m.notation for m in taken.undone)
@@ -306,15 +372,34 @@ class Moves(ButtonCog):
         service = service_of(interaction)
         same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
         await service.agreements.decline_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
+        await self._takeback_closed(
+            interaction, ref, N_("{player} declined the takeback."), player=f"<@{interaction.user.id}>"
+        )
+
+    async def on_takeback_withdrawn(self, interaction: Interaction, ref: ButtonRef) -> None:
+        """The asker withdraws their takeback request (nobody else may)."""
+        service = service_of(interaction)
+        same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
+        await service.agreements.withdraw_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
+        await self._takeback_closed(
+            interaction,
+            ref,
+            N_("{player} withdrew their takeback request."),
+            player=f"<@{interaction.user.id}>",
+        )
+
+    @staticmethod
+    async def _takeback_closed(interaction: Interaction, ref: ButtonRef, text: str, *, player: str) -> None:
+        """The request message says how it was closed and loses its buttons, as does any other message that
+        showed the same request."""
         runtime = runtime_of(interaction)
         public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
-            content=public("{player} declined the takeback.", player=f"<@{interaction.user.id}>"),
-            view=None,
-            allowed_mentions=discord.AllowedMentions.none(),
+            content=public(text, player=player), view=None, allowed_mentions=discord.AllowedMentions.none()
         )
         if interaction.message is not None:
             runtime.request_closed(ref.ref, interaction.message.id)
+        await runtime.close_requests(ref.ref, "takeback")
 
     # ----------------------------------------------------------------------------------------- /pieces
 

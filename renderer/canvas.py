@@ -245,6 +245,37 @@ def fit_text(text: str, px: int, max_width: float) -> str:
     return text.rstrip() + dots
 
 
+_NO_LINE_START = set("、。，．・：；！？）」』】〕〉》ー々ぁぃぅぇぉっゃゅょァィゥェォッャュョ,.;:!?)]}")
+"""Characters a line never starts with when a text without spaces (Japanese) is broken between any two."""
+
+
+def wrap_text(text: str, px: int, max_width: float, max_lines: int = 2) -> list[str]:
+    """`text` in lines no wider than `max_width` pixels: broken at spaces, or between any two characters in
+    a CJK text without spaces (never before closing punctuation). At most `max_lines`; the last is cut
+    short with "..." (`fit_text`) only if the text still does not fit."""
+    if text_width(text, px) <= max_width or max_lines <= 1:
+        return [fit_text(text, px, max_width)]
+    spaced = " " in text.strip() or not any(ord(c) >= 0x2E80 for c in text)  # CJK breaks anywhere
+    units = text.split() if spaced else list(text)
+    glue = " " if spaced else ""
+    lines: list[str] = []
+    while units and len(lines) < max_lines - 1:
+        taken = 1
+        while taken < len(units) and text_width(glue.join(units[: taken + 1]), px) <= max_width:
+            taken += 1
+        if not spaced:
+            while 1 < taken < len(units) and units[taken] in _NO_LINE_START:
+                taken -= 1
+        line = glue.join(units[:taken])
+        if text_width(line, px) > max_width:  # one word wider than a line: the rest goes on the next
+            break
+        lines.append(line)
+        units = units[taken:]
+    if units:
+        lines.append(fit_text(glue.join(units), px, max_width))
+    return lines
+
+
 def fit_name_with_role(name: str, role: str, px: int, max_width: float) -> str:
     """ "Alice (White)" where it fits; else the name alone, cut short only if it must. For places where the
     role is shown another way too (a swatch, a side of a bar), so it gives way before the name does."""

@@ -18,6 +18,7 @@ from games.base import Outcome
 from games.grids import SquareGrid, bits_of
 from renderer import text as wording
 from renderer.canvas import (
+    Page,
     SeatChip,
     SquareLayout,
     disc_sprite,
@@ -34,6 +35,7 @@ from renderer.canvas import (
     status_text,
     text_width,
     thick_line,
+    wrap_text,
 )
 from renderer.theme import RGB, Theme, blend
 
@@ -204,6 +206,24 @@ def _bar(
     draw.rectangle(box, outline=edge, width=1)
 
 
+def _key_text(
+    img: Image.Image, pg: Page, x: float, middle: float, text: str, right: float, theme: Theme
+) -> int:
+    """One key entry's words beside its swatch (centred on `middle`), wrapped onto a second line where a
+    language needs the room; returns the height the entry takes, its gap below included."""
+    small, line_h, sw = pg.px(16), pg.px(20), pg.px(22)
+    lines = wrap_text(text, small, right - x)
+    for n, line in enumerate(lines):
+        draw_text(img, x, middle + n * line_h, line, small, theme.ink, "lm")
+    return sw + (len(lines) - 1) * line_h + pg.px(6)
+
+
+def _lead_colour(theme: Theme, leader: int) -> RGB:
+    """The lead bar's fill: the leader's square colour (White's light squares, Black's dark ones), as on the
+    tile bar above it."""
+    return theme.paint_light if leader == 0 else theme.paint_dark
+
+
 def _draw_panel(
     img: Image.Image, state: Any, theme: Theme, lay: SquareLayout, names: list[str], last_move: str | None
 ) -> None:
@@ -254,7 +274,7 @@ def _draw_panel(
     if leader is not None:
         title = _lead_title(names, leader, pg.px(19), right - left)
         count, goal, progress = state.lead_count, state.lead_turns, "paint.lead_progress"
-        fill = theme.turn_box
+        fill = _lead_colour(theme, leader)
     else:
         title = wording.text("paint.nobody_leads")
         count, goal, progress = state.no_lead_count, state.no_lead_turns, "paint.draw_progress"
@@ -262,7 +282,7 @@ def _draw_panel(
     unit = wording.text("paint.unit.ply" if state.turn_unit == "ply" else "paint.unit.own")
     draw_text(img, left, y, fit_text(title, pg.px(19), right - left), pg.px(19), theme.ink)
     y += pg.px(28)
-    _bar(draw, (left, y, right, y + pg.px(14)), count / max(1, goal), fill, theme.background, theme.ink)
+    _bar(draw, (left, y, right, y + pg.px(14)), count / max(1, goal), fill, theme.paint_neutral, theme.ink)
     y += pg.px(20)
     room = right - left  # a translation may be longer than the English: texts are cut to their room
     if leader is not None:
@@ -284,32 +304,15 @@ def _draw_panel(
     for kind in ("light", "dark", "neutral"):
         img.paste(_square_image(theme, kind, sw), (left, y))
         draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
-        key = fit_text(wording.text(f"paint.key.{kind}"), small, right - left - sw - pg.px(8))
-        draw_text(img, left + sw + pg.px(8), y + sw / 2, key, small, theme.ink, "lc")
-        y += sw + pg.px(6)
+        y += _key_text(
+            img, pg, left + sw + pg.px(8), y + sw / 2, wording.text(f"paint.key.{kind}"), right, theme
+        )
     r = sw * 0.55
     paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
     draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
-    draw_text(
-        img,
-        left + sw + pg.px(8),
-        y + sw / 2,
-        fit_text(wording.text("paint.key.disc"), small, right - left - sw - pg.px(8)),
-        small,
-        theme.ink,
-        "lc",
-    )
-    y += sw + pg.px(6)
+    y += _key_text(img, pg, left + sw + pg.px(8), y + sw / 2, wording.text("paint.key.disc"), right, theme)
     paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
-    draw_text(
-        img,
-        left + sw + pg.px(8),
-        y + sw / 2,
-        fit_text(wording.text("paint.key.sphere"), small, right - left - sw - pg.px(8)),
-        small,
-        theme.ink,
-        "lc",
-    )
+    _key_text(img, pg, left + sw + pg.px(8), y + sw / 2, wording.text("paint.key.sphere"), right, theme)
     if last_move:
         move = parse_last_move(last_move)
         beyond = pushed_sphere(state, move)

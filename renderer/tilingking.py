@@ -21,6 +21,7 @@ import games
 from games.base import Outcome
 from renderer import text as wording
 from renderer.canvas import (
+    BASE_WIDTH,
     Page,
     SeatChip,
     draw_header,
@@ -35,6 +36,7 @@ from renderer.canvas import (
     status_text,
     text_width,
     thick_line,
+    wrap_text,
 )
 from renderer.geometry import BoardGeometry
 from renderer.theme import RGB, Theme, blend
@@ -166,6 +168,14 @@ def _outline(
         draw.line([*loop, loop[0], loop[1]], fill=colour, width=width, joint="curve")
 
 
+def piece_line_width(geo: BoardGeometry, k: float) -> int:
+    """The width of a piece's outline on a page scaled by `k`: about a quarter of a cell's inner radius, 4 to
+    5 pixels at the default width, so the line between two touching pieces of one colour still shows when
+    Discord shrinks the image to half its width (at 2 pixels, one player's pieces merged into blobs on the
+    larger hex boards)."""
+    return max(1, round(k * min(max(geo.inner_radius / k * 0.24, 4.0), 5.0)))
+
+
 def _piece_anchor(geo: BoardGeometry, cells: Sequence[int]) -> tuple[float, float]:
     """The centre of the piece's cell nearest to the piece's middle (where its seat mark goes)."""
     mx = sum(geo.centres[i][0] for i in cells) / len(cells)
@@ -210,7 +220,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
                 label_px,
                 blend(theme.territory_colours[colour], theme.ink, 0.5),
             )
-    line = max(2, round(geo.scale * 0.07))
+    line = piece_line_width(geo, img.width / BASE_WIDTH)
     for piece in state.placed:
         colour = seat_colour_index(state, piece.owner)
         fill, inner, edge = _piece_colours(theme, colour)
@@ -313,8 +323,12 @@ def _draw_panel(
     y += pg.px(26)
     seat_colours = [seat_colour_index(state, seat) for seat in range(state.seats)]
     sw = pg.px(20)
+    line_h = pg.px(SMALL_PX + 4)
+    text_left = left + sw + pg.px(8)
     for kind in ("piece", "territory", "neutral"):
-        if y + sw > py1 - pg.px(40):
+        lines = wrap_text(wording.text(f"tk.key.{kind}"), small, right - text_left)
+        height = max(sw, sw + (len(lines) - 1) * line_h)
+        if y + height > py1 - pg.px(40):
             break
         if kind == "neutral":
             fills = [theme.tk_neutral]
@@ -323,10 +337,9 @@ def _draw_panel(
                 (theme.seat_colours if kind == "piece" else theme.territory_colours)[c] for c in seat_colours
             ]
         _legend_swatch(draw, (left, y, left + sw, y + sw), fills, theme.grid_line)
-        draw_text(
-            img, left + sw + pg.px(8), y + sw / 2, wording.text(f"tk.key.{kind}"), small, theme.ink, "lc"
-        )
-        y += sw + pg.px(8)
+        for n, line in enumerate(lines):  # the first line beside the swatch, the rest below it
+            draw_text(img, text_left, y + sw / 2 + n * line_h, line, small, theme.ink, "lm")
+        y += height + pg.px(8)
     if last_move:
         text = wording.text("last_move", move=last_move)
         draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")

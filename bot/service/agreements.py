@@ -3,7 +3,8 @@
 Votes and takeback requests live with the match row and merge atomically in the store
 (`MatchStore.update_requests`, under the row's lock), so simultaneous votes from several processes all count;
 they are valid only at the ply they were made at, so any move closes them. One takeback request per match
-may be open at a time, and a button answers only the request it was posted with (the asker's seat).
+may be open at a time, and a button answers only the request it was posted with (the asker's seat). Until
+it is answered or made stale, its asker may withdraw it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.service.errors import NoTakebackRequest, NothingToTakeBack, OwnRequest, StaleMove, TakebackPending
+from bot.service.errors import (
+    NoTakebackRequest,
+    NothingToTakeBack,
+    NotYourRequest,
+    OwnRequest,
+    StaleMove,
+    TakebackPending,
+)
 from bot.service.matches import MatchService, snapshot_text
 from bot.service.records import (
     AbortRequested,
@@ -142,6 +150,44 @@ class Agreements:
             waiting = tuple(dict.fromkeys(row.seats[s].user_id for s in sorted(others - accepted)))
             return TakebackRequested(
                 self.matches.view_of(replace(row, takeback=updated)), request.user_id, waiting
+            )
+
+    async def open_takeback(self, match_id: int) -> TakebackRequested | None:
+        """The match's open takeback request with the players still to answer it, None if there is none (a
+        player who asks again is shown it, so it can be answered or withdrawn)."""
+        row = await self.matches.active_row(match_id)
+        request = row.takeback
+        if request is None or not self._is_open(request, row.ply):
+            return None
+        waiting = tuple(
+            dict.fromkeys(
+                p.user_id
+                for p in row.seats
+                if p.user_id != request.user_id and not p.is_ai and p.seat not in request.accepted
+            )
+        )
+        return TakebackRequested(self.matches.view_of(row), request.user_id, waiting)
+
+    async def withdraw_takeback(self, match_id: int, user_id: int, *, seat: Seat | None = None) -> MatchView:
+        """The asker takes back their open takeback request (the one asked from `seat`, if given); nobody
+        else may (NotYourRequest)."""
+        async with self.matches.lock(match_id):
+            row = await self.matches.active_row(match_id)
+            request = row.takeback
+            if request is None or not self._is_open(request, row.ply, seat):
+                raise NoTakebackRequest()
+            if user_id != request.user_id:
+                self.matches.player_in(row, user_id)
+                raise NotYourRequest(user_id=request.user_id)
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: replace(now, takeback=None) if now.takeback == request else now,
+            )
+            if requests is None or requests.takeback == request:
+                raise StaleMove()
+            return self.matches.view_of(
+                replace(row, abort_votes=requests.abort_votes, takeback=requests.takeback)
             )
 
     async def decline_takeback(self, match_id: int, user_id: int, *, seat: Seat | None = None) -> MatchView:

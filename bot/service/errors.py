@@ -206,6 +206,10 @@ class OwnRequest(ServiceError):
     template = N_("You asked for this yourself: wait for the other players to answer.")
 
 
+class NotYourRequest(ServiceError):
+    template = N_("Only <@{user_id}>, who asked, can withdraw this request.")
+
+
 class InvalidSetting(ServiceError):
     template = N_("The setting {name} must be {expected}.")
 

@@ -46,3 +46,21 @@ def test_words_in_any_order_find_a_cell_list() -> None:
     assert rank_moves(legal, "d4 c3") == ["c3 c4 c5 d4"]
     assert rank_moves(legal, "pass") == ["pass"]
     assert rank_moves(legal, "c4")[0] == "c4 d4"
+
+
+@settings(max_examples=60, deadline=None)
+@given(moves, st.text(alphabet="abcdefps123456 ", max_size=4), st.integers(min_value=3, max_value=25))
+def test_words_follow_placements_and_irreversible_words_come_last(
+    legal: list[str], typed: str, limit: int
+) -> None:
+    """Whatever is typed and however short the list: placements (tier 0) first, then the one-word moves,
+    the ones that cannot be undone last, and a matching word is never cut off by placements."""
+    tiers = {"pass": 1, "swap": 1, "passall": 2, "resign": 2}
+    offered = [*legal, *tiers]
+    ranked = rank_moves(offered, typed, tiers=tiers, limit=limit)
+    assert len(ranked) <= limit
+    levels = [tiers.get(m, 0) for m in ranked]
+    assert levels == sorted(levels)
+    matching_words = [w for w in tiers if rank_moves([w], typed)]
+    if len(matching_words) <= limit:
+        assert all(w in ranked for w in matching_words)

@@ -7,7 +7,7 @@ from typing import Any
 from bot import views
 
 EXPECTED = {
-    "Moves": {"move", "confirm", "tb_yes", "tb_no"},
+    "Moves": {"move", "confirm", "yes", "tb_yes", "tb_no", "tb_withdraw"},
     "Play": {"accept", "decline", "withdraw"},
     "Lobbies": {"join", "leave", "addbot", "start"},
     "Ending": {"resign", "abort"},

@@ -76,14 +76,16 @@ async def test_one_takeback_request_at_a_time_each_message_bound_to_its_own(worl
     first = await alice.slash(channel, "takeback")
     assert not first.ephemeral and "Accept takeback" in button_labels(first.response)
 
-    second = await bob.slash(channel, "takeback")  # a second request while one is open is refused
-    assert second.ephemeral and "already open" in reply_text(second)
-    declined = await bob.click(first.response, label="Decline")
-    assert declined.acknowledged and button_labels(first.response) == []
+    # A second request while one is open shows the open one again: its buttons move to the new message.
+    second = await bob.slash(channel, "takeback")
+    assert not second.ephemeral and f"<@{alice.id}> asks to take back" in reply_text(second)
+    assert "Accept takeback" in button_labels(second.response) and button_labels(first.response) == []
+    declined = await bob.click(second.response, label="Decline")
+    assert declined.acknowledged and button_labels(second.response) == []
 
-    # Bob asks now; Alice's old message has no buttons left, and Bob's request has its own.
+    # Bob asks now; Alice's old messages have no buttons left, and Bob's request has its own.
     third = await bob.slash(channel, "takeback")
-    assert not third.ephemeral
+    assert not third.ephemeral and f"<@{bob.id}> asks to take back" in reply_text(third)
     # A move closes Bob's request. Discord fails to take its buttons off, so they stay on screen: pressed,
     # they say the request no longer applies.
     env = world.env
@@ -126,14 +128,16 @@ async def test_an_old_takeback_message_never_answers_a_newer_request(world: Any)
     await alice.slash(channel, "move", notation="c1-c3")
     await bob.slash(channel, "move", notation="b9-b8")
     first = await alice.slash(channel, "takeback")
-    # Bob declines, but Discord fails to update the message: Alice's request keeps its buttons on screen.
+    # Bob declines, but Discord fails to update the message, and again to take its buttons off when Bob
+    # asks himself: Alice's request keeps its buttons on screen.
     env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
     await bob.click(first.response, label="Decline")
+    env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
+    second = await bob.slash(channel, "takeback")  # a new request, by the other seat, at the same ply
     world._seen_errors = len(env.errors)
+    assert not second.ephemeral and f"<@{bob.id}> asks to take back" in reply_text(second)
     assert "Accept takeback" in button_labels(first.response)
 
-    second = await bob.slash(channel, "takeback")  # a new request, by the other seat, at the same ply
-    assert not second.ephemeral
     old = await alice.click(first.response, label="Accept takeback")  # the old message, bound to Alice's
     assert old.ephemeral and "Nobody asked for a takeback" in reply_text(old)
     assert f"<@{alice.id}>, your turn" in last_board(channel).content, "Bob's move was not taken back"
