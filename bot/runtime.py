@@ -27,6 +27,7 @@ import discord
 
 from bot.boards import BoardMessage, board_message, move_lines
 from bot.drawing import Drawing
+from bot.health import count_errors, match_finished, match_started
 from bot.i18n import ENGLISH, Tr, guild_locale
 from bot.service import Service
 from bot.service.ai import AIRunner
@@ -79,6 +80,8 @@ class Runtime:
         self._owns_ai = owns_ai
         self.drawing = drawing or Drawing()
         self.analyses = Analyses(service.matches, ai)
+        service.matches.add_match_listener(started=match_started, finished=match_finished)
+        count_errors()
         self.names: dict[int, str] = {}
         self.open_requests: dict[int, dict[int, PostedMessage]] = {}
         """Per match, the abort and takeback request messages with live buttons, by message id. Kept in memory

@@ -10,6 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 import simcord.http.client
+from prometheus_client import REGISTRY
 
 from tests.bot.helpers import boards, bot_member, last_board, match_id_of
 
@@ -34,6 +35,10 @@ def typing_fails(monkeypatch: pytest.MonkeyPatch, failure: str) -> list[int]:
 
     monkeypatch.setattr(simcord.http.client.FakeHTTPClient, "send_typing", send_typing, raising=False)
     return tried
+
+
+def bot_post_errors() -> float:
+    return REGISTRY.get_sample_value("tessera_errors_total", {"kind": "bot_post"}) or 0.0
 
 
 async def start_against_bot(world: Any) -> Any:
@@ -90,11 +95,13 @@ async def test_a_board_the_bot_could_not_post_is_posted_after_the_backoff(
         return send_message(self, channel_id, **kwargs)
 
     monkeypatch.setattr(simcord.http.client.FakeHTTPClient, "send_message", fails_once)
+    errors_before = bot_post_errors()
     started = env.now()
     await alice.slash(channel, "move", notation="c1-c3")
     # The bot's board failed once, and SimCord's settling ran the 5-second wait on its virtual clock.
     assert failed == [channel.id]
     assert (env.now() - started).total_seconds() >= 5
+    assert bot_post_errors() == errors_before + 1, "the failure is counted on /metrics"
     # Alice's own board (the command's reply), then the bot's, posted once.
     assert len(boards(channel)) == before + 2
     assert f"<@{alice.id}>, your turn as White" in last_board(channel).content
