@@ -150,10 +150,10 @@ class _LogFormatSettings(BaseSettings):
 
 def requested_log_format() -> Literal["text", "json"]:
     """`LOG_FORMAT` alone, read leniently (text unless it says json), for the one-line errors printed when
-    the other settings cannot be used."""
+    the other settings cannot be used; never raises (an unreadable .env means text)."""
     try:
         value = _LogFormatSettings().log_format
-    except ValidationError:
+    except Exception:
         return "text"
     return "json" if value.strip().lower() == "json" else "text"
 
