@@ -107,3 +107,24 @@ async def test_a_board_the_bot_could_not_post_is_posted_after_the_backoff(
     assert f"<@{alice.id}>, your turn as White" in last_board(channel).content
     await env.advance_time(600)
     assert len(boards(channel)) == before + 2, "posted once, not again"
+
+
+async def test_a_network_error_while_taking_buttons_off_old_boards_stops_nothing(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Taking the buttons off a superseded board is an edit of an old message: cosmetic. Its failure
+    neither stops Alice's reply and the bot's move nor makes the bot post its board twice."""
+    alice, channel = world.alice, world.channel
+    await start_against_bot(world)
+    before = len(boards(channel))
+    edits: list[int] = []
+
+    async def edit_message(self: Any, channel_id: int, message_id: int, **kwargs: Any) -> Any:
+        edits.append(int(message_id))
+        raise dns_failure()
+
+    monkeypatch.setattr(simcord.http.client.FakeHTTPClient, "edit_message", edit_message)
+    await alice.slash(channel, "move", notation="c1-c3")
+    assert edits, "the bot tried to take the old buttons off"
+    assert len(boards(channel)) == before + 2, "Alice's board and the bot's, each once"
+    assert f"<@{alice.id}>, your turn as White" in last_board(channel).content
