@@ -15,7 +15,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-from bot.settings import Settings, SettingsError, load_database_settings, load_settings
+from bot.settings import Settings, SettingsError, load_database_settings, load_settings, requested_log_format
 
 log = logging.getLogger("tessera")
 
@@ -62,7 +62,14 @@ def one_line(error: BaseException) -> str:
 
 
 def fail(message: str, code: int) -> int:
-    print(f"tessera: {message}", file=sys.stderr)
+    """Print the one-line error an operator can act on (a JSON log line when LOG_FORMAT=json) and return
+    the exit code."""
+    if requested_log_format() == "json":
+        from bot.health import fatal_line
+
+        print(fatal_line(message, code), file=sys.stderr)
+    else:
+        print(f"tessera: {message}", file=sys.stderr)
     return code
 
 

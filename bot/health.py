@@ -8,8 +8,16 @@ machine itself, e.g. a Docker HEALTHCHECK, can ask).
 - ``GET /metrics``: Prometheus text: `tessera_interaction_seconds` (how long the bot took to handle each
   command or button, by kind and name), `tessera_active_matches` (active matches in the database, all
   shards), `tessera_ai_queue_depth` and `tessera_ai_searches_running` (the bot's searches waiting for a worker
-  and running), `tessera_clock_lag_seconds` (how late the turn clock's last pass ran), and
-  `tessera_gateway_connected`, beside the Python process metrics of prometheus-client.
+  and running), `tessera_clock_lag_seconds` (how late the turn clock's last pass ran),
+  `tessera_gateway_connected`, and the counters `tessera_errors_total{kind}` (every record logged at ERROR or
+  above: `kind` is the record's `kind` extra, e.g. bot_turn, bot_post, post, interaction, else its logger's
+  name), `tessera_matches_started_total{game}` and `tessera_matches_finished_total{game,reason}` (reason: the
+  termination, e.g. lead, resignation, timeout, aborted), beside the Python process metrics of
+  prometheus-client. Counters count what this process did (sum them over the shard processes).
+
+JSON logs: one object per line, `time` in ISO-8601 UTC with milliseconds (2026-11-25T22:30:00.123+00:00),
+`level`, `logger`, `message`, and any extras (`kind`, `exc_info`...). `fatal_line` writes the one-line
+start-up error in the same shape.
 """
 
 from __future__ import annotations
@@ -18,15 +26,17 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Gauge, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
 from pythonjsonlogger.json import JsonFormatter
 
 if TYPE_CHECKING:
     from bot.service import Service
     from bot.service.ai import AIRunner
+    from bot.service.records import Finished, MatchView
 
 log = logging.getLogger("tessera.health")
 
@@ -44,6 +54,44 @@ AI_QUEUE_DEPTH = Gauge("tessera_ai_queue_depth", "The bot's searches waiting for
 AI_RUNNING = Gauge("tessera_ai_searches_running", "The bot's searches running in worker processes.")
 CLOCK_LAG = Gauge("tessera_clock_lag_seconds", "How late the turn clock's last pass ran after its due time.")
 GATEWAY_CONNECTED = Gauge("tessera_gateway_connected", "1 while the Discord gateway is connected.")
+ERRORS = Counter("tessera_errors", "Records logged at ERROR or above, by kind.", ["kind"])
+MATCHES_STARTED = Counter("tessera_matches_started", "Matches started by this process, by game.", ["game"])
+MATCHES_FINISHED = Counter(
+    "tessera_matches_finished", "Matches ended by this process, by game and reason.", ["game", "reason"]
+)
+
+
+def match_started(match: MatchView) -> None:
+    """Count a started match (a `MatchService` listener)."""
+    MATCHES_STARTED.labels(match.game).inc()
+
+
+def match_finished(finished: Finished) -> None:
+    """Count an ended match by its termination (a `MatchService` listener)."""
+    MATCHES_FINISHED.labels(finished.match.game, finished.termination.value).inc()
+
+
+class ErrorCounter(logging.Handler):
+    """Counts every record at ERROR or above in `tessera_errors_total`, by its `kind` extra, else by the
+    name of its logger."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        kind = getattr(record, "kind", None)
+        ERRORS.labels(kind if isinstance(kind, str) and kind else record.name).inc()
+
+
+def count_errors(logger: logging.Logger | None = None) -> ErrorCounter:
+    """Attach the error counter to `logger` (the root by default) once; returns it."""
+    target = logger or logging.getLogger()
+    for handler in target.handlers:
+        if isinstance(handler, ErrorCounter):
+            return handler
+    counter = ErrorCounter()
+    target.addHandler(counter)
+    return counter
 
 
 def interaction_done(kind: str, name: str, started: float) -> None:
@@ -51,12 +99,29 @@ def interaction_done(kind: str, name: str, started: float) -> None:
     INTERACTION_SECONDS.labels(kind, name).observe(max(0.0, time.perf_counter() - started))
 
 
+def iso_time(created: float) -> str:
+    """A record's time as ISO-8601 in UTC with milliseconds: 2026-11-25T22:30:00.123+00:00."""
+    return datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
+
+
+class _JsonLines(JsonFormatter):
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return iso_time(record.created)
+
+
 def json_formatter() -> logging.Formatter:
     """One JSON object per record (time, level, logger, message; exceptions as a field, not extra lines)."""
-    return JsonFormatter(
+    return _JsonLines(
         "%(asctime)s %(levelname)s %(name)s %(message)s",
         rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
     )
+
+
+def fatal_line(message: str, code: int, *, logger: str = "tessera") -> str:
+    """The one-line start-up error as a JSON log line: level CRITICAL, the message, and the exit code."""
+    record = logging.LogRecord(logger, logging.CRITICAL, __file__, 0, message, None, None)
+    record.exit_code = code
+    return json_formatter().format(record)
 
 
 class HealthServer:

@@ -100,6 +100,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             match_id if match_id is not None else "-",
             interaction.user.id if interaction.user else "-",
             exc_info=unwrap(error),
+            extra={"kind": "interaction"},
         )
         text = tr(APOLOGY)
     try:

@@ -16,16 +16,19 @@ moves turn deadlines too.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.boards import BoardMessage, board_message, move_lines
 from bot.drawing import Drawing
+from bot.health import count_errors, match_finished, match_started
 from bot.i18n import ENGLISH, Tr, guild_locale
 from bot.service import Service
 from bot.service.ai import AIRunner
@@ -40,6 +43,13 @@ if TYPE_CHECKING:
     from bot.client import TesseraBot
 
 log = logging.getLogger("tessera.runtime")
+
+NETWORK_ERRORS: tuple[type[Exception], ...] = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+"""What a Discord call raises when the network fails (DNS, refused, reset, timed out), besides the
+`discord.HTTPException`s of an answer that came back."""
+
+SEND_ERRORS: tuple[type[Exception], ...] = (discord.HTTPException, *NETWORK_ERRORS)
+"""Every way a Discord call can fail; cosmetic calls (typing, edits of old messages) swallow all of them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +95,8 @@ class Runtime:
         self._owns_ai = owns_ai
         self.drawing = drawing or Drawing()
         self.analyses = Analyses(service.matches, ai)
+        service.matches.add_match_listener(started=match_started, finished=match_finished)
+        count_errors()
         self.names: dict[int, str] = {}
         self.open_requests: dict[int, dict[int, OpenRequest]] = {}
         """Per match, the abort and takeback request messages with live buttons, by message id. Kept in memory
@@ -145,7 +157,7 @@ class Runtime:
             if user is None:
                 try:
                     user = await self.bot.fetch_user(player.user_id)
-                except discord.HTTPException:
+                except SEND_ERRORS:
                     continue
             self.names[player.user_id] = user.display_name
         return self.names
@@ -229,17 +241,30 @@ class Runtime:
             return found
         return self.bot.get_partial_messageable(channel_id)
 
-    async def post(self, channel_id: int, message: BoardMessage) -> discord.Message | None:
-        """Send a board message to a channel (a new message, so the mention pings)."""
+    async def post(
+        self, channel_id: int, message: BoardMessage, *, raise_transient: bool = False
+    ) -> discord.Message | None:
+        """Send a board message to a channel (a new message, so the mention pings); None (logged) if it
+        could not be sent. With `raise_transient`, a failure that may pass (a network error, a Discord
+        server error) is raised instead, for the caller to try again; a refusal (no access, no channel)
+        is still None."""
         try:
             return await self.channel(channel_id).send(**message.send_kwargs())
-        except discord.HTTPException:
-            log.exception("could not post to channel %s", channel_id)
+        except (discord.Forbidden, discord.NotFound):
+            log.exception("could not post to channel %s", channel_id, extra={"kind": "post"})
+            return None
+        except SEND_ERRORS:
+            if raise_transient:
+                raise
+            log.exception("could not post to channel %s", channel_id, extra={"kind": "post"})
             return None
 
-    async def post_board(self, match: MatchView, message: BoardMessage) -> discord.Message | None:
-        """Post a board of `match` in its channel; it becomes the match's newest board (`board_sent`)."""
-        sent = await self.post(match.channel_id, message)
+    async def post_board(
+        self, match: MatchView, message: BoardMessage, *, raise_transient: bool = False
+    ) -> discord.Message | None:
+        """Post a board of `match` in its channel; it becomes the match's newest board (`board_sent`).
+        `raise_transient`: see `post`."""
+        sent = await self.post(match.channel_id, message, raise_transient=raise_transient)
         if sent is not None:
             await self.board_sent(match.id, sent, open_at=open_ply(match))
         return sent
@@ -295,7 +320,7 @@ class Runtime:
                 "message %s in channel %s is gone; nothing to edit", posted.message_id, posted.channel_id
             )
             return False
-        except discord.HTTPException:
+        except SEND_ERRORS:
             log.warning("could not edit message %s in channel %s", posted.message_id, posted.channel_id)
             return False
         return True
@@ -305,15 +330,20 @@ class Runtime:
         return await self.edit_posted(posted, view=None)
 
     async def _typing(self, match: MatchView) -> None:
-        with contextlib.suppress(discord.HTTPException):
+        """Show "typing..." while the bot thinks: cosmetic, so no failure of it ever reaches the caller."""
+        try:
             await self.channel(match.channel_id).typing()
+        except SEND_ERRORS as error:
+            log.info("could not show typing in channel %s: %r", match.channel_id, error)
 
     # ---------------------------------------------------------------------------------------- events
 
     async def on_event(self, event: Event) -> None:
         """Background work happened: post the bot's move, a timeout's result, or an expired challenge."""
         if isinstance(event, BotPlayed):
-            await self.post_board(event.played.match, await self.played_board(event.played))
+            # A transient failure is raised: BotTurns announces the move again later.
+            message = await self.played_board(event.played)
+            await self.post_board(event.played.match, message, raise_transient=True)
         elif isinstance(event, TimedOut):
             if event.finished is not None:  # the result lines say who ran out of time
                 message = await self.board(event.finished.match, finished=event.finished)
@@ -346,7 +376,7 @@ class Runtime:
                 posted, content=expired, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
             return
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(*SEND_ERRORS):
             await self.channel(challenge.channel_id).send(
                 expired, allowed_mentions=discord.AllowedMentions.none()
             )

@@ -140,6 +140,24 @@ class Settings(DatabaseSettings):
         return Shards(self.shard_count, frozenset(self.shard_ids))
 
 
+class _LogFormatSettings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True, case_sensitive=False
+    )
+
+    log_format: str = "text"
+
+
+def requested_log_format() -> Literal["text", "json"]:
+    """`LOG_FORMAT` alone, read leniently (text unless it says json), for the one-line errors printed when
+    the other settings cannot be used; never raises (an unreadable .env means text)."""
+    try:
+        value = _LogFormatSettings().log_format
+    except Exception:
+        return "text"
+    return "json" if value.strip().lower() == "json" else "text"
+
+
 def load_settings(**overrides: Any) -> Settings:
     """Read the settings from the environment and `.env`; raises SettingsError with one readable line."""
     return _load(Settings, overrides)

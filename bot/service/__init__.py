@@ -44,7 +44,7 @@ from typing import Any
 
 import games
 from bot.service.agreements import Agreements
-from bot.service.ai import AIRunner, BotTurns
+from bot.service.ai import SWEEP_EVERY, AIRunner, BotTurns
 from bot.service.challenges import CHALLENGE_TTL, Challenges
 from bot.service.clock import EventHandler, TurnClock
 from bot.service.guilds import DEFAULT_TURN_TIMEOUT, Guilds
@@ -151,7 +151,9 @@ class Service:
             timers=(self.reminders,) if on_reminder is not None else (),
             shards=self.shards,
         )
-        self.bot_turns = BotTurns(self.matches, ai, on_event, on_thinking=on_thinking, shards=self.shards)
+        self.bot_turns = BotTurns(
+            self.matches, ai, on_event, on_thinking=on_thinking, shards=self.shards, sweep_every=SWEEP_EVERY
+        )
         self.clock.start()
         await self.bot_turns.resume()
         self._listening = asyncio.create_task(self._listen(), name="tessera-store-listen")

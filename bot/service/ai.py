@@ -8,6 +8,19 @@ pool. The worker loads the game, calls `games.ai.best_move` and returns the move
 the notation through `MatchService.play` like any player (stale-checked at the ply it thought about), and
 reports a `BotPlayed` event, until a person is to move again. With `shards` it plays only in the guilds
 those shards own, so across processes over one database each of the bot's turns is searched once.
+
+A bad moment never strands a match on the bot's turn:
+- showing that the bot is thinking is cosmetic: its failure (or a hang past `THINKING_TIMEOUT`) is logged
+  and the search goes on;
+- a turn that fails (the database, the search, a move the rules refuse in an unchanged position) is tried
+  again after `RETRY_DELAYS` (5 s, 15 s, 60 s, then every 5 minutes, for as long as the bot is to move),
+  each search with another seed;
+- a move that was played but could not be announced (`on_event` raised: the board was not posted) is
+  announced again on the same delays, up to `ANNOUNCE_ATTEMPTS` times, unless the match moved on meanwhile;
+- a sweep (`sweep_every`, started by `resume`) looks for the bot's turns in the database every few minutes,
+  so a turn that nothing scheduled (a failed reply in the Discord layer) is picked up. After a restart,
+  `resume` schedules every one of the bot's turns again: the match rows are the durable record, so the bot
+  is never without either a scheduled try or, once a person is to move, their deadline.
 """
 
 from __future__ import annotations
@@ -18,15 +31,16 @@ import functools
 import logging
 import multiprocessing
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from enum import Enum
 from typing import Any, TypeVar
 
 import games
 from bot.service.errors import USER_ERRORS
 from bot.service.matches import MatchService
-from bot.service.records import BotPlayed, Event, MatchView
+from bot.service.records import BotPlayed, Event, MatchView, Played
 from bot.service.shards import Shards
 from games.ai import Level, best_move
 from games.ai.analysis import Budget, Hint, MatchAnalysis, analyse_match, hint
@@ -35,6 +49,38 @@ from games.base import Seat
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+RETRY_DELAYS: tuple[float, ...] = (5.0, 15.0, 60.0, 300.0)
+"""Seconds before the bot tries again after its 1st, 2nd, 3rd... failure in a row; the last one repeats."""
+
+ANNOUNCE_ATTEMPTS = 5
+"""How many times the bot tries to announce (post) a move it played before it gives up on that board."""
+
+THINKING_TIMEOUT = 5.0
+"""Seconds the "thinking" signal (a typing indicator) may take before the search starts anyway."""
+
+SWEEP_EVERY = 300.0
+"""Seconds between two looks at the database for bot turns that nothing scheduled."""
+
+Sleep = Callable[[float], Awaitable[object]]
+
+
+class _Step(Enum):
+    DONE = "done"
+    """Nobody needs the bot here any more: a person is to move, the match ended or is gone."""
+    MOVED = "moved"
+    """The bot moved (and announced it); look again, it may be to move again."""
+    AGAIN = "again"
+    """The position changed under the bot's search; think again at once."""
+
+
+class BotMoveRefused(RuntimeError):
+    """The service refused the bot's move although nothing moved: its search chose badly."""
+
+
+def retry_delay(delays: Sequence[float], failures: int) -> float:
+    """The wait after `failures` failures in a row (1 or more): the delays in turn, the last one capped."""
+    return delays[min(failures, len(delays)) - 1]
 
 
 def choose_in_worker(
@@ -206,8 +252,11 @@ class AIRunner:
 class BotTurns:
     """Plays the bot's turns in the background, one task per match (see the module doc).
 
-    `on_event` receives a `BotPlayed` after each of the bot's moves; `on_thinking` (optional) is told when
-    the bot starts thinking in a match, e.g. to show a typing indicator."""
+    `on_event` receives a `BotPlayed` after each of the bot's moves (raising if it could not be shown, so
+    it is tried again); `on_thinking` (optional, cosmetic) is told when the bot starts thinking in a match,
+    e.g. to show a typing indicator. `sleep` waits between tries (tests pass one that does not wait);
+    `retry_delays` are the waits after each failure in a row; `sweep_every` (None: no sweep) is how often
+    `resume` runs again in the background."""
 
     def __init__(
         self,
@@ -217,14 +266,29 @@ class BotTurns:
         *,
         on_thinking: Callable[[MatchView], Awaitable[None]] | None = None,
         shards: Shards | None = None,
+        sleep: Sleep = asyncio.sleep,
+        retry_delays: Sequence[float] = RETRY_DELAYS,
+        announce_attempts: int = ANNOUNCE_ATTEMPTS,
+        thinking_timeout: float = THINKING_TIMEOUT,
+        sweep_every: float | None = None,
     ) -> None:
+        if not retry_delays or announce_attempts < 1:
+            raise ValueError("BotTurns needs at least one retry delay and one announce attempt")
         self.matches = matches
         self.runner = runner
         self.on_event = on_event
         self.on_thinking = on_thinking
         self.shards = shards
+        self.sleep = sleep
+        self.retry_delays = tuple(retry_delays)
+        self.announce_attempts = announce_attempts
+        self.thinking_timeout = thinking_timeout
+        self.sweep_every = sweep_every
+        self.retrying: dict[int, float] = {}
+        """Matches whose bot turn failed, with the seconds the bot waits before its next try."""
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._resuming: asyncio.Task[int] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         self._closing = False
 
     def schedule(self, match: MatchView) -> None:
@@ -242,10 +306,13 @@ class BotTurns:
         task.add_done_callback(functools.partial(self._done, match.id))
 
     async def resume(self) -> int:
-        """Schedule every match where the bot is to move (after a restart); returns how many."""
+        """Schedule every match where the bot is to move (after a restart); returns how many. The first call
+        also starts the sweep (`sweep_every`)."""
         waiting = await self.matches.bot_turns(shards=self.shards)
         for match in waiting:
             self.schedule(match)
+        if self.sweep_every is not None and self._sweeping is None and not self._closing:
+            self._sweeping = asyncio.create_task(self._sweep(self.sweep_every), name="tessera-bot-sweep")
         return len(waiting)
 
     def resume_soon(self) -> None:
@@ -259,8 +326,14 @@ class BotTurns:
         try:
             return await self.resume()
         except Exception:
-            log.exception("looking for the bot's turns failed")
+            log.exception("looking for the bot's turns failed", extra={"kind": "bot_turn"})
             return 0
+
+    async def _sweep(self, every: float) -> None:
+        """Look for unscheduled bot turns every `every` seconds (a failed look is tried at the next)."""
+        while not self._closing:
+            await self.sleep(every)
+            await self._resume_quietly()
 
     def _done(self, match_id: int, task: asyncio.Task[None]) -> None:
         if self._tasks.get(match_id) is task:
@@ -273,8 +346,9 @@ class BotTurns:
         """Stop thinking: cancel every task and wait for them."""
         self._closing = True
         tasks: list[asyncio.Task[Any]] = list(self._tasks.values())
-        if self._resuming is not None:
-            tasks.append(self._resuming)
+        for extra in (self._resuming, self._sweeping):
+            if extra is not None:
+                tasks.append(extra)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -289,41 +363,99 @@ class BotTurns:
         return now.ply != match.ply or now.status is not match.status
 
     async def _play(self, match_id: int) -> None:
+        """The bot's turns in one match until a person is to move; every failure is tried again later."""
+        failures = 0
         while not self._closing:
             try:
-                match = await self.matches.get(match_id)
-            except USER_ERRORS:
-                return
-            seat = match.ai_seat_to_move()
-            if seat is None or seat.ai_level is None:
-                return
-            try:
-                if self.on_thinking is not None:
-                    await self.on_thinking(match)
-                rules = self.matches.rules(match.game)
-                notation = await self.runner.choose(
-                    match.game, rules.dump(match.state), seat.ai_level, match.seed + match.ply
-                )
-                played = await self.matches.play(match.id, seat.user_id, notation, expected_ply=match.ply)
+                step = await self._turn(match_id, failures)
             except asyncio.CancelledError:
                 raise
-            except USER_ERRORS as error:
-                # The position moved under the bot (a takeback, an abort): look again. If nothing moved, the
-                # search itself chose badly: stop rather than think about the same position forever.
-                moved = await self._moved_since(match)
-                log.log(
-                    logging.INFO if moved else logging.ERROR,
-                    "bot move in match %s not played: %s",
-                    match_id,
-                    error,
-                )
-                if moved:
-                    continue
-                return
             except Exception:
-                log.exception("the bot could not move in match %s", match_id)
+                failures += 1
+                delay = retry_delay(self.retry_delays, failures)
+                log.exception(
+                    "the bot could not move in match %s (failure %d in a row); trying again in %g s",
+                    match_id,
+                    failures,
+                    delay,
+                    extra={"kind": "bot_turn"},
+                )
+                self.retrying[match_id] = delay
+                try:
+                    await self.sleep(delay)
+                finally:
+                    self.retrying.pop(match_id, None)
+                continue
+            if step is _Step.DONE:
                 return
+            if step is _Step.MOVED:
+                failures = 0
+
+    async def _turn(self, match_id: int, attempt: int) -> _Step:
+        """One try at the bot's turn: read, think, play, announce. Raises when it failed."""
+        try:
+            match = await self.matches.get(match_id)
+        except USER_ERRORS:
+            return _Step.DONE
+        seat = match.ai_seat_to_move()
+        if seat is None or seat.ai_level is None:
+            return _Step.DONE
+        await self._show_thinking(match)
+        rules = self.matches.rules(match.game)
+        # Another seed on each retry: a search that chose a refused move does not choose it again.
+        seed = match.seed + match.ply + attempt * 7919
+        notation = await self.runner.choose(match.game, rules.dump(match.state), seat.ai_level, seed)
+        try:
+            played = await self.matches.play(match.id, seat.user_id, notation, expected_ply=match.ply)
+        except USER_ERRORS as error:
+            # The position moved under the bot (a takeback, an abort): look again at once. If nothing
+            # moved, the search itself chose badly: a failure, tried again later with another seed.
+            if await self._moved_since(match):
+                log.info("bot move in match %s not played, the match moved on: %s", match_id, error)
+                return _Step.AGAIN
+            raise BotMoveRefused(f"the bot's move {notation!r} was refused: {error}") from error
+        await self._announce(played)
+        return _Step.MOVED
+
+    async def _show_thinking(self, match: MatchView) -> None:
+        """Tell `on_thinking`; cosmetic, so a failure or a hang never stops the bot's move."""
+        if self.on_thinking is None:
+            return
+        try:
+            await asyncio.wait_for(self.on_thinking(match), self.thinking_timeout)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a network error, a timeout, anything: the search goes on
+            log.warning("could not show that the bot is thinking in match %s: %r", match.id, error)
+
+    async def _announce(self, played: Played) -> None:
+        """Report the bot's move (`on_event` posts its board); a failed report is tried again after the
+        retry delays, up to `announce_attempts` times, unless the match moved on (its board is stale)."""
+        match_id = played.match.id
+        for attempt in range(1, self.announce_attempts + 1):
+            if attempt > 1:
+                await self.sleep(retry_delay(self.retry_delays, attempt - 1))
+                if await self._superseded(played):
+                    log.info("the bot's move in match %s is no longer the last; not announced", match_id)
+                    return
             try:
                 await self.on_event(BotPlayed(played))
+                return
+            except asyncio.CancelledError:
+                raise
             except Exception:
-                log.exception("bot move event handler failed in match %s", match_id)
+                log.exception(
+                    "could not announce the bot's move in match %s (try %d of %d)",
+                    match_id,
+                    attempt,
+                    self.announce_attempts,
+                    extra={"kind": "bot_post"},
+                )
+        log.error("gave up announcing the bot's move in match %s", match_id, extra={"kind": "bot_post"})
+
+    async def _superseded(self, played: Played) -> bool:
+        """Whether the match moved on since the bot's move (a failed read counts as not)."""
+        try:
+            return await self._moved_since(played.match)
+        except Exception:
+            return False

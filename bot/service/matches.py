@@ -118,6 +118,8 @@ class MatchService:
         self.states = StateCache(state_cache_size)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._deadline_listeners: list[Callable[[], None]] = []
+        self._started_listeners: list[Callable[[MatchView], None]] = []
+        self._finished_listeners: list[Callable[[Finished], None]] = []
 
     # ----------------------------------------------------------------------------------------- plumbing
 
@@ -138,6 +140,21 @@ class MatchService:
     def add_deadline_listener(self, callback: Callable[[], None]) -> None:
         """Call `callback` (sync, cheap) whenever a deadline may have moved earlier."""
         self._deadline_listeners.append(callback)
+
+    def add_match_listener(
+        self, *, started: Callable[[MatchView], None], finished: Callable[[Finished], None]
+    ) -> None:
+        """Call `started` (sync, cheap) after each match this process starts and `finished` after each one
+        it ends (any reason, an abort included); e.g. to count them. A failing listener is only logged."""
+        self._started_listeners.append(started)
+        self._finished_listeners.append(finished)
+
+    def _tell(self, listeners: Sequence[Callable[[Any], None]], what: MatchView | Finished) -> None:
+        for callback in listeners:
+            try:
+                callback(what)
+            except Exception:
+                log.exception("match listener failed")
 
     def deadlines_changed(self) -> None:
         for callback in self._deadline_listeners:
@@ -281,9 +298,12 @@ class MatchService:
         if rules.forced_move(state) is not None and rules.to_move(state) is not None:
             async with self.lock(row.id):
                 played = await self._commit(row, rules, state, [], now)
+                self._tell(self._started_listeners, played.match)
                 return played.match
         self.deadlines_changed()
-        return self.view_of(row, state)
+        view = self.view_of(row, state)
+        self._tell(self._started_listeners, view)
+        return view
 
     # ------------------------------------------------------------------------------------------- reading
 
@@ -528,7 +548,9 @@ class MatchService:
         assert view.outcome is not None
         changes = await self.ratings.rate(view.id)
         winners = tuple(view.seats[s].user_id for s in view.outcome.winners)
-        return Finished(view, view.outcome, winners, by_user, tuple(changes))
+        finished = Finished(view, view.outcome, winners, by_user, tuple(changes))
+        self._tell(self._finished_listeners, finished)
+        return finished
 
     # ----------------------------------------------------------------------------------------- deadlines
 

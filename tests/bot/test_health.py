@@ -6,12 +6,14 @@ import asyncio
 import json
 import logging
 import os
+import re
 import socket
 import sys
 import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ import aiohttp
 import pytest
 
 from bot import __main__ as entry
-from bot.health import HealthServer, interaction_done
+from bot.health import HealthServer, count_errors, interaction_done
 from bot.service import Service
 from bot.service.ai import AIRunner
 from bot.service.clock import TurnClock
@@ -181,15 +183,66 @@ def test_json_logs_are_one_object_per_line(capsys: pytest.CaptureFixture[str]) -
         ("ERROR", "tessera.test", "it failed"),
     ]
     assert "ValueError: broken\nacross lines" in records[1]["exc_info"]
-    assert all("time" in r for r in records)
+    assert all(ISO_UTC.match(r["time"]) for r in records), [r["time"] for r in records]
 
 
-def test_the_bot_logs_json_lines_when_asked(tmp_path: Path) -> None:
+ISO_UTC = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$")
+"""ISO-8601 in UTC with milliseconds and the zone: 2026-11-25T22:30:00.123+00:00."""
+
+
+def json_records(stderr: str) -> list[dict[str, Any]]:
+    """Every line of `stderr` as a JSON object (fails on a line that is not one)."""
+    records = [json.loads(line) for line in stderr.splitlines()]
+    assert records and all(isinstance(r, dict) for r in records)
+    for record in records:
+        assert ISO_UTC.match(record["time"]), record["time"]
+        moment = datetime.fromisoformat(record["time"])
+        assert moment.utcoffset() == timedelta(0)
+        assert abs(moment - datetime.now(UTC)) < timedelta(minutes=5), "the time is UTC, not local time"
+    return records
+
+
+def test_the_bot_logs_json_lines_when_asked_the_fatal_one_included(tmp_path: Path) -> None:
     done = start_bot(tmp_path, "sqlite:///data/tessera.sqlite3", LOG_FORMAT="json")
     assert done.returncode == entry.EXIT_NETWORK
-    *logs, last = done.stderr.splitlines()
-    assert logs and all(isinstance(json.loads(line), dict) for line in logs)
-    assert last.startswith("tessera: cannot reach Discord")
+    *logs, last = json_records(done.stderr)
+    assert logs
+    assert last["level"] == "CRITICAL" and last["logger"] == "tessera"
+    assert last["message"].startswith("cannot reach Discord") and last["exit_code"] == entry.EXIT_NETWORK
+
+
+def test_a_bad_setting_in_json_mode_is_one_json_line(tmp_path: Path) -> None:
+    done = start_bot(tmp_path, "sqlite:///data/tessera.sqlite3", LOG_FORMAT="json", LOG_LEVEL="loud")
+    assert done.returncode == entry.EXIT_CONFIG
+    (record,) = json_records(done.stderr)
+    assert record["level"] == "CRITICAL" and record["exit_code"] == entry.EXIT_CONFIG
+    assert record["message"].startswith("LOG_LEVEL must be one of")
+
+
+def test_a_bad_log_format_still_says_so_in_plain_text(tmp_path: Path) -> None:
+    done = start_bot(tmp_path, "sqlite:///data/tessera.sqlite3", LOG_FORMAT="xml")
+    assert done.returncode == entry.EXIT_CONFIG
+    assert done.stderr.startswith("tessera: LOG_FORMAT") and len(done.stderr.splitlines()) == 1
+
+
+def test_errors_are_counted_by_kind_else_by_logger(monkeypatch: pytest.MonkeyPatch) -> None:
+    from prometheus_client import REGISTRY
+
+    logger = logging.getLogger("tessera.count-test")
+    counter = count_errors(logger)
+    assert count_errors(logger) is counter, "attached once"
+    monkeypatch.setattr(logger, "propagate", False)
+
+    def count(kind: str) -> float:
+        return REGISTRY.get_sample_value("tessera_errors_total", {"kind": kind}) or 0.0
+
+    before = count("bot_turn"), count("tessera.count-test")
+    logger.error("the bot's turn failed", extra={"kind": "bot_turn"})
+    logger.critical("something else broke")
+    logger.warning("only a warning")
+    logger.error("another", extra={"kind": "bot_turn"})
+    assert (count("bot_turn"), count("tessera.count-test")) == (before[0] + 2, before[1] + 1)
+    logger.removeHandler(counter)
 
 
 def test_a_health_port_in_use_is_one_line_and_code_2(tmp_path: Path) -> None:
@@ -249,3 +302,33 @@ async def test_commands_and_buttons_are_timed_and_the_gateway_is_seen(world: Any
     assert count("command", "help") == help_before + 1
     assert count("command", "play") == play_before + 1
     assert count("button", "accept") == accept_before + 1
+
+
+async def test_matches_started_and_finished_are_counted_on_the_metrics_endpoint(world: Any) -> None:
+    """A SimCord match from challenge to resignation, then the /metrics text of the bot's service."""
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    server = HealthServer(
+        gateway_connected=env.bot.gateway_connected,
+        service=lambda: env.bot.runtime.service,
+        ai=lambda: env.bot.runtime.ai,
+        port=0,
+    )
+    port = await server.start()
+    try:
+        started = 'tessera_matches_started_total{game="paint"}'
+        finished = 'tessera_matches_finished_total{game="paint",reason="resignation"}'
+        text = (await get(f"http://127.0.0.1:{port}/metrics"))[1]
+        before = sample(text, started, missing=0.0), sample(text, finished, missing=0.0)
+        challenge = await alice.slash(channel, "play", game="paint", opponent=bob, first="challenger")
+        await bob.click(challenge.response, label="Accept")
+        text = (await get(f"http://127.0.0.1:{port}/metrics"))[1]
+        assert sample(text, started) == before[0] + 1
+        assert sample(text, finished, missing=0.0) == before[1]
+        question = await bob.slash(channel, "resign")
+        await bob.click(question.response, label="Yes, resign")
+        text = (await get(f"http://127.0.0.1:{port}/metrics"))[1]
+        assert sample(text, started) == before[0] + 1
+        assert sample(text, finished) == before[1] + 1
+        assert "# TYPE tessera_errors_total counter" in text
+    finally:
+        await server.close()

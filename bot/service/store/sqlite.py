@@ -104,8 +104,10 @@ async def _on_thread(db: aiosqlite.Connection, work: Callable[..., Any], *args: 
     cursor must not be left to the garbage collector either: finalised on the event loop's thread, it resets
     its statement while the connection's thread may be running it again for a newer cursor, and SQLite
     answers "bad parameter or other API misuse" (a move was lost that way in bursts). So the statement, its
-    figures and the cursor's close all happen in one queued call (aiosqlite's `_execute`, which its own
-    `execute_fetchall` uses; the version range in pyproject.toml is the one tested)."""
+    figures and the cursor's close all happen in one queued call: aiosqlite's private `_execute` (which its
+    own `execute_fetchall` uses) with its `_conn`. aiosqlite is pinned to the tested minor in pyproject.toml,
+    and tests/service/test_aiosqlite_contract.py checks both parts, so a release that changes them fails a
+    test instead of a move."""
     return await db._execute(work, db._conn, *args)  # type: ignore[no-untyped-call]
 
 
