@@ -4,7 +4,12 @@ every shard over the compose network only, with an opt-in restart of unhealthy c
 
 from __future__ import annotations
 
+import fnmatch
 import re
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -141,3 +146,57 @@ def test_compose_can_restart_unhealthy_shards_when_asked() -> None:
     for name, spec in shards(services).items():
         assert spec["labels"][label] == "true", f"{name} is restarted when unhealthy"
     assert "/var/run/docker.sock:/var/run/docker.sock" in autoheal["volumes"]
+
+
+def dockerfile() -> list[str]:
+    """The Dockerfile's instructions, continuation lines joined, comments left out."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    return [" ".join(i.split()) for i in "\n".join(lines).replace("\\\n", " ").splitlines() if i.strip()]
+
+
+def test_the_image_installs_dependencies_in_a_layer_the_code_does_not_touch(tmp_path: Path) -> None:
+    steps = dockerfile()
+    copies = [n for n, step in enumerate(steps) if step.startswith("COPY ")]
+    assert steps[copies[0]] == "COPY pyproject.toml ./", "only the dependency list before the dependencies"
+    dependencies = copies[0] + 1
+    assert (
+        steps[dependencies].startswith("RUN ")
+        and "pip install -r /tmp/requirements.txt" in steps[dependencies]
+    )
+    code = {steps[n].split()[1] for n in copies[1:]}
+    assert {"games", "bot", "cogs", "renderer", "README.md"} <= code
+    assert all(n > dependencies for n in copies[1:])
+    (install,) = [s for s in steps if "pip install" in s and "requirements" not in s]
+    assert "pip install --no-deps ." in install, "installing the project leaves the dependency layer alone"
+    # The dependency command, run here on the real pyproject.toml, lists exactly the project's dependencies.
+    command = steps[dependencies].removeprefix("RUN ").split(" > /tmp/requirements.txt")[0]
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    listed = subprocess.run(
+        command.replace("python -c", f"{sys.executable} -c", 1),
+        shell=True,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert [line for line in listed if line] == project["dependencies"]
+
+
+def test_the_image_has_a_debian_font_for_every_script_and_pip_ships_none() -> None:
+    from renderer.fonts import FONT_DIRS, STANDARD_FONTS
+
+    (apt,) = [s for s in dockerfile() if "apt-get install" in s]
+    packages = set(apt.split("apt-get install", 1)[1].split("&&")[0].split())
+    excluded = re.findall(r"path-exclude (\S+?)'", apt)
+    assert excluded, "the unused Noto CJK files are left out"
+    for label, _ in STANDARD_FONTS:
+        wanted = set(re.findall(r"fonts-[a-z-]+", label))
+        assert wanted & packages, f"no package of the image draws {label}"
+    noto = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+    assert not any(fnmatch.fnmatch(noto, pattern) for pattern in excluded), "the font in use is kept"
+    cjk_files = next(names for label, names in STANDARD_FONTS if "fonts-noto-cjk" in label)
+    assert noto.startswith(FONT_DIRS[0]) and cjk_files[0] == Path(noto).name, "Noto first for CJK"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert not [d for d in project["dependencies"] if "noto" in d], "fonts come from Debian, not pip"
