@@ -55,8 +55,8 @@ STANDARD_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("emoji and symbols (fonts-symbola)", ("Symbola_hint.ttf", "Symbola.ttf")),
 )
 """The chain in order: (the scripts a font is there for and its Debian package, file names to look for).
-Every file found is used: Noto Sans CJK draws Japanese in Japanese forms (Droid Sans Fallback in Chinese ones);
-DroidSansFallbackFull has more Chinese, DroidSansFallback has Hangul."""
+Every file found is used: Noto Sans CJK draws Japanese in Japanese forms (Droid Sans Fallback in Chinese
+ones); DroidSansFallbackFull has more Chinese, DroidSansFallback has Hangul."""
 
 MISSING = "?"
 """Drawn for a character that no font of the chain has."""

@@ -21,7 +21,7 @@ from bot.service.checkdb import check_database
 from bot.service.records import AI_LEVELS, TakebackRequested
 from bot.service.store import open_store
 from bot.service.transfer import TransferError, transfer
-from tests.entry_helpers import run
+from tests.entry_helpers import closed_port, run
 from tests.service.conftest import FakeClock
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, legal, start_match
 
@@ -46,7 +46,7 @@ async def fill(url: str, clock: FakeClock) -> None:
     service = Service(await open_store(url), now=clock, rng=random.Random(5))
     try:
         await service.guilds.update(
-            GUILD, turn_timeout=7200, threads=True, allowed_channels=[CHANNEL + n for n in range(10)], locale="ja"
+            GUILD, turn_timeout=7200, threads=True, allowed_channels=range(CHANNEL, CHANNEL + 10), locale="ja"
         )
         await service.prefs.set_user(ALICE, theme="colorblind", reminders="dm")
         await service.prefs.set_user(BOB, reminders="mention")
@@ -268,3 +268,20 @@ async def test_nothing_is_copied_into_the_same_database_or_from_a_missing_one(tm
     with pytest.raises(TransferError, match="no database file"):
         await transfer(f"sqlite:///{path}", f"sqlite:///{tmp_path / 'new.sqlite3'}")
     assert not (tmp_path / "new.sqlite3").exists()
+
+
+async def test_an_unreachable_target_copies_nothing_and_says_so_in_one_line(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    source = tmp_path / "source.sqlite3"
+    await fill(f"sqlite:///{source}", clock)
+    before = sqlite_tables(source)
+    target = f"postgresql://tessera:s3cret@127.0.0.1:{closed_port()}/tessera"
+    done = migrate(tmp_path, f"sqlite:///{source}", "--to", target)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("migrate-db: nothing copied:") and "cannot be reached" in line
+    assert "s3cret" not in done.stderr + done.stdout
+    bad = migrate(tmp_path, f"sqlite:///{source}", "--to", "mysql://db/tessera")
+    assert bad.returncode == 2 and "unsupported database URL scheme" in bad.stderr
+    assert sqlite_tables(source) == before
