@@ -193,6 +193,10 @@ class Side:
     async def advance_counters(self, tables: Iterable[Table]) -> None:
         """Move identity counters past the ids now in the tables."""
 
+    async def same(self, other: Side) -> bool:
+        """Whether `other` is this very database (SQLite files are compared by path before opening)."""
+        return False
+
     async def close(self) -> None:
         raise NotImplementedError
 
@@ -263,6 +267,28 @@ class PostgresSide(Side):
     @classmethod
     async def connect(cls, url: str) -> PostgresSide:
         return cls(await asyncpg.connect(url))
+
+    async def same(self, other: Side) -> bool:
+        """Whether `other` works on this connection's tables, however its URL spells the server: its session
+        is seen on this server, in this database, with this schema."""
+        if not isinstance(other, PostgresSide):
+            return False
+        them = await other.conn.fetchrow(
+            "SELECT pg_backend_pid() AS pid, current_database() AS name, current_schema() AS schema, "
+            "backend_start AS started FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+        )
+        if them is None:
+            return False
+        found = await self.conn.fetchval(
+            """SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND datname = $2
+                   AND (backend_start IS NULL OR backend_start = $3))
+               AND current_database() = $2 AND current_schema() = $4""",
+            them["pid"],
+            them["name"],
+            them["started"],
+            them["schema"],
+        )
+        return bool(found)
 
     async def describe(self) -> dict[str, Table]:
         rows = await self.conn.fetch(
@@ -396,6 +422,8 @@ async def _transfer(source_url: str, target_url: str, *, overwrite: bool) -> dic
         stack.push_async_callback(source.close)
         target = await _side(target_url)
         stack.push_async_callback(target.close)
+        if await target.same(source):
+            raise TransferError("the source and the target are the same database")
         source_tables, target_tables = await source.describe(), await target.describe()
         if source_tables.keys() != target_tables.keys():
             differ = sorted(source_tables.keys() ^ target_tables.keys())

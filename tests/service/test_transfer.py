@@ -10,6 +10,7 @@ import json
 import random
 import sqlite3
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from bot.service import Service
 from bot.service.checkdb import check_database
 from bot.service.records import AI_LEVELS, TakebackRequested
 from bot.service.store import open_store
+from bot.service.store.postgres import with_search_path
 from bot.service.transfer import TransferError, transfer
 from tests.entry_helpers import closed_port, run
 from tests.service.conftest import FakeClock
@@ -285,3 +287,19 @@ async def test_an_unreachable_target_copies_nothing_and_says_so_in_one_line(
     bad = migrate(tmp_path, f"sqlite:///{source}", "--to", "mysql://db/tessera")
     assert bad.returncode == 2 and "unsupported database URL scheme" in bad.stderr
     assert sqlite_tables(source) == before
+
+
+async def test_one_postgresql_database_under_two_urls_is_refused(postgres_url: str) -> None:
+    other_spelling = postgres_url + "&application_name=tessera-migrate"
+    with pytest.raises(TransferError, match="the same database"):
+        await transfer(postgres_url, other_spelling, overwrite=True)
+    # Another schema of the same server is another database: copied (both are empty here).
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(postgres_url)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        copied = await transfer(with_search_path(postgres_url.split("?")[0], schema), postgres_url)
+        assert copied and set(copied.values()) == {0}
+    finally:
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        await admin.close()
