@@ -1,6 +1,7 @@
 """`python -m bot`: read the settings, open the database, start Tessera, stop cleanly on SIGINT/SIGTERM.
 
-`python -m bot check-db [...]` runs the database checker (`bot.service.checkdb.main`) and exits with its code.
+`python -m bot check-db [...]` runs the database checker (`bot.service.checkdb.main`) and exits with its code;
+`backup` (`bot.service.backup`) and `migrate-db` (`bot.service.transfer`) likewise.
 Every start-up failure an operator can fix prints one line (never a traceback, never the token) and exits with
 one of the codes in `USAGE`; the database is opened before logging in, so a broken database is reported even
 without a network.
@@ -25,10 +26,12 @@ EXIT_DATABASE = 3
 EXIT_NETWORK = 4
 EXIT_INTERRUPTED = 130
 
-USAGE = f"""usage: python -m bot [check-db [options]]
+USAGE = f"""usage: python -m bot [check-db | backup | migrate-db [options]]
 
   (no arguments)  run the bot; settings come from the environment and .env (see .env.example)
   check-db        check the database (python -m bot check-db --help)
+  backup          copy the SQLite database to a file, also while the bot runs (python -m bot backup -h)
+  migrate-db      copy the whole database into another, SQLite or PostgreSQL (python -m bot migrate-db -h)
 
 exit codes of the bot:
   {EXIT_OK}    stopped by SIGINT or SIGTERM
@@ -157,6 +160,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SettingsError as error:
             return fail(str(error), EXIT_CONFIG)
         return checkdb.main(args[1:], default_url=database.database_url)
+    if args[:1] in (["backup"], ["migrate-db"]):
+        from bot.service import backup, transfer
+
+        try:
+            database = load_database_settings()
+        except SettingsError as error:
+            return fail(str(error), EXIT_CONFIG)
+        command = backup.main if args[0] == "backup" else transfer.main
+        return command(args[1:], default_url=database.database_url)
     if args[:1] in (["-h"], ["--help"]):
         print(USAGE, end="")
         return EXIT_OK

@@ -4,9 +4,8 @@ Player names hold any Unicode ("Jürgen", "Дмитрий", "山田太郎", "김
 font draws all of it. The renderer uses a chain of fonts found in the standard Debian paths:
 
 1. DejaVu Sans (`fonts-dejavu-core`): Latin, Greek, Cyrillic, Arabic, Hebrew, many symbols;
-2. Droid Sans Fallback (`fonts-droid-fallback`): Chinese, Japanese and Korean (Noto Sans CJK from
-   `fonts-noto-cjk` is used as well when it is installed, and Noto Sans CJK JP from the Python package
-   `noto-cjk-sans-jp-regular`, a dependency, so Japanese texts draw on any machine);
+2. Noto Sans CJK (`fonts-noto-cjk`, its first face: Japanese glyph forms): Chinese, Japanese and Korean, with
+   Droid Sans Fallback (`fonts-droid-fallback`) after it, or instead of it where only that is installed;
 3. Symbola (`fonts-symbola`): emoji and other symbols, drawn in one colour like the rest of the text (the
    images use a fixed palette per theme, which colour emoji would not survive).
 
@@ -22,7 +21,6 @@ renderer falls back to Pillow's bundled font (ASCII only) and logs one warning; 
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import unicodedata
@@ -39,38 +37,26 @@ FONTS_ENV = "TESSERA_FONTS"
 """Environment variable: font files (separated by os.pathsep) to try before the standard ones."""
 
 
-def _package_dir(name: str) -> str | None:
-    """The folder of an installed package that ships font files (None if it is not installed)."""
-    spec = importlib.util.find_spec(name)
-    return str(Path(spec.origin).parent) if spec is not None and spec.origin else None
-
-
-PACKAGED_FONTS = "noto_cjk_sans_jp_regular"
-"""A dependency that ships Noto Sans CJK JP, so Japanese texts are drawn on a machine with no CJK fonts."""
-
-FONT_DIRS: tuple[str, ...] = (
-    "/usr/share/fonts",
-    "/usr/share/fonts-droid-fallback",
-    "/usr/local/share/fonts",
-    *filter(None, [_package_dir(PACKAGED_FONTS)]),
-)
-"""Where the standard fonts are looked for (searched recursively, once per process)."""
+FONT_DIRS: tuple[str, ...] = ("/usr/share/fonts", "/usr/share/fonts-droid-fallback", "/usr/local/share/fonts")
+"""Where the standard fonts are looked for (searched recursively, once per process): Debian's packages put
+them under /usr/share/fonts (fonts-noto-cjk in opentype/noto/, the others in truetype/)."""
 
 STANDARD_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Latin, Greek, Cyrillic, Arabic, Hebrew (fonts-dejavu-core)", ("DejaVuSans.ttf",)),
     (
-        "Chinese, Japanese, Korean (fonts-droid-fallback, fonts-noto-cjk or noto-cjk-sans-jp-regular)",
+        "Chinese, Japanese, Korean (fonts-noto-cjk or fonts-droid-fallback)",
         (
-            "DroidSansFallbackFull.ttf",
-            "DroidSansFallback.ttf",
             "NotoSansCJK-Regular.ttc",
             "NotoSansCJKjp-Regular.otf",
+            "DroidSansFallbackFull.ttf",
+            "DroidSansFallback.ttf",
         ),
     ),
     ("emoji and symbols (fonts-symbola)", ("Symbola_hint.ttf", "Symbola.ttf")),
 )
 """The chain in order: (the scripts a font is there for and its Debian package, file names to look for).
-Every file found is used: DroidSansFallbackFull has more Chinese, DroidSansFallback has Hangul."""
+Every file found is used: Noto Sans CJK draws Japanese in Japanese forms (Droid Sans Fallback in Chinese
+ones); DroidSansFallbackFull has more Chinese, DroidSansFallback has Hangul."""
 
 MISSING = "?"
 """Drawn for a character that no font of the chain has."""
@@ -262,7 +248,7 @@ def _build(faces: list[Face], *, warn_missing: bool) -> FontChain:
     if not faces:
         log.warning(
             "no fonts found; names are drawn with Pillow's bundled font and characters outside ASCII as "
-            "'?'. Install fonts-dejavu-core, fonts-droid-fallback and fonts-symbola (looked in %s).",
+            "'?'. Install fonts-dejavu-core, fonts-noto-cjk and fonts-symbola (looked in %s).",
             ", ".join(FONT_DIRS),
         )
         return FontChain((Face(None, "Pillow's bundled font"),))

@@ -1,7 +1,7 @@
 """pyproject.toml declares every package the code imports: each top-level import of games/, bot/, cogs/ and
 renderer/ is the standard library, the project itself, or a module of a declared dependency (a package that
 only arrives through another one, as aiohttp does through discord.py, is not enough). And every declared
-dependency is used: imported, or a data package found by name (the packaged CJK font)."""
+dependency is used: imported (fonts come from the system's packages, not pip)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
-from renderer.fonts import PACKAGED_FONTS
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "bot", "cogs", "renderer")
@@ -79,5 +78,4 @@ def test_every_imported_package_is_declared() -> None:
 
 def test_every_declared_dependency_is_used() -> None:
     used = {d for module in third_party_imports() for d in distributions_of(module)}
-    used |= distributions_of(PACKAGED_FONTS)  # renderer/fonts.py finds the font package by name
     assert declared() - used == set()

@@ -3,7 +3,7 @@ it draws is neither "?" nor that font's missing-glyph box. Without fonts the ren
 bundled font with one warning and still renders.
 
 A test skips only when the font file a script needs is absent on this machine; the skip names the Debian
-package to install (fonts-dejavu-core, fonts-droid-fallback or fonts-noto-cjk, fonts-symbola).
+package to install (fonts-dejavu-core, fonts-noto-cjk or fonts-droid-fallback, fonts-symbola).
 """
 
 from __future__ import annotations
