@@ -1,15 +1,15 @@
-"""Ratings once per finished rated match, leaderboards, stats and history."""
+"""Ratings once per finished rated match, leaderboards (established people only, by shown rating; the bot
+apart), stats and history."""
 
 from __future__ import annotations
-
-import itertools
 
 import pytest
 
 from bot.service import Service
-from bot.service.records import Finish, Finished, MatchStatus
+from bot.service.ratings import shown_rating
+from bot.service.records import Finish, Finished, MatchStatus, Rating
 from games.base import Outcome, Termination
-from tests.service.helpers import ALICE, BOB, BOT, CAROL, GUILD, start_match
+from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, start_match
 
 
 async def win_race(service: Service, winner: int, loser: int, channel: int, guild: int = GUILD) -> Finished:
@@ -23,7 +23,7 @@ async def test_a_rated_match_changes_ratings_once(service: Service) -> None:
     finished = await win_race(service, ALICE, BOB, 1)
     changes = {c.user_id: c for c in finished.rating_changes}
     assert set(changes) == {ALICE, BOB}
-    assert changes[ALICE].before is None and changes[ALICE].mu_after > 25 > changes[BOB].mu_after
+    assert changes[ALICE].mu_before is None and changes[ALICE].mu_after > 25 > changes[BOB].mu_after
     ratings = await service.store.get_ratings("race", ["user:1", "user:2"])
     assert await service.ratings.rate(finished.match.id) == list(finished.rating_changes)
     assert await service.ratings.recover() == 0
@@ -54,30 +54,61 @@ async def test_a_crash_between_the_end_and_the_rating_is_repaired_by_recover(ser
     assert await service.store.finish_match(match.id, 0, finish)
     assert await service.ratings.recover() == 1
     assert await service.ratings.recover() == 0
-    board = await service.ratings.leaderboard("race")
-    assert [e.user_id for e in board] == [ALICE, BOB]
+    ratings = await service.store.get_ratings("race", ["user:1", "user:2"])
+    assert ratings["user:1"].mu > ratings["user:2"].mu and ratings["user:1"].played == 1
 
 
-async def test_leaderboards_per_guild_and_overall_and_the_ai_key(service: Service) -> None:
-    await win_race(service, ALICE, BOB, 1, guild=GUILD)
-    await win_race(service, CAROL, ALICE, 2, guild=GUILD + 1)
-    ai = await service.challenges.play_bot(
-        "race", {"first": "challenger"}, BOB, bot_id=BOT, level="hard", guild_id=GUILD, channel_id=3
-    )
-    result = await service.matches.resign(ai.id, BOB)
-    assert isinstance(result, Finished)
-    assert {c.player_key for c in result.rating_changes} == {"user:2", "ai:hard"}
+async def played_out(
+    service: Service, winner: int, loser: int, channel: int, guild: int | None = GUILD
+) -> Finished:
+    """A rated match in which each player moves once before the loser resigns."""
+    match = await start_match(service, challenger=winner, opponent=loser, channel=channel, guild=guild)
+    await service.matches.play(match.id, winner, "1")
+    await service.matches.play(match.id, loser, "1")
+    result = await service.matches.resign(match.id, loser)
+    assert isinstance(result, Finished) and result.rating_changes
+    return result
+
+
+async def test_leaderboards_rank_established_people_by_shown_rating(service: Service) -> None:
+    """As on lichess: Alice and Bob (22 rated matches, Alice winning two in three) are ranked by their shown
+    ratings; Carol and Dave (2 matches elsewhere) are provisional and left out, and so is the bot, which has
+    its own line (`bot_ratings`)."""
+    for n in range(22):
+        await played_out(service, *((BOB, ALICE) if n % 3 == 2 else (ALICE, BOB)), channel=1)
+    await played_out(service, CAROL, DAVE, 2, guild=GUILD + 1)
+    await played_out(service, DAVE, CAROL, 2, guild=GUILD + 1)
+    for _ in range(2):
+        ai = await service.challenges.play_bot(
+            "race", {"first": "challenger"}, CAROL, bot_id=BOT, level="hard", guild_id=GUILD, channel_id=3
+        )
+        await service.matches.play(ai.id, CAROL, "1")
+        await service.matches.play(ai.id, BOT, "1")
+        result = await service.matches.resign(ai.id, CAROL)
+        assert isinstance(result, Finished)
+        assert {c.player_key for c in result.rating_changes} == {"user:3", "ai:hard"}
+
+    everyone = await service.store.get_ratings("race", [f"user:{u}" for u in (ALICE, BOB, CAROL, DAVE)])
+    shown = {key: shown_rating(r.mu, r.sigma) for key, r in everyone.items()}
+    assert not shown["user:1"].provisional and not shown["user:2"].provisional
+    assert shown["user:3"].provisional and shown["user:4"].provisional
+    assert shown["user:1"].points > shown["user:3"].points, "a provisional player could have ranked second"
+
+    def keys(board: list[Rating]) -> list[str]:
+        return [e.player_key for e in board]
+
     overall = await service.ratings.leaderboard("race")
-    assert {e.player_key for e in overall} == {"user:1", "user:2", "user:3", "ai:hard"}
-    assert len(overall) == 4
-    assert all(a.conservative >= b.conservative for a, b in itertools.pairwise(overall))
+    assert keys(overall) == ["user:1", "user:2"]
+    assert [e.played for e in overall] == [22, 22]
     local = await service.ratings.leaderboard("race", guild_id=GUILD)
-    assert {e.player_key for e in local} == {"user:1", "user:2", "ai:hard"}
-    assert next(e for e in local if e.player_key == "ai:hard").ai_level == "hard"
-    assert next(e for e in overall if e.user_id == ALICE).played == 2
-    assert (await service.ratings.rating("race", ALICE)) is not None and await service.ratings.rating(
-        "race", 12345
-    ) is None
+    assert keys(local) == ["user:1", "user:2"]
+    assert await service.ratings.leaderboard("race", guild_id=GUILD + 1) == []
+    assert keys(await service.ratings.leaderboard("race", limit=1)) == ["user:1"]
+    [bot] = await service.ratings.bot_ratings("race")
+    assert (bot.player_key, bot.ai_level, bot.played) == ("ai:hard", "hard", 2)
+    assert await service.ratings.bot_ratings("hoard") == []
+    assert (await service.ratings.rating("race", ALICE)) == everyone["user:1"]
+    assert await service.ratings.rating("race", 12345) is None
     with pytest.raises(Exception, match="no game called"):
         await service.ratings.leaderboard("chess")
 

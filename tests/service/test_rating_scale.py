@@ -1,0 +1,140 @@
+"""The shown rating (`shown_rating`) on simulated pools: equal players stay where new players start (the old
+conservative mu - 3 sigma drove a pool of ten equal players to about 2,300 in 400 games), unequal players
+spread out by about their true Elo gaps, and the provisional mark lasts about as long as players are told.
+
+Pools are simulated with the same update the service applies (`rated`) and a seeded RNG; results are drawn
+from true Elo strengths (a player D points ahead finishes ahead with probability 1 / (1 + 10^(-D / 400))).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Sequence
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.service.ratings import (
+    ESTABLISHED_AFTER,
+    NEW_MU,
+    NEW_SIGMA,
+    PROVISIONAL_SIGMA,
+    START_RATING,
+    rated,
+    shown_rating,
+)
+
+Ratings = list[tuple[float, float] | None]
+
+
+def finish_order(strengths: Sequence[float], seats: Sequence[int], rng: random.Random) -> list[float]:
+    """Ranks (1 first) for the players `seats`, drawn from their true Elo strengths: first place goes to a
+    player with probability proportional to 10^(strength / 400), then second among the rest, and so on."""
+    left, order = list(seats), []
+    while left:
+        pick = rng.choices(left, weights=[10 ** (strengths[i] / 400) for i in left])[0]
+        order.append(pick)
+        left.remove(pick)
+    return [float(order.index(i) + 1) for i in seats]
+
+
+def simulate(
+    strengths: Sequence[float], games: int, seed: int, sizes: Sequence[int] = (2,), every: int = 100
+) -> tuple[Ratings, list[float]]:
+    """Random pairings (or groups of `sizes` players) for `games` games; returns the final ratings and the
+    pool's mean shown rating after every `every` games."""
+    rng = random.Random(seed)
+    ratings: Ratings = [None] * len(strengths)
+    means = []
+    for game in range(1, games + 1):
+        seats = rng.sample(range(len(strengths)), rng.choice(sizes))
+        after = rated([ratings[i] for i in seats], finish_order(strengths, seats, rng))
+        for i, new in zip(seats, after, strict=True):
+            ratings[i] = new
+        if game % every == 0:
+            means.append(statistics.mean(shown(r) for r in ratings))
+    return ratings, means
+
+
+def shown(rating: tuple[float, float] | None) -> int:
+    return shown_rating(*(rating or (NEW_MU, NEW_SIGMA))).points
+
+
+def test_a_new_player_shows_the_start_rating_provisionally() -> None:
+    new = shown_rating(NEW_MU, NEW_SIGMA)
+    assert (new.points, new.provisional, str(new)) == (START_RATING, True, f"{START_RATING}?")
+
+
+def test_ten_equal_players_stay_at_the_start_rating() -> None:
+    """400 games among ten equal players: the pool's mean shown rating stays within 20 points of 1500 at
+    every hundredth game (it climbed past 2,300 with mu - 3 sigma), every player is established, and the
+    spread is chance alone."""
+    ratings, means = simulate([1500.0] * 10, 400, seed=7)
+    assert len(means) == 4 and all(abs(mean - START_RATING) <= 20 for mean in means), means
+    points = [shown(r) for r in ratings]
+    assert all(r is not None and not shown_rating(*r).provisional for r in ratings)
+    assert max(points) - min(points) < 300, points
+    assert max(points) < START_RATING + 200, "nobody drifts far above where everybody started"
+
+
+def test_equal_players_in_games_of_two_to_four_stay_at_the_start_rating() -> None:
+    """TilingKing seats two to four: the mean stays near 1500 as well."""
+    _, means = simulate([1500.0] * 10, 400, seed=11, sizes=(2, 3, 4))
+    assert all(abs(mean - START_RATING) <= 25 for mean in means), means
+
+
+def test_unequal_players_spread_out_by_about_their_true_gap() -> None:
+    """Ten players whose true strengths are 1200 to 1800 Elo, 400 games: the shown ratings come out in
+    nearly the true order, the mean stays at 1500, and the gap between the three strongest and the three
+    weakest is within 25% below or 45% above the true gap (480 points)."""
+    strengths = [1200 + i * 600 / 9 for i in range(10)]
+    ratings, means = simulate(strengths, 400, seed=3)
+    points = [shown(r) for r in ratings]
+    assert all(abs(mean - START_RATING) <= 20 for mean in means), means
+    true_gap = statistics.mean(strengths[-3:]) - statistics.mean(strengths[:3])
+    gap = statistics.mean(points[-3:]) - statistics.mean(points[:3])
+    assert 0.75 * true_gap <= gap <= 1.45 * true_gap, (gap, true_gap, points)
+    ranks = sorted(range(10), key=lambda i: points[i])
+    spearman = 1 - 6 * sum((ranks.index(i) - i) ** 2 for i in range(10)) / (10 * (10**2 - 1))
+    assert spearman >= 0.9, points
+
+
+def test_a_rating_is_established_after_about_as_many_games_as_players_are_told() -> None:
+    """A newcomer playing a settled pool loses the provisional mark within a few games of
+    `ESTABLISHED_AFTER`; in a pool of newcomers it takes longer, but not twice as long."""
+    settled, _ = simulate([1500.0] * 10, 400, seed=5)
+    rng = random.Random(5)
+    joined = []
+    for _ in range(15):
+        me: tuple[float, float] | None = None
+        for game in range(1, 100):
+            ranks = [1.0, 2.0] if rng.random() < 0.5 else [2.0, 1.0]
+            me = rated([me, settled[rng.randrange(10)]], ranks)[0]
+            if me[1] <= PROVISIONAL_SIGMA:
+                joined.append(game)
+                break
+    assert abs(statistics.median(joined) - ESTABLISHED_AFTER) <= 4, joined
+    rng = random.Random(6)
+    pool: Ratings = [None] * 10
+    played, established = [0] * 10, [0] * 10
+    while not all(established):
+        seats = rng.sample(range(10), 2)
+        for i, new in zip(seats, rated([pool[i] for i in seats], [1.0, 2.0]), strict=True):
+            pool[i], played[i] = new, played[i] + 1
+            if new[1] <= PROVISIONAL_SIGMA and not established[i]:
+                established[i] = played[i]
+    assert ESTABLISHED_AFTER <= statistics.median(established) < 2 * ESTABLISHED_AFTER, established
+
+
+@given(st.floats(-20, 70), st.floats(-20, 70), st.floats(0.1, 9))
+def test_the_shown_rating_orders_as_mu_and_marks_what_is_provisional(
+    a: float, b: float, sigma: float
+) -> None:
+    """Leaderboards sort by mu: the shown rating never orders two players the other way. "?" marks
+    exactly a provisional rating."""
+    low, high = sorted((a, b))
+    assert shown_rating(low, sigma).points <= shown_rating(high, sigma).points
+    rating = shown_rating(a, sigma)
+    assert rating.provisional == (sigma > PROVISIONAL_SIGMA) == str(rating).endswith("?")
+    assert str(rating).rstrip("?") == str(rating.points)
