@@ -3,11 +3,18 @@ apart), stats and history."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import aiosqlite
+import asyncpg
 import pytest
 
 from bot.service import Service
-from bot.service.ratings import shown_rating
+from bot.service.ratings import PROVISIONAL_SIGMA, shown_rating
 from bot.service.records import Finish, Finished, MatchStatus, Rating
+from bot.service.store import MatchStore, PostgresStore, SqliteStore
+from bot.service.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
+from bot.service.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
 from games.base import Outcome, Termination
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, start_match
 
@@ -142,3 +149,96 @@ async def test_history_lists_finished_matches_with_their_moves(service: Service)
         history[0].match.id
     ]
     assert await service.history.finished(game="hoard") == []
+
+
+# ------------------------------------------------------------------------------- upgrading old databases
+
+OLD_RATINGS = [
+    # (player_key, mu, sigma, played): by the old mu - 3 sigma Bob ranked first; by mu Alice does. Carol's
+    # rating is provisional and the bot's is the bot's: neither is ranked any more.
+    ("user:1", 30.0, 3.0, 25),
+    ("user:2", 27.0, 0.5, 30),
+    ("user:3", 35.0, 6.0, 3),
+    ("ai:hard", 40.0, 1.0, 50),
+]
+
+
+def before_the_leaderboard_migration(migrations: tuple[tuple[str, ...], ...]) -> int:
+    """The schema version just before the migration that indexes leaderboards by mu."""
+    return next(
+        i
+        for i, statements in enumerate(migrations)
+        if any("ON ratings (game, mu, player_key)" in s for s in statements)
+    )
+
+
+async def check_upgraded_leaderboards(store: MatchStore) -> None:
+    everywhere = await store.leaderboard("race", None, 10, PROVISIONAL_SIGMA)
+    assert [(e.player_key, e.played) for e in everywhere] == [("user:1", 25), ("user:2", 30)]
+    assert [e.player_key for e in await store.leaderboard("race", GUILD, 10, PROVISIONAL_SIGMA)] == [
+        "user:1",
+        "user:2",
+    ]
+
+
+@pytest.mark.sqlite_only
+async def test_an_old_sqlite_database_ranks_by_the_shown_rating_from_an_index(db_path: Path) -> None:
+    """A database from before the change keeps its ratings, ranks them by the shown rating, and answers the
+    leaderboard from the index in its order (no sort of the whole game)."""
+    old = before_the_leaderboard_migration(SQLITE_MIGRATIONS)
+    async with aiosqlite.connect(db_path) as db:
+        for migration in SQLITE_MIGRATIONS[:old]:
+            for statement in migration:
+                await db.execute(statement)
+        await db.execute(f"PRAGMA user_version = {old}")
+        for key, mu, sigma, played in OLD_RATINGS:
+            await db.execute("INSERT INTO ratings VALUES ('race', ?, ?, ?, 0.0, ?)", (key, mu, sigma, played))
+            await db.execute("INSERT INTO guild_ratings VALUES (?, 'race', ?, ?)", (GUILD, key, played))
+        await db.commit()
+    store = await SqliteStore.open(str(db_path))
+    statements: list[str] = []
+    try:
+        await store._reader.set_trace_callback(statements.append)
+        await check_upgraded_leaderboards(store)
+    finally:
+        await store.close()
+    async with aiosqlite.connect(db_path) as db:
+        async with db.execute("PRAGMA user_version") as cursor:
+            assert (await cursor.fetchone()) == (len(SQLITE_MIGRATIONS),)
+        [everywhere] = [s for s in statements if "FROM ratings WHERE" in s]
+        async with db.execute(f"EXPLAIN QUERY PLAN {everywhere}") as cursor:
+            plan = " / ".join(row[3] for row in await cursor.fetchall())
+    assert "USING INDEX ratings_board" in plan and "TEMP B-TREE" not in plan, plan
+
+
+async def test_an_old_postgresql_database_ranks_by_the_shown_rating(postgres_url: str) -> None:
+    old = before_the_leaderboard_migration(POSTGRES_MIGRATIONS)
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        async with conn.transaction():
+            for migration in POSTGRES_MIGRATIONS[:old]:
+                for statement in migration:
+                    await conn.execute(statement)
+            await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            await conn.execute("INSERT INTO schema_version VALUES ($1)", old)
+            for key, mu, sigma, played in OLD_RATINGS:
+                await conn.execute(
+                    "INSERT INTO ratings VALUES ('race', $1, $2, $3, 0.0, $4)", key, mu, sigma, played
+                )
+                await conn.execute(
+                    "INSERT INTO guild_ratings VALUES ($1, 'race', $2, $3)", GUILD, key, played
+                )
+    finally:
+        await conn.close()
+    store = await PostgresStore.open(postgres_url)
+    try:
+        assert await store.schema_version() == len(POSTGRES_MIGRATIONS)
+        await check_upgraded_leaderboards(store)
+    finally:
+        await store.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        index = await conn.fetchval("SELECT indexdef FROM pg_indexes WHERE indexname = 'ratings_board'")
+    finally:
+        await conn.close()
+    assert index.endswith("(game, mu, player_key)"), index
