@@ -41,11 +41,12 @@ when D = d * POINTS_PER_MU (200 points: about 76%). In simulated pools of Elo-ra
 are about 20% wider than the true ones after 80 games each, 5% after 200, and right after 600."""
 PROVISIONAL_SIGMA = 5.0
 """A rating is provisional while its sigma is above this: about 126 points on the shown scale, of 211 for a
-new player (lichess marks a rating provisional while its deviation is above 110). On simulated pools that is
-about 12 rated games against settled players and about 20 in a pool of newcomers; at the threshold one game
+new player (lichess marks a rating provisional while its deviation is above 110). At the threshold one game
 still moves the shown rating by about 40 points."""
-ESTABLISHED_AFTER = 15
-"""About how many rated games establish a rating (what players are told; a test checks it)."""
+ESTABLISHED_AFTER = 20
+"""About how many rated games establish a rating (what players are told; tests/service/test_rating_scale.py
+checks it): measured on simulated pools, about 12 against settled players, 20 in a pool of newcomers, and 25
+for two newcomers who only play each other."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,31 +100,40 @@ def test_unequal_players_spread_out_by_about_their_true_gap() -> None:
     assert spearman >= 0.9, points
 
 
+def games_to_establish(opponents: Sequence[tuple[float, float] | None], rng: random.Random) -> int:
+    """How many rated games a newcomer plays, against random `opponents` who keep their ratings and win
+    half the games, before the rating is no longer provisional."""
+    me: tuple[float, float] | None = None
+    for game in range(1, 200):
+        ranks = [1.0, 2.0] if rng.random() < 0.5 else [2.0, 1.0]
+        me = rated([me, opponents[rng.randrange(len(opponents))]], ranks)[0]
+        if not shown_rating(*me).provisional:
+            return game
+    raise AssertionError("never established")
+
+
 def test_a_rating_is_established_after_about_as_many_games_as_players_are_told() -> None:
-    """A newcomer playing a settled pool loses the provisional mark within a few games of
-    `ESTABLISHED_AFTER`; in a pool of newcomers it takes longer, but not twice as long."""
-    settled, _ = simulate([1500.0] * 10, 400, seed=5)
+    """Players are told a rating is provisional for about `ESTABLISHED_AFTER` rated games: about that many
+    in a pool of newcomers, fewer against a settled pool, and not many more for two newcomers who only play
+    each other."""
     rng = random.Random(5)
-    joined = []
-    for _ in range(15):
-        me: tuple[float, float] | None = None
-        for game in range(1, 100):
-            ranks = [1.0, 2.0] if rng.random() < 0.5 else [2.0, 1.0]
-            me = rated([me, settled[rng.randrange(10)]], ranks)[0]
-            if me[1] <= PROVISIONAL_SIGMA:
-                joined.append(game)
-                break
-    assert abs(statistics.median(joined) - ESTABLISHED_AFTER) <= 4, joined
-    rng = random.Random(6)
+    settled, _ = simulate([1500.0] * 10, 400, seed=5)
+    assert statistics.median(games_to_establish(settled, rng) for _ in range(15)) <= ESTABLISHED_AFTER
     pool: Ratings = [None] * 10
     played, established = [0] * 10, [0] * 10
     while not all(established):
         seats = rng.sample(range(10), 2)
         for i, new in zip(seats, rated([pool[i] for i in seats], [1.0, 2.0]), strict=True):
             pool[i], played[i] = new, played[i] + 1
-            if new[1] <= PROVISIONAL_SIGMA and not established[i]:
+            if not shown_rating(*new).provisional and not established[i]:
                 established[i] = played[i]
-    assert ESTABLISHED_AFTER <= statistics.median(established) < 2 * ESTABLISHED_AFTER, established
+    assert abs(statistics.median(established) - ESTABLISHED_AFTER) <= 4, established
+    alone, friend = 0, None
+    me: tuple[float, float] | None = None
+    while me is None or shown_rating(*me).provisional:
+        alone += 1
+        me, friend = rated([me, friend], [1.0, 2.0] if rng.random() < 0.5 else [2.0, 1.0])
+    assert alone <= 1.3 * ESTABLISHED_AFTER, alone
 
 
 @given(st.floats(-20, 70), st.floats(-20, 70), st.floats(0.1, 9))
