@@ -238,7 +238,10 @@ async def test_an_old_postgresql_database_ranks_by_the_shown_rating(postgres_url
         await store.close()
     conn = await asyncpg.connect(postgres_url)
     try:
-        index = await conn.fetchval("SELECT indexdef FROM pg_indexes WHERE indexname = 'ratings_board'")
+        index = await conn.fetchval(
+            "SELECT indexdef FROM pg_indexes "
+            "WHERE schemaname = current_schema() AND indexname = 'ratings_board'"
+        )
     finally:
         await conn.close()
     assert index.endswith("(game, mu, player_key)"), index
