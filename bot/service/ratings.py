@@ -69,7 +69,9 @@ def shown_rating(mu: float, sigma: float) -> ShownRating:
     return ShownRating(points, sigma > PROVISIONAL_SIGMA)
 
 
-def rated(before: Sequence[tuple[float, float] | None], ranks: Sequence[float]) -> list[tuple[float, float]]:
+def after_match(
+    before: Sequence[tuple[float, float] | None], ranks: Sequence[float]
+) -> list[tuple[float, float]]:
     """The (mu, sigma) of each player after one match, from their ratings before (None: a new player) and
     their ranks (1 is first; equal ranks tie)."""
     teams = [[_MODEL.rating() if r is None else _MODEL.rating(*r)] for r in before]
@@ -95,7 +97,7 @@ class Ratings:
         keys = [p.player_key for p in row.seats]
 
         def compute(current: dict[str, tuple[float, float] | None]) -> dict[str, tuple[float, float]]:
-            return dict(zip(keys, rated([current[key] for key in keys], ranks), strict=True))
+            return dict(zip(keys, after_match([current[key] for key in keys], ranks), strict=True))
 
         await self.store.apply_ratings(match_id, row.game, keys, compute, self.now())
         return await self.store.rating_changes(match_id)

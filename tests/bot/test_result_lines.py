@@ -20,7 +20,7 @@ from bot.service.ratings import (
     POINTS_PER_MU,
     PROVISIONAL_SIGMA,
     SETTLED_SIGMA,
-    rated,
+    after_match,
     shown_rating,
 )
 from bot.service.records import Finished, MatchRecord, MatchStatus, MatchView, Player, RatingChange
@@ -228,8 +228,8 @@ def test_a_new_player_shows_1500_and_the_scale_is_elo_like() -> None:
     # 200 points mean what they mean in Elo: the update expects the settled favourite to score about 76%
     # (what it loses by losing, over what it gains and loses by either result).
     favourite, underdog = (NEW_MU + 200 / POINTS_PER_MU, SETTLED_SIGMA), (NEW_MU, SETTLED_SIGMA)
-    gain = rated([favourite, underdog], [1.0, 2.0])[0][0] - favourite[0]
-    loss = favourite[0] - rated([favourite, underdog], [2.0, 1.0])[0][0]
+    gain = after_match([favourite, underdog], [1.0, 2.0])[0][0] - favourite[0]
+    loss = favourite[0] - after_match([favourite, underdog], [2.0, 1.0])[0][0]
     assert loss / (gain + loss) == pytest.approx(1 / (1 + 10 ** (-200 / 400)), abs=0.005)
 
 

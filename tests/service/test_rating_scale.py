@@ -2,8 +2,9 @@
 conservative mu - 3 sigma drove a pool of ten equal players to about 2,300 in 400 games), unequal players
 spread out by about their true Elo gaps, and the provisional mark lasts about as long as players are told.
 
-Pools are simulated with the same update the service applies (`rated`) and a seeded RNG; results are drawn
-from true Elo strengths (a player D points ahead finishes ahead with probability 1 / (1 + 10^(-D / 400))).
+Pools are simulated with the same update the service applies (`after_match`) and a seeded RNG; results are
+drawn from true Elo strengths (a player D points ahead finishes first with probability
+1 / (1 + 10^(-D / 400))).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from bot.service.ratings import (
     NEW_SIGMA,
     PROVISIONAL_SIGMA,
     START_RATING,
-    rated,
+    after_match,
     shown_rating,
 )
 
@@ -49,7 +50,7 @@ def simulate(
     means = []
     for game in range(1, games + 1):
         seats = rng.sample(range(len(strengths)), rng.choice(sizes))
-        after = rated([ratings[i] for i in seats], finish_order(strengths, seats, rng))
+        after = after_match([ratings[i] for i in seats], finish_order(strengths, seats, rng))
         for i, new in zip(seats, after, strict=True):
             ratings[i] = new
         if game % every == 0:
@@ -106,7 +107,7 @@ def games_to_establish(opponents: Sequence[tuple[float, float] | None], rng: ran
     me: tuple[float, float] | None = None
     for game in range(1, 200):
         ranks = [1.0, 2.0] if rng.random() < 0.5 else [2.0, 1.0]
-        me = rated([me, opponents[rng.randrange(len(opponents))]], ranks)[0]
+        me = after_match([me, opponents[rng.randrange(len(opponents))]], ranks)[0]
         if not shown_rating(*me).provisional:
             return game
     raise AssertionError("never established")
@@ -123,7 +124,7 @@ def test_a_rating_is_established_after_about_as_many_games_as_players_are_told()
     played, established = [0] * 10, [0] * 10
     while not all(established):
         seats = rng.sample(range(10), 2)
-        for i, new in zip(seats, rated([pool[i] for i in seats], [1.0, 2.0]), strict=True):
+        for i, new in zip(seats, after_match([pool[i] for i in seats], [1.0, 2.0]), strict=True):
             pool[i], played[i] = new, played[i] + 1
             if not shown_rating(*new).provisional and not established[i]:
                 established[i] = played[i]
@@ -132,7 +133,7 @@ def test_a_rating_is_established_after_about_as_many_games_as_players_are_told()
     me: tuple[float, float] | None = None
     while me is None or shown_rating(*me).provisional:
         alone += 1
-        me, friend = rated([me, friend], [1.0, 2.0] if rng.random() < 0.5 else [2.0, 1.0])
+        me, friend = after_match([me, friend], [1.0, 2.0] if rng.random() < 0.5 else [2.0, 1.0])
     assert alone <= 1.3 * ESTABLISHED_AFTER, alone
 
 
