@@ -22,7 +22,7 @@ import renderer
 from bot.drawing import Drawing
 from bot.i18n import ENGLISH, Tr
 from bot.replies import sentence_case
-from bot.service.ratings import NEW_MU, NEW_SIGMA, is_provisional, shown_rating
+from bot.service.ratings import NEW_MU, NEW_SIGMA, shown_rating
 from bot.service.records import Finished, MatchStatus, MatchView, MoveView, Player, RatingChange
 from bot.views import TesseraButton, button
 from games.base import Rules, Termination, WordMove
@@ -45,12 +45,6 @@ def level_word(level: str | None, tr: Tr = ENGLISH) -> str:
 def bot_label(level: str | None, tr: Tr = ENGLISH) -> str:
     """The bot's seat: "Tessera (hard)"."""
     return tr("{bot} ({level})", bot=BOT_NAME, level=level_word(level, tr))
-
-
-def rating_text(mu: float, sigma: float, tr: Tr = ENGLISH) -> str:
-    """A rating as players read it, on the one display scale: "1665", or "1665 (provisional)"."""
-    shown = shown_rating(mu, sigma)
-    return tr("{rating} (provisional)", rating=shown) if is_provisional(sigma) else str(shown)
 
 
 def seat_name(seat: Player, names: Mapping[int, str], tr: Tr = ENGLISH) -> str:
@@ -122,7 +116,7 @@ def _score_text(scores: Sequence[float]) -> str:
 
 
 def rating_lines(changes: Sequence[RatingChange], tr: Tr = ENGLISH) -> list[str]:
-    """One line per rated player: "<@1>: 1500 → 1665 (+165), first rated game, provisional". The change is
+    """One line per rated player: "<@1>: 1500 → 1583 (+83), first rated game, provisional". The change is
     the difference of the shown (rounded) ratings, so the line always adds up."""
     lines = []
     for change in changes:
@@ -134,9 +128,9 @@ def rating_lines(changes: Sequence[RatingChange], tr: Tr = ENGLISH) -> list[str]
         else:
             before = shown_rating(change.mu_before, change.sigma_before)
         after = shown_rating(change.mu_after, change.sigma_after)
-        if is_provisional(change.sigma_after):
+        if after.provisional:
             notes.append(tr("provisional"))
-        line = f"{who}: {before} → {after} ({after - before:+d})"
+        line = f"{who}: {before.points} → {after.points} ({after.points - before.points:+d})"
         lines.append(", ".join([line, *notes]))
     return lines
 

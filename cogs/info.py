@@ -11,9 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.boards import bot_label, rating_text, seat_name
+from bot.boards import BOT_NAME, bot_label, level_word, seat_name
 from bot.i18n import COMMAND_CONTEXT, ENGLISH, Tr, for_user
 from bot.replies import UserError
+from bot.service.ratings import ESTABLISHED_AFTER, shown_rating
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
 from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
@@ -216,14 +217,27 @@ class Info(ButtonCog):
     @app_commands.describe(game="Which game", everywhere="Every server, not just this one")
     @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: Interaction, game: str, everywhere: bool = False) -> None:
+        """Established ratings of people only, as on lichess: provisional ones are left out (the footer says
+        how to qualify) and the bot gets a line of its own below the ranking."""
+        ratings = service_of(interaction).ratings
         guild_id = None if everywhere else interaction.guild_id
-        entries = await service_of(interaction).ratings.leaderboard(game, guild_id=guild_id, limit=10)
+        entries = await ratings.leaderboard(game, guild_id=guild_id, limit=10)
         if not entries:
             tr = for_user(interaction)
             await interaction.response.send_message(
-                tr("No rated {game} matches yet. Play one with /play.", game=game_name(game)), ephemeral=True
+                tr.ngettext(
+                    "No {game} player has an established rating yet: it takes about {count} rated game. "
+                    "Play one with /play.",
+                    "No {game} player has an established rating yet: it takes about {count} rated games. "
+                    "Play some with /play.",
+                    ESTABLISHED_AFTER,
+                    game=game_name(game),
+                    count=ESTABLISHED_AFTER,
+                ),
+                ephemeral=True,
             )
             return
+        bots = await ratings.bot_ratings(game)
         public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         if guild_id is None:
             title = public("**{game} leaderboard**", game=game_name(game))
@@ -231,10 +245,23 @@ class Info(ButtonCog):
             title = public("**{game} leaderboard** (this server)", game=game_name(game))
         lines = [title]
         for rank, entry in enumerate(entries, start=1):
-            who = bot_label(entry.ai_level, public) if entry.ai_level else f"<@{entry.user_id}>"
-            rating = rating_text(entry.mu, entry.sigma, public)
+            rating = shown_rating(entry.mu, entry.sigma)
             games_played = public.ngettext("{count} game", "{count} games", entry.played, count=entry.played)
-            lines.append(f"{rank}. {who}: {rating} · {games_played}")
+            lines.append(f"{rank}. <@{entry.user_id}>: {rating} · {games_played}")
+        if bots:
+            levels = " · ".join(
+                f"{level_word(b.ai_level, public)} {shown_rating(b.mu, b.sigma)}" for b in bots
+            )
+            lines.append(public("{bot}, not ranked: {levels}", bot=BOT_NAME, levels=levels))
+        footer = public.ngettext(
+            "Only established ratings are ranked: a rating marked ? is provisional until about {count} "
+            "rated game.",
+            "Only established ratings are ranked: a rating marked ? is provisional until about {count} "
+            "rated games.",
+            ESTABLISHED_AFTER,
+            count=ESTABLISHED_AFTER,
+        )
+        lines.append(f"-# {footer}")
         await interaction.response.send_message(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )
@@ -258,6 +285,7 @@ class Info(ButtonCog):
             lines = [f"**{who.display_name}**"]
         else:
             lines = [tr("**{name}** (matches in this server)", name=who.display_name)]
+        provisional = False
         for row in rows:
             rating = await service.ratings.rating(row.game, who.id)
             counts = tr(
@@ -269,8 +297,18 @@ class Info(ButtonCog):
                 drawn=row.drawn,
             )
             if rating is not None:
-                counts += tr(" · rating {rating}", rating=rating_text(rating.mu, rating.sigma, tr))
+                shown = shown_rating(rating.mu, rating.sigma)
+                counts += tr(" · rating {rating}", rating=str(shown))
+                provisional = provisional or shown.provisional
             lines.append(counts)
+        if provisional:
+            footer = tr.ngettext(
+                "A rating marked ? is provisional until about {count} rated game.",
+                "A rating marked ? is provisional until about {count} rated games.",
+                ESTABLISHED_AFTER,
+                count=ESTABLISHED_AFTER,
+            )
+            lines.append(f"-# {footer}")
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     # ------------------------------------------------------------------------------------------ /matches

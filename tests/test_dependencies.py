@@ -13,7 +13,6 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "bot", "cogs", "renderer")
 OWN = frozenset({*PACKAGES, "__future__"})

@@ -2,50 +2,80 @@
 ``ai:<level>`` for the bot), updated once when a rated match finishes (a flag on the match makes it
 idempotent, so a crash between the end and the rating is repaired by `recover`).
 
-Players read a rating on one scale, `shown_rating`: openskill's ordinal (the conservative estimate
-mu - 3 sigma) mapped to an Elo-like number, so a new player shows 1500, and marked provisional
-(`is_provisional`) while it is still uncertain. Every text that shows a rating uses these two functions.
+Players read a rating on one scale, `shown_rating`, the one definition of the number shown and of its
+provisional mark: the skill estimate mu on an Elo-like scale where a new player shows 1500. It is not the
+conservative estimate mu - 3 sigma: that one rises for everyone as sigma shrinks, so a pool of equal players
+drifted together to about 2,300 after a few hundred games. mu is shared out between players (what one gains
+the others lose, give or take), so the average shown rating stays where new players start. A rating stays
+provisional ("1530?") until sigma falls to `PROVISIONAL_SIGMA`, and only established ratings of people (never
+the bot's) are ranked on leaderboards, as on lichess.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from bot.service.errors import UnknownGame
-from bot.service.records import MatchStatus, Rating, RatingChange, player_key
+from bot.service.records import AI_LEVELS, MatchStatus, Rating, RatingChange, player_key
 from bot.service.store import MatchStore
 from games.base import Rules
 
-_DISPLAY_MODEL = PlackettLuce()
+_MODEL = PlackettLuce()
 
-NEW_MU, NEW_SIGMA = _DISPLAY_MODEL.mu, _DISPLAY_MODEL.sigma
+NEW_MU, NEW_SIGMA = _MODEL.mu, _MODEL.sigma
 """A player's rating before their first rated game."""
-DISPLAY_TARGET = 1500.0
-"""What a new player shows: openskill's default rating has mu - 3 sigma = 0, which maps to this."""
-DISPLAY_ALPHA = 200.0 / _DISPLAY_MODEL.beta
-"""Points per unit of skill: one beta (the model's skill-class width: a player one beta stronger wins about
-76% of games) is 200 points, as 200 Elo points are a 76% expected score. 48 with openskill's defaults."""
-PROVISIONAL_SIGMA = 6.0
-"""A rating is provisional while its sigma is above this (a new rating starts at 25/3 = 8.33). Measured on
-simulated two-player pools, sigma falls below 6 after about a dozen rated games; until then a single game
-still moves the shown rating by 70 to 130 points, so the number is not yet worth comparing."""
+START_RATING = 1500
+"""What a new player shows, and what the average shown rating of a pool stays near."""
+SETTLED_SIGMA = 2.5
+"""The sigma of a settled player, what 50 to 150 rated games leave (it keeps falling slowly after that)."""
+POINTS_PER_MU = 400.0 / (math.log(10) * math.sqrt(2 * (_MODEL.beta**2 + SETTLED_SIGMA**2)))
+"""Shown points per unit of mu, about 25 with openskill's defaults, so that gaps read as in Elo: Plackett-Luce
+expects a player d ahead of an opponent, both with sigma s, to win 1 / (1 + exp(-d / sqrt(2 (beta^2 + s^2))))
+of games and Elo expects 1 / (1 + 10^(-D / 400)) from D points ahead; with s = `SETTLED_SIGMA` the two agree
+when D = d * POINTS_PER_MU (200 points: about 76%). In simulated pools of Elo-rated players the shown gaps
+are about 20% wider than the true ones after 80 games each, 5% after 200, and right after 600."""
+PROVISIONAL_SIGMA = 5.0
+"""A rating is provisional while its sigma is above this: about 126 points on the shown scale, of 211 for a
+new player (lichess marks a rating provisional while its deviation is above 110). At the threshold one game
+still moves the shown rating by about 40 points."""
+ESTABLISHED_AFTER = 20
+"""About how many rated games establish a rating (what players are told; tests/service/test_rating_scale.py
+checks it): measured on simulated pools, about 12 against settled players, 20 in a pool of newcomers, and 25
+for two newcomers who only play each other."""
 
 
-def shown_rating(mu: float, sigma: float) -> int:
-    """The rating players read: openskill's ordinal with `DISPLAY_ALPHA` and `DISPLAY_TARGET` (a new player
-    shows 1500), rounded half up. Differences are taken between shown ratings, so "1500 -> 1665 (+165)"
-    always adds up."""
-    ordinal = _DISPLAY_MODEL.rating(mu=mu, sigma=sigma).ordinal(3.0, DISPLAY_ALPHA, DISPLAY_TARGET)
-    return math.floor(ordinal + 0.5)
+@dataclass(frozen=True, slots=True)
+class ShownRating:
+    """A rating as players read it: the points, and whether it is still provisional ("1530?")."""
+
+    points: int
+    provisional: bool
+
+    def __str__(self) -> str:
+        return f"{self.points}?" if self.provisional else str(self.points)
 
 
-def is_provisional(sigma: float) -> bool:
-    """Whether a rating is still too uncertain to compare (see `PROVISIONAL_SIGMA`)."""
-    return sigma > PROVISIONAL_SIGMA
+def shown_rating(mu: float, sigma: float) -> ShownRating:
+    """The rating players read, everywhere: `START_RATING` plus `POINTS_PER_MU` per unit of mu above a new
+    player's, rounded half up, provisional while sigma is above `PROVISIONAL_SIGMA`. Changes are taken
+    between shown ratings, so "1500 -> 1583 (+83)" always adds up; leaderboards sort by mu, which orders
+    the same way."""
+    points = math.floor(START_RATING + POINTS_PER_MU * (mu - NEW_MU) + 0.5)
+    return ShownRating(points, sigma > PROVISIONAL_SIGMA)
+
+
+def after_match(
+    before: Sequence[tuple[float, float] | None], ranks: Sequence[float]
+) -> list[tuple[float, float]]:
+    """The (mu, sigma) of each player after one match, from their ratings before (None: a new player) and
+    their ranks (1 is first; equal ranks tie)."""
+    teams = [[_MODEL.rating() if r is None else _MODEL.rating(*r)] for r in before]
+    return [(team[0].mu, team[0].sigma) for team in _MODEL.rate(teams, ranks=list(ranks))]
 
 
 class Ratings:
@@ -57,7 +87,6 @@ class Ratings:
         self.store = store
         self.registry = registry
         self.now = now
-        self._model = PlackettLuce()
 
     async def rate(self, match_id: int) -> list[RatingChange]:
         """Apply the ratings of a finished rated match once; later calls return the stored changes."""
@@ -66,15 +95,9 @@ class Ratings:
             return []
         ranks = [float(r) for r in row.outcome.ranks]
         keys = [p.player_key for p in row.seats]
-        model = self._model
 
         def compute(current: dict[str, tuple[float, float] | None]) -> dict[str, tuple[float, float]]:
-            teams = []
-            for key in keys:
-                before = current[key]
-                teams.append([model.rating(name=key) if before is None else model.rating(*before, name=key)])
-            rated = model.rate(teams, ranks=ranks)
-            return {key: (team[0].mu, team[0].sigma) for key, team in zip(keys, rated, strict=True)}
+            return dict(zip(keys, after_match([current[key] for key in keys], ranks), strict=True))
 
         await self.store.apply_ratings(match_id, row.game, keys, compute, self.now())
         return await self.store.rating_changes(match_id)
@@ -88,12 +111,24 @@ class Ratings:
         return count
 
     async def leaderboard(self, game: str, *, guild_id: int | None = None, limit: int = 10) -> list[Rating]:
-        """The best rated players of a game (with a finished rated match), in a guild or everywhere."""
+        """The best established ratings of people in a game (highest shown rating first), of those with a
+        rated result in a guild or everywhere. Provisional ratings and the bot's are not ranked."""
+        self._check(game)
+        return await self.store.leaderboard(game, guild_id, limit, PROVISIONAL_SIGMA)
+
+    async def bot_ratings(self, game: str) -> list[Rating]:
+        """The bot's rating in a game at each level it has played rated, easiest first (shown apart from
+        the leaderboard)."""
+        self._check(game)
+        keys = [player_key(0, level) for level in AI_LEVELS]
+        found = await self.store.get_ratings(game, keys)
+        return [found[key] for key in keys if key in found and found[key].played > 0]
+
+    def _check(self, game: str) -> None:
         try:
             self.registry(game)
         except KeyError:
             raise UnknownGame(game=game) from None
-        return await self.store.leaderboard(game, guild_id, limit)
 
     async def rating(self, game: str, user_id: int) -> Rating | None:
         """A user's rating in a game, or None if unrated."""

@@ -265,17 +265,6 @@ class RatingChange:
     def ai_level(self) -> str | None:
         return parse_player_key(self.player_key)[1]
 
-    @property
-    def before(self) -> float | None:
-        """The conservative rating (mu - 3 sigma) before the match; None for a first rated game."""
-        if self.mu_before is None or self.sigma_before is None:
-            return None
-        return self.mu_before - 3 * self.sigma_before
-
-    @property
-    def after(self) -> float:
-        return self.mu_after - 3 * self.sigma_after
-
 
 @dataclass(frozen=True, slots=True)
 class Finished:
@@ -411,11 +400,6 @@ class Rating:
     @property
     def ai_level(self) -> str | None:
         return parse_player_key(self.player_key)[1]
-
-    @property
-    def conservative(self) -> float:
-        """mu - 3 sigma: the estimate the leaderboard sorts by."""
-        return self.mu - 3 * self.sigma
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.service.ratings import ESTABLISHED_AFTER
 from tests.bot.helpers import button_labels, last_board, reply_text, start_challenge, take_user_errors
 
 
@@ -71,12 +72,13 @@ async def test_after_the_end_replay_history_leaderboard_stats(world: Any) -> Non
     # One rating scale, rounded the same way on the final board, the leaderboard and /stats; plurals agree.
     shown = re.search(rf"<@{alice.id}>: 1500 → (\d+) \(\+\d+\), first rated game, provisional", final.content)
     assert shown, final.content
+    # After one game both ratings are provisional: nobody is ranked yet, and the leaderboard says why.
     board = await alice.slash(channel, "leaderboard", game="paint")
-    assert f"1. <@{alice.id}>: {shown.group(1)} (provisional) · 1 game\n" in board.response.content + "\n"
+    assert board.ephemeral and "No Paint player has an established rating yet" in board.response.content
     stats = await alice.slash(channel, "stats")
-    assert f"Paint: 1 played, 1 won, 0 lost, 0 drawn · rating {shown.group(1)} (provisional)" in (
-        stats.response.content
-    )
+    assert f"Paint: 1 played, 1 won, 0 lost, 0 drawn · rating {shown.group(1)}?\n" in stats.response.content
+    footer = f"-# A rating marked ? is provisional until about {ESTABLISHED_AFTER} rated games."
+    assert footer in stats.response.content
     assert "· 2 moves" in history.response.content
     mine = await alice.slash(channel, "matches")
     assert "no active match" in mine.response.content

@@ -12,9 +12,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import games
-from bot.boards import rating_lines, rating_text, result_lines, result_sentence
+from bot.boards import rating_lines, result_lines, result_sentence
 from bot.i18n import ENGLISH
-from bot.service.ratings import NEW_MU, NEW_SIGMA, PROVISIONAL_SIGMA, is_provisional, shown_rating
+from bot.service.ratings import (
+    NEW_MU,
+    NEW_SIGMA,
+    POINTS_PER_MU,
+    PROVISIONAL_SIGMA,
+    SETTLED_SIGMA,
+    after_match,
+    shown_rating,
+)
 from bot.service.records import Finished, MatchRecord, MatchStatus, MatchView, Player, RatingChange
 from games.base import Outcome, Termination
 
@@ -210,11 +218,19 @@ def change(key: str, before: tuple[float, float] | None, after: tuple[float, flo
 
 
 def test_a_new_player_shows_1500_and_the_scale_is_elo_like() -> None:
-    assert shown_rating(NEW_MU, NEW_SIGMA) == 1500
-    # One beta of skill (25/6) is 200 points; sigma counts three times (the conservative estimate).
-    assert shown_rating(NEW_MU + 25 / 6, NEW_SIGMA) == 1700
-    assert shown_rating(30.0, 2.0) == 1500 + 48 * (30 - 6)
-    assert is_provisional(NEW_SIGMA) and not is_provisional(PROVISIONAL_SIGMA)
+    assert shown_rating(NEW_MU, NEW_SIGMA).points == 1500
+    # The shown rating is mu on the scale: sigma does not move it (mu - 3 sigma rose for everyone).
+    assert shown_rating(30.0, 2.0).points == shown_rating(30.0, 7.0).points == round(1500 + 5 * POINTS_PER_MU)
+    assert (
+        shown_rating(NEW_MU, NEW_SIGMA).provisional
+        and not shown_rating(NEW_MU, PROVISIONAL_SIGMA).provisional
+    )
+    # 200 points mean what they mean in Elo: the update expects the settled favourite to score about 76%
+    # (what it loses by losing, over what it gains and loses by either result).
+    favourite, underdog = (NEW_MU + 200 / POINTS_PER_MU, SETTLED_SIGMA), (NEW_MU, SETTLED_SIGMA)
+    gain = after_match([favourite, underdog], [1.0, 2.0])[0][0] - favourite[0]
+    loss = favourite[0] - after_match([favourite, underdog], [2.0, 1.0])[0][0]
+    assert loss / (gain + loss) == pytest.approx(1 / (1 + 10 ** (-200 / 400)), abs=0.005)
 
 
 def test_rating_lines_for_a_first_game_and_an_established_player() -> None:
@@ -226,9 +242,9 @@ def test_rating_lines_for_a_first_game_and_an_established_player() -> None:
         ]
     )
     assert lines == [
-        f"<@{ALICE}>: 1500 → 1665 (+165), first rated game, provisional",
-        "Tessera (easy): 1500 → 1412 (-88), first rated game, provisional",
-        f"<@{BOB}>: 2508 → 2544 (+36)",
+        f"<@{ALICE}>: 1500 → 1567 (+67), first rated game, provisional",
+        "Tessera (easy): 1500 → 1433 (-67), first rated game, provisional",
+        f"<@{BOB}>: 1626 → 1642 (+16)",
     ]
 
 
@@ -245,13 +261,13 @@ def test_a_rating_line_always_adds_up(
     assert found, line
     shown_before, shown_after, delta = (int(found.group(i)) for i in (1, 2, 3))
     assert shown_after - shown_before == delta
-    assert shown_after == shown_rating(*after)
+    assert shown_after == shown_rating(*after).points
     assert (found.group(4) is not None) == first
-    assert (found.group(5) is not None) == is_provisional(after[1])
+    assert (found.group(5) is not None) == shown_rating(*after).provisional
 
 
 def test_rating_text_and_plurals() -> None:
-    assert rating_text(NEW_MU, NEW_SIGMA) == "1500 (provisional)"
-    assert rating_text(30.0, 2.0) == "2652"
+    assert str(shown_rating(NEW_MU, NEW_SIGMA)) == "1500?"
+    assert str(shown_rating(30.0, 2.0)) == "1626"
     games = [ENGLISH.ngettext("{count} game", "{count} games", n, count=n) for n in (0, 1, 2)]
     assert games == ["0 games", "1 game", "2 games"]

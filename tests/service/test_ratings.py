@@ -1,15 +1,22 @@
-"""Ratings once per finished rated match, leaderboards, stats and history."""
+"""Ratings once per finished rated match, leaderboards (established people only, by shown rating; the bot
+apart), stats and history."""
 
 from __future__ import annotations
 
-import itertools
+from pathlib import Path
 
+import aiosqlite
+import asyncpg
 import pytest
 
 from bot.service import Service
-from bot.service.records import Finish, Finished, MatchStatus
+from bot.service.ratings import PROVISIONAL_SIGMA, shown_rating
+from bot.service.records import Finish, Finished, MatchStatus, Rating
+from bot.service.store import MatchStore, PostgresStore, SqliteStore
+from bot.service.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
+from bot.service.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
 from games.base import Outcome, Termination
-from tests.service.helpers import ALICE, BOB, BOT, CAROL, GUILD, start_match
+from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, start_match
 
 
 async def win_race(service: Service, winner: int, loser: int, channel: int, guild: int = GUILD) -> Finished:
@@ -23,7 +30,7 @@ async def test_a_rated_match_changes_ratings_once(service: Service) -> None:
     finished = await win_race(service, ALICE, BOB, 1)
     changes = {c.user_id: c for c in finished.rating_changes}
     assert set(changes) == {ALICE, BOB}
-    assert changes[ALICE].before is None and changes[ALICE].mu_after > 25 > changes[BOB].mu_after
+    assert changes[ALICE].mu_before is None and changes[ALICE].mu_after > 25 > changes[BOB].mu_after
     ratings = await service.store.get_ratings("race", ["user:1", "user:2"])
     assert await service.ratings.rate(finished.match.id) == list(finished.rating_changes)
     assert await service.ratings.recover() == 0
@@ -54,30 +61,61 @@ async def test_a_crash_between_the_end_and_the_rating_is_repaired_by_recover(ser
     assert await service.store.finish_match(match.id, 0, finish)
     assert await service.ratings.recover() == 1
     assert await service.ratings.recover() == 0
-    board = await service.ratings.leaderboard("race")
-    assert [e.user_id for e in board] == [ALICE, BOB]
+    ratings = await service.store.get_ratings("race", ["user:1", "user:2"])
+    assert ratings["user:1"].mu > ratings["user:2"].mu and ratings["user:1"].played == 1
 
 
-async def test_leaderboards_per_guild_and_overall_and_the_ai_key(service: Service) -> None:
-    await win_race(service, ALICE, BOB, 1, guild=GUILD)
-    await win_race(service, CAROL, ALICE, 2, guild=GUILD + 1)
-    ai = await service.challenges.play_bot(
-        "race", {"first": "challenger"}, BOB, bot_id=BOT, level="hard", guild_id=GUILD, channel_id=3
-    )
-    result = await service.matches.resign(ai.id, BOB)
-    assert isinstance(result, Finished)
-    assert {c.player_key for c in result.rating_changes} == {"user:2", "ai:hard"}
+async def played_out(
+    service: Service, winner: int, loser: int, channel: int, guild: int | None = GUILD
+) -> Finished:
+    """A rated match in which each player moves once before the loser resigns."""
+    match = await start_match(service, challenger=winner, opponent=loser, channel=channel, guild=guild)
+    await service.matches.play(match.id, winner, "1")
+    await service.matches.play(match.id, loser, "1")
+    result = await service.matches.resign(match.id, loser)
+    assert isinstance(result, Finished) and result.rating_changes
+    return result
+
+
+async def test_leaderboards_rank_established_people_by_shown_rating(service: Service) -> None:
+    """As on lichess: Alice and Bob (22 rated matches, Alice winning two in three) are ranked by their shown
+    ratings; Carol and Dave (2 matches elsewhere) are provisional and left out, and so is the bot, which has
+    its own line (`bot_ratings`)."""
+    for n in range(22):
+        await played_out(service, *((BOB, ALICE) if n % 3 == 2 else (ALICE, BOB)), channel=1)
+    await played_out(service, CAROL, DAVE, 2, guild=GUILD + 1)
+    await played_out(service, DAVE, CAROL, 2, guild=GUILD + 1)
+    for _ in range(2):
+        ai = await service.challenges.play_bot(
+            "race", {"first": "challenger"}, CAROL, bot_id=BOT, level="hard", guild_id=GUILD, channel_id=3
+        )
+        await service.matches.play(ai.id, CAROL, "1")
+        await service.matches.play(ai.id, BOT, "1")
+        result = await service.matches.resign(ai.id, CAROL)
+        assert isinstance(result, Finished)
+        assert {c.player_key for c in result.rating_changes} == {"user:3", "ai:hard"}
+
+    everyone = await service.store.get_ratings("race", [f"user:{u}" for u in (ALICE, BOB, CAROL, DAVE)])
+    shown = {key: shown_rating(r.mu, r.sigma) for key, r in everyone.items()}
+    assert not shown["user:1"].provisional and not shown["user:2"].provisional
+    assert shown["user:3"].provisional and shown["user:4"].provisional
+    assert shown["user:1"].points > shown["user:3"].points, "a provisional player could have ranked second"
+
+    def keys(board: list[Rating]) -> list[str]:
+        return [e.player_key for e in board]
+
     overall = await service.ratings.leaderboard("race")
-    assert {e.player_key for e in overall} == {"user:1", "user:2", "user:3", "ai:hard"}
-    assert len(overall) == 4
-    assert all(a.conservative >= b.conservative for a, b in itertools.pairwise(overall))
+    assert keys(overall) == ["user:1", "user:2"]
+    assert [e.played for e in overall] == [22, 22]
     local = await service.ratings.leaderboard("race", guild_id=GUILD)
-    assert {e.player_key for e in local} == {"user:1", "user:2", "ai:hard"}
-    assert next(e for e in local if e.player_key == "ai:hard").ai_level == "hard"
-    assert next(e for e in overall if e.user_id == ALICE).played == 2
-    assert (await service.ratings.rating("race", ALICE)) is not None and await service.ratings.rating(
-        "race", 12345
-    ) is None
+    assert keys(local) == ["user:1", "user:2"]
+    assert await service.ratings.leaderboard("race", guild_id=GUILD + 1) == []
+    assert keys(await service.ratings.leaderboard("race", limit=1)) == ["user:1"]
+    [bot] = await service.ratings.bot_ratings("race")
+    assert (bot.player_key, bot.ai_level, bot.played) == ("ai:hard", "hard", 2)
+    assert await service.ratings.bot_ratings("hoard") == []
+    assert (await service.ratings.rating("race", ALICE)) == everyone["user:1"]
+    assert await service.ratings.rating("race", 12345) is None
     with pytest.raises(Exception, match="no game called"):
         await service.ratings.leaderboard("chess")
 
@@ -111,3 +149,99 @@ async def test_history_lists_finished_matches_with_their_moves(service: Service)
         history[0].match.id
     ]
     assert await service.history.finished(game="hoard") == []
+
+
+# ------------------------------------------------------------------------------- upgrading old databases
+
+OLD_RATINGS = [
+    # (player_key, mu, sigma, played): by the old mu - 3 sigma Bob ranked first; by mu Alice does. Carol's
+    # rating is provisional and the bot's is the bot's: neither is ranked any more.
+    ("user:1", 30.0, 3.0, 25),
+    ("user:2", 27.0, 0.5, 30),
+    ("user:3", 35.0, 6.0, 3),
+    ("ai:hard", 40.0, 1.0, 50),
+]
+
+
+def before_the_leaderboard_migration(migrations: tuple[tuple[str, ...], ...]) -> int:
+    """The schema version just before the migration that indexes leaderboards by mu."""
+    return next(
+        i
+        for i, statements in enumerate(migrations)
+        if any("ON ratings (game, mu, player_key)" in s for s in statements)
+    )
+
+
+async def check_upgraded_leaderboards(store: MatchStore) -> None:
+    everywhere = await store.leaderboard("race", None, 10, PROVISIONAL_SIGMA)
+    assert [(e.player_key, e.played) for e in everywhere] == [("user:1", 25), ("user:2", 30)]
+    assert [e.player_key for e in await store.leaderboard("race", GUILD, 10, PROVISIONAL_SIGMA)] == [
+        "user:1",
+        "user:2",
+    ]
+
+
+@pytest.mark.sqlite_only
+async def test_an_old_sqlite_database_ranks_by_the_shown_rating_from_an_index(db_path: Path) -> None:
+    """A database from before the change keeps its ratings, ranks them by the shown rating, and answers the
+    leaderboard from the index in its order (no sort of the whole game)."""
+    old = before_the_leaderboard_migration(SQLITE_MIGRATIONS)
+    async with aiosqlite.connect(db_path) as db:
+        for migration in SQLITE_MIGRATIONS[:old]:
+            for statement in migration:
+                await db.execute(statement)
+        await db.execute(f"PRAGMA user_version = {old}")
+        for key, mu, sigma, played in OLD_RATINGS:
+            await db.execute("INSERT INTO ratings VALUES ('race', ?, ?, ?, 0.0, ?)", (key, mu, sigma, played))
+            await db.execute("INSERT INTO guild_ratings VALUES (?, 'race', ?, ?)", (GUILD, key, played))
+        await db.commit()
+    store = await SqliteStore.open(str(db_path))
+    statements: list[str] = []
+    try:
+        await store._reader.set_trace_callback(statements.append)
+        await check_upgraded_leaderboards(store)
+    finally:
+        await store.close()
+    async with aiosqlite.connect(db_path) as db:
+        async with db.execute("PRAGMA user_version") as cursor:
+            assert (await cursor.fetchone()) == (len(SQLITE_MIGRATIONS),)
+        [everywhere] = [s for s in statements if "FROM ratings WHERE" in s]
+        async with db.execute(f"EXPLAIN QUERY PLAN {everywhere}") as cursor:
+            plan = " / ".join(row[3] for row in await cursor.fetchall())
+    assert "USING INDEX ratings_board" in plan and "TEMP B-TREE" not in plan, plan
+
+
+async def test_an_old_postgresql_database_ranks_by_the_shown_rating(postgres_url: str) -> None:
+    old = before_the_leaderboard_migration(POSTGRES_MIGRATIONS)
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        async with conn.transaction():
+            for migration in POSTGRES_MIGRATIONS[:old]:
+                for statement in migration:
+                    await conn.execute(statement)
+            await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            await conn.execute("INSERT INTO schema_version VALUES ($1)", old)
+            for key, mu, sigma, played in OLD_RATINGS:
+                await conn.execute(
+                    "INSERT INTO ratings VALUES ('race', $1, $2, $3, 0.0, $4)", key, mu, sigma, played
+                )
+                await conn.execute(
+                    "INSERT INTO guild_ratings VALUES ($1, 'race', $2, $3)", GUILD, key, played
+                )
+    finally:
+        await conn.close()
+    store = await PostgresStore.open(postgres_url)
+    try:
+        assert await store.schema_version() == len(POSTGRES_MIGRATIONS)
+        await check_upgraded_leaderboards(store)
+    finally:
+        await store.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        index = await conn.fetchval(
+            "SELECT indexdef FROM pg_indexes "
+            "WHERE schemaname = current_schema() AND indexname = 'ratings_board'"
+        )
+    finally:
+        await conn.close()
+    assert index.endswith("(game, mu, player_key)"), index

@@ -304,9 +304,12 @@ class MatchStore(Protocol):
 
     async def rating_changes(self, match_id: int) -> list[RatingChange]: ...
     async def get_ratings(self, game: str, player_keys: Sequence[str]) -> dict[str, Rating]: ...
-    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
-        """The best ratings of a game (mu - 3 sigma, highest first) of players with a rated result, with
-        how many rated matches each played: everywhere, or in one guild (its own count there)."""
+    async def leaderboard(
+        self, game: str, guild_id: int | None, limit: int, max_sigma: float
+    ) -> list[Rating]:
+        """The best ratings of people (``user:`` keys; never the bot's) in a game, mu highest first, of those
+        with a rated result and sigma at most `max_sigma` (established), with how many rated matches each
+        played: everywhere, or in one guild (its own count there)."""
         ...
 
     async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]: ...

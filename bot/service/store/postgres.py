@@ -810,22 +810,26 @@ class PostgresStore:
         )
         return {r["player_key"]: rating_from_row(r) for r in rows}
 
-    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
+    async def leaderboard(
+        self, game: str, guild_id: int | None, limit: int, max_sigma: float
+    ) -> list[Rating]:
         if guild_id is None:
             rows = await self._pool.fetch(
                 "SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = $1 AND played > 0 "
-                "ORDER BY mu - 3 * sigma DESC, player_key LIMIT $2",
+                "AND sigma <= $2 AND player_key LIKE 'user:%' ORDER BY mu DESC, player_key DESC LIMIT $3",
                 game,
+                max_sigma,
                 limit,
             )
         else:
             rows = await self._pool.fetch(
                 "SELECT r.game, r.player_key, r.mu, r.sigma, g.played FROM guild_ratings g "
                 "JOIN ratings r ON r.game = g.game AND r.player_key = g.player_key "
-                "WHERE g.guild_id = $1 AND g.game = $2 "
-                "ORDER BY r.mu - 3 * r.sigma DESC, r.player_key LIMIT $3",
+                "WHERE g.guild_id = $1 AND g.game = $2 AND r.sigma <= $3 AND g.player_key LIKE 'user:%' "
+                "ORDER BY r.mu DESC, r.player_key DESC LIMIT $4",
                 guild_id,
                 game,
+                max_sigma,
                 limit,
             )
         return [rating_from_row(r) for r in rows]

@@ -987,20 +987,22 @@ class SqliteStore:
         )
         return {r["player_key"]: rating_from_row(r) for r in rows}
 
-    async def leaderboard(self, game: str, guild_id: int | None, limit: int) -> list[Rating]:
+    async def leaderboard(
+        self, game: str, guild_id: int | None, limit: int, max_sigma: float
+    ) -> list[Rating]:
         if guild_id is None:
             rows = await self._fetchall(
                 "SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = ? AND played > 0 "
-                "ORDER BY mu - 3 * sigma DESC, player_key LIMIT ?",
-                (game, limit),
+                "AND sigma <= ? AND player_key LIKE 'user:%' ORDER BY mu DESC, player_key DESC LIMIT ?",
+                (game, max_sigma, limit),
             )
         else:
             rows = await self._fetchall(
                 "SELECT r.game, r.player_key, r.mu, r.sigma, g.played FROM guild_ratings g "
                 "JOIN ratings r ON r.game = g.game AND r.player_key = g.player_key "
-                "WHERE g.guild_id = ? AND g.game = ? "
-                "ORDER BY r.mu - 3 * r.sigma DESC, r.player_key LIMIT ?",
-                (guild_id, game, limit),
+                "WHERE g.guild_id = ? AND g.game = ? AND r.sigma <= ? AND g.player_key LIKE 'user:%' "
+                "ORDER BY r.mu DESC, r.player_key DESC LIMIT ?",
+                (guild_id, game, max_sigma, limit),
             )
         return [rating_from_row(r) for r in rows]
 

@@ -191,5 +191,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # The language of a guild's public messages (NULL: the guild's Discord locale).
         "ALTER TABLE guild_settings ADD COLUMN locale TEXT",
     ),
+    (
+        # Leaderboards rank by the shown rating, which is mu on an Elo-like scale (bot/service/ratings.py),
+        # no longer the conservative mu - 3 sigma: the index follows. Nothing stored changes.
+        "DROP INDEX ratings_board",
+        "CREATE INDEX ratings_board ON ratings (game, mu, player_key)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
