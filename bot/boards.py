@@ -147,6 +147,20 @@ def result_sentence(finished: Finished, tr: Tr = ENGLISH) -> str:
     "**Draw: nobody held the lead.**", "**<@1> and <@2> share first place on score.**"."""
     match, outcome = finished.match, finished.outcome
     if outcome.termination is Termination.ABORTED:
+        if finished.early is Termination.TIMEOUT and finished.by_user is not None:
+            return tr(
+                "{player} ran out of time before every player had moved, so **match #{match_id} is aborted.** "
+                "No result, no rating change.",
+                match_id=match.id,
+                player=f"<@{finished.by_user}>",
+            )
+        if finished.early is Termination.RESIGNATION and finished.by_user is not None:
+            return tr(
+                "{player} resigned before every player had moved, so **match #{match_id} is aborted.** "
+                "No result, no rating change.",
+                match_id=match.id,
+                player=f"<@{finished.by_user}>",
+            )
         if finished.by_user is not None:
             return tr(
                 "**Match #{match_id} was aborted by {player}.** No result, no rating change.",

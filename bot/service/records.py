@@ -280,13 +280,15 @@ class RatingChange:
 @dataclass(frozen=True, slots=True)
 class Finished:
     """A match that has just ended. `winners` are user ids (empty for a draw or an abort); `by_user` is who
-    resigned, timed out or aborted, if anyone."""
+    resigned, timed out or aborted, if anyone. `early` is set when the match was aborted because `by_user`
+    resigned (RESIGNATION) or ran out of time (TIMEOUT) before every seat had moved once."""
 
     match: MatchView
     outcome: Outcome
     winners: tuple[int, ...]
     by_user: int | None
     rating_changes: tuple[RatingChange, ...]
+    early: Termination | None = None
 
     @property
     def termination(self) -> Termination:

@@ -39,7 +39,9 @@ async def test_takeback_asked_and_accepted(world: Any) -> None:
 
 async def test_abort_needs_both_players_or_an_admin(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
-    await start_challenge(world, alice, bob, "paint")
+    await start_challenge(world, alice, bob, "paint", first="challenger")
+    await alice.slash(channel, "move", notation="c1-c3")
+    await bob.slash(channel, "move", notation="b9-b8")
     asked = await alice.slash(channel, "abort")
     assert "wants to abort" in asked.response.content
     outsider = await world.carol.click(asked.response, label="Agree to abort")

@@ -9,11 +9,12 @@ import pytest
 from bot.service import Service
 from bot.service.records import Finish, Finished, MatchStatus
 from games.base import Outcome, Termination
-from tests.service.helpers import ALICE, BOB, BOT, CAROL, GUILD, start_match
+from tests.service.helpers import ALICE, BOB, BOT, CAROL, GUILD, everyone_moves, start_match
 
 
 async def win_race(service: Service, winner: int, loser: int, channel: int, guild: int = GUILD) -> Finished:
     match = await start_match(service, challenger=winner, opponent=loser, channel=channel, guild=guild)
+    await everyone_moves(service, match.id)
     result = await service.matches.resign(match.id, loser)
     assert isinstance(result, Finished)
     return result
@@ -35,6 +36,7 @@ async def test_a_rated_match_changes_ratings_once(service: Service) -> None:
 
 async def test_unrated_and_aborted_matches_change_nothing(service: Service) -> None:
     match = await start_match(service, options={"rated": False})
+    await everyone_moves(service, match.id)
     result = await service.matches.resign(match.id, BOB)
     assert isinstance(result, Finished) and result.rating_changes == ()
     other = await start_match(service, channel=2)
@@ -64,6 +66,7 @@ async def test_leaderboards_per_guild_and_overall_and_the_ai_key(service: Servic
     ai = await service.challenges.play_bot(
         "race", {"first": "challenger"}, BOB, bot_id=BOT, level="hard", guild_id=GUILD, channel_id=3
     )
+    await everyone_moves(service, ai.id)
     result = await service.matches.resign(ai.id, BOB)
     assert isinstance(result, Finished)
     assert {c.player_key for c in result.rating_changes} == {"user:2", "ai:hard"}
