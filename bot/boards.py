@@ -149,8 +149,8 @@ def result_sentence(finished: Finished, tr: Tr = ENGLISH) -> str:
     if outcome.termination is Termination.ABORTED:
         if finished.early is Termination.TIMEOUT and finished.by_user is not None:
             return tr(
-                "{player} ran out of time before every player had moved, so **match #{match_id} is aborted.** "
-                "No result, no rating change.",
+                "{player} ran out of time before every player had moved, so **match #{match_id} is "
+                "aborted.** No result, no rating change.",
                 match_id=match.id,
                 player=f"<@{finished.by_user}>",
             )
