@@ -205,7 +205,7 @@ class Info(ButtonCog):
                 "Replay of match #{match_id} ({game}, {moves}): {result}.",
                 match_id=match_id,
                 game=game_name(match.game),
-                moves=moves_count(len(log), public),
+                moves=moves_count(runtime.service.rules(match.game).moves_played(match.state), public),
                 result=result_phrase(match, public),
             ),
             file=file,

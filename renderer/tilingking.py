@@ -363,7 +363,7 @@ def draw(
     img = _background(theme, size, board.id).copy()
     _draw_board(img, state, theme, geo, _last_piece(state, last_move))
     _draw_panel(img, state, theme, pg, names, last_move)
-    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    status = status_text(rules, state, names, outcome=outcome)
     draw_header(img, pg, theme, _chips(rules, state, names, theme, outcome), status)
     return img
 
@@ -377,7 +377,7 @@ def describe(
     names = seat_names(rules, state, players, state.seats)
     board = state.board
     points = engine.scores(state)
-    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    status = status_text(rules, state, names, outcome=outcome)
     kind = wording.text(f"tk.alt.kind.{board.kind}")
     parts = [wording.text("tk.alt.board", board=board.id, kind=kind, status=status)]
     if last_move:

@@ -389,6 +389,7 @@ class MatchService:
             at=stored.at,
             user_id=row.seats[step.seat].user_id,
             description=self._describe(rules, step.before, step.seat, step.move),
+            number=None if step.move is None else rules.moves_played(step.before) + 1,
         )
 
     # ------------------------------------------------------------------------------------------- playing
@@ -467,6 +468,7 @@ class MatchService:
                     at=now,
                     user_id=row.seats[seat].user_id,
                     description=self._describe(rules, state, seat, move),
+                    number=None if move is None else rules.moves_played(state) + 1,
                 )
             )
             ply += 1

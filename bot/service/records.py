@@ -217,10 +217,12 @@ class MoveRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveView(MoveRecord):
-    """A move with its player and its description (`rules.describe` from the position before it)."""
+    """A move with its player, its description (`rules.describe` from the position before it) and its
+    number as players read it (`Rules.moves_played` before it, plus one; None for a resignation: no move)."""
 
     user_id: int
     description: str
+    number: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,7 +433,8 @@ class UserStats:
 
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
-    """A finished or aborted match and the number of moves its players chose (forced passes not counted)."""
+    """A finished or aborted match and the number of its moves, counted as `Rules.moves_played` counts them
+    (forced passes included, resignations not), so /history says what the final board said."""
 
     match: MatchRecord
     moves: int

@@ -461,6 +461,10 @@ class TilingKingRules:
         losers = [s for s in range(state.seats) if state.resigned[s]]
         return Outcome.by_score(scores(state), state.ended, last=losers)
 
+    def moves_played(self, state: TilingState) -> int:
+        """The plies: placements, passes, pass-alls and swaps; a resignation, on turn or not, counts none."""
+        return state.ply
+
     def seat_label(self, state: TilingState, seat: Seat) -> str:
         """The seat's colour (after a pie swap, the colour it took over)."""
         return COLOURS[state.colours[seat]]
@@ -485,10 +489,9 @@ class TilingKingRules:
             passall = _set(state.passall, seat, True)
             after = replace(state, started=started, passed=state.passed | bit, passall=passall)
             return self._next(after, seat, changed=True)
-        if move.action == RESIGN:
-            return self._next(
-                replace(state, started=started, resigned=_set(state.resigned, seat, True)), seat, changed=True
-            )
+        if move.action == RESIGN:  # not a move: the ply stays, as for a resignation out of turn
+            after = replace(state, started=started, resigned=_set(state.resigned, seat, True))
+            return self._next(after, seat, changed=True, counted=False)
         if move.action == SWAP:
             if not self.swap_allowed(state):
                 raise IllegalMove(self._no_swap_reason(state))
@@ -727,9 +730,11 @@ class TilingKingRules:
             return Text("you can swap only on your first turn, after the previous player has moved")
         return Text("the previous player has resigned, so there is nothing to swap with")
 
-    def _next(self, state: TilingState, mover: Seat, *, changed: bool) -> TilingState:
-        """Count the ply, check the end, and hand the turn to the next seat that has not resigned."""
-        state = replace(state, ply=state.ply + 1)
+    def _next(self, state: TilingState, mover: Seat, *, changed: bool, counted: bool = True) -> TilingState:
+        """Count the ply (a `counted` move), check the end, and hand the turn to the next seat that has not
+        resigned."""
+        if counted:
+            state = replace(state, ply=state.ply + 1)
         n = state.seats
         turn = mover
         for step in range(1, n + 1):
