@@ -174,6 +174,13 @@ def _piece_anchor(geo: BoardGeometry, cells: Sequence[int]) -> tuple[float, floa
     return geo.centres[best]
 
 
+def _move_words(last_move: str) -> str:
+    """The last move as players read it: a one-word move in words ("pass all remaining turns", also after a
+    timeout), a placement as its cells."""
+    key = f"tk.move.{last_move.strip().lower()}"
+    return wording.text(key) if key in wording.TEXTS else last_move
+
+
 def _last_piece(state: Any, last_move: str | None) -> Any | None:
     """The most recently placed piece, unless the last move was a pass, resignation or swap."""
     if last_move is not None and last_move.strip().lower() in _NOT_PLACEMENTS:
@@ -328,7 +335,7 @@ def _draw_panel(
         )
         y += sw + pg.px(8)
     if last_move:
-        text = wording.text("last_move", move=last_move)
+        text = wording.text("last_move", move=_move_words(last_move))
         draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
 
 
@@ -381,7 +388,7 @@ def describe(
     kind = wording.text(f"tk.alt.kind.{board.kind}")
     parts = [wording.text("tk.alt.board", board=board.id, kind=kind, status=status)]
     if last_move:
-        parts.append(wording.text("alt.last_move", move=last_move))
+        parts.append(wording.text("alt.last_move", move=_move_words(last_move)))
     scores = ", ".join(
         wording.text(
             "tk.alt.score", player=wording.with_role(names[s], rules.seat_label(state, s)), points=points[s]

@@ -601,6 +601,11 @@ class MatchService:
                 )
                 return TimedOut(match_id, seat, user_id, aborted, None)
             move = rules.timeout_move(state)
+            if move is not None and rules.notation(state, move) == RESIGN:  # logged as any resignation
+                resigned = rules.resign(state, seat)
+                assert resigned is not None
+                played = await self._commit(row, rules, state, [], now, resigning=(seat, resigned))
+                return TimedOut(match_id, seat, user_id, played.finished, played)
             if move is not None:
                 played = await self._commit(row, rules, state, [move], now)
                 return TimedOut(match_id, seat, user_id, played.finished, played)
