@@ -69,7 +69,11 @@ async def test_after_the_end_replay_history_leaderboard_stats(world: Any) -> Non
     assert by_command.response.attachments[0].filename == "match-1.gif"
 
     history = await bob.slash(channel, "history")
-    assert history.ephemeral and "#1 Paint" in history.response.content and "beat" in history.response.content
+    assert (
+        history.ephemeral
+        and "#1 Paint" in history.response.content
+        and "wins by holding the lead" in history.response.content
+    )
     # One rating scale, rounded the same way on the final board, the leaderboard and /stats; plurals agree.
     shown = re.search(rf"<@{alice.id}>: 1500 → (\d+) \(\+\d+\), first rated game, provisional", final.content)
     assert shown, final.content
