@@ -87,9 +87,18 @@ def turn_line(match: MatchView, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str
     return tr("{player}, your turn as {role}. Use /move.", player=mention, role=label)
 
 
+def move_line(move: MoveView, tr: Tr = ENGLISH) -> str:
+    """A move in words with its number, as the analysis and /history count it: "Move 10: White c1-c3"; a
+    resignation is no move and has no number ("Green resigns")."""
+    described = sentence_case(tr.text(move.description))
+    if move.number is None:
+        return described
+    return tr("Move {number}: {move}", number=move.number, move=described)
+
+
 def move_lines(moves: Sequence[MoveView], tr: Tr = ENGLISH) -> list[str]:
-    """The moves in words, forced passes included, one per line."""
-    return [sentence_case(tr.text(m.description)) for m in moves]
+    """The moves in words, forced passes included, one per line, each with its number (`move_line`)."""
+    return [move_line(m, tr) for m in moves]
 
 
 def word_buttons(match: MatchView, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> list[TesseraButton]:
@@ -141,6 +150,20 @@ def result_sentence(finished: Finished, tr: Tr = ENGLISH) -> str:
     "**Draw: nobody held the lead.**", "**<@1> and <@2> share first place on score.**"."""
     match, outcome = finished.match, finished.outcome
     if outcome.termination is Termination.ABORTED:
+        if finished.early is Termination.TIMEOUT and finished.by_user is not None:
+            return tr(
+                "{player} ran out of time before every player had moved, so **match #{match_id} is "
+                "aborted.** No result, no rating change.",
+                match_id=match.id,
+                player=f"<@{finished.by_user}>",
+            )
+        if finished.early is Termination.RESIGNATION and finished.by_user is not None:
+            return tr(
+                "{player} resigned before every player had moved, so **match #{match_id} is aborted.** "
+                "No result, no rating change.",
+                match_id=match.id,
+                player=f"<@{finished.by_user}>",
+            )
         if finished.by_user is not None:
             return tr(
                 "**Match #{match_id} was aborted by {player}.** No result, no rating change.",
@@ -248,7 +271,7 @@ async def board_message(
     """The message for `match`'s current board in the language of `tr`: header, what happened, whose turn or
     the result, buttons; the image in `theme` (a renderer theme name)."""
     with renderer_text.using(tr.translations):
-        caption = renderer.move_caption(match.ply, over=not match.is_active)
+        caption = renderer.move_caption(rules.moves_played(match.state), over=not match.is_active)
     header = tr(
         "**{game}** · match #{match_id} · {moves} · {players}",
         game=rules.name,

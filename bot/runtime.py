@@ -345,16 +345,16 @@ class Runtime:
             message = await self.played_board(event.played)
             await self.post_board(event.played.match, message, raise_transient=True)
         elif isinstance(event, TimedOut):
-            if event.finished is not None:  # the result lines say who ran out of time
-                message = await self.board(event.finished.match, finished=event.finished)
-                await self.post_board(event.finished.match, message)
-            elif event.played is not None:  # the rules moved for them; the move lines say how
+            if event.played is not None:  # the rules moved for them (even a move that ended the game)
                 tr = await self.public_tr(event.played.match.guild_id)
                 headline = tr("{player} ran out of time.", player=f"<@{event.user_id}>")
                 await self.post_board(
                     event.played.match, await self.played_board(event.played, headline=headline)
                 )
                 self.after_change(event.played.match)
+            elif event.finished is not None:  # the result lines say who ran out of time
+                message = await self.board(event.finished.match, finished=event.finished)
+                await self.post_board(event.finished.match, message)
         elif isinstance(event, ChallengeExpired):
             await self.challenge_expired(event)
 

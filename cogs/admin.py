@@ -14,7 +14,7 @@ from bot.service.guilds import FOLLOW_DISCORD, LOCALES
 from bot.service.prefs import DEFAULT_THEME, FOLLOW_SERVER, ReminderMode, UserPrefs
 from bot.service.records import GuildSettings
 from bot.service.reminders import MAX_DELAY, MIN_TURN
-from cogs.common import Interaction, service_of
+from cogs.common import Interaction, duration_text, service_of
 from cogs.play import TIMEOUT_CHOICES
 from games.texts import N_, Text
 
@@ -51,15 +51,8 @@ LANGUAGE_CHOICES = [
 
 
 def describe_timeout(seconds: float, tr: Tr = ENGLISH) -> str:
-    """ "1 day", "12 hours", "1 minute"."""
-    minutes = round(seconds / 60)
-    if minutes and minutes % (24 * 60) == 0:
-        days = minutes // (24 * 60)
-        return tr.ngettext("{count} day", "{count} days", days, count=days)
-    if minutes and minutes % 60 == 0:
-        hours = minutes // 60
-        return tr.ngettext("{count} hour", "{count} hours", hours, count=hours)
-    return tr.ngettext("{count} minute", "{count} minutes", minutes, count=minutes)
+    """ "1 day", "12 hours", "1 hour and 30 minutes" (`duration_text`)."""
+    return duration_text(seconds, tr)
 
 
 def settings_text(settings: GuildSettings, theme: str | None, tr: Tr = ENGLISH) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -25,7 +26,7 @@ from cogs import game_name
 from cogs.common import Interaction, match_here, runtime_of
 from cogs.info import moves_count
 from games.ai.analysis import MoveReview, percent
-from games.base import Rules
+from games.base import Rules, move_numbers
 
 log = logging.getLogger("tessera.analysis")
 
@@ -33,12 +34,13 @@ MESSAGE_LIMIT = 2000
 AUTOCOMPLETE_MATCHES = 25
 
 
-def turning_point_line(review: MoveReview, who: str, tr: Tr = ENGLISH) -> str:
-    """ "• Move 14: <@1> played d4, e5 was better; win chance 62% → 31%." """
+def turning_point_line(review: MoveReview, number: int, who: str, tr: Tr = ENGLISH) -> str:
+    """ "• Move 14: <@1> played d4, e5 was better; win chance 62% → 31%." (`number`: the move's number,
+    `games.base.move_numbers`, as the board that showed it said)."""
     line = tr(
         "Move {number}: {who} played **{played}**, **{preferred}** was better; "
         "win chance {before} → {after}.",
-        number=renderer.move_number(review.ply),
+        number=number,
         who=who,
         played=review.played,
         preferred=review.preferred,
@@ -48,17 +50,24 @@ def turning_point_line(review: MoveReview, who: str, tr: Tr = ENGLISH) -> str:
     return f"• {line}"
 
 
-def analysis_text(result: AnalysedMatch, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str:
+def analysis_text(
+    result: AnalysedMatch, rules: Rules[Any, Any], numbers: Sequence[int | None], tr: Tr = ENGLISH
+) -> str:
     """The analysis in words in the language of `tr`: per player, their turning points, or that none was
-    found."""
+    found. `numbers` are the move numbers of the match's log entries (`games.base.move_numbers`)."""
     match, analysis = result.match, result.analysis
+
+    def number(ply: int) -> int:
+        found = numbers[ply] if ply < len(numbers) else None
+        return found if found is not None else renderer.move_number(ply)
+
     lines = [
         tr(
             "**Analysis of match #{match_id}** ({game}, {moves}). The turning points: where a move cost the "
             "most win chance, by my search.",
             match_id=match.id,
             game=rules.name,
-            moves=moves_count(match.ply, tr),
+            moves=moves_count(rules.moves_played(match.state), tr),
         )
     ]
     for seat, points in zip(match.seats, analysis.turning_points, strict=True):
@@ -67,14 +76,14 @@ def analysis_text(result: AnalysedMatch, rules: Rules[Any, Any], tr: Tr = ENGLIS
         if not points:
             none = tr("No clear mistake: no move cost much win chance.")
             lines.append(f"• {none}")
-        lines.extend(turning_point_line(point, who, tr) for point in points)
+        lines.extend(turning_point_line(point, number(point.ply), who, tr) for point in points)
     biggest = analysis.biggest()
     if biggest is not None:
         lines.append(
             tr(
                 "The image shows the biggest, move {number}: the move played on the left, the better one on "
                 "the right.",
-                number=renderer.move_number(biggest.ply),
+                number=number(biggest.ply),
             )
         )
     text = "\n".join(lines)
@@ -148,7 +157,8 @@ class Analysis(ButtonCog):
         result = await analyses.analyse(match.id, guild_id=guild_id, user_id=user_id)
         rules = runtime.service.rules(match.game)
         public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
-        text = analysis_text(result, rules, public)
+        numbers = move_numbers(m.notation for m in await runtime.service.matches.log(result.match.id))
+        text = analysis_text(result, rules, numbers, public)
         file = await self.turning_point_file(interaction, result, public)
         await interaction.followup.send(
             text,

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
+from babel.dates import format_timedelta
+from babel.lists import format_list
 
 from bot.boards import BoardMessage
 from bot.i18n import ENGLISH, Tr
@@ -16,7 +19,7 @@ from bot.replies import UserError
 from bot.runtime import open_ply
 from bot.service import Service
 from bot.service.records import MatchView
-from games.base import Option
+from games.base import Option, SeatChoice
 from games.texts import Text
 
 if TYPE_CHECKING:
@@ -133,18 +136,44 @@ async def post_start(
     runtime.after_change(match)
 
 
-def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = (), tr: Tr = ENGLISH) -> str:
-    """The options that differ from their defaults, in a short line ("board: hex5 · rated: off")."""
+def duration_text(seconds: float, tr: Tr = ENGLISH) -> str:
+    """A duration as people say it, in the language of `tr` (Babel's CLDR words): "12 hours", "1 day and 6
+    hours", "1 Tag und 6 Stunden"; whole minutes (at least one)."""
+    minutes = max(1, round(seconds / 60))
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [
+        # threshold = the value itself: each part stays in its own unit (10 days, not "1 week")
+        format_timedelta(timedelta(**{unit: value}), threshold=value, locale=tr.locale)
+        for unit, value in (("days", days), ("hours", hours), ("minutes", minutes))
+        if value
+    ]
+    return format_list(parts, locale=tr.locale)
+
+
+def option_summary(
+    options: Mapping[str, Any],
+    specs: Sequence[Option] = (),
+    tr: Tr = ENGLISH,
+    *,
+    first_seat: SeatChoice | None = None,
+    players: Mapping[str, str] | None = None,
+) -> str:
+    """The options that differ from their defaults, in a short line ("board: hex5 · rated: off · 12 hours
+    per turn"). The `first_seat` option reads as who takes that seat: "Who plays White and moves first:
+    <@1>", its value ("challenger") looked up in `players`."""
     defaults = {spec.name: spec.default for spec in specs}
     shown = []
     for name, value in options.items():
         if name in defaults and defaults[name] == value:
             continue
         label = name.replace("_", " ")
-        if isinstance(value, bool):
+        if first_seat is not None and name == first_seat.option and players and value in players:
+            shown.append(tr("{choice}: {player}", choice=tr(first_seat.help), player=players[value]))
+        elif isinstance(value, bool):
             shown.append(f"{label}: {tr('on') if value else tr('off')}")
         elif name == "turn_timeout":
-            shown.append(tr("{minutes} min per turn", minutes=value))
+            shown.append(tr("{duration} per turn", duration=duration_text(int(value) * 60, tr)))
         else:
             shown.append(f"{label}: {value}")
     return " · ".join(shown)

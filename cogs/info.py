@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.boards import BOT_NAME, bot_label, level_word, seat_name
+from bot.boards import BOT_NAME, level_word, seat_mention, seat_name
 from bot.i18n import COMMAND_CONTEXT, ENGLISH, Tr, for_user
 from bot.replies import UserError
 from bot.service.ratings import ESTABLISHED_AFTER, shown_rating
@@ -20,7 +20,9 @@ from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
 from cogs.common import Interaction, runtime_of, service_of
 from cogs.play import CHALLENGE_MENU, players_text
+from games.base import Outcome, Termination
 from games.texts import Text
+from renderer import text as renderer_text
 
 log = logging.getLogger("tessera.info")
 
@@ -30,18 +32,13 @@ RULES_COMMAND = "rules"
 
 
 def result_phrase(match: MatchRecord, tr: Tr = ENGLISH) -> str:
-    """ "<@1> beat <@2> by resignation", "draw by ...", "aborted"."""
+    """The result in the words of the final board and its image (`renderer.text.result`), so /history and
+    /replay say it as the match did: "<@2> wins on time", "Draw on score", "Game aborted: no result"."""
     outcome = match.outcome
     if match.status is MatchStatus.ABORTED or outcome is None:
-        return tr("aborted")
-    how = tr(outcome.termination.phrase)
-    if outcome.is_draw:
-        return tr("draw by {how}", how=how)
-    players = {s.seat: (bot_label(s.ai_level, tr) if s.is_ai else f"<@{s.user_id}>") for s in match.seats}
-    both = tr(" and ")
-    winners = both.join(players[s] for s in outcome.winners)
-    losers = both.join(players[s.seat] for s in match.seats if s.seat not in outcome.winners)
-    return tr("{winners} beat {losers} by {how}", winners=winners, losers=losers, how=how)
+        outcome = Outcome(Termination.ABORTED, (0,) * len(match.seats))
+    with renderer_text.using(tr.translations):
+        return renderer_text.result(outcome, [seat_mention(s, tr) for s in match.seats])
 
 
 def moves_count(count: int, tr: Tr = ENGLISH) -> str:
@@ -206,7 +203,7 @@ class Info(ButtonCog):
                 "Replay of match #{match_id} ({game}, {moves}): {result}.",
                 match_id=match_id,
                 game=game_name(match.game),
-                moves=moves_count(len(log), public),
+                moves=moves_count(runtime.service.rules(match.game).moves_played(match.state), public),
                 result=result_phrase(match, public),
             ),
             file=file,

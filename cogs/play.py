@@ -396,7 +396,10 @@ class Play(ButtonCog):
 
     def challenge_text(self, challenge: Challenge, tr: Tr = ENGLISH) -> str:
         rules = bot_runtime(self.bot).service.rules(challenge.game)
-        extra = option_summary(challenge.options, match_options(rules), tr)
+        players = {"challenger": f"<@{challenge.challenger_id}>", "opponent": f"<@{challenge.opponent_id}>"}
+        extra = option_summary(
+            challenge.options, match_options(rules), tr, first_seat=rules.first_seat, players=players
+        )
         lines = [
             tr(
                 "{opponent}, {challenger} challenges you to **{game}** (challenge #{challenge_id}).",

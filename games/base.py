@@ -368,6 +368,11 @@ class Rules(Protocol[S, M]):
         for `seat` (two-player games): the host records that outcome and no move is logged."""
         ...
 
+    def moves_played(self, state: S) -> int:
+        """How many moves led to `state`: every turn played, forced passes included; a resignation is not a
+        move (`move_numbers` counts a log the same way). Every move number players read comes from it."""
+        ...
+
     def seat_label(self, state: S, seat: Seat) -> str:
         """The seat's role here: "Black", "White", "Red"; "Balancer" before colours are chosen."""
         ...
@@ -439,6 +444,20 @@ def replay(rules: Rules[S, M], start: S, log: Iterable[tuple[Seat, str]]) -> Ite
             raise ReplayError(ply, f"{text!r} does not replay: {error}") from error
         yield Step(ply, seat, text, move, state, after)
         state = after
+
+
+def move_numbers(notations: Iterable[str]) -> list[int | None]:
+    """The number players read for each entry of a move log, from 1: forced passes are moves, a resignation
+    is not (None), as `Rules.moves_played` counts them. "Move 3" is the third move played."""
+    numbers: list[int | None] = []
+    count = 0
+    for notation in notations:
+        if notation == RESIGN:
+            numbers.append(None)
+        else:
+            count += 1
+            numbers.append(count)
+    return numbers
 
 
 def replay_state(rules: Rules[S, M], start: S, log: Iterable[tuple[Seat, str]]) -> S:

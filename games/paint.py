@@ -1124,6 +1124,10 @@ class PaintRules:
         """Resigning ends the game: the other player wins."""
         return None
 
+    def moves_played(self, state: PaintState) -> int:
+        """Every ply is a move (a resignation ends Paint and is never logged)."""
+        return state.ply
+
     def seat_label(self, state: PaintState, seat: Seat) -> str:
         return COLOUR_NAMES[seat]
 

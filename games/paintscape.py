@@ -648,6 +648,10 @@ class PaintscapeRules:
         """Resigning ends the game: the other player wins."""
         return None
 
+    def moves_played(self, state: PaintscapeState) -> int:
+        """Every ply is a move: swaps, done, the choice and passes (a resignation is never logged)."""
+        return state.ply
+
     def seat_label(self, state: PaintscapeState, seat: Seat) -> str:
         """The role: Balancer (seat 0) or Chooser (seat 1) until colours are chosen, then Black or White."""
         if state.black_seat is None:

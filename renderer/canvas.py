@@ -474,10 +474,11 @@ def final_outcome(rules: Any, state: Any, outcome: Outcome | None) -> Outcome | 
 
 
 def status_text(
-    rules: Any, state: Any, names: Sequence[str], ply: int, note: str = "", outcome: Outcome | None = None
+    rules: Any, state: Any, names: Sequence[str], note: str = "", outcome: Outcome | None = None
 ) -> str:
-    """The header's status line: the move number and whose turn, or the result and the number of moves.
-    `outcome` overrides the engine's result."""
+    """The header's status line: the move number and whose turn, or the result and the number of moves
+    (`Rules.moves_played`, the count the bot's texts use too). `outcome` overrides the engine's result."""
+    ply = rules.moves_played(state)
     shown = final_outcome(rules, state, outcome)
     if shown is not None:
         return wording.text(

@@ -381,7 +381,7 @@ def draw(
     if move is not None:
         _mark_end(img, state, move, theme, lay)
     _draw_panel(img, state, theme, lay, names, last_move)
-    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    status = status_text(rules, state, names, outcome=outcome)
     draw_header(img, lay.pg, theme, _chips(rules, state, names, theme, outcome), status)
     return img
 
@@ -394,7 +394,7 @@ def describe(
     names = seat_names(rules, state, players, 2)
     white_tiles, black_tiles = engine.tiles(state)
     ranks = engine.disc_ranks(state)
-    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    status = status_text(rules, state, names, outcome=outcome)
     parts = [wording.text("alt.board", game=wording.text("paint.alt.game"), status=status)]
     if last_move:
         beyond = pushed_sphere(state, parse_last_move(last_move))

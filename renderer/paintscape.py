@@ -383,7 +383,7 @@ def draw(
     _mark_last_move(img, last_move_squares(last_move), theme, lay)
     _draw_panel(img, state, theme, lay, _player_by_colour(state, names), last_move, outcome is not None)
     note = "" if outcome is not None else _phase_note(state)
-    status = status_text(rules, state, names, state.ply, note, outcome)
+    status = status_text(rules, state, names, note, outcome)
     draw_header(img, lay.pg, theme, _chips(rules, state, names, theme, outcome), status)
     return img
 
@@ -398,7 +398,7 @@ def describe(
     race = engine.race(state)
     colour_names = _names_by_colour(state, names)
     over = final_outcome(rules, state, outcome) is not None
-    status = status_text(rules, state, names, state.ply, "" if over else _phase_note(state), outcome)
+    status = status_text(rules, state, names, "" if over else _phase_note(state), outcome)
     parts = [wording.text("alt.board", game=wording.text("paintscape.alt.game"), status=status)]
     if last_move:
         parts.append(wording.text("alt.last_move", move=last_move))

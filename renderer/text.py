@@ -8,8 +8,9 @@ plural rules of that language; without it the text is English. Words a game retu
 a seat's role) are translated with `word`. Names, cell labels, piece ids and move notation are data, never
 translated.
 
-The move number is defined here once (`move_number`, `move_caption`); the bot uses the same functions so the
-text and the image of one message always agree.
+The move number is defined here once (`move_number`, `move_caption`), over the one count of moves played
+(`Rules.moves_played`; `games.base.move_numbers` for a log): the bot's texts, the image headers, /history,
+replays and the analysis use the same functions, so they always agree.
 """
 
 from __future__ import annotations
@@ -150,6 +151,10 @@ TEXTS: dict[str, str] = {
     "tk.passes_for_good": N_("passes for good"),
     "tk.passes_every_turn": N_("passes every turn"),
     "tk.with_note": N_("{text} · {note}"),
+    "tk.move.pass": N_("pass"),
+    "tk.move.passall": N_("pass all remaining turns"),
+    "tk.move.resign": N_("resignation"),
+    "tk.move.swap": N_("swap (pie rule)"),
     "tk.pieces_left.one": N_("{covered} + {territory} · {count} piece left"),
     "tk.pieces_left.other": N_("{covered} + {territory} · {count} pieces left"),
     "tk.board": N_("Board {board}: {count} playable cells"),
@@ -236,17 +241,18 @@ def join_names(names: Sequence[str]) -> str:
     return joined
 
 
-def move_number(ply: int) -> int:
-    """The number of the move about to be played while a game goes on: plies played so far + 1."""
-    return ply + 1
+def move_number(moves: int) -> int:
+    """The number of the move played after `moves` moves (`Rules.moves_played`, which counts no
+    resignation): the move about to be played while a game goes on."""
+    return moves + 1
 
 
-def move_caption(ply: int, over: bool) -> str:
+def move_caption(moves: int, over: bool) -> str:
     """The move count as players read it: "Move 20" while the game goes on (the move about to be played,
-    `move_number`), "19 moves" once it is over (`ply` moves were played). The bot's text uses it too."""
+    `move_number`), "19 moves" once it is over (`moves` moves were played). The bot's text uses it too."""
     if over:
-        return plural("move.total", ply)
-    return text("move.current", number=move_number(ply))
+        return plural("move.total", moves)
+    return text("move.current", number=move_number(moves))
 
 
 def result(outcome: Outcome, names: Sequence[str]) -> str:

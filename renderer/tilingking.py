@@ -184,6 +184,13 @@ def _piece_anchor(geo: BoardGeometry, cells: Sequence[int]) -> tuple[float, floa
     return geo.centres[best]
 
 
+def _move_words(last_move: str) -> str:
+    """The last move as players read it: a one-word move in words ("pass all remaining turns", also after a
+    timeout), a placement as its cells."""
+    key = f"tk.move.{last_move.strip().lower()}"
+    return wording.text(key) if key in wording.TEXTS else last_move
+
+
 def _last_piece(state: Any, last_move: str | None) -> Any | None:
     """The most recently placed piece, unless the last move was a pass, resignation or swap."""
     if last_move is not None and last_move.strip().lower() in _NOT_PLACEMENTS:
@@ -341,7 +348,7 @@ def _draw_panel(
             draw_text(img, text_left, y + sw / 2 + n * line_h, line, small, theme.ink, "lm")
         y += height + pg.px(8)
     if last_move:
-        text = wording.text("last_move", move=last_move)
+        text = wording.text("last_move", move=_move_words(last_move))
         draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
 
 
@@ -376,7 +383,7 @@ def draw(
     img = _background(theme, size, board.id).copy()
     _draw_board(img, state, theme, geo, _last_piece(state, last_move))
     _draw_panel(img, state, theme, pg, names, last_move)
-    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    status = status_text(rules, state, names, outcome=outcome)
     draw_header(img, pg, theme, _chips(rules, state, names, theme, outcome), status)
     return img
 
@@ -390,11 +397,11 @@ def describe(
     names = seat_names(rules, state, players, state.seats)
     board = state.board
     points = engine.scores(state)
-    status = status_text(rules, state, names, state.ply, outcome=outcome)
+    status = status_text(rules, state, names, outcome=outcome)
     kind = wording.text(f"tk.alt.kind.{board.kind}")
     parts = [wording.text("tk.alt.board", board=board.id, kind=kind, status=status)]
     if last_move:
-        parts.append(wording.text("alt.last_move", move=last_move))
+        parts.append(wording.text("alt.last_move", move=_move_words(last_move)))
     scores = ", ".join(
         wording.text(
             "tk.alt.score", player=wording.with_role(names[s], rules.seat_label(state, s)), points=points[s]

@@ -20,7 +20,7 @@ from bot.service.errors import (
     StaleMove,
     TakebackPending,
 )
-from bot.service.matches import MatchService, snapshot_text
+from bot.service.matches import MatchService, aborted_outcome, snapshot_text
 from bot.service.records import (
     AbortRequested,
     Finished,
@@ -32,7 +32,7 @@ from bot.service.records import (
     TakebackRequested,
     TakenBack,
 )
-from games.base import RESIGN, Outcome, Seat, Termination
+from games.base import RESIGN, Seat
 
 
 def takeback_target(moves: Sequence[MoveRecord], seat: Seat) -> int | None:
@@ -53,14 +53,17 @@ class Agreements:
     async def request_abort(
         self, match_id: int, user_id: int, *, admin: bool = False
     ) -> Finished | AbortRequested:
-        """End the match with no result: at once for a server admin (the caller says so), otherwise once every
-        seated player has asked (the bot's seats agree by themselves)."""
+        """End the match with no result: at once for a server admin (the caller says so) or, before every seat
+        has moved once, for any of its players (as on lichess); otherwise once every seated player has asked
+        (the bot's seats agree by themselves)."""
         async with self.matches.lock(match_id):
             row = await self.matches.active_row(match_id)
-            aborted = Outcome(Termination.ABORTED, (0,) * len(row.seats))
+            aborted = aborted_outcome(len(row.seats))
             if admin:
                 return await self.matches.end_without_move(row, aborted, by_user=user_id)
             self.matches.player_in(row, user_id)
+            if not await self.matches.has_everyone_moved(row):
+                return await self.matches.end_without_move(row, aborted, by_user=user_id)
             mine = {p.seat for p in row.seats if p.user_id == user_id or p.is_ai}
             requests = await self.store.update_requests(
                 row.id,

@@ -20,7 +20,7 @@ class History:
         game: str | None = None,
         limit: int = 10,
     ) -> list[HistoryEntry]:
-        """Finished and aborted matches, newest first, with how many moves their players chose."""
+        """Finished and aborted matches, newest first, with their number of moves (`HistoryEntry`)."""
         rows = await self.store.finished_matches(user_id=user_id, guild_id=guild_id, game=game, limit=limit)
         return [HistoryEntry(match, moves) for match, moves in rows]
 

@@ -8,6 +8,9 @@ the snapshot always equals `games.base.replay` of the move log, forced passes an
 
 Turn deadlines: the deadline of the person to move is a column (the bot's own seats have none); a timeout
 ends a two-player game with a loss, or plays the rules' timeout move (TilingKing: pass all).
+
+As on lichess, a match nobody can have a result for yet is aborted instead: a resignation or a timeout before
+every seat has chosen a move of its own (`everyone_moved`) ends it unrated, with no result.
 """
 
 from __future__ import annotations
@@ -66,6 +69,18 @@ MAX_ID = 2**63
 def snapshot_text(rules: Rules[Any, Any], state: Any) -> str:
     """The stored form of a state: its `dump` as compact, sorted JSON."""
     return json.dumps(rules.dump(state), separators=(",", ":"), sort_keys=True)
+
+
+def everyone_moved(seats: int, log: Sequence[MoveRecord]) -> bool:
+    """Whether every seat has chosen a move of its own (forced passes and resignations are not choices).
+    Until then a resignation or a timeout aborts the match: no result, no rating (as on lichess)."""
+    chosen = {m.seat for m in log if not m.forced and m.notation != RESIGN}
+    return chosen >= set(range(seats))
+
+
+def aborted_outcome(seats: int) -> Outcome:
+    """The outcome of an aborted match: no result for anyone."""
+    return Outcome(Termination.ABORTED, (0,) * seats)
 
 
 class StateCache:
@@ -394,6 +409,7 @@ class MatchService:
             at=stored.at,
             user_id=row.seats[step.seat].user_id,
             description=self._describe(rules, step.before, step.seat, step.move),
+            number=None if step.move is None else rules.moves_played(step.before) + 1,
         )
 
     # ------------------------------------------------------------------------------------------- playing
@@ -472,6 +488,7 @@ class MatchService:
                     at=now,
                     user_id=row.seats[seat].user_id,
                     description=self._describe(rules, state, seat, move),
+                    number=None if move is None else rules.moves_played(state) + 1,
                 )
             )
             ply += 1
@@ -519,36 +536,50 @@ class MatchService:
             raise AlreadyResigned(match_id=match_id)
         return view
 
+    async def has_everyone_moved(self, row: MatchRecord) -> bool:
+        """`everyone_moved` for a stored match (reads its log)."""
+        return everyone_moved(len(row.seats), await self.store.moves(row.id))
+
     async def resign(self, match_id: int, user_id: int) -> Finished | Played:
-        """Give up, on any turn. Where the rules end the game (two players) the others win at once
-        (Termination.RESIGNATION); otherwise (TilingKing with more players) the resignation is logged and
-        the game goes on without the player."""
+        """Give up, on any turn. Before every seat has moved once the match is aborted instead (unrated, no
+        result). Where the rules end the game (two players) the others win at once (Termination.RESIGNATION);
+        otherwise (TilingKing with more players) the resignation is logged and the game goes on without the
+        player."""
         async with self.lock(match_id):
             row = await self.active_row(match_id)
             player = self.player_in(row, user_id)
             rules = self.rules(row.game)
             state = self._state(rules, row)
             after = rules.resign(state, player.seat)
+            if after is not None and rules.dump(after) == rules.dump(state):
+                raise AlreadyResigned(match_id=match_id)
+            if not await self.has_everyone_moved(row):
+                return await self.end_without_move(
+                    row, aborted_outcome(len(row.seats)), by_user=user_id, early=Termination.RESIGNATION
+                )
             if after is None:
                 outcome = Outcome.loss(player.seat, len(row.seats), Termination.RESIGNATION)
                 return await self.end_without_move(row, outcome, by_user=user_id)
-            if rules.dump(after) == rules.dump(state):
-                raise AlreadyResigned(match_id=match_id)
             return await self._commit(row, rules, state, [], self.now(), resigning=(player.seat, after))
 
-    async def end_without_move(self, row: MatchRecord, outcome: Outcome, *, by_user: int | None) -> Finished:
-        """End a match without a move (resignation, timeout, abort), stale-checked. Called under the lock."""
+    async def end_without_move(
+        self, row: MatchRecord, outcome: Outcome, *, by_user: int | None, early: Termination | None = None
+    ) -> Finished:
+        """End a match without a move (resignation, timeout, abort), stale-checked. Called under the lock.
+        An aborted match is never rated (`Ratings.rate` rates finished matches only)."""
         status = MatchStatus.ABORTED if outcome.termination is Termination.ABORTED else MatchStatus.FINISHED
         if not await self.store.finish_match(row.id, row.ply, Finish(status, outcome, self.now())):
             raise StaleMove()
         self.deadlines_changed()
-        return await self._finished(self.view_of(await self._row(row.id)), by_user=by_user)
+        return await self._finished(self.view_of(await self._row(row.id)), by_user=by_user, early=early)
 
-    async def _finished(self, view: MatchView, *, by_user: int | None) -> Finished:
+    async def _finished(
+        self, view: MatchView, *, by_user: int | None, early: Termination | None = None
+    ) -> Finished:
         assert view.outcome is not None
         changes = await self.ratings.rate(view.id)
         winners = tuple(view.seats[s].user_id for s in view.outcome.winners)
-        finished = Finished(view, view.outcome, winners, by_user, tuple(changes))
+        finished = Finished(view, view.outcome, winners, by_user, tuple(changes), early)
         self._tell(self._finished_listeners, finished)
         return finished
 
@@ -586,7 +617,17 @@ class MatchService:
             if seat is None:
                 return None
             user_id = row.seats[seat].user_id
+            if not await self.has_everyone_moved(row):
+                aborted = await self.end_without_move(
+                    row, aborted_outcome(len(row.seats)), by_user=user_id, early=Termination.TIMEOUT
+                )
+                return TimedOut(match_id, seat, user_id, aborted, None)
             move = rules.timeout_move(state)
+            if move is not None and rules.notation(state, move) == RESIGN:  # logged as any resignation
+                resigned = rules.resign(state, seat)
+                assert resigned is not None
+                played = await self._commit(row, rules, state, [], now, resigning=(seat, resigned))
+                return TimedOut(match_id, seat, user_id, played.finished, played)
             if move is not None:
                 played = await self._commit(row, rules, state, [move], now)
                 return TimedOut(match_id, seat, user_id, played.finished, played)

@@ -217,10 +217,12 @@ class MoveRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveView(MoveRecord):
-    """A move with its player and its description (`rules.describe` from the position before it)."""
+    """A move with its player, its description (`rules.describe` from the position before it) and its
+    number as players read it (`Rules.moves_played` before it, plus one; None for a resignation: no move)."""
 
     user_id: int
     description: str
+    number: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,13 +271,15 @@ class RatingChange:
 @dataclass(frozen=True, slots=True)
 class Finished:
     """A match that has just ended. `winners` are user ids (empty for a draw or an abort); `by_user` is who
-    resigned, timed out or aborted, if anyone."""
+    resigned, timed out or aborted, if anyone. `early` is set when the match was aborted because `by_user`
+    resigned (RESIGNATION) or ran out of time (TIMEOUT) before every seat had moved once."""
 
     match: MatchView
     outcome: Outcome
     winners: tuple[int, ...]
     by_user: int | None
     rating_changes: tuple[RatingChange, ...]
+    early: Termination | None = None
 
     @property
     def termination(self) -> Termination:
@@ -413,7 +417,8 @@ class UserStats:
 
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
-    """A finished or aborted match and the number of moves its players chose (forced passes not counted)."""
+    """A finished or aborted match and the number of its moves, counted as `Rules.moves_played` counts them
+    (forced passes included, resignations not), so /history says what the final board said."""
 
     match: MatchRecord
     moves: int

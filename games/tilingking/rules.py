@@ -85,6 +85,10 @@ class Move:
 PASS_MOVE = Move(PASS)
 PASSALL_MOVE = Move(PASSALL)
 RESIGN_MOVE = Move(RESIGN)
+
+TIMEOUT_PASSALL, TIMEOUT_RESIGN = "passall", "resign"
+TIMEOUTS = (TIMEOUT_PASSALL, TIMEOUT_RESIGN)
+"""The `timeout` option: what running out of time does (the rule: pass all; our proposal: resign)."""
 SWAP_MOVE = Move(SWAP)
 
 
@@ -115,6 +119,7 @@ class Settings:
     only_unowned: bool = False
     swap: bool = False
     end_when_stuck: bool = True
+    timeout: str = "passall"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -251,14 +256,16 @@ an opponent's territory. Close a ring of your pieces (neutral cells help, the bo
 join only along full edges) around an area holding at most one piece of each opponent: you capture it, the \
 enclosed pieces go back to their owners, and the area is your territory for good. Instead of placing you may \
 `pass`, `passall` (pass for the rest of the game) or `resign`; with no piece that fits you pass \
-automatically. The game ends after a full round of passes; score = cells you cover + your territory, ties \
-possible; resigned players rank last.
+automatically. A player whose time runs out passes all remaining turns, like `passall`. The game ends \
+after a full round of passes; score = cells you cover + your territory, ties possible; resigned players rank \
+last.
 Moves: the cells, e.g. `c3 c4 c5 d4`, or piece@anchor rotation mirror, e.g. `T4@c3 r1 m`.
 **Proposals** (our choices where the sources are silent, all match options): the boards and their neutral \
 cells (`board`, `size`), the piece sets and copies (`copies`), flipping pieces (`reflections`), at most half \
 the board captured per turn (`half_cap`), territory is permanent, ending as soon as nobody can place \
 (`end_when_stuck`), and the Tile Hoard options (`ruleset: tilehoard`): `single_piece_capture`, \
-`protect_capturing_pieces`, `only_unowned`, and the pie `swap` on a player's first turn.""")
+`protect_capturing_pieces`, `only_unowned`, and the pie `swap` on a player's first turn; and `timeout: \
+resign`, for servers that want running out of time to count as resigning.""")
 
 
 class TilingKingRules:
@@ -325,6 +332,13 @@ class TilingKingRules:
         ),
         Option(
             "end_when_stuck", True, N_("the game ends as soon as no player can place a piece"), proposal=True
+        ),
+        Option(
+            "timeout",
+            TIMEOUT_PASSALL,
+            N_("what running out of time does: passall (the rule: pass all remaining turns) or resign"),
+            choices=(TIMEOUT_PASSALL, TIMEOUT_RESIGN),
+            proposal=True,
         ),
     )
     summary: ClassVar[str] = _SUMMARY
@@ -461,6 +475,10 @@ class TilingKingRules:
         losers = [s for s in range(state.seats) if state.resigned[s]]
         return Outcome.by_score(scores(state), state.ended, last=losers)
 
+    def moves_played(self, state: TilingState) -> int:
+        """The plies: placements, passes, pass-alls and swaps; a resignation, on turn or not, counts none."""
+        return state.ply
+
     def seat_label(self, state: TilingState, seat: Seat) -> str:
         """The seat's colour (after a pie swap, the colour it took over)."""
         return COLOURS[state.colours[seat]]
@@ -485,10 +503,9 @@ class TilingKingRules:
             passall = _set(state.passall, seat, True)
             after = replace(state, started=started, passed=state.passed | bit, passall=passall)
             return self._next(after, seat, changed=True)
-        if move.action == RESIGN:
-            return self._next(
-                replace(state, started=started, resigned=_set(state.resigned, seat, True)), seat, changed=True
-            )
+        if move.action == RESIGN:  # not a move: the ply stays, as for a resignation out of turn
+            after = replace(state, started=started, resigned=_set(state.resigned, seat, True))
+            return self._next(after, seat, changed=True, counted=False)
         if move.action == SWAP:
             if not self.swap_allowed(state):
                 raise IllegalMove(self._no_swap_reason(state))
@@ -525,8 +542,9 @@ class TilingKingRules:
         return self._finish(replace(state, resigned=_set(state.resigned, seat, True)), changed=True)
 
     def timeout_move(self, state: TilingState) -> Move | None:
-        """The move for a player whose time ran out: `passall` (RULES 3.5, the Tile Hoard rule)."""
-        return PASSALL_MOVE
+        """The move for a player whose time ran out: `passall` (RULES 3.5, the Tile Hoard rule), or with
+        the option `timeout: resign` (our proposal) a resignation: the others play on, or the last wins."""
+        return RESIGN_MOVE if state.settings.timeout == TIMEOUT_RESIGN else PASSALL_MOVE
 
     def _check_placement(self, state: TilingState, seat: Seat, move: Move) -> int:
         """The piece index of a legal placement; IllegalMove with the reason otherwise."""
@@ -727,9 +745,11 @@ class TilingKingRules:
             return Text("you can swap only on your first turn, after the previous player has moved")
         return Text("the previous player has resigned, so there is nothing to swap with")
 
-    def _next(self, state: TilingState, mover: Seat, *, changed: bool) -> TilingState:
-        """Count the ply, check the end, and hand the turn to the next seat that has not resigned."""
-        state = replace(state, ply=state.ply + 1)
+    def _next(self, state: TilingState, mover: Seat, *, changed: bool, counted: bool = True) -> TilingState:
+        """Count the ply (a `counted` move), check the end, and hand the turn to the next seat that has not
+        resigned."""
+        if counted:
+            state = replace(state, ply=state.ply + 1)
         n = state.seats
         turn = mover
         for step in range(1, n + 1):
@@ -1114,7 +1134,9 @@ _SETTING_FLAGS = (
 
 def _load_settings(snapshot: Snapshot) -> Settings:
     """The `settings` object of a snapshot: every field of `Settings`, each as the options allow."""
-    part = snapshot.part("settings", Settings.__dataclass_fields__)
+    optional = ("timeout",)  # added later: a snapshot without it keeps the rule, pass all
+    required = [name for name in Settings.__dataclass_fields__ if name not in optional]
+    part = snapshot.part("settings", required, optional)
     board_id = part.text("board", 10)
     try:
         board(board_id)
@@ -1125,6 +1147,7 @@ def _load_settings(snapshot: Snapshot) -> Settings:
         board=board_id,
         copies=part.whole("copies", 1, MAX_COPIES),
         ruleset=part.choice("ruleset", rulesets),
+        timeout=part.choice("timeout", TIMEOUTS) if part.has("timeout") else TIMEOUT_PASSALL,
         **{name: part.flag(name) for name in _SETTING_FLAGS},
     )
 

@@ -23,17 +23,21 @@ def caption_in(content: str) -> str:
 async def test_a_resignation_is_on_the_final_image(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
     await start_challenge(world, alice, bob, "paint", first="challenger")
+    await alice.slash(channel, "move", notation="c1-c3")
+    await bob.slash(channel, "move", notation="b9-b8")
     question = await bob.slash(channel, "resign")
     await bob.click(question.response, label="Yes, resign")
     final = last_board(channel)
     assert "alice wins by resignation" in image_text(final).lower()
     assert "to play" not in image_text(final)
-    assert caption_in(final.content) == renderer.move_caption(0, over=True) == "0 moves"
+    assert caption_in(final.content) == renderer.move_caption(2, over=True) == "2 moves"
 
 
 async def test_a_timeout_is_on_the_final_image(world: Any) -> None:
     alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
     await start_challenge(world, alice, bob, "paint", first="challenger", turn_timeout=10)
+    await alice.slash(channel, "move", notation="c1-c3")
+    await bob.slash(channel, "move", notation="b9-b8")
     await env.advance_time(11 * 60)
     final = last_board(channel)
     assert "bob wins on time" in image_text(final).lower() and "to play" not in image_text(final)

@@ -40,7 +40,9 @@ async def test_takeback_asked_and_accepted(world: Any) -> None:
 
 async def test_abort_needs_both_players_or_an_admin(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
-    await start_challenge(world, alice, bob, "paint")
+    await start_challenge(world, alice, bob, "paint", first="challenger")
+    await alice.slash(channel, "move", notation="c1-c3")
+    await bob.slash(channel, "move", notation="b9-b8")
     asked = await alice.slash(channel, "abort")
     assert "wants to abort" in asked.response.content
     outsider = await world.carol.click(asked.response, label="Agree to abort")
@@ -68,7 +70,11 @@ async def test_after_the_end_replay_history_leaderboard_stats(world: Any) -> Non
     assert by_command.response.attachments[0].filename == "match-1.gif"
 
     history = await bob.slash(channel, "history")
-    assert history.ephemeral and "#1 Paint" in history.response.content and "beat" in history.response.content
+    assert (
+        history.ephemeral
+        and "#1 Paint" in history.response.content
+        and "wins by holding the lead" in history.response.content
+    )
     # One rating scale, rounded the same way on the final board, the leaderboard and /stats; plurals agree.
     shown = re.search(rf"<@{alice.id}>: 1500 → (\d+) \(\+\d+\), first rated game, provisional", final.content)
     assert shown, final.content

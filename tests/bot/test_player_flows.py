@@ -47,6 +47,10 @@ async def three_player_tilingking(world: Any) -> None:
 async def test_a_player_resigns_out_of_turn_and_the_others_play_on(world: Any) -> None:
     channel = world.channel
     await three_player_tilingking(world)
+    for _ in range(3):  # before every seat has moved, leaving would abort the match
+        player = turn_of(world, last_board(channel))
+        placements = [m for m in await suggestions(player, channel) if not m.startswith("pass")]
+        await player.slash(channel, "move", notation=placements[0])
     board = last_board(channel)
     mover = turn_of(world, board)
     waiting = next(m for m in (world.alice, world.bob, world.carol) if m.id != mover.id)
@@ -105,11 +109,12 @@ async def test_request_buttons_go_when_the_match_moves_on(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
     await start_challenge(world, alice, bob, "paint", first="challenger")
     await alice.slash(channel, "move", notation="c1-c3")
+    await bob.slash(channel, "move", notation="b9-b8")  # both have moved: an abort needs both now
     takeback = await alice.slash(channel, "takeback")
     abort = await alice.slash(channel, "abort")
     assert "Accept takeback" in button_labels(takeback.response)
     assert "Agree to abort" in button_labels(abort.response)
-    await bob.slash(channel, "move", notation="b9-b8")
+    await alice.slash(channel, "move", notation="d1-d2")
     assert button_labels(takeback.response) == [] and button_labels(abort.response) == []
     assert "asks to take back" in takeback.response.message.content, "the text stays; only the buttons go"
 
@@ -117,7 +122,7 @@ async def test_request_buttons_go_when_the_match_moves_on(world: Any) -> None:
     await alice.click(asked.response, label="Decline")
     assert "declined the takeback" in asked.response.message.content
     assert not any(world.env.bot.runtime.open_requests.values()), "the answered request is not edited again"
-    await alice.slash(channel, "move", notation="d1-d2")
+    await bob.slash(channel, "move", notation=(await suggestions(bob, channel))[0])
     assert "declined the takeback" in asked.response.message.content
     take_user_errors(world)
 
@@ -367,7 +372,9 @@ def test_why_not_your_turn_names_the_bot_and_the_end() -> None:
 
 async def test_pressing_your_own_agree_to_abort_answers(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
-    await start_challenge(world, alice, bob, "paint")
+    await start_challenge(world, alice, bob, "paint", first="challenger")
+    await alice.slash(channel, "move", notation="c1-c3")
+    await bob.slash(channel, "move", notation="b9-b8")
     asked = await alice.slash(channel, "abort")
     again = await alice.click(asked.response, label="Agree to abort")
     assert again.ephemeral and reply_text(again) == f"You have agreed already; waiting for <@{bob.id}>."

@@ -5,7 +5,10 @@ resignation (`resign`, and its replay from a move log)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+import games
 from games.base import (
     RESIGN,
     IllegalMove,
@@ -13,6 +16,7 @@ from games.base import (
     ReplayError,
     Termination,
     WordMove,
+    move_numbers,
     replay,
     replay_state,
 )
@@ -143,7 +147,8 @@ def test_tilingking_resignation_out_of_turn_and_in_turn() -> None:
 def test_tilingking_resigning_to_move_hands_the_turn_on() -> None:
     state = TILINGKING.new(4, {}, 0)
     after = TILINGKING.resign(state, RED)
-    assert after.resigned[RED] and TILINGKING.to_move(after) == BLUE and after.ply == 1
+    assert after.resigned[RED] and TILINGKING.to_move(after) == BLUE
+    assert after.ply == TILINGKING.moves_played(after) == 0, "a resignation is not a move, on turn or not"
     assert TILINGKING.outcome(after) is None
 
 
@@ -173,3 +178,29 @@ def test_a_logged_out_of_turn_resignation_replays() -> None:
         direct = TILINGKING.apply(direct, TILINGKING.parse(direct, text))
     assert end == direct and TILINGKING.dump(end) == TILINGKING.dump(direct)
     assert TILINGKING.to_move(end) == RED, "Green is skipped"
+
+
+@given(st.data())
+def test_every_game_counts_its_moves_as_its_log_numbers_them(data: st.DataObject) -> None:
+    """`Rules.moves_played` after a log (resignations on turn and out of turn included) is the count that
+    `move_numbers` gives the same log: one definition of a move number, for every game."""
+    game = data.draw(st.sampled_from(sorted(games.GAMES)))
+    rules = games.get(game)
+    seats = data.draw(st.sampled_from(list(rules.seats)))
+    state = rules.new(seats, {}, data.draw(st.integers(0, 99)))
+    log: list[str] = []
+    for _ in range(data.draw(st.integers(0, 12))):
+        mover = rules.to_move(state)
+        if mover is None:
+            break
+        leaver = data.draw(st.integers(0, seats - 1))
+        after = rules.resign(state, leaver) if data.draw(st.booleans()) else None
+        if after is not None and rules.dump(after) != rules.dump(state):
+            state = after
+            log.append(RESIGN)
+        else:
+            move = data.draw(st.sampled_from(sorted(rules.legal_moves(state), key=repr)[:30]))
+            log.append(rules.notation(state, move))
+            state = rules.apply(state, move)
+        numbers = [n for n in move_numbers(log) if n is not None]
+        assert rules.moves_played(state) == (numbers[-1] if numbers else 0)

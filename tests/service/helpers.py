@@ -67,3 +67,14 @@ async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
             await asyncio.sleep(0.01)
 
     await asyncio.wait_for(poll(), seconds)
+
+
+async def everyone_moves(service: Service, match_id: int, move: str = "1") -> MatchView:
+    """One chosen move by every seat, in turn order: from then on a resignation, a timeout or an abort vote
+    counts as usual (before it, any of them aborts the match)."""
+    match = await service.matches.get(match_id)
+    for _ in match.seats:
+        user = match.user_to_move
+        assert user is not None
+        match = (await service.matches.play(match_id, user, move)).match
+    return match

@@ -109,7 +109,7 @@ async def test_too_many_analyses_in_progress_are_refused(service: Service, gated
 async def test_the_cache_is_bounded(service: Service, gated: GatedRunner) -> None:
     analyses = Analyses(service.matches, gated, cache_size=2)
     gated.gate.set()
-    matches = [await finished_match(service, channel=CHANNEL + i, plies=0) for i in range(3)]
+    matches = [await finished_match(service, channel=CHANNEL + i, plies=2) for i in range(3)]
     for match in matches:
         await analyses.analyse(match.id, guild_id=GUILD, user_id=ALICE)
     assert analyses.cached(matches[0].id) is None

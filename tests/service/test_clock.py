@@ -15,6 +15,7 @@ from tests.service.helpers import (
     CAROL,
     CHANNEL,
     GUILD,
+    everyone_moves,
     next_wakeup,
     snapshot_matches_replay,
     start_match,
@@ -26,6 +27,7 @@ async def test_a_timed_out_player_loses_a_two_player_game_once(
 ) -> None:
     service = await open_service()
     match = await start_match(service, options={"turn_timeout": 10})
+    await everyone_moves(service, match.id)
     assert await next_wakeup(service) == clock() + 600
     clock.advance(599)
     assert await service.matches.expire_due() == []
@@ -66,6 +68,7 @@ async def test_in_a_game_with_passall_a_timed_out_player_passes_from_then_on(
     await service.lobbies.join(lobby.id, BOB)
     await service.lobbies.join(lobby.id, CAROL)
     match = await service.lobbies.start(lobby.id, ALICE)
+    await everyone_moves(service, match.id)
     clock.advance(61)
     [event] = await service.matches.expire_due()
     assert isinstance(event, TimedOut) and event.finished is None and event.played is not None

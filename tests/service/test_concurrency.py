@@ -14,7 +14,7 @@ from bot.service.errors import ChannelBusy, LobbyBusy, LobbyClosed, LobbyFull, N
 from bot.service.records import Played
 from bot.service.store import LobbyChanged
 from tests.service.conftest import FakeClock, ServiceFactory
-from tests.service.helpers import ALICE, BOB, CAROL, DAVE, legal, start_match
+from tests.service.helpers import ALICE, BOB, CAROL, DAVE, everyone_moves, legal, start_match
 from tests.service.tinygames import registry
 
 
@@ -85,6 +85,7 @@ async def test_racing_resign_and_move_leave_one_consistent_result(
 ) -> None:
     service = await open_service(seed=seed)
     match = await start_match(service)
+    await everyone_moves(service, match.id)
     results = await asyncio.gather(
         service.matches.play(match.id, 1, "1"), service.matches.resign(match.id, 2), return_exceptions=True
     )
@@ -102,6 +103,8 @@ async def test_simultaneous_abort_agreements_in_two_processes_all_land(open_serv
     matches = [
         await start_match(first, challenger=2 * i + 1, opponent=2 * i + 2, channel=i + 1) for i in range(50)
     ]
+    for match in matches:
+        await everyone_moves(first, match.id)
     await asyncio.gather(
         *(
             call
@@ -159,6 +162,8 @@ async def test_lobby_joins_from_two_processes_never_exceed_the_lobby(open_servic
 async def test_rated_matches_sharing_a_player_ending_at_once_all_count(open_service: ServiceFactory) -> None:
     first, second = await open_service(), await open_service()
     matches = [await start_match(first, challenger=ALICE, opponent=100 + i, channel=i + 1) for i in range(12)]
+    for match in matches:
+        await everyone_moves(first, match.id)
     await asyncio.gather(
         *((first, second)[i % 2].matches.resign(m.id, 100 + i) for i, m in enumerate(matches))
     )

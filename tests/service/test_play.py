@@ -22,7 +22,7 @@ from bot.service.errors import (
 )
 from bot.service.records import AbortRequested, Finished, Played, TakebackRequested, TakenBack
 from games.base import IllegalMove, InvalidMove, Termination
-from tests.service.conftest import ServiceFactory
+from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.helpers import (
     ALICE,
     BOB,
@@ -30,6 +30,7 @@ from tests.service.helpers import (
     CAROL,
     CHANNEL,
     GUILD,
+    everyone_moves,
     legal,
     snapshot_matches_replay,
     start_match,
@@ -111,6 +112,7 @@ async def test_pass_only_where_the_game_has_it(service: Service) -> None:
 
 async def test_resigning_ends_a_two_player_game_even_out_of_turn(service: Service) -> None:
     match = await start_match(service)
+    await everyone_moves(service, match.id)
     result = await service.matches.resign(match.id, BOB)
     assert isinstance(result, Finished)
     assert result.termination is Termination.RESIGNATION
@@ -130,6 +132,7 @@ async def test_in_a_game_of_more_players_anyone_resigns_on_any_turn_and_the_game
     await service.lobbies.join(lobby.id, BOB)
     await service.lobbies.join(lobby.id, CAROL)
     match = await service.lobbies.start(lobby.id, ALICE)
+    await everyone_moves(service, match.id)
     result = await service.matches.resign(match.id, BOB)  # out of turn: Alice is to move
     assert isinstance(result, Played) and (result.move.notation, result.move.seat) == ("resign", 1)
     assert result.move.description == "Seat 1 resigns"
@@ -149,6 +152,7 @@ async def test_in_a_game_of_more_players_anyone_resigns_on_any_turn_and_the_game
 
 async def test_abort_needs_both_players_or_an_admin(service: Service) -> None:
     match = await start_match(service)
+    await everyone_moves(service, match.id)
     first = await service.agreements.request_abort(match.id, ALICE)
     assert isinstance(first, AbortRequested) and first.waiting_for == (BOB,)
     assert first.match.abort_votes == (0,)
@@ -164,6 +168,7 @@ async def test_abort_needs_both_players_or_an_admin(service: Service) -> None:
 
 async def test_a_move_clears_a_pending_abort_request(service: Service) -> None:
     match = await start_match(service)
+    await everyone_moves(service, match.id)
     await service.agreements.request_abort(match.id, BOB)
     await service.matches.play(match.id, ALICE, "1")
     assert (await service.matches.get(match.id)).abort_votes == ()
@@ -292,3 +297,26 @@ async def test_matches_of_a_user_lists_their_active_matches(service: Service) ->
     assert sorted(m.id for m in await service.matches.of_user(ALICE)) == sorted([first.id, second.id])
     await service.matches.resign(first.id, ALICE)
     assert [m.id for m in await service.matches.of_user(ALICE)] == [second.id]
+
+
+async def test_leaving_before_every_seat_moved_aborts_the_match_unrated(
+    service: Service, clock: FakeClock
+) -> None:
+    """As on lichess: a resignation, a timeout or one abort vote before each seat has chosen a move aborts."""
+    resigned = await start_match(service, options={"turn_timeout": 1})
+    await service.matches.play(resigned.id, ALICE, "1")
+    result = await service.matches.resign(resigned.id, ALICE)  # Bob has not moved yet
+    assert isinstance(result, Finished) and result.termination is Termination.ABORTED
+    assert (result.early, result.by_user, result.rating_changes) == (Termination.RESIGNATION, ALICE, ())
+    assert result.match.status == "aborted"
+
+    late = await start_match(service, options={"turn_timeout": 1}, channel=CHANNEL + 1)
+    clock.advance(61)
+    [event] = await service.matches.expire_due()
+    assert event.match_id == late.id and event.finished is not None and event.played is None
+    assert (event.finished.termination, event.finished.early) == (Termination.ABORTED, Termination.TIMEOUT)
+
+    voted = await start_match(service, channel=CHANNEL + 2)
+    alone = await service.agreements.request_abort(voted.id, BOB)
+    assert isinstance(alone, Finished) and alone.termination is Termination.ABORTED and alone.early is None
+    assert await service.ratings.leaderboard("race") == []

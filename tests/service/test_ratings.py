@@ -16,11 +16,12 @@ from bot.service.store import MatchStore, PostgresStore, SqliteStore
 from bot.service.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
 from bot.service.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
 from games.base import Outcome, Termination
-from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, start_match
+from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, everyone_moves, start_match
 
 
 async def win_race(service: Service, winner: int, loser: int, channel: int, guild: int = GUILD) -> Finished:
     match = await start_match(service, challenger=winner, opponent=loser, channel=channel, guild=guild)
+    await everyone_moves(service, match.id)
     result = await service.matches.resign(match.id, loser)
     assert isinstance(result, Finished)
     return result
@@ -42,6 +43,7 @@ async def test_a_rated_match_changes_ratings_once(service: Service) -> None:
 
 async def test_unrated_and_aborted_matches_change_nothing(service: Service) -> None:
     match = await start_match(service, options={"rated": False})
+    await everyone_moves(service, match.id)
     result = await service.matches.resign(match.id, BOB)
     assert isinstance(result, Finished) and result.rating_changes == ()
     other = await start_match(service, channel=2)

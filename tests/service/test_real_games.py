@@ -125,7 +125,12 @@ async def test_paintscape_takeback_undoes_one_balancing_decision_at_a_time(servi
 
 async def test_paintscape_timeout_is_a_loss(service: Service, clock: FakeClock) -> None:
     match = await start_match(service, "paintscape", {"balancer": "opponent", "turn_timeout": 5})
+    while len({m.seat for m in await service.matches.log(match.id) if not m.forced}) < 2:
+        view = await service.matches.get(match.id)
+        assert view.user_to_move is not None
+        await service.matches.play(match.id, view.user_to_move, (await legal(service, match.id))[0])
+    late = (await service.matches.get(match.id)).user_to_move
     clock.advance(301)
     [event] = await service.matches.expire_due()
-    assert isinstance(event, TimedOut) and event.user_id == BOB and event.finished is not None
-    assert event.finished.winners == (ALICE,) and event.finished.match.id == match.id
+    assert isinstance(event, TimedOut) and event.user_id == late and event.finished is not None
+    assert event.finished.winners == (({ALICE, BOB} - {late}).pop(),) and event.finished.match.id == match.id

@@ -37,6 +37,7 @@ class TinyState:
     passall: frozenset[int] = frozenset()
     resigned: frozenset[int] = frozenset()
     outcome: Outcome | None = None
+    moves: int = 0
 
 
 class _Tiny:
@@ -102,6 +103,17 @@ class _Tiny:
     def seat_label(self, state: TinyState, seat: Seat) -> str:
         return f"Seat {seat}"
 
+    def apply(self, state: TinyState, move: str) -> TinyState:
+        """`_apply`, counting every move but a resignation."""
+        after = self._apply(state, move)
+        return after if move == "resign" else replace(after, moves=state.moves + 1)
+
+    def _apply(self, state: TinyState, move: str) -> TinyState:
+        raise NotImplementedError
+
+    def moves_played(self, state: TinyState) -> int:
+        return state.moves
+
     def position_text(self, state: TinyState) -> str:
         return f"total={state.total} scores={state.scores}"
 
@@ -116,6 +128,7 @@ class _Tiny:
             "passall": sorted(state.passall),
             "resigned": sorted(state.resigned),
             "outcome": None if state.outcome is None else state.outcome.to_json(),
+            "moves": state.moves,
         }
 
     def load(self, data: Mapping[str, Any]) -> TinyState:
@@ -129,6 +142,7 @@ class _Tiny:
             passall=frozenset(data["passall"]),
             resigned=frozenset(data["resigned"]),
             outcome=None if data["outcome"] is None else Outcome.from_json(data["outcome"]),
+            moves=data.get("moves", 0),
         )
 
 
@@ -142,7 +156,7 @@ class Race(_Tiny):
             return "skip"
         return None
 
-    def apply(self, state: TinyState, move: str) -> TinyState:
+    def _apply(self, state: TinyState, move: str) -> TinyState:
         if state.outcome is not None or state.to_move is None:
             raise GameOver("The game is over.")
         mover = state.to_move
@@ -204,7 +218,7 @@ class Hoard(_Tiny):
             seat = (seat + 1) % state.seats
         return seat
 
-    def apply(self, state: TinyState, move: str) -> TinyState:
+    def _apply(self, state: TinyState, move: str) -> TinyState:
         if state.outcome is not None or state.to_move is None:
             raise GameOver("The game is over.")
         mover = state.to_move

@@ -162,7 +162,8 @@ class MatchStore(Protocol):
     async def finished_matches(
         self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
     ) -> list[tuple[MatchRecord, int]]:
-        """Finished and aborted matches, newest first, each with the number of moves its players chose."""
+        """Finished and aborted matches, newest first, each with its number of moves (resignations are
+        not moves; forced passes are)."""
         ...
 
     async def moves(self, match_id: int) -> list[MoveRecord]: ...

@@ -344,7 +344,7 @@ class PostgresStore:
             return []
         rows = await self._pool.fetch(
             "SELECT match_id, COUNT(*) AS chosen FROM moves "
-            "WHERE match_id = ANY($1::bigint[]) AND NOT forced GROUP BY match_id",
+            "WHERE match_id = ANY($1::bigint[]) AND notation <> 'resign' GROUP BY match_id",
             [m.id for m in matches],
         )
         counts = {r["match_id"]: r["chosen"] for r in rows}

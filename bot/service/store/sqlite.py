@@ -492,8 +492,8 @@ class SqliteStore:
         counts = {
             r["match_id"]: r["chosen"]
             for r in await self._fetchall(
-                f"SELECT match_id, COUNT(*) AS chosen FROM moves WHERE match_id IN ({marks}) AND forced = 0 "
-                "GROUP BY match_id",
+                f"SELECT match_id, COUNT(*) AS chosen FROM moves WHERE match_id IN ({marks}) "
+                "AND notation <> 'resign' GROUP BY match_id",
                 [m.id for m in matches],
             )
         }

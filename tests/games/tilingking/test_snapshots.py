@@ -170,3 +170,15 @@ def test_an_untouched_dump_is_not_changed_by_a_failed_load() -> None:
         RULES.load(data)
     data["turn"] = kept["turn"]
     assert data == kept and RULES.load(data) == captured()
+
+
+def test_a_snapshot_from_before_the_timeout_option_keeps_the_rule() -> None:
+    """Snapshots written before the `timeout` option existed load with the published rule (pass all)."""
+    from games.tilingking import RULES
+    from games.tilingking.rules import PASSALL_MOVE, RESIGN_MOVE
+
+    data = RULES.dump(RULES.new(2, {}, 0))
+    del data["settings"]["timeout"]
+    assert RULES.timeout_move(RULES.load(data)) == PASSALL_MOVE
+    resigning = RULES.new(2, {"timeout": "resign"}, 0)
+    assert RULES.timeout_move(RULES.load(RULES.dump(resigning))) == RESIGN_MOVE
