@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bot.service.matches import snapshot_text
+from bot.service.matches import fits, snapshot_text
 from bot.service.records import MatchRecord, MatchStatus, MoveRecord
-from bot.service.store import StoreUnavailable, open_store, sqlite_path
+from bot.service.store import DamagedRow, StoreUnavailable, open_store, sqlite_path
 from games.base import ReplayError, Rules, Termination, replay
 
 SERVICE_ENDINGS = {Termination.RESIGNATION, Termination.TIMEOUT}
@@ -42,6 +42,11 @@ def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRe
         problems.append(f"{where}: move plies are {plies[:10]}..., expected 0..{len(moves) - 1}")
     if row.ply != len(moves):
         problems.append(f"{where}: ply is {row.ply} but the log has {len(moves)} moves")
+    try:
+        fits(rules, row, rules.load(json.loads(row.snapshot)))
+    except Exception as error:  # the snapshot, the seats or the options: what the bot would set aside
+        problems.append(f"{where}: it cannot be loaded: {error}")
+        return problems
     state = rules.new(len(row.seats), row.options, row.seed)
     log = [(m.seat, m.notation) for m in moves]
     try:
@@ -89,9 +94,15 @@ async def check_database(url: str, *, registry: Callable[[str], Rules[Any, Any]]
     problems: list[str] = []
     try:
         for match_id in await store.match_ids():
-            row = await store.get_match(match_id)
+            try:
+                row = await store.get_match(match_id)
+            except DamagedRow as damaged:  # a column or seat row the bot would set aside
+                problems.append(str(damaged))
+                continue
             if row is None:
                 continue
+            if row.quarantine is not None:
+                problems.append(f"match #{row.id} ({row.game}): set aside (quarantined): {row.quarantine}")
             try:
                 rules = lookup(row.game)
             except KeyError:

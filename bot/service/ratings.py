@@ -9,6 +9,7 @@ mu - 3 sigma) mapped to an Elo-like number, so a new player shows 1500, and mark
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from typing import Any
@@ -17,8 +18,10 @@ from openskill.models import PlackettLuce
 
 from bot.service.errors import UnknownGame
 from bot.service.records import MatchStatus, Rating, RatingChange, player_key
-from bot.service.store import MatchStore
+from bot.service.store import DamagedRow, MatchStore
 from games.base import Rules
+
+log = logging.getLogger(__name__)
 
 _DISPLAY_MODEL = PlackettLuce()
 
@@ -83,7 +86,12 @@ class Ratings:
         """Rate every finished match whose rating was not applied (a crash in between); returns how many."""
         count = 0
         for match_id in await self.store.unapplied_rated_match_ids():
-            if await self.rate(match_id):
+            try:
+                rated = await self.rate(match_id)
+            except DamagedRow as damaged:  # reported by check-db; never stops a start
+                log.error("cannot rate a damaged match: %s", damaged)
+                continue
+            if rated:
                 count += 1
         return count
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.service.store.base import (
     ChannelTaken,
+    DamagedRow,
     LobbyChanged,
     MatchStore,
     RatingCompute,
@@ -21,6 +22,7 @@ from bot.service.store.sqlite_schema import SCHEMA_VERSION
 __all__ = [
     "SCHEMA_VERSION",
     "ChannelTaken",
+    "DamagedRow",
     "LobbyChanged",
     "MatchStore",
     "PostgresStore",

@@ -35,7 +35,6 @@ from bot.service.records import (
     MatchStatus,
     MoveRecord,
     NewMatch,
-    Player,
     Rating,
     RatingChange,
     Requests,
@@ -50,10 +49,10 @@ from bot.service.store.base import (
     StoreConflict,
     StoreUnavailable,
     match_from_row,
-    player_from_row,
     rating_changes_of,
     rating_from_row,
     same_players,
+    sound_matches,
 )
 from bot.service.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION, WAKE_CHANNEL
 
@@ -216,8 +215,8 @@ class PostgresStore:
 
     # ------------------------------------------------------------------------------------------- matches
 
-    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Player]]:
-        seats: dict[int, list[Player]] = {i: [] for i in match_ids}
+    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Row]]:
+        seats: dict[int, list[Row]] = {i: [] for i in match_ids}
         if match_ids:
             rows = await self._pool.fetch(
                 "SELECT match_id, seat, user_id, ai_level, result FROM match_seats "
@@ -225,25 +224,27 @@ class PostgresStore:
                 list(match_ids),
             )
             for r in rows:
-                seats[r["match_id"]].append(player_from_row(r))
+                seats[r["match_id"]].append(r)
         return seats
 
     async def _matches(self, where: str, *params: Any) -> list[MatchRecord]:
         rows = await self._pool.fetch(f"SELECT * FROM matches {where}", *params)
         seats = await self._seats([r["id"] for r in rows])
-        return [match_from_row(r, seats[r["id"]], _as_is) for r in rows]
+        return sound_matches(rows, seats, _as_is)
 
     async def _one_match(self, where: str, *params: Any) -> MatchRecord | None:
-        """One match and its seats in a single query (the hot path of every move)."""
+        """One match and its seats in a single query (the hot path of every move); DamagedRow if it breaks
+        the schema's meaning (`match_from_row`)."""
         rows = await self._pool.fetch(
             f"SELECT m.*, s.seat, s.user_id, s.ai_level, s.result "
-            f"FROM matches m JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
+            f"FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
             *params,
         )
         if not rows:
             return None
         first = rows[0]["id"]
-        return match_from_row(rows[0], [player_from_row(r) for r in rows if r["id"] == first], _as_is)
+        seats = [r for r in rows if r["id"] == first and r["seat"] is not None]
+        return match_from_row(rows[0], seats, _as_is)
 
     async def insert_match(
         self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
@@ -487,6 +488,13 @@ class PostgresStore:
     async def active_match_ids(self) -> list[int]:
         rows = await self._pool.fetch(
             "SELECT id FROM matches WHERE status = 'active' AND quarantine IS NULL ORDER BY id"
+        )
+        return [r["id"] for r in rows]
+
+    async def unsettled_match_ids(self) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT id FROM matches WHERE quarantine IS NULL "
+            "AND (status IS NULL OR status NOT IN ('finished', 'aborted')) ORDER BY id"
         )
         return [r["id"] for r in rows]
 
