@@ -23,7 +23,7 @@ from typing import Any
 import games
 from bot.service.matches import fits, snapshot_text
 from bot.service.records import MatchRecord, MatchStatus, MoveRecord
-from bot.service.store import DamagedRow, StoreUnavailable, open_store, sqlite_path
+from bot.service.store import BadDatabaseUrl, DamagedRow, StoreUnavailable, open_store, sqlite_path
 from games.base import ReplayError, Rules, Termination, replay
 
 SERVICE_ENDINGS = {Termination.RESIGNATION, Termination.TIMEOUT}
@@ -131,7 +131,7 @@ def main(argv: Sequence[str], *, default_url: str) -> int:
     url = args.database_url or default_url
     try:
         problems = asyncio.run(check_database(url))
-    except (CannotCheck, StoreUnavailable, ValueError) as error:
+    except (CannotCheck, StoreUnavailable, BadDatabaseUrl) as error:
         return _cannot_check(str(error))
     except Exception as error:  # a read failing midway (a damaged page, a lost connection): still one line
         return _cannot_check(f"could not read the database {url}: {type(error).__name__}: {error}")

@@ -7,6 +7,7 @@ PostgreSQL one stands beside it for several shard processes. `open_store(url)` p
 from __future__ import annotations
 
 from bot.service.store.base import (
+    BadDatabaseUrl,
     ChannelTaken,
     DamagedRow,
     LobbyChanged,
@@ -21,6 +22,7 @@ from bot.service.store.sqlite_schema import SCHEMA_VERSION
 
 __all__ = [
     "SCHEMA_VERSION",
+    "BadDatabaseUrl",
     "ChannelTaken",
     "DamagedRow",
     "LobbyChanged",
@@ -39,13 +41,14 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 async def open_store(url: str) -> MatchStore:
-    """Open (and migrate) the store a database URL names."""
+    """Open (and migrate) the store a database URL names; BadDatabaseUrl for a URL no store takes,
+    StoreUnavailable for a database that cannot be used."""
     if url.startswith("sqlite:"):
         return await SqliteStore.open(sqlite_path(url))
     if url.startswith(POSTGRES_SCHEMES):
         return await PostgresStore.open(url)
     scheme = url.split(":", 1)[0]
-    raise ValueError(
+    raise BadDatabaseUrl(
         f"unsupported database URL scheme {scheme!r}: "
         "use sqlite:///data/tessera.sqlite3 or postgresql://user:password@host:5432/tessera"
     )

@@ -257,6 +257,14 @@ class StoreUnavailable(Exception):
     one line for an operator: which database and what to do."""
 
 
+class BadDatabaseUrl(ValueError):
+    """The database URL names no store Tessera has (a wrong scheme, no file): a setting to fix."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer Tessera than this one."""
+
+
 RatingCompute = Callable[[dict[str, tuple[float, float] | None]], dict[str, tuple[float, float]]]
 """Given each player key's current (mu, sigma), or None if unrated, return each key's new (mu, sigma)."""
 

@@ -46,6 +46,7 @@ from bot.service.store.base import (
     ChannelTaken,
     LobbyChanged,
     RatingCompute,
+    SchemaTooNew,
     StoreConflict,
     StoreUnavailable,
     match_from_row,
@@ -116,6 +117,8 @@ def _reason(error: BaseException) -> str:
         return (
             f"the server cannot be reached ({text}); check that it runs and the host and port in DATABASE_URL"
         )
+    if isinstance(error, SchemaTooNew):
+        return text
     return f"{text}; check the server and DATABASE_URL"
 
 
@@ -167,8 +170,10 @@ class PostgresStore:
         try:
             async with pool.acquire() as conn:
                 await _migrate(conn)
-        except BaseException:
+        except BaseException as error:
             await pool.close()
+            if isinstance(error, SchemaTooNew | OSError | TimeoutError | asyncpg.PostgresError):
+                raise StoreUnavailable(f"{describe(url)} cannot be used: {_reason(error)}") from error
             raise
         return cls(pool, url)
 
@@ -1019,8 +1024,8 @@ async def _migrate(conn: Connection) -> None:
             version = 0
             await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
         if version > SCHEMA_VERSION:
-            raise RuntimeError(
-                f"database schema version {version} is newer than this code ({SCHEMA_VERSION})"
+            raise SchemaTooNew(
+                f"its schema version {version} is newer than this code's ({SCHEMA_VERSION}); run a newer Tessera"
             )
         for index in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[index]:

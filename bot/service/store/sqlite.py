@@ -50,9 +50,11 @@ from bot.service.records import (
 )
 from bot.service.shards import Shards
 from bot.service.store.base import (
+    BadDatabaseUrl,
     ChannelTaken,
     LobbyChanged,
     RatingCompute,
+    SchemaTooNew,
     StoreConflict,
     StoreUnavailable,
     match_from_row,
@@ -222,10 +224,19 @@ class SqliteStore:
         process has open (see the module doc)."""
         memory = path == ":memory:"
         lock_path = None
+        if not memory and Path(path).is_dir():
+            raise StoreUnavailable(
+                f"the database {path} cannot be used: it is a folder, not a file; make DATABASE_URL name a "
+                "file (sqlite:///data/tessera.sqlite3)"
+            )
         try:
             if not memory:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 lock_path = _lock_database(path)
+                # A file SQLite cannot open is refused here, before aiosqlite starts a worker thread: when
+                # its connect fails, aiosqlite leaves the thread's stop queued, and a thread that outlives
+                # the event loop prints "Event loop is closed" tracebacks after the one line.
+                await asyncio.to_thread(_can_open, path)
             store = await cls._open(path, synchronous, memory, check)
         except BaseException as error:
             if lock_path is not None:
@@ -1171,6 +1182,11 @@ async def _configure(db: aiosqlite.Connection, synchronous: str, memory: bool) -
     await db.execute_fetchall(f"PRAGMA synchronous = {synchronous.upper()}")
 
 
+def _can_open(path: str) -> None:
+    """Open and close the file with sqlite3 (raises what `aiosqlite.connect` would)."""
+    sqlite3.connect(path).close()
+
+
 def _reason(error: BaseException) -> str:
     """What went wrong with a database file, in words an operator acts on."""
     text = str(error).strip() or type(error).__name__
@@ -1178,13 +1194,11 @@ def _reason(error: BaseException) -> str:
         return "it is not a SQLite database (or it is encrypted or badly damaged); restore it from a backup"
     if isinstance(error, sqlite3.DatabaseError) and ("malformed" in text or "corrupt" in text):
         return f"it is damaged ({text}); restore it from a backup"
+    if "unable to open" in text:
+        return f"it cannot be opened ({text}); check the permissions of the file and its folder"
     if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
         return f"it cannot be written ({text}); check the permissions of the file and its folder"
     return text
-
-
-class SchemaTooNew(RuntimeError):
-    """The database was migrated by a newer Tessera than this one."""
 
 
 _BROKEN_ROW = re.compile(r"(CHECK constraint failed in|NULL value in) ")
@@ -1228,10 +1242,10 @@ def sqlite_path(url: str) -> str:
     """The file path of a ``sqlite:///`` URL (``sqlite:///:memory:`` gives ":memory:")."""
     prefix = "sqlite:///"
     if not url.startswith(prefix):
-        raise ValueError(f"not a SQLite URL: {url!r} (expected sqlite:///path/to/file.sqlite3)")
+        raise BadDatabaseUrl(f"not a SQLite URL: {url!r} (expected sqlite:///path/to/file.sqlite3)")
     path = url[len(prefix) :]
     if not path:
-        raise ValueError(
+        raise BadDatabaseUrl(
             "the SQLite URL names no file: use sqlite:///data/tessera.sqlite3 or sqlite:///:memory:"
         )
     return path
