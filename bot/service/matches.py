@@ -28,6 +28,7 @@ from bot.service.errors import (
     ChannelBusy,
     MatchDamaged,
     MatchOver,
+    MoveNotSaved,
     NoMatchHere,
     NotSeated,
     NotYourTurnError,
@@ -52,7 +53,7 @@ from bot.service.records import (
     TimedOut,
 )
 from bot.service.shards import Shards
-from bot.service.store import ChannelTaken, DamagedRow, MatchStore
+from bot.service.store import ChannelTaken, DamagedRow, MatchStore, StoreFull
 from games.ai.search import seat_count
 from games.base import RESIGN, InvalidMove, Outcome, Rules, Seat, Step, Termination, replay
 
@@ -509,7 +510,12 @@ class MatchService:
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
         deadline = self.deadline_for(row, rules, state, now)
         snapshot = snapshot_text(rules, state)
-        if not await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish):
+        try:
+            saved = await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish)
+        except StoreFull as error:
+            log.error("match %s: a move was not saved: %s", row.id, error)
+            raise MoveNotSaved() from error
+        if not saved:
             self.states.drop(row.id)
             raise StaleMove()
         self.states.put(row.id, snapshot, state)

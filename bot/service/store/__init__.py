@@ -14,6 +14,7 @@ from bot.service.store.base import (
     MatchStore,
     RatingCompute,
     StoreConflict,
+    StoreFull,
     StoreUnavailable,
 )
 from bot.service.store.postgres import PostgresStore
@@ -31,6 +32,7 @@ __all__ = [
     "RatingCompute",
     "SqliteStore",
     "StoreConflict",
+    "StoreFull",
     "StoreUnavailable",
     "open_store",
     "sqlite_path",

@@ -257,6 +257,12 @@ class StoreUnavailable(Exception):
     one line for an operator: which database and what to do."""
 
 
+class StoreFull(Exception):
+    """A write was refused because the database's disk (or its size limit) is full: nothing of it was
+    saved, and the store works on (reads, and writes once there is room). The message is one line for an
+    operator."""
+
+
 class BadDatabaseUrl(ValueError):
     """The database URL names no store Tessera has (a wrong scheme, no file): a setting to fix."""
 

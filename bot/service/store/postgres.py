@@ -12,11 +12,13 @@ statement each. JSONB columns come back decoded; the schema (postgres_schema.py)
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar, cast
 from urllib.parse import urlencode, urlsplit
 
 import asyncpg
@@ -48,6 +50,7 @@ from bot.service.store.base import (
     RatingCompute,
     SchemaTooNew,
     StoreConflict,
+    StoreFull,
     StoreUnavailable,
     match_from_row,
     rating_changes_of,
@@ -138,6 +141,25 @@ async def _setup_connection(conn: asyncpg.Connection) -> None:
         encoder=lambda v: json.dumps(v, separators=(",", ":")),
         decoder=json.loads,
     )
+
+
+StoreMethod = TypeVar("StoreMethod", bound=Callable[..., Awaitable[Any]])
+
+
+def _full_is_store_full(method: StoreMethod) -> StoreMethod:
+    """`method`, with the server's "disk full" (SQLSTATE 53100) raised as `StoreFull`."""
+
+    @functools.wraps(method)
+    async def mapped(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(self, *args, **kwargs)
+        except asyncpg.DiskFullError as error:
+            raise StoreFull(
+                f"{describe(self._url)} is full ({' '.join(str(error).split())}); nothing of this write was "
+                "saved: free disk space on the server"
+            ) from error
+
+    return cast(StoreMethod, mapped)
 
 
 class PostgresStore:
@@ -1031,3 +1053,9 @@ async def _migrate(conn: Connection) -> None:
             for statement in MIGRATIONS[index]:
                 await conn.execute(statement)
         await conn.execute("UPDATE schema_version SET version = $1", SCHEMA_VERSION)
+
+
+for _name, _method in list(vars(PostgresStore).items()):
+    # Every public query (a write may come from any of them): a full disk is StoreFull, as on SQLite.
+    if not _name.startswith("_") and _name not in {"close", "listen"} and inspect.iscoroutinefunction(_method):
+        setattr(PostgresStore, _name, _full_is_store_full(_method))

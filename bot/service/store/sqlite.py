@@ -56,6 +56,7 @@ from bot.service.store.base import (
     RatingCompute,
     SchemaTooNew,
     StoreConflict,
+    StoreFull,
     StoreUnavailable,
     match_from_row,
     rating_changes_of,
@@ -213,6 +214,7 @@ class SqliteStore:
         self._commits = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._lock_path: str | None = None
+        self._path = "(in memory)"
 
     @classmethod
     async def open(cls, path: str, *, synchronous: str = "NORMAL", check: bool = True) -> SqliteStore:
@@ -245,6 +247,7 @@ class SqliteStore:
                 raise StoreUnavailable(f"the database {path} cannot be used: {_reason(error)}") from error
             raise
         store._lock_path = lock_path
+        store._path = path
         return store
 
     @classmethod
@@ -328,15 +331,23 @@ class SqliteStore:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction. A failed statement or COMMIT rolls it back (unless SQLite already did, as
+        it does on a full disk), so the writer is never left inside a transaction; a full disk or size
+        limit is `StoreFull`."""
         async with self._write_lock:
             await _run(self._writer, "BEGIN IMMEDIATE")
             try:
                 yield self._writer
-            except BaseException:
-                await _run(self._writer, "ROLLBACK")
-                raise
-            else:
                 await _run(self._writer, "COMMIT")
+            except BaseException as error:
+                if self._writer.in_transaction:
+                    await _run(self._writer, "ROLLBACK")
+                if isinstance(error, sqlite3.Error) and error.sqlite_errorcode == sqlite3.SQLITE_FULL:
+                    raise StoreFull(
+                        f"the database {self._path} is full ({error}); nothing of this write was saved: "
+                        "free disk space"
+                    ) from error
+                raise
         self._committed()
 
     async def _fetchall(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[Row]:
