@@ -76,7 +76,9 @@ def fits(rules: Rules[Any, Any], row: MatchRecord, state: Any) -> None:
     seed) the game starts from. The store has checked each column already (`store.base.match_from_row`)."""
     seats = len(row.seats)
     if seats not in rules.seats:
-        raise ValueError(f"it has {seats} seats; {rules.name} is for {min(rules.seats)} to {max(rules.seats)}")
+        raise ValueError(
+            f"it has {seats} seats; {rules.name} is for {min(rules.seats)} to {max(rules.seats)}"
+        )
     in_position = seat_count(rules, state)
     if in_position != seats:
         raise ValueError(f"its position has {in_position} seats, but it has {seats} seat rows")

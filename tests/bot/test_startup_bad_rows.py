@@ -32,7 +32,9 @@ def two_matches(url: str) -> tuple[int, int]:
         service = await Service.open(url)
         try:
             first = await start_match(service, "paintscape")
-            second = await start_match(service, "paintscape", challenger=CAROL, opponent=DAVE, channel=CHANNEL + 1)
+            second = await start_match(
+                service, "paintscape", challenger=CAROL, opponent=DAVE, channel=CHANNEL + 1
+            )
             return first.id, second.id
         finally:
             await service.close()
@@ -77,7 +79,9 @@ def test_a_damaged_match_is_set_aside_and_the_bot_starts(tmp_path: Path, sql: st
     checked = run([sys.executable, "-m", "bot", "check-db", "--database-url", url], tmp_path)
     assert checked.returncode == 1, checked.stderr
     reported = checked.stdout.splitlines()
-    assert reported and all(line.startswith((f"match #{damaged}:", f"match #{damaged} (")) for line in reported)
+    assert reported and all(
+        line.startswith((f"match #{damaged}:", f"match #{damaged} (")) for line in reported
+    )
     assert f"check-db: {len(reported)} problem(s) in {url}" in checked.stderr
     assert f"#{sound}" not in checked.stdout
 
@@ -111,7 +115,9 @@ def test_a_folder_as_the_database_is_one_line_and_nothing_after_it(tmp_path: Pat
         f"tessera: the database {folder} cannot be used: it is a folder, not a file; make DATABASE_URL name "
         "a file (sqlite:///data/tessera.sqlite3)"
     ]
-    checked = run([sys.executable, "-m", "bot", "check-db", "--database-url", f"sqlite:///{folder}"], tmp_path)
+    checked = run(
+        [sys.executable, "-m", "bot", "check-db", "--database-url", f"sqlite:///{folder}"], tmp_path
+    )
     assert checked.returncode == 2 and len(checked.stderr.splitlines()) == 1, checked.stderr
 
 

@@ -50,7 +50,9 @@ async def test_a_move_into_a_full_database_is_refused_with_a_reply_and_the_board
     )
     assert len(boards(channel)) == posted, "no board for a move that was not saved"
     assert [type(unwrap(e)) for e in take_user_errors(world)] == [MoveNotSaved]
-    assert any("a move was not saved" in r.getMessage() and "is full" in r.getMessage() for r in caplog.records)
+    assert any(
+        "a move was not saved" in r.getMessage() and "is full" in r.getMessage() for r in caplog.records
+    )
 
     await lift_cap(store)
     again = await actor.slash(channel, "move", notation=move)

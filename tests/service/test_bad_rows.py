@@ -4,8 +4,6 @@ the other matches play on; check-db reports the match and checks the rest."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import aiosqlite
 import asyncpg
 import pytest
@@ -40,10 +38,10 @@ async def damage(store_url: str, *statements: str) -> None:
 
 BOTH = [
     ("options", "UPDATE matches SET options = '[1, 2]' WHERE id = {id}"),
-    ("options", "UPDATE matches SET options = '{{\"target\": \"far\"}}' WHERE id = {id}"),
+    ("options", 'UPDATE matches SET options = \'{{"target": "far"}}\' WHERE id = {id}'),
     ("turn_timeout", "UPDATE matches SET turn_timeout = -5 WHERE id = {id}"),
     ("outcome", "UPDATE matches SET outcome = '\"won\"' WHERE id = {id}"),
-    ("takeback", "UPDATE matches SET takeback = '{{\"seat\": 7, \"user_id\": 1, \"ply\": 0}}' WHERE id = {id}"),
+    ("takeback", 'UPDATE matches SET takeback = \'{{"seat": 7, "user_id": 1, "ply": 0}}\' WHERE id = {id}'),
     ("no seat rows", "DELETE FROM match_seats WHERE match_id = {id}"),
     ("seats are numbered", "UPDATE match_seats SET seat = 5 WHERE match_id = {id} AND seat = 1"),
     ("unknown AI level", "UPDATE match_seats SET ai_level = 'godlike' WHERE match_id = {id} AND seat = 1"),
@@ -128,7 +126,9 @@ async def damage_not_null(store_url: str, match_id: int) -> None:
         await db.commit()
 
 
-async def test_each_column_is_checked_by_the_store_itself(open_service: ServiceFactory, store_url: str) -> None:
+async def test_each_column_is_checked_by_the_store_itself(
+    open_service: ServiceFactory, store_url: str
+) -> None:
     service = await open_service()
     match = await start_match(service)
     await damage(store_url, f"UPDATE match_seats SET ai_level = 'godlike' WHERE match_id = {match.id}")

@@ -1047,7 +1047,8 @@ async def _migrate(conn: Connection) -> None:
             await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
         if version > SCHEMA_VERSION:
             raise SchemaTooNew(
-                f"its schema version {version} is newer than this code's ({SCHEMA_VERSION}); run a newer Tessera"
+                f"its schema version {version} is newer than this code's ({SCHEMA_VERSION}); "
+                "run a newer Tessera"
             )
         for index in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[index]:
@@ -1057,5 +1058,9 @@ async def _migrate(conn: Connection) -> None:
 
 for _name, _method in list(vars(PostgresStore).items()):
     # Every public query (a write may come from any of them): a full disk is StoreFull, as on SQLite.
-    if not _name.startswith("_") and _name not in {"close", "listen"} and inspect.iscoroutinefunction(_method):
+    if (
+        not _name.startswith("_")
+        and _name not in {"close", "listen"}
+        and inspect.iscoroutinefunction(_method)
+    ):
         setattr(PostgresStore, _name, _full_is_store_full(_method))
