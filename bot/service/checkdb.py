@@ -1,13 +1,17 @@
 """`python -m bot check-db`: verify that every stored match is consistent with its move log.
 
-For each match: the plies are 0..n-1 with n = the match's ply; every move was made by the seat to move and
-is legal when replayed from the seed (forced moves are the engine's forced move); the snapshot equals the end
-of ``games.base.replay`` of the log; a game the engine says is over is not marked active, and its stored
-outcome is the engine's (resignations, timeouts and aborts decided by the service are the only other
-endings).
+For each match: every column of its row and its seat rows holds what the schema means
+(`store.base.match_from_row`, the check the bot itself makes; a damaged match is reported with the reason,
+and the rest are still checked); a set-aside (quarantined) match is reported; its seats and options fit its
+game and position (`matches.fits`); the plies are 0..n-1 with n = the match's ply; every move was made by the
+seat to move and is legal when replayed from the seed (forced moves are the engine's forced move); the
+snapshot equals the end of ``games.base.replay`` of the log; a game the engine says is over is not marked
+active, and its stored outcome is the engine's (resignations, timeouts and aborts decided by the service are
+the only other endings).
 
 It checks any store `open_store` opens (SQLite or PostgreSQL). Exit codes: 0 consistent, 1 mismatches found,
-2 the database could not be checked (missing, damaged, unreadable, unreachable, a bad URL), said in one line.
+2 the database could not be checked (missing, not a database, a damaged file, unreadable, unreachable, made
+by a newer Tessera, a bad URL), said in one line.
 """
 
 from __future__ import annotations
