@@ -213,3 +213,16 @@ async def test_check_db_reports_a_damaged_row_and_checks_the_rest(
     assert any(p.startswith(f"match #{other.id} (race)") for p in problems), problems
     store = await open_store(store_url)
     await store.close()
+
+
+@pytest.mark.sqlite_only
+async def test_a_deadline_damaged_while_running_is_set_aside_by_the_clock(
+    service: Service, db_path: Path
+) -> None:
+    damaged = await start_match(service)
+    sound = await start_match(service, challenger=CAROL, opponent=DAVE, channel=CHANNEL + 1)
+    assert sound.deadline is not None
+    await damage(f"sqlite:///{db_path}", f"UPDATE matches SET deadline = 'soon' WHERE id = {damaged.id}")
+    assert await service.matches.next_deadline() == sound.deadline, "the clock sleeps towards numbers only"
+    assert await service.matches.expire_due() == [], "nothing is due yet"
+    assert await service.store.quarantined_match_ids() == [damaged.id], "the damaged deadline was read"
