@@ -75,11 +75,11 @@ async def run_bot(settings: Settings) -> int:
     from bot.client import TesseraBot
     from bot.health import HealthServer
     from bot.runtime import open_service
-    from bot.service.store import BadDatabaseUrl, StoreUnavailable
+    from bot.service.store import BadDatabaseUrl, StoreFull, StoreUnavailable
 
     try:
         service = await open_service(settings)  # closes its store again on any failure
-    except StoreUnavailable as error:
+    except (StoreUnavailable, StoreFull) as error:
         return fail(one_line(error), EXIT_DATABASE)
     except BadDatabaseUrl as error:
         return fail(f"DATABASE_URL: {one_line(error)}", EXIT_CONFIG)

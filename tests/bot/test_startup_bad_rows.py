@@ -177,3 +177,21 @@ def test_a_newer_postgresql_schema_is_one_line_and_code_3(tmp_path: Path, postgr
     assert checked.returncode == 2, checked.stderr
     assert "is newer than this code's" in one_line_error(checked, "check-db:")
     assert "RuntimeError" not in checked.stderr
+
+
+async def test_a_database_full_at_start_up_is_one_line_and_code_3(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from typing import Any
+
+    from bot.service.store import StoreFull
+    from tests.bot.conftest import make_settings
+
+    line = "the database data/tessera.sqlite3 is full (database or disk is full); free disk space"
+
+    async def full(*args: Any, **kwargs: Any) -> Any:
+        raise StoreFull(line)
+
+    monkeypatch.setattr("bot.runtime.open_service", full)
+    assert await entry.run_bot(make_settings(tmp_path / "data")) == entry.EXIT_DATABASE
+    assert capsys.readouterr().err == f"tessera: {line}\n"
