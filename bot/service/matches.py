@@ -188,7 +188,7 @@ class MatchService:
         try:
             return await read
         except DamagedRow as damaged:
-            await self._set_aside(damaged.match_id, "?", damaged.reason, active=not damaged.settled)
+            await self._set_aside(damaged.match_id, damaged.game, damaged.reason, active=not damaged.settled)
             raise MatchDamaged(match_id=damaged.match_id) from damaged
 
     async def _row(self, match_id: int) -> MatchRecord:

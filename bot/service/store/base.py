@@ -68,11 +68,12 @@ class DamagedRow(Exception):
     level): the service sets it aside (quarantine) instead of failing on it. `settled` is True when its
     status says it is over (finished or aborted): such a match is only reported, not set aside."""
 
-    def __init__(self, match_id: Any, reason: str, *, settled: bool = False) -> None:
+    def __init__(self, match_id: Any, reason: str, *, settled: bool = False, game: object = "?") -> None:
         super().__init__(f"match #{match_id}: {reason}")
         self.match_id = match_id
         self.reason = reason
         self.settled = settled
+        self.game = str(game)
 
 
 class _Bad(ValueError):
@@ -165,7 +166,7 @@ def match_from_row(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any],
         return _match(r, seat_rows, json_value)
     except _Bad as error:
         settled = status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
-        raise DamagedRow(r["id"], str(error), settled=settled) from None
+        raise DamagedRow(r["id"], str(error), settled=settled, game=r["game"]) from None
 
 
 def _match(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -> MatchRecord:
