@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,10 +28,21 @@ from typing import Any
 import games
 from bot.service.matches import fits, snapshot_text
 from bot.service.records import MatchRecord, MatchStatus, MoveRecord
-from bot.service.store import BadDatabaseUrl, DamagedRow, StoreUnavailable, open_store, sqlite_path
+from bot.service.store import (
+    BadDatabaseUrl,
+    DamagedRow,
+    SqliteStore,
+    StoreUnavailable,
+    open_store,
+    sqlite_path,
+)
 from games.base import ReplayError, Rules, Termination, replay
 
 SERVICE_ENDINGS = {Termination.RESIGNATION, Termination.TIMEOUT}
+
+
+_MATCH_TABLES = re.compile(r" in (matches|match_seats)\b")
+"""quick_check's words for a row of the matches or their seats breaking a constraint."""
 
 
 class CannotCheck(Exception):
@@ -96,6 +108,9 @@ async def check_database(url: str, *, registry: Callable[[str], Rules[Any, Any]]
     lookup = registry or games.get
     store = await open_store(url)
     problems: list[str] = []
+    if isinstance(store, SqliteStore):  # matches and their seats are reported row by row below
+        others = [line for line in store.broken_constraints if not _MATCH_TABLES.search(line)]
+        problems.extend(f"{line} (a row of that table breaks the schema)" for line in others)
     try:
         for match_id in await store.match_ids():
             try:

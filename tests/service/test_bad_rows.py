@@ -4,6 +4,8 @@ the other matches play on; check-db reports the match and checks the rest."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import aiosqlite
 import asyncpg
 import pytest
@@ -12,7 +14,7 @@ from bot.service import Service
 from bot.service.checkdb import check_database
 from bot.service.errors import MatchDamaged, NoMatchHere
 from bot.service.records import MatchStatus
-from bot.service.store import DamagedRow, open_store
+from bot.service.store import DamagedRow
 from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, start_match
 from tests.service.tinygames import registry
@@ -188,10 +190,11 @@ async def test_a_damaged_finished_match_stays_out_of_the_history_and_does_not_st
     )
     restarted = await Service.open(store_url, registry=registry, now=clock)
     try:
-        assert restarted.quarantined == []
+        assert restarted.quarantined == [] and await restarted.store.quarantined_match_ids() == []
         assert [e.match.id for e in await restarted.history.finished()] == [kept.id]
-        row = await first.store.match_ids(MatchStatus.FINISHED)
-        assert row == [match.id, kept.id]
+        assert await restarted.store.match_ids(MatchStatus.FINISHED) == [match.id, kept.id]
+        with pytest.raises(MatchDamaged):
+            await restarted.matches.get(match.id)
     finally:
         await restarted.close()
 
@@ -211,8 +214,6 @@ async def test_check_db_reports_a_damaged_row_and_checks_the_rest(
     problems = await check_database(store_url, registry=registry)
     assert any(p.startswith(f"match #{damaged.id}: ") and "options" in p for p in problems), problems
     assert any(p.startswith(f"match #{other.id} (race)") for p in problems), problems
-    store = await open_store(store_url)
-    await store.close()
 
 
 @pytest.mark.sqlite_only
@@ -226,3 +227,17 @@ async def test_a_deadline_damaged_while_running_is_set_aside_by_the_clock(
     assert await service.matches.next_deadline() == sound.deadline, "the clock sleeps towards numbers only"
     assert await service.matches.expire_due() == [], "nothing is due yet"
     assert await service.store.quarantined_match_ids() == [damaged.id], "the damaged deadline was read"
+
+
+@pytest.mark.sqlite_only
+async def test_a_row_breaking_a_check_outside_the_matches_is_reported_not_fatal(
+    service: Service, db_path: Path, clock: FakeClock
+) -> None:
+    await damage(
+        f"sqlite:///{db_path}",
+        "INSERT INTO user_prefs (user_id, theme, reminders, updated_at) VALUES (77, NULL, 'loud', 0)",
+    )
+    restarted = await Service.open(f"sqlite:///{db_path}", registry=registry, now=clock)
+    await restarted.close()
+    problems = await check_database(f"sqlite:///{db_path}", registry=registry)
+    assert problems == ["CHECK constraint failed in user_prefs (a row of that table breaks the schema)"]

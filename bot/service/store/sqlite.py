@@ -215,6 +215,9 @@ class SqliteStore:
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._lock_path: str | None = None
         self._path = "(in memory)"
+        self.broken_constraints: tuple[str, ...] = ()
+        """What the start's quick_check said of rows that break a CHECK or NOT NULL constraint (check-db
+        reports those outside the matches, which it reports row by row)."""
 
     @classmethod
     async def open(cls, path: str, *, synchronous: str = "NORMAL", check: bool = True) -> SqliteStore:
@@ -257,8 +260,7 @@ class SqliteStore:
             writer = await aiosqlite.connect(path, isolation_level=None)
             opened.append(writer)
             await _configure(writer, synchronous, memory)
-            if check and not memory:
-                await _quick_check(writer)
+            broken = await _quick_check(writer) if check and not memory else ()
             await _migrate(writer)
             if memory:
                 return cls(writer)
@@ -273,7 +275,9 @@ class SqliteStore:
             for connection in opened:
                 await connection.close()
             raise
-        return cls(writer, opened[1], opened[2])
+        store = cls(writer, opened[1], opened[2])
+        store.broken_constraints = broken
+        return store
 
     async def close(self) -> None:
         if self._checkpoint_task is not None:
@@ -1221,17 +1225,18 @@ _BROKEN_ROW = re.compile(r"(CHECK constraint failed in|NULL value in) ")
 """How quick_check reports a row that breaks a CHECK or NOT NULL constraint: a bad row, not a bad file."""
 
 
-async def _quick_check(db: aiosqlite.Connection) -> None:
+async def _quick_check(db: aiosqlite.Connection) -> tuple[str, ...]:
     """Refuse a damaged file before anything writes to it (PRAGMA quick_check: fast, no index checks). Rows
     that break a constraint are no damage to the file: the start-up check sets such matches aside, so they
-    are only logged here."""
+    are only logged here, and returned."""
     rows = [str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")]
     damage = [r for r in rows if r != "ok" and not _BROKEN_ROW.match(r)]
     if damage:
         raise sqlite3.DatabaseError(f"database disk image is malformed: {'; '.join(damage[:3])}")
-    broken = sorted(set(rows) - {"ok"})
+    broken = tuple(sorted(set(rows) - {"ok"}))
     if broken:
         log.warning("rows break the schema's constraints (%s); run check-db", "; ".join(broken[:3]))
+    return broken
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:
