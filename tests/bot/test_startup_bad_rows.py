@@ -19,7 +19,7 @@ from bot import __main__ as entry
 from bot.service import Service
 from bot.service.store.postgres import with_search_path
 from tests.bot.conftest import FAKE_TOKEN
-from tests.entry_helpers import closed_port, one_line_error, run, start_bot
+from tests.entry_helpers import as_unprivileged, closed_port, one_line_error, run, start_bot
 from tests.service.helpers import CAROL, CHANNEL, DAVE, start_match
 
 PG_URL_VARIABLE = "TESSERA_TEST_DATABASE_URL"
@@ -121,10 +121,7 @@ def test_a_folder_as_the_database_is_one_line_and_nothing_after_it(tmp_path: Pat
     assert checked.returncode == 2 and len(checked.stderr.splitlines()) == 1, checked.stderr
 
 
-@pytest.mark.skipif(os.geteuid() == 0 and not Path("/usr/bin/setpriv").exists(), reason="needs setpriv")
 def test_a_file_sqlite_cannot_open_is_one_line_and_nothing_after_it(tmp_path: Path) -> None:
-    from tests.entry_helpers import as_unprivileged
-
     path = tmp_path / "locked.sqlite3"
     path.write_bytes(b"")
     path.chmod(0)
