@@ -85,13 +85,13 @@ async def run_bot(settings: Settings) -> int:
     from bot.client import TesseraBot
     from bot.health import HealthServer
     from bot.runtime import open_service
-    from bot.service.store import StoreUnavailable
+    from bot.service.store import BadDatabaseUrl, StoreFull, StoreUnavailable
 
     try:
-        service = await open_service(settings)
-    except StoreUnavailable as error:
+        service = await open_service(settings)  # closes its store again on any failure
+    except (StoreUnavailable, StoreFull) as error:
         return fail(one_line(error), EXIT_DATABASE)
-    except ValueError as error:
+    except BadDatabaseUrl as error:
         return fail(f"DATABASE_URL: {one_line(error)}", EXIT_CONFIG)
     except (OSError, TimeoutError) as error:
         return fail(f"the database cannot be reached: {one_line(error)}", EXIT_DATABASE)

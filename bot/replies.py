@@ -2,8 +2,9 @@
 
 Every error a user can cause (the service's `USER_ERRORS`: its `ServiceError`, an engine's `MoveError` or
 `InvalidOptions`; or a `UserError` raised by the Discord layer) becomes an ephemeral reply in plain words.
-Anything else is logged with the match id (if the handler recorded one in `interaction.extras["match_id"]`)
-and the user gets a short apology, so nobody ever sees "This interaction failed". Both are in the user's
+A write the database had no room for (`StoreFull`) is told as not saved, and logged. Anything else is logged
+with the match id (if the handler recorded one in `interaction.extras["match_id"]`) and the user gets a
+short apology, so nobody ever sees "This interaction failed". Both are in the user's
 language (`bot.i18n.for_user`): the errors carry their template and values, not only English words.
 """
 
@@ -17,6 +18,7 @@ from discord import app_commands
 
 from bot.i18n import ENGLISH, Tr, for_user
 from bot.service.errors import USER_ERRORS
+from bot.service.store import StoreFull
 from games.texts import N_
 
 log = logging.getLogger("tessera.errors")
@@ -24,6 +26,10 @@ log = logging.getLogger("tessera.errors")
 _WORD_MARKS = str.maketrans("", "", "'’-")
 
 APOLOGY = N_("Sorry, something went wrong on our side. The match is safe; please try again in a moment.")
+NOT_SAVED = N_(
+    "That was not saved: the bot's database is full. Try it again in a few minutes; if this keeps happening, "
+    "tell a server admin."
+)
 
 
 class UserError(Exception):
@@ -64,6 +70,8 @@ def player_message(error: BaseException, tr: Tr = ENGLISH) -> str | None:
     error = unwrap(error)
     if isinstance(error, user_error_types()):
         return sentence_case(tr.error(error).strip() or tr("That cannot be done right now."))
+    if isinstance(error, StoreFull):
+        return tr(NOT_SAVED)
     if isinstance(error, app_commands.MissingPermissions):
         names = (p.replace("_", " ").replace("guild", "server").title() for p in error.missing_permissions)
         wanted = ", ".join(names)
@@ -92,6 +100,8 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     in the user's language."""
     tr = for_user(interaction)
     text = player_message(error, tr)
+    if isinstance(unwrap(error), StoreFull):  # the player is told; the operator must hear of it too
+        log.error("a write in %s was not saved: %s", where, unwrap(error))
     if text is None:
         match_id = interaction.extras.get("match_id")
         log.error(

@@ -73,7 +73,7 @@ def utc_seconds() -> float:
 
 async def open_service(settings: Settings, *, now: Callable[[], float] | None = None) -> Service:
     """Open the service the settings name, for the shards this process owns; raises StoreUnavailable (or
-    ValueError for a URL no store handles) when the database cannot be used."""
+    BadDatabaseUrl for a URL no store handles) when the database cannot be used."""
     return await Service.open(settings.database_url, now=now or utc_seconds, shards=settings.shards)
 
 

@@ -111,12 +111,20 @@ class Service:
     @classmethod
     async def open(cls, url: str, **kwargs: Any) -> Service:
         """Open the store a database URL names, and repair what a crash may have left (unrated results).
-        Every active match is loaded once: one that cannot be loaded is quarantined, never fatal."""
-        service = cls(await open_store(url), **kwargs)
-        recovered = await service.ratings.recover()
-        if recovered:
-            log.info("rated %d matches that ended just before the last shutdown", recovered)
-        service.quarantined = await service.matches.quarantine_unloadable()
+        Every match not over is loaded once: one that cannot be loaded is quarantined, never fatal. The store
+        is closed again if anything here fails."""
+        store = await open_store(url)
+        try:
+            service = cls(store, **kwargs)
+            recovered = await service.ratings.recover()
+            if recovered:
+                log.info("rated %d matches that ended just before the last shutdown", recovered)
+            service.quarantined = await service.matches.quarantine_unloadable()
+        except BaseException:
+            # An open store keeps worker threads (SQLite) or connections alive: close it on every way out,
+            # so a failed start-up ends the process instead of hanging it.
+            await store.close()
+            raise
         if service.quarantined:
             log.warning(
                 "%d damaged matches were set aside (quarantined): %s; the bot runs without them",

@@ -1,13 +1,17 @@
 """`python -m bot check-db`: verify that every stored match is consistent with its move log.
 
-For each match: the plies are 0..n-1 with n = the match's ply; every move was made by the seat to move and
-is legal when replayed from the seed (forced moves are the engine's forced move); the snapshot equals the end
-of ``games.base.replay`` of the log; a game the engine says is over is not marked active, and its stored
-outcome is the engine's (resignations, timeouts and aborts decided by the service are the only other
-endings).
+For each match: every column of its row and its seat rows holds what the schema means
+(`store.base.match_from_row`, the check the bot itself makes; a damaged match is reported with the reason,
+and the rest are still checked); a set-aside (quarantined) match is reported; its seats and options fit its
+game and position (`matches.fits`); the plies are 0..n-1 with n = the match's ply; every move was made by the
+seat to move and is legal when replayed from the seed (forced moves are the engine's forced move); the
+snapshot equals the end of ``games.base.replay`` of the log; a game the engine says is over is not marked
+active, and its stored outcome is the engine's (resignations, timeouts and aborts decided by the service are
+the only other endings).
 
 It checks any store `open_store` opens (SQLite or PostgreSQL). Exit codes: 0 consistent, 1 mismatches found,
-2 the database could not be checked (missing, damaged, unreadable, unreachable, a bad URL), said in one line.
+2 the database could not be checked (missing, not a database, a damaged file, unreadable, unreachable, made
+by a newer Tessera, a bad URL), said in one line.
 """
 
 from __future__ import annotations
@@ -15,18 +19,30 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import games
-from bot.service.matches import snapshot_text
+from bot.service.matches import fits, snapshot_text
 from bot.service.records import MatchRecord, MatchStatus, MoveRecord
-from bot.service.store import StoreUnavailable, open_store, sqlite_path
+from bot.service.store import (
+    BadDatabaseUrl,
+    DamagedRow,
+    SqliteStore,
+    StoreUnavailable,
+    open_store,
+    sqlite_path,
+)
 from games.base import ReplayError, Rules, Termination, replay
 
 SERVICE_ENDINGS = {Termination.RESIGNATION, Termination.TIMEOUT}
+
+
+_MATCH_TABLES = re.compile(r" in (matches|match_seats)\b")
+"""quick_check's words for a row of the matches or their seats breaking a constraint."""
 
 
 class CannotCheck(Exception):
@@ -42,6 +58,11 @@ def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRe
         problems.append(f"{where}: move plies are {plies[:10]}..., expected 0..{len(moves) - 1}")
     if row.ply != len(moves):
         problems.append(f"{where}: ply is {row.ply} but the log has {len(moves)} moves")
+    try:
+        fits(rules, row, rules.load(json.loads(row.snapshot)))
+    except Exception as error:  # the snapshot, the seats or the options: what the bot would set aside
+        problems.append(f"{where}: it cannot be loaded: {error}")
+        return problems
     state = rules.new(len(row.seats), row.options, row.seed)
     log = [(m.seat, m.notation) for m in moves]
     try:
@@ -87,11 +108,20 @@ async def check_database(url: str, *, registry: Callable[[str], Rules[Any, Any]]
     lookup = registry or games.get
     store = await open_store(url)
     problems: list[str] = []
+    if isinstance(store, SqliteStore):  # matches and their seats are reported row by row below
+        others = [line for line in store.broken_constraints if not _MATCH_TABLES.search(line)]
+        problems.extend(f"{line} (a row of that table breaks the schema)" for line in others)
     try:
         for match_id in await store.match_ids():
-            row = await store.get_match(match_id)
+            try:
+                row = await store.get_match(match_id)
+            except DamagedRow as damaged:  # a column or seat row the bot would set aside
+                problems.append(str(damaged))
+                continue
             if row is None:
                 continue
+            if row.quarantine is not None:
+                problems.append(f"match #{row.id} ({row.game}): set aside (quarantined): {row.quarantine}")
             try:
                 rules = lookup(row.game)
             except KeyError:
@@ -120,7 +150,7 @@ def main(argv: Sequence[str], *, default_url: str) -> int:
     url = args.database_url or default_url
     try:
         problems = asyncio.run(check_database(url))
-    except (CannotCheck, StoreUnavailable, ValueError) as error:
+    except (CannotCheck, StoreUnavailable, BadDatabaseUrl) as error:
         return _cannot_check(str(error))
     except Exception as error:  # a read failing midway (a damaged page, a lost connection): still one line
         return _cannot_check(f"could not read the database {url}: {type(error).__name__}: {error}")

@@ -81,6 +81,13 @@ class StaleMove(ServiceError):
     template = N_("That board has changed: look at the newest board and try again.")
 
 
+class MoveNotSaved(ServiceError):
+    template = N_(
+        "Your move was not saved: the bot's database is full. Try it again in a few minutes; if this keeps "
+        "happening, tell a server admin."
+    )
+
+
 class ChannelBusy(ServiceError):
     template = N_(
         "This channel already has a match in progress (#{match_id}). Finish it, or play in another channel."

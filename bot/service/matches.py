@@ -20,7 +20,7 @@ import json
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any, TypeAlias
 
@@ -31,6 +31,7 @@ from bot.service.errors import (
     ChannelBusy,
     MatchDamaged,
     MatchOver,
+    MoveNotSaved,
     NoMatchHere,
     NotSeated,
     NotYourTurnError,
@@ -55,7 +56,8 @@ from bot.service.records import (
     TimedOut,
 )
 from bot.service.shards import Shards
-from bot.service.store import ChannelTaken, MatchStore
+from bot.service.store import ChannelTaken, DamagedRow, MatchStore, StoreFull
+from games.ai.search import seat_count
 from games.base import RESIGN, InvalidMove, Outcome, Rules, Seat, Step, Termination, replay
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,27 @@ def everyone_moved(seats: int, log: Sequence[MoveRecord]) -> bool:
 def aborted_outcome(seats: int) -> Outcome:
     """The outcome of an aborted match: no result for anyone."""
     return Outcome(Termination.ABORTED, (0,) * seats)
+
+
+def fits(rules: Rules[Any, Any], row: MatchRecord, state: Any) -> None:
+    """Raise ValueError unless a match's seats and options fit its game and its loaded position: a number of
+    seats the game allows, as many as the position has, the seat to move among them, and options (with the
+    seed) the game starts from. The store has checked each column already (`store.base.match_from_row`)."""
+    seats = len(row.seats)
+    if seats not in rules.seats:
+        raise ValueError(
+            f"it has {seats} seats; {rules.name} is for {min(rules.seats)} to {max(rules.seats)}"
+        )
+    in_position = seat_count(rules, state)
+    if in_position != seats:
+        raise ValueError(f"its position has {in_position} seats, but it has {seats} seat rows")
+    to_move = rules.to_move(state)
+    if to_move is not None and not 0 <= to_move < seats:
+        raise ValueError(f"seat {to_move!r} is to move, but it has {seats} seats")
+    try:
+        rules.new(seats, row.options, row.seed)
+    except Exception as error:
+        raise ValueError(f"its options {dict(row.options)!r} start no game: {error}") from error
 
 
 class StateCache:
@@ -182,6 +205,7 @@ class MatchService:
         state = self.states.get(row.id, row.snapshot)
         if state is None:
             state = rules.load(json.loads(row.snapshot))
+            fits(rules, row, state)
             self.states.put(row.id, row.snapshot, state)
         return state
 
@@ -191,12 +215,20 @@ class MatchService:
             state = self._state(rules, row)
         return MatchView.of(row, state, rules.to_move(state))
 
+    async def _stored(self, read: Awaitable[MatchRecord | None]) -> MatchRecord | None:
+        """A match read from the store; one whose row is damaged is set aside (MatchDamaged)."""
+        try:
+            return await read
+        except DamagedRow as damaged:
+            await self._set_aside(damaged.match_id, damaged.game, damaged.reason, active=not damaged.settled)
+            raise MatchDamaged(match_id=damaged.match_id) from damaged
+
     async def _row(self, match_id: int) -> MatchRecord:
         """The stored match, its state loadable (and cached); UnknownMatch, or MatchDamaged for a match whose
-        snapshot cannot be loaded (an active one is quarantined on the spot)."""
+        row or snapshot cannot be loaded (an active one is quarantined on the spot)."""
         if not isinstance(match_id, int) or not 0 < match_id < MAX_ID:
             raise UnknownMatch(match_id=match_id)
-        row = await self.store.get_match(match_id)
+        row = await self._stored(self.store.get_match(match_id))
         if row is None:
             raise UnknownMatch(match_id=match_id)
         return await self._checked(row)
@@ -207,22 +239,23 @@ class MatchService:
         try:
             self._state(self.rules(row.game), row)
         except Exception as error:  # any failure to load stored data, whatever the engine raised
-            await self._set_aside(row, f"the snapshot cannot be loaded: {error!r}")
+            await self._set_aside(row.id, row.game, f"it cannot be loaded: {error!r}", active=row.is_active)
             raise MatchDamaged(match_id=row.id) from error
         return row
 
-    async def _set_aside(self, row: MatchRecord, reason: str) -> None:
+    async def _set_aside(self, match_id: int, game: str, reason: str, *, active: bool) -> None:
         """Quarantine a match that cannot be loaded (an active one; a finished one only stays unreadable)."""
-        self.states.drop(row.id)
-        log.error("match %s (%s) is damaged and was set aside: %s", row.id, row.game, reason)
-        if row.is_active and await self.store.quarantine_match(row.id, reason):
+        self.states.drop(match_id)
+        log.error("match %s (%s) is damaged and was set aside: %s", match_id, game, reason)
+        if active and await self.store.quarantine_match(match_id, reason):
             self.deadlines_changed()
 
     async def quarantine_unloadable(self) -> list[int]:
-        """Load every active match once and set aside the ones that cannot be loaded; returns their ids.
-        Run at start-up, so one damaged snapshot never stops the bot or hangs it."""
+        """Load every match that is not over once and set aside the ones that cannot be loaded (a damaged
+        column or seat row, a snapshot the engine refuses, seats that do not fit the game); returns their
+        ids. Run at start-up, so one damaged match never stops the bot or hangs it."""
         damaged = []
-        for match_id in await self.store.active_match_ids():
+        for match_id in await self.store.unsettled_match_ids():
             try:
                 await self._row(match_id)
             except MatchDamaged:
@@ -264,7 +297,10 @@ class MatchService:
         if opened_from is not None:
             valid_id(opened_from, "channel")
         await self.guilds.check_allowed(guild_id, opened_from if opened_from is not None else channel_id)
-        busy = await self.store.active_match_in_channel(channel_id)
+        try:
+            busy = await self._stored(self.store.active_match_in_channel(channel_id))
+        except MatchDamaged:  # set aside now: the channel is free
+            return
         if busy is not None:
             raise ChannelBusy(match_id=busy.id)
 
@@ -308,7 +344,10 @@ class MatchService:
         try:
             row = await self.store.insert_match(new, challenge_id=challenge_id, lobby_id=lobby_id)
         except ChannelTaken:
-            busy = await self.store.active_match_in_channel(channel_id)
+            try:
+                busy = await self._stored(self.store.active_match_in_channel(channel_id))
+            except MatchDamaged:  # set aside now: the channel is free for the next try
+                busy = None
             raise ChannelBusy(match_id=busy.id if busy else "?") from None
         if rules.forced_move(state) is not None and rules.to_move(state) is not None:
             async with self.lock(row.id):
@@ -327,7 +366,7 @@ class MatchService:
 
     async def in_channel(self, channel_id: int) -> MatchView:
         """The active match of a channel or thread; NoMatchHere if there is none."""
-        row = await self.store.active_match_in_channel(channel_id)
+        row = await self._stored(self.store.active_match_in_channel(channel_id))
         if row is None:
             raise NoMatchHere()
         return self.view_of(await self._checked(row))
@@ -389,7 +428,8 @@ class MatchService:
             start = rules.new(len(row.seats), row.options, row.seed)
             return list(replay(rules, start, [(m.seat, m.notation) for m in moves]))
         except ValueError as error:
-            await self._set_aside(row, f"the move log does not replay: {error}")
+            reason = f"the move log does not replay: {error}"
+            await self._set_aside(row.id, row.game, reason, active=row.is_active)
             raise MatchDamaged(match_id=row.id) from error
 
     @staticmethod
@@ -509,7 +549,12 @@ class MatchService:
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
         deadline = self.deadline_for(row, rules, state, now)
         snapshot = snapshot_text(rules, state)
-        if not await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish):
+        try:
+            saved = await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish)
+        except StoreFull as error:
+            log.error("match %s: a move was not saved: %s", row.id, error)
+            raise MoveNotSaved() from error
+        if not saved:
             self.states.drop(row.id)
             raise StaleMove()
         self.states.put(row.id, snapshot, state)

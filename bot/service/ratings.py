@@ -13,6 +13,7 @@ the bot's) are ranked on leaderboards, as on lichess.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,8 +23,10 @@ from openskill.models import PlackettLuce
 
 from bot.service.errors import UnknownGame
 from bot.service.records import AI_LEVELS, MatchStatus, Rating, RatingChange, player_key
-from bot.service.store import MatchStore
+from bot.service.store import DamagedRow, MatchStore
 from games.base import Rules
+
+log = logging.getLogger(__name__)
 
 _MODEL = PlackettLuce()
 
@@ -106,7 +109,12 @@ class Ratings:
         """Rate every finished match whose rating was not applied (a crash in between); returns how many."""
         count = 0
         for match_id in await self.store.unapplied_rated_match_ids():
-            if await self.rate(match_id):
+            try:
+                rated = await self.rate(match_id)
+            except DamagedRow as damaged:  # reported by check-db; never stops a start
+                log.error("cannot rate a damaged match: %s", damaged)
+                continue
+            if rated:
                 count += 1
         return count
 

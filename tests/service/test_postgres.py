@@ -72,7 +72,7 @@ async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
         await conn.execute("UPDATE schema_version SET version = $1", SCHEMA_VERSION + 3)
     finally:
         await conn.close()
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(StoreUnavailable, match=r"is newer than this code's \(\d+\); run a newer Tessera$"):
         await PostgresStore.open(postgres_url)
 
 

@@ -7,11 +7,14 @@ PostgreSQL one stands beside it for several shard processes. `open_store(url)` p
 from __future__ import annotations
 
 from bot.service.store.base import (
+    BadDatabaseUrl,
     ChannelTaken,
+    DamagedRow,
     LobbyChanged,
     MatchStore,
     RatingCompute,
     StoreConflict,
+    StoreFull,
     StoreUnavailable,
 )
 from bot.service.store.postgres import PostgresStore
@@ -20,13 +23,16 @@ from bot.service.store.sqlite_schema import SCHEMA_VERSION
 
 __all__ = [
     "SCHEMA_VERSION",
+    "BadDatabaseUrl",
     "ChannelTaken",
+    "DamagedRow",
     "LobbyChanged",
     "MatchStore",
     "PostgresStore",
     "RatingCompute",
     "SqliteStore",
     "StoreConflict",
+    "StoreFull",
     "StoreUnavailable",
     "open_store",
     "sqlite_path",
@@ -37,13 +43,14 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 async def open_store(url: str) -> MatchStore:
-    """Open (and migrate) the store a database URL names."""
+    """Open (and migrate) the store a database URL names; BadDatabaseUrl for a URL no store takes,
+    StoreUnavailable for a database that cannot be used."""
     if url.startswith("sqlite:"):
         return await SqliteStore.open(sqlite_path(url))
     if url.startswith(POSTGRES_SCHEMES):
         return await PostgresStore.open(url)
     scheme = url.split(":", 1)[0]
-    raise ValueError(
+    raise BadDatabaseUrl(
         f"unsupported database URL scheme {scheme!r}: "
         "use sqlite:///data/tessera.sqlite3 or postgresql://user:password@host:5432/tessera"
     )

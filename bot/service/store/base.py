@@ -8,13 +8,17 @@ Times are seconds since the epoch.
 
 from __future__ import annotations
 
+import enum
+import logging
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.service.messages import PostedMessage
 from bot.service.prefs import UserPrefs
 from bot.service.records import (
+    AI_LEVELS,
     Challenge,
     ChallengeStatus,
     Finish,
@@ -37,6 +41,8 @@ from bot.service.records import (
 from bot.service.shards import Shards
 from games.base import Outcome
 
+log = logging.getLogger(__name__)
+
 
 class StoreConflict(Exception):
     """A write found the row in another state than expected (another writer got there first)."""
@@ -56,39 +62,186 @@ class Row(Protocol):
     def __getitem__(self, column: str) -> Any: ...
 
 
-def player_from_row(r: Row) -> Player:
-    """A seat row (`seat`, `user_id`, `ai_level`, `result`) as a Player."""
-    result = r["result"]
-    return Player(r["seat"], r["user_id"], r["ai_level"], SeatResult(result) if result is not None else None)
+class DamagedRow(Exception):
+    """A stored match whose row or seat rows break what the schema means (a column of the wrong type or out
+    of range, JSON that does not parse or has the wrong shape, missing or misnumbered seats, an unknown AI
+    level): the service sets it aside (quarantine) instead of failing on it. `settled` is True when its
+    status says it is over (finished or aborted): such a match is only reported, not set aside."""
+
+    def __init__(self, match_id: Any, reason: str, *, settled: bool = False, game: object = "?") -> None:
+        super().__init__(f"match #{match_id}: {reason}")
+        self.match_id = match_id
+        self.reason = reason
+        self.settled = settled
+        self.game = str(game)
 
 
-def match_from_row(r: Row, seats: Sequence[Player], json_value: Callable[[Any], Any]) -> MatchRecord:
-    """A `matches` row and its seats as a MatchRecord; `json_value` turns a JSON column into its value
-    (SQLite keeps JSON as text, PostgreSQL's jsonb codec has decoded it already)."""
-    outcome, takeback = r["outcome"], r["takeback"]
+class _Bad(ValueError):
+    """One column of a match row is not what the schema means."""
+
+
+MAX_ID = 2**63
+"""Discord ids and ours are positive 64-bit integers."""
+
+
+def _an_int(value: Any, column: str, *, low: int = 0, high: int = MAX_ID) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value < high:
+        raise _Bad(f"{column} is {value!r}, not a whole number from {low}")
+    return value
+
+
+def _an_id(value: Any, column: str) -> int:
+    return _an_int(value, column, low=1)
+
+
+def _a_time(value: Any, column: str, *, positive: bool = False) -> float:
+    """A number of seconds: finite, and above zero where `positive`."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise _Bad(f"{column} is {value!r}, not a number of seconds")
+    if positive and value <= 0:
+        raise _Bad(f"{column} is {value!r}, not above zero")
+    return float(value)
+
+
+def _a_flag(value: Any, column: str) -> bool:
+    """A boolean column (SQLite keeps 0 or 1)."""
+    if value not in (0, 1) or isinstance(value, float):
+        raise _Bad(f"{column} is {value!r}, not 0 or 1")
+    return bool(value)
+
+
+def _json(value: Any, column: str, json_value: Callable[[Any], Any]) -> Any:
+    try:
+        return json_value(value)
+    except (TypeError, ValueError) as error:
+        raise _Bad(f"{column} is not JSON ({error})") from None
+
+
+E = TypeVar("E", bound=enum.StrEnum)
+
+
+def _member(kind: type[E], value: Any, column: str) -> E:
+    """The member of a stored enum."""
+    try:
+        return kind(value)
+    except ValueError:
+        raise _Bad(f"{column} is {value!r}, not one of {', '.join(kind)}") from None
+
+
+def _seat_list(value: Any, column: str, seats: int) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple) or any(
+        isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < seats for v in value
+    ):
+        raise _Bad(f"{column} is {value!r}, not a list of seats 0..{seats - 1}")
+    return tuple(value)
+
+
+def _players(rows: Sequence[Row]) -> tuple[Player, ...]:
+    """The seat rows (`seat`, `user_id`, `ai_level`, `result`) of a match, in seat order, as Players: seats
+    numbered 0..n-1, each a user id, a known AI level or none, and a result or none."""
+    if not rows:
+        raise _Bad("it has no seat rows")
+    numbers = [r["seat"] for r in rows]
+    if numbers != list(range(len(rows))):
+        raise _Bad(f"its seats are numbered {numbers}, not 0..{len(rows) - 1}")
+    players = []
+    for r in rows:
+        seat = f"seat {r['seat']}"
+        level, result = r["ai_level"], r["result"]
+        if level is not None and level not in AI_LEVELS:
+            raise _Bad(f"{seat} has the unknown AI level {level!r} (known: {', '.join(AI_LEVELS)})")
+        user_id = _an_id(r["user_id"], f"{seat}'s user_id")
+        outcome = None if result is None else _member(SeatResult, result, f"{seat}'s result")
+        players.append(Player(r["seat"], user_id, level, outcome))
+    return tuple(players)
+
+
+def match_from_row(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -> MatchRecord:
+    """A `matches` row and its seat rows as a MatchRecord, every column checked against what the schema
+    means; DamagedRow says what is wrong. `json_value` turns a JSON column into its value (SQLite keeps
+    JSON as text, PostgreSQL's jsonb codec has decoded it already). Both stores build every match through
+    here, so the start-up check, the turn clock, the service and check-db all judge a row the same way."""
+    status = r["status"]
+    try:
+        return _match(r, seat_rows, json_value)
+    except _Bad as error:
+        settled = status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+        raise DamagedRow(r["id"], str(error), settled=settled, game=r["game"]) from None
+
+
+def _match(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -> MatchRecord:
+    seats = _players(seat_rows)
+    status = _member(MatchStatus, r["status"], "status")
+    game, snapshot, quarantine = r["game"], r["snapshot"], r["quarantine"]
+    if not isinstance(game, str) or not game:
+        raise _Bad(f"game is {game!r}, not a game's name")
+    if not isinstance(snapshot, str):
+        raise _Bad(f"snapshot is {type(snapshot).__name__}, not JSON text")
+    if quarantine is not None and not isinstance(quarantine, str):
+        raise _Bad(f"quarantine is {quarantine!r}, not text")
+    options = _json(r["options"], "options", json_value)
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise _Bad(f"options are {options!r}, not a JSON object")
+    outcome = None
+    if r["outcome"] is not None:
+        data = _json(r["outcome"], "outcome", json_value)
+        try:
+            outcome = Outcome.from_json(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise _Bad(f"outcome {data!r} is not an outcome ({error!r})") from None
+        places = _seat_list(list(outcome.ranks), "outcome's ranks", len(seats))
+        if len(places) != len(seats):
+            raise _Bad(f"the outcome ranks {len(places)} seats, the match has {len(seats)}")
+    takeback = None
+    if r["takeback"] is not None:
+        data = _json(r["takeback"], "takeback", json_value)
+        try:
+            takeback = TakebackRequest.from_json(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise _Bad(f"takeback {data!r} is not a takeback request ({error!r})") from None
+        _seat_list([takeback.seat, *takeback.accepted], "takeback's seats", len(seats))
+        _an_id(takeback.user_id, "takeback's user_id")
+        _an_int(takeback.ply, "takeback's ply")
+    abort_votes = r["abort_votes"]
+    votes = _seat_list(_json(abort_votes, "abort_votes", json_value), "abort_votes", len(seats))
+    deadline, finished_at, guild_id = r["deadline"], r["finished_at"], r["guild_id"]
     return MatchRecord(
         id=r["id"],
-        game=r["game"],
-        options=json_value(r["options"]),
-        seed=r["seed"],
-        guild_id=r["guild_id"],
-        channel_id=r["channel_id"],
-        seats=tuple(seats),
-        status=MatchStatus(r["status"]),
-        ply=r["ply"],
-        turn_timeout=r["turn_timeout"],
-        deadline=r["deadline"],
-        snapshot=r["snapshot"],
-        outcome=Outcome.from_json(json_value(outcome)) if outcome is not None else None,
-        rated=bool(r["rated"]),
-        ratings_applied=bool(r["ratings_applied"]),
-        abort_votes=tuple(json_value(r["abort_votes"])),
-        takeback=TakebackRequest.from_json(json_value(takeback)) if takeback is not None else None,
-        created_at=r["created_at"],
-        updated_at=r["updated_at"],
-        finished_at=r["finished_at"],
-        quarantine=r["quarantine"],
+        game=game,
+        options=options,
+        seed=_an_int(r["seed"], "seed", low=-MAX_ID),
+        guild_id=None if guild_id is None else _an_id(guild_id, "guild_id"),
+        channel_id=_an_id(r["channel_id"], "channel_id"),
+        seats=seats,
+        status=status,
+        ply=_an_int(r["ply"], "ply"),
+        turn_timeout=_a_time(r["turn_timeout"], "turn_timeout", positive=True),
+        deadline=None if deadline is None else _a_time(deadline, "deadline"),
+        snapshot=snapshot,
+        outcome=outcome,
+        rated=_a_flag(r["rated"], "rated"),
+        ratings_applied=_a_flag(r["ratings_applied"], "ratings_applied"),
+        abort_votes=votes,
+        takeback=takeback,
+        created_at=_a_time(r["created_at"], "created_at"),
+        updated_at=_a_time(r["updated_at"], "updated_at"),
+        finished_at=None if finished_at is None else _a_time(finished_at, "finished_at"),
+        quarantine=quarantine,
     )
+
+
+def sound_matches(
+    rows: Sequence[Row], seats: Mapping[int, Sequence[Row]], json_value: Callable[[Any], Any]
+) -> list[MatchRecord]:
+    """The matches of a listing (rows and their seat rows by match id), leaving out the damaged ones: one
+    bad row never breaks a list (the start-up check and a direct read set it aside)."""
+    found = []
+    for r in rows:
+        try:
+            found.append(match_from_row(r, seats.get(r["id"], ()), json_value))
+        except DamagedRow as damaged:
+            log.warning("left out of a listing: %s", damaged)
+    return found
 
 
 def rating_from_row(r: Row) -> Rating:
@@ -103,6 +256,20 @@ def same_players(members: Iterable[tuple[int, str | None]], seats: Iterable[Play
 class StoreUnavailable(Exception):
     """The database cannot be used at all (not a database, damaged, unreachable, read-only); the message is
     one line for an operator: which database and what to do."""
+
+
+class StoreFull(Exception):
+    """A write was refused because the database's disk (or its size limit) is full: nothing of it was
+    saved, and the store works on (reads, and writes once there is room). The message is one line for an
+    operator."""
+
+
+class BadDatabaseUrl(ValueError):
+    """The database URL names no store Tessera has (a wrong scheme, no file): a setting to fix."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer Tessera than this one."""
 
 
 RatingCompute = Callable[[dict[str, tuple[float, float] | None]], dict[str, tuple[float, float]]]
@@ -209,7 +376,7 @@ class MatchStore(Protocol):
         ...
 
     async def active_match_ids(self) -> list[int]:
-        """Every active match that is not quarantined (the start-up check loads each once)."""
+        """Every active match that is not quarantined."""
         ...
 
     async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
@@ -217,6 +384,11 @@ class MatchStore(Protocol):
         earlier (a match started, moved, rewound or ended, a challenge made or answered, a guild's timeout
         changed), in a guild `shards` owns when given. Runs until cancelled (the service runs it as a task);
         returns at once where one process is all there is (SQLite)."""
+        ...
+
+    async def unsettled_match_ids(self) -> list[int]:
+        """Every match neither quarantined nor over: the active ones, and any whose status is no status at
+        all (only a damaged row has one). The start-up check loads each once and sets aside the damaged."""
         ...
 
     async def quarantine_match(self, match_id: int, reason: str) -> bool:

@@ -12,11 +12,13 @@ statement each. JSONB columns come back decoded; the schema (postgres_schema.py)
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar, cast
 from urllib.parse import urlencode, urlsplit
 
 import asyncpg
@@ -35,7 +37,6 @@ from bot.service.records import (
     MatchStatus,
     MoveRecord,
     NewMatch,
-    Player,
     Rating,
     RatingChange,
     Requests,
@@ -47,13 +48,15 @@ from bot.service.store.base import (
     ChannelTaken,
     LobbyChanged,
     RatingCompute,
+    SchemaTooNew,
     StoreConflict,
+    StoreFull,
     StoreUnavailable,
     match_from_row,
-    player_from_row,
     rating_changes_of,
     rating_from_row,
     same_players,
+    sound_matches,
 )
 from bot.service.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION, WAKE_CHANNEL
 
@@ -117,6 +120,8 @@ def _reason(error: BaseException) -> str:
         return (
             f"the server cannot be reached ({text}); check that it runs and the host and port in DATABASE_URL"
         )
+    if isinstance(error, SchemaTooNew):
+        return text
     return f"{text}; check the server and DATABASE_URL"
 
 
@@ -136,6 +141,25 @@ async def _setup_connection(conn: asyncpg.Connection) -> None:
         encoder=lambda v: json.dumps(v, separators=(",", ":")),
         decoder=json.loads,
     )
+
+
+StoreMethod = TypeVar("StoreMethod", bound=Callable[..., Awaitable[Any]])
+
+
+def _full_is_store_full(method: StoreMethod) -> StoreMethod:
+    """`method`, with the server's "disk full" (SQLSTATE 53100) raised as `StoreFull`."""
+
+    @functools.wraps(method)
+    async def mapped(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(self, *args, **kwargs)
+        except asyncpg.DiskFullError as error:
+            raise StoreFull(
+                f"{describe(self._url)} is full ({' '.join(str(error).split())}); nothing of this write was "
+                "saved: free disk space on the server"
+            ) from error
+
+    return cast(StoreMethod, mapped)
 
 
 class PostgresStore:
@@ -168,8 +192,10 @@ class PostgresStore:
         try:
             async with pool.acquire() as conn:
                 await _migrate(conn)
-        except BaseException:
+        except BaseException as error:
             await pool.close()
+            if isinstance(error, SchemaTooNew | OSError | TimeoutError | asyncpg.PostgresError):
+                raise StoreUnavailable(f"{describe(url)} cannot be used: {_reason(error)}") from error
             raise
         return cls(pool, url)
 
@@ -216,8 +242,8 @@ class PostgresStore:
 
     # ------------------------------------------------------------------------------------------- matches
 
-    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Player]]:
-        seats: dict[int, list[Player]] = {i: [] for i in match_ids}
+    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Row]]:
+        seats: dict[int, list[Row]] = {i: [] for i in match_ids}
         if match_ids:
             rows = await self._pool.fetch(
                 "SELECT match_id, seat, user_id, ai_level, result FROM match_seats "
@@ -225,25 +251,27 @@ class PostgresStore:
                 list(match_ids),
             )
             for r in rows:
-                seats[r["match_id"]].append(player_from_row(r))
+                seats[r["match_id"]].append(r)
         return seats
 
     async def _matches(self, where: str, *params: Any) -> list[MatchRecord]:
         rows = await self._pool.fetch(f"SELECT * FROM matches {where}", *params)
         seats = await self._seats([r["id"] for r in rows])
-        return [match_from_row(r, seats[r["id"]], _as_is) for r in rows]
+        return sound_matches(rows, seats, _as_is)
 
     async def _one_match(self, where: str, *params: Any) -> MatchRecord | None:
-        """One match and its seats in a single query (the hot path of every move)."""
+        """One match and its seats in a single query (the hot path of every move); DamagedRow if it breaks
+        the schema's meaning (`match_from_row`)."""
         rows = await self._pool.fetch(
             f"SELECT m.*, s.seat, s.user_id, s.ai_level, s.result "
-            f"FROM matches m JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
+            f"FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
             *params,
         )
         if not rows:
             return None
         first = rows[0]["id"]
-        return match_from_row(rows[0], [player_from_row(r) for r in rows if r["id"] == first], _as_is)
+        seats = [r for r in rows if r["id"] == first and r["seat"] is not None]
+        return match_from_row(rows[0], seats, _as_is)
 
     async def insert_match(
         self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
@@ -487,6 +515,13 @@ class PostgresStore:
     async def active_match_ids(self) -> list[int]:
         rows = await self._pool.fetch(
             "SELECT id FROM matches WHERE status = 'active' AND quarantine IS NULL ORDER BY id"
+        )
+        return [r["id"] for r in rows]
+
+    async def unsettled_match_ids(self) -> list[int]:
+        rows = await self._pool.fetch(
+            "SELECT id FROM matches WHERE quarantine IS NULL "
+            "AND (status IS NULL OR status NOT IN ('finished', 'aborted')) ORDER BY id"
         )
         return [r["id"] for r in rows]
 
@@ -1015,10 +1050,21 @@ async def _migrate(conn: Connection) -> None:
             version = 0
             await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
         if version > SCHEMA_VERSION:
-            raise RuntimeError(
-                f"database schema version {version} is newer than this code ({SCHEMA_VERSION})"
+            raise SchemaTooNew(
+                f"its schema version {version} is newer than this code's ({SCHEMA_VERSION}); "
+                "run a newer Tessera"
             )
         for index in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[index]:
                 await conn.execute(statement)
         await conn.execute("UPDATE schema_version SET version = $1", SCHEMA_VERSION)
+
+
+for _name, _method in list(vars(PostgresStore).items()):
+    # Every public query (a write may come from any of them): a full disk is StoreFull, as on SQLite.
+    if (
+        not _name.startswith("_")
+        and _name not in {"close", "listen"}
+        and inspect.iscoroutinefunction(_method)
+    ):
+        setattr(PostgresStore, _name, _full_is_store_full(_method))

@@ -18,6 +18,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -41,7 +42,6 @@ from bot.service.records import (
     MatchStatus,
     MoveRecord,
     NewMatch,
-    Player,
     Rating,
     RatingChange,
     Requests,
@@ -50,16 +50,19 @@ from bot.service.records import (
 )
 from bot.service.shards import Shards
 from bot.service.store.base import (
+    BadDatabaseUrl,
     ChannelTaken,
     LobbyChanged,
     RatingCompute,
+    SchemaTooNew,
     StoreConflict,
+    StoreFull,
     StoreUnavailable,
     match_from_row,
-    player_from_row,
     rating_changes_of,
     rating_from_row,
     same_players,
+    sound_matches,
 )
 from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -213,6 +216,10 @@ class SqliteStore:
         self._commits = 0
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._lock_path: str | None = None
+        self._path = "(in memory)"
+        self.broken_constraints: tuple[str, ...] = ()
+        """What the start's quick_check said of rows that break a CHECK or NOT NULL constraint (check-db
+        reports those outside the matches, which it reports row by row)."""
 
     @classmethod
     async def open(cls, path: str, *, synchronous: str = "NORMAL", check: bool = True) -> SqliteStore:
@@ -224,10 +231,19 @@ class SqliteStore:
         process has open (see the module doc)."""
         memory = path == ":memory:"
         lock_path = None
+        if not memory and Path(path).is_dir():
+            raise StoreUnavailable(
+                f"the database {path} cannot be used: it is a folder, not a file; make DATABASE_URL name a "
+                "file (sqlite:///data/tessera.sqlite3)"
+            )
         try:
             if not memory:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 lock_path = _lock_database(path)
+                # A file SQLite cannot open is refused here, before aiosqlite starts a worker thread: when
+                # its connect fails, aiosqlite leaves the thread's stop queued, and a thread that outlives
+                # the event loop prints "Event loop is closed" tracebacks after the one line.
+                await asyncio.to_thread(_can_open, path)
             store = await cls._open(path, synchronous, memory, check)
         except BaseException as error:
             if lock_path is not None:
@@ -236,6 +252,7 @@ class SqliteStore:
                 raise StoreUnavailable(f"the database {path} cannot be used: {_reason(error)}") from error
             raise
         store._lock_path = lock_path
+        store._path = path
         return store
 
     @classmethod
@@ -245,8 +262,7 @@ class SqliteStore:
             writer = await aiosqlite.connect(path, isolation_level=None)
             opened.append(writer)
             await _configure(writer, synchronous, memory)
-            if check and not memory:
-                await _quick_check(writer)
+            broken = await _quick_check(writer) if check and not memory else ()
             await _migrate(writer)
             if memory:
                 return cls(writer)
@@ -261,7 +277,9 @@ class SqliteStore:
             for connection in opened:
                 await connection.close()
             raise
-        return cls(writer, opened[1], opened[2])
+        store = cls(writer, opened[1], opened[2])
+        store.broken_constraints = broken
+        return store
 
     async def close(self) -> None:
         if self._checkpoint_task is not None:
@@ -319,15 +337,23 @@ class SqliteStore:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction. A failed statement or COMMIT rolls it back (unless SQLite already did, as
+        it does on a full disk), so the writer is never left inside a transaction; a full disk or size
+        limit is `StoreFull`."""
         async with self._write_lock:
             await _run(self._writer, "BEGIN IMMEDIATE")
             try:
                 yield self._writer
-            except BaseException:
-                await _run(self._writer, "ROLLBACK")
-                raise
-            else:
                 await _run(self._writer, "COMMIT")
+            except BaseException as error:
+                if self._writer.in_transaction:
+                    await _run(self._writer, "ROLLBACK")
+                if isinstance(error, sqlite3.Error) and error.sqlite_errorcode == sqlite3.SQLITE_FULL:
+                    raise StoreFull(
+                        f"the database {self._path} is full ({error}); nothing of this write was saved: "
+                        "free disk space"
+                    ) from error
+                raise
         self._committed()
 
     async def _fetchall(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[Row]:
@@ -341,8 +367,8 @@ class SqliteStore:
 
     # ----------------------------------------------------------------------------------------- matches
 
-    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Player]]:
-        seats: dict[int, list[Player]] = {i: [] for i in match_ids}
+    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Row]]:
+        seats: dict[int, list[Row]] = {i: [] for i in match_ids}
         if not match_ids:
             return seats
         marks = ",".join("?" * len(match_ids))
@@ -352,25 +378,27 @@ class SqliteStore:
             list(match_ids),
         )
         for r in rows:
-            seats[r["match_id"]].append(player_from_row(r))
+            seats[r["match_id"]].append(r)
         return seats
 
     async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
         rows = await self._fetchall(f"SELECT * FROM matches {where}", params)
         seats = await self._seats([r["id"] for r in rows])
-        return [match_from_row(r, seats[r["id"]], json.loads) for r in rows]
+        return sound_matches(rows, seats, json.loads)
 
     async def _one_match(self, where: str, params: Sequence[Any]) -> MatchRecord | None:
-        """One match and its seats in a single query (the hot path of every move)."""
+        """One match and its seats in a single query (the hot path of every move); DamagedRow if it breaks
+        the schema's meaning (`match_from_row`)."""
         rows = await self._fetchall(
             f"SELECT m.*, s.seat, s.user_id, s.ai_level, s.result "
-            f"FROM matches m JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
+            f"FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
             params,
         )
         if not rows:
             return None
         first = rows[0]["id"]
-        return match_from_row(rows[0], [player_from_row(r) for r in rows if r["id"] == first], json.loads)
+        seats = [r for r in rows if r["id"] == first and r["seat"] is not None]
+        return match_from_row(rows[0], seats, json.loads)
 
     async def insert_match(
         self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
@@ -605,17 +633,22 @@ class SqliteStore:
             )
         return changed
 
+    # SQLite orders every number before every text or blob: `deadline < ''` is a number, `deadline >= ''` a
+    # deadline that is none (a damaged row). The clock sleeps towards numbers only, and takes a damaged
+    # deadline as due at once, so reading the match sets it aside instead of the clock tripping on it.
+
     async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
         row = await self._fetchone(
             "SELECT MIN(deadline) AS due FROM matches WHERE status = 'active' AND quarantine IS NULL "
-            f"AND {_shard_filter(shards)}"
+            f"AND deadline < '' AND {_shard_filter(shards)}"
         )
         return None if row is None else row["due"]
 
     async def due_matches(self, now: float, *, shards: Shards | None = None) -> list[tuple[int, int]]:
-        rows = await self._fetchall(
-            "SELECT id, ply FROM matches WHERE status = 'active' AND quarantine IS NULL AND deadline <= ? "
-            f"AND {_shard_filter(shards)} ORDER BY deadline, id",
+        live = f"FROM matches WHERE status = 'active' AND quarantine IS NULL AND {_shard_filter(shards)}"
+        rows = await self._fetchall(  # two searches of the deadline index, not one scan of it
+            f"SELECT id, ply, deadline {live} AND deadline <= ? "
+            f"UNION ALL SELECT id, ply, deadline {live} AND deadline >= '' ORDER BY deadline, id",
             (now,),
         )
         return [(r["id"], r["ply"]) for r in rows]
@@ -631,6 +664,13 @@ class SqliteStore:
     async def active_match_ids(self) -> list[int]:
         rows = await self._fetchall(
             "SELECT id FROM matches WHERE status = 'active' AND quarantine IS NULL ORDER BY id"
+        )
+        return [r["id"] for r in rows]
+
+    async def unsettled_match_ids(self) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE quarantine IS NULL "
+            "AND (status IS NULL OR status NOT IN ('finished', 'aborted')) ORDER BY id"
         )
         return [r["id"] for r in rows]
 
@@ -1166,6 +1206,11 @@ async def _configure(db: aiosqlite.Connection, synchronous: str, memory: bool) -
     await db.execute_fetchall(f"PRAGMA synchronous = {synchronous.upper()}")
 
 
+def _can_open(path: str) -> None:
+    """Open and close the file with sqlite3 (raises what `aiosqlite.connect` would)."""
+    sqlite3.connect(path).close()
+
+
 def _reason(error: BaseException) -> str:
     """What went wrong with a database file, in words an operator acts on."""
     text = str(error).strip() or type(error).__name__
@@ -1173,20 +1218,29 @@ def _reason(error: BaseException) -> str:
         return "it is not a SQLite database (or it is encrypted or badly damaged); restore it from a backup"
     if isinstance(error, sqlite3.DatabaseError) and ("malformed" in text or "corrupt" in text):
         return f"it is damaged ({text}); restore it from a backup"
+    if "unable to open" in text:
+        return f"it cannot be opened ({text}); check the permissions of the file and its folder"
     if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
         return f"it cannot be written ({text}); check the permissions of the file and its folder"
     return text
 
 
-class SchemaTooNew(RuntimeError):
-    """The database was migrated by a newer Tessera than this one."""
+_BROKEN_ROW = re.compile(r"(CHECK constraint failed in|NULL value in) ")
+"""How quick_check reports a row that breaks a CHECK or NOT NULL constraint: a bad row, not a bad file."""
 
 
-async def _quick_check(db: aiosqlite.Connection) -> None:
-    """Refuse a damaged file before anything writes to it (PRAGMA quick_check: fast, no index checks)."""
+async def _quick_check(db: aiosqlite.Connection) -> tuple[str, ...]:
+    """Refuse a damaged file before anything writes to it (PRAGMA quick_check: fast, no index checks). Rows
+    that break a constraint are no damage to the file: the start-up check sets such matches aside, so they
+    are only logged here, and returned."""
     rows = [str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")]
-    if rows != ["ok"]:
-        raise sqlite3.DatabaseError(f"database disk image is malformed: {'; '.join(rows[:3])}")
+    damage = [r for r in rows if r != "ok" and not _BROKEN_ROW.match(r)]
+    if damage:
+        raise sqlite3.DatabaseError(f"database disk image is malformed: {'; '.join(damage[:3])}")
+    broken = tuple(sorted(set(rows) - {"ok"}))
+    if broken:
+        log.warning("rows break the schema's constraints (%s); run check-db", "; ".join(broken[:3]))
+    return broken
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:
@@ -1213,10 +1267,10 @@ def sqlite_path(url: str) -> str:
     """The file path of a ``sqlite:///`` URL (``sqlite:///:memory:`` gives ":memory:")."""
     prefix = "sqlite:///"
     if not url.startswith(prefix):
-        raise ValueError(f"not a SQLite URL: {url!r} (expected sqlite:///path/to/file.sqlite3)")
+        raise BadDatabaseUrl(f"not a SQLite URL: {url!r} (expected sqlite:///path/to/file.sqlite3)")
     path = url[len(prefix) :]
     if not path:
-        raise ValueError(
+        raise BadDatabaseUrl(
             "the SQLite URL names no file: use sqlite:///data/tessera.sqlite3 or sqlite:///:memory:"
         )
     return path
