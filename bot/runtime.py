@@ -303,7 +303,7 @@ class Runtime:
         tr = await self.public_tr(challenge.guild_id)
         expired = tr(
             "The challenge from {challenger} to {opponent} (#{challenge_id}) expired: nobody answered in "
-            "time. Send a new one with /play.",
+            "time. Send a new one with {/play}.",
             challenger=f"<@{challenge.challenger_id}>",
             opponent=f"<@{challenge.opponent_id}>",
             challenge_id=challenge.id,
@@ -332,7 +332,7 @@ class Runtime:
         if reminder.mode is ReminderMode.DM:
             text = tr(
                 "Your turn in **{game}** match #{match_id} ({link}); time runs out {when}. "
-                "Turn these reminders off with /prefs.",
+                "Turn these reminders off with {/prefs}.",
                 game=game,
                 match_id=match.id,
                 link=link,
@@ -342,7 +342,7 @@ class Runtime:
                 return
         text = tr(
             "{player}, a reminder: it is your turn in match #{match_id}; time runs out {when}. "
-            "(/prefs turns reminders off.)",
+            "({/prefs} turns reminders off.)",
             player=f"<@{reminder.user_id}>",
             match_id=match.id,
             when=when,

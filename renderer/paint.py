@@ -345,7 +345,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
             SeatChip(
                 name=names[seat],
                 role=wording.word(rules.seat_label(state, seat)),
-                detail=wording.text(tiles, count=counts[seat]),
+                detail=wording.plural(tiles, counts[seat]),
                 fill=fill,
                 rim=rim,
                 to_move=outcome is None and to_move == seat,
@@ -410,10 +410,10 @@ def describe(
     )
     if state.leader is not None:
         leader = wording.text(SEAT_KEYS[state.leader])
-        led = wording.text("paint.alt.led", seat=leader, count=state.lead_count, goal=state.lead_turns)
+        led = wording.plural("paint.alt.led", state.lead_count, seat=leader, goal=state.lead_turns)
         parts.append(led)
     else:
-        parts.append(wording.text("paint.alt.no_lead", count=state.no_lead_count, goal=state.no_lead_turns))
+        parts.append(wording.plural("paint.alt.no_lead", state.no_lead_count, goal=state.no_lead_turns))
     none = wording.text("alt.none")
     for seat, discs in ((0, state.white_discs), (1, state.black_discs)):
         listed = ", ".join(

@@ -257,7 +257,7 @@ def _draw_panel(
             draw.line((left, top + swatch, left + swatch, top), fill=theme.ink, width=pg.px(2))
             continue
         black_n, white_n, free_n = race[colour]
-        free = wording.text("paintscape.free", count=free_n)
+        free = wording.plural("paintscape.free", free_n)
         draw_text(img, px1 - pg.px(18), top - pg.px(3), free, small_px, theme.muted, "rt")
         tile_bits = state.tiles[colour]
         for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
@@ -334,7 +334,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
             fill, rim = blend(theme.header, theme.header_ink, 0.35), theme.header_muted
             swaps = state.swapped.bit_count()
             detail = (
-                wording.text("paintscape.swaps", count=swaps)
+                wording.plural("paintscape.swaps", swaps)
                 if seat == 0
                 else wording.text("paintscape.picks")
             )

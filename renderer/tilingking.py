@@ -234,7 +234,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
     for seat in range(state.seats):
         colour = seat_colour_index(state, seat)
         fill, _, edge = _piece_colours(theme, colour)
-        cells = wording.text("tk.cells", count=points[seat])
+        cells = wording.plural("tk.cells", points[seat])
         note = "tk.resigned" if state.resigned[seat] else "tk.passes_for_good" if state.passall[seat] else ""
         chips.append(
             SeatChip(

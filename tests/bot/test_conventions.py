@@ -86,7 +86,8 @@ async def test_help_lists_every_command_menu_and_game(world: Any) -> None:
     text = "\n".join(f"{f.name}\n{f.value}" for f in embed.fields)
     tree = world.env.bot.tree
     for command in tree.get_commands(type=discord.AppCommandType.chat_input):
-        assert f"`/{command.name}` {command.description}" in text
+        synced = world.env.backend.find_command(command.name, None)
+        assert f"</{command.name}:{synced['id']}> {command.description}" in text
     assert "**Challenge to a game**" in text
     for rules in games.GAMES.values():
         assert f"**{rules.name}**" in text
