@@ -193,12 +193,12 @@ class TesseraBot(commands.AutoShardedBot):
         return True
 
     async def fetch_command_ids(self) -> None:
-        """Learn the synced commands' ids (for clickable mentions) from Discord; if it cannot be asked, replies
-        name commands in plain text."""
+        """Learn the synced commands' ids (for clickable mentions) from Discord; if it cannot be asked,
+        replies name commands in plain text."""
         try:
             remember_command_ids(await self.tree.fetch_commands(guild=self._sync_scope()))
         except discord.HTTPException as error:
-            log.warning("could not fetch the slash commands' ids (%s); replies name them in plain text", error)
+            log.warning("could not fetch the commands' ids (%s); replies name them in plain text", error)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))

@@ -16,7 +16,7 @@ from bot.replies import UserError
 from bot.service import Service
 from bot.service.records import MatchView
 from games.base import Option
-from games.texts import Text
+from games.texts import N_, Text
 
 if TYPE_CHECKING:
     from bot.client import TesseraBot
@@ -132,18 +132,30 @@ async def post_start(
     runtime.after_change(match)
 
 
+SEATS_IN_WORDS = {
+    "challenger": N_("the challenger takes the first seat"),
+    "opponent": N_("the opponent takes the first seat"),
+}
+
+
 def option_summary(options: Mapping[str, Any], specs: Sequence[Option] = (), tr: Tr = ENGLISH) -> str:
-    """The options that differ from their defaults, in a short line ("board: hex5 · rated: off")."""
+    """The options that differ from their defaults, in a short line ("`board=hex5` · `balance=off`"): option
+    names and values are notation, written as the `options` field takes them in every language (never as
+    English words in a translated sentence); the turn time is said in words."""
     defaults = {spec.name: spec.default for spec in specs}
+    seat_options = {spec.name for spec in specs if "challenger" in spec.choices}
     shown = []
     for name, value in options.items():
         if name in defaults and defaults[name] == value:
             continue
-        label = name.replace("_", " ")
-        if isinstance(value, bool):
-            shown.append(f"{label}: {tr('on') if value else tr('off')}")
-        elif name == "turn_timeout":
+        if name == "turn_timeout":
             shown.append(tr("{minutes} min per turn", minutes=value))
+        elif name == "rated":  # a /play field of its own, shown in words
+            shown.append(tr("rated") if value else tr("casual match"))
+        elif name in seat_options and value in SEATS_IN_WORDS:
+            shown.append(tr(SEATS_IN_WORDS[value]))
+        elif isinstance(value, bool):
+            shown.append(f"`{name}={'on' if value else 'off'}`")
         else:
-            shown.append(f"{label}: {value}")
+            shown.append(f"`{name}={value}`")
     return " · ".join(shown)

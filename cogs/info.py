@@ -74,8 +74,8 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
     embed = discord.Embed(
         title=tr("Tessera: board games in your channels"),
         description=tr(
-            "Challenge someone with {/play} (or right-click a member, Apps, **{menu}**), then move with {/move} "
-            "(start typing for a list of your moves) or the buttons under the board.",
+            "Challenge someone with {/play} (or right-click a member, Apps, **{menu}**), then move with "
+            "{/move} (start typing for a list of your moves) or the buttons under the board.",
             menu=tr(CHALLENGE_MENU),
         ),
         colour=discord.Colour.blurple(),
@@ -240,7 +240,8 @@ class Info(ButtonCog):
         if not entries:
             tr = for_user(interaction)
             await interaction.response.send_message(
-                tr("No rated {game} matches yet. Play one with {/play}.", game=game_name(game)), ephemeral=True
+                tr("No rated {game} matches yet. Play one with {/play}.", game=game_name(game)),
+                ephemeral=True,
             )
             return
         public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)

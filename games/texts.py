@@ -51,9 +51,7 @@ class _Values(dict[str, object]):
         raise KeyError(key)
 
 
-def fill(
-    template: str, values: Mapping[str, object], command: Callable[[str], str] = plain_command
-) -> str:
+def fill(template: str, values: Mapping[str, object], command: Callable[[str], str] = plain_command) -> str:
     """`template` with its values and its command placeholders (`{/move}`) filled in; a template with
     neither is returned as it is (its braces need no escaping)."""
     if not values and "{/" not in template:

@@ -314,7 +314,7 @@ def _draw_panel(
         move = parse_last_move(last_move)
         beyond = pushed_sphere(state, move)
         shown = (
-            last_move
+            wording.move(last_move)
             if beyond is None
             else wording.text("paint.sphere_to", move=last_move, cell=GRID.label(beyond))
         )

@@ -296,7 +296,11 @@ def _draw_panel(
             img,
             px0 + pg.px(18),
             py1 - pg.px(16),
-            fit_text(wording.text("last_move", move=last_move), pg.px(SMALL_PX), px1 - px0 - pg.px(36)),
+            fit_text(
+                wording.text("last_move", move=wording.move(last_move)),
+                pg.px(SMALL_PX),
+                px1 - px0 - pg.px(36),
+            ),
             pg.px(SMALL_PX),
             theme.ink,
             "lb",
@@ -334,9 +338,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
             fill, rim = blend(theme.header, theme.header_ink, 0.35), theme.header_muted
             swaps = state.swapped.bit_count()
             detail = (
-                wording.plural("paintscape.swaps", swaps)
-                if seat == 0
-                else wording.text("paintscape.picks")
+                wording.plural("paintscape.swaps", swaps) if seat == 0 else wording.text("paintscape.picks")
             )
         else:
             colour = 0 if seat == state.black_seat else 1
@@ -401,7 +403,7 @@ def describe(
     status = status_text(rules, state, names, state.ply, "" if over else _phase_note(state), outcome)
     parts = [wording.text("alt.board", game=wording.text("paintscape.alt.game"), status=status)]
     if last_move:
-        parts.append(wording.text("alt.last_move", move=last_move))
+        parts.append(wording.text("alt.last_move", move=wording.move(last_move)))
     scores = []
     for c in (0, 1):
         got = sum(1 for k in state.collected if k == c)

@@ -44,6 +44,14 @@ TEXTS: dict[str, str] = {
     "name.with_role": N_("{name} ({role})"),
     "name.with_qualifier_and_role": N_("{name} ({qualifier}, {role})"),
     "last_move": N_("Last move: {move}"),
+    "move.word.done": N_("done swapping"),
+    "move.word.black": N_("chose Black"),
+    "move.word.white": N_("chose White"),
+    "move.word.pass": N_("passed"),
+    "move.word.passall": N_("passed for good"),
+    "move.word.resign": N_("resigned"),
+    "move.word.swap": N_("swapped sides"),
+    "move.swap": N_("swapped {stone} and {tile}"),
     "ellipsis": N_("..."),
     # results: one winner, several winners sharing first place, draws
     "result.win.colours": N_("{winner} wins by collecting three colours"),
@@ -200,6 +208,21 @@ def language() -> Hashable:
 def word(value: object) -> str:
     """A value for a text: a game's `Text` (a seat's role) in the current language, anything else as str."""
     return str(translate(value, _translations.get()))
+
+
+MOVE_WORDS = ("done", "black", "white", "pass", "passall", "resign", "swap")
+"""The one-word moves (Paintscape's and TilingKing's), worded for the images in the reader's language."""
+
+
+def move(notation: str) -> str:
+    """A last move as the images show it: a word move in the current language ("done" -> "done swapping"),
+    a Paintscape swap in words; cells and pieces ("d4", "T4@c3 r1") are notation in every language."""
+    words = notation.split()
+    if len(words) == 1 and words[0] in MOVE_WORDS:
+        return text(f"move.word.{words[0]}")
+    if len(words) == 3 and words[0] == "swap":
+        return text("move.swap", stone=words[1], tile=words[2])
+    return notation
 
 
 def _filled(template: str, values: dict[str, object]) -> str:

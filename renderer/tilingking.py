@@ -328,7 +328,7 @@ def _draw_panel(
         )
         y += sw + pg.px(8)
     if last_move:
-        text = wording.text("last_move", move=last_move)
+        text = wording.text("last_move", move=wording.move(last_move))
         draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
 
 
@@ -381,7 +381,7 @@ def describe(
     kind = wording.text(f"tk.alt.kind.{board.kind}")
     parts = [wording.text("tk.alt.board", board=board.id, kind=kind, status=status)]
     if last_move:
-        parts.append(wording.text("alt.last_move", move=last_move))
+        parts.append(wording.text("alt.last_move", move=wording.move(last_move)))
     scores = ", ".join(
         wording.text(
             "tk.alt.score", player=wording.with_role(names[s], rules.seat_label(state, s)), points=points[s]

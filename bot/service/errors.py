@@ -230,7 +230,8 @@ class NothingToAnalyse(ServiceError):
 
 class HintsCasualOnly(ServiceError):
     template = N_(
-        "Hints are for casual matches, and match #{match_id} is rated. Play me with {/play} and set rated to False."
+        "Hints are for casual matches, and match #{match_id} is rated. Play me with {/play} and set rated "
+        "to False."
     )
 
 

@@ -93,7 +93,8 @@ def test_command_placeholders_in_every_layer() -> None:
     COMMAND_IDS.remember([("play", 42), ("prefs", 7)])
     try:
         assert french.text(text).endswith("</play:42>")
-        assert ENGLISH("Switch them on with {/prefs}. {rule}", rule="x") == "Switch them on with </prefs:7>. x"
+        switch = ENGLISH("Switch them on with {/prefs}. {rule}", rule="x")
+        assert switch == "Switch them on with </prefs:7>. x"
         assert french.command("prefs theme") == "</prefs theme:7>"
     finally:
         COMMAND_IDS.forget()
