@@ -138,7 +138,6 @@ class TesseraBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Stop the clock and the AI, close the service's store, then disconnect."""
         runtime = getattr(self, "runtime", None)
-        COMMAND_IDS.forget()
         if runtime is not None:
             await runtime.close()
         elif self._service is not None:  # it never logged in: the service handed to it is still open

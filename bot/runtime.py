@@ -25,7 +25,7 @@ import discord
 
 from bot.boards import BoardMessage, board_message, move_lines
 from bot.drawing import Drawing
-from bot.i18n import ENGLISH, Tr, guild_locale
+from bot.i18n import COMMAND_IDS, ENGLISH, Tr, guild_locale
 from bot.service import Service
 from bot.service.ai import AIRunner
 from bot.service.analysis import Analyses
@@ -104,6 +104,7 @@ class Runtime:
         if self._closed:
             return
         self._closed = True
+        COMMAND_IDS.forget()  # the commands' ids are learnt again at the next start
         await self.service.close()
         await self.drawing.close()
         if self._owns_ai:
