@@ -64,9 +64,8 @@ def test_a_text_keeps_its_template_through_pickle_and_concatenation() -> None:
 
 
 def test_errors_are_worded_in_the_players_language() -> None:
-    assert (
-        FR.error(NotSeated(match_id=3)) == "Vous ne jouez pas dans la partie n°3. Lancez la vôtre avec /défier."
-    )
+    not_seated = FR.error(NotSeated(match_id=3))
+    assert not_seated == "Vous ne jouez pas dans la partie n°3. Lancez la vôtre avec /défier."
     assert JA.error(NotYourTurnError(user_id=42)) == "今は <@42> さんの手番で、あなたの手番ではありません。"
     rules = games.get("paintscape")
     state = rules.new(2, {}, 1)
