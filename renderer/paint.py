@@ -416,12 +416,12 @@ def describe(
         parts.append(wording.plural("paint.alt.no_lead", state.no_lead_count, goal=state.no_lead_turns))
     none = wording.text("alt.none")
     for seat, discs in ((0, state.white_discs), (1, state.black_discs)):
-        listed = ", ".join(
-            wording.text("paint.alt.disc", cell=GRID.label(i), rank=ranks.get(i, 0)) for i in bits_of(discs)
+        listed = wording.pairs(
+            [wording.text("paint.alt.disc", cell=GRID.label(i), rank=ranks.get(i, 0)) for i in bits_of(discs)]
         )
         parts.append(
             wording.text("paint.alt.discs", seat=wording.text(SEAT_KEYS[seat]), discs=listed or none)
         )
     spheres = " ".join(GRID.label(i) for i in bits_of(state.spheres)) or none
     parts.append(wording.text("paint.alt.spheres", cells=spheres))
-    return " ".join(parts)
+    return wording.sentences(parts)

@@ -408,7 +408,7 @@ def describe(
     for c in (0, 1):
         got = sum(1 for k in state.collected if k == c)
         scores.append(wording.plural("paintscape.alt.has", got, name=colour_names[c]))
-    parts.append("; ".join(scores) + ".")
+    parts.append(wording.sentence(wording.items(scores)))
     races = []
     for k in range(5):
         colour = _colour_name(k)
@@ -421,10 +421,10 @@ def describe(
         else:
             b, w, free = race[k]
             races.append(wording.text("paintscape.alt.race_row", colour=colour, black=b, white=w, free=free))
-    parts.append(wording.text("paintscape.alt.race", rows="; ".join(races)))
+    parts.append(wording.text("paintscape.alt.race", rows=wording.items(races)))
     none = wording.text("alt.none")
     black = " ".join(GRID.label(i) for i in bits_of(state.black)) or none
     white = " ".join(GRID.label(i) for i in bits_of(state.white)) or none
     parts.append(wording.text("paintscape.alt.black_stones", cells=black))
     parts.append(wording.text("paintscape.alt.white_stones", cells=white))
-    return " ".join(parts)
+    return wording.sentences(parts)

@@ -85,6 +85,10 @@ TEXTS: dict[str, str] = {
         "Right, after {preferred}: {before}."
     ),
     "alt.none": N_("none"),
+    "alt.sentence": N_("{text}."),
+    "alt.sentences": N_("{first} {then}"),
+    "alt.items": N_("{first}; {then}"),
+    "alt.pair": N_("{first}, {then}"),
     # Paintscape
     "paintscape.title": N_("Colour race"),
     "paintscape.rule": N_("{count} stones of one player on a colour collect it"),
@@ -223,6 +227,36 @@ def move(notation: str) -> str:
     if len(words) == 3 and words[0] == "swap":
         return text("move.swap", stone=words[1], tile=words[2])
     return notation
+
+
+def _joined(key: str, parts: Sequence[str]) -> str:
+    """`parts` joined by the template `key` ("{first}; {then}") of the current language, from the left."""
+    if not parts:
+        return ""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = text(key, first=joined, then=part)
+    return joined
+
+
+def sentence(words: str) -> str:
+    """A sentence of an alt text with its full stop ("." in English, "。" in Japanese)."""
+    return text("alt.sentence", text=words)
+
+
+def sentences(parts: Sequence[str]) -> str:
+    """An alt text's sentences one after another (a space between them in English, none in Japanese)."""
+    return _joined("alt.sentences", parts)
+
+
+def items(parts: Sequence[str]) -> str:
+    """A list of clauses: "Black has 1 colour; White has 0 colours" ("、" in Japanese)."""
+    return _joined("alt.items", parts)
+
+
+def pairs(parts: Sequence[str]) -> str:
+    """A list of short items: "d4 rank 1, e5 rank 2"."""
+    return _joined("alt.pair", parts)
 
 
 def _filled(template: str, values: dict[str, object]) -> str:

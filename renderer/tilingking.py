@@ -382,26 +382,32 @@ def describe(
     parts = [wording.text("tk.alt.board", board=board.id, kind=kind, status=status)]
     if last_move:
         parts.append(wording.text("alt.last_move", move=wording.move(last_move)))
-    scores = ", ".join(
-        wording.text(
-            "tk.alt.score", player=wording.with_role(names[s], rules.seat_label(state, s)), points=points[s]
-        )
-        for s in range(state.seats)
+    scores = wording.pairs(
+        [
+            wording.text(
+                "tk.alt.score",
+                player=wording.with_role(names[s], rules.seat_label(state, s)),
+                points=points[s],
+            )
+            for s in range(state.seats)
+        ]
     )
     parts.append(wording.text("tk.alt.scores", scores=scores))
     for seat in range(state.seats):
         pieces = [p for p in state.placed if p.owner == seat]
-        listed = "; ".join(
-            wording.text("tk.alt.piece", piece=p.piece, cells=" ".join(board.label(i) for i in p.cells))
-            for p in pieces
+        listed = wording.items(
+            [
+                wording.text("tk.alt.piece", piece=p.piece, cells=" ".join(board.label(i) for i in p.cells))
+                for p in pieces
+            ]
         )
         territory = [board.label(i) for i, owner in enumerate(state.territory) if owner == seat]
         role = rules.seat_label(state, seat)
         text = wording.text("tk.alt.pieces", role=role, pieces=listed or wording.text("alt.none"))
         if territory:
             text = wording.text("tk.alt.territory", text=text, cells=" ".join(territory))
-        parts.append(text + ".")
-    return " ".join(parts)
+        parts.append(wording.sentence(text))
+    return wording.sentences(parts)
 
 
 # --------------------------------------------------------------------------------------------- /pieces
