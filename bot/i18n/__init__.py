@@ -123,12 +123,14 @@ class Tr:
     """Translation into one language. Call it with an English template and its values:
     `tr("Match #{match_id} is over.", match_id=7)`; values that are `Text` are translated too."""
 
-    def __init__(self, locale: str) -> None:
+    def __init__(self, locale: str, *, mentions: bool = True) -> None:
         self.locale = locale
         self.translations = translations(locale)
+        self.mentions = mentions
+        """Whether commands may be clickable mentions (not in autocomplete choices, which are plain text)."""
 
     def __repr__(self) -> str:
-        return f"Tr({self.locale!r})"
+        return f"Tr({self.locale!r})" if self.mentions else f"Tr({self.locale!r}, mentions=False)"
 
     def __call__(self, message: str, /, **params: Any) -> str:
         template = self.translations.gettext(message)
@@ -141,7 +143,7 @@ class Tr:
     def command(self, path: str) -> str:
         """A slash command named in a text ("move", "prefs theme"): its clickable mention `</move:ID>` when
         its id is known, else its name in this language ("/coup", "/préférences thème")."""
-        command_id = COMMAND_IDS.get(path.split()[0])
+        command_id = COMMAND_IDS.get(path.split()[0]) if self.mentions else None
         if command_id is not None:
             return f"</{path}:{command_id}>"
         return "/" + " ".join(self.pgettext(COMMAND_CONTEXT, part) for part in path.split())
@@ -172,6 +174,12 @@ def tr_for(locale: str) -> Tr:
     return Tr(locale)
 
 
+@cache
+def plain_tr_for(locale: str) -> Tr:
+    """The translator for plain text (autocomplete choices): commands by name, never as mentions."""
+    return Tr(locale, mentions=False)
+
+
 ENGLISH = tr_for(SOURCE_LOCALE)
 
 
@@ -181,7 +189,10 @@ def for_locale(locale: discord.Locale | str | None) -> Tr:
 
 
 def for_user(interaction: discord.Interaction[Any]) -> Tr:
-    """For an ephemeral reply: the language of the user's Discord client."""
+    """For an ephemeral reply: the language of the user's Discord client (in plain text for autocomplete
+    choices, where a command mention would show as its raw `</move:ID>`)."""
+    if interaction.type is discord.InteractionType.autocomplete:
+        return plain_tr_for(catalog_locale(interaction.locale))
     return for_locale(interaction.locale)
 
 

@@ -68,6 +68,9 @@ async def test_in_french_the_mention_has_the_same_id_and_the_fallback_is_the_fre
     c = club(simcord_env, locales, "fr", alice="fr", bob="fr")
     refused = await c.alice.slash(c.channel, "resign")
     assert f"</play:{command_id(simcord_env, 'play')}>" in reply_text(refused)
+    # an autocomplete choice is plain text: the command by its French name, never a raw mention
+    [why] = await c.alice.autocomplete(c.channel, "move", "notation", "")
+    assert why["name"].endswith("/" + tr_for("fr").pgettext(COMMAND_CONTEXT, "play") + "."), why
 
     COMMAND_IDS.forget()  # as before a sync, or when Discord could not be asked
     french_play = tr_for("fr").pgettext(COMMAND_CONTEXT, "play")

@@ -122,7 +122,10 @@ async def test_each_player_sees_boards_in_their_own_theme(world: Any) -> None:
 
     # The server's default applies to everyone who chose nothing; Alice's own choice still wins.
     settings = await admin.slash(channel, "settings", theme="colorblind")
-    assert "Board theme (for players who chose none with /prefs): colour-blind safe" in reply_text(settings)
+    prefs = env.backend.find_command("prefs", None)["id"]
+    assert f"Board theme (for players who chose none with </prefs:{prefs}>): colour-blind safe" in reply_text(
+        settings
+    )
     await bob.slash(channel, "board")
     assert image_theme(env, last_board(channel).attachments[0]) == "colorblind"
     await alice.slash(channel, "prefs", theme="default")
