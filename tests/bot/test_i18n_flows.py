@@ -201,7 +201,7 @@ async def test_paint_to_its_natural_end(
             "Vos pièces dans la partie n°",
             "Vos pièces restantes",
         ),
-        ("ja", "受ける", "パス", "の得点勝ち", "のあなたのピース:", "残りのピース"),
+        ("ja", "受ける", "パス", "の得点勝ち", "のあなたのピース：", "残りのピース"),
     ],
 )
 async def test_tilingking_to_its_natural_end(
