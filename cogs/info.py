@@ -104,7 +104,12 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
         embed.add_field(name=tr("Right-click a member, Apps"), value=shown[:1024], inline=False)
     rules_command = tr.command(RULES_COMMAND)
     games_list = [
-        f"**{rules.name}** ({players_text(rules, tr)}): {rules_command} {rules.name}"
+        tr(
+            "**{game}** ({players}): {rules}",
+            game=rules.name,
+            players=players_text(rules, tr),
+            rules=f"{rules_command} {rules.name}",
+        )
         for rules in games.GAMES.values()
     ]
     embed.add_field(name=tr("Games"), value="\n".join(games_list)[:1024], inline=False)
