@@ -83,8 +83,10 @@ def turn_line(match: MatchView, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str
         return tr("{bot} ({role}) is thinking...", bot=BOT_NAME, role=label)
     mention = f"<@{seat.user_id}>"
     if rules.word_moves(match.state):
-        return tr("{player}, your turn as {role}. Use /move, or a button below.", player=mention, role=label)
-    return tr("{player}, your turn as {role}. Use /move.", player=mention, role=label)
+        return tr(
+            "{player}, your turn as {role}. Use {/move}, or a button below.", player=mention, role=label
+        )
+    return tr("{player}, your turn as {role}. Use {/move}.", player=mention, role=label)
 
 
 def move_line(move: MoveView, tr: Tr = ENGLISH) -> str:

@@ -5,6 +5,9 @@ No privileged intents. Commands go to `DEV_GUILD_ID` when it is set (instant, fo
 globally. Commands are synced once per deployment, not per process: only the process that runs shard 0
 syncs, and the fingerprint of the synced command payloads is kept in the database (`meta`), so a restart, or
 another machine, with the same commands makes no sync call (Discord rate-limits those).
+
+Replies name commands with Discord's clickable mentions, which need the commands' ids: they come back from
+the sync, or, when no sync was needed, from one fetch of the commands at start (`bot.i18n.COMMAND_IDS`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.health import interaction_done
-from bot.i18n import CommandTranslator, catalogs_fingerprint
+from bot.i18n import COMMAND_IDS, CommandTranslator, catalogs_fingerprint
 from bot.replies import report_error
 from bot.settings import Settings
 from bot.views import TesseraButton
@@ -62,6 +65,13 @@ def command_done(interaction: discord.Interaction[Any]) -> None:
     if isinstance(started, float):
         name = interaction.command.qualified_name if interaction.command else "?"
         interaction_done("command", name, started)
+
+
+def remember_command_ids(synced: Sequence[app_commands.AppCommand]) -> None:
+    """Keep the ids of the slash commands (not the user menus) for the mentions in replies."""
+    COMMAND_IDS.remember(
+        (command.name, command.id) for command in synced if command.type is discord.AppCommandType.chat_input
+    )
 
 
 class TesseraTree(app_commands.CommandTree["TesseraBot"]):
@@ -121,7 +131,8 @@ class TesseraBot(commands.AutoShardedBot):
         await self.tree.set_translator(CommandTranslator())
         for extension in self._extensions:
             await self.load_extension(extension)
-        await self.sync_commands_if_changed()
+        if not await self.sync_commands_if_changed():
+            await self.fetch_command_ids()
         await self.runtime.start()
 
     async def close(self) -> None:
@@ -176,8 +187,17 @@ class TesseraBot(commands.AutoShardedBot):
         synced = await self.tree.sync(guild=guild)
         where = f"guild {guild.id}" if guild is not None else "all guilds (global)"
         log.info("synced %d slash commands to %s", len(synced), where)
+        remember_command_ids(synced)
         await store.put_meta(key, fingerprint)
         return True
+
+    async def fetch_command_ids(self) -> None:
+        """Learn the synced commands' ids (for clickable mentions) from Discord; if it cannot be asked,
+        replies name commands in plain text."""
+        try:
+            remember_command_ids(await self.tree.fetch_commands(guild=self._sync_scope()))
+        except discord.HTTPException as error:
+            log.warning("could not fetch the commands' ids (%s); replies name them in plain text", error)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s in %d servers", self.user, len(self.guilds))

@@ -29,7 +29,7 @@ import discord
 from bot.boards import BoardMessage, board_message, move_lines
 from bot.drawing import Drawing
 from bot.health import count_errors, match_finished, match_started
-from bot.i18n import ENGLISH, Tr, guild_locale
+from bot.i18n import COMMAND_IDS, ENGLISH, Tr, guild_locale
 from bot.service import Service
 from bot.service.ai import AIRunner
 from bot.service.analysis import Analyses
@@ -131,6 +131,7 @@ class Runtime:
         if self._closed:
             return
         self._closed = True
+        COMMAND_IDS.forget()  # the commands' ids are learnt again at the next start
         await self.service.close()
         await self.drawing.close()
         if self._owns_ai:
@@ -365,7 +366,7 @@ class Runtime:
         tr = await self.public_tr(challenge.guild_id)
         expired = tr(
             "The challenge from {challenger} to {opponent} (#{challenge_id}) expired: nobody answered in "
-            "time. Send a new one with /play.",
+            "time. Send a new one with {/play}.",
             challenger=f"<@{challenge.challenger_id}>",
             opponent=f"<@{challenge.opponent_id}>",
             challenge_id=challenge.id,
@@ -394,7 +395,7 @@ class Runtime:
         if reminder.mode is ReminderMode.DM:
             text = tr(
                 "Your turn in **{game}** match #{match_id} ({link}); time runs out {when}. "
-                "Turn these reminders off with /prefs.",
+                "Turn these reminders off with {/prefs}.",
                 game=game,
                 match_id=match.id,
                 link=link,
@@ -404,7 +405,7 @@ class Runtime:
                 return
         text = tr(
             "{player}, a reminder: it is your turn in match #{match_id}; time runs out {when}. "
-            "(/prefs turns reminders off.)",
+            "({/prefs} turns reminders off.)",
             player=f"<@{reminder.user_id}>",
             match_id=match.id,
             when=when,

@@ -67,7 +67,7 @@ def settings_text(settings: GuildSettings, theme: str | None, tr: Tr = ENGLISH) 
         tr("New matches in their own thread: {state}", state=tr("on") if settings.threads else tr("off")),
         tr("Games may start in: {channels}", channels=channels),
         tr(
-            "Board theme (for players who chose none with /prefs): {theme}",
+            "Board theme (for players who chose none with {/prefs}): {theme}",
             theme=tr(THEME_LABELS[theme or DEFAULT_THEME]),
         ),
         tr("Language of boards, results and challenges: {language}", language=language),
@@ -85,7 +85,7 @@ def prefs_text(prefs: UserPrefs, server_theme: str | None, tr: Tr = ENGLISH) -> 
         tr("**Your Tessera preferences**"),
         tr(
             "Board theme: {theme}. It is used for the boards you ask for, the boards after your moves, "
-            "/pieces and replays.",
+            "{/pieces} and replays.",
             theme=theme,
         ),
         tr("Turn reminders: {reminders}.", reminders=tr(REMINDER_LABELS[prefs.reminders])),
@@ -97,7 +97,7 @@ def prefs_text(prefs: UserPrefs, server_theme: str | None, tr: Tr = ENGLISH) -> 
         most=describe_timeout(MAX_DELAY, tr),
     )
     if prefs.reminders is ReminderMode.OFF:
-        rule = tr("Switch them on with /prefs. {rule}", rule=rule)
+        rule = tr("Switch them on with {/prefs}. {rule}", rule=rule)
     lines.append(rule)
     return "\n".join(lines)
 

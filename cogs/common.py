@@ -20,7 +20,7 @@ from bot.runtime import open_ply
 from bot.service import Service
 from bot.service.records import MatchView
 from games.base import Option, SeatChoice
-from games.texts import Text
+from games.texts import N_, Text
 
 if TYPE_CHECKING:
     from bot.client import TesseraBot
@@ -151,6 +151,12 @@ def duration_text(seconds: float, tr: Tr = ENGLISH) -> str:
     return format_list(parts, locale=tr.locale)
 
 
+SEATS_IN_WORDS = {
+    "challenger": N_("the challenger takes the first seat"),
+    "opponent": N_("the opponent takes the first seat"),
+}
+
+
 def option_summary(
     options: Mapping[str, Any],
     specs: Sequence[Option] = (),
@@ -159,21 +165,27 @@ def option_summary(
     first_seat: SeatChoice | None = None,
     players: Mapping[str, str] | None = None,
 ) -> str:
-    """The options that differ from their defaults, in a short line ("board: hex5 · rated: off · 12 hours
-    per turn"). The `first_seat` option reads as who takes that seat: "Who plays White and moves first:
-    <@1>", its value ("challenger") looked up in `players`."""
+    """The options that differ from their defaults, in a short line ("`board=hex5` · `balance=off` · 12 hours
+    per turn"): option names and values are notation, written as the `options` field takes them in every
+    language (never as English words in a translated sentence); the turn time, `rated` and the first seat are
+    said in words. The `first_seat` option reads as who takes that seat ("Who plays White and moves first:
+    <@1>", its value looked up in `players`), else as "the challenger takes the first seat"."""
     defaults = {spec.name: spec.default for spec in specs}
+    seat_options = {spec.name for spec in specs if "challenger" in spec.choices}
     shown = []
     for name, value in options.items():
         if name in defaults and defaults[name] == value:
             continue
-        label = name.replace("_", " ")
         if first_seat is not None and name == first_seat.option and players and value in players:
             shown.append(tr("{choice}: {player}", choice=tr(first_seat.help), player=players[value]))
-        elif isinstance(value, bool):
-            shown.append(f"{label}: {tr('on') if value else tr('off')}")
         elif name == "turn_timeout":
             shown.append(tr("{duration} per turn", duration=duration_text(int(value) * 60, tr)))
+        elif name == "rated":  # a /play field of its own, shown in words
+            shown.append(tr("rated") if value else tr("casual match"))
+        elif name in seat_options and value in SEATS_IN_WORDS:
+            shown.append(tr(SEATS_IN_WORDS[value]))
+        elif isinstance(value, bool):
+            shown.append(f"`{name}={'on' if value else 'off'}`")
         else:
-            shown.append(f"{label}: {value}")
+            shown.append(f"`{name}={value}`")
     return " · ".join(shown)

@@ -21,7 +21,7 @@ from cogs import GAME_CHOICES, game_name
 from cogs.common import Interaction, runtime_of, service_of
 from cogs.play import CHALLENGE_MENU, players_text
 from games.base import Outcome, Termination
-from games.texts import Text
+from games.texts import N_, Text
 from renderer import text as renderer_text
 
 log = logging.getLogger("tessera.info")
@@ -53,14 +53,27 @@ def history_line(entry: HistoryEntry, tr: Tr = ENGLISH) -> str:
     return f"#{match.id} {game_name(match.game)}: {result_phrase(match, tr)} · {moves}{when}"
 
 
+HELP_SECTIONS: dict[str, str] = {
+    "cogs.play": N_("Play a match"),
+    "cogs.lobbies": N_("Play a match"),
+    "cogs.moves": N_("During a match"),
+    "cogs.ending": N_("During a match"),
+    "cogs.info": N_("Rules, matches and records"),
+    "cogs.analysis": N_("Rules, matches and records"),
+    "cogs.admin": N_("Settings"),
+}
+"""/help's sections: the commands of each cog under one title (each title names one field, never twice)."""
+OTHER_COMMANDS = N_("Other commands")
+
+
 def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord.Embed:
     """/help: every slash command with its description and every user menu, read from the command tree (so
     it is never out of date), and the games of the registry; in the language of `tr`."""
     embed = discord.Embed(
         title=tr("Tessera: board games in your channels"),
         description=tr(
-            "Challenge someone with /play (or right-click a member, Apps, **{menu}**), then move with /move "
-            "(start typing for a list of your moves) or the buttons under the board.",
+            "Challenge someone with {/play} (or right-click a member, Apps, **{menu}**), then move with "
+            "{/move} (start typing for a list of your moves) or the buttons under the board.",
             menu=tr(CHALLENGE_MENU),
         ),
         colour=discord.Colour.blurple(),
@@ -73,17 +86,28 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
         ),
         key=lambda c: c.name,
     )
-    lines = [f"`/{tr.pgettext(COMMAND_CONTEXT, c.name)}` {tr(c.description)}" for c in slash]
-    for start in range(0, len(lines), 8):  # fields hold 1024 characters each
-        name = tr("Commands") if start == 0 else tr("More commands")
-        embed.add_field(name=name, value="\n".join(lines[start : start + 8])[:1024], inline=False)
+    sections: dict[str, list[str]] = {title: [] for title in HELP_SECTIONS.values()}
+    for command in slash:
+        title = HELP_SECTIONS.get(command.module or "", OTHER_COMMANDS)
+        line = f"{tr.command(command.name)} {tr(command.description)}"
+        sections.setdefault(title, []).append(line)
+    for title, lines in sections.items():
+        for start in range(0, len(lines), 10):  # a field holds 1024 characters
+            part = "" if len(lines) <= 10 else f" ({start // 10 + 1})"
+            value = "\n".join(lines[start : start + 10])[:1024]
+            embed.add_field(name=tr(title) + part, value=value, inline=False)
     menus = [tr(c.name) for c in tree.get_commands(type=discord.AppCommandType.user)]
     if menus:
         shown = ", ".join(f"**{name}**" for name in menus)
         embed.add_field(name=tr("Right-click a member, Apps"), value=shown[:1024], inline=False)
-    rules_command = tr.pgettext(COMMAND_CONTEXT, RULES_COMMAND)
+    rules_command = tr.command(RULES_COMMAND)
     games_list = [
-        f"**{rules.name}** ({players_text(rules, tr)}): `/{rules_command} {rules.name}`"
+        tr(
+            "**{game}** ({players}): {rules}",
+            game=rules.name,
+            players=players_text(rules, tr),
+            rules=f"{rules_command} {rules.name}",
+        )
         for rules in games.GAMES.values()
     ]
     embed.add_field(name=tr("Games"), value="\n".join(games_list)[:1024], inline=False)
@@ -149,7 +173,7 @@ class Info(ButtonCog):
         else:
             title = tr("**Finished matches of {name} here**", name=who.display_name)
         lines = [title, *(history_line(e, tr) for e in entries)]
-        lines.append(tr("Watch one again with /replay match_id."))
+        lines.append(tr("Watch one again with {/replay} and its number."))
         await interaction.response.send_message(
             "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -224,9 +248,9 @@ class Info(ButtonCog):
             await interaction.response.send_message(
                 tr.ngettext(
                     "No {game} player has an established rating yet: it takes about {count} rated game. "
-                    "Play one with /play.",
+                    "Play one with {/play}.",
                     "No {game} player has an established rating yet: it takes about {count} rated games. "
-                    "Play some with /play.",
+                    "Play some with {/play}.",
                     ESTABLISHED_AFTER,
                     game=game_name(game),
                     count=ESTABLISHED_AFTER,
@@ -316,7 +340,7 @@ class Info(ButtonCog):
         tr = for_user(interaction)
         if not found:
             await interaction.response.send_message(
-                tr("You have no active match. Start one with /play."), ephemeral=True
+                tr("You have no active match. Start one with {/play}."), ephemeral=True
             )
             return
         lines = []

@@ -280,7 +280,7 @@ class Play(ButtonCog):
         else:
             question = tr("Challenge {player} to which game?", player=member.mention)
         rule = tr(
-            "The match is rated, seats are drawn at random and the server's time per turn applies; /play "
+            "The match is rated, seats are drawn at random and the server's time per turn applies; {/play} "
             "sets other options."
         )
         await interaction.response.send_message(

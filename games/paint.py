@@ -712,15 +712,24 @@ def _board_rows(text: str) -> tuple[list[str], Seat | None]:
             )
         if len(cells) != 9:
             raise InvalidOptions(
-                Text(
+                Text.ngettext(
+                    "layout line {number} has {count} square; each row needs 9",
                     "layout line {number} has {count} squares; each row needs 9",
+                    len(cells),
                     number=number,
                     count=len(cells),
                 )
             )
         rows.append(cells)
     if len(rows) != 9:
-        raise InvalidOptions(Text("the layout has {count} rows; it needs 9 (rank 9 first)", count=len(rows)))
+        raise InvalidOptions(
+            Text.ngettext(
+                "the layout has {count} row; it needs 9 (rank 9 first)",
+                "the layout has {count} rows; it needs 9 (rank 9 first)",
+                len(rows),
+                count=len(rows),
+            )
+        )
     return rows, to_move
 
 

@@ -722,7 +722,7 @@ class PaintscapeRules:
     def _apply_other(self, state: PaintscapeState, move: int) -> PaintscapeState:
         """Every move but a legal placement: passes, swaps, done, the choice, and the errors."""
         if state.phase == OVER:
-            raise GameOver(Text("the game is over; start a new one with /play"))
+            raise GameOver(Text("the game is over; start a new one with {/play}"))
         if type(move) is not int:
             raise IllegalMove(Text("{move!r} is not a Paintscape move", move=move))
         if state.phase == PLAY:
@@ -813,7 +813,7 @@ class PaintscapeRules:
         """A player's text (any case, extra spaces ignored) to a legal move; errors say what to do instead."""
         text = move_text(text)
         if state.phase == OVER:
-            raise GameOver(Text("the game is over; start a new one with /play"))
+            raise GameOver(Text("the game is over; start a new one with {/play}"))
         words = text.lower().split()
         if not words:
             raise InvalidMove(Text("type a move: {hint}", hint=self._hint(state)))

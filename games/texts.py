@@ -8,11 +8,15 @@ the Discord layer can word it in the player's language (`translated`). Values th
 data and stay as they are.
 
 `N_` marks a constant template for extraction into the message catalogs without translating it here.
+
+A template names a slash command with a placeholder: "Start one with {/play}", "{/prefs theme}". In English
+it reads "/play"; the Discord layer fills in Discord's clickable mention, shown in each reader's language
+(`fill`'s `command`), so translators never write command names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 
@@ -29,6 +33,32 @@ def N_(message: str) -> str:
     return message
 
 
+def plain_command(path: str) -> str:
+    """A command as English text names it: "move" -> "/move", "prefs theme" -> "/prefs theme"."""
+    return "/" + path
+
+
+class _Values(dict[str, object]):
+    """A template's values; a `{/name}` field is the command `name`, as `command` writes it."""
+
+    def __init__(self, values: Mapping[str, object], command: Callable[[str], str]) -> None:
+        super().__init__(values)
+        self.command = command
+
+    def __missing__(self, key: str) -> object:
+        if key.startswith("/"):
+            return self.command(key[1:])
+        raise KeyError(key)
+
+
+def fill(template: str, values: Mapping[str, object], command: Callable[[str], str] = plain_command) -> str:
+    """`template` with its values and its command placeholders (`{/move}`) filled in; a template with
+    neither is returned as it is (its braces need no escaping)."""
+    if not values and "{/" not in template:
+        return template
+    return template.format_map(_Values(values, command))
+
+
 class Text(str):
     """An English sentence with its template and values (see the module doc).
 
@@ -41,7 +71,7 @@ class Text(str):
     params: Mapping[str, object]
 
     def __new__(cls, template: str, /, **params: object) -> Text:
-        text = super().__new__(cls, template.format(**params) if params else template)
+        text = super().__new__(cls, fill(template, params))
         text.template, text.plural, text.number, text.params = template, None, 0, params
         return text
 
@@ -68,14 +98,15 @@ class Text(str):
         """Pickle (for worker processes) with the template and values, not only the English words."""
         return (_rebuild, (self.template, self.plural, self.number, dict(self.params)))
 
-    def translated(self, translations: Translations) -> str:
-        """This sentence in the language of `translations` (English where the catalog has no entry)."""
-        values = {name: translate(value, translations) for name, value in self.params.items()}
+    def translated(self, translations: Translations, command: Callable[[str], str] = plain_command) -> str:
+        """This sentence in the language of `translations` (English where the catalog has no entry), with
+        commands named as `command` writes them."""
+        values = {name: translate(value, translations, command) for name, value in self.params.items()}
         if self.plural is None:
             template = translations.gettext(self.template)
         else:
             template = translations.ngettext(self.template, self.plural, self.number)
-        return template.format(**values) if values else template
+        return fill(template, values, command)
 
 
 def _rebuild(template: str, plural: str | None, count: int, params: dict[str, object]) -> Text:
@@ -84,6 +115,8 @@ def _rebuild(template: str, plural: str | None, count: int, params: dict[str, ob
     return Text.ngettext(template, plural, count, **params)
 
 
-def translate(value: object, translations: Translations) -> object:
+def translate(
+    value: object, translations: Translations, command: Callable[[str], str] = plain_command
+) -> object:
     """`value` translated if it is a `Text`; any other value is data and comes back unchanged."""
-    return value.translated(translations) if isinstance(value, Text) else value
+    return value.translated(translations, command) if isinstance(value, Text) else value

@@ -317,7 +317,7 @@ def _draw_panel(
         move = parse_last_move(last_move)
         beyond = pushed_sphere(state, move)
         shown = (
-            last_move
+            wording.move(last_move)
             if beyond is None
             else wording.text("paint.sphere_to", move=last_move, cell=GRID.label(beyond))
         )
@@ -348,7 +348,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
             SeatChip(
                 name=names[seat],
                 role=wording.word(rules.seat_label(state, seat)),
-                detail=wording.text(tiles, count=counts[seat]),
+                detail=wording.plural(tiles, counts[seat]),
                 fill=fill,
                 rim=rim,
                 to_move=outcome is None and to_move == seat,
@@ -413,18 +413,18 @@ def describe(
     )
     if state.leader is not None:
         leader = wording.text(SEAT_KEYS[state.leader])
-        led = wording.text("paint.alt.led", seat=leader, count=state.lead_count, goal=state.lead_turns)
+        led = wording.plural("paint.alt.led", state.lead_count, seat=leader, goal=state.lead_turns)
         parts.append(led)
     else:
-        parts.append(wording.text("paint.alt.no_lead", count=state.no_lead_count, goal=state.no_lead_turns))
+        parts.append(wording.plural("paint.alt.no_lead", state.no_lead_count, goal=state.no_lead_turns))
     none = wording.text("alt.none")
     for seat, discs in ((0, state.white_discs), (1, state.black_discs)):
-        listed = ", ".join(
-            wording.text("paint.alt.disc", cell=GRID.label(i), rank=ranks.get(i, 0)) for i in bits_of(discs)
+        listed = wording.pairs(
+            [wording.text("paint.alt.disc", cell=GRID.label(i), rank=ranks.get(i, 0)) for i in bits_of(discs)]
         )
         parts.append(
             wording.text("paint.alt.discs", seat=wording.text(SEAT_KEYS[seat]), discs=listed or none)
         )
     spheres = " ".join(GRID.label(i) for i in bits_of(state.spheres)) or none
     parts.append(wording.text("paint.alt.spheres", cells=spheres))
-    return " ".join(parts)
+    return wording.sentences(parts)

@@ -257,7 +257,7 @@ def _draw_panel(
             draw.line((left, top + swatch, left + swatch, top), fill=theme.ink, width=pg.px(2))
             continue
         black_n, white_n, free_n = race[colour]
-        free = wording.text("paintscape.free", count=free_n)
+        free = wording.plural("paintscape.free", free_n)
         draw_text(img, px1 - pg.px(18), top - pg.px(3), free, small_px, theme.muted, "rt")
         tile_bits = state.tiles[colour]
         for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
@@ -296,7 +296,11 @@ def _draw_panel(
             img,
             px0 + pg.px(18),
             py1 - pg.px(16),
-            fit_text(wording.text("last_move", move=last_move), pg.px(SMALL_PX), px1 - px0 - pg.px(36)),
+            fit_text(
+                wording.text("last_move", move=wording.move(last_move)),
+                pg.px(SMALL_PX),
+                px1 - px0 - pg.px(36),
+            ),
             pg.px(SMALL_PX),
             theme.ink,
             "lb",
@@ -334,9 +338,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
             fill, rim = blend(theme.header, theme.header_ink, 0.35), theme.header_muted
             swaps = state.swapped.bit_count()
             detail = (
-                wording.text("paintscape.swaps", count=swaps)
-                if seat == 0
-                else wording.text("paintscape.picks")
+                wording.plural("paintscape.swaps", swaps) if seat == 0 else wording.text("paintscape.picks")
             )
         else:
             colour = 0 if seat == state.black_seat else 1
@@ -401,12 +403,12 @@ def describe(
     status = status_text(rules, state, names, "" if over else _phase_note(state), outcome)
     parts = [wording.text("alt.board", game=wording.text("paintscape.alt.game"), status=status)]
     if last_move:
-        parts.append(wording.text("alt.last_move", move=last_move))
+        parts.append(wording.text("alt.last_move", move=wording.move(last_move)))
     scores = []
     for c in (0, 1):
         got = sum(1 for k in state.collected if k == c)
         scores.append(wording.plural("paintscape.alt.has", got, name=colour_names[c]))
-    parts.append("; ".join(scores) + ".")
+    parts.append(wording.sentence(wording.items(scores)))
     races = []
     for k in range(5):
         colour = _colour_name(k)
@@ -419,10 +421,10 @@ def describe(
         else:
             b, w, free = race[k]
             races.append(wording.text("paintscape.alt.race_row", colour=colour, black=b, white=w, free=free))
-    parts.append(wording.text("paintscape.alt.race", rows="; ".join(races)))
+    parts.append(wording.text("paintscape.alt.race", rows=wording.items(races)))
     none = wording.text("alt.none")
     black = " ".join(GRID.label(i) for i in bits_of(state.black)) or none
     white = " ".join(GRID.label(i) for i in bits_of(state.white)) or none
     parts.append(wording.text("paintscape.alt.black_stones", cells=black))
     parts.append(wording.text("paintscape.alt.white_stones", cells=white))
-    return " ".join(parts)
+    return wording.sentences(parts)

@@ -45,6 +45,14 @@ TEXTS: dict[str, str] = {
     "name.with_role": N_("{name} ({role})"),
     "name.with_qualifier_and_role": N_("{name} ({qualifier}, {role})"),
     "last_move": N_("Last move: {move}"),
+    "move.word.done": N_("done swapping"),
+    "move.word.black": N_("chose Black"),
+    "move.word.white": N_("chose White"),
+    "move.word.pass": N_("passed"),
+    "move.word.passall": N_("passed for good"),
+    "move.word.resign": N_("resigned"),
+    "move.word.swap": N_("swapped sides"),
+    "move.swap": N_("swapped {stone} and {tile}"),
     "ellipsis": N_("..."),
     # results: one winner, several winners sharing first place, draws
     "result.win.colours": N_("{winner} wins by collecting three colours"),
@@ -78,6 +86,10 @@ TEXTS: dict[str, str] = {
         "Right, after {preferred}: {before}."
     ),
     "alt.none": N_("none"),
+    "alt.sentence": N_("{text}."),
+    "alt.sentences": N_("{first} {then}"),
+    "alt.items": N_("{first}; {then}"),
+    "alt.pair": N_("{first}, {then}"),
     # Paintscape
     "paintscape.title": N_("Colour race"),
     "paintscape.rule": N_("{count} stones of one player on a colour collect it"),
@@ -92,10 +104,12 @@ TEXTS: dict[str, str] = {
     "paintscape.stone_letter.white": N_("W"),
     "paintscape.absent": N_("not in this game"),
     "paintscape.collected_by": N_("collected by {name}"),
-    "paintscape.free": N_("{count} free"),
+    "paintscape.free.one": N_("{count} free"),
+    "paintscape.free.other": N_("{count} free"),
     "paintscape.can_take": N_("{name} can take it"),
     "paintscape.progress": N_("{count}/{goal}"),
-    "paintscape.swaps": N_("{count} of 4 swaps made"),
+    "paintscape.swaps.one": N_("{count} of 4 swaps made"),
+    "paintscape.swaps.other": N_("{count} of 4 swaps made"),
     "paintscape.picks": N_("picks Black or White"),
     "paintscape.colours.one": N_("{count} colour"),
     "paintscape.colours.other": N_("{count} colours"),
@@ -129,13 +143,17 @@ TEXTS: dict[str, str] = {
     "paint.key.disc": N_("disc and its rank (discs in its area)"),
     "paint.key.sphere": N_("sphere (push it by stopping on it)"),
     "paint.sphere_to": N_("{move} (sphere to {cell})"),
-    "paint.chip.tiles": N_("{count} tiles"),
-    "paint.chip.tiles_leads": N_("{count} tiles · leads"),
+    "paint.chip.tiles.one": N_("{count} tile"),
+    "paint.chip.tiles.other": N_("{count} tiles"),
+    "paint.chip.tiles_leads.one": N_("{count} tile · leads"),
+    "paint.chip.tiles_leads.other": N_("{count} tiles · leads"),
     "paint.alt.game": N_("Paint"),
     "paint.alt.last_move_push": N_("Last move: {move}, sphere now on {cell}."),
     "paint.alt.tiles": N_("Tiles: {white} {white_tiles}, {black} {black_tiles}."),
-    "paint.alt.led": N_("{seat} has led for {count} of {goal} turns."),
-    "paint.alt.no_lead": N_("Nobody leads; {count} of {goal} turns towards a draw."),
+    "paint.alt.led.one": N_("{seat} has led for {count} turn of {goal}."),
+    "paint.alt.led.other": N_("{seat} has led for {count} of {goal} turns."),
+    "paint.alt.no_lead.one": N_("Nobody leads; {count} turn of {goal} towards a draw."),
+    "paint.alt.no_lead.other": N_("Nobody leads; {count} of {goal} turns towards a draw."),
     "paint.alt.disc": N_("{cell} rank {rank}"),
     "paint.alt.discs": N_("{seat} discs: {discs}."),
     "paint.alt.spheres": N_("Spheres: {cells}."),
@@ -146,15 +164,12 @@ TEXTS: dict[str, str] = {
     "tk.colour.3": N_("Yellow"),
     "tk.score": N_("Score"),
     "tk.score_parts": N_("covered + territory"),
-    "tk.cells": N_("{count} cells"),
+    "tk.cells.one": N_("{count} cell"),
+    "tk.cells.other": N_("{count} cells"),
     "tk.resigned": N_("resigned"),
     "tk.passes_for_good": N_("passes for good"),
     "tk.passes_every_turn": N_("passes every turn"),
     "tk.with_note": N_("{text} · {note}"),
-    "tk.move.pass": N_("pass"),
-    "tk.move.passall": N_("pass all remaining turns"),
-    "tk.move.resign": N_("resignation"),
-    "tk.move.swap": N_("swap (pie rule)"),
     "tk.pieces_left.one": N_("{covered} + {territory} · {count} piece left"),
     "tk.pieces_left.other": N_("{covered} + {territory} · {count} pieces left"),
     "tk.board": N_("Board {board}: {count} playable cells"),
@@ -198,6 +213,51 @@ def language() -> Hashable:
 def word(value: object) -> str:
     """A value for a text: a game's `Text` (a seat's role) in the current language, anything else as str."""
     return str(translate(value, _translations.get()))
+
+
+MOVE_WORDS = ("done", "black", "white", "pass", "passall", "resign", "swap")
+"""The one-word moves (Paintscape's and TilingKing's), worded for the images in the reader's language."""
+
+
+def move(notation: str) -> str:
+    """A last move as the images show it: a word move in the current language ("done" -> "done swapping"),
+    a Paintscape swap in words; cells and pieces ("d4", "T4@c3 r1") are notation in every language."""
+    words = notation.split()
+    if len(words) == 1 and words[0] in MOVE_WORDS:
+        return text(f"move.word.{words[0]}")
+    if len(words) == 3 and words[0] == "swap":
+        return text("move.swap", stone=words[1], tile=words[2])
+    return notation
+
+
+def _joined(key: str, parts: Sequence[str]) -> str:
+    """`parts` joined by the template `key` ("{first}; {then}") of the current language, from the left."""
+    if not parts:
+        return ""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = text(key, first=joined, then=part)
+    return joined
+
+
+def sentence(words: str) -> str:
+    """A sentence of an alt text with its full stop ("." in English, "。" in Japanese)."""
+    return text("alt.sentence", text=words)
+
+
+def sentences(parts: Sequence[str]) -> str:
+    """An alt text's sentences one after another (a space between them in English, none in Japanese)."""
+    return _joined("alt.sentences", parts)
+
+
+def items(parts: Sequence[str]) -> str:
+    """A list of clauses: "Black has 1 colour; White has 0 colours" ("、" in Japanese)."""
+    return _joined("alt.items", parts)
+
+
+def pairs(parts: Sequence[str]) -> str:
+    """A list of short items: "d4 rank 1, e5 rank 2"."""
+    return _joined("alt.pair", parts)
 
 
 def _filled(template: str, values: dict[str, object]) -> str:

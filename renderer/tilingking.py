@@ -184,13 +184,6 @@ def _piece_anchor(geo: BoardGeometry, cells: Sequence[int]) -> tuple[float, floa
     return geo.centres[best]
 
 
-def _move_words(last_move: str) -> str:
-    """The last move as players read it: a one-word move in words ("pass all remaining turns", also after a
-    timeout), a placement as its cells."""
-    key = f"tk.move.{last_move.strip().lower()}"
-    return wording.text(key) if key in wording.TEXTS else last_move
-
-
 def _last_piece(state: Any, last_move: str | None) -> Any | None:
     """The most recently placed piece, unless the last move was a pass, resignation or swap."""
     if last_move is not None and last_move.strip().lower() in _NOT_PLACEMENTS:
@@ -251,7 +244,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
     for seat in range(state.seats):
         colour = seat_colour_index(state, seat)
         fill, _, edge = _piece_colours(theme, colour)
-        cells = wording.text("tk.cells", count=points[seat])
+        cells = wording.plural("tk.cells", points[seat])
         note = "tk.resigned" if state.resigned[seat] else "tk.passes_for_good" if state.passall[seat] else ""
         chips.append(
             SeatChip(
@@ -348,7 +341,7 @@ def _draw_panel(
             draw_text(img, text_left, y + sw / 2 + n * line_h, line, small, theme.ink, "lm")
         y += height + pg.px(8)
     if last_move:
-        text = wording.text("last_move", move=_move_words(last_move))
+        text = wording.text("last_move", move=wording.move(last_move))
         draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
 
 
@@ -401,27 +394,33 @@ def describe(
     kind = wording.text(f"tk.alt.kind.{board.kind}")
     parts = [wording.text("tk.alt.board", board=board.id, kind=kind, status=status)]
     if last_move:
-        parts.append(wording.text("alt.last_move", move=_move_words(last_move)))
-    scores = ", ".join(
-        wording.text(
-            "tk.alt.score", player=wording.with_role(names[s], rules.seat_label(state, s)), points=points[s]
-        )
-        for s in range(state.seats)
+        parts.append(wording.text("alt.last_move", move=wording.move(last_move)))
+    scores = wording.pairs(
+        [
+            wording.text(
+                "tk.alt.score",
+                player=wording.with_role(names[s], rules.seat_label(state, s)),
+                points=points[s],
+            )
+            for s in range(state.seats)
+        ]
     )
     parts.append(wording.text("tk.alt.scores", scores=scores))
     for seat in range(state.seats):
         pieces = [p for p in state.placed if p.owner == seat]
-        listed = "; ".join(
-            wording.text("tk.alt.piece", piece=p.piece, cells=" ".join(board.label(i) for i in p.cells))
-            for p in pieces
+        listed = wording.items(
+            [
+                wording.text("tk.alt.piece", piece=p.piece, cells=" ".join(board.label(i) for i in p.cells))
+                for p in pieces
+            ]
         )
         territory = [board.label(i) for i, owner in enumerate(state.territory) if owner == seat]
         role = rules.seat_label(state, seat)
         text = wording.text("tk.alt.pieces", role=role, pieces=listed or wording.text("alt.none"))
         if territory:
             text = wording.text("tk.alt.territory", text=text, cells=" ".join(territory))
-        parts.append(text + ".")
-    return " ".join(parts)
+        parts.append(wording.sentence(text))
+    return wording.sentences(parts)
 
 
 # --------------------------------------------------------------------------------------------- /pieces

@@ -13,6 +13,11 @@ A language Tessera has no catalog for falls back to English.
 
 `Tr` translates the Discord layer's own texts (`tr("...{x}...", x=...)`, `tr.ngettext`), and the words the
 pure layers return (`tr.text`: a `games.texts.Text`, a service error's template, an engine's error).
+
+A text names a slash command with a placeholder, `{/move}` or `{/prefs theme}` ("Use {/move} to play"): it
+becomes Discord's clickable mention `</move:ID>`, which each client shows in its own language, once the
+client has told `COMMAND_IDS` the ids of the synced commands; before that (or if Discord could not be
+asked) it is the command's plain name in the text's language, "/coup".
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from __future__ import annotations
 import gettext
 import hashlib
 import io
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,7 +37,7 @@ from discord import app_commands
 
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
-from games.texts import Text
+from games.texts import Text, fill
 
 DOMAIN = "tessera"
 LOCALE_DIR = Path(__file__).with_name("locales")
@@ -93,31 +98,62 @@ def catalogs_fingerprint() -> str:
     return digest.hexdigest()
 
 
+class CommandIds:
+    """The ids Discord gave the slash commands (top-level name -> id), known once the client has synced or
+    fetched them; the same for every shard and every language."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
+
+    def remember(self, commands: Iterable[tuple[str, int]]) -> None:
+        """Replace the known ids with these (name, id) pairs."""
+        self._ids = dict(commands)
+
+    def forget(self) -> None:
+        self._ids = {}
+
+    def get(self, name: str) -> int | None:
+        return self._ids.get(name)
+
+
+COMMAND_IDS = CommandIds()
+
+
 class Tr:
     """Translation into one language. Call it with an English template and its values:
     `tr("Match #{match_id} is over.", match_id=7)`; values that are `Text` are translated too."""
 
-    def __init__(self, locale: str) -> None:
+    def __init__(self, locale: str, *, mentions: bool = True) -> None:
         self.locale = locale
         self.translations = translations(locale)
+        self.mentions = mentions
+        """Whether commands may be clickable mentions (not in autocomplete choices, which are plain text)."""
 
     def __repr__(self) -> str:
-        return f"Tr({self.locale!r})"
+        return f"Tr({self.locale!r})" if self.mentions else f"Tr({self.locale!r}, mentions=False)"
 
     def __call__(self, message: str, /, **params: Any) -> str:
         template = self.translations.gettext(message)
-        return template.format(**self._values(params)) if params else template
+        return fill(template, self._values(params), self.command)
 
     def ngettext(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
         """The form for `n` in this language (Polish has three, Japanese one); `n` is not passed on."""
-        return self.translations.ngettext(singular, plural, n).format(**self._values(params))
+        return fill(self.translations.ngettext(singular, plural, n), self._values(params), self.command)
+
+    def command(self, path: str) -> str:
+        """A slash command named in a text ("move", "prefs theme"): its clickable mention `</move:ID>` when
+        its id is known, else its name in this language ("/coup", "/préférences thème")."""
+        command_id = COMMAND_IDS.get(path.split()[0]) if self.mentions else None
+        if command_id is not None:
+            return f"</{path}:{command_id}>"
+        return "/" + " ".join(self.pgettext(COMMAND_CONTEXT, part) for part in path.split())
 
     def pgettext(self, context: str, message: str, /) -> str:
         return self.translations.pgettext(context, message)
 
     def text(self, value: str) -> str:
         """Words from a pure layer in this language: a `Text` is translated, other text is data."""
-        return value.translated(self.translations) if isinstance(value, Text) else value
+        return value.translated(self.translations, self.command) if isinstance(value, Text) else value
 
     def error(self, error: BaseException) -> str:
         """The message of an error a player caused, in this language: a service error's template and values,
@@ -138,6 +174,12 @@ def tr_for(locale: str) -> Tr:
     return Tr(locale)
 
 
+@cache
+def plain_tr_for(locale: str) -> Tr:
+    """The translator for plain text (autocomplete choices): commands by name, never as mentions."""
+    return Tr(locale, mentions=False)
+
+
 ENGLISH = tr_for(SOURCE_LOCALE)
 
 
@@ -147,7 +189,10 @@ def for_locale(locale: discord.Locale | str | None) -> Tr:
 
 
 def for_user(interaction: discord.Interaction[Any]) -> Tr:
-    """For an ephemeral reply: the language of the user's Discord client."""
+    """For an ephemeral reply: the language of the user's Discord client (in plain text for autocomplete
+    choices, where a command mention would show as its raw `</move:ID>`)."""
+    if interaction.type is discord.InteractionType.autocomplete:
+        return plain_tr_for(catalog_locale(interaction.locale))
     return for_locale(interaction.locale)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.base import InvalidOptions, MoveError
-from games.texts import N_, Text
+from games.texts import N_, Text, fill
 
 
 class ServiceError(Exception):
@@ -22,7 +22,7 @@ class ServiceError(Exception):
 
     def __init__(self, **params: Any) -> None:
         self.params = params
-        super().__init__(self.template.format(**params))
+        super().__init__(fill(self.template, params))
 
 
 class BadId(ServiceError):
@@ -41,26 +41,26 @@ class UnknownGame(ServiceError):
 
 
 class UnknownMatch(ServiceError):
-    template = N_("There is no match #{match_id}. Check the number with /matches.")
+    template = N_("There is no match #{match_id}. Check the number with {/matches}.")
 
 
 class NoMatchHere(ServiceError):
-    template = N_("There is no match in this channel. Start one with /play.")
+    template = N_("There is no match in this channel. Start one with {/play}.")
 
 
 class MatchDamaged(ServiceError):
     template = N_(
         "Match #{match_id} was set aside: its saved position is damaged. A server admin can look at it with "
-        "check-db; start a new match with /play."
+        "check-db; start a new match with {/play}."
     )
 
 
 class MatchOver(ServiceError):
-    template = N_("Match #{match_id} is over. Start a new one with /play.")
+    template = N_("Match #{match_id} is over. Start a new one with {/play}.")
 
 
 class NotSeated(ServiceError):
-    template = N_("You are not playing in match #{match_id}. Start your own with /play.")
+    template = N_("You are not playing in match #{match_id}. Start your own with {/play}.")
 
 
 class NotYourTurnError(ServiceError):
@@ -127,7 +127,7 @@ class UnknownChallenge(ServiceError):
 
 
 class ChallengeClosed(ServiceError):
-    template = N_("That challenge was already {status}. Send a new one with /play.")
+    template = N_("That challenge was already {status}. Send a new one with {/play}.")
     STATES: ClassVar[dict[str, str]] = {
         "pending": N_("pending"),
         "accepted": N_("accepted"),
@@ -154,7 +154,7 @@ class UnknownLobby(ServiceError):
 
 
 class LobbyClosed(ServiceError):
-    template = N_("That lobby is closed. Open a new one with /play.")
+    template = N_("That lobby is closed. Open a new one with {/play}.")
 
 
 class LobbyBusy(ServiceError):
@@ -235,18 +235,19 @@ class NotFinishedYet(ServiceError):
 
 class NothingToAnalyse(ServiceError):
     template = N_(
-        "Match #{match_id} was aborted, so there is no result to analyse. Pick another in /history."
+        "Match #{match_id} was aborted, so there is no result to analyse. Pick another in {/history}."
     )
 
 
 class HintsCasualOnly(ServiceError):
     template = N_(
-        "Hints are for casual matches, and match #{match_id} is rated. Play me with /play rated:False."
+        "Hints are for casual matches, and match #{match_id} is rated. Play me with {/play} and set rated "
+        "to False."
     )
 
 
 class HintsAgainstMeOnly(ServiceError):
-    template = N_("Hints are only for matches against me. Pick me as the opponent in /play to get them.")
+    template = N_("Hints are only for matches against me. Pick me as the opponent in {/play} to get them.")
 
 
 USER_ERRORS: tuple[type[Exception], ...] = (ServiceError, MoveError, InvalidOptions)

@@ -165,7 +165,7 @@ async def test_hints_are_only_for_casual_matches_against_the_bot(world: Any) -> 
     alice, bob, channel = world.alice, world.bob, world.channel
     await casual_bot_match(world, channel, rated=True)
     rated = await alice.slash(channel, "hint")
-    assert rated.ephemeral and "is rated. Play me with /play rated:False" in reply_text(rated)
+    assert rated.ephemeral and "is rated. Play me with </play:" in reply_text(rated)
     second = world.guild.create_text_channel("more-games")
     await bob.slash(second, "play", game="paint", opponent=alice, first="challenger", rated=False)
     await alice.click(second.history()[-1], label="Accept")

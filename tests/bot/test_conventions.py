@@ -86,7 +86,8 @@ async def test_help_lists_every_command_menu_and_game(world: Any) -> None:
     text = "\n".join(f"{f.name}\n{f.value}" for f in embed.fields)
     tree = world.env.bot.tree
     for command in tree.get_commands(type=discord.AppCommandType.chat_input):
-        assert f"`/{command.name}` {command.description}" in text
+        synced = world.env.backend.find_command(command.name, None)
+        assert f"</{command.name}:{synced['id']}> {command.description}" in text
     assert "**Challenge to a game**" in text
     for rules in games.GAMES.values():
         assert f"**{rules.name}**" in text
@@ -121,7 +122,10 @@ async def test_each_player_sees_boards_in_their_own_theme(world: Any) -> None:
 
     # The server's default applies to everyone who chose nothing; Alice's own choice still wins.
     settings = await admin.slash(channel, "settings", theme="colorblind")
-    assert "Board theme (for players who chose none with /prefs): colour-blind safe" in reply_text(settings)
+    prefs = env.backend.find_command("prefs", None)["id"]
+    assert f"Board theme (for players who chose none with </prefs:{prefs}>): colour-blind safe" in reply_text(
+        settings
+    )
     await bob.slash(channel, "board")
     assert image_theme(env, last_board(channel).attachments[0]) == "colorblind"
     await alice.slash(channel, "prefs", theme="default")

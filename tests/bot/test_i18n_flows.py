@@ -89,7 +89,7 @@ async def test_paintscape_in_french(simcord_env: Any, locales: dict[int, str]) -
     assert labels == ["Accepter", "Refuser", "Retirer"]
 
     board = last_board(c.channel)
-    assert f"<@{c.alice.id}>, à vous de jouer en tant que Équilibreur" in board.content
+    assert f"<@{c.alice.id}>, à vous de jouer (Équilibreur)" in board.content
     assert "partie n°" in board.content and "Coup 1" in board.content
     assert board.attachments[0].description.startswith(
         "Plateau de Paintscape. Coup 1 · alice (Équilibreur) joue"
@@ -106,7 +106,7 @@ async def test_paintscape_in_french(simcord_env: Any, locales: dict[int, str]) -
     assert {"Jouer Noir (en premier)", "Jouer Blanc (en second)"} <= set(button_labels(board))
     await c.bob.click(board, label="Jouer Noir (en premier)")
     board = last_board(c.channel)
-    assert f"<@{c.bob.id}>, à vous de jouer en tant que Noir" in board.content
+    assert f"<@{c.bob.id}>, à vous de jouer (Noir)" in board.content
 
     # Out of turn: the autocomplete and the refusal speak the user's language.
     assert await autocomplete_names(c.alice, c.channel) == [f"Pas votre tour : on attend {c.bob.name}."]
@@ -142,7 +142,7 @@ async def test_paintscape_in_japanese_for_a_japanese_server(
     assert board.attachments[0].description.startswith("Paintscape の盤面。1手目")
     await c.alice.click(board, label="入れ替え終了")
     board = last_board(c.channel)
-    assert "調整役 が入れ替えを終了（0回）" in board.content
+    assert "調整役が入れ替えを終了（0回）" in board.content
     await c.bob.click(board, label="白を持つ（後手）")
     board = last_board(c.channel)
     assert f"<@{c.alice.id}> さん、黒の手番です。" in board.content
@@ -169,7 +169,7 @@ async def test_paintscape_in_japanese_for_a_japanese_server(
         (
             "fr",
             "Accepter",
-            "à vous de jouer en tant que Blanc",
+            "à vous de jouer (Blanc)",
             "gagne en gardant la tête",
             "Plateau de Paint.",
         ),
@@ -201,7 +201,7 @@ async def test_paint_to_its_natural_end(
             "Vos pièces dans la partie n°",
             "Vos pièces restantes",
         ),
-        ("ja", "受ける", "パス", "の得点勝ち", "のあなたのピース:", "残りのピース"),
+        ("ja", "受ける", "パス", "の得点勝ち", "のあなたのピース：", "残りのピース"),
     ],
 )
 async def test_tilingking_to_its_natural_end(
@@ -238,7 +238,7 @@ async def test_replies_follow_the_user_and_boards_follow_the_server(
     c = club(simcord_env, locales, "fr", alice="ja", bob="fr")
     await challenge(c, "paint", accept="Accepter")
     board = last_board(c.channel)
-    assert "à vous de jouer en tant que Blanc" in board.content
+    assert "à vous de jouer (Blanc)" in board.content
     refused = await c.bob.slash(c.channel, "move", notation="b9-b8")
     assert refused.response.content == f"C'est au tour de <@{c.alice.id}>, pas au vôtre."
     assert len(user_errors(simcord_env)) == 1
@@ -269,7 +269,7 @@ ANALYSIS_WORDS = {
         "**対局 #{match_id} の分析**（Paintscape、",
         "の着手は **{played}** でしたが、**{preferred}** の方が良い手でした。勝率 {before} → {after}。",
         "画像は最大のターニングポイント、{number}手目です。",
-        "2つの盤面。左は実際の着手 {played} の後: 勝率{after}。右は {preferred} の後: {before}。",
+        "2つの盤面。左は実際の着手 {played} の後：勝率{after}。右は {preferred} の後：{before}。",
     ),
 }
 
@@ -331,7 +331,7 @@ HINT_REASONS = (
     ("locale", "pattern"),
     [
         ("fr", r"Essayez \*\*(\S+)\*\* : .+\. Pourquoi : (.+)"),
-        ("ja", r"\*\*(\S+)\*\* はどうでしょう: .+。理由: (.+)"),
+        ("ja", r"\*\*(\S+)\*\* はどうでしょう：.+。理由：(.+)"),
     ],
 )
 async def test_a_hint_in_the_users_language(
@@ -367,7 +367,7 @@ async def test_the_synced_commands_carry_their_translations(simcord_env: Any) ->
     assert tree.translator is not None
     play = tree.get_command("play")
     payload = await play.get_translated_payload(tree, tree.translator)
-    assert payload["name_localizations"]["fr"] == "jouer" and payload["name_localizations"]["ja"] == "対戦"
+    assert payload["name_localizations"]["fr"] == "défier" and payload["name_localizations"]["ja"] == "対戦"
     assert payload["description_localizations"]["pt-BR"].startswith("Desafie alguém")
     assert "en-US" not in payload.get("name_localizations", {})
     options = {option["name"]: option for option in payload["options"]}
@@ -376,4 +376,4 @@ async def test_the_synced_commands_carry_their_translations(simcord_env: Any) ->
     assert timeouts["1 hour"]["name_localizations"]["pl"] == "1 godzina"
     menu = tree.get_command("Challenge to a game", type=discord.AppCommandType.user)
     menu_payload = await menu.get_translated_payload(tree, tree.translator)
-    assert menu_payload["name_localizations"]["es-419"] == "Desafiar a un juego"
+    assert menu_payload["name_localizations"]["es-419"] == "Desafiar a una partida"

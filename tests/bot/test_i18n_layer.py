@@ -28,7 +28,7 @@ def test_a_text_is_its_english_sentence_and_translates_with_its_values() -> None
     text = Text("{seat_name} has no placement and passes", seat_name=role)
     assert text == "Black has no placement and passes" and isinstance(text, str)
     assert FR.text(text) == "Noir n'a aucune pose et passe"
-    assert JA.text(text) == "黒 は置ける場所がなくパス"
+    assert JA.text(text) == "黒は置ける場所がなくパス"
     assert ENGLISH.text(text) == text
     assert FR.text("d4") == "d4"  # data is not translated
     assert translate(7, FR.translations) == 7
@@ -64,9 +64,8 @@ def test_a_text_keeps_its_template_through_pickle_and_concatenation() -> None:
 
 
 def test_errors_are_worded_in_the_players_language() -> None:
-    assert (
-        FR.error(NotSeated(match_id=3)) == "Vous ne jouez pas dans la partie n°3. Lancez la vôtre avec /play."
-    )
+    not_seated = FR.error(NotSeated(match_id=3))
+    assert not_seated == "Vous ne jouez pas dans la partie n°3. Lancez la vôtre avec /défier."
     assert JA.error(NotYourTurnError(user_id=42)) == "今は <@42> さんの手番で、あなたの手番ではありません。"
     rules = games.get("paintscape")
     state = rules.new(2, {}, 1)
@@ -80,7 +79,7 @@ def test_errors_are_worded_in_the_players_language() -> None:
     assert player_message(caught.value, FR) == "'9' n'est pas une case ; une case s'écrit comme a1 ou d4"
     closed = ChallengeClosed(status=ChallengeStatus.DECLINED)
     assert str(closed) == "That challenge was already declined. Send a new one with /play."
-    assert FR.error(closed) == "Ce défi est déjà clos (refusé). Envoyez-en un nouveau avec /play."
+    assert FR.error(closed) == "Ce défi est déjà clos (refusé). Envoyez-en un nouveau avec /défier."
     assert player_message(UserError(Text("Choose a game")), JA) == "ゲームを選んでください"
     assert player_message(UserError("already worded"), JA) == "Already worded"
 
@@ -123,7 +122,7 @@ async def test_the_command_translator_uses_the_catalogs() -> None:
     name = _context(app_commands.TranslationContextLocation.command_name, command)
     description = _context(app_commands.TranslationContextLocation.command_description, command)
     play = app_commands.locale_str("play")
-    assert await translator.translate(play, discord.Locale.french, name) == "jouer"
+    assert await translator.translate(play, discord.Locale.french, name) == "défier"
     assert await translator.translate(play, discord.Locale.japanese, name) == "対戦"
     assert await translator.translate(
         app_commands.locale_str("Which game"), discord.Locale.german, description
@@ -135,7 +134,7 @@ async def test_the_command_translator_uses_the_catalogs() -> None:
     menu = app_commands.ContextMenu(name="Challenge to a game", callback=_menu)
     menu_name = _context(app_commands.TranslationContextLocation.command_name, menu)
     label = app_commands.locale_str("Challenge to a game")
-    assert await translator.translate(label, discord.Locale.french, menu_name) == "Défier à un jeu"
+    assert await translator.translate(label, discord.Locale.french, menu_name) == "Lancer un défi"
 
 
 async def _noop(interaction: discord.Interaction[Any]) -> None:

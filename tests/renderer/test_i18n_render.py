@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -139,3 +140,23 @@ def test_pieces_and_replays_take_the_translator_too() -> None:
     gif_en = replay_gif("tilingking", {}, 1, 2, log, ["A", "B"], size=480)
     gif_ja = replay_gif("tilingking", {}, 1, 2, log, ["A", "B"], size=480, translations=translations("ja"))
     assert gif_en != gif_ja
+
+
+@pytest.mark.parametrize("locale", ["de", "es", "fr", "it", "ja", "pl", "pt_BR"])
+def test_word_moves_and_the_colour_choice_are_words_of_the_readers_language(locale: str) -> None:
+    """An image never shows notation ("Last move: done", "choose: black"): the renderer words a one-word
+    move and the choice in the reader's language, and joins an alt text's sentences as that language does
+    (no ". " or "; " between Japanese sentences)."""
+    rules = games.get("paintscape")
+    state = rules.new(2, {}, 3)
+    state = rules.apply(state, rules.parse(state, "done"))  # the Chooser picks a colour now
+    words = translations(locale)
+    alt = renderer.alt_text("paintscape", state, last_move="done", translations=words)
+    assert words.gettext("done swapping") in alt
+    assert not re.search(r"\b(done|black|white)\b", alt), alt
+    assert renderer.alt_text("paintscape", state, last_move="done").count("Last move: done swapping.") == 1
+    chosen = rules.apply(state, rules.parse(state, "black"))
+    alt = renderer.alt_text("paintscape", chosen, last_move="black", translations=words)
+    assert words.gettext("chose Black") in alt and not re.search(r"\bblack\b", alt), alt
+    if locale == "ja":
+        assert not re.search(r"[.;] ", alt), alt
