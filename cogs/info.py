@@ -12,7 +12,7 @@ from discord.ext import commands
 
 import games
 from bot.boards import BOT_NAME, level_word, seat_mention, seat_name
-from bot.i18n import COMMAND_CONTEXT, ENGLISH, Tr, for_user
+from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError
 from bot.service.ratings import ESTABLISHED_AFTER, shown_rating
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus

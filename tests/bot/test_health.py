@@ -305,7 +305,8 @@ async def test_commands_and_buttons_are_timed_and_the_gateway_is_seen(world: Any
 
 
 async def test_matches_started_and_finished_are_counted_on_the_metrics_endpoint(world: Any) -> None:
-    """A SimCord match from challenge to resignation, then the /metrics text of the bot's service."""
+    """A SimCord match from challenge to resignation (after a move each, so it is a result, not an abort),
+    then the /metrics text of the bot's service."""
     alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
     server = HealthServer(
         gateway_connected=env.bot.gateway_connected,
@@ -324,6 +325,8 @@ async def test_matches_started_and_finished_are_counted_on_the_metrics_endpoint(
         text = (await get(f"http://127.0.0.1:{port}/metrics"))[1]
         assert sample(text, started) == before[0] + 1
         assert sample(text, finished, missing=0.0) == before[1]
+        await alice.slash(channel, "move", notation="c1-c3")
+        await bob.slash(channel, "move", notation="b9-b8")
         question = await bob.slash(channel, "resign")
         await bob.click(question.response, label="Yes, resign")
         text = (await get(f"http://127.0.0.1:{port}/metrics"))[1]

@@ -158,7 +158,8 @@ def _runtime(cached: discord.Locale | None, chosen: str | None) -> Runtime:
     chose `chosen` with /settings."""
     guild = types.SimpleNamespace(preferred_locale=cached) if cached is not None else None
     bot = types.SimpleNamespace(get_guild=lambda guild_id: guild)
-    service = types.SimpleNamespace(guilds=_Guilds(chosen), matches=None)
+    matches = types.SimpleNamespace(add_match_listener=lambda **_: None)  # the runtime counts starts and ends
+    service = types.SimpleNamespace(guilds=_Guilds(chosen), matches=matches)
     ai = types.SimpleNamespace(iterations=None)  # the runtime's analyses read the runner's override
     return Runtime(bot, service, ai=ai, owns_ai=False, drawing=None)  # type: ignore[arg-type]
 

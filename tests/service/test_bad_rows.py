@@ -16,7 +16,7 @@ from bot.service.errors import MatchDamaged, NoMatchHere
 from bot.service.records import MatchStatus
 from bot.service.store import DamagedRow
 from tests.service.conftest import FakeClock, ServiceFactory
-from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, start_match
+from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, everyone_moves, start_match
 from tests.service.tinygames import registry
 
 
@@ -181,8 +181,10 @@ async def test_a_damaged_finished_match_stays_out_of_the_history_and_does_not_st
 ) -> None:
     first = await open_service()
     match = await start_match(first)
+    await everyone_moves(first, match.id)  # a resignation before that would abort, not finish
     await first.matches.resign(match.id, ALICE)
     kept = await start_match(first)
+    await everyone_moves(first, kept.id)
     await first.matches.resign(kept.id, BOB)
     await damage(
         store_url,

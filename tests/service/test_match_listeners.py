@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.service import Service
 from bot.service.records import Finished, MatchView
 from tests.service.conftest import FakeClock
-from tests.service.helpers import ALICE, BOB, CHANNEL, start_match
+from tests.service.helpers import ALICE, BOB, CHANNEL, everyone_moves, start_match
 
 
 class Heard:
@@ -29,6 +29,10 @@ async def test_starts_and_every_kind_of_end_are_told_once(service: Service, cloc
     timed_out = await start_match(service, channel=CHANNEL + 2, options={"turn_timeout": 1})
     assert heard.started == [(m.id, "race") for m in (resigned, aborted, timed_out)]
     assert heard.finished == []
+    early = await start_match(service, channel=CHANNEL + 3)
+    for match in (resigned, aborted, timed_out):
+        await everyone_moves(service, match.id)  # before that, leaving aborts the match
+    await service.matches.resign(early.id, ALICE)
 
     await service.matches.resign(resigned.id, BOB)
     await service.agreements.request_abort(aborted.id, ALICE)
@@ -40,9 +44,10 @@ async def test_starts_and_every_kind_of_end_are_told_once(service: Service, cloc
             (resigned.id, "race", "resignation"),
             (aborted.id, "race", "aborted"),
             (timed_out.id, "race", "timeout"),
+            (early.id, "race", "aborted"),
         ]
     )
-    assert len(heard.started) == 3, "nothing started twice"
+    assert len(heard.started) == 4, "nothing started twice"
 
 
 async def test_a_failing_listener_does_not_stop_the_match(service: Service) -> None:
@@ -52,6 +57,7 @@ async def test_a_failing_listener_does_not_stop_the_match(service: Service) -> N
     service.matches.add_match_listener(started=broken, finished=broken)
     heard = Heard(service)
     match = await start_match(service)
+    await everyone_moves(service, match.id)
     await service.matches.resign(match.id, ALICE)
     assert heard.started == [(match.id, "race")]
     assert [end[2] for end in heard.finished] == ["resignation"]
