@@ -27,7 +27,7 @@ from bot.service.shards import Shards
 from bot.service.store import MatchStore, open_store
 from games.base import Termination
 from tests.service.conftest import FakeClock
-from tests.service.helpers import start_match
+from tests.service.helpers import everyone_moves, start_match
 from tests.service.shard_worker import SHARD_COUNT
 from tests.service.tinygames import registry
 
@@ -101,16 +101,19 @@ async def set_up(service: Service) -> Plan:
     plan = Plan()
 
     async def match(
-        guild: int, options: dict[str, object] | None = None, *, challenger: int = 0
+        guild: int, options: dict[str, object] | None = None, *, challenger: int = 0, moved: bool = True
     ) -> tuple[int, int, int]:
+        """A new match; `moved`: each seat has moved once, so leaving it is a result, not an early abort."""
         one, two = challenger or next(users), next(users)
         view = await start_match(
             service, options=options, challenger=one, opponent=two, guild=guild, channel=next(channels)
         )
+        if moved:
+            await everyone_moves(service, view.id)
         return view.id, one, two
 
     for i in range(20):  # both processes play every ply of these, racing for each
-        match_id, challenger, _ = await match(GUILDS[i % 8], {"target": 20})
+        match_id, challenger, _ = await match(GUILDS[i % 8], {"target": 20}, moved=False)
         plan.moves.append(match_id)
         for part in plan.parts:
             part["moves"].append([match_id, challenger])
@@ -221,7 +224,7 @@ async def check_deadlines(store: MatchStore, plan: Plan, fired: Results) -> None
     for match_id in plan.timed:
         row = await store.get_match(match_id)
         assert row is not None and row.outcome is not None
-        assert row.outcome.termination is Termination.TIMEOUT and row.ply == 0
+        assert row.outcome.termination is Termination.TIMEOUT and row.ply == 2  # one move each, then the clock
 
 
 async def test_two_shard_processes_play_many_matches_at_once(postgres_url: str, clock: FakeClock) -> None:
