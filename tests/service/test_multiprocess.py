@@ -223,8 +223,8 @@ async def check_deadlines(store: MatchStore, plan: Plan, fired: Results) -> None
         assert sorted(events["expired"]) == sorted(c for c, g in plan.challenges.items() if owner.owns(g))
     for match_id in plan.timed:
         row = await store.get_match(match_id)
-        assert row is not None and row.outcome is not None
-        assert row.outcome.termination is Termination.TIMEOUT and row.ply == 2  # one move each, then the clock
+        assert row is not None and row.outcome is not None  # one move each, then the clock
+        assert row.outcome.termination is Termination.TIMEOUT and row.ply == 2
 
 
 async def test_two_shard_processes_play_many_matches_at_once(postgres_url: str, clock: FakeClock) -> None:
