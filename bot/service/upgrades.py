@@ -1,7 +1,8 @@
 """Data upgrades: the Python steps some schema migrations run, inside the migration's own transaction. So a
 step runs exactly once (the new schema version commits with its writes, or neither does), and on
 PostgreSQL under the migration's advisory lock: processes that start together wait for the one doing it.
-The stores (store/sqlite.py, store/postgres.py) read and write the rows; the decisions are here.
+The stores (store/sqlite.py, store/postgres.py) read and write the rows; the decisions are here. Whatever
+opens the database runs them: the bot (`Service.open`), check-db and migrate-db (all through `open_store`).
 
 **TilingKing resignation plies** (SQLite schema 7, PostgreSQL schema 4). A resignation on one's own turn no
 longer counts a ply (games/tilingking/rules.py), as one out of turn never did, so that move numbers agree
@@ -10,7 +11,8 @@ its log, and so does the ply recorded by each piece placed after one; check-db w
 the replay", and an active match would go on from the wrong ply. The rule (`recounted_snapshot`): a
 TilingKing snapshot is replaced by the end of the replay of its move log exactly when it is what the
 previous engine made of that log (every other field equal); any other mismatch is left alone for check-db to
-report.
+report. Snapshots are compared as the engine loads them: the previous engine wrote no `timeout` setting
+either (a snapshot without it loads as `passall`), which is no mismatch here nor for check-db.
 """
 
 from __future__ import annotations

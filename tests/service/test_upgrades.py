@@ -81,7 +81,7 @@ def games_with_resignations(draw: st.DrawFn) -> tuple[int, dict[str, Any], int, 
             state = RULES.resign(state, seat)
             log.append((seat, RESIGN))
             continue
-        forced = RULES.forced_move(state)
+        forced = RULES.forced_move(state)  # else placements, then pass, passall, resign (by `apply`) or swap
         moves = (
             [forced] if forced is not None else RULES.placements(state)[:40] + RULES.legal_moves(state)[-3:]
         )
