@@ -110,7 +110,8 @@ class Service:
 
     @classmethod
     async def open(cls, url: str, **kwargs: Any) -> Service:
-        """Open the store a database URL names, and repair what a crash may have left (unrated results).
+        """Open the store a database URL names (which migrates it, data upgrades included: upgrades.py), and
+        repair what a crash may have left (unrated results).
         Every match not over is loaded once: one that cannot be loaded is quarantined, never fatal. The store
         is closed again if anything here fails."""
         store = await open_store(url)

@@ -5,9 +5,10 @@ For each match: every column of its row and its seat rows holds what the schema 
 and the rest are still checked); a set-aside (quarantined) match is reported; its seats and options fit its
 game and position (`matches.fits`); the plies are 0..n-1 with n = the match's ply; every move was made by the
 seat to move and is legal when replayed from the seed (forced moves are the engine's forced move); the
-snapshot equals the end of ``games.base.replay`` of the log; a game the engine says is over is not marked
-active, and its stored outcome is the engine's (resignations, timeouts and aborts decided by the service are
-the only other endings).
+snapshot, as the engine loads it, equals the end of ``games.base.replay`` of the log (so a field an older
+version did not write, such as TilingKing's ``timeout`` setting, counts as its default); a game the engine
+says is over is not marked active, and its stored outcome is the engine's (resignations, timeouts and aborts
+decided by the service are the only other endings).
 
 It checks any store `open_store` opens (SQLite or PostgreSQL). Exit codes: 0 consistent, 1 mismatches found,
 2 the database could not be checked (missing, not a database, a damaged file, unreadable, unreachable, made
@@ -59,7 +60,8 @@ def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRe
     if row.ply != len(moves):
         problems.append(f"{where}: ply is {row.ply} but the log has {len(moves)} moves")
     try:
-        fits(rules, row, rules.load(json.loads(row.snapshot)))
+        loaded = rules.load(json.loads(row.snapshot))
+        fits(rules, row, loaded)
     except Exception as error:  # the snapshot, the seats or the options: what the bot would set aside
         problems.append(f"{where}: it cannot be loaded: {error}")
         return problems
@@ -74,7 +76,7 @@ def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRe
     except ReplayError as error:
         problems.append(f"{where}: {error}")
         return problems
-    if json.loads(snapshot_text(rules, state)) != json.loads(row.snapshot):
+    if snapshot_text(rules, loaded) != snapshot_text(rules, state):  # as read: a later field has its default
         problems.append(f"{where}: the snapshot differs from the replay of its {len(moves)} moves")
     engine_outcome = rules.outcome(state)
     stored_outcome = row.outcome

@@ -58,7 +58,14 @@ from bot.service.store.base import (
     same_players,
     sound_matches,
 )
-from bot.service.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION, WAKE_CHANNEL
+from bot.service.store.postgres_schema import (
+    MIGRATIONS,
+    RECOUNT_RESIGNATION_PLIES,
+    SCHEMA_VERSION,
+    WAKE_CHANNEL,
+)
+from bot.service.upgrades import TILINGKING, recounted_snapshot, report_recounted
+from games.base import RESIGN
 
 log = logging.getLogger(__name__)
 
@@ -1057,7 +1064,39 @@ async def _migrate(conn: Connection) -> None:
         for index in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[index]:
                 await conn.execute(statement)
+            if index == RECOUNT_RESIGNATION_PLIES:
+                await _recount_resignation_plies(conn)
         await conn.execute("UPDATE schema_version SET version = $1", SCHEMA_VERSION)
+
+
+async def _recount_resignation_plies(conn: Connection) -> None:
+    """The data step of migration RECOUNT_RESIGNATION_PLIES, in the migration's transaction (so under its
+    advisory lock): each TilingKing match whose log has a resignation gets the snapshot
+    `upgrades.recounted_snapshot` gives, if it gives one."""
+    found = await conn.fetch(
+        "SELECT id FROM matches m WHERE game = $1 "
+        "AND EXISTS (SELECT 1 FROM moves WHERE match_id = m.id AND notation = $2) ORDER BY id",
+        TILINGKING,
+        RESIGN,
+    )
+    recounted = []
+    for (match_id,) in found:
+        [row] = await conn.fetch(
+            "SELECT options, seed, snapshot, "
+            "(SELECT COUNT(*) FROM match_seats WHERE match_id = m.id) AS seats FROM matches m WHERE id = $1",
+            match_id,
+        )
+        moves = await conn.fetch(
+            "SELECT seat, notation FROM moves WHERE match_id = $1 ORDER BY ply", match_id
+        )
+        entries = [(m["seat"], m["notation"]) for m in moves]
+        snapshot = recounted_snapshot(
+            row["seats"], row["options"], row["seed"], entries, row["snapshot"], json_value=_as_is
+        )
+        if snapshot is not None:
+            await conn.execute("UPDATE matches SET snapshot = $1 WHERE id = $2", snapshot, match_id)
+            recounted.append(match_id)
+    report_recounted(recounted)
 
 
 for _name, _method in list(vars(PostgresStore).items()):

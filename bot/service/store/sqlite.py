@@ -64,7 +64,9 @@ from bot.service.store.base import (
     same_players,
     sound_matches,
 )
-from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
+from bot.service.store.sqlite_schema import MIGRATIONS, RECOUNT_RESIGNATION_PLIES, SCHEMA_VERSION
+from bot.service.upgrades import TILINGKING, recounted_snapshot, report_recounted
+from games.base import RESIGN
 
 log = logging.getLogger(__name__)
 
@@ -1256,11 +1258,39 @@ async def _migrate(db: aiosqlite.Connection) -> None:
         try:
             for statement in MIGRATIONS[index]:
                 await _run(db, statement)
+            if index == RECOUNT_RESIGNATION_PLIES:
+                await _recount_resignation_plies(db)
             await _run(db, f"PRAGMA user_version = {index + 1}")
         except BaseException:
             await _run(db, "ROLLBACK")
             raise
         await _run(db, "COMMIT")
+
+
+async def _recount_resignation_plies(db: aiosqlite.Connection) -> None:
+    """The data step of migration RECOUNT_RESIGNATION_PLIES, in its transaction: each TilingKing match whose
+    log has a resignation gets the snapshot `upgrades.recounted_snapshot` gives, if it gives one."""
+    found = await db.execute_fetchall(
+        "SELECT id FROM matches m WHERE game = ? "
+        "AND EXISTS (SELECT 1 FROM moves WHERE match_id = m.id AND notation = ?) ORDER BY id",
+        (TILINGKING, RESIGN),
+    )
+    recounted = []
+    for (match_id,) in found:
+        [row] = await db.execute_fetchall(
+            "SELECT options, seed, snapshot, "
+            "(SELECT COUNT(*) FROM match_seats WHERE match_id = m.id) AS seats FROM matches m WHERE id = ?",
+            (match_id,),
+        )
+        moves = await db.execute_fetchall(
+            "SELECT seat, notation FROM moves WHERE match_id = ? ORDER BY ply", (match_id,)
+        )
+        entries = [(m["seat"], m["notation"]) for m in moves]
+        snapshot = recounted_snapshot(row["seats"], row["options"], row["seed"], entries, row["snapshot"])
+        if snapshot is not None:
+            await _run(db, "UPDATE matches SET snapshot = ? WHERE id = ?", (snapshot, match_id))
+            recounted.append(match_id)
+    report_recounted(recounted)
 
 
 def sqlite_path(url: str) -> str:

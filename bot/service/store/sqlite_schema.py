@@ -197,5 +197,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP INDEX ratings_board",
         "CREATE INDEX ratings_board ON ratings (game, mu, player_key)",
     ),
+    (
+        # No schema change. Its data step (RECOUNT_RESIGNATION_PLIES) gives the TilingKing snapshots of the
+        # previous engine, which counted a ply for a resignation on one's own turn, the replay's plies.
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+RECOUNT_RESIGNATION_PLIES = 6
+"""The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
+matches whose log has a resignation, in the same transaction (bot/service/upgrades.py)."""
