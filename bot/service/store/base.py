@@ -363,7 +363,8 @@ class MatchStore(Protocol):
     ) -> Requests | None:
         """Read the requests of the match active at `expected_ply` and store `change(requests)`, in one
         transaction that holds the match row: votes and answers from other processes are merged, never
-        overwritten. The requests now, or None if the match moved on."""
+        overwritten. Abort votes keep their order (the first seat started the vote), each seat once. The
+        requests now, or None if the match moved on."""
         ...
 
     async def next_deadline(self, *, shards: Shards | None = None) -> float | None: ...

@@ -480,7 +480,7 @@ class PostgresStore:
                 TakebackRequest.from_json(takeback) if takeback is not None else None,
             )
             change_to = change(current)
-            changed = Requests(tuple(sorted(set(change_to.abort_votes))), change_to.takeback)
+            changed = Requests(tuple(dict.fromkeys(change_to.abort_votes)), change_to.takeback)
             await db.execute(
                 "UPDATE matches SET abort_votes = $2, takeback = $3 WHERE id = $1",
                 match_id,

@@ -621,7 +621,7 @@ class SqliteStore:
                 TakebackRequest.from_json(json.loads(takeback)) if takeback is not None else None,
             )
             change_to = change(current)
-            changed = Requests(tuple(sorted(set(change_to.abort_votes))), change_to.takeback)
+            changed = Requests(tuple(dict.fromkeys(change_to.abort_votes)), change_to.takeback)
             await _run(
                 db,
                 "UPDATE matches SET abort_votes = ?, takeback = ? WHERE id = ?",
