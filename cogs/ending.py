@@ -33,15 +33,20 @@ def bound_seat(ref: ButtonRef) -> int | None:
 
 async def ask_to_resign(interaction: Interaction, match: MatchView) -> None:
     """Ask privately before a resignation, whichever way it was asked for (/resign, `/move resign`), on any
-    turn: refused at once where it cannot happen (not playing, resigned already), else a Yes button."""
-    await service_of(interaction).matches.check_resign(match.id, interaction.user.id)
+    turn: refused at once where it cannot happen (not playing, resigned already), else a Yes button. Before
+    every player has moved, the question says that Yes aborts the match instead."""
+    aborts = await service_of(interaction).matches.check_resign(match.id, interaction.user.id)
     tr = for_user(interaction)
     confirm = button("resign", match.id, match.ply, tr("Yes, resign"), style=discord.ButtonStyle.danger)
-    await interaction.response.send_message(
-        tr("Resign match #{match_id}? This cannot be undone.", match_id=match.id),
-        view=view_of(confirm),
-        ephemeral=True,
-    )
+    if aborts:
+        question = tr(
+            "Resign match #{match_id}? Not every player has moved yet, so the match is aborted instead: no "
+            "result, no rating change. This cannot be undone.",
+            match_id=match.id,
+        )
+    else:
+        question = tr("Resign match #{match_id}? This cannot be undone.", match_id=match.id)
+    await interaction.response.send_message(question, view=view_of(confirm), ephemeral=True)
 
 
 class Ending(ButtonCog):

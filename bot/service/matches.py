@@ -570,16 +570,17 @@ class MatchService:
 
     # -------------------------------------------------------------------------------------------- ending
 
-    async def check_resign(self, match_id: int, user_id: int) -> MatchView:
+    async def check_resign(self, match_id: int, user_id: int) -> bool:
         """What `resign` checks first: the match is on, the user plays in it and has not resigned yet. The bot
-        calls it before asking the player to confirm."""
+        calls it before asking the player to confirm. True when resigning now aborts the match instead (not
+        every seat has moved yet), so the question can say so."""
         row = await self.active_row(match_id)
         player = self.player_in(row, user_id)
         view = self.view_of(row)
         after = self.rules(row.game).resign(view.state, player.seat)
         if after is not None and self.rules(row.game).dump(after) == self.rules(row.game).dump(view.state):
             raise AlreadyResigned(match_id=match_id)
-        return view
+        return not await self.has_everyone_moved(row)
 
     async def has_everyone_moved(self, row: MatchRecord) -> bool:
         """`everyone_moved` for a stored match (reads its log)."""

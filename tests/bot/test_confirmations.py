@@ -47,7 +47,8 @@ async def test_move_resign_asks_like_resign_on_your_turn(world: Any, typed: str)
     await tilingking(world)
     board = last_board(channel)
     asked = await alice.slash(channel, "move", notation=typed)
-    assert asked.ephemeral and "Resign match #1? This cannot be undone." in reply_text(asked)
+    assert asked.ephemeral and reply_text(asked).startswith("Resign match #1?")
+    assert "aborted instead" in reply_text(asked) and "This cannot be undone." in reply_text(asked)
     assert button_labels(asked.response) == ["Yes, resign"]
     assert last_board(channel).id == board.id, "nothing happened before the answer"
     await alice.click(asked.response, label="Yes, resign")
