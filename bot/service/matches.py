@@ -508,10 +508,12 @@ class MatchService:
         now: float,
         *,
         resigning: tuple[Seat, Any] | None = None,
+        timed_out: bool = False,
     ) -> Played:
         """Store the chosen moves (or a resignation: the seat and the position after it) and the forced
         moves that follow, and describe the result. Called under the match lock. With no chosen move and
-        no resignation, only forced moves are played (a fresh match)."""
+        no resignation, only forced moves are played (a fresh match). A resignation the rules made of a
+        timeout (`timed_out`) that ends the game ends it on time, worded as every other timeout."""
         records: list[MoveRecord] = []
         views: list[MoveView] = []
         ply = row.ply
@@ -546,6 +548,8 @@ class MatchService:
             state = record(mover, rules.notation(state, forced), forced, True, rules.apply(state, forced))
 
         outcome = rules.outcome(state)
+        if timed_out and outcome is not None and outcome.termination is Termination.RESIGNATION:
+            outcome = Outcome(Termination.TIMEOUT, outcome.ranks, outcome.scores)
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
         deadline = self.deadline_for(row, rules, state, now)
         snapshot = snapshot_text(rules, state)
@@ -672,7 +676,9 @@ class MatchService:
             if move is not None and rules.notation(state, move) == RESIGN:  # logged as any resignation
                 resigned = rules.resign(state, seat)
                 assert resigned is not None
-                played = await self._commit(row, rules, state, [], now, resigning=(seat, resigned))
+                played = await self._commit(
+                    row, rules, state, [], now, resigning=(seat, resigned), timed_out=True
+                )
                 return TimedOut(match_id, seat, user_id, played.finished, played)
             if move is not None:
                 played = await self._commit(row, rules, state, [move], now)
