@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from bot.service.messages import PostedMessage
-from bot.service.prefs import UserPrefs
+from bot.service.prefs import THEMES, ReminderMode, UserPrefs
 from bot.service.records import (
     AI_LEVELS,
     Challenge,
@@ -228,6 +228,20 @@ def _match(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -
         finished_at=None if finished_at is None else _a_time(finished_at, "finished_at"),
         quarantine=quarantine,
     )
+
+
+def user_prefs_from_row(user_id: int, theme: object, reminders: object) -> UserPrefs:
+    """A `user_prefs` row as UserPrefs. A damaged field (a theme or reminder mode the bot does not know) reads
+    as its default, with a warning in the log: one bad value never costs the user a reply, and their next
+    /prefs writes it right."""
+    mode = next((m for m in ReminderMode if m.value == reminders), None)
+    if mode is None:
+        log.warning("user_prefs of user %s: reminders %r is not a mode; read as off", user_id, reminders)
+        mode = ReminderMode.OFF
+    if theme is not None and theme not in THEMES:
+        log.warning("user_prefs of user %s: theme %r is not a theme; read as the server's", user_id, theme)
+        theme = None
+    return UserPrefs(user_id, theme, mode)
 
 
 def sound_matches(

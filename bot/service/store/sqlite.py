@@ -29,7 +29,7 @@ from typing import Any
 import aiosqlite
 
 from bot.service.messages import PostedMessage
-from bot.service.prefs import ReminderMode, UserPrefs
+from bot.service.prefs import UserPrefs
 from bot.service.records import (
     Challenge,
     ChallengeStatus,
@@ -63,6 +63,7 @@ from bot.service.store.base import (
     rating_from_row,
     same_players,
     sound_matches,
+    user_prefs_from_row,
 )
 from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -1067,7 +1068,7 @@ class SqliteStore:
         row = await self._fetchone("SELECT theme, reminders FROM user_prefs WHERE user_id = ?", (user_id,))
         if row is None:
             return None
-        return UserPrefs(user_id, row["theme"], ReminderMode(row["reminders"]))
+        return user_prefs_from_row(user_id, row["theme"], row["reminders"])
 
     async def put_user_prefs(self, prefs: UserPrefs, now: float) -> None:
         async with self._transaction() as db:
