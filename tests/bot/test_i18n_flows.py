@@ -243,7 +243,9 @@ async def test_replies_follow_the_user_and_boards_follow_the_server(
     assert refused.response.content == f"C'est au tour de <@{c.alice.id}>, pas au vôtre."
     assert len(user_errors(simcord_env)) == 1
     question = await c.alice.slash(c.channel, "resign")
-    assert question.ephemeral and question.response.content.endswith("で投了しますか？ 取り消せません。")
+    asked = question.response.content
+    assert question.ephemeral and "で投了しますか？" in asked and asked.endswith("取り消せません。")
+    assert "対局は中止になります" in asked, "before every player moved, the question says Yes aborts"
 
     admins = c.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = c.guild.add_member(simcord_env.create_user("ada"), roles=[admins])
