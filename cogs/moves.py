@@ -27,7 +27,7 @@ from bot.service.errors import USER_ERRORS
 from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
-from cogs.ending import ask_to_resign
+from cogs.ending import ask_to_resign, bound_seat
 from games.base import RESIGN, MoveError, Rules, WordMove
 from games.texts import N_, Text
 
@@ -347,19 +347,13 @@ class Moves(ButtonCog):
         await send_board(interaction, taken.match, message)
         runtime.after_change(taken.match)
 
-    @staticmethod
-    def _request_seat(ref: ButtonRef) -> int | None:
-        return int(ref.arg) if ref.arg.isdigit() else None
-
     async def on_takeback_accepted(self, interaction: Interaction, ref: ButtonRef) -> None:
         service = service_of(interaction)
         match = await service.matches.get(ref.ref)
         same_server(interaction, match.guild_id)
         if match.ply != ref.ply:
             raise UserError(Text("That board has changed: the takeback request no longer applies."))
-        result = await service.agreements.accept_takeback(
-            ref.ref, interaction.user.id, seat=self._request_seat(ref)
-        )
+        result = await service.agreements.accept_takeback(ref.ref, interaction.user.id, seat=bound_seat(ref))
         if isinstance(result, TakebackRequested):
             public = await runtime_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
             await interaction.response.edit_message(
@@ -371,7 +365,7 @@ class Moves(ButtonCog):
     async def on_takeback_declined(self, interaction: Interaction, ref: ButtonRef) -> None:
         service = service_of(interaction)
         same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
-        await service.agreements.decline_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
+        await service.agreements.decline_takeback(ref.ref, interaction.user.id, seat=bound_seat(ref))
         await self._takeback_closed(
             interaction, ref, N_("{player} declined the takeback."), player=f"<@{interaction.user.id}>"
         )
@@ -380,7 +374,7 @@ class Moves(ButtonCog):
         """The asker withdraws their takeback request (nobody else may)."""
         service = service_of(interaction)
         same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
-        await service.agreements.withdraw_takeback(ref.ref, interaction.user.id, seat=self._request_seat(ref))
+        await service.agreements.withdraw_takeback(ref.ref, interaction.user.id, seat=bound_seat(ref))
         await self._takeback_closed(
             interaction,
             ref,

@@ -2,9 +2,10 @@
 
 Votes and takeback requests live with the match row and merge atomically in the store
 (`MatchStore.update_requests`, under the row's lock), so simultaneous votes from several processes all count;
-they are valid only at the ply they were made at, so any move closes them. One takeback request per match
-may be open at a time, and a button answers only the request it was posted with (the asker's seat). Until
-it is answered or made stale, its asker may withdraw it.
+they are valid only at the ply they were made at, so any move closes them. One takeback request and one
+abort vote per match may be open at a time, and a button answers only the request it was posted with (the
+asker's seat; an abort vote's first seat started it). Until it is answered or made stale, its asker may
+withdraw it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.service.errors import (
+    NoAbortVote,
     NoTakebackRequest,
     NothingToTakeBack,
     NotYourRequest,
@@ -51,11 +53,12 @@ class Agreements:
         self.store = matches.store
 
     async def request_abort(
-        self, match_id: int, user_id: int, *, admin: bool = False
+        self, match_id: int, user_id: int, *, admin: bool = False, seat: Seat | None = None
     ) -> Finished | AbortRequested:
         """End the match with no result: at once for a server admin (the caller says so) or, before every seat
         has moved once, for any of its players (as on lichess); otherwise once every seated player has asked
-        (the bot's seats agree by themselves)."""
+        (the bot's seats agree by themselves). `seat` (from a button) must be the seat that started the open
+        vote, so a button never answers another vote than the one it was posted with."""
         async with self.matches.lock(match_id):
             row = await self.matches.active_row(match_id)
             aborted = aborted_outcome(len(row.seats))
@@ -64,20 +67,60 @@ class Agreements:
             self.matches.player_in(row, user_id)
             if not await self.matches.has_everyone_moved(row):
                 return await self.matches.end_without_move(row, aborted, by_user=user_id)
-            mine = {p.seat for p in row.seats if p.user_id == user_id or p.is_ai}
+            if seat is not None and row.abort_votes[:1] != (seat,):
+                raise NoAbortVote()
+            mine = [p.seat for p in row.seats if p.user_id == user_id]
+            bots = [p.seat for p in row.seats if p.is_ai]
             requests = await self.store.update_requests(
                 row.id,
                 row.ply,
-                lambda now: replace(now, abort_votes=tuple(sorted({*now.abort_votes, *mine}))),
+                lambda now: replace(now, abort_votes=(*now.abort_votes, *mine, *bots)),
             )
             if requests is None:
                 raise StaleMove()
-            votes = set(requests.abort_votes)
-            waiting = tuple(dict.fromkeys(p.user_id for p in row.seats if p.seat not in votes))
-            if not waiting:
+            changed = replace(row, abort_votes=requests.abort_votes)
+            shown = self._abort_vote(changed)
+            if shown is None:
                 return await self.matches.end_without_move(row, aborted, by_user=user_id)
-            return AbortRequested(
-                self.matches.view_of(replace(row, abort_votes=requests.abort_votes)), user_id, waiting
+            return shown
+
+    def _abort_vote(self, row: MatchRecord) -> AbortRequested | None:
+        """The open abort vote of `row` (started by its first voting seat) with the players still to agree;
+        None when nobody voted, or everyone has (the match is to be aborted)."""
+        if not row.abort_votes:
+            return None
+        votes = set(row.abort_votes)
+        waiting = tuple(dict.fromkeys(p.user_id for p in row.seats if p.seat not in votes))
+        if not waiting:
+            return None
+        return AbortRequested(self.matches.view_of(row), row.seats[row.abort_votes[0]].user_id, waiting)
+
+    async def open_abort(self, match_id: int) -> AbortRequested | None:
+        """The match's open abort vote with the players still to agree, None if there is none (a player who
+        asks again is shown it, so it can be agreed to or withdrawn)."""
+        return self._abort_vote(await self.matches.active_row(match_id))
+
+    async def withdraw_abort(self, match_id: int, user_id: int, *, seat: Seat | None = None) -> MatchView:
+        """The player who started the open abort vote (its first seat; `seat`, if given, from a button)
+        withdraws it, with every agreement so far; nobody else may (NotYourRequest)."""
+        async with self.matches.lock(match_id):
+            row = await self.matches.active_row(match_id)
+            votes = row.abort_votes
+            if not votes or seat not in (None, votes[0]):
+                raise NoAbortVote()
+            starter = row.seats[votes[0]].user_id
+            if user_id != starter:
+                self.matches.player_in(row, user_id)
+                raise NotYourRequest(user_id=starter)
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: replace(now, abort_votes=()) if now.abort_votes[:1] == votes[:1] else now,
+            )
+            if requests is None or requests.abort_votes:
+                raise StaleMove()
+            return self.matches.view_of(
+                replace(row, abort_votes=requests.abort_votes, takeback=requests.takeback)
             )
 
     async def request_takeback(self, match_id: int, user_id: int) -> TakebackRequested | TakenBack:

@@ -8,7 +8,8 @@ seat to move and is legal when replayed from the seed (forced moves are the engi
 snapshot, as the engine loads it, equals the end of ``games.base.replay`` of the log (so a field an older
 version did not write, such as TilingKing's ``timeout`` setting, counts as its default); a game the engine
 says is over is not marked active, and its stored outcome is the engine's (resignations, timeouts and aborts
-decided by the service are the only other endings).
+decided by the service are the only other endings; a resignation the rules made of a timeout that ended
+the game is stored on time).
 
 It checks any store `open_store` opens (SQLite or PostgreSQL). Exit codes: 0 consistent, 1 mismatches found,
 2 the database could not be checked (missing, not a database, a damaged file, unreadable, unreachable, made
@@ -37,7 +38,7 @@ from bot.service.store import (
     open_store,
     sqlite_path,
 )
-from games.base import ReplayError, Rules, Termination, replay
+from games.base import RESIGN, Outcome, ReplayError, Rules, Termination, replay
 
 SERVICE_ENDINGS = {Termination.RESIGNATION, Termination.TIMEOUT}
 
@@ -66,9 +67,11 @@ def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRe
         problems.append(f"{where}: it cannot be loaded: {error}")
         return problems
     state = rules.new(len(row.seats), row.options, row.seed)
+    before = state
     log = [(m.seat, m.notation) for m in moves]
     try:
         for step, stored in zip(replay(rules, state, log), moves, strict=True):
+            before = step.before
             forced = rules.forced_move(step.before) if step.move is not None else None
             if stored.forced and (forced is None or rules.notation(step.before, forced) != stored.notation):
                 problems.append(f"{where}: ply {step.ply} {stored.notation!r} is marked forced, but is not")
@@ -91,13 +94,28 @@ def check_match(rules: Rules[Any, Any], row: MatchRecord, moves: Sequence[MoveRe
         if stored_outcome.termination is not Termination.ABORTED:
             problems.append(f"{where}: aborted, but its outcome says {stored_outcome.termination}")
     elif engine_outcome is not None:
-        if engine_outcome != stored_outcome:
+        if engine_outcome != stored_outcome and not _ended_on_time(
+            rules, before, moves, engine_outcome, stored_outcome
+        ):
             problems.append(
                 f"{where}: stored outcome {stored_outcome.to_json()}, the game's {engine_outcome.to_json()}"
             )
     elif stored_outcome.termination not in SERVICE_ENDINGS:
         problems.append(f"{where}: finished by {stored_outcome.termination}, but the game is not over")
     return problems
+
+
+def _ended_on_time(
+    rules: Rules[Any, Any], before: Any, moves: Sequence[MoveRecord], engine: Outcome, stored: Outcome
+) -> bool:
+    """Whether `stored` is the engine's resignation that a timeout made (the rules' timeout move before the
+    last move is resigning, as with TilingKing's `timeout=resign`), stored on time by the service."""
+    if engine.termination is not Termination.RESIGNATION or not moves or moves[-1].notation != RESIGN:
+        return False
+    if stored != Outcome(Termination.TIMEOUT, engine.ranks, engine.scores):
+        return False
+    move = rules.timeout_move(before)
+    return move is not None and rules.notation(before, move) == RESIGN
 
 
 async def check_database(url: str, *, registry: Callable[[str], Rules[Any, Any]] | None = None) -> list[str]:

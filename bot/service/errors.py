@@ -217,6 +217,10 @@ class NotYourRequest(ServiceError):
     template = N_("Only <@{user_id}>, who asked, can withdraw this request.")
 
 
+class NoAbortVote(ServiceError):
+    template = N_("No abort vote is open in this match. Start one with {/abort}.")
+
+
 class InvalidSetting(ServiceError):
     template = N_("The setting {name} must be {expected}.")
 

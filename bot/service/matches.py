@@ -508,10 +508,12 @@ class MatchService:
         now: float,
         *,
         resigning: tuple[Seat, Any] | None = None,
+        timed_out: bool = False,
     ) -> Played:
         """Store the chosen moves (or a resignation: the seat and the position after it) and the forced
         moves that follow, and describe the result. Called under the match lock. With no chosen move and
-        no resignation, only forced moves are played (a fresh match)."""
+        no resignation, only forced moves are played (a fresh match). A resignation the rules made of a
+        timeout (`timed_out`) that ends the game ends it on time, worded as every other timeout."""
         records: list[MoveRecord] = []
         views: list[MoveView] = []
         ply = row.ply
@@ -546,6 +548,8 @@ class MatchService:
             state = record(mover, rules.notation(state, forced), forced, True, rules.apply(state, forced))
 
         outcome = rules.outcome(state)
+        if timed_out and outcome is not None and outcome.termination is Termination.RESIGNATION:
+            outcome = Outcome(Termination.TIMEOUT, outcome.ranks, outcome.scores)
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
         deadline = self.deadline_for(row, rules, state, now)
         snapshot = snapshot_text(rules, state)
@@ -570,16 +574,17 @@ class MatchService:
 
     # -------------------------------------------------------------------------------------------- ending
 
-    async def check_resign(self, match_id: int, user_id: int) -> MatchView:
+    async def check_resign(self, match_id: int, user_id: int) -> bool:
         """What `resign` checks first: the match is on, the user plays in it and has not resigned yet. The bot
-        calls it before asking the player to confirm."""
+        calls it before asking the player to confirm. True when resigning now aborts the match instead (not
+        every seat has moved yet), so the question can say so."""
         row = await self.active_row(match_id)
         player = self.player_in(row, user_id)
         view = self.view_of(row)
         after = self.rules(row.game).resign(view.state, player.seat)
         if after is not None and self.rules(row.game).dump(after) == self.rules(row.game).dump(view.state):
             raise AlreadyResigned(match_id=match_id)
-        return view
+        return not await self.has_everyone_moved(row)
 
     async def has_everyone_moved(self, row: MatchRecord) -> bool:
         """`everyone_moved` for a stored match (reads its log)."""
@@ -671,7 +676,9 @@ class MatchService:
             if move is not None and rules.notation(state, move) == RESIGN:  # logged as any resignation
                 resigned = rules.resign(state, seat)
                 assert resigned is not None
-                played = await self._commit(row, rules, state, [], now, resigning=(seat, resigned))
+                played = await self._commit(
+                    row, rules, state, [], now, resigning=(seat, resigned), timed_out=True
+                )
                 return TimedOut(match_id, seat, user_id, played.finished, played)
             if move is not None:
                 played = await self._commit(row, rules, state, [move], now)

@@ -101,8 +101,9 @@ class TakebackRequest:
 
 @dataclass(frozen=True, slots=True)
 class Requests:
-    """What the players of an active match asked for and not settled yet: the seats voting to abort, and
-    the open takeback request. The store changes both in one locked read and write (`update_requests`)."""
+    """What the players of an active match asked for and not settled yet: the seats voting to abort, in the
+    order they agreed (the first started the vote), and the open takeback request. The store changes both in
+    one locked read and write (`update_requests`)."""
 
     abort_votes: tuple[Seat, ...] = ()
     takeback: TakebackRequest | None = None
@@ -302,7 +303,8 @@ class Played:
 
 @dataclass(frozen=True, slots=True)
 class AbortRequested:
-    """An abort waiting for the other players: `waiting_for` are the user ids who have not agreed yet."""
+    """An abort vote waiting for the other players: `by_user` started it, `waiting_for` are the user ids who
+    have not agreed yet."""
 
     match: MatchView
     by_user: int

@@ -10,7 +10,7 @@ EXPECTED = {
     "Moves": {"move", "confirm", "yes", "tb_yes", "tb_no", "tb_withdraw"},
     "Play": {"accept", "decline", "withdraw"},
     "Lobbies": {"join", "leave", "addbot", "start"},
-    "Ending": {"resign", "abort"},
+    "Ending": {"resign", "abort", "ab_withdraw"},
     "Info": {"replay"},
     "Analysis": {"analyse"},
 }

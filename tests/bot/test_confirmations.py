@@ -19,6 +19,7 @@ from tests.bot.helpers import (
     suggestions,
     take_user_errors,
 )
+from tests.bot.test_player_flows import three_player_tilingking, turn_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 
@@ -46,7 +47,8 @@ async def test_move_resign_asks_like_resign_on_your_turn(world: Any, typed: str)
     await tilingking(world)
     board = last_board(channel)
     asked = await alice.slash(channel, "move", notation=typed)
-    assert asked.ephemeral and "Resign match #1? This cannot be undone." in reply_text(asked)
+    assert asked.ephemeral and reply_text(asked).startswith("Resign match #1?")
+    assert "aborted instead" in reply_text(asked) and "This cannot be undone." in reply_text(asked)
     assert button_labels(asked.response) == ["Yes, resign"]
     assert last_board(channel).id == board.id, "nothing happened before the answer"
     await alice.click(asked.response, label="Yes, resign")
@@ -197,3 +199,56 @@ async def test_an_abort_by_button_is_told_once(world: Any) -> None:
     told = said_aborted(channel)
     assert len(told) == 1, told
     assert button_labels(asked.response) == []
+
+
+async def test_asking_to_abort_again_shows_the_open_vote_which_its_starter_may_withdraw(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await paint_after_two_moves(world)
+    first = await alice.slash(channel, "abort")
+    again = await alice.slash(channel, "abort")  # Alice has agreed already: the vote is shown again
+    assert not again.ephemeral and f"<@{alice.id}> wants to abort match #1" in reply_text(again)
+    assert button_labels(again.response) == ["Agree to abort", "Withdraw request"]
+    assert button_labels(first.response) == [], "one message shows the vote's buttons: the newest"
+
+    onlooker = await world.carol.slash(channel, "abort")
+    assert onlooker.ephemeral and "Only the players" in reply_text(onlooker)
+    refused = await bob.click(again.response, label="Withdraw request")
+    assert refused.ephemeral and f"Only <@{alice.id}>, who asked, can withdraw" in reply_text(refused)
+    own = await alice.click(again.response, label="Agree to abort")
+    assert own.ephemeral and "You have agreed already" in reply_text(own)
+    take_user_errors(world)
+
+    await alice.click(again.response, label="Withdraw request")
+    assert "withdrew their abort request" in again.response.message.content
+    assert button_labels(again.response) == []
+    assert not said_aborted(channel) and f"<@{alice.id}>, your turn" in last_board(channel).content
+    # withdrawn, a new vote can be started, by the other player too, and agreed to
+    later = await bob.slash(channel, "abort")
+    assert f"<@{bob.id}> wants to abort match #1" in reply_text(later)
+    await alice.click(later.response, label="Agree to abort")
+    assert len(said_aborted(channel)) == 1 and button_labels(later.response) == []
+
+
+async def test_a_third_player_asking_again_sees_who_started_the_vote(world: Any) -> None:
+    channel = world.channel
+    await three_player_tilingking(world)
+    players = [world.alice, world.bob, world.carol]
+    for _ in players:  # every seat moves once: from then on an abort is a vote
+        mover = turn_of(world, last_board(channel))
+        placements = [m for m in await suggestions(mover, channel) if not m.startswith("pass")]
+        await mover.slash(channel, "move", notation=placements[0])
+    starter, second, third = players
+    await starter.slash(channel, "abort")
+    joined = await second.slash(channel, "abort")
+    assert f"<@{starter.id}> wants to abort" in reply_text(joined) and f"<@{third.id}>: agree?" in reply_text(
+        joined
+    )
+    again = await second.slash(channel, "abort")
+    assert f"<@{starter.id}> wants to abort" in reply_text(again)
+    assert button_labels(joined.response) == [] and "Withdraw request" in button_labels(again.response)
+    refused = await second.click(again.response, label="Withdraw request")
+    assert refused.ephemeral and f"Only <@{starter.id}>, who asked" in reply_text(refused)
+    take_user_errors(world)
+    await starter.click(again.response, label="Withdraw request")
+    assert not said_aborted(channel) and "your turn" in last_board(channel).content
+    assert await world.env.bot.runtime.service.agreements.open_abort(1) is None, "the agreements went too"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiosqlite
 import pytest
 
 import games
@@ -141,6 +142,24 @@ async def test_each_player_sees_boards_in_their_own_theme(world: Any) -> None:
     await bob.slash(channel, "prefs", theme="server")  # (one replay per user every 20 s: Bob asks)
     again = await bob.slash(channel, "replay", match_id=1)
     assert image_theme(env, again.response.attachments[0]) == "colorblind"
+
+
+async def test_a_damaged_preference_row_reads_as_the_defaults_not_an_apology(world: Any) -> None:
+    alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
+    await alice.slash(channel, "prefs", theme="colorblind", reminders="dm")
+    path = env.bot.settings.database_url.removeprefix("sqlite:///")
+    async with aiosqlite.connect(path) as db:  # a hand edit, or a bad disk
+        await db.execute("PRAGMA ignore_check_constraints = ON")
+        await db.execute("UPDATE user_prefs SET theme = 'neon', reminders = 'pigeon'")
+        await db.commit()
+    shown = await alice.slash(channel, "prefs")
+    assert shown.ephemeral and "Board theme: standard colours (this server's choice)" in reply_text(shown)
+    assert "Turn reminders: off." in reply_text(shown)
+    await start_challenge(world, alice, bob, "paint", first="challenger")
+    await alice.slash(channel, "move", notation="c1-c3")  # a board in the mover's theme: the default
+    assert image_theme(env, last_board(channel).attachments[0]) == "default"
+    saved = await alice.slash(channel, "prefs", reminders="mention")
+    assert "Saved." in reply_text(saved) and "Turn reminders: a mention" in reply_text(saved)
 
 
 async def test_the_bots_moves_use_the_servers_theme(world: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.helpers import bot_member, button_labels, last_board, start_challenge
+from tests.bot.helpers import bot_member, button_labels, last_board, reply_text, start_challenge
 from tests.bot.test_player_flows import three_player_tilingking, turn_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
@@ -26,6 +26,26 @@ def assert_aborted_early(content: str, member: Any, how: str) -> None:
     assert f"<@{member.id}> {how} before every player had moved" in content, content
     assert "is aborted" in content and "No result, no rating change." in content, content
     assert "→" not in content, "no rating line"
+
+
+def assert_asks_to_abort(question: str) -> None:
+    """The resign question tells the truth about what Yes does before every player has moved."""
+    assert question.startswith("Resign match #1?"), question
+    assert "Not every player has moved yet, so the match is aborted instead" in question, question
+    assert "no rating change" in question, question
+
+
+async def test_once_everyone_moved_the_resign_question_does_not_speak_of_aborting(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await start_challenge(world, alice, bob, "paint", first="challenger")
+    await alice.slash(channel, "move", notation="c1-c3")
+    before = await bob.slash(channel, "resign")
+    assert "aborted instead" in reply_text(before), "bob has not moved yet"
+    await bob.slash(channel, "move", notation="b9-b8")
+    question = await bob.slash(channel, "resign")
+    assert reply_text(question) == "Resign match #1? This cannot be undone."
+    await bob.click(question.response, label="Yes, resign")
+    assert f"<@{alice.id}> wins by resignation" in last_board(channel).content
 
 
 async def test_a_timeout_at_move_zero_aborts_the_match_unrated(world: Any) -> None:
@@ -66,6 +86,7 @@ async def test_resigning_before_every_player_moved_aborts(world: Any) -> None:
     await start_challenge(world, alice, bob, "paintscape", first="challenger")
     await alice.click(last_board(channel), label="Done swapping")
     question = await alice.slash(channel, "resign")  # alice has moved, bob has not
+    assert_asks_to_abort(reply_text(question))
     await alice.click(question.response, label="Yes, resign")
     assert_aborted_early(last_board(channel).content, alice, "resigned")
     assert await rating(world, "paintscape", bob) is None
@@ -84,7 +105,8 @@ async def test_a_player_leaving_a_three_player_tilingking_before_everyone_moved_
     await three_player_tilingking(world)
     mover = turn_of(world, last_board(channel))
     waiting = next(m for m in (world.alice, world.bob, world.carol) if m.id != mover.id)
-    question = await waiting.slash(channel, "resign")
+    question = await waiting.slash(channel, "move", notation="resign")  # the same question
+    assert_asks_to_abort(reply_text(question))
     await waiting.click(question.response, label="Yes, resign")
     final = last_board(channel)
     assert_aborted_early(final.content, waiting, "resigned")

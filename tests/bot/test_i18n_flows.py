@@ -243,7 +243,9 @@ async def test_replies_follow_the_user_and_boards_follow_the_server(
     assert refused.response.content == f"C'est au tour de <@{c.alice.id}>, pas au vôtre."
     assert len(user_errors(simcord_env)) == 1
     question = await c.alice.slash(c.channel, "resign")
-    assert question.ephemeral and question.response.content.endswith("で投了しますか？ 取り消せません。")
+    asked = question.response.content
+    assert question.ephemeral and "で投了しますか？" in asked and asked.endswith("取り消せません。")
+    assert "対局は中止になります" in asked, "before every player moved, the question says Yes aborts"
 
     admins = c.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = c.guild.add_member(simcord_env.create_user("ada"), roles=[admins])
@@ -377,3 +379,23 @@ async def test_the_synced_commands_carry_their_translations(simcord_env: Any) ->
     menu = tree.get_command("Challenge to a game", type=discord.AppCommandType.user)
     menu_payload = await menu.get_translated_payload(tree, tree.translator)
     assert menu_payload["name_localizations"]["es-419"] == "Desafiar a una partida"
+
+
+async def test_every_turn_timeout_choice_is_synced_in_every_language(simcord_env: Any) -> None:
+    """The turn-timeout choices of /play and /settings ("10 minutes", "1 hour", ...) reach Discord in all
+    seven languages, as each catalog words them."""
+    from bot.i18n import DISCORD_LOCALES
+    from cogs.play import TIMEOUT_CHOICES
+
+    tree = simcord_env.bot.tree
+    for name in ("play", "settings"):
+        payload = await tree.get_command(name).get_translated_payload(tree, tree.translator)
+        option = next(o for o in payload["options"] if o["name"] == "turn_timeout")
+        synced = {choice["name"]: choice.get("name_localizations", {}) for choice in option["choices"]}
+        assert list(synced) == [choice.name for choice in TIMEOUT_CHOICES]
+        for english, localised in synced.items():
+            for code, ours in DISCORD_LOCALES.items():
+                worded = tr_for(ours)(english)
+                assert localised.get(code, english) == worded, (name, english, code)
+                if ours not in ("en", "fr"):  # French says "10 minutes" too
+                    assert worded != english, (english, ours)

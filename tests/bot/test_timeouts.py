@@ -35,7 +35,9 @@ async def test_both_tilingking_players_running_out_of_time_are_both_announced(wo
     assert "Replay" in button_labels(final), "two pass-alls end the game on score"
 
 
-async def test_with_timeout_resign_a_tilingking_timeout_is_a_resignation(world: Any) -> None:
+async def test_with_timeout_resign_a_tilingking_timeout_resigns_and_the_other_wins_on_time(
+    world: Any,
+) -> None:
     alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
     await start_challenge(
         world, alice, bob, "tilingking", first="challenger", turn_timeout=10, options="timeout=resign"
@@ -45,8 +47,11 @@ async def test_with_timeout_resign_a_tilingking_timeout_is_a_resignation(world: 
     await env.advance_time(11 * 60)
     final = last_board(channel)
     assert f"<@{alice.id}> ran out of time." in final.content and "resigns" in final.content
-    assert f"<@{bob.id}> wins by resignation" in final.content
+    assert f"**<@{bob.id}> wins on time.**" in final.content, "worded as every other timeout"
+    assert "by resignation" not in final.content and "wins on time" in str(final.attachments[0].description)
     assert "Replay" in button_labels(final)
+    history = await alice.slash(channel, "history")
+    assert f"<@{bob.id}> wins on time" in history.response.content
 
 
 async def test_rules_say_the_timeout_rule_once_and_mark_the_option_a_proposal(world: Any) -> None:
@@ -76,3 +81,12 @@ async def test_with_timeout_resign_three_players_play_on_without_the_late_one(wo
     board = last_board(channel)
     assert f"<@{late.id}> ran out of time." in board.content and "resigns" in board.content
     assert "your turn" in board.content and f"<@{late.id}>, your turn" not in board.content
+    assert "wins" not in board.content, "the others play on"
+    also_late = turn_of(world, board)
+    await env.advance_time(11 * 60)
+    final = last_board(channel)
+    last = next(m for m in (alice, bob, carol) if m.id not in (late.id, also_late.id))
+    assert f"<@{also_late.id}> ran out of time." in final.content, final.content
+    assert f"**<@{last.id}> wins on time.**" in final.content and "by resignation" not in final.content
+    assert "wins on time" in str(final.attachments[0].description)
+    assert "Replay" in button_labels(final)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import aiosqlite
@@ -9,7 +10,8 @@ import pytest
 
 from bot.service import Service, checkdb
 from bot.service.checkdb import check_database
-from tests.service.conftest import ServiceFactory
+from games.base import Outcome, Termination
+from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.helpers import ALICE, BOB, legal, start_match
 from tests.service.tinygames import registry
 
@@ -69,3 +71,26 @@ async def test_the_real_games_check_clean(open_service: ServiceFactory, store_ur
     options = await legal(service, match.id)
     await service.matches.play(match.id, ALICE, options[0])
     assert await checkdb.check_database(store_url) == []
+
+
+async def test_a_tilingking_timeout_that_resigns_is_stored_on_time_and_checks_clean(
+    open_service: ServiceFactory, store_url: str, clock: FakeClock
+) -> None:
+    """With `timeout=resign` the log holds a resignation, the match a timeout: check-db takes it as sound
+    (with the engine's places only)."""
+    service = await open_service()
+    match = await start_match(service, "tilingking", {"board": "sq9", "timeout": "resign"})
+    for user in (ALICE, BOB):
+        await service.matches.play(match.id, user, (await legal(service, match.id))[0])
+    clock.advance(match.turn_timeout + 1)
+    [timed_out] = await service.matches.expire_due()
+    assert timed_out.finished is not None and timed_out.finished.outcome.termination is Termination.TIMEOUT
+    assert await checkdb.check_database(store_url) == []
+    row = await service.store.get_match(match.id)
+    assert row is not None and row.outcome is not None
+    moves = await service.store.moves(match.id)
+    resigned = Outcome(Termination.RESIGNATION, row.outcome.ranks, row.outcome.scores)
+    assert checkdb.check_match(service.rules("tilingking"), replace(row, outcome=resigned), moves) == []
+    swapped = Outcome(Termination.TIMEOUT, row.outcome.ranks[::-1], row.outcome.scores)
+    problems = checkdb.check_match(service.rules("tilingking"), replace(row, outcome=swapped), moves)
+    assert any("stored outcome" in p for p in problems), "on time, but not the engine's places"

@@ -101,24 +101,22 @@ async def set_up(service: Service) -> Plan:
     plan = Plan()
 
     async def match(
-        guild: int, options: dict[str, object] | None = None, *, challenger: int = 0, moved: bool = True
+        guild: int, options: dict[str, object] | None = None, *, challenger: int = 0
     ) -> tuple[int, int, int]:
-        """A new match; `moved`: each seat has moved once, so leaving it is a result, not an early abort."""
         one, two = challenger or next(users), next(users)
         view = await start_match(
             service, options=options, challenger=one, opponent=two, guild=guild, channel=next(channels)
         )
-        if moved:
-            await everyone_moves(service, view.id)
         return view.id, one, two
 
     for i in range(20):  # both processes play every ply of these, racing for each
-        match_id, challenger, _ = await match(GUILDS[i % 8], {"target": 20}, moved=False)
+        match_id, challenger, _ = await match(GUILDS[i % 8], {"target": 20})
         plan.moves.append(match_id)
         for part in plan.parts:
             part["moves"].append([match_id, challenger])
-    for i in range(10):  # each player votes to abort in a different process
+    for i in range(10):  # each player votes to abort in a different process (once both have moved, a vote)
         match_id, one, two = await match(GUILDS[i % 8])
+        await everyone_moves(service, match_id)
         plan.aborts.append(match_id)
         plan.parts[0]["aborts"].append([match_id, one])
         plan.parts[1]["aborts"].append([match_id, two])
@@ -131,10 +129,13 @@ async def set_up(service: Service) -> Plan:
             plan.parts[j % 2]["joins"].append([lobby.id, user])
     for i in range(12):  # rated, all with the shared player, ended at once by the other player's resignation
         match_id, _, two = await match(GUILDS[i % 8], challenger=SHARED_PLAYER)
+        await everyone_moves(service, match_id)  # before it, a resignation would abort unrated
         plan.rated.append(match_id)
         plan.parts[i % 2]["resigns"].append([match_id, two])
-    for i in range(10):  # a one-minute turn in every guild, left to run out
-        plan.timed[(await match(GUILDS[i % 8], {"turn_timeout": 1}))[0]] = GUILDS[i % 8]
+    for i in range(10):  # a one-minute turn in every guild, left to run out once both have moved
+        match_id = (await match(GUILDS[i % 8], {"turn_timeout": 1}))[0]
+        await everyone_moves(service, match_id)  # before it, a timeout would abort
+        plan.timed[match_id] = GUILDS[i % 8]
     for i in range(4):  # never answered
         challenge = await service.challenges.create(
             "race", {}, next(users), next(users), guild_id=GUILDS[i], channel_id=next(channels)
@@ -223,8 +224,8 @@ async def check_deadlines(store: MatchStore, plan: Plan, fired: Results) -> None
         assert sorted(events["expired"]) == sorted(c for c, g in plan.challenges.items() if owner.owns(g))
     for match_id in plan.timed:
         row = await store.get_match(match_id)
-        assert row is not None and row.outcome is not None  # one move each, then the clock
-        assert row.outcome.termination is Termination.TIMEOUT and row.ply == 2
+        assert row is not None and row.outcome is not None
+        assert row.outcome.termination is Termination.TIMEOUT and row.ply == len(row.seats)
 
 
 async def test_two_shard_processes_play_many_matches_at_once(postgres_url: str, clock: FakeClock) -> None:

@@ -1,14 +1,14 @@
-"""An open takeback request as the players see it again (`open_takeback`) and its asker withdrawing it
-(`withdraw_takeback`), on every store."""
+"""An open takeback request or abort vote as the players see it again (`open_takeback`, `open_abort`) and
+its asker withdrawing it (`withdraw_takeback`, `withdraw_abort`), on every store."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.service import Service
-from bot.service.errors import NoTakebackRequest, NotYourRequest, OwnRequest
-from bot.service.records import TakebackRequested, TakenBack
-from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, start_match
+from bot.service.errors import NoAbortVote, NoTakebackRequest, NotYourRequest, OwnRequest
+from bot.service.records import AbortRequested, Finished, TakebackRequested, TakenBack
+from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, everyone_moves, start_match
 
 
 async def test_only_the_asker_withdraws_and_then_the_request_is_gone(service: Service) -> None:
@@ -66,3 +66,55 @@ async def test_shown_again_it_waits_only_for_those_who_have_not_accepted(service
     await service.agreements.withdraw_takeback(match.id, ALICE)
     with pytest.raises(NoTakebackRequest):
         await service.agreements.accept_takeback(match.id, CAROL)
+
+
+async def three_players_who_moved(service: Service) -> int:
+    lobby = await service.lobbies.create(
+        "hoard", {}, ALICE, guild_id=GUILD, channel_id=CHANNEL, seat_order="joined"
+    )
+    await service.lobbies.join(lobby.id, BOB)
+    await service.lobbies.join(lobby.id, CAROL)
+    match = await service.lobbies.start(lobby.id, ALICE)
+    await everyone_moves(service, match.id)
+    return match.id
+
+
+async def test_the_abort_vote_is_shown_as_its_starter_asked_and_only_they_withdraw_it(
+    service: Service,
+) -> None:
+    match_id = await three_players_who_moved(service)
+    assert await service.agreements.open_abort(match_id) is None
+    with pytest.raises(NoAbortVote):
+        await service.agreements.withdraw_abort(match_id, CAROL)
+    await service.agreements.request_abort(match_id, CAROL)  # Carol (the third seat) starts it
+    joined = await service.agreements.request_abort(match_id, ALICE, seat=2)  # from Carol's vote's button
+    assert isinstance(joined, AbortRequested) and (joined.by_user, joined.waiting_for) == (CAROL, (BOB,))
+    shown = await service.agreements.open_abort(match_id)
+    assert shown is not None and (shown.by_user, shown.waiting_for) == (CAROL, (BOB,))
+    with pytest.raises(NotYourRequest) as refused:
+        await service.agreements.withdraw_abort(match_id, ALICE)
+    assert str(refused.value) == f"Only <@{CAROL}>, who asked, can withdraw this request."
+    with pytest.raises(NoAbortVote):  # a button bound to a vote someone else started
+        await service.agreements.withdraw_abort(match_id, CAROL, seat=0)
+
+    view = await service.agreements.withdraw_abort(match_id, CAROL, seat=2)
+    assert view.abort_votes == () and view.is_active, "withdrawn with Alice's agreement"
+    assert await service.agreements.open_abort(match_id) is None
+    with pytest.raises(NoAbortVote):  # the old vote's button no longer agrees to anything
+        await service.agreements.request_abort(match_id, BOB, seat=2)
+    again = await service.agreements.request_abort(match_id, BOB)  # a new vote, Bob's
+    assert isinstance(again, AbortRequested) and (again.by_user, again.waiting_for) == (BOB, (ALICE, CAROL))
+    await service.agreements.request_abort(match_id, ALICE, seat=1)
+    done = await service.agreements.request_abort(match_id, CAROL, seat=1)
+    assert isinstance(done, Finished) and done.match.status == "aborted"
+
+
+async def test_a_move_makes_the_abort_vote_stale_for_showing_and_withdrawing(service: Service) -> None:
+    match_id = await three_players_who_moved(service)
+    await service.agreements.request_abort(match_id, BOB)
+    match = await service.matches.get(match_id)
+    assert match.user_to_move is not None
+    await service.matches.play(match_id, match.user_to_move, "1")
+    assert await service.agreements.open_abort(match_id) is None
+    with pytest.raises(NoAbortVote):
+        await service.agreements.withdraw_abort(match_id, BOB)

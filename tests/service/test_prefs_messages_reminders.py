@@ -21,6 +21,7 @@ from bot.service.store import SqliteStore
 from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.helpers import ALICE, BOB, CAROL, GUILD, start_match
+from tests.service.test_bad_rows import damage
 
 HOUR = 3600.0
 
@@ -86,6 +87,36 @@ async def test_bad_preferences_are_refused_with_the_choices(service: Service) ->
     with pytest.raises(BadId):
         await service.prefs.of_user(0)
     assert (await service.prefs.of_user(ALICE)).reminders is ReminderMode.OFF
+
+
+async def test_a_damaged_preference_reads_as_its_default_and_is_logged(
+    service: Service, store_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A `user_prefs` row holding a reminder mode or theme the bot does not know (a hand edit, an older or
+    newer bot) is read as the default for that field, with a warning, instead of failing every reply."""
+    await service.prefs.set_user(ALICE, theme="colorblind", reminders="dm")
+    await service.prefs.set_user(BOB, theme="colorblind", reminders="mention")
+    unchecked = (
+        []
+        if store_url.startswith("sqlite:")
+        else ["ALTER TABLE user_prefs DROP CONSTRAINT user_prefs_reminders_check"]
+    )
+    await damage(
+        store_url,
+        *unchecked,
+        f"UPDATE user_prefs SET reminders = 'pigeon' WHERE user_id = {ALICE}",
+        f"UPDATE user_prefs SET theme = 'neon' WHERE user_id = {BOB}",
+    )
+    with caplog.at_level("WARNING"):
+        alice, bob = await service.prefs.of_user(ALICE), await service.prefs.of_user(BOB)
+    assert (alice.theme, alice.reminders) == ("colorblind", ReminderMode.OFF), "the theme was sound"
+    assert (bob.theme, bob.reminders) == (None, ReminderMode.MENTION), "the reminders were sound"
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any(f"user {ALICE}" in w and "'pigeon'" in w for w in warned), warned
+    assert any(f"user {BOB}" in w and "'neon'" in w for w in warned), warned
+    assert await service.prefs.theme_for(BOB, GUILD) == "default"
+    saved = await service.prefs.set_user(ALICE, reminders="mention")  # the next choice writes it right
+    assert (await service.prefs.of_user(ALICE)) == saved and saved.reminders is ReminderMode.MENTION
 
 
 # -------------------------------------------------------------------------------------- posted messages

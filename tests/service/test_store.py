@@ -134,7 +134,7 @@ async def test_sqlite_listen_returns_at_once(db_path: Path) -> None:
 
 async def test_requests_change_only_at_the_expected_ply_and_merge(service: Service) -> None:
     """update_requests hands the change what is stored now (not what its caller read), stores the votes
-    sorted and once each, and refuses an old ply."""
+    once each in the order they came (the first seat started the vote), and refuses an old ply."""
     match = await start_match(service)
     store = service.store
     votes = await store.update_requests(match.id, 0, lambda now: replace(now, abort_votes=(1,)))
@@ -143,9 +143,9 @@ async def test_requests_change_only_at_the_expected_ply_and_merge(service: Servi
     both = await store.update_requests(
         match.id, 0, lambda now: replace(now, abort_votes=(*now.abort_votes, 0, 1), takeback=request)
     )
-    assert both == Requests((0, 1), request)
+    assert both == Requests((1, 0), request)
     row = await store.get_match(match.id)
-    assert row is not None and (row.abort_votes, row.takeback) == ((0, 1), request)
+    assert row is not None and (row.abort_votes, row.takeback) == ((1, 0), request)
     assert await store.update_requests(match.id, 1, lambda now: Requests()) is None
     await service.matches.play(match.id, ALICE, "1")
     row = await store.get_match(match.id)

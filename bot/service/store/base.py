@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from bot.service.messages import PostedMessage
-from bot.service.prefs import UserPrefs
+from bot.service.prefs import THEMES, ReminderMode, UserPrefs
 from bot.service.records import (
     AI_LEVELS,
     Challenge,
@@ -230,6 +230,20 @@ def _match(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -
     )
 
 
+def user_prefs_from_row(user_id: int, theme: object, reminders: object) -> UserPrefs:
+    """A `user_prefs` row as UserPrefs. A damaged field (a theme or reminder mode the bot does not know) reads
+    as its default, with a warning in the log: one bad value never costs the user a reply, and their next
+    /prefs writes it right."""
+    mode = next((m for m in ReminderMode if m.value == reminders), None)
+    if mode is None:
+        log.warning("user_prefs of user %s: reminders %r is not a mode; read as off", user_id, reminders)
+        mode = ReminderMode.OFF
+    if theme is not None and theme not in THEMES:
+        log.warning("user_prefs of user %s: theme %r is not a theme; read as the server's", user_id, theme)
+        theme = None
+    return UserPrefs(user_id, theme, mode)
+
+
 def sound_matches(
     rows: Sequence[Row], seats: Mapping[int, Sequence[Row]], json_value: Callable[[Any], Any]
 ) -> list[MatchRecord]:
@@ -363,7 +377,8 @@ class MatchStore(Protocol):
     ) -> Requests | None:
         """Read the requests of the match active at `expected_ply` and store `change(requests)`, in one
         transaction that holds the match row: votes and answers from other processes are merged, never
-        overwritten. The requests now, or None if the match moved on."""
+        overwritten. Abort votes keep their order (the first seat started the vote), each seat once. The
+        requests now, or None if the match moved on."""
         ...
 
     async def next_deadline(self, *, shards: Shards | None = None) -> float | None: ...

@@ -24,7 +24,7 @@ from urllib.parse import urlencode, urlsplit
 import asyncpg
 
 from bot.service.messages import PostedMessage
-from bot.service.prefs import ReminderMode, UserPrefs
+from bot.service.prefs import UserPrefs
 from bot.service.records import (
     Challenge,
     ChallengeStatus,
@@ -57,6 +57,7 @@ from bot.service.store.base import (
     rating_from_row,
     same_players,
     sound_matches,
+    user_prefs_from_row,
 )
 from bot.service.store.postgres_schema import (
     MIGRATIONS,
@@ -487,7 +488,7 @@ class PostgresStore:
                 TakebackRequest.from_json(takeback) if takeback is not None else None,
             )
             change_to = change(current)
-            changed = Requests(tuple(sorted(set(change_to.abort_votes))), change_to.takeback)
+            changed = Requests(tuple(dict.fromkeys(change_to.abort_votes)), change_to.takeback)
             await db.execute(
                 "UPDATE matches SET abort_votes = $2, takeback = $3 WHERE id = $1",
                 match_id,
@@ -896,7 +897,7 @@ class PostgresStore:
         row = await self._pool.fetchrow("SELECT theme, reminders FROM user_prefs WHERE user_id = $1", user_id)
         if row is None:
             return None
-        return UserPrefs(user_id, row["theme"], ReminderMode(row["reminders"]))
+        return user_prefs_from_row(user_id, row["theme"], row["reminders"])
 
     async def put_user_prefs(self, prefs: UserPrefs, now: float) -> None:
         await self._pool.execute(

@@ -29,7 +29,7 @@ from typing import Any
 import aiosqlite
 
 from bot.service.messages import PostedMessage
-from bot.service.prefs import ReminderMode, UserPrefs
+from bot.service.prefs import UserPrefs
 from bot.service.records import (
     Challenge,
     ChallengeStatus,
@@ -63,6 +63,7 @@ from bot.service.store.base import (
     rating_from_row,
     same_players,
     sound_matches,
+    user_prefs_from_row,
 )
 from bot.service.store.sqlite_schema import MIGRATIONS, RECOUNT_RESIGNATION_PLIES, SCHEMA_VERSION
 from bot.service.upgrades import TILINGKING, recounted_snapshot, report_recounted
@@ -623,7 +624,7 @@ class SqliteStore:
                 TakebackRequest.from_json(json.loads(takeback)) if takeback is not None else None,
             )
             change_to = change(current)
-            changed = Requests(tuple(sorted(set(change_to.abort_votes))), change_to.takeback)
+            changed = Requests(tuple(dict.fromkeys(change_to.abort_votes)), change_to.takeback)
             await _run(
                 db,
                 "UPDATE matches SET abort_votes = ?, takeback = ? WHERE id = ?",
@@ -1069,7 +1070,7 @@ class SqliteStore:
         row = await self._fetchone("SELECT theme, reminders FROM user_prefs WHERE user_id = ?", (user_id,))
         if row is None:
             return None
-        return UserPrefs(user_id, row["theme"], ReminderMode(row["reminders"]))
+        return user_prefs_from_row(user_id, row["theme"], row["reminders"])
 
     async def put_user_prefs(self, prefs: UserPrefs, now: float) -> None:
         async with self._transaction() as db:
