@@ -28,5 +28,7 @@ async def test_a_french_challenge_shows_options_as_notation_and_its_own_fields_i
     french = tr_for("fr")
     assert "`lead_turns=30`" in text
     assert "lead turns" not in text and "rated" not in text
-    assert french("casual match") in text and french("the opponent takes the first seat") in text
-    assert "siège" in text
+    assert french("casual match") in text
+    # who takes the first seat is said with the player's name, in French ("Qui joue Blanc et commence : @bob")
+    who = french("{choice}: {player}", choice=french("Who plays White and moves first"), player=c.bob.mention)
+    assert who in text, text
