@@ -74,8 +74,7 @@ def analysis_text(result: AnalysedMatch, rules: Rules[Any, Any], tr: Tr = ENGLIS
     if biggest is not None:
         lines.append(
             tr(
-                "The image shows the biggest, move {number}: the move played on the left, the better one on "
-                "the right.",
+                "The image shows the biggest, move {number}: the move played above, the better one below.",
                 number=renderer.move_number(biggest.ply),
             )
         )

@@ -252,6 +252,76 @@ def fit_name_with_role(name: str, role: str, px: int, max_width: float) -> str:
     return full if text_width(full, px) <= max_width else fit_text(name, px, max_width)
 
 
+NO_BREAK_BEFORE = frozenset(
+    "、。，．・：；？！）」』】〕〉》ー…ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.:;?!)]}%"
+)
+"""Characters a line never starts with (closing punctuation, small kana, the long vowel mark)."""
+NO_BREAK_AFTER = frozenset("（「『【〔〈《([{")
+"""Characters a line never ends with (opening brackets)."""
+
+
+def _is_wide(char: str) -> bool:
+    """Whether a line may break right before or after `char`: scripts written without spaces (Chinese,
+    Japanese kana and kanji, full-width forms)."""
+    code = ord(char)
+    return (
+        0x2E80 <= code <= 0x9FFF  # CJK radicals, kana, CJK symbols and punctuation, ideographs
+        or 0xAC00 <= code <= 0xD7AF  # Hangul syllables
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFF00 <= code <= 0xFFEF  # full-width forms
+    )
+
+
+def _break_points(text: str) -> list[int]:
+    """Where `text` may be broken: after a space, or between two characters where one is wide (CJK), never
+    before closing punctuation."""
+    points = []
+    for i in range(1, len(text)):
+        before, after = text[i - 1], text[i]
+        if after in NO_BREAK_BEFORE or after == " " or before in NO_BREAK_AFTER:
+            continue
+        if before == " " or _is_wide(before) or _is_wide(after):
+            points.append(i)
+    return points
+
+
+def wrap_text(text: str, px: int, max_width: float) -> list[str]:
+    """`text` in lines no wider than `max_width` pixels, broken at spaces (and between CJK characters);
+    nothing is left out. Only a single word wider than a whole line is cut ("..."), as a last resort."""
+    lines: list[str] = []
+    rest = text.strip()
+    while rest:
+        if text_width(rest, px) <= max_width:
+            lines.append(rest)
+            break
+        fitting = [i for i in _break_points(rest) if text_width(rest[:i].rstrip(), px) <= max_width]
+        if not fitting:
+            cut = next(iter(_break_points(rest)), len(rest))
+            lines.append(fit_text(rest[:cut].rstrip(), px, max_width))
+            rest = rest[cut:].strip()
+            continue
+        end = fitting[-1]
+        lines.append(rest[:end].rstrip())
+        rest = rest[end:].strip()
+    return lines
+
+
+def line_pitch(px: int) -> int:
+    """The distance between two wrapped lines of `px`-pixel text."""
+    return round(px * 1.25)
+
+
+def draw_wrapped(
+    img: Image.Image, x: float, y: float, text: str, px: int, colour: RGB, max_width: float
+) -> int:
+    """Draw `text` wrapped to `max_width` (see `wrap_text`) from (x, y) down, left-aligned; returns how many
+    lines it took."""
+    lines = wrap_text(text, px, max_width)
+    for n, line in enumerate(lines):
+        draw_text(img, x, y + n * line_pitch(px), line, px, colour)
+    return len(lines)
+
+
 def draw_text(
     img: Image.Image, x: float, y: float, text: str, px: int, colour: RGB, anchor: str = "lt"
 ) -> int:

@@ -23,9 +23,11 @@ from renderer.canvas import (
     disc_sprite,
     draw_header,
     draw_text,
+    draw_wrapped,
     final_outcome,
     fit_name_with_role,
     fit_text,
+    line_pitch,
     mark_ring,
     new_canvas,
     paste_centred,
@@ -34,6 +36,7 @@ from renderer.canvas import (
     status_text,
     text_width,
     thick_line,
+    wrap_text,
 )
 from renderer.theme import RGB, Theme, blend
 
@@ -270,8 +273,8 @@ def _draw_panel(
         draw_text(img, right, y, counter, small, theme.muted, "rt")
         room -= text_width(counter, small) + pg.px(12)
     progress_text = wording.text(progress, count=count, goal=goal, unit=unit)
-    draw_text(img, left, y, fit_text(progress_text, small, room), small, theme.muted)
-    y += pg.px(22)
+    lines = draw_wrapped(img, left, y, progress_text, small, theme.muted, room)
+    y += pg.px(22) + (lines - 1) * line_pitch(small)
     draw_text(
         img, left, y, wording.text("paint.move_cap", count=state.ply, goal=state.move_cap), small, theme.muted
     )
@@ -281,35 +284,27 @@ def _draw_panel(
     draw_text(img, left, y, wording.text("paint.key"), pg.px(18), theme.ink)
     y += pg.px(26)
     sw = pg.px(22)
+    key_room = right - left - sw - pg.px(8)
+
+    def key_text(key: str) -> int:
+        """The key's words beside its swatch at `y` (the first line level with the swatch, the rest of a long
+        one below); the height it takes."""
+        lines = wrap_text(wording.text(key), small, key_room)
+        pitch = line_pitch(small)
+        for n, line in enumerate(lines):
+            draw_text(img, left + sw + pg.px(8), y + sw / 2 + n * pitch, line, small, theme.ink, "lm")
+        return round(max(sw, sw / 2 + (len(lines) - 0.5) * pitch))
+
     for kind in ("light", "dark", "neutral"):
         img.paste(_square_image(theme, kind, sw), (left, y))
         draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
-        key = fit_text(wording.text(f"paint.key.{kind}"), small, right - left - sw - pg.px(8))
-        draw_text(img, left + sw + pg.px(8), y + sw / 2, key, small, theme.ink, "lc")
-        y += sw + pg.px(6)
+        y += key_text(f"paint.key.{kind}") + pg.px(6)
     r = sw * 0.55
     paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
     draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
-    draw_text(
-        img,
-        left + sw + pg.px(8),
-        y + sw / 2,
-        fit_text(wording.text("paint.key.disc"), small, right - left - sw - pg.px(8)),
-        small,
-        theme.ink,
-        "lc",
-    )
-    y += sw + pg.px(6)
+    y += key_text("paint.key.disc") + pg.px(6)
     paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
-    draw_text(
-        img,
-        left + sw + pg.px(8),
-        y + sw / 2,
-        fit_text(wording.text("paint.key.sphere"), small, right - left - sw - pg.px(8)),
-        small,
-        theme.ink,
-        "lc",
-    )
+    key_text("paint.key.sphere")
     if last_move:
         move = parse_last_move(last_move)
         beyond = pushed_sphere(state, move)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+import renderer
 from tests.bot.helpers import (
     boards,
     bot_member,
@@ -106,7 +107,11 @@ async def test_analyse_shows_the_biggest_turning_point(world: Any) -> None:
     assert f"after the move played, {biggest.played}" in str(attachment.description)
     assert image_theme(world.env, attachment) == "colorblind"
     image = Image.open(io.BytesIO(world.env.backend.cdn.get(attachment.url)))
-    assert image.width > image.height, "two boards side by side"
+    start = runtime.service.rules("paintscape").new(2, {"balance": False}, 35)
+    board = Image.open(io.BytesIO(renderer.render("paintscape", start)))
+    assert image.width >= board.width and image.height >= 2 * board.height, (
+        "two whole boards, one above the other"
+    )
 
 
 async def test_analyse_refuses_what_it_cannot_analyse(world: Any) -> None:
