@@ -112,8 +112,7 @@ def test_the_turning_point_is_drawn_and_described_in_the_language_of_its_transla
     captions = [image.crop((0, 0, image.width, top)) for image in drawn.values()]
     assert ImageChops.difference(*captions).getbbox() is not None, "the captions are in Japanese"
     assert renderer.analysis.alt_text("d4", "e5", (0.62, 0.31), translations=translations("fr")) == (
-        "Deux plateaux. En haut, après le coup joué, d4 : 31% de chances de gagner. "
-        "En bas, après e5 : 62%."
+        "Deux plateaux. En haut, après le coup joué, d4 : 31% de chances de gagner. En bas, après e5 : 62%."
     )
     assert renderer.analysis.alt_text("d4", "e5", (0.62, 0.31)).startswith("Two boards."), "English again"
 
