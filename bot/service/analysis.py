@@ -18,6 +18,7 @@ When the runner has an iteration override (tests), both use it alone, so results
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -52,6 +53,8 @@ from games.ai.analysis import (
     conclude,
 )
 from games.base import replay
+
+log = logging.getLogger(__name__)
 
 CACHE_SIZE = 128
 """Analyses kept in memory (each is a few kilobytes)."""
@@ -209,8 +212,13 @@ class Analyses:
                 listeners.remove(progress)
 
     def _tell(self, event: AnalysisProgress) -> None:
+        """Tell everyone waiting for this match how far it is; a listener that fails never stops the
+        analysis."""
         for listener in list(self._listeners.get(event.match_id, ())):
-            listener(event)
+            try:
+                listener(event)
+            except Exception:
+                log.exception("a progress listener of the analysis of match %s failed", event.match_id)
 
     async def _search(self, match: MatchView) -> MatchAnalysis:
         """Both passes, one position per job (see games.ai.analysis), within the budget's time if it has

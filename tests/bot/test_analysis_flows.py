@@ -243,3 +243,41 @@ async def test_one_analysis_at_a_time_per_user_with_a_private_answer(world: Any)
         gate.set()
         runner.analysis_positions = real
     take_user_errors(world)
+
+
+async def test_one_replay_at_a_time_per_user_with_a_private_answer(world: Any) -> None:
+    """While Alice's replay waits to be drawn, her second one is refused privately with what to expect;
+    Bob's is drawn."""
+    runtime = world.env.bot.runtime
+    alice, bob, channel = world.alice, world.bob, world.channel
+    first = await short_paint_match(world)
+    second = await short_paint_match(world)
+    gate = asyncio.Event()
+
+    class HeldSlots:
+        """The replay workers' slots, held until the test lets them go."""
+
+        async def __aenter__(self) -> None:
+            await world.env.external_wait(gate.wait(), reason="the test holds the replay workers")
+
+        async def __aexit__(self, *exc_info: Any) -> None:
+            return None
+
+    slots = runtime.drawing._replay_slots
+    runtime.drawing._replay_slots = HeldSlots()
+    try:
+        dispatch_slash(alice, channel, "replay", match_id=first)
+        await until(lambda: alice.id in runtime.drawing._users)
+        refused = await alice.slash(channel, "replay", match_id=second)
+        assert refused.ephemeral
+        assert reply_text(refused) == (
+            "Your previous replay is still being drawn; it will be posted in a moment."
+        )
+        gate.set()
+        other = await bob.slash(channel, "replay", match_id=second)
+        reply = other.followups[-1] if other.followups else other.response
+        assert reply is not None and reply.attachments[0].filename.endswith(".gif")
+    finally:
+        gate.set()
+        runtime.drawing._replay_slots = slots
+    take_user_errors(world)

@@ -284,3 +284,14 @@ async def test_the_bot_s_budget_is_timed_and_a_test_override_is_not(service: Ser
         assert Analyses(service.matches, timed).hint_seconds is not None
         assert Analyses(service.matches, fixed).budget.seconds is None
         assert Analyses(service.matches, fixed).hint_seconds is None
+
+
+async def test_a_failing_progress_listener_does_not_stop_the_analysis(service: Service) -> None:
+    def broken(event: AnalysisProgress) -> None:
+        raise RuntimeError("the message was deleted")
+
+    async with AIRunner(workers=1, iterations=5) as runner:
+        analyses = Analyses(service.matches, runner)
+        match = await finished_match(service, plies=4)
+        result = await analyses.analyse(match.id, guild_id=GUILD, user_id=ALICE, progress=broken)
+    assert result.analysis.reviews, "analysed all the same"
