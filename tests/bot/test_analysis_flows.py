@@ -281,3 +281,37 @@ async def test_one_replay_at_a_time_per_user_with_a_private_answer(world: Any) -
         gate.set()
         runtime.drawing._replay_slots = slots
     take_user_errors(world)
+
+
+async def test_an_analysis_that_breaks_halfway_leaves_no_stale_progress(world: Any) -> None:
+    """The progress line goes when the analysis fails after it was shown; the asker gets the apology."""
+    runtime = world.env.bot.runtime
+    alice = world.alice
+    match_id = await blunder_match(runtime.service, world.guild, world.channel, alice, world.bob)
+    runner = runtime.analyses.runner
+    real = runner.review
+    calls = 0
+
+    async def breaks(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > 5:
+            raise RuntimeError("the worker died")
+        return await real(*args, **kwargs)
+
+    runner.review = breaks
+    try:
+        result = await alice.slash(world.channel, "analyse", match_id=match_id)
+    finally:
+        runner.review = real
+    shown = [
+        r
+        for r in world.env.http_requests
+        if r.method == "PATCH" and isinstance(r.json, dict) and "Analysing" in str(r.json.get("content"))
+    ]
+    assert shown, "the progress was shown before it broke"
+    assert result.response is None, "the progress line was deleted"
+    assert result.followups and result.followups[-1].ephemeral
+    assert reply_text(result).startswith("Sorry, something went wrong on our side.")
+    with pytest.raises(ExceptionGroup, match="1 error"):
+        world.env.raise_errors()  # the failure was logged and answered; acknowledged here
