@@ -338,10 +338,10 @@ def hint(
     rules: Rules[Any, Any], state: Any, *, iterations: int, seconds: float | None = None, seed: int = 0
 ) -> Hint:
     """The AI's move for the seat to move in `state` (hard level, a search of at most `iterations` and at
-    most `seconds`, None: iterations alone) and why, in one
-    line: it wins at once, it is the only move, it stops the opponent's immediate win, or its win chance
-    (beside the next best move's, when that is lower: a short search may rank by visits a move whose
-    mean is a little lower). Raises GameOver on a finished game."""
+    most `seconds`, None: iterations alone) and why, in one line: it wins at once, it is the only move, it
+    stops the opponent's immediate win, or its win chance (beside the next best move's, when that is lower:
+    a short search may rank by visits a move whose mean is a little lower). Raises GameOver on a finished
+    game."""
     report = analyse(rules, state, level=LEVEL, iterations=iterations, seconds=seconds, seed=seed)
     notation = rules.notation(state, report.move)
     description = rules.describe(state, report.move)
