@@ -222,7 +222,8 @@ class Analyses:
 
     async def _search(self, match: MatchView) -> MatchAnalysis:
         """Both passes, one position per job (see games.ai.analysis), within the budget's time if it has
-        one: the first pass shares its part, the second what is left."""
+        one: the first pass shares its part, the second what is left (waiting for a worker comes out of it
+        too, so the whole stays bounded while bot moves take workers)."""
         log = [(m.seat, m.notation) for m in await self.matches.log(match.id)]
         runner, budget, game = self.runner, self.budget, match.game
         async with self._one_at_a_time:
@@ -230,10 +231,10 @@ class Analyses:
             began = time.monotonic()
             found = await runner.analysis_positions(game, match.options, match.seed, len(match.seats), log)
             iterations = budget.per_search(2 * len(found))
-            seconds = budget.first_seconds(2 * len(found))
             spent = 0
             first: list[MoveReview] = []
             for done, position in enumerate(found, 1):
+                seconds = budget.first_seconds(2 * (len(found) - done + 1), time.monotonic() - began)
                 seed = match.seed + position.ply
                 reviewed = await runner.review(
                     game, position, iterations=iterations, seconds=seconds, seed=seed, deep=False

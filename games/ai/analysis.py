@@ -10,9 +10,10 @@ a draw 1/2 (TilingKing's rewards also credit the score margin a little, see game
 - Bounded: a first pass gives every position at most `Budget.first` iterations per search and all of them
   together at most `Budget.total`; the few positions with the largest drops per seat are searched again
   with `Budget.deep` iterations, and only those deep estimates become turning points.
-- Anytime: with `Budget.seconds` set, every search also stops at its share of that wall-clock time (the
-  first pass shares `1 - deep_share` of it, the second pass what is left), so a whole analysis takes about
-  `seconds` on any machine, fewer iterations on a slow or busy one. Without it the searches are bounded by
+- Anytime: with `Budget.seconds` set, every search also stops at its share of the wall-clock time left
+  (the first pass shares `1 - deep_share` of it, the second pass what is left; the replay and the rest come
+  out of it too), so a whole analysis takes about `seconds` on any machine, fewer iterations on a slow or
+  busy one. Without it the searches are bounded by
   iterations alone and the result is reproducible: every search has a seed derived from `seed` and the ply.
 - Forced moves, positions with one legal move, resignations and phases the AI plays by its own procedure
   (Paintscape's balancing swaps) are not analysed.
@@ -44,8 +45,9 @@ ANALYSIS_SECONDS = 7.0
 replay and the rest, a whole match is analysed in under 10 seconds on a 2-core machine."""
 HINT_SECONDS = 2.0
 """The wall-clock time a hint searches at most: a hint comes in under 3 seconds."""
-MIN_DEEP_SECONDS = 0.05
-"""A second-pass search gets at least this long, even when the first pass used up the time."""
+MIN_DEEP_SECONDS = 0.03
+"""A second-pass search gets at least this long, even when the first pass used up the time (a first-pass
+search gets no floor but its first few iterations: the search reads the clock every 8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +73,14 @@ class Budget:
         """First-pass iterations per search when `searches` searches share `total` (at least 10)."""
         return max(10, min(self.first, self.total // max(1, searches)))
 
-    def first_seconds(self, searches: int) -> float | None:
-        """First-pass seconds per search when `searches` searches share the first pass's time."""
+    def first_seconds(self, searches: int, elapsed: float = 0.0) -> float | None:
+        """First-pass seconds per search: the first pass's time left after `elapsed` seconds (replay and
+        searches so far: what the machine spent elsewhere comes out of the budget too), shared by the
+        `searches` still to come (0 once it is used up)."""
         if self.seconds is None:
             return None
-        return self.seconds * (1 - self.deep_share) / max(1, searches)
+        left = self.seconds * (1 - self.deep_share) - elapsed
+        return max(0.0, left / max(1, searches))
 
     def deep_seconds(self, searches: int, elapsed: float) -> float | None:
         """Second-pass seconds per search: the time left after `elapsed` seconds, shared by `searches`
@@ -262,10 +267,10 @@ def analyse_match(
     chosen = positions(rules, start, log)
     seats = seat_count(rules, start)
     iterations = budget.per_search(2 * len(chosen))
-    seconds = budget.first_seconds(2 * len(chosen))
     spent = 0
     first: list[MoveReview] = []
     for done, step in enumerate(chosen, 1):
+        seconds = budget.first_seconds(2 * (len(chosen) - done + 1), time.perf_counter() - began)
         found = review(
             rules,
             step.before,

@@ -249,6 +249,8 @@ def test_a_timed_analysis_stays_within_its_seconds_whatever_the_iterations() -> 
 def test_the_budget_shares_its_seconds_between_the_passes() -> None:
     budget = Budget(seconds=10.0, deep_share=0.3)
     assert budget.first_seconds(20) == pytest.approx(7.0 / 20)
+    assert budget.first_seconds(10, elapsed=5.0) == pytest.approx(0.2), "time spent comes out of it"
+    assert budget.first_seconds(10, elapsed=8.0) == 0.0, "nothing left: a few iterations each"
     assert budget.deep_seconds(4, elapsed=6.0) == pytest.approx(1.0), "the second pass gets what is left"
     assert budget.deep_seconds(4, elapsed=12.0) == MIN_DEEP_SECONDS, "a floor when the first pass overran"
     assert Budget().first_seconds(20) is None and Budget().deep_seconds(4, 1.0) is None
