@@ -5,6 +5,7 @@ autocomplete and the hint are for the user alone, in the language of their Disco
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from collections.abc import Sequence
@@ -18,8 +19,9 @@ import renderer
 import renderer.analysis
 from bot.boards import seat_mention, seat_name
 from bot.i18n import ENGLISH, Tr, for_user
+from bot.progress import ProgressMessage
 from bot.replies import sentence_case
-from bot.service.analysis import AnalysedMatch
+from bot.service.analysis import AnalysedMatch, AnalysisProgress
 from bot.service.records import MatchStatus
 from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import game_name
@@ -81,13 +83,33 @@ def analysis_text(
     if biggest is not None:
         lines.append(
             tr(
-                "The image shows the biggest, move {number}: the move played on the left, the better one on "
-                "the right.",
+                "The image shows the biggest, move {number}: the move played above, the better one below.",
                 number=number(biggest.ply),
             )
         )
     text = "\n".join(lines)
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 3] + "..."
+
+
+def progress_text(
+    event: AnalysisProgress, numbers: Sequence[int | None], moves: int, tr: Tr = ENGLISH
+) -> str:
+    """ "Analysing match #12… move 14 of 40." while the first pass goes through the match (move numbers as
+    the boards count them: `numbers` of the log's entries, `moves` played), then "checking the biggest
+    mistakes again (2 of 6)"."""
+    if event.deep:
+        return tr(
+            "Analysing match #{match_id}… checking the biggest mistakes again ({done} of {total}).",
+            match_id=event.match_id,
+            done=event.done,
+            total=event.total,
+        )
+    return tr(
+        "Analysing match #{match_id}… move {number} of {moves}.",
+        match_id=event.match_id,
+        number=min(moves, numbers[event.ply] or moves) if event.ply < len(numbers) else moves,
+        moves=moves,
+    )
 
 
 def choice_name(match_id: int, game: str, others: list[str], moves: int, tr: Tr = ENGLISH) -> str:
@@ -145,25 +167,43 @@ class Analysis(ButtonCog):
 
     async def send_analysis(self, interaction: Interaction, match_id: int) -> None:
         """The analysis of a finished match of this server (or one the user played in): refusals are
-        private, then the bot thinks (it takes a while) and posts the text and the biggest turning point,
-        in the server's language."""
+        private, then the bot's reply says how far the search is (edited in place as it goes) and becomes
+        the text and the biggest turning point, in the server's language."""
         runtime = runtime_of(interaction)
         interaction.extras["match_id"] = match_id
         analyses = runtime.analyses
         guild_id, user_id = interaction.guild_id, interaction.user.id
         match = await analyses.finished(match_id, guild_id=guild_id, user_id=user_id)
-        analyses.admit(match.id)
+        analyses.admit(match.id, user_id)
         await interaction.response.defer(thinking=True)
-        result = await analyses.analyse(match.id, guild_id=guild_id, user_id=user_id)
-        rules = runtime.service.rules(match.game)
         public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
-        numbers = move_numbers(m.notation for m in await runtime.service.matches.log(result.match.id))
+        none = discord.AllowedMentions.none()
+        rules = runtime.service.rules(match.game)
+        numbers = move_numbers(m.notation for m in await runtime.service.matches.log(match.id))
+        moves = rules.moves_played(match.state)
+
+        async def edit(text: str) -> object:
+            return await interaction.edit_original_response(content=text, allowed_mentions=none)
+
+        progress = ProgressMessage(edit)
+        try:
+            result = await analyses.analyse(
+                match.id,
+                guild_id=guild_id,
+                user_id=user_id,
+                progress=lambda event: progress.update(progress_text(event, numbers, moves, public)),
+            )
+        except BaseException:
+            await progress.close()
+            if progress.started:  # the error is answered privately; the progress line goes
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+            raise
+        await progress.close()
         text = analysis_text(result, rules, numbers, public)
         file = await self.turning_point_file(interaction, result, public)
-        await interaction.followup.send(
-            text,
-            file=file if file is not None else discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions.none(),
+        await interaction.edit_original_response(
+            content=text, attachments=[file] if file is not None else [], allowed_mentions=none
         )
 
     async def turning_point_file(
@@ -206,6 +246,7 @@ class Analysis(ButtonCog):
         runtime = runtime_of(interaction)
         match = await match_here(interaction)
         await runtime.analyses.hint_match(match.id, interaction.user.id)
+        runtime.analyses.admit_hint(interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         given = await runtime.analyses.hint(match.id, interaction.user.id)
         tr = for_user(interaction)

@@ -62,7 +62,8 @@ SAMPLES: list[tuple[str, str, int, dict[str, Any], int, int, tuple[str, ...]]] =
 
 def analysis_sample(out: Path) -> None:
     """docs/analysis.png: the biggest turning point of a seeded random Paintscape game, analysed with the
-    default budget (what /analyse shows)."""
+    default iterations and no time bound (so the sample is reproducible; /analyse also stops at its time
+    budget, which an idle machine does not reach for this game)."""
     rules = games.get("paintscape")
     rng = random.Random(7)
     start = rules.new(2, {"balance": False}, 7)

@@ -1,7 +1,8 @@
-"""A turning point of a post-game analysis as one image: two boards side by side, the position after the
-move played (left) and after the move the AI prefers (right), each marked by the drawer's own last-move
-highlight and captioned with the move and the mover's estimated win chance. Its texts are in the language of
-the `translations` argument, like the other drawings (None: English)."""
+"""A turning point of a post-game analysis as one image: the position after the move played (above) and
+after the move the AI prefers (below), each a whole board at the size of any other board (readable on a
+phone: Discord shows an image as wide as the screen), marked by the drawer's own last-move highlight and
+under a caption with the move and the mover's estimated win chance (wrapped, never cut). Its texts are in
+the language of the `translations` argument, like the other drawings (None: English)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,13 @@ from games.ai.analysis import percent
 from games.texts import Translations
 from renderer import DEFAULT_SIZE, MIN_SIZE, render_image
 from renderer import text as wording
-from renderer.canvas import draw_text, fit_text, png_bytes, seat_names
+from renderer.canvas import draw_text, line_pitch, png_bytes, seat_names, wrap_text
 from renderer.theme import Theme, get_theme
 
-CAPTION_SHARE = 0.06
-"""The caption strip's height as a share of one board's width."""
+CAPTION_PX = 26
+"""The captions' text size at the base width (a board's header uses 18-24)."""
 GAP_SHARE = 0.02
-"""The gap between the two boards, as a share of one board's width."""
+"""The space between the first board and the second caption, as a share of the width."""
 
 
 def turning_point(
@@ -36,12 +37,32 @@ def turning_point(
     size: int = DEFAULT_SIZE,
     translations: Translations | None = None,
 ) -> bytes:
-    """The PNG (`size` pixels wide in all) of the position `before` a turning point, played both ways:
-    `played` on the left and `preferred` on the right, with the mover's win chance after each
-    (`chances` = (after the preferred move, after the played move)); its texts in the language of
-    `translations`."""
+    """The PNG (`size` pixels wide, each board as big as `render` draws it at that size) of the position
+    `before` a turning point, played both ways: `played` above and `preferred` below, each under its
+    caption with the mover's win chance after it (`chances` = (after the preferred move, after the played
+    move)); its texts in the language of `translations`."""
     with wording.using(translations):
         return _turning_point(game_id, before, played, preferred, chances, players, get_theme(theme), size)
+
+
+def captions(
+    game_id: str,
+    before: Any,
+    played: str,
+    preferred: str,
+    chances: tuple[float, float],
+    players: Sequence[str] | None,
+) -> list[str]:
+    """The two captions, in the current language: who played what and their chance, then the better move."""
+    rules = games.get(game_id)
+    best, after = chances
+    mover = rules.to_move(before)
+    assert mover is not None, "a turning point is a position where someone moved"
+    name = seat_names(rules, before, players, mover + 1)[mover]
+    return [
+        wording.text("analysis.played", name=name, move=played, chance=percent(after)),
+        wording.text("analysis.preferred", move=preferred, chance=percent(best)),
+    ]
 
 
 def _turning_point(
@@ -55,9 +76,7 @@ def _turning_point(
     size: int,
 ) -> bytes:
     rules = games.get(game_id)
-    half = max(MIN_SIZE, round(size / (2 + GAP_SHARE)))
-    gap = round(half * GAP_SHARE)
-    strip = round(half * CAPTION_SHARE)
+    width = max(MIN_SIZE, size)
     boards = [
         render_image(
             game_id,
@@ -65,25 +84,31 @@ def _turning_point(
             last_move=move,
             players=players,
             theme=chosen,
-            size=half,
+            size=width,
         )
         for move in (played, preferred)
     ]
-    best, after = chances
-    mover = rules.to_move(before)
-    assert mover is not None, "a turning point is a position where someone moved"
-    name = seat_names(rules, before, players, mover + 1)[mover]
-    captions = [
-        wording.text("analysis.played", name=name, move=played, chance=percent(after)),
-        wording.text("analysis.preferred", move=preferred, chance=percent(best)),
+    k = width / DEFAULT_SIZE
+    px = max(12, round(CAPTION_PX * k))
+    pitch = line_pitch(px)
+    margin = round(12 * k)
+    wrapped = [
+        wrap_text(caption, px, width - 2 * margin)
+        for caption in captions(game_id, before, played, preferred, chances, players)
     ]
-    height = strip + max(board.height for board in boards)
-    img = Image.new("RGB", (2 * half + gap, height), chosen.background)
-    px = max(12, round(strip * 0.55))
-    for index, (board, caption) in enumerate(zip(boards, captions, strict=True)):
-        left = index * (half + gap)
-        img.paste(board, (left, strip))
-        draw_text(img, left + half / 2, strip / 2, fit_text(caption, px, half * 0.95), px, chosen.ink, "mm")
+    strips = [2 * margin + len(lines) * pitch for lines in wrapped]
+    gap = round(width * GAP_SHARE)
+    height = sum(strips) + sum(board.height for board in boards) + gap
+    img = Image.new("RGB", (width, height), chosen.background)
+    top = 0
+    for index, (board, lines, strip) in enumerate(zip(boards, wrapped, strips, strict=True)):
+        if index:
+            top += gap
+        for n, line in enumerate(lines):
+            draw_text(img, width / 2, top + margin + n * pitch + pitch / 2, line, px, chosen.ink, "mm")
+        top += strip
+        img.paste(board, (0, top))
+        top += board.height
     return png_bytes(img, chosen)
 
 

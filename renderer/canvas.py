@@ -245,42 +245,85 @@ def fit_text(text: str, px: int, max_width: float) -> str:
     return text.rstrip() + dots
 
 
-_NO_LINE_START = set("、。，．・：；！？）」』】〕〉》ー々ぁぃぅぇぉっゃゅょァィゥェォッャュョ,.;:!?)]}")
-"""Characters a line never starts with when a text without spaces (Japanese) is broken between any two."""
-
-
-def wrap_text(text: str, px: int, max_width: float, max_lines: int = 2) -> list[str]:
-    """`text` in lines no wider than `max_width` pixels: broken at spaces, or between any two characters in
-    a CJK text without spaces (never before closing punctuation). At most `max_lines`; the last is cut
-    short with "..." (`fit_text`) only if the text still does not fit."""
-    if text_width(text, px) <= max_width or max_lines <= 1:
-        return [fit_text(text, px, max_width)]
-    spaced = " " in text.strip() or not any(ord(c) >= 0x2E80 for c in text)  # CJK breaks anywhere
-    units = text.split() if spaced else list(text)
-    glue = " " if spaced else ""
-    lines: list[str] = []
-    while units and len(lines) < max_lines - 1:
-        taken = 1
-        while taken < len(units) and text_width(glue.join(units[: taken + 1]), px) <= max_width:
-            taken += 1
-        if not spaced:
-            while 1 < taken < len(units) and units[taken] in _NO_LINE_START:
-                taken -= 1
-        line = glue.join(units[:taken])
-        if text_width(line, px) > max_width:  # one word wider than a line: the rest goes on the next
-            break
-        lines.append(line)
-        units = units[taken:]
-    if units:
-        lines.append(fit_text(glue.join(units), px, max_width))
-    return lines
-
-
 def fit_name_with_role(name: str, role: str, px: int, max_width: float) -> str:
     """ "Alice (White)" where it fits; else the name alone, cut short only if it must. For places where the
     role is shown another way too (a swatch, a side of a bar), so it gives way before the name does."""
     full = name if not role or role == name else wording.with_role(name, role)
     return full if text_width(full, px) <= max_width else fit_text(name, px, max_width)
+
+
+NO_BREAK_BEFORE = frozenset(
+    "、。，．・：；？！）」』】〕〉》ー…ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.:;?!)]}%"
+)
+"""Characters a line never starts with (closing punctuation, small kana, the long vowel mark)."""
+NO_BREAK_AFTER = frozenset("（「『【〔〈《([{")
+"""Characters a line never ends with (opening brackets)."""
+
+
+def _is_wide(char: str) -> bool:
+    """Whether a line may break right before or after `char`: scripts written without spaces (Chinese,
+    Japanese kana and kanji, full-width forms)."""
+    code = ord(char)
+    return (
+        0x2E80 <= code <= 0x9FFF  # CJK radicals, kana, CJK symbols and punctuation, ideographs
+        or 0xAC00 <= code <= 0xD7AF  # Hangul syllables
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFF00 <= code <= 0xFFEF  # full-width forms
+    )
+
+
+def _break_points(text: str) -> list[int]:
+    """Where `text` may be broken: after a space, or between two characters where one is wide (CJK), never
+    before closing punctuation."""
+    points = []
+    for i in range(1, len(text)):
+        before, after = text[i - 1], text[i]
+        if after in NO_BREAK_BEFORE or after == " " or before in NO_BREAK_AFTER:
+            continue
+        if before == " " or _is_wide(before) or _is_wide(after):
+            points.append(i)
+    return points
+
+
+def wrap_text(text: str, px: int, max_width: float, max_lines: int | None = None) -> list[str]:
+    """`text` in lines no wider than `max_width` pixels, broken at spaces (and between CJK characters);
+    nothing is left out. Only a single word wider than a whole line is cut ("..."), as a last resort, and,
+    with `max_lines`, the last line allowed when the rest still does not fit."""
+    lines: list[str] = []
+    rest = text.strip()
+    while rest:
+        if max_lines is not None and len(lines) == max_lines - 1:
+            lines.append(fit_text(rest, px, max_width))
+            break
+        if text_width(rest, px) <= max_width:
+            lines.append(rest)
+            break
+        fitting = [i for i in _break_points(rest) if text_width(rest[:i].rstrip(), px) <= max_width]
+        if not fitting:
+            cut = next(iter(_break_points(rest)), len(rest))
+            lines.append(fit_text(rest[:cut].rstrip(), px, max_width))
+            rest = rest[cut:].strip()
+            continue
+        end = fitting[-1]
+        lines.append(rest[:end].rstrip())
+        rest = rest[end:].strip()
+    return lines
+
+
+def line_pitch(px: int) -> int:
+    """The distance between two wrapped lines of `px`-pixel text."""
+    return round(px * 1.25)
+
+
+def draw_wrapped(
+    img: Image.Image, x: float, y: float, text: str, px: int, colour: RGB, max_width: float
+) -> int:
+    """Draw `text` wrapped to `max_width` (see `wrap_text`) from (x, y) down, left-aligned; returns how many
+    lines it took."""
+    lines = wrap_text(text, px, max_width)
+    for n, line in enumerate(lines):
+        draw_text(img, x, y + n * line_pitch(px), line, px, colour)
+    return len(lines)
 
 
 def draw_text(

@@ -18,15 +18,16 @@ from games.base import Outcome
 from games.grids import SquareGrid, bits_of
 from renderer import text as wording
 from renderer.canvas import (
-    Page,
     SeatChip,
     SquareLayout,
     disc_sprite,
     draw_header,
     draw_text,
+    draw_wrapped,
     final_outcome,
     fit_name_with_role,
     fit_text,
+    line_pitch,
     mark_ring,
     new_canvas,
     paste_centred,
@@ -206,18 +207,6 @@ def _bar(
     draw.rectangle(box, outline=edge, width=1)
 
 
-def _key_text(
-    img: Image.Image, pg: Page, x: float, middle: float, text: str, right: float, theme: Theme
-) -> int:
-    """One key entry's words beside its swatch (centred on `middle`), wrapped onto a second line where a
-    language needs the room; returns the height the entry takes, its gap below included."""
-    small, line_h, sw = pg.px(16), pg.px(20), pg.px(22)
-    lines = wrap_text(text, small, right - x)
-    for n, line in enumerate(lines):
-        draw_text(img, x, middle + n * line_h, line, small, theme.ink, "lm")
-    return sw + (len(lines) - 1) * line_h + pg.px(6)
-
-
 def _lead_colour(theme: Theme, leader: int) -> RGB:
     """The lead bar's fill: the leader's square colour (White's light squares, Black's dark ones), as on the
     tile bar above it."""
@@ -290,8 +279,8 @@ def _draw_panel(
         draw_text(img, right, y, counter, small, theme.muted, "rt")
         room -= text_width(counter, small) + pg.px(12)
     progress_text = wording.text(progress, count=count, goal=goal, unit=unit)
-    draw_text(img, left, y, fit_text(progress_text, small, room), small, theme.muted)
-    y += pg.px(22)
+    lines = draw_wrapped(img, left, y, progress_text, small, theme.muted, room)
+    y += pg.px(22) + (lines - 1) * line_pitch(small)
     draw_text(
         img, left, y, wording.text("paint.move_cap", count=state.ply, goal=state.move_cap), small, theme.muted
     )
@@ -301,18 +290,27 @@ def _draw_panel(
     draw_text(img, left, y, wording.text("paint.key"), pg.px(18), theme.ink)
     y += pg.px(26)
     sw = pg.px(22)
+    key_room = right - left - sw - pg.px(8)
+
+    def key_text(key: str) -> int:
+        """The key's words beside its swatch at `y` (the first line level with the swatch, the rest of a long
+        one below); the height it takes."""
+        lines = wrap_text(wording.text(key), small, key_room)
+        pitch = line_pitch(small)
+        for n, line in enumerate(lines):
+            draw_text(img, left + sw + pg.px(8), y + sw / 2 + n * pitch, line, small, theme.ink, "lm")
+        return round(max(sw, sw / 2 + (len(lines) - 0.5) * pitch))
+
     for kind in ("light", "dark", "neutral"):
         img.paste(_square_image(theme, kind, sw), (left, y))
         draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
-        y += _key_text(
-            img, pg, left + sw + pg.px(8), y + sw / 2, wording.text(f"paint.key.{kind}"), right, theme
-        )
+        y += key_text(f"paint.key.{kind}") + pg.px(6)
     r = sw * 0.55
     paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
     draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
-    y += _key_text(img, pg, left + sw + pg.px(8), y + sw / 2, wording.text("paint.key.disc"), right, theme)
+    y += key_text("paint.key.disc") + pg.px(6)
     paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
-    _key_text(img, pg, left + sw + pg.px(8), y + sw / 2, wording.text("paint.key.sphere"), right, theme)
+    key_text("paint.key.sphere")
     if last_move:
         move = parse_last_move(last_move)
         beyond = pushed_sphere(state, move)

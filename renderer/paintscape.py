@@ -24,8 +24,10 @@ from renderer.canvas import (
     disc_sprite,
     draw_header,
     draw_text,
+    draw_wrapped,
     final_outcome,
     fit_text,
+    line_pitch,
     mark_ring,
     new_canvas,
     paste_centred,
@@ -33,6 +35,8 @@ from renderer.canvas import (
     square_layout,
     status_text,
     text_mask,
+    text_width,
+    wrap_text,
 )
 from renderer.theme import RGB, TILE_LETTERS, Theme, blend
 
@@ -105,17 +109,23 @@ def _background(theme: Theme, size: int, language: Hashable) -> Image.Image:
     lay.draw_frame(img, theme)
     px0, py0, _, _ = pg.panel
     draw_text(img, px0 + pg.px(18), py0 + pg.px(12), wording.text("paintscape.title"), pg.px(21), theme.ink)
-    rule = wording.text("paintscape.rule", count=COLLECT_AT)
     small = pg.px(SMALL_PX)
-    draw_text(
-        img,
-        px0 + pg.px(18),
-        py0 + pg.px(40),
-        fit_text(rule, small, pg.panel[2] - px0 - pg.px(30)),
-        small,
-        theme.muted,
-    )
+    draw_wrapped(img, px0 + pg.px(18), py0 + pg.px(40), _rule(), small, theme.muted, _rule_width(pg))
     return img
+
+
+def _rule() -> str:
+    return wording.text("paintscape.rule", count=COLLECT_AT)
+
+
+def _rule_width(pg: Any) -> int:
+    return int(pg.panel[2] - pg.panel[0] - pg.px(30))
+
+
+def _rule_extra(pg: Any) -> int:
+    """How far the colour rows move down for the rule's lines after the first (a longer translation)."""
+    small = pg.px(SMALL_PX)
+    return (len(wrap_text(_rule(), small, _rule_width(pg))) - 1) * line_pitch(small)
 
 
 # --------------------------------------------------------------------------------------------- drawing
@@ -217,12 +227,12 @@ def _draw_panel(
     race = engine.race(state)
     draw = ImageDraw.Draw(img)
     px0, py0, px1, py1 = pg.panel
-    row_h = pg.px(82)
+    row_h = pg.px(84)
     swatch = pg.px(46)
     pip_r = pg.px(8)
     pip_step = pg.px(21)
     for colour in range(5):
-        top = py0 + pg.px(70) + colour * row_h
+        top = py0 + pg.px(70) + _rule_extra(pg) + colour * row_h
         left = px0 + pg.px(18)
         collector = state.collected[colour]
         left_out = collector is None and not state.tiles[colour]
@@ -260,6 +270,7 @@ def _draw_panel(
         free = wording.plural("paintscape.free", free_n)
         draw_text(img, px1 - pg.px(18), top - pg.px(3), free, small_px, theme.muted, "rt")
         tile_bits = state.tiles[colour]
+        below: list[str] = []  # "can take" notes too long for their place: one line under the rows
         for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
             cy = top + pg.px(29) + row * pg.px(23)
             fill, edge = _stone_colours(theme, stone_colour)
@@ -277,20 +288,26 @@ def _draw_panel(
                     draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=slot)
             note_left = text_left + pg.px(22) + COLLECT_AT * pip_step + pg.px(6)
             reachable = _adjacent_free(state, stone_colour, tile_bits)
+            progress = wording.text("paintscape.progress", count=count, goal=COLLECT_AT)
             if count == COLLECT_AT - 1 and reachable and state.phase == "play" and not over:
                 note = wording.text("paintscape.can_take", name=colour_names[stone_colour])
-                draw_text(
-                    img,
-                    note_left,
-                    cy,
-                    fit_text(note, small_px, px1 - note_left - pg.px(12)),
-                    small_px,
-                    theme.highlight,
-                    "lc",
-                )
+                if text_width(note, small_px) <= px1 - note_left - pg.px(12):
+                    draw_text(img, note_left, cy, note, small_px, theme.highlight, "lc")
+                    continue
+                below.append(note)
+                draw_text(img, note_left, cy, progress, small_px, theme.highlight, "lc")
             else:
-                progress = wording.text("paintscape.progress", count=count, goal=COLLECT_AT)
                 draw_text(img, note_left, cy, progress, small_px, theme.muted, "lc")
+        if below:
+            draw_wrapped(
+                img,
+                text_left,
+                top + pg.px(62),
+                " · ".join(below),
+                small_px,
+                theme.highlight,
+                px1 - text_left - pg.px(12),
+            )
     if last_move:
         draw_text(
             img,

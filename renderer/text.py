@@ -82,8 +82,8 @@ TEXTS: dict[str, str] = {
     "analysis.played": N_("{name} played {move}: {chance} to win"),
     "analysis.preferred": N_("Better, {move}: {chance} to win"),
     "analysis.alt": N_(
-        "Two boards. Left, after the move played, {played}: {after} to win. "
-        "Right, after {preferred}: {before}."
+        "Two boards. Above, after the move played, {played}: {after} to win. Below, after {preferred}: "
+        "{before}."
     ),
     "alt.none": N_("none"),
     "alt.sentence": N_("{text}."),

@@ -26,6 +26,7 @@ from renderer.canvas import (
     SeatChip,
     draw_header,
     draw_text,
+    draw_wrapped,
     final_outcome,
     fit_name_with_role,
     fit_text,
@@ -307,14 +308,8 @@ def _draw_panel(
         )
         if note:
             detail = wording.text("tk.with_note", text=detail, note=wording.text(note))
-        draw_text(
-            img,
-            left + sw + pg.px(10),
-            y + pg.px(21),
-            fit_text(detail, small, right - left - sw - pg.px(10)),
-            small,
-            theme.muted,
-        )
+        room = right - left - sw - pg.px(10)
+        draw_wrapped(img, left + sw + pg.px(10), y + pg.px(21), detail, small, theme.muted, room)
         y += row_h
     board = state.board
     y += pg.px(4)

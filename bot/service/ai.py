@@ -34,6 +34,7 @@ import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -43,7 +44,7 @@ from bot.service.matches import MatchService
 from bot.service.records import BotPlayed, Event, MatchView, Played
 from bot.service.shards import Shards
 from games.ai import Level, best_move
-from games.ai.analysis import Budget, Hint, MatchAnalysis, analyse_match, hint
+from games.ai.analysis import Hint, Reviewed, hint, positions, review
 from games.base import Seat
 
 log = logging.getLogger(__name__)
@@ -98,25 +99,57 @@ def choose_in_worker(
     return rules.notation(state, move)
 
 
-def analyse_in_worker(
-    game_id: str,
-    options: Mapping[str, Any],
-    seed: int,
-    seats: int,
-    log: list[tuple[Seat, str]],
-    budget: Budget,
-    analysis_seed: int,
-) -> MatchAnalysis:
-    """A finished match's analysis, run inside a worker process: the match's start and log in."""
+@dataclass(frozen=True, slots=True)
+class AnalysisPosition:
+    """A position of a finished match where a player chose a move: its ply, the move played (notation)
+    and the position before it (the engine's `dump`)."""
+
+    ply: int
+    played: str
+    state: dict[str, Any]
+
+
+def positions_in_worker(
+    game_id: str, options: Mapping[str, Any], seed: int, seats: int, log: list[tuple[Seat, str]]
+) -> list[AnalysisPosition]:
+    """The positions an analysis reviews (`games.ai.analysis.positions`), run inside a worker process."""
     rules = games.get(game_id)
     start = rules.new(seats, options, seed)
-    return analyse_match(rules, start, log, budget=budget, seed=analysis_seed)
+    return [
+        AnalysisPosition(step.ply, step.notation, rules.dump(step.before))
+        for step in positions(rules, start, log)
+    ]
 
 
-def hint_in_worker(game_id: str, state_dump: Mapping[str, Any], iterations: int, seed: int) -> Hint:
+def review_in_worker(
+    game_id: str,
+    position: AnalysisPosition,
+    iterations: int,
+    seconds: float | None,
+    seed: int,
+    deep: bool,
+) -> Reviewed:
+    """One position's review (`games.ai.analysis.review`), run inside a worker process."""
+    rules = games.get(game_id)
+    state = rules.load(position.state)
+    return review(
+        rules,
+        state,
+        position.ply,
+        position.played,
+        iterations=iterations,
+        seconds=seconds,
+        seed=seed,
+        deep=deep,
+    )
+
+
+def hint_in_worker(
+    game_id: str, state_dump: Mapping[str, Any], iterations: int, seconds: float | None, seed: int
+) -> Hint:
     """The AI's suggestion for the seat to move, run inside a worker process."""
     rules = games.get(game_id)
-    return hint(rules, rules.load(state_dump), iterations=iterations, seed=seed)
+    return hint(rules, rules.load(state_dump), iterations=iterations, seconds=seconds, seed=seed)
 
 
 def _warm_up() -> None:
@@ -173,27 +206,33 @@ class AIRunner:
         args = (game_id, state_dump, level, seed, self.seconds, self.iterations)
         return await self._submit(choose_in_worker, *args)
 
-    async def analyse_match(
+    async def analysis_positions(
+        self, game_id: str, options: Mapping[str, Any], seed: int, seats: int, log: list[tuple[Seat, str]]
+    ) -> list[AnalysisPosition]:
+        """The positions of a finished match that an analysis reviews, replayed in a worker process."""
+        games.get(game_id)
+        return await self._submit(positions_in_worker, game_id, dict(options), seed, seats, log)
+
+    async def review(
         self,
         game_id: str,
-        options: Mapping[str, Any],
-        seed: int,
-        seats: int,
-        log: list[tuple[Seat, str]],
+        position: AnalysisPosition,
         *,
-        budget: Budget,
-        analysis_seed: int = 0,
-    ) -> MatchAnalysis:
-        """The analysis of a finished match (see `games.ai.analysis`), searched in a worker process."""
-        games.get(game_id)
-        return await self._submit(
-            analyse_in_worker, game_id, dict(options), seed, seats, log, budget, analysis_seed
-        )
+        iterations: int,
+        seconds: float | None,
+        seed: int,
+        deep: bool,
+    ) -> Reviewed:
+        """One position's review (the preferred move and both win chances), searched in a worker process.
+        One job per position, so the bot's own moves get a worker between them."""
+        return await self._submit(review_in_worker, game_id, position, iterations, seconds, seed, deep)
 
-    async def hint(self, game_id: str, state_dump: dict[str, Any], *, iterations: int, seed: int) -> Hint:
+    async def hint(
+        self, game_id: str, state_dump: dict[str, Any], *, iterations: int, seconds: float | None, seed: int
+    ) -> Hint:
         """The AI's suggested move with its reason, searched in a worker process (GameOver once over)."""
         games.get(game_id)
-        return await self._submit(hint_in_worker, game_id, state_dump, iterations, seed)
+        return await self._submit(hint_in_worker, game_id, state_dump, iterations, seconds, seed)
 
     async def _submit(self, function: Callable[..., T], *args: Any) -> T:
         """Run one job in the pool when a slot is free; a broken pool is restarted and the job tried once

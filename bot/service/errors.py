@@ -233,6 +233,16 @@ class AnalysisBusy(ServiceError):
     template = N_("I am analysing several matches right now. Try again in a minute.")
 
 
+class AnalysisPending(ServiceError):
+    template = N_(
+        "You already have an analysis running (match #{match_id}). Wait for it to finish, then ask again."
+    )
+
+
+class HintPending(ServiceError):
+    template = N_("I am still working out your last hint. It comes in a moment; wait for it.")
+
+
 class NotFinishedYet(ServiceError):
     template = N_("Match #{match_id} is still being played: ask for its analysis once it has ended.")
 

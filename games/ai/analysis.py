@@ -10,17 +10,24 @@ a draw 1/2 (TilingKing's rewards also credit the score margin a little, see game
 - Bounded: a first pass gives every position at most `Budget.first` iterations per search and all of them
   together at most `Budget.total`; the few positions with the largest drops per seat are searched again
   with `Budget.deep` iterations, and only those deep estimates become turning points.
+- Anytime: with `Budget.seconds` set, every search also stops at its share of the wall-clock time left
+  (the first pass shares `1 - deep_share` of it, the second pass what is left; the replay and the rest come
+  out of it too), so a whole analysis takes about `seconds` on any machine, fewer iterations on a slow or
+  busy one. Without it the searches are bounded by
+  iterations alone and the result is reproducible: every search has a seed derived from `seed` and the ply.
 - Forced moves, positions with one legal move, resignations and phases the AI plays by its own procedure
   (Paintscape's balancing swaps) are not analysed.
-- Reproducible: every search has an iteration budget and a seed derived from `seed` and the ply.
+- In steps: `positions`, then `review` of each (first pass), `candidates`, `review` of each deep, and
+  `conclude`; a host can run the steps one by one (in worker processes, reporting progress between them).
 
-`hint` is the AI's suggestion for the seat to move, with a one-line reason.
+`hint` is the AI's suggestion for the seat to move, with a one-line reason; `seconds` bounds its search.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,11 +40,19 @@ LEVEL = Level.HARD
 """The analysis searches with the hard level's knowledge and picks its most visited move."""
 DEEP_SEED = 1 << 20
 """Added to the seeds of the second pass, so it does not repeat the first pass's random choices."""
+ANALYSIS_SECONDS = 7.0
+"""The wall-clock time a player's analysis searches (`Budget.seconds` of the bot's budget): with the
+replay and the rest, a whole match is analysed in under 10 seconds on a 2-core machine."""
+HINT_SECONDS = 2.0
+"""The wall-clock time a hint searches at most: a hint comes in under 3 seconds."""
+MIN_DEEP_SECONDS = 0.03
+"""A second-pass search gets at least this long, even when the first pass used up the time (a first-pass
+search gets no floor but its first few iterations: the search reads the clock every 8)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much searching an analysis may do (iterations, so results are reproducible)."""
+    """How much searching an analysis may do: iterations (reproducible), and optionally wall-clock time."""
 
     first: int = 200
     """Iterations per search in the first pass (fewer when the match is long, see `total`)."""
@@ -49,10 +64,34 @@ class Budget:
     """Turning points reported per seat at most (also the candidates per seat of the second pass)."""
     min_drop: float = 0.05
     """A move that costs less win chance than this is not a turning point."""
+    seconds: float | None = None
+    """Wall-clock seconds of searching for the whole analysis; None: iterations alone (reproducible)."""
+    deep_share: float = 0.35
+    """The share of `seconds` the second pass gets (at least; it also gets what the first pass left)."""
 
     def per_search(self, searches: int) -> int:
         """First-pass iterations per search when `searches` searches share `total` (at least 10)."""
         return max(10, min(self.first, self.total // max(1, searches)))
+
+    def first_seconds(self, searches: int, elapsed: float = 0.0) -> float | None:
+        """First-pass seconds per search: the first pass's time left after `elapsed` seconds (replay and
+        searches so far: what the machine spent elsewhere comes out of the budget too), shared by the
+        `searches` still to come (0 once it is used up)."""
+        if self.seconds is None:
+            return None
+        left = self.seconds * (1 - self.deep_share) - elapsed
+        return max(0.0, left / max(1, searches))
+
+    def deep_seconds(self, searches: int, elapsed: float) -> float | None:
+        """Second-pass seconds per search: the time left after `elapsed` seconds, shared by `searches`
+        (at least `MIN_DEEP_SECONDS` each)."""
+        if self.seconds is None:
+            return None
+        return max(MIN_DEEP_SECONDS, (self.seconds - elapsed) / max(1, searches))
+
+
+TIMED_BUDGET = Budget(seconds=ANALYSIS_SECONDS)
+"""The budget of a player's analysis: the default iterations, bounded by `ANALYSIS_SECONDS` in all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,40 +146,66 @@ class Hint:
     """The mover's estimated win chance after the move; None where no search estimated it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    """What one review found (None where the AI would not search: its own procedure) and the iterations
+    it spent."""
+
+    review: MoveReview | None
+    iterations: int
+
+
 class _Estimator:
-    """The searches of one analysis, counting the iterations they spend."""
+    """The searches of one review, counting the iterations they spend."""
 
     def __init__(self, rules: Rules[Any, Any], knowledge: Knowledge) -> None:
         self.rules = rules
         self.knowledge = knowledge
         self.iterations = 0
 
-    def preferred(self, state: Any, iterations: int, seed: int) -> SearchReport:
-        report = analyse(self.rules, state, level=LEVEL, iterations=iterations, seed=seed)
+    def preferred(self, state: Any, iterations: int, seconds: float | None, seed: int) -> SearchReport:
+        report = analyse(self.rules, state, level=LEVEL, iterations=iterations, seconds=seconds, seed=seed)
         self.iterations += report.iterations
         return report
 
-    def value(self, state: Any, move: Any, iterations: int, seed: int) -> float:
+    def value(self, state: Any, move: Any, iterations: int, seconds: float | None, seed: int) -> float:
         """The mover's mean reward over a search of `move` alone from `state`."""
         search = Search(self.rules, self.knowledge, seat_count(self.rules, state), random.Random(seed))
-        report = search.run(state, [move], seconds=None, iterations=iterations, temperature=0.0)
+        report = search.run(state, [move], seconds=seconds, iterations=iterations, temperature=0.0)
         self.iterations += report.iterations
         return report.moves[0].value
 
-    def review(self, step: Step[Any, Any], iterations: int, seed: int, deep: bool) -> MoveReview | None:
-        """The review of one step, or None where the AI would not search (its own procedure)."""
-        state, rules = step.before, self.rules
-        report = self.preferred(state, iterations, seed)
-        if report.reason == "special":
-            return None
-        preferred = rules.notation(state, report.move)
-        stats = {rules.notation(state, s.move): s.value for s in report.moves}
-        before = stats.get(preferred)
-        if before is None:  # chosen without a tree search (a winning move, one candidate): search it alone
-            before = self.value(state, report.move, iterations, seed)
-        played_preferred = preferred == step.notation
-        after = before if played_preferred else self.value(state, step.move, iterations, seed)
-        return MoveReview(step.ply, step.seat, step.notation, preferred, before, after, deep)
+
+def review(
+    rules: Rules[Any, Any],
+    state: Any,
+    ply: int,
+    played: str,
+    *,
+    iterations: int,
+    seconds: float | None = None,
+    seed: int,
+    deep: bool = False,
+) -> Reviewed:
+    """The review of the move `played` (notation) at `ply` from `state`: the preferred move and both win
+    chances, each search bounded by `iterations` and `seconds` (None: iterations alone)."""
+    estimator = _Estimator(rules, knowledge_for(rules.id))
+    report = estimator.preferred(state, iterations, seconds, seed)
+    if report.reason == "special":
+        return Reviewed(None, estimator.iterations)
+    seat = rules.to_move(state)
+    assert seat is not None, "a reviewed position has a mover"
+    preferred = rules.notation(state, report.move)
+    stats = {rules.notation(state, s.move): s.value for s in report.moves}
+    before = stats.get(preferred)
+    if before is None:  # chosen without a tree search (a winning move, one candidate): search it alone
+        before = estimator.value(state, report.move, iterations, seconds, seed)
+    if preferred == played:
+        after = before
+    else:
+        after = estimator.value(state, rules.parse(state, played), iterations, seconds, seed)
+    found = MoveReview(ply, seat, played, preferred, before, after, deep)
+    return Reviewed(found, estimator.iterations)
 
 
 def decisions(rules: Rules[Any, Any], steps: Sequence[Step[Any, Any]]) -> list[Step[Any, Any]]:
@@ -155,10 +220,35 @@ def decisions(rules: Rules[Any, Any], steps: Sequence[Step[Any, Any]]) -> list[S
     return chosen
 
 
+def positions(rules: Rules[Any, Any], start: Any, log: Sequence[tuple[Seat, str]]) -> list[Step[Any, Any]]:
+    """The decisions of the match played from `start` with `log` (ReplayError if it does not replay)."""
+    return decisions(rules, list(replay(rules, start, log)))
+
+
 def _top(reviews: Sequence[MoveReview], seat: Seat, count: int, min_drop: float) -> list[MoveReview]:
     """A seat's reviews with the largest drops (at least `min_drop`), biggest first, earliest on a tie."""
     mine = [r for r in reviews if r.seat == seat and r.drop >= min_drop]
     return sorted(mine, key=lambda r: (-r.drop, r.ply))[:count]
+
+
+def candidates(first: Sequence[MoveReview], seats: int, budget: Budget) -> list[MoveReview]:
+    """The first-pass reviews the second pass searches again: per seat, the largest drops, seat by seat."""
+    return [c for seat in range(seats) for c in _top(first, seat, budget.turning_points, min_drop=1e-9)]
+
+
+def conclude(
+    first: Sequence[MoveReview], deep: Sequence[MoveReview], seats: int, budget: Budget, iterations: int
+) -> MatchAnalysis:
+    """The analysis from both passes: the deep reviews replace the first ones of their plies, and each
+    seat's turning points are its largest deep drops."""
+    reviews = {r.ply: r for r in first}
+    reviews.update((r.ply, r) for r in deep)
+    ordered = tuple(reviews[ply] for ply in sorted(reviews))
+    deep_reviews = [r for r in ordered if r.deep]
+    points = tuple(
+        tuple(_top(deep_reviews, seat, budget.turning_points, budget.min_drop)) for seat in range(seats)
+    )
+    return MatchAnalysis(ordered, points, iterations)
 
 
 def analyse_match(
@@ -168,33 +258,55 @@ def analyse_match(
     *,
     budget: Budget = Budget(),
     seed: int = 0,
+    progress: Callable[[int, int, bool], None] | None = None,
 ) -> MatchAnalysis:
     """The analysis of a match played from `start` with the move `log` of (seat, notation) entries (see the
-    module doc). Raises ReplayError for a log that does not replay."""
-    steps = list(replay(rules, start, log))
+    module doc); `progress(done, total, deep)` is called after each position. Raises ReplayError for a log
+    that does not replay."""
+    began = time.perf_counter()
+    chosen = positions(rules, start, log)
     seats = seat_count(rules, start)
-    estimator = _Estimator(rules, knowledge_for(rules.id))
-    chosen = decisions(rules, steps)
     iterations = budget.per_search(2 * len(chosen))
-    first = {}
-    for step in chosen:
-        review = estimator.review(step, iterations, seed + step.ply, deep=False)
-        if review is not None:
-            first[step.ply] = review
-    reviews = dict(first)
+    spent = 0
+    first: list[MoveReview] = []
+    for done, step in enumerate(chosen, 1):
+        seconds = budget.first_seconds(2 * (len(chosen) - done + 1), time.perf_counter() - began)
+        found = review(
+            rules,
+            step.before,
+            step.ply,
+            step.notation,
+            iterations=iterations,
+            seconds=seconds,
+            seed=seed + step.ply,
+        )
+        spent += found.iterations
+        if found.review is not None:
+            first.append(found.review)
+        if progress is not None:
+            progress(done, len(chosen), False)
     by_ply = {step.ply: step for step in chosen}
-    for seat in range(seats):
-        for candidate in _top(list(first.values()), seat, budget.turning_points, min_drop=1e-9):
-            step = by_ply[candidate.ply]
-            deep = estimator.review(step, budget.deep, seed + step.ply + DEEP_SEED, deep=True)
-            if deep is not None:
-                reviews[step.ply] = deep
-    ordered = tuple(reviews[ply] for ply in sorted(reviews))
-    deep_reviews = [r for r in ordered if r.deep]
-    points = tuple(
-        tuple(_top(deep_reviews, seat, budget.turning_points, budget.min_drop)) for seat in range(seats)
-    )
-    return MatchAnalysis(ordered, points, estimator.iterations)
+    again = candidates(first, seats, budget)
+    deep: list[MoveReview] = []
+    for done, candidate in enumerate(again, 1):
+        step = by_ply[candidate.ply]
+        deep_seconds = budget.deep_seconds(2 * (len(again) - done + 1), time.perf_counter() - began)
+        found = review(
+            rules,
+            step.before,
+            step.ply,
+            step.notation,
+            iterations=budget.deep,
+            seconds=deep_seconds,
+            seed=seed + step.ply + DEEP_SEED,
+            deep=True,
+        )
+        spent += found.iterations
+        if found.review is not None:
+            deep.append(found.review)
+        if progress is not None:
+            progress(done, len(again), True)
+    return conclude(first, deep, seats, budget, spent)
 
 
 def _wins_at_once(rules: Rules[Any, Any], state: Any, seat: Seat, limit: int = 400) -> bool:
@@ -227,12 +339,15 @@ def _stops_a_win(rules: Rules[Any, Any], state: Any, report: SearchReport) -> Se
     return None
 
 
-def hint(rules: Rules[Any, Any], state: Any, *, iterations: int, seed: int = 0) -> Hint:
-    """The AI's move for the seat to move in `state` (hard level, `iterations` per search) and why, in one
-    line: it wins at once, it is the only move, it stops the opponent's immediate win, or its win chance
-    (beside the next best move's, when that is lower: a short search may rank by visits a move whose
-    mean is a little lower). Raises GameOver on a finished game."""
-    report = analyse(rules, state, level=LEVEL, iterations=iterations, seed=seed)
+def hint(
+    rules: Rules[Any, Any], state: Any, *, iterations: int, seconds: float | None = None, seed: int = 0
+) -> Hint:
+    """The AI's move for the seat to move in `state` (hard level, a search of at most `iterations` and at
+    most `seconds`, None: iterations alone) and why, in one line: it wins at once, it is the only move, it
+    stops the opponent's immediate win, or its win chance (beside the next best move's, when that is lower:
+    a short search may rank by visits a move whose mean is a little lower). Raises GameOver on a finished
+    game."""
+    report = analyse(rules, state, level=LEVEL, iterations=iterations, seconds=seconds, seed=seed)
     notation = rules.notation(state, report.move)
     description = rules.describe(state, report.move)
     if report.reason == "winning move":
@@ -267,4 +382,21 @@ def percent(chance: float) -> str:
     return f"{round(100 * chance)}%"
 
 
-__all__ = ["Budget", "Hint", "MatchAnalysis", "MoveReview", "analyse_match", "decisions", "hint", "percent"]
+__all__ = [
+    "ANALYSIS_SECONDS",
+    "HINT_SECONDS",
+    "TIMED_BUDGET",
+    "Budget",
+    "Hint",
+    "MatchAnalysis",
+    "MoveReview",
+    "Reviewed",
+    "analyse_match",
+    "candidates",
+    "conclude",
+    "decisions",
+    "hint",
+    "percent",
+    "positions",
+    "review",
+]

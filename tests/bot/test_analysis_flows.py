@@ -3,12 +3,14 @@ with the tiny test budget."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
 import pytest
 from PIL import Image
 
+import renderer
 from tests.bot.helpers import (
     boards,
     bot_member,
@@ -21,6 +23,7 @@ from tests.bot.helpers import (
     take_user_errors,
 )
 from tests.games.test_ai_analysis import blunder_game
+from tests.service.helpers import until
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 
@@ -83,6 +86,16 @@ async def test_analyse_shows_the_biggest_turning_point(world: Any) -> None:
     await alice.slash(world.channel, "prefs", theme="colorblind")
     result = await alice.slash(world.channel, "analyse", match_id=match_id)
     text = reply_text(result)
+    edits = [
+        str(r.json.get("content"))
+        for r in world.env.http_requests
+        if r.method == "PATCH" and r.path.endswith("/messages/@original") and isinstance(r.json, dict)
+    ]
+    progress = [e for e in edits if e.startswith(f"Analysing match #{match_id}… ")]
+    assert progress and progress[0] == f"Analysing match #{match_id}… move 1 of 94.", "at once, in place"
+    numbers = [int(e.split("move ")[1].split(" of")[0]) for e in progress if " move " in e]
+    assert numbers == sorted(numbers), "the reply counts up as the search goes"
+    assert edits[-1] == text and not result.followups, "the result replaces the progress line"
     analysis = runtime.analyses.cached(match_id)
     biggest = analysis.biggest()
     assert biggest is not None
@@ -94,7 +107,11 @@ async def test_analyse_shows_the_biggest_turning_point(world: Any) -> None:
     assert f"after the move played, {biggest.played}" in str(attachment.description)
     assert image_theme(world.env, attachment) == "colorblind"
     image = Image.open(io.BytesIO(world.env.backend.cdn.get(attachment.url)))
-    assert image.width > image.height, "two boards side by side"
+    start = runtime.service.rules("paintscape").new(2, {"balance": False}, 35)
+    board = Image.open(io.BytesIO(renderer.render("paintscape", start)))
+    assert image.width >= board.width and image.height >= 2 * board.height, (
+        "two whole boards, one above the other"
+    )
 
 
 async def test_analyse_refuses_what_it_cannot_analyse(world: Any) -> None:
@@ -172,3 +189,129 @@ async def test_hints_are_only_for_casual_matches_against_the_bot(world: Any) -> 
     humans = await bob.slash(second, "hint")
     assert humans.ephemeral and "Hints are only for matches against me" in reply_text(humans)
     take_user_errors(world)
+
+
+def dispatch_slash(actor: Any, channel: Any, name: str, **values: Any) -> Any:
+    """Emit a slash command to the bot without waiting for it to settle (see helpers.dispatch_move)."""
+    from simcord import actors, interactions
+    from simcord.enums import AppCommandType, InteractionType
+
+    env = actor._env
+    root = actors._resolve_visible_command(actor, channel.id, name, AppCommandType.CHAT_INPUT)
+    options, _ = interactions.build_options(actor, name, root, values, channel_id=channel.id)
+    data = {"id": root["id"], "name": root["name"], "type": root.get("type", 1), "options": options}
+    record, payload = interactions.base_payload(
+        env.backend,
+        type=InteractionType.APPLICATION_COMMAND,
+        channel_id=channel.id,
+        guild_id=actor.guild.id,
+        user_id=actor.id,
+        data=data,
+    )
+    env._notify_dispatch_observers(record)
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return record
+
+
+async def test_one_analysis_at_a_time_per_user_with_a_private_answer(world: Any) -> None:
+    """While Alice's analysis runs, her second one is refused privately with what to do; Bob's is not."""
+    runtime = world.env.bot.runtime
+    alice, bob, channel = world.alice, world.bob, world.channel
+    first = await short_paint_match(world)
+    second = await short_paint_match(world)
+    gate = asyncio.Event()
+    runner = runtime.analyses.runner
+    real = runner.analysis_positions
+
+    async def gated(*args: Any) -> Any:
+        await world.env.external_wait(gate.wait(), reason="the test holds Alice's analysis")
+        return await real(*args)
+
+    runner.analysis_positions = gated
+    try:
+        dispatch_slash(alice, channel, "analyse", match_id=first)
+        await until(lambda: runtime.analyses.in_progress == 1)
+        refused = await alice.slash(channel, "analyse", match_id=second)
+        assert refused.ephemeral
+        assert reply_text(refused) == (
+            f"You already have an analysis running (match #{first}). Wait for it to finish, then ask again."
+        )
+        gate.set()
+        other = await bob.slash(channel, "analyse", match_id=second)
+        assert f"**Analysis of match #{second}**" in reply_text(other)
+    finally:
+        gate.set()
+        runner.analysis_positions = real
+    take_user_errors(world)
+
+
+async def test_one_replay_at_a_time_per_user_with_a_private_answer(world: Any) -> None:
+    """While Alice's replay waits to be drawn, her second one is refused privately with what to expect;
+    Bob's is drawn."""
+    runtime = world.env.bot.runtime
+    alice, bob, channel = world.alice, world.bob, world.channel
+    first = await short_paint_match(world)
+    second = await short_paint_match(world)
+    gate = asyncio.Event()
+
+    class HeldSlots:
+        """The replay workers' slots, held until the test lets them go."""
+
+        async def __aenter__(self) -> None:
+            await world.env.external_wait(gate.wait(), reason="the test holds the replay workers")
+
+        async def __aexit__(self, *exc_info: Any) -> None:
+            return None
+
+    slots = runtime.drawing._replay_slots
+    runtime.drawing._replay_slots = HeldSlots()
+    try:
+        dispatch_slash(alice, channel, "replay", match_id=first)
+        await until(lambda: alice.id in runtime.drawing._users)
+        refused = await alice.slash(channel, "replay", match_id=second)
+        assert refused.ephemeral
+        assert reply_text(refused) == (
+            "Your previous replay is still being drawn; it will be posted in a moment."
+        )
+        gate.set()
+        other = await bob.slash(channel, "replay", match_id=second)
+        reply = other.followups[-1] if other.followups else other.response
+        assert reply is not None and reply.attachments[0].filename.endswith(".gif")
+    finally:
+        gate.set()
+        runtime.drawing._replay_slots = slots
+    take_user_errors(world)
+
+
+async def test_an_analysis_that_breaks_halfway_leaves_no_stale_progress(world: Any) -> None:
+    """The progress line goes when the analysis fails after it was shown; the asker gets the apology."""
+    runtime = world.env.bot.runtime
+    alice = world.alice
+    match_id = await blunder_match(runtime.service, world.guild, world.channel, alice, world.bob)
+    runner = runtime.analyses.runner
+    real = runner.review
+    calls = 0
+
+    async def breaks(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > 5:
+            raise RuntimeError("the worker died")
+        return await real(*args, **kwargs)
+
+    runner.review = breaks
+    try:
+        result = await alice.slash(world.channel, "analyse", match_id=match_id)
+    finally:
+        runner.review = real
+    shown = [
+        r
+        for r in world.env.http_requests
+        if r.method == "PATCH" and isinstance(r.json, dict) and "Analysing" in str(r.json.get("content"))
+    ]
+    assert shown, "the progress was shown before it broke"
+    assert result.response is None, "the progress line was deleted"
+    assert result.followups and result.followups[-1].ephemeral
+    assert reply_text(result).startswith("Sorry, something went wrong on our side.")
+    with pytest.raises(ExceptionGroup, match="1 error"):
+        world.env.raise_errors()  # the failure was logged and answered; acknowledged here

@@ -264,14 +264,14 @@ ANALYSIS_WORDS = {
         "**Analyse de la partie n°{match_id}** (Paintscape, ",
         "a joué **{played}**, **{preferred}** était meilleur ; chances de gagner {before} → {after}.",
         "L'image montre le plus grand, au coup {number} :",
-        "Deux plateaux. À gauche, après le coup joué, {played} : {after} de chances de gagner. "
-        "À droite, après {preferred} : {before}.",
+        "Deux plateaux. En haut, après le coup joué, {played} : {after} de chances de gagner. "
+        "En bas, après {preferred} : {before}.",
     ),
     "ja": (
         "**対局 #{match_id} の分析**（Paintscape、",
         "の着手は **{played}** でしたが、**{preferred}** の方が良い手でした。勝率 {before} → {after}。",
         "画像は最大のターニングポイント、{number}手目です。",
-        "2つの盤面。左は実際の着手 {played} の後：勝率{after}。右は {preferred} の後：{before}。",
+        "2つの盤面。上は実際の着手 {played} の後：勝率{after}。下は {preferred} の後：{before}。",
     ),
 }
 

@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 import pytest
 
 import games
-from games.ai.analysis import Budget, MoveReview, _stops_a_win, analyse_match, decisions, hint
+from games.ai.analysis import (
+    MIN_DEEP_SECONDS,
+    Budget,
+    MoveReview,
+    _stops_a_win,
+    analyse_match,
+    decisions,
+    hint,
+)
 from games.ai.search import MoveStats, SearchReport
 from games.base import RESIGN, GameOver, Seat, replay
 
@@ -215,3 +224,43 @@ def test_no_hint_once_the_game_is_over() -> None:
     end = list(replay(PAINTSCAPE, start, log))[-1].after
     with pytest.raises(GameOver):
         hint(PAINTSCAPE, end, iterations=10)
+
+
+def test_a_timed_analysis_stays_within_its_seconds_whatever_the_iterations() -> None:
+    """Anytime: with `seconds` set, iteration caps far beyond what fits still end in about that time (the
+    first pass its share, the second pass what is left), and the turning point is still found."""
+    start, log, ply = blunder_game(35)
+    seat = log[ply][0]
+    budget = Budget(first=10**6, deep=10**6, total=10**9, seconds=1.5)
+    heard: list[tuple[int, int, bool]] = []
+    began = time.perf_counter()
+    analysis = analyse_match(
+        PAINTSCAPE, start, log, budget=budget, seed=3, progress=lambda *event: heard.append(event)
+    )
+    took = time.perf_counter() - began
+    assert took < budget.seconds + 1.5, f"an analysis of {budget.seconds} s took {took:.1f} s"
+    assert analysis.turning_points[seat][0].ply == ply, "the blunder is still the top turning point"
+    first = [e for e in heard if not e[2]]
+    assert [done for done, _, _ in first] == list(range(1, len(first) + 1))
+    assert len(first) == len(decisions(PAINTSCAPE, list(replay(PAINTSCAPE, start, log))))
+    assert heard[len(first) :] and all(deep for _, _, deep in heard[len(first) :])
+
+
+def test_the_budget_shares_its_seconds_between_the_passes() -> None:
+    budget = Budget(seconds=10.0, deep_share=0.3)
+    assert budget.first_seconds(20) == pytest.approx(7.0 / 20)
+    assert budget.first_seconds(10, elapsed=5.0) == pytest.approx(0.2), "time spent comes out of it"
+    assert budget.first_seconds(10, elapsed=8.0) == 0.0, "nothing left: a few iterations each"
+    assert budget.deep_seconds(4, elapsed=6.0) == pytest.approx(1.0), "the second pass gets what is left"
+    assert budget.deep_seconds(4, elapsed=12.0) == MIN_DEEP_SECONDS, "a floor when the first pass overran"
+    assert Budget().first_seconds(20) is None and Budget().deep_seconds(4, 1.0) is None
+
+
+def test_a_hint_searches_no_longer_than_its_seconds() -> None:
+    rules = games.get("tilingking")
+    state = rules.new(2, {}, 1)
+    began = time.perf_counter()
+    given = hint(rules, state, iterations=10**7, seconds=0.5)
+    took = time.perf_counter() - began
+    assert took < 2.0, f"a hint of 0.5 s took {took:.1f} s"
+    assert rules.parse(state, given.move) in list(rules.legal_moves(state))

@@ -1,18 +1,34 @@
-"""The turning point image: the board after the move played beside the board after the preferred move, each
-the drawer's own image with its last-move mark, under a caption with the move and the win chance."""
+"""The turning point image: the board after the move played above the board after the preferred move, each
+the drawer's own full-size image with its last-move mark, under a caption with the move and the win chance;
+no text on it is cut short, in any language."""
 
 from __future__ import annotations
 
 import io
+import random
+from collections.abc import Callable
+from typing import Any
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 import games
+import games.paintscape as paintscape_engine
 import renderer
 import renderer.analysis
-from bot.i18n import translations
+import renderer.canvas
+import renderer.paint
+import renderer.paintscape
+import renderer.tilingking
+from bot.i18n import DISCORD_LOCALES, SOURCE_LOCALE, translations
+from games.texts import Translations
+from renderer import DEFAULT_SIZE
+from renderer import text as wording
 
 RULES = games.get("paintscape")
+LANGUAGES = sorted({SOURCE_LOCALE, *DISCORD_LOCALES.values()})
 
 
 def position() -> tuple[object, str, str]:
@@ -22,33 +38,45 @@ def position() -> tuple[object, str, str]:
     return state, moves[0], moves[-1]
 
 
-def test_the_two_boards_are_the_drawer_s_own_images_of_each_move() -> None:
+def open_png(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def find_board(image: Image.Image, board: Image.Image) -> int:
+    """The top of the one place where `board` appears whole in `image` (full width)."""
+    first_row = board.crop((0, 0, board.width, 1)).tobytes()
+    found = [
+        top
+        for top in range(image.height - board.height + 1)
+        if image.crop((0, top, board.width, top + 1)).tobytes() == first_row
+        and ImageChops.difference(image.crop((0, top, board.width, top + board.height)), board).getbbox()
+        is None
+    ]
+    assert len(found) == 1, f"the board appears {len(found)} times"
+    return found[0]
+
+
+def test_the_two_boards_are_the_drawer_s_own_full_size_images_of_each_move() -> None:
     state, played, preferred = position()
     png = renderer.analysis.turning_point(
-        "paintscape", state, played, preferred, chances=(0.62, 0.31), players=["Alice", "Bob"], size=960
+        "paintscape", state, played, preferred, chances=(0.62, 0.31), players=["Alice", "Bob"]
     )
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    half = round(960 / 2.02)
-    strip = round(half * renderer.analysis.CAPTION_SHARE)
-    assert image.width == 2 * half + round(half * renderer.analysis.GAP_SHARE)
-    gap = image.width - 2 * half
-    for index, move in enumerate((played, preferred)):
+    image = open_png(png)
+    tops = []
+    for move in (played, preferred):
         after = RULES.apply(state, RULES.parse(state, move))
-        alone = renderer.render("paintscape", after, last_move=move, players=["Alice", "Bob"], size=half)
-        expected = Image.open(io.BytesIO(alone)).convert("RGB")
-        left = index * (half + gap)
-        drawn = image.crop((left, strip, left + half, strip + expected.height))
-        assert ImageChops.difference(drawn, expected).getbbox() is None, f"board {index} is the drawer's own"
-    assert image.height == strip + expected.height
-    caption = image.crop((0, 0, image.width, strip))
-    assert caption.getcolors(10_000) is not None and len(caption.getcolors(10_000) or []) > 1, (
-        "captions drawn"
-    )
+        alone = open_png(renderer.render("paintscape", after, last_move=move, players=["Alice", "Bob"]))
+        assert alone.width == DEFAULT_SIZE
+        tops.append(find_board(image, alone))
+    assert image.width == alone.width, "as wide as a board"
+    assert image.height >= 2 * alone.height, "two whole boards"
+    assert 0 < tops[0] < tops[0] + alone.height <= tops[1], "the move played above, the better one below"
+    for top in tops:
+        caption = image.crop((0, top - 30, image.width, top - 4))
+        assert len(caption.getcolors(10_000) or []) > 1, "a caption above each board"
 
 
 def test_the_captions_and_the_alt_text_name_the_moves_and_chances() -> None:
-    from renderer import text as wording
-
     assert (
         wording.text("analysis.played", name="Alice", move="d4", chance="31%")
         == "Alice played d4: 31% to win"
@@ -63,35 +91,119 @@ def test_the_turning_point_is_drawn_and_described_in_the_language_of_its_transla
     state, played, preferred = position()
     words = translations("ja")
     drawn = {
-        language: Image.open(
-            io.BytesIO(
-                renderer.analysis.turning_point(
-                    "paintscape",
-                    state,
-                    played,
-                    preferred,
-                    chances=(0.62, 0.31),
-                    players=["Alice", "Bob"],
-                    size=960,
-                    translations=catalog,
-                )
+        language: open_png(
+            renderer.analysis.turning_point(
+                "paintscape",
+                state,
+                played,
+                preferred,
+                chances=(0.62, 0.31),
+                players=["Alice", "Bob"],
+                translations=catalog,
             )
-        ).convert("RGB")
+        )
         for language, catalog in (("en", None), ("ja", words))
     }
-    half = round(960 / 2.02)
-    strip = round(half * renderer.analysis.CAPTION_SHARE)
-    captions = [image.crop((0, 0, image.width, strip)) for image in drawn.values()]
-    assert ImageChops.difference(*captions).getbbox() is not None, "the captions are in Japanese"
     after = RULES.apply(state, RULES.parse(state, played))
     board = renderer.render(
-        "paintscape", after, last_move=played, players=["Alice", "Bob"], size=half, translations=words
+        "paintscape", after, last_move=played, players=["Alice", "Bob"], translations=words
     )
-    expected = Image.open(io.BytesIO(board)).convert("RGB")
-    left = drawn["ja"].crop((0, strip, half, strip + expected.height))
-    assert ImageChops.difference(left, expected).getbbox() is None, "the board is the Japanese board"
+    top = find_board(drawn["ja"], open_png(board))
+    captions = [image.crop((0, 0, image.width, top)) for image in drawn.values()]
+    assert ImageChops.difference(*captions).getbbox() is not None, "the captions are in Japanese"
     assert renderer.analysis.alt_text("d4", "e5", (0.62, 0.31), translations=translations("fr")) == (
-        "Deux plateaux. À gauche, après le coup joué, d4 : 31% de chances de gagner. "
-        "À droite, après e5 : 62%."
+        "Deux plateaux. En haut, après le coup joué, d4 : 31% de chances de gagner. En bas, après e5 : 62%."
     )
     assert renderer.analysis.alt_text("d4", "e5", (0.62, 0.31)).startswith("Two boards."), "English again"
+
+
+def first_position(
+    game_id: str, seats: int, options: dict[str, Any], seed: int, wanted: Callable[[Any], bool]
+) -> tuple[Any, str, str]:
+    """The first position of a seeded random game where `wanted` holds, with two legal moves from it."""
+    rules = games.get(game_id)
+    rng = random.Random(seed)
+    state = rules.new(seats, options, seed)
+    while rules.to_move(state) is not None:
+        moves = [rules.notation(state, m) for m in rules.legal_moves(state)]
+        if wanted(state) and len(moves) > 1:
+            return state, moves[0], moves[-1]
+        move = rng.choice(moves)
+        state = rules.apply(state, rules.parse(state, move))
+    raise AssertionError("no such position")
+
+
+def paintscape_race(state: Any) -> bool:
+    """Both players one stone short of a colour: the panel says who can take which."""
+    race = paintscape_engine.race(state)
+    return state.phase == "play" and sum(1 for b, w, _ in race if 5 in (b, w)) >= 2
+
+
+PANEL_CASES = {
+    "paintscape": ("paintscape", 2, {"balance": False}, 3, paintscape_race),
+    "paint": ("paint", 2, {}, 3, lambda s: s.leader is not None and s.lead_count > 3),
+    "tilingking": ("tilingking", 4, {"board": "hex8bi"}, 3, lambda s: any(s.passall) and s.ply > 12),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PANEL_CASES))
+def test_no_text_of_the_image_is_cut_in_any_language(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text drawn below the header strips (captions, side panels) is whole in every language: long ones
+    are wrapped onto more lines, none is cut short with an ellipsis, and the words of each caption all
+    appear. (A header chip of a four-player game has little room; its words are in the panel whole.)"""
+    game_id, seats, options, seed, wanted = PANEL_CASES[case]
+    state, played, preferred = first_position(game_id, seats, options, seed, wanted)
+    players = ["Alice", "Bob", "Carol", "Dave"][:seats]
+    drawn: list[str] = []
+    real = renderer.canvas.text_line
+    in_header = [False]
+
+    def spy(text: str, px: int) -> Any:
+        if not in_header[0]:
+            drawn.append(text)
+        return real(text, px)
+
+    def header(*args: Any) -> None:
+        in_header[0] = True
+        try:
+            renderer.canvas.draw_header(*args)
+        finally:
+            in_header[0] = False
+
+    monkeypatch.setattr(renderer.canvas, "text_line", spy)
+    for drawer in (renderer.paintscape, renderer.paint, renderer.tilingking):
+        monkeypatch.setattr(drawer, "draw_header", header)
+    for language in LANGUAGES:
+        words: Translations | None = translations(language)
+        drawn.clear()
+        png = renderer.analysis.turning_point(
+            game_id, state, played, preferred, chances=(0.62, 0.31), players=players, translations=words
+        )
+        with wording.using(words):
+            dots = wording.text("ellipsis")
+            captions = renderer.analysis.captions(game_id, state, played, preferred, (0.62, 0.31), players)
+        cut = [t for t in drawn if t.endswith(dots)]
+        assert not cut, f"{language}: cut short: {cut}"
+        text = " ".join(drawn)
+        for caption in captions:
+            assert all(word in text for word in caption.split()), f"{language}: {caption!r} is not whole"
+        assert open_png(png).width >= DEFAULT_SIZE
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a", "word", "Farbrennen", "ディスク", "（数）、", "です。", "x" * 30]), max_size=12
+    ),
+    st.integers(min_value=60, max_value=400),
+)
+def test_wrapping_keeps_every_word_and_each_line_fits(pieces: list[str], width: int) -> None:
+    text = " ".join(pieces)
+    lines = renderer.canvas.wrap_text(text, 16, width)
+    dots = wording.text("ellipsis")
+    for line in lines:
+        assert renderer.canvas.text_width(line, 16) <= width or " " not in line, line
+        assert not line.startswith(tuple(renderer.canvas.NO_BREAK_BEFORE)) or line == lines[0]
+    if all(renderer.canvas.text_width(word, 16) <= width for word in text.split()):
+        assert not any(line.endswith(dots) for line in lines)
+        assert "".join("".join(lines).split()) == "".join(text.split()), "nothing is left out"
