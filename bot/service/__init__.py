@@ -128,9 +128,9 @@ class Service:
             raise
         if service.quarantined:
             log.warning(
-                "%d damaged matches were set aside (quarantined): %s; the bot runs without them",
-                len(service.quarantined),
+                "damaged matches set aside (quarantined): %s (%d); the bot runs without them",
                 ", ".join(f"#{i}" for i in service.quarantined),
+                len(service.quarantined),
             )
         return service
 

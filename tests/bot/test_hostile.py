@@ -29,7 +29,7 @@ async def test_the_bot_starts_past_a_damaged_match_and_says_so(
 
     with caplog.at_level(logging.WARNING):
         await env.restart_bot(make_bot())
-    assert f"1 damaged matches were set aside (quarantined): #{match_id}" in caplog.text
+    assert f"damaged matches set aside (quarantined): #{match_id} (1)" in caplog.text
 
     board = await alice.slash(channel, "board")
     assert board.ephemeral and "no match in this channel" in board.response.content

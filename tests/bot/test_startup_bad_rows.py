@@ -74,7 +74,7 @@ def test_a_damaged_match_is_set_aside_and_the_bot_starts(tmp_path: Path, sql: st
     assert done.returncode == entry.EXIT_NETWORK, done.stderr
     assert "cannot reach Discord" in one_line_error(done, "tessera:")
     assert "DATABASE_URL" not in done.stderr
-    assert "1 damaged matches were set aside (quarantined): #1;" in done.stderr
+    assert "damaged matches set aside (quarantined): #1 (1);" in done.stderr
 
     checked = run([sys.executable, "-m", "bot", "check-db", "--database-url", url], tmp_path)
     assert checked.returncode == 1, checked.stderr
