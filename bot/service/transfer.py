@@ -105,6 +105,22 @@ def _from_sqlite(kind: Kind, value: Any) -> Any:
     return value
 
 
+def _converted(table: Table, kinds: Sequence[Kind], row: Sequence[Any]) -> Row:
+    """A SQLite row as Python values; a value that is not of its column's kind (a damaged row) stops the copy
+    with a line naming the table, the row and the column, since the PostgreSQL column would refuse it."""
+    values = []
+    for column, kind, value in zip(table.columns, kinds, row, strict=True):
+        try:
+            values.append(_from_sqlite(kind, value))
+        except (ValueError, TypeError) as error:
+            raise TransferError(
+                f"{table.name} row {dict(zip(table.columns, row, strict=True)).get('id', row[0])!r}: "
+                f"{column} is not {kind} ({error}); repair or delete that row (check-db names damaged "
+                "matches), then run again"
+            ) from error
+    return tuple(values)
+
+
 def _to_sqlite(kind: Kind, value: Any) -> Any:
     if value is None:
         return None
@@ -228,7 +244,7 @@ class SqliteSide(Side):
         cursor = self.db.execute(f"SELECT {columns} FROM {quote(table.name)}")
         conversions = [kinds.get(c, "plain") for c in table.columns]
         while batch := cursor.fetchmany(BATCH):
-            yield [tuple(_from_sqlite(k, v) for k, v in zip(conversions, row, strict=True)) for row in batch]
+            yield [_converted(table, conversions, row) for row in batch]
 
     async def begin(self, *, write: bool) -> None:
         self.db.execute("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -263,6 +263,22 @@ async def test_a_copy_into_a_non_empty_database_is_refused_unless_asked(
     assert copied["matches"] == len(sqlite_tables(first)["matches"]) == 3
 
 
+async def test_a_damaged_row_stops_the_copy_with_a_line_that_names_it(
+    tmp_path: Path, clock: FakeClock, postgres_url: str
+) -> None:
+    """A value PostgreSQL would refuse (options that are not JSON) names its table, row and column, and
+    nothing is copied."""
+    source = tmp_path / "source.sqlite3"
+    await fill(f"sqlite:///{source}", clock)
+    with sqlite3.connect(source) as db:
+        db.execute("UPDATE matches SET options = '{bad' WHERE id = 1")
+    done = migrate(tmp_path, f"sqlite:///{source}", "--to", postgres_url)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("migrate-db: nothing copied: matches row 1: options is not json"), line
+    assert "repair or delete that row" in line
+
+
 async def test_nothing_is_copied_into_the_same_database_or_from_a_missing_one(tmp_path: Path) -> None:
     path = tmp_path / "one.sqlite3"
     with pytest.raises(TransferError, match="the same database"):
