@@ -95,18 +95,16 @@ def image_theme(env: Any, attachment: Any) -> str:
     raise AssertionError(f"{attachment.filename} matches no theme's palette")
 
 
-def dispatch_move(actor: Any, channel: Any, notation: str) -> Any:
-    """Emit a /move interaction to the bot without waiting for it (SimCord's slash, minus the settle), so
-    that many reach the bot at the same moment; `env._settle_internal(dispatch="INTERACTION_CREATE")` then
-    waits for them all. Uses SimCord's interaction builders (simcord is pinned to an exact version)."""
+def dispatch_slash(actor: Any, channel: Any, name: str, **values: Any) -> Any:
+    """Emit a slash command to the bot without waiting for it (SimCord's slash, minus the settle), so that
+    many reach the bot at the same moment; `env._settle_internal(dispatch="INTERACTION_CREATE")` then waits
+    for them all. Uses SimCord's interaction builders (simcord is pinned to an exact version)."""
     from simcord import actors, interactions
     from simcord.enums import AppCommandType, InteractionType
 
     env = actor._env
-    root = actors._resolve_visible_command(actor, channel.id, "move", AppCommandType.CHAT_INPUT)
-    options, _ = interactions.build_options(
-        actor, "move", root, {"notation": notation}, channel_id=channel.id
-    )
+    root = actors._resolve_visible_command(actor, channel.id, name, AppCommandType.CHAT_INPUT)
+    options, _ = interactions.build_options(actor, name, root, values, channel_id=channel.id)
     data = {"id": root["id"], "name": root["name"], "type": root.get("type", 1), "options": options}
     record, payload = interactions.base_payload(
         env.backend,
@@ -119,3 +117,8 @@ def dispatch_move(actor: Any, channel: Any, notation: str) -> Any:
     env._notify_dispatch_observers(record)
     env.backend.emit("INTERACTION_CREATE", payload)
     return record
+
+
+def dispatch_move(actor: Any, channel: Any, notation: str) -> Any:
+    """Emit a /move interaction to the bot without waiting for it (see `dispatch_slash`)."""
+    return dispatch_slash(actor, channel, "move", notation=notation)

@@ -15,6 +15,7 @@ from tests.bot.helpers import (
     boards,
     bot_member,
     button_labels,
+    dispatch_slash,
     image_theme,
     last_board,
     match_id_of,
@@ -189,28 +190,6 @@ async def test_hints_are_only_for_casual_matches_against_the_bot(world: Any) -> 
     humans = await bob.slash(second, "hint")
     assert humans.ephemeral and "Hints are only for matches against me" in reply_text(humans)
     take_user_errors(world)
-
-
-def dispatch_slash(actor: Any, channel: Any, name: str, **values: Any) -> Any:
-    """Emit a slash command to the bot without waiting for it to settle (see helpers.dispatch_move)."""
-    from simcord import actors, interactions
-    from simcord.enums import AppCommandType, InteractionType
-
-    env = actor._env
-    root = actors._resolve_visible_command(actor, channel.id, name, AppCommandType.CHAT_INPUT)
-    options, _ = interactions.build_options(actor, name, root, values, channel_id=channel.id)
-    data = {"id": root["id"], "name": root["name"], "type": root.get("type", 1), "options": options}
-    record, payload = interactions.base_payload(
-        env.backend,
-        type=InteractionType.APPLICATION_COMMAND,
-        channel_id=channel.id,
-        guild_id=actor.guild.id,
-        user_id=actor.id,
-        data=data,
-    )
-    env._notify_dispatch_observers(record)
-    env.backend.emit("INTERACTION_CREATE", payload)
-    return record
 
 
 async def test_one_analysis_at_a_time_per_user_with_a_private_answer(world: Any) -> None:
