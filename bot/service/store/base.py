@@ -118,6 +118,7 @@ def _json(value: Any, column: str, json_value: Callable[[Any], Any]) -> Any:
 
 
 E = TypeVar("E", bound=enum.StrEnum)
+T = TypeVar("T")
 
 
 def _member(kind: type[E], value: Any, column: str) -> E:
@@ -156,6 +157,17 @@ def _players(rows: Sequence[Row]) -> tuple[Player, ...]:
     return tuple(players)
 
 
+def _parsed(
+    raw: Any, column: str, json_value: Callable[[Any], Any], build: Callable[[Any], T], what: str
+) -> T:
+    """A JSON column read into its record by `build`; anything else is a damaged row naming the column."""
+    data = _json(raw, column, json_value)
+    try:
+        return build(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise _Bad(f"{column} {data!r} is not {what} ({error!r})") from None
+
+
 def match_from_row(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -> MatchRecord:
     """A `matches` row and its seat rows as a MatchRecord, every column checked against what the schema
     means; DamagedRow says what is wrong. `json_value` turns a JSON column into its value (SQLite keeps
@@ -184,21 +196,15 @@ def _match(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -
         raise _Bad(f"options are {options!r}, not a JSON object")
     outcome = None
     if r["outcome"] is not None:
-        data = _json(r["outcome"], "outcome", json_value)
-        try:
-            outcome = Outcome.from_json(data)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise _Bad(f"outcome {data!r} is not an outcome ({error!r})") from None
+        outcome = _parsed(r["outcome"], "outcome", json_value, Outcome.from_json, "an outcome")
         places = _seat_list(list(outcome.ranks), "outcome's ranks", len(seats))
         if len(places) != len(seats):
             raise _Bad(f"the outcome ranks {len(places)} seats, the match has {len(seats)}")
     takeback = None
     if r["takeback"] is not None:
-        data = _json(r["takeback"], "takeback", json_value)
-        try:
-            takeback = TakebackRequest.from_json(data)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise _Bad(f"takeback {data!r} is not a takeback request ({error!r})") from None
+        takeback = _parsed(
+            r["takeback"], "takeback", json_value, TakebackRequest.from_json, "a takeback request"
+        )
         _seat_list([takeback.seat, *takeback.accepted], "takeback's seats", len(seats))
         _an_id(takeback.user_id, "takeback's user_id")
         _an_int(takeback.ply, "takeback's ply")
