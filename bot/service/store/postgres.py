@@ -254,8 +254,8 @@ class PostgresStore:
                 seats[r["match_id"]].append(r)
         return seats
 
-    async def _matches(self, where: str, *params: Any) -> list[MatchRecord]:
-        rows = await self._pool.fetch(f"SELECT * FROM matches {where}", *params)
+    async def _matches(self, where: str, *params: Any, source: str = "matches m") -> list[MatchRecord]:
+        rows = await self._pool.fetch(f"SELECT m.* FROM {source} {where}", *params)
         seats = await self._seats([r["id"] for r in rows])
         return sound_matches(rows, seats, _as_is)
 
@@ -357,16 +357,26 @@ class PostgresStore:
     async def finished_matches(
         self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
     ) -> list[tuple[MatchRecord, int]]:
+        where = ["m.status IN ('finished', 'aborted')"]
+        params: list[Any] = []
+        source = "matches m"
+        if user_id is not None:
+            # The user's own seats drive the query: a player's matches are sorted, never a walk of the whole
+            # server's finished matches (one statement per shape of filter, so each has its own plan).
+            source = "match_seats s JOIN matches m ON m.id = s.match_id"
+            params.append(user_id)
+            where += [f"s.user_id = ${len(params)}", "s.ai_level IS NULL"]
+        if guild_id is not None:
+            params.append(guild_id)
+            where.append(f"m.guild_id = ${len(params)}")
+        if game is not None:
+            params.append(game)
+            where.append(f"m.game = ${len(params)}")
+        params.append(limit)
         matches = await self._matches(
-            "WHERE status IN ('finished', 'aborted') "
-            "AND ($1::bigint IS NULL OR id IN "
-            "(SELECT match_id FROM match_seats WHERE user_id = $1 AND ai_level IS NULL)) "
-            "AND ($2::bigint IS NULL OR guild_id = $2) AND ($3::text IS NULL OR game = $3) "
-            "ORDER BY finished_at DESC, id DESC LIMIT $4",
-            user_id,
-            guild_id,
-            game,
-            limit,
+            f"WHERE {' AND '.join(where)} ORDER BY m.finished_at DESC, m.id DESC LIMIT ${len(params)}",
+            *params,
+            source=source,
         )
         if not matches:
             return []
@@ -819,6 +829,14 @@ class PostgresStore:
                     "DO UPDATE SET played = guild_ratings.played + 1",
                     [(flagged["guild_id"], game, key) for key in player_keys],
                 )
+            # Every server's board of these players shows their new ratings (a copy kept for its index).
+            await db.execute(
+                "UPDATE guild_ratings g SET mu = r.mu, sigma = r.sigma FROM ratings r "
+                "WHERE r.game = $1 AND r.player_key = ANY($2::text[]) "
+                "AND g.game = r.game AND g.player_key = r.player_key",
+                game,
+                list(player_keys),
+            )
             await db.executemany(
                 "INSERT INTO rating_changes "
                 "(match_id, player_key, mu_before, sigma_before, mu_after, sigma_after) "
@@ -857,11 +875,11 @@ class PostgresStore:
                 limit,
             )
         else:
+            # The guild's own copy of each rating: guild_ratings_board walks it in order and stops.
             rows = await self._pool.fetch(
-                "SELECT r.game, r.player_key, r.mu, r.sigma, g.played FROM guild_ratings g "
-                "JOIN ratings r ON r.game = g.game AND r.player_key = g.player_key "
-                "WHERE g.guild_id = $1 AND g.game = $2 AND r.sigma <= $3 AND g.player_key LIKE 'user:%' "
-                "ORDER BY r.mu DESC, r.player_key DESC LIMIT $4",
+                "SELECT game, player_key, mu, sigma, played FROM guild_ratings "
+                "WHERE guild_id = $1 AND game = $2 AND sigma <= $3 AND player_key LIKE 'user:%' "
+                "ORDER BY mu DESC, player_key DESC LIMIT $4",
                 guild_id,
                 game,
                 max_sigma,

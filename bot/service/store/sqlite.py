@@ -381,8 +381,10 @@ class SqliteStore:
             seats[r["match_id"]].append(r)
         return seats
 
-    async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
-        rows = await self._fetchall(f"SELECT * FROM matches {where}", params)
+    async def _matches(
+        self, where: str, params: Sequence[Any], source: str = "matches m"
+    ) -> list[MatchRecord]:
+        rows = await self._fetchall(f"SELECT m.* FROM {source} {where}", params)
         seats = await self._seats([r["id"] for r in rows])
         return sound_matches(rows, seats, json.loads)
 
@@ -499,20 +501,24 @@ class SqliteStore:
     async def finished_matches(
         self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
     ) -> list[tuple[MatchRecord, int]]:
-        where = ["status IN ('finished', 'aborted')"]
+        where = ["m.status IN ('finished', 'aborted')"]
         params: list[Any] = []
+        source = "matches m"
         if user_id is not None:
-            where.append("id IN (SELECT match_id FROM match_seats WHERE user_id = ? AND ai_level IS NULL)")
+            # The user's own seats drive the query (CROSS JOIN keeps SQLite's planner to that order): a
+            # player's matches are sorted, never a walk of the whole server's finished matches.
+            source = "match_seats s CROSS JOIN matches m ON m.id = s.match_id"
+            where += ["s.user_id = ?", "s.ai_level IS NULL"]
             params.append(user_id)
         if guild_id is not None:
-            where.append("guild_id = ?")
+            where.append("m.guild_id = ?")
             params.append(guild_id)
         if game is not None:
-            where.append("game = ?")
+            where.append("m.game = ?")
             params.append(game)
         params.append(limit)
         matches = await self._matches(
-            f"WHERE {' AND '.join(where)} ORDER BY finished_at DESC, id DESC LIMIT ?", params
+            f"WHERE {' AND '.join(where)} ORDER BY m.finished_at DESC, m.id DESC LIMIT ?", params, source
         )
         if not matches:
             return []
@@ -993,11 +999,17 @@ class SqliteStore:
                 if guild_id is not None:
                     await _run(
                         db,
-                        "INSERT INTO guild_ratings (guild_id, game, player_key, played) VALUES (?, ?, ?, 1) "
-                        "ON CONFLICT (guild_id, game, player_key) "
+                        "INSERT INTO guild_ratings (guild_id, game, player_key, played, mu, sigma) "
+                        "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, game, player_key) "
                         "DO UPDATE SET played = guild_ratings.played + 1",
-                        (guild_id, game, key),
+                        (guild_id, game, key, mu, sigma),
                     )
+                # Every server's board of the player shows the new rating (a copy kept for its index).
+                await _run(
+                    db,
+                    "UPDATE guild_ratings SET mu = ?, sigma = ? WHERE game = ? AND player_key = ?",
+                    (mu, sigma, game, key),
+                )
             await _run_many(
                 db,
                 "INSERT INTO rating_changes "
@@ -1037,11 +1049,11 @@ class SqliteStore:
                 (game, max_sigma, limit),
             )
         else:
+            # The guild's own copy of each rating: guild_ratings_board walks it in order and stops.
             rows = await self._fetchall(
-                "SELECT r.game, r.player_key, r.mu, r.sigma, g.played FROM guild_ratings g "
-                "JOIN ratings r ON r.game = g.game AND r.player_key = g.player_key "
-                "WHERE g.guild_id = ? AND g.game = ? AND r.sigma <= ? AND g.player_key LIKE 'user:%' "
-                "ORDER BY r.mu DESC, r.player_key DESC LIMIT ?",
+                "SELECT game, player_key, mu, sigma, played FROM guild_ratings "
+                "WHERE guild_id = ? AND game = ? AND sigma <= ? AND player_key LIKE 'user:%' "
+                "ORDER BY mu DESC, player_key DESC LIMIT ?",
                 (guild_id, game, max_sigma, limit),
             )
         return [rating_from_row(r) for r in rows]

@@ -197,5 +197,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP INDEX ratings_board",
         "CREATE INDEX ratings_board ON ratings (game, mu, player_key)",
     ),
+    (
+        # A server's leaderboard walks an index in rating order and stops at its length, instead of sorting
+        # every player of the server: each guild's row keeps a copy of the player's mu and sigma, which
+        # apply_ratings updates in every guild of the player whenever the rating changes.
+        "ALTER TABLE guild_ratings ADD COLUMN mu REAL",
+        "ALTER TABLE guild_ratings ADD COLUMN sigma REAL",
+        """UPDATE guild_ratings SET
+            mu = (SELECT r.mu FROM ratings r
+                  WHERE r.game = guild_ratings.game AND r.player_key = guild_ratings.player_key),
+            sigma = (SELECT r.sigma FROM ratings r
+                     WHERE r.game = guild_ratings.game AND r.player_key = guild_ratings.player_key)""",
+        "CREATE INDEX guild_ratings_board ON guild_ratings (guild_id, game, mu, player_key)",
+        "CREATE INDEX guild_ratings_player ON guild_ratings (game, player_key)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
