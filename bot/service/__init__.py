@@ -57,7 +57,7 @@ from bot.service.ratings import Ratings
 from bot.service.records import MatchView
 from bot.service.reminders import ReminderHandler, Reminders
 from bot.service.shards import Shards
-from bot.service.store import MatchStore, open_store
+from bot.service.store import MatchStore, StoreUnavailable, open_store
 from games.base import Rules
 
 log = logging.getLogger(__name__)
@@ -107,6 +107,9 @@ class Service:
         self._listening: asyncio.Task[None] | None = None
         self.quarantined: list[int] = []
         """The matches set aside at start-up because they could not be loaded."""
+        self.damage: str | None = None
+        """What the background check of the database found wrong with it (None: nothing, or not yet)."""
+        self._checking: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, **kwargs: Any) -> Service:
@@ -165,6 +168,27 @@ class Service:
         self.clock.start()
         await self.bot_turns.resume()
         self._listening = asyncio.create_task(self._listen(), name="tessera-store-listen")
+        self._checking = asyncio.create_task(self.check_store(), name="tessera-store-check")
+
+    async def check_store(self) -> None:
+        """The full check of the database that start-up skipped after a clean shutdown, off the event loop.
+
+        Damage found here is logged CRITICAL (counted in tessera_errors_total{kind="database_damaged"}) and
+        kept in `damage`, which fails the health check's store part. The bot goes on serving: SQLite itself
+        refuses any read or write that reaches a damaged page, and the file is not marked cleanly shut
+        down, so the next start checks it in full and refuses it with one line (restore it from a
+        backup)."""
+        try:
+            await self.store.full_check()
+        except StoreUnavailable as error:
+            self.damage = str(error)
+            log.critical(
+                "%s. Tessera keeps running, but its health check fails and the next start refuses the file",
+                error,
+                extra={"kind": "database_damaged"},
+            )
+        except Exception:
+            log.exception("the background check of the database failed", extra={"kind": "database_check"})
 
     async def _listen(self) -> None:
         try:
@@ -196,8 +220,13 @@ class Service:
             self._listening.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listening
+        if self._checking is not None:
+            self._checking.cancel()  # the store's close stops the check's thread
         if self.bot_turns is not None:
             await self.bot_turns.close()
         if self.clock is not None:
             await self.clock.stop()
         await self.store.close()
+        if self._checking is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checking

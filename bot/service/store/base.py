@@ -300,6 +300,12 @@ class MatchStore(Protocol):
 
     async def close(self) -> None: ...
 
+    async def full_check(self) -> None:
+        """Check the whole database for damage without holding up the bot (what start-up skips after a clean
+        shutdown); raises StoreUnavailable if it is damaged. Nothing to do on PostgreSQL, which checks its
+        own pages as it reads them."""
+        ...
+
     # ------------------------------------------------------------------------------ meta (schema 4)
 
     async def get_meta(self, key: str) -> str | None:

@@ -202,6 +202,9 @@ class PostgresStore:
     async def close(self) -> None:
         await self._pool.close()
 
+    async def full_check(self) -> None:
+        """Nothing to do: the server checks its own pages (see `MatchStore.full_check`)."""
+
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Connection]:
         async with self._pool.acquire() as conn, conn.transaction():

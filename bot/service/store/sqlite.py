@@ -14,12 +14,15 @@ same file is refused at start with one line (`StoreUnavailable`) instead of runn
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import json
 import logging
 import os
 import re
 import sqlite3
+import struct
+import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -218,17 +221,32 @@ class SqliteStore:
         self._lock_path: str | None = None
         self._path = "(in memory)"
         self.broken_constraints: tuple[str, ...] = ()
-        """What the start's quick_check said of rows that break a CHECK or NOT NULL constraint (check-db
-        reports those outside the matches, which it reports row by row)."""
+        """What the full check (`full_check`, or the start's after an unclean shutdown) said of rows that
+        break a CHECK or NOT NULL constraint (check-db reports those outside the matches, which it reports
+        row by row)."""
+        self.fully_checked = False
+        """Whether the whole file was checked (quick_check) since it was opened."""
+        self.damage: str | None = None
+        """What the full check found wrong with the file while it was open (None: nothing). A damaged file
+        is never marked as cleanly shut down, so the next start checks it in full and refuses it."""
+        self._checking: sqlite3.Connection | None = None
+        self._checked: threading.Event | None = None
 
     @classmethod
     async def open(cls, path: str, *, synchronous: str = "NORMAL", check: bool = True) -> SqliteStore:
         """Open (creating if needed), check and migrate the database at `path` (":memory:" for a private one).
 
         WAL with ``synchronous=NORMAL`` survives any crash of the process; "FULL" survives power loss too.
-        A file that is not a database, is damaged (``PRAGMA quick_check``) or cannot be written raises
-        `StoreUnavailable` with one line saying which file and what is wrong, and so does a file another
-        process has open (see the module doc)."""
+        A file that is not a database, is damaged or cannot be written raises `StoreUnavailable` with one
+        line saying which file and what is wrong, and so does a file another process has open (see the
+        module doc).
+
+        With `check`, start-up time does not grow with the file: a cheap check always runs (the header
+        against the file's size, the schema, the first row of every table), and the full ``PRAGMA
+        quick_check`` (a read of every page: seconds for hundreds of MiB) runs here only when the last
+        shutdown was not clean (the `SHUTDOWN_KEY` row of ``file_state`` says "running": a crash, a kill, a
+        copy taken while the bot ran) or the file never had a clean one (a new or foreign file). After a
+        clean one, `full_check` runs it later, off the event loop."""
         memory = path == ":memory:"
         lock_path = None
         if not memory and Path(path).is_dir():
@@ -262,10 +280,15 @@ class SqliteStore:
             writer = await aiosqlite.connect(path, isolation_level=None)
             opened.append(writer)
             await _configure(writer, synchronous, memory)
-            broken = await _quick_check(writer) if check and not memory else ()
+            full = False
+            if check and not memory:
+                await _on_thread(writer, _cheap_check, path)
+                full = await _shutdown_state(writer) != CLEAN
+            broken = await _quick_check(writer) if full else ()
             await _migrate(writer)
             if memory:
                 return cls(writer)
+            await _set_shutdown_state(writer, RUNNING)
             # Checkpoints run in the background.
             await writer.execute_fetchall("PRAGMA wal_autocheckpoint = 0")
             await writer.execute_fetchall(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
@@ -279,11 +302,26 @@ class SqliteStore:
             raise
         store = cls(writer, opened[1], opened[2])
         store.broken_constraints = broken
+        store.fully_checked = full
         return store
 
     async def close(self) -> None:
+        """Close the connections. The last store of this process on the file records a clean shutdown
+        (unless the full check found damage), so the next start skips the full check."""
+        checking, checked = self._checking, self._checked
+        if checking is not None and checked is not None and not checked.is_set():
+            # A full check in progress stops (the next start after a clean shutdown runs it again later).
+            with contextlib.suppress(sqlite3.ProgrammingError):
+                checking.interrupt()
+            await asyncio.to_thread(checked.wait, 10.0)
         if self._checkpoint_task is not None:
             await self._checkpoint_task
+        last = self._lock_path is not None and _PROCESS_LOCKS[self._lock_path][1] == 1
+        if last and self.damage is None:
+            try:
+                await _set_shutdown_state(self._writer, CLEAN)
+            except sqlite3.Error:  # the next start checks the file in full, as after a crash
+                log.warning("could not record the clean shutdown of %s", self._path, exc_info=True)
         if self._checkpointer is not None:
             await self._checkpointer.close()
         if self._reader is not self._writer:
@@ -296,6 +334,32 @@ class SqliteStore:
     async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
         """Nothing to hear: only this process writes the file (see the module doc), and it wakes its own
         clock directly."""
+
+    async def full_check(self) -> None:
+        """Check every page of the file (``PRAGMA quick_check``) on a connection of its own in a worker
+        thread, so the bot runs on meanwhile; at once if the start already did. Damage raises
+        `StoreUnavailable` (and is kept in `damage`: the file is not marked clean at close, so the next
+        start refuses it); rows that only break a constraint are logged and kept in `broken_constraints`
+        (the start-up check sets such matches aside)."""
+        if self.fully_checked or self._lock_path is None:
+            return
+        done = threading.Event()
+        self._checked = done
+        try:
+            rows = await asyncio.to_thread(_check_file, self._path, self._checking_on, done)
+        except sqlite3.Error as error:
+            if "interrupt" in str(error):
+                return  # the store closed meanwhile
+            rows = [str(error)]
+        try:
+            self.broken_constraints = _broken_rows(rows)
+        except sqlite3.DatabaseError as error:
+            self.damage = _reason(error)
+            raise StoreUnavailable(f"the database {self._path} cannot be used: {self.damage}") from error
+        self.fully_checked = True
+
+    def _checking_on(self, connection: sqlite3.Connection) -> None:
+        self._checking = connection
 
     async def get_meta(self, key: str) -> str | None:
         row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
@@ -1242,10 +1306,31 @@ _BROKEN_ROW = re.compile(r"(CHECK constraint failed in|NULL value in) ")
 
 
 async def _quick_check(db: aiosqlite.Connection) -> tuple[str, ...]:
-    """Refuse a damaged file before anything writes to it (PRAGMA quick_check: fast, no index checks). Rows
-    that break a constraint are no damage to the file: the start-up check sets such matches aside, so they
-    are only logged here, and returned."""
-    rows = [str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")]
+    """Refuse a damaged file before anything writes to it (PRAGMA quick_check: no index checks, but a read
+    of every page). Rows that break a constraint are no damage to the file: the start-up check sets such
+    matches aside, so they are only logged here, and returned."""
+    return _broken_rows([str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")])
+
+
+def _check_file(
+    path: str, started: Callable[[sqlite3.Connection], None], done: threading.Event
+) -> list[str]:
+    """quick_check's answer on a connection of its own, which this thread opens and closes; `started` gets
+    the connection (to interrupt it), `done` is set at the end."""
+    try:
+        conn = sqlite3.connect(path, check_same_thread=False)
+        try:
+            started(conn)
+            return [str(r[0]) for r in conn.execute("PRAGMA quick_check").fetchall()]
+        finally:
+            conn.close()
+    finally:
+        done.set()
+
+
+def _broken_rows(rows: list[str]) -> tuple[str, ...]:
+    """The rows of quick_check's answer that break a constraint (logged); DatabaseError if it found damage
+    to the file."""
     damage = [r for r in rows if r != "ok" and not _BROKEN_ROW.match(r)]
     if damage:
         raise sqlite3.DatabaseError(f"database disk image is malformed: {'; '.join(damage[:3])}")
@@ -1253,6 +1338,63 @@ async def _quick_check(db: aiosqlite.Connection) -> tuple[str, ...]:
     if broken:
         log.warning("rows break the schema's constraints (%s); run check-db", "; ".join(broken[:3]))
     return broken
+
+
+SHUTDOWN_KEY = "shutdown"
+"""The ``file_state`` row saying how the file was last closed: `RUNNING` while a store has it open, `CLEAN`
+once the last one closed it. A copy taken while the bot ran (a backup) says `RUNNING`, so its first start
+checks it in full; migrate-db never copies it."""
+RUNNING = "running"
+CLEAN = "clean"
+_HEADER = struct.Struct(">16sH6xII60xI")
+"""The parts of a SQLite file's 100-byte header read here: the magic string, the page size, the change
+counter (offset 24), the size of the database in pages (28) and the change counter it is valid for (92)."""
+
+
+def _cheap_check(conn: sqlite3.Connection, path: str) -> None:
+    """What start-up always checks, in milliseconds at any size: the header (a SQLite file, a sane page
+    size, the file at least as long as the header says: a truncated file fails here), the schema, and the
+    first row of every table (a damaged root page). Raises sqlite3.DatabaseError on damage."""
+    with open(path, "rb") as handle:
+        header = handle.read(_HEADER.size)
+        size = os.fstat(handle.fileno()).st_size
+    if size == 0:
+        return  # a new file
+    if len(header) < _HEADER.size or not header.startswith(b"SQLite format 3\x00"):
+        raise sqlite3.DatabaseError("file is not a database")
+    _magic, page_size, changes, pages, valid_for = _HEADER.unpack(header)
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        raise sqlite3.DatabaseError(f"database disk image is malformed: page size {page_size}")
+    if changes == valid_for and size < pages * page_size:
+        raise sqlite3.DatabaseError(
+            f"database disk image is malformed: {size} bytes, but the header counts {pages} pages "
+            f"of {page_size} (truncated?)"
+        )
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
+    for table in tables:
+        quoted = '"' + table.replace('"', '""') + '"'
+        conn.execute(f"SELECT * FROM {quoted} LIMIT 1").fetchall()
+
+
+async def _shutdown_state(db: aiosqlite.Connection) -> str | None:
+    """The `SHUTDOWN_KEY` row (None: the file has no file_state table (yet) or no such row)."""
+    tables = await db.execute_fetchall(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'file_state'"
+    )
+    if not list(tables):
+        return None
+    rows = list(await db.execute_fetchall("SELECT value FROM file_state WHERE key = ?", (SHUTDOWN_KEY,)))
+    return str(rows[0][0]) if rows else None
+
+
+async def _set_shutdown_state(db: aiosqlite.Connection, state: str) -> None:
+    await _run(
+        db,
+        "INSERT INTO file_state (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (SHUTDOWN_KEY, state),
+    )
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:

@@ -210,6 +210,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                      WHERE r.game = guild_ratings.game AND r.player_key = guild_ratings.player_key)""",
         "CREATE INDEX guild_ratings_board ON guild_ratings (guild_id, game, mu, player_key)",
         "CREATE INDEX guild_ratings_player ON guild_ratings (game, player_key)",
+        # What the file says about itself, never copied into another database: how it was last shut down
+        # (start-up checks every page only after an unclean shutdown; sqlite.py's SHUTDOWN_KEY).
+        "CREATE TABLE file_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
