@@ -80,7 +80,7 @@ async def test_damage_found_in_the_background_fails_health_and_the_next_start(
     finally:
         await service.close()
     assert shutdown_state(db_path) == RUNNING, "a damaged file is never marked cleanly shut down"
-    with pytest.raises(StoreUnavailable, match="damaged.*restore it from a backup"):
+    with pytest.raises(StoreUnavailable, match=r"damaged.*restore it from a backup"):
         await Service.open(f"sqlite:///{db_path}", registry=registry)
 
 
@@ -118,7 +118,7 @@ async def test_a_garbled_first_page_of_a_table_is_refused_at_once(db_path: Path)
     with db_path.open("r+b") as handle:
         handle.seek((root - 1) * PAGE)
         handle.write(b"\xa5" * PAGE)
-    with pytest.raises(StoreUnavailable, match="damaged|not a database"):
+    with pytest.raises(StoreUnavailable, match=r"damaged|not a database"):
         await SqliteStore.open(str(db_path))
 
 

@@ -1312,9 +1312,7 @@ async def _quick_check(db: aiosqlite.Connection) -> tuple[str, ...]:
     return _broken_rows([str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")])
 
 
-def _check_file(
-    path: str, started: Callable[[sqlite3.Connection], None], done: threading.Event
-) -> list[str]:
+def _check_file(path: str, started: Callable[[sqlite3.Connection], None], done: threading.Event) -> list[str]:
     """quick_check's answer on a connection of its own, which this thread opens and closes; `started` gets
     the connection (to interrupt it), `done` is set at the end."""
     try:
