@@ -45,6 +45,7 @@ from typing import Any
 import games
 from bot.service.agreements import Agreements
 from bot.service.ai import SWEEP_EVERY, AIRunner, BotTurns
+from bot.service.cache import Cache
 from bot.service.challenges import CHALLENGE_TTL, Challenges
 from bot.service.clock import EventHandler, TurnClock
 from bot.service.guilds import DEFAULT_TURN_TIMEOUT, Guilds
@@ -85,7 +86,9 @@ class Service:
         self.now = now
         self.shards = shards
         """The shards whose guilds' timed work this process runs; None: every guild."""
-        self.guilds = Guilds(store, default_turn_timeout=default_turn_timeout)
+        self.cache = Cache(shared=store.shared)
+        """Servers' settings and themes, users' preferences (cache.py): kept right by `listen`."""
+        self.guilds = Guilds(store, default_turn_timeout=default_turn_timeout, cache=self.cache)
         self.ratings = Ratings(store, registry=registry, now=now)
         self.history = History(store)
         self.matches = MatchService(
@@ -99,7 +102,7 @@ class Service:
         self.agreements = Agreements(self.matches)
         self.challenges = Challenges(store, self.matches, self.guilds, now=now, rng=rng, ttl=challenge_ttl)
         self.lobbies = Lobbies(store, self.matches, self.guilds, now=now, rng=rng)
-        self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed)
+        self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed, cache=self.cache)
         self.messages = Messages(store, now=now)
         self.reminders = Reminders(store, self.matches, self.prefs, now=now, shards=shards)
         self.clock: TurnClock | None = None
@@ -167,7 +170,7 @@ class Service:
         )
         self.clock.start()
         await self.bot_turns.resume()
-        self._listening = asyncio.create_task(self._listen(), name="tessera-store-listen")
+        self.listen()
         self._checking = asyncio.create_task(self.check_store(), name="tessera-store-check")
 
     async def check_store(self) -> None:
@@ -190,11 +193,20 @@ class Service:
         except Exception:
             log.exception("the background check of the database failed", extra={"kind": "database_check"})
 
+    def listen(self) -> None:
+        """Listen to the store in the background (`start` does it): another process's changes wake the clock
+        and the bot's turns, and keep the cache right; on PostgreSQL the cache is used only while this
+        listens."""
+        if self._listening is None:
+            self._listening = asyncio.create_task(self._listen(), name="tessera-store-listen")
+
     async def _listen(self) -> None:
         try:
-            await self.store.listen(self.heard, shards=self.shards)
+            await self.store.listen(self.heard, shards=self.shards, changes=self.cache)
         except Exception:
             log.exception("listening to the store failed; other processes' changes wait for the clock")
+        finally:
+            self.cache.listening(False)  # a shared store is read every time again
 
     def heard(self) -> None:
         """Another process changed a deadline, a challenge or a match: the clock looks again now, and the

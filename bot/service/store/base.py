@@ -292,11 +292,22 @@ def rating_changes_of(
     return changes
 
 
+class ChangeListener(Protocol):
+    """What hears other processes' writes of rarely changed rows (the service's cache, cache.py)."""
+
+    def changed(self, name: str) -> None: ...
+    def listening(self, live: bool) -> None: ...
+
+
 class MatchStore(Protocol):
     """What the match service needs from a database.
 
     The timed-work queries (deadlines, due matches, the bot's matches, challenge expiry, turn reminders) take
     `shards`: only rows of guilds those shards own (`Shards.sql_filter`); None means every guild."""
+
+    shared: bool
+    """Whether other processes may write the database (PostgreSQL): the service caches what they write only
+    while it hears their changes (`listen`)."""
 
     async def close(self) -> None: ...
 
@@ -385,11 +396,16 @@ class MatchStore(Protocol):
         """Every active match that is not quarantined."""
         ...
 
-    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+    async def listen(
+        self, wake: Callable[[], None], *, shards: Shards | None = None, changes: ChangeListener | None = None
+    ) -> None:
         """Call `wake()` (sync, cheap) whenever any process commits a write that may move the turn clock
         earlier (a match started, moved, rewound or ended, a challenge made or answered, a guild's timeout
-        changed), in a guild `shards` owns when given. Runs until cancelled (the service runs it as a task);
-        returns at once where one process is all there is (SQLite)."""
+        changed), in a guild `shards` owns when given; and `changes.changed(key)` whenever one writes a
+        server's settings (``guild:<id>``) or theme (``theme:<id>``) or a user's preferences
+        (``user:<id>``), with `changes.listening(True)` once hearing starts and `False` when it stops
+        (nothing heard in between). Runs until cancelled (the service runs it as a task); returns at once
+        where one process is all there is (SQLite)."""
         ...
 
     async def unsettled_match_ids(self) -> list[int]:

@@ -45,6 +45,7 @@ from bot.service.records import (
 )
 from bot.service.shards import Shards
 from bot.service.store.base import (
+    ChangeListener,
     ChannelTaken,
     LobbyChanged,
     RatingCompute,
@@ -58,7 +59,7 @@ from bot.service.store.base import (
     same_players,
     sound_matches,
 )
-from bot.service.store.postgres_schema import MIGRATIONS, SCHEMA_VERSION, WAKE_CHANNEL
+from bot.service.store.postgres_schema import CHANGE_CHANNEL, MIGRATIONS, SCHEMA_VERSION, WAKE_CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +168,8 @@ class PostgresStore:
 
     RECONNECT_DELAY = 1.0
     """Seconds `listen` waits before it opens a lost connection again."""
+    shared = True
+    """Several shard processes write one database."""
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
@@ -215,14 +218,22 @@ class PostgresStore:
 
     # ------------------------------------------------------------------------------------------- wake-ups
 
-    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+    async def listen(
+        self, wake: Callable[[], None], *, shards: Shards | None = None, changes: ChangeListener | None = None
+    ) -> None:
         """Call `wake()` on every NOTIFY of a write that may move a turn clock (of a guild `shards` owns, when
-        given), on a connection of its own; runs until cancelled. A lost connection is opened again, and
-        `wake()` is called after each (re)connection, since notifications sent meanwhile are lost."""
+        given), and `changes.changed(key)` on every NOTIFY of a changed setting or preference
+        (`CHANGE_CHANNEL`), on a connection of its own; runs until cancelled. A lost connection is opened
+        again, and `wake()` and `changes.listening(True)` are called after each (re)connection, since
+        notifications sent meanwhile are lost (`changes.listening(False)` when it is lost or this ends)."""
 
         def heard(_conn: Connection, _pid: int, _channel: str, payload: object) -> None:
             if shards is None or shards.owns(int(str(payload) or 0)):
                 wake()
+
+        def changed(_conn: Connection, _pid: int, _channel: str, payload: object) -> None:
+            if changes is not None:
+                changes.changed(str(payload))
 
         while True:
             try:
@@ -235,9 +246,14 @@ class PostgresStore:
             conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
             try:
                 await conn.add_listener(WAKE_CHANNEL, heard)
+                await conn.add_listener(CHANGE_CHANNEL, changed)
                 wake()
+                if changes is not None:
+                    changes.listening(True)
                 await lost.wait()
             finally:
+                if changes is not None:
+                    changes.listening(False)
                 if not conn.is_closed():
                     conn.terminate()
             log.warning("the wake-up connection to %s was lost; opening it again", describe(self._url))

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 WAKE_CHANNEL = "tessera_wake"
 """The LISTEN/NOTIFY channel of the turn clock's wake-ups."""
+CHANGE_CHANNEL = "tessera_changed"
+"""The LISTEN/NOTIFY channel of changed settings and preferences (the service's cache, cache.py): the
+payload is the row's key, ``guild:<id>`` (guild_settings), ``theme:<id>`` (guild_prefs) or ``user:<id>``
+(user_prefs)."""
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -212,6 +216,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WHERE r.game = g.game AND r.player_key = g.player_key""",
         "CREATE INDEX guild_ratings_board ON guild_ratings (guild_id, game, mu, player_key)",
         "CREATE INDEX guild_ratings_player ON guild_ratings (game, player_key)",
+        # Every process caches settings and preferences; a write by any of them is heard by all.
+        f"""CREATE FUNCTION tessera_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            changed jsonb;
+        BEGIN
+            IF TG_OP = 'DELETE' THEN changed := to_jsonb(OLD); ELSE changed := to_jsonb(NEW); END IF;
+            PERFORM pg_notify('{CHANGE_CHANNEL}', TG_ARGV[0] || ':' || (changed ->> TG_ARGV[1]));
+            RETURN NULL;
+        END $$""",
+        """CREATE TRIGGER guild_settings_changed AFTER INSERT OR UPDATE OR DELETE ON guild_settings
+            FOR EACH ROW EXECUTE FUNCTION tessera_changed('guild', 'guild_id')""",
+        """CREATE TRIGGER guild_prefs_changed AFTER INSERT OR UPDATE OR DELETE ON guild_prefs
+            FOR EACH ROW EXECUTE FUNCTION tessera_changed('theme', 'guild_id')""",
+        """CREATE TRIGGER user_prefs_changed AFTER INSERT OR UPDATE OR DELETE ON user_prefs
+            FOR EACH ROW EXECUTE FUNCTION tessera_changed('user', 'user_id')""",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

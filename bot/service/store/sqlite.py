@@ -54,6 +54,7 @@ from bot.service.records import (
 from bot.service.shards import Shards
 from bot.service.store.base import (
     BadDatabaseUrl,
+    ChangeListener,
     ChannelTaken,
     LobbyChanged,
     RatingCompute,
@@ -205,6 +206,8 @@ class SqliteStore:
 
     CHECKPOINT_EVERY = 500
     """Commits between two background WAL checkpoints."""
+    shared = False
+    """Only this process writes the file (see the module doc)."""
 
     def __init__(
         self,
@@ -331,9 +334,11 @@ class SqliteStore:
         if lock_path is not None:
             _unlock_database(lock_path)
 
-    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+    async def listen(
+        self, wake: Callable[[], None], *, shards: Shards | None = None, changes: ChangeListener | None = None
+    ) -> None:
         """Nothing to hear: only this process writes the file (see the module doc), and it wakes its own
-        clock directly."""
+        clock and forgets its own cached rows directly."""
 
     async def full_check(self) -> None:
         """Check every page of the file (``PRAGMA quick_check``) on a connection of its own in a worker
