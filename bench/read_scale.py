@@ -8,7 +8,10 @@ bot). Then it opens the service (start-up: the store's open, ratings recovery, t
 match) and times the service calls behind the commands, each on `--repeat` different players (or servers'
 boards), after one untimed call: median and max in milliseconds. `leaderboard_guild_join_ms` times the
 previous query of a server's board (the guild's players joined to their ratings and sorted) on the same
-database, for comparison.
+database, for comparison. `board_settings_*` time what every board reads besides its match (the server's
+language and the viewer's theme) from the service's cache and with the cache emptied before each, with the
+store reads each board made. On SQLite it also times start-up after a clean shutdown (`startup_clean_ms`,
+5 starts), the full check that then runs in the background, and a start after an unclean shutdown.
 
 (Run from the checkout's root with PYTHONPATH=. so that its `bot` is the one imported.)
 
@@ -177,8 +180,32 @@ async def measure(url: str, players: int, repeat: int, seed: int, join_query: st
             return await store._pool.fetch(join_query.replace("?", "$1", 1), GUILD)
         return await store._fetchall(join_query, (GUILD,))
 
+    async def board_settings(user: int) -> Any:
+        """What every board reads besides the match: the server's language and the viewer's theme."""
+        await service.guilds.settings(GUILD)
+        return await service.prefs.theme_for(user, GUILD)
+
+    async def board_settings_uncached(user: int) -> Any:
+        service.cache.listening(service.cache.live)  # empties it: every read asks the store
+        return await board_settings(user)
+
     try:
+        service.listen()  # on PostgreSQL the cache is used once the listener is up
+        while not service.cache.live:
+            await asyncio.sleep(0.01)
+        await service.prefs.set_guild_theme(GUILD, "colorblind")
+        await board_settings(users[0])
+        misses = service.cache.misses
+        cached = await timed(board_settings, [users[0]] * repeat)
+        reads_cached = (service.cache.misses - misses) / (repeat + 1)
+        misses = service.cache.misses
+        uncached = await timed(board_settings_uncached, [users[0]] * repeat)
+        reads_uncached = (service.cache.misses - misses) / (repeat + 1)
         figures |= {
+            "board_settings_cached_ms": cached,
+            "board_settings_uncached_ms": uncached,
+            "board_store_reads_cached": (reads_cached, None),
+            "board_store_reads_uncached": (reads_uncached, None),
             "startup_bot_turns_ms": await timed(lambda _: service.matches.bot_turns(), [0] * repeat),
             "leaderboard_everywhere_ms": await timed(
                 lambda _: service.ratings.leaderboard("paint"), [0] * repeat
@@ -224,8 +251,39 @@ async def run_sqlite(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.to_thread(fill_sqlite, path, args.players, args.matches)
         build = time.perf_counter() - started
         figures = await measure(f"sqlite:///{path}", args.players, args.repeat, args.seed, JOIN_QUERY)
+        figures |= await startups(path)
         figures["database_mib"] = (os.path.getsize(path) / 2**20, None)
         return {"build_s": (build, None)} | figures
+
+
+async def startups(path: str, runs: int = 5) -> dict[str, Any]:
+    """SQLite start-up (`Service.open`) after a clean shutdown, median and max of `runs`; the full check
+    that then runs in the background; and a start after an unclean shutdown (the full check at start)."""
+    url = f"sqlite:///{path}"
+    clean = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        service = await Service.open(url)
+        clean.append((time.perf_counter() - started) * 1000)
+        await service.close()
+    service = await Service.open(url)
+    started = time.perf_counter()
+    await service.store.full_check()
+    background = time.perf_counter() - started
+    await service.close()
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE file_state SET value = 'running' WHERE key = 'shutdown'")  # as a crash leaves
+    conn.close()
+    started = time.perf_counter()
+    service = await Service.open(url)
+    unclean = (time.perf_counter() - started) * 1000
+    await service.close()
+    return {
+        "startup_clean_ms": (statistics.median(clean), max(clean)),
+        "full_check_background_s": (background, None),
+        "startup_unclean_ms": (unclean, None),
+    }
 
 
 async def run_postgres(args: argparse.Namespace) -> dict[str, Any]:
