@@ -121,7 +121,7 @@ SERIES = re.compile(r"\{series\}\((\w+), (\w+)\)")
 SQLITE_SERIES = (
     r"(WITH RECURSIVE n(i) AS (SELECT \1 UNION ALL SELECT i + 1 FROM n WHERE i < \2) SELECT i FROM n)"
 )
-POSTGRES_SERIES = r"generate_series(\1, \2) AS s(i)"
+POSTGRES_SERIES = r"generate_series(\1::bigint, \2) AS s(i)"
 
 
 def fill_sqlite(path: str, players: int, matches: int) -> None:
