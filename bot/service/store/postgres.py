@@ -53,6 +53,8 @@ from bot.service.store.base import (
     StoreConflict,
     StoreFull,
     StoreUnavailable,
+    history_from_rows,
+    history_query,
     match_from_row,
     rating_changes_of,
     rating_from_row,
@@ -273,8 +275,8 @@ class PostgresStore:
                 seats[r["match_id"]].append(r)
         return seats
 
-    async def _matches(self, where: str, *params: Any, source: str = "matches m") -> list[MatchRecord]:
-        rows = await self._pool.fetch(f"SELECT m.* FROM {source} {where}", *params)
+    async def _matches(self, where: str, *params: Any) -> list[MatchRecord]:
+        rows = await self._pool.fetch(f"SELECT * FROM matches {where}", *params)
         seats = await self._seats([r["id"] for r in rows])
         return sound_matches(rows, seats, _as_is)
 
@@ -392,20 +394,8 @@ class PostgresStore:
             params.append(game)
             where.append(f"m.game = ${len(params)}")
         params.append(limit)
-        matches = await self._matches(
-            f"WHERE {' AND '.join(where)} ORDER BY m.finished_at DESC, m.id DESC LIMIT ${len(params)}",
-            *params,
-            source=source,
-        )
-        if not matches:
-            return []
-        rows = await self._pool.fetch(
-            "SELECT match_id, COUNT(*) AS chosen FROM moves "
-            "WHERE match_id = ANY($1::bigint[]) AND notation <> 'resign' GROUP BY match_id",
-            [m.id for m in matches],
-        )
-        counts = {r["match_id"]: r["chosen"] for r in rows}
-        return [(m, counts.get(m.id, 0)) for m in matches]
+        rows = await self._pool.fetch(history_query(source, " AND ".join(where), f"${len(params)}"), *params)
+        return history_from_rows(rows, _as_is)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         rows = await self._pool.fetch(

@@ -62,6 +62,8 @@ from bot.service.store.base import (
     StoreConflict,
     StoreFull,
     StoreUnavailable,
+    history_from_rows,
+    history_query,
     match_from_row,
     rating_changes_of,
     rating_from_row,
@@ -450,10 +452,8 @@ class SqliteStore:
             seats[r["match_id"]].append(r)
         return seats
 
-    async def _matches(
-        self, where: str, params: Sequence[Any], source: str = "matches m"
-    ) -> list[MatchRecord]:
-        rows = await self._fetchall(f"SELECT m.* FROM {source} {where}", params)
+    async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
+        rows = await self._fetchall(f"SELECT * FROM matches {where}", params)
         seats = await self._seats([r["id"] for r in rows])
         return sound_matches(rows, seats, json.loads)
 
@@ -586,21 +586,8 @@ class SqliteStore:
             where.append("m.game = ?")
             params.append(game)
         params.append(limit)
-        matches = await self._matches(
-            f"WHERE {' AND '.join(where)} ORDER BY m.finished_at DESC, m.id DESC LIMIT ?", params, source
-        )
-        if not matches:
-            return []
-        marks = ",".join("?" * len(matches))
-        counts = {
-            r["match_id"]: r["chosen"]
-            for r in await self._fetchall(
-                f"SELECT match_id, COUNT(*) AS chosen FROM moves WHERE match_id IN ({marks}) "
-                "AND notation <> 'resign' GROUP BY match_id",
-                [m.id for m in matches],
-            )
-        }
-        return [(m, counts.get(m.id, 0)) for m in matches]
+        rows = await self._fetchall(history_query(source, " AND ".join(where), "?"), params)
+        return history_from_rows(rows, json.loads)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         rows = await self._fetchall(
