@@ -9,11 +9,12 @@ import logging
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.health import HealthServer
 from bot.service import Service
-from bot.service.store import SqliteStore, StoreUnavailable
+from bot.service.store import PostgresStore, SqliteStore, StoreUnavailable
 from bot.service.store.sqlite import CLEAN, RUNNING, SHUTDOWN_KEY
 from tests.service.tinygames import registry
 
@@ -131,3 +132,37 @@ async def test_closing_during_the_background_check_stops_it_and_keeps_it_due(db_
     await checking  # no damage was found, and nothing raises
     assert store.damage is None
     assert shutdown_state(db_path) == CLEAN
+
+
+async def test_start_up_finds_the_matches_not_over_from_an_index(db_path: Path) -> None:
+    """Start-up loads every match that is not over: found from a small index, not a scan of every match."""
+    store = await SqliteStore.open(str(db_path))
+    statements: list[str] = []
+    try:
+        await store._reader.set_trace_callback(statements.append)
+        assert await store.unsettled_match_ids() == []
+    finally:
+        await store.close()
+    [query] = statements
+    with sqlite3.connect(db_path) as db:
+        plan = " / ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {query}"))
+    db.close()
+    assert "INDEX matches_unsettled" in plan, plan
+
+
+async def test_start_up_finds_the_matches_not_over_from_an_index_on_postgresql(postgres_url: str) -> None:
+    store = await PostgresStore.open(postgres_url)
+    await store.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await conn.execute("SET enable_seqscan = off")  # a tiny table: ask for the plan of a big one
+        plan = "\n".join(
+            r[0]
+            for r in await conn.fetch(
+                "EXPLAIN SELECT id FROM matches WHERE quarantine IS NULL "
+                "AND (status IS NULL OR status NOT IN ('finished', 'aborted')) ORDER BY id"
+            )
+        )
+    finally:
+        await conn.close()
+    assert "matches_unsettled" in plan, plan

@@ -216,6 +216,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WHERE r.game = g.game AND r.player_key = g.player_key""",
         "CREATE INDEX guild_ratings_board ON guild_ratings (guild_id, game, mu, player_key)",
         "CREATE INDEX guild_ratings_player ON guild_ratings (game, player_key)",
+        # Start-up loads every match that is not over (store.unsettled_match_ids) from this small index, not
+        # from a scan of every match ever played.
+        """CREATE INDEX matches_unsettled ON matches (id)
+            WHERE quarantine IS NULL AND (status IS NULL OR status NOT IN ('finished', 'aborted'))""",
         # Every process caches settings and preferences; a write by any of them is heard by all.
         f"""CREATE FUNCTION tessera_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE

@@ -210,6 +210,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                      WHERE r.game = guild_ratings.game AND r.player_key = guild_ratings.player_key)""",
         "CREATE INDEX guild_ratings_board ON guild_ratings (guild_id, game, mu, player_key)",
         "CREATE INDEX guild_ratings_player ON guild_ratings (game, player_key)",
+        # Start-up loads every match that is not over (store.unsettled_match_ids) from this small index, not
+        # from a scan of every match ever played.
+        """CREATE INDEX matches_unsettled ON matches (id)
+            WHERE quarantine IS NULL AND (status IS NULL OR status NOT IN ('finished', 'aborted'))""",
         # What the file says about itself, never copied into another database: how it was last shut down
         # (start-up checks every page only after an unclean shutdown; sqlite.py's SHUTDOWN_KEY).
         "CREATE TABLE file_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
