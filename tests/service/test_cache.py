@@ -70,8 +70,10 @@ async def test_a_board_reads_the_store_once_and_a_write_here_is_seen_at_once(
         assert await board_reads(service) == ("fr", "colorblind")
         await service.prefs.set_user(USER, theme="default")
         assert await board_reads(service) == ("fr", "default")
-        # Each write forgot its row, read once again since (set_user found the old one in the cache).
-        assert reads == Counter({name: 2 for name in READS})
+        # Each write forgot its row, read once again since (set_user found the old one in the cache); on
+        # PostgreSQL the write's own NOTIFY, heard a moment later, may forget it once more.
+        again = 3 if service.store.shared else 2
+        assert all(2 <= reads[name] <= again for name in READS), reads
     finally:
         await service.close()
 
