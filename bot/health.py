@@ -4,7 +4,8 @@ The server is off unless `HEALTH_PORT` is set; it binds `HEALTH_HOST` (127.0.0.1
 machine itself, e.g. a Docker HEALTHCHECK, can ask).
 
 - ``GET /healthz``: 200 when the Discord gateway is connected and the database answers a trivial query
-  within `STORE_TIMEOUT` seconds, else 503; the body is a small JSON object saying which part failed.
+  within `STORE_TIMEOUT` seconds (and the background check found no damage in it), else 503; the body is a
+  small JSON object saying which part failed.
 - ``GET /metrics``: Prometheus text: `tessera_interaction_seconds` (how long the bot took to handle each
   command or button, by kind and name), `tessera_active_matches` (active matches in the database, all
   shards), `tessera_ai_queue_depth` and `tessera_ai_searches_running` (the bot's searches waiting for a worker
@@ -163,7 +164,7 @@ class HealthServer:
 
     async def store_answers(self) -> bool:
         service = self.service()
-        if service is None:
+        if service is None or service.damage is not None:  # damage: found by the background check
             return False
         try:
             await asyncio.wait_for(service.ping(), STORE_TIMEOUT)

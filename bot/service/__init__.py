@@ -45,6 +45,7 @@ from typing import Any
 import games
 from bot.service.agreements import Agreements
 from bot.service.ai import SWEEP_EVERY, AIRunner, BotTurns
+from bot.service.cache import Cache
 from bot.service.challenges import CHALLENGE_TTL, Challenges
 from bot.service.clock import EventHandler, TurnClock
 from bot.service.guilds import DEFAULT_TURN_TIMEOUT, Guilds
@@ -57,7 +58,7 @@ from bot.service.ratings import Ratings
 from bot.service.records import MatchView
 from bot.service.reminders import ReminderHandler, Reminders
 from bot.service.shards import Shards
-from bot.service.store import MatchStore, open_store
+from bot.service.store import MatchStore, StoreUnavailable, open_store
 from games.base import Rules
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,9 @@ class Service:
         self.now = now
         self.shards = shards
         """The shards whose guilds' timed work this process runs; None: every guild."""
-        self.guilds = Guilds(store, default_turn_timeout=default_turn_timeout)
+        self.cache = Cache(shared=store.shared)
+        """Servers' settings and themes, users' preferences (cache.py): kept right by `listen`."""
+        self.guilds = Guilds(store, default_turn_timeout=default_turn_timeout, cache=self.cache)
         self.ratings = Ratings(store, registry=registry, now=now)
         self.history = History(store)
         self.matches = MatchService(
@@ -99,7 +102,7 @@ class Service:
         self.agreements = Agreements(self.matches)
         self.challenges = Challenges(store, self.matches, self.guilds, now=now, rng=rng, ttl=challenge_ttl)
         self.lobbies = Lobbies(store, self.matches, self.guilds, now=now, rng=rng)
-        self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed)
+        self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed, cache=self.cache)
         self.messages = Messages(store, now=now)
         self.reminders = Reminders(store, self.matches, self.prefs, now=now, shards=shards)
         self.clock: TurnClock | None = None
@@ -107,6 +110,9 @@ class Service:
         self._listening: asyncio.Task[None] | None = None
         self.quarantined: list[int] = []
         """The matches set aside at start-up because they could not be loaded."""
+        self.damage: str | None = None
+        """What the background check of the database found wrong with it (None: nothing, or not yet)."""
+        self._checking: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, **kwargs: Any) -> Service:
@@ -165,13 +171,43 @@ class Service:
         )
         self.clock.start()
         await self.bot_turns.resume()
-        self._listening = asyncio.create_task(self._listen(), name="tessera-store-listen")
+        self.listen()
+        self._checking = asyncio.create_task(self.check_store(), name="tessera-store-check")
+
+    async def check_store(self) -> None:
+        """The full check of the database that start-up skipped after a clean shutdown, off the event loop.
+
+        Damage found here is logged CRITICAL (counted in tessera_errors_total{kind="database_damaged"}) and
+        kept in `damage`, which fails the health check's store part. The bot goes on serving: SQLite itself
+        refuses any read or write that reaches a damaged page, and the file is not marked cleanly shut
+        down, so the next start checks it in full and refuses it with one line (restore it from a
+        backup)."""
+        try:
+            await self.store.full_check()
+        except StoreUnavailable as error:
+            self.damage = str(error)
+            log.critical(
+                "%s. Tessera keeps running, but its health check fails and the next start refuses the file",
+                error,
+                extra={"kind": "database_damaged"},
+            )
+        except Exception:
+            log.exception("the background check of the database failed", extra={"kind": "database_check"})
+
+    def listen(self) -> None:
+        """Listen to the store in the background (`start` does it): another process's changes wake the clock
+        and the bot's turns, and keep the cache right; on PostgreSQL the cache is used only while this
+        listens."""
+        if self._listening is None:
+            self._listening = asyncio.create_task(self._listen(), name="tessera-store-listen")
 
     async def _listen(self) -> None:
         try:
-            await self.store.listen(self.heard, shards=self.shards)
+            await self.store.listen(self.heard, shards=self.shards, changes=self.cache)
         except Exception:
             log.exception("listening to the store failed; other processes' changes wait for the clock")
+        finally:
+            self.cache.listening(False)  # a shared store is read every time again
 
     def heard(self) -> None:
         """Another process changed a deadline, a challenge or a match: the clock looks again now, and the
@@ -197,8 +233,13 @@ class Service:
             self._listening.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listening
+        if self._checking is not None:
+            self._checking.cancel()  # the store's close stops the check's thread
         if self.bot_turns is not None:
             await self.bot_turns.close()
         if self.clock is not None:
             await self.clock.stop()
         await self.store.close()
+        if self._checking is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checking

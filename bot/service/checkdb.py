@@ -128,10 +128,11 @@ async def check_database(url: str, *, registry: Callable[[str], Rules[Any, Any]]
     lookup = registry or games.get
     store = await open_store(url)
     problems: list[str] = []
-    if isinstance(store, SqliteStore):  # matches and their seats are reported row by row below
-        others = [line for line in store.broken_constraints if not _MATCH_TABLES.search(line)]
-        problems.extend(f"{line} (a row of that table breaks the schema)" for line in others)
     try:
+        await store.full_check()  # the whole file, also after a clean shutdown (StoreUnavailable if damaged)
+        if isinstance(store, SqliteStore):  # matches and their seats are reported row by row below
+            others = [line for line in store.broken_constraints if not _MATCH_TABLES.search(line)]
+            problems.extend(f"{line} (a row of that table breaks the schema)" for line in others)
         for match_id in await store.match_ids():
             try:
                 row = await store.get_match(match_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.service.cache import GUILD_SETTINGS, Cache, key
 from bot.service.errors import ChannelNotAllowed, InvalidSetting, TurnTimeoutRange, valid_id
 from bot.service.options import MAX_TURN_TIMEOUT_MINUTES
 from bot.service.records import GuildSettings
@@ -21,15 +22,25 @@ DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 
 
 class Guilds:
-    """Reads and changes guild settings; a guild that never changed them has the defaults."""
+    """Reads and changes guild settings; a guild that never changed them has the defaults. Reads go through
+    `cache` (every board reads the server's language); without one, every read asks the store."""
 
-    def __init__(self, store: MatchStore, *, default_turn_timeout: float = DEFAULT_TURN_TIMEOUT) -> None:
+    def __init__(
+        self,
+        store: MatchStore,
+        *,
+        default_turn_timeout: float = DEFAULT_TURN_TIMEOUT,
+        cache: Cache | None = None,
+    ) -> None:
         self.store = store
         self.default_turn_timeout = default_turn_timeout
+        self.cache = cache or Cache(shared=True)
 
     async def settings(self, guild_id: int) -> GuildSettings:
         valid_id(guild_id, "server")
-        stored = await self.store.get_guild_settings(guild_id)
+        stored = await self.cache.get(
+            key(GUILD_SETTINGS, guild_id), lambda: self.store.get_guild_settings(guild_id)
+        )
         return stored or GuildSettings(guild_id, self.default_turn_timeout, False, ())
 
     async def update(
@@ -68,7 +79,10 @@ class Guilds:
             current.allowed_channels if allowed_channels is None else tuple(sorted(set(allowed_channels))),
             new_locale,
         )
-        await self.store.put_guild_settings(new)
+        try:
+            await self.store.put_guild_settings(new)
+        finally:
+            self.cache.changed(key(GUILD_SETTINGS, guild_id))
         return new
 
     async def check_allowed(self, guild_id: int | None, channel_id: int) -> None:

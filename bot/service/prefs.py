@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.service.cache import GUILD_THEME, USER_PREFS, Cache, key
 from bot.service.errors import ServiceError, valid_id
 from games.texts import N_
 
@@ -53,7 +54,8 @@ class UnknownReminderMode(ServiceError):
 
 
 class Prefs:
-    """Reads and changes preferences; a user or server that never chose has the defaults."""
+    """Reads and changes preferences; a user or server that never chose has the defaults. Reads go through
+    `cache` (every board reads a theme); without one, every read asks the store."""
 
     def __init__(
         self,
@@ -61,14 +63,17 @@ class Prefs:
         *,
         now: Callable[[], float],
         on_change: Callable[[], None] | None = None,
+        cache: Cache | None = None,
     ) -> None:
         self.store = store
         self.now = now
         self._on_change = on_change
+        self.cache = cache or Cache(shared=True)
 
     async def of_user(self, user_id: int) -> UserPrefs:
         valid_id(user_id, "user")
-        return await self.store.get_user_prefs(user_id) or UserPrefs(user_id)
+        stored = await self.cache.get(key(USER_PREFS, user_id), lambda: self.store.get_user_prefs(user_id))
+        return stored or UserPrefs(user_id)
 
     async def set_user(
         self, user_id: int, *, theme: str | None = None, reminders: str | None = None
@@ -84,7 +89,10 @@ class Prefs:
                 current = replace(current, reminders=ReminderMode(reminders))
             except ValueError:
                 raise UnknownReminderMode(mode=reminders) from None
-        await self.store.put_user_prefs(current, self.now())
+        try:
+            await self.store.put_user_prefs(current, self.now())
+        finally:
+            self.cache.changed(key(USER_PREFS, user_id))
         if reminders is not None and self._on_change is not None:
             self._on_change()  # a reminder may be due at once: the clock looks again
         return current
@@ -92,14 +100,17 @@ class Prefs:
     async def guild_theme(self, guild_id: int) -> str | None:
         """The server's default theme, None if it chose none."""
         valid_id(guild_id, "server")
-        return await self.store.get_guild_theme(guild_id)
+        return await self.cache.get(key(GUILD_THEME, guild_id), lambda: self.store.get_guild_theme(guild_id))
 
     async def set_guild_theme(self, guild_id: int, theme: str) -> str:
         """Set the server's default theme (a theme name)."""
         valid_id(guild_id, "server")
         if theme not in THEMES:
             raise UnknownTheme(theme=theme)
-        await self.store.set_guild_theme(guild_id, theme, self.now())
+        try:
+            await self.store.set_guild_theme(guild_id, theme, self.now())
+        finally:
+            self.cache.changed(key(GUILD_THEME, guild_id))
         return theme
 
     async def theme_for(self, user_id: int | None, guild_id: int | None) -> str:

@@ -42,8 +42,9 @@ Kind = Literal["bool", "json", "array", "int", "float", "plain"]
 BATCH = 2000
 """Rows read and written at a time."""
 
-INTERNAL_TABLES = frozenset({"schema_version"})
-"""Tables of a store's own bookkeeping (its schema version), never copied; SQLite's sqlite_* neither."""
+INTERNAL_TABLES = frozenset({"schema_version", "file_state"})
+"""Tables of a store's own bookkeeping (its schema version, a SQLite file's shutdown state), never copied;
+SQLite's sqlite_* neither."""
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1

@@ -167,7 +167,9 @@ class ListeningStore:
         self.shards: Shards | None = None
         self.stopped = False
 
-    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+    async def listen(
+        self, wake: Callable[[], None], *, shards: Shards | None = None, changes: Any = None
+    ) -> None:
         self.wake, self.shards = wake, shards
         try:
             await asyncio.Event().wait()

@@ -264,6 +264,38 @@ def sound_matches(
     return found
 
 
+def history_query(source: str, where: str, limit: str) -> str:
+    """The newest finished matches of `source` (``matches m``, or the user's seats joined to them) that
+    match `where`, at most `limit` (a placeholder), in one statement: each match's row once per seat, with
+    its seat columns and ``chosen``, the moves chosen in it (resignations are no choice). One round trip
+    instead of three (matches, seats, counts): on a busy server each trip is what a read costs."""
+    return (
+        f"WITH top AS (SELECT m.* FROM {source} WHERE {where} "
+        f"ORDER BY m.finished_at DESC, m.id DESC LIMIT {limit}) "
+        "SELECT top.*, s.seat, s.user_id, s.ai_level, s.result, "
+        "(SELECT COUNT(*) FROM moves v WHERE v.match_id = top.id AND v.notation <> 'resign') AS chosen "
+        "FROM top LEFT JOIN match_seats s ON s.match_id = top.id "
+        "ORDER BY top.finished_at DESC, top.id DESC, s.seat"
+    )
+
+
+def history_from_rows(rows: Sequence[Row], json_value: Callable[[Any], Any]) -> list[tuple[MatchRecord, int]]:
+    """The matches of a `history_query`, in its order, each with its count of chosen moves, leaving out the
+    damaged ones (as `sound_matches`)."""
+    grouped: dict[int, list[Row]] = {}
+    for r in rows:
+        grouped.setdefault(r["id"], []).append(r)
+    found = []
+    for match_rows in grouped.values():
+        first = match_rows[0]
+        seats = [r for r in match_rows if r["seat"] is not None]
+        try:
+            found.append((match_from_row(first, seats, json_value), int(first["chosen"])))
+        except DamagedRow as damaged:
+            log.warning("left out of a listing: %s", damaged)
+    return found
+
+
 def rating_from_row(r: Row) -> Rating:
     return Rating(r["game"], r["player_key"], r["mu"], r["sigma"], r["played"])
 
@@ -312,13 +344,30 @@ def rating_changes_of(
     return changes
 
 
+class ChangeListener(Protocol):
+    """What hears other processes' writes of rarely changed rows (the service's cache, cache.py)."""
+
+    def changed(self, name: str) -> None: ...
+    def listening(self, live: bool) -> None: ...
+
+
 class MatchStore(Protocol):
     """What the match service needs from a database.
 
     The timed-work queries (deadlines, due matches, the bot's matches, challenge expiry, turn reminders) take
     `shards`: only rows of guilds those shards own (`Shards.sql_filter`); None means every guild."""
 
+    shared: bool
+    """Whether other processes may write the database (PostgreSQL): the service caches what they write only
+    while it hears their changes (`listen`)."""
+
     async def close(self) -> None: ...
+
+    async def full_check(self) -> None:
+        """Check the whole database for damage without holding up the bot (what start-up skips after a clean
+        shutdown); raises StoreUnavailable if it is damaged. Nothing to do on PostgreSQL, which checks its
+        own pages as it reads them."""
+        ...
 
     # ------------------------------------------------------------------------------ meta (schema 4)
 
@@ -400,11 +449,16 @@ class MatchStore(Protocol):
         """Every active match that is not quarantined."""
         ...
 
-    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+    async def listen(
+        self, wake: Callable[[], None], *, shards: Shards | None = None, changes: ChangeListener | None = None
+    ) -> None:
         """Call `wake()` (sync, cheap) whenever any process commits a write that may move the turn clock
         earlier (a match started, moved, rewound or ended, a challenge made or answered, a guild's timeout
-        changed), in a guild `shards` owns when given. Runs until cancelled (the service runs it as a task);
-        returns at once where one process is all there is (SQLite)."""
+        changed), in a guild `shards` owns when given; and `changes.changed(key)` whenever one writes a
+        server's settings (``guild:<id>``) or theme (``theme:<id>``) or a user's preferences
+        (``user:<id>``), with `changes.listening(True)` once hearing starts and `False` when it stops
+        (nothing heard in between). Runs until cancelled (the service runs it as a task); returns at once
+        where one process is all there is (SQLite)."""
         ...
 
     async def unsettled_match_ids(self) -> list[int]:

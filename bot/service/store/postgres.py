@@ -45,6 +45,7 @@ from bot.service.records import (
 )
 from bot.service.shards import Shards
 from bot.service.store.base import (
+    ChangeListener,
     ChannelTaken,
     LobbyChanged,
     RatingCompute,
@@ -52,6 +53,8 @@ from bot.service.store.base import (
     StoreConflict,
     StoreFull,
     StoreUnavailable,
+    history_from_rows,
+    history_query,
     match_from_row,
     rating_changes_of,
     rating_from_row,
@@ -60,6 +63,7 @@ from bot.service.store.base import (
     user_prefs_from_row,
 )
 from bot.service.store.postgres_schema import (
+    CHANGE_CHANNEL,
     MIGRATIONS,
     RECOUNT_RESIGNATION_PLIES,
     SCHEMA_VERSION,
@@ -175,6 +179,8 @@ class PostgresStore:
 
     RECONNECT_DELAY = 1.0
     """Seconds `listen` waits before it opens a lost connection again."""
+    shared = True
+    """Several shard processes write one database."""
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
@@ -210,6 +216,9 @@ class PostgresStore:
     async def close(self) -> None:
         await self._pool.close()
 
+    async def full_check(self) -> None:
+        """Nothing to do: the server checks its own pages (see `MatchStore.full_check`)."""
+
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Connection]:
         async with self._pool.acquire() as conn, conn.transaction():
@@ -220,14 +229,22 @@ class PostgresStore:
 
     # ------------------------------------------------------------------------------------------- wake-ups
 
-    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+    async def listen(
+        self, wake: Callable[[], None], *, shards: Shards | None = None, changes: ChangeListener | None = None
+    ) -> None:
         """Call `wake()` on every NOTIFY of a write that may move a turn clock (of a guild `shards` owns, when
-        given), on a connection of its own; runs until cancelled. A lost connection is opened again, and
-        `wake()` is called after each (re)connection, since notifications sent meanwhile are lost."""
+        given), and `changes.changed(key)` on every NOTIFY of a changed setting or preference
+        (`CHANGE_CHANNEL`), on a connection of its own; runs until cancelled. A lost connection is opened
+        again, and `wake()` and `changes.listening(True)` are called after each (re)connection, since
+        notifications sent meanwhile are lost (`changes.listening(False)` when it is lost or this ends)."""
 
         def heard(_conn: Connection, _pid: int, _channel: str, payload: object) -> None:
             if shards is None or shards.owns(int(str(payload) or 0)):
                 wake()
+
+        def changed(_conn: Connection, _pid: int, _channel: str, payload: object) -> None:
+            if changes is not None:
+                changes.changed(str(payload))
 
         while True:
             try:
@@ -240,9 +257,14 @@ class PostgresStore:
             conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
             try:
                 await conn.add_listener(WAKE_CHANNEL, heard)
+                await conn.add_listener(CHANGE_CHANNEL, changed)
                 wake()
+                if changes is not None:
+                    changes.listening(True)
                 await lost.wait()
             finally:
+                if changes is not None:
+                    changes.listening(False)
                 if not conn.is_closed():
                     conn.terminate()
             log.warning("the wake-up connection to %s was lost; opening it again", describe(self._url))
@@ -365,26 +387,24 @@ class PostgresStore:
     async def finished_matches(
         self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
     ) -> list[tuple[MatchRecord, int]]:
-        matches = await self._matches(
-            "WHERE status IN ('finished', 'aborted') "
-            "AND ($1::bigint IS NULL OR id IN "
-            "(SELECT match_id FROM match_seats WHERE user_id = $1 AND ai_level IS NULL)) "
-            "AND ($2::bigint IS NULL OR guild_id = $2) AND ($3::text IS NULL OR game = $3) "
-            "ORDER BY finished_at DESC, id DESC LIMIT $4",
-            user_id,
-            guild_id,
-            game,
-            limit,
-        )
-        if not matches:
-            return []
-        rows = await self._pool.fetch(
-            "SELECT match_id, COUNT(*) AS chosen FROM moves "
-            "WHERE match_id = ANY($1::bigint[]) AND notation <> 'resign' GROUP BY match_id",
-            [m.id for m in matches],
-        )
-        counts = {r["match_id"]: r["chosen"] for r in rows}
-        return [(m, counts.get(m.id, 0)) for m in matches]
+        where = ["m.status IN ('finished', 'aborted')"]
+        params: list[Any] = []
+        source = "matches m"
+        if user_id is not None:
+            # The user's own seats drive the query: a player's matches are sorted, never a walk of the whole
+            # server's finished matches (one statement per shape of filter, so each has its own plan).
+            source = "match_seats s JOIN matches m ON m.id = s.match_id"
+            params.append(user_id)
+            where += [f"s.user_id = ${len(params)}", "s.ai_level IS NULL"]
+        if guild_id is not None:
+            params.append(guild_id)
+            where.append(f"m.guild_id = ${len(params)}")
+        if game is not None:
+            params.append(game)
+            where.append(f"m.game = ${len(params)}")
+        params.append(limit)
+        rows = await self._pool.fetch(history_query(source, " AND ".join(where), f"${len(params)}"), *params)
+        return history_from_rows(rows, _as_is)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         rows = await self._pool.fetch(
@@ -827,6 +847,14 @@ class PostgresStore:
                     "DO UPDATE SET played = guild_ratings.played + 1",
                     [(flagged["guild_id"], game, key) for key in player_keys],
                 )
+            # Every server's board of these players shows their new ratings (a copy kept for its index).
+            await db.execute(
+                "UPDATE guild_ratings g SET mu = r.mu, sigma = r.sigma FROM ratings r "
+                "WHERE r.game = $1 AND r.player_key = ANY($2::text[]) "
+                "AND g.game = r.game AND g.player_key = r.player_key",
+                game,
+                list(player_keys),
+            )
             await db.executemany(
                 "INSERT INTO rating_changes "
                 "(match_id, player_key, mu_before, sigma_before, mu_after, sigma_after) "
@@ -865,11 +893,11 @@ class PostgresStore:
                 limit,
             )
         else:
+            # The guild's own copy of each rating: guild_ratings_board walks it in order and stops.
             rows = await self._pool.fetch(
-                "SELECT r.game, r.player_key, r.mu, r.sigma, g.played FROM guild_ratings g "
-                "JOIN ratings r ON r.game = g.game AND r.player_key = g.player_key "
-                "WHERE g.guild_id = $1 AND g.game = $2 AND r.sigma <= $3 AND g.player_key LIKE 'user:%' "
-                "ORDER BY r.mu DESC, r.player_key DESC LIMIT $4",
+                "SELECT game, player_key, mu, sigma, played FROM guild_ratings "
+                "WHERE guild_id = $1 AND game = $2 AND sigma <= $3 AND player_key LIKE 'user:%' "
+                "ORDER BY mu DESC, player_key DESC LIMIT $4",
                 guild_id,
                 game,
                 max_sigma,

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 WAKE_CHANNEL = "tessera_wake"
 """The LISTEN/NOTIFY channel of the turn clock's wake-ups."""
+CHANGE_CHANNEL = "tessera_changed"
+"""The LISTEN/NOTIFY channel of changed settings and preferences (the service's cache, cache.py): the
+payload is the row's key, ``guild:<id>`` (guild_settings), ``theme:<id>`` (guild_prefs) or ``user:<id>``
+(user_prefs)."""
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -203,11 +207,41 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX ratings_board ON ratings (game, mu, player_key)",
     ),
     (
+        # A server's leaderboard walks an index in rating order and stops at its length, instead of sorting
+        # every player of the server: each guild's row keeps a copy of the player's mu and sigma, which
+        # apply_ratings updates in every guild of the player whenever the rating changes.
+        "ALTER TABLE guild_ratings ADD COLUMN mu DOUBLE PRECISION",
+        "ALTER TABLE guild_ratings ADD COLUMN sigma DOUBLE PRECISION",
+        """UPDATE guild_ratings g SET mu = r.mu, sigma = r.sigma FROM ratings r
+            WHERE r.game = g.game AND r.player_key = g.player_key""",
+        "CREATE INDEX guild_ratings_board ON guild_ratings (guild_id, game, mu, player_key)",
+        "CREATE INDEX guild_ratings_player ON guild_ratings (game, player_key)",
+        # Start-up loads every match that is not over (store.unsettled_match_ids) from this small index, not
+        # from a scan of every match ever played.
+        """CREATE INDEX matches_unsettled ON matches (id)
+            WHERE quarantine IS NULL AND (status IS NULL OR status NOT IN ('finished', 'aborted'))""",
+        # Every process caches settings and preferences; a write by any of them is heard by all.
+        f"""CREATE FUNCTION tessera_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            changed jsonb;
+        BEGIN
+            IF TG_OP = 'DELETE' THEN changed := to_jsonb(OLD); ELSE changed := to_jsonb(NEW); END IF;
+            PERFORM pg_notify('{CHANGE_CHANNEL}', TG_ARGV[0] || ':' || (changed ->> TG_ARGV[1]));
+            RETURN NULL;
+        END $$""",
+        """CREATE TRIGGER guild_settings_changed AFTER INSERT OR UPDATE OR DELETE ON guild_settings
+            FOR EACH ROW EXECUTE FUNCTION tessera_changed('guild', 'guild_id')""",
+        """CREATE TRIGGER guild_prefs_changed AFTER INSERT OR UPDATE OR DELETE ON guild_prefs
+            FOR EACH ROW EXECUTE FUNCTION tessera_changed('theme', 'guild_id')""",
+        """CREATE TRIGGER user_prefs_changed AFTER INSERT OR UPDATE OR DELETE ON user_prefs
+            FOR EACH ROW EXECUTE FUNCTION tessera_changed('user', 'user_id')""",
+    ),
+    (
         # No schema change. Its data step (RECOUNT_RESIGNATION_PLIES) gives the TilingKing snapshots of the
         # previous engine, which counted a ply for a resignation on one's own turn, the replay's plies.
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-RECOUNT_RESIGNATION_PLIES = 3
+RECOUNT_RESIGNATION_PLIES = 4
 """The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
 matches whose log has a resignation, in the same transaction (bot/service/upgrades.py)."""

@@ -14,12 +14,15 @@ same file is refused at start with one line (`StoreUnavailable`) instead of runn
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import json
 import logging
 import os
 import re
 import sqlite3
+import struct
+import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -51,6 +54,7 @@ from bot.service.records import (
 from bot.service.shards import Shards
 from bot.service.store.base import (
     BadDatabaseUrl,
+    ChangeListener,
     ChannelTaken,
     LobbyChanged,
     RatingCompute,
@@ -58,6 +62,8 @@ from bot.service.store.base import (
     StoreConflict,
     StoreFull,
     StoreUnavailable,
+    history_from_rows,
+    history_query,
     match_from_row,
     rating_changes_of,
     rating_from_row,
@@ -205,6 +211,8 @@ class SqliteStore:
 
     CHECKPOINT_EVERY = 500
     """Commits between two background WAL checkpoints."""
+    shared = False
+    """Only this process writes the file (see the module doc)."""
 
     def __init__(
         self,
@@ -221,17 +229,32 @@ class SqliteStore:
         self._lock_path: str | None = None
         self._path = "(in memory)"
         self.broken_constraints: tuple[str, ...] = ()
-        """What the start's quick_check said of rows that break a CHECK or NOT NULL constraint (check-db
-        reports those outside the matches, which it reports row by row)."""
+        """What the full check (`full_check`, or the start's after an unclean shutdown) said of rows that
+        break a CHECK or NOT NULL constraint (check-db reports those outside the matches, which it reports
+        row by row)."""
+        self.fully_checked = False
+        """Whether the whole file was checked (quick_check) since it was opened."""
+        self.damage: str | None = None
+        """What the full check found wrong with the file while it was open (None: nothing). A damaged file
+        is never marked as cleanly shut down, so the next start checks it in full and refuses it."""
+        self._checking: sqlite3.Connection | None = None
+        self._checked: threading.Event | None = None
 
     @classmethod
     async def open(cls, path: str, *, synchronous: str = "NORMAL", check: bool = True) -> SqliteStore:
         """Open (creating if needed), check and migrate the database at `path` (":memory:" for a private one).
 
         WAL with ``synchronous=NORMAL`` survives any crash of the process; "FULL" survives power loss too.
-        A file that is not a database, is damaged (``PRAGMA quick_check``) or cannot be written raises
-        `StoreUnavailable` with one line saying which file and what is wrong, and so does a file another
-        process has open (see the module doc)."""
+        A file that is not a database, is damaged or cannot be written raises `StoreUnavailable` with one
+        line saying which file and what is wrong, and so does a file another process has open (see the
+        module doc).
+
+        With `check`, start-up time does not grow with the file: a cheap check always runs (the header
+        against the file's size, the schema, the first row of every table), and the full ``PRAGMA
+        quick_check`` (a read of every page: seconds for hundreds of MiB) runs here only when the last
+        shutdown was not clean (the `SHUTDOWN_KEY` row of ``file_state`` says "running": a crash, a kill, a
+        copy taken while the bot ran) or the file never had a clean one (a new or foreign file). After a
+        clean one, `full_check` runs it later, off the event loop."""
         memory = path == ":memory:"
         lock_path = None
         if not memory and Path(path).is_dir():
@@ -265,10 +288,15 @@ class SqliteStore:
             writer = await aiosqlite.connect(path, isolation_level=None)
             opened.append(writer)
             await _configure(writer, synchronous, memory)
-            broken = await _quick_check(writer) if check and not memory else ()
+            full = False
+            if check and not memory:
+                await _on_thread(writer, _cheap_check, path)
+                full = await _shutdown_state(writer) != CLEAN
+            broken = await _quick_check(writer) if full else ()
             await _migrate(writer)
             if memory:
                 return cls(writer)
+            await _set_shutdown_state(writer, RUNNING)
             # Checkpoints run in the background.
             await writer.execute_fetchall("PRAGMA wal_autocheckpoint = 0")
             await writer.execute_fetchall(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
@@ -282,11 +310,26 @@ class SqliteStore:
             raise
         store = cls(writer, opened[1], opened[2])
         store.broken_constraints = broken
+        store.fully_checked = full
         return store
 
     async def close(self) -> None:
+        """Close the connections. The last store of this process on the file records a clean shutdown
+        (unless the full check found damage), so the next start skips the full check."""
+        checking, checked = self._checking, self._checked
+        if checking is not None and checked is not None and not checked.is_set():
+            # A full check in progress stops (the next start after a clean shutdown runs it again later).
+            with contextlib.suppress(sqlite3.ProgrammingError):
+                checking.interrupt()
+            await asyncio.to_thread(checked.wait, 10.0)
         if self._checkpoint_task is not None:
             await self._checkpoint_task
+        last = self._lock_path is not None and _PROCESS_LOCKS[self._lock_path][1] == 1
+        if last and self.damage is None:
+            try:
+                await _set_shutdown_state(self._writer, CLEAN)
+            except sqlite3.Error:  # the next start checks the file in full, as after a crash
+                log.warning("could not record the clean shutdown of %s", self._path, exc_info=True)
         if self._checkpointer is not None:
             await self._checkpointer.close()
         if self._reader is not self._writer:
@@ -296,9 +339,37 @@ class SqliteStore:
         if lock_path is not None:
             _unlock_database(lock_path)
 
-    async def listen(self, wake: Callable[[], None], *, shards: Shards | None = None) -> None:
+    async def listen(
+        self, wake: Callable[[], None], *, shards: Shards | None = None, changes: ChangeListener | None = None
+    ) -> None:
         """Nothing to hear: only this process writes the file (see the module doc), and it wakes its own
-        clock directly."""
+        clock and forgets its own cached rows directly."""
+
+    async def full_check(self) -> None:
+        """Check every page of the file (``PRAGMA quick_check``) on a connection of its own in a worker
+        thread, so the bot runs on meanwhile; at once if the start already did. Damage raises
+        `StoreUnavailable` (and is kept in `damage`: the file is not marked clean at close, so the next
+        start refuses it); rows that only break a constraint are logged and kept in `broken_constraints`
+        (the start-up check sets such matches aside)."""
+        if self.fully_checked or self._lock_path is None:
+            return
+        done = threading.Event()
+        self._checked = done
+        try:
+            rows = await asyncio.to_thread(_check_file, self._path, self._checking_on, done)
+        except sqlite3.Error as error:
+            if "interrupt" in str(error):
+                return  # the store closed meanwhile
+            rows = [str(error)]
+        try:
+            self.broken_constraints = _broken_rows(rows)
+        except sqlite3.DatabaseError as error:
+            self.damage = _reason(error)
+            raise StoreUnavailable(f"the database {self._path} cannot be used: {self.damage}") from error
+        self.fully_checked = True
+
+    def _checking_on(self, connection: sqlite3.Connection) -> None:
+        self._checking = connection
 
     async def get_meta(self, key: str) -> str | None:
         row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
@@ -502,33 +573,24 @@ class SqliteStore:
     async def finished_matches(
         self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
     ) -> list[tuple[MatchRecord, int]]:
-        where = ["status IN ('finished', 'aborted')"]
+        where = ["m.status IN ('finished', 'aborted')"]
         params: list[Any] = []
+        source = "matches m"
         if user_id is not None:
-            where.append("id IN (SELECT match_id FROM match_seats WHERE user_id = ? AND ai_level IS NULL)")
+            # The user's own seats drive the query (CROSS JOIN keeps SQLite's planner to that order): a
+            # player's matches are sorted, never a walk of the whole server's finished matches.
+            source = "match_seats s CROSS JOIN matches m ON m.id = s.match_id"
+            where += ["s.user_id = ?", "s.ai_level IS NULL"]
             params.append(user_id)
         if guild_id is not None:
-            where.append("guild_id = ?")
+            where.append("m.guild_id = ?")
             params.append(guild_id)
         if game is not None:
-            where.append("game = ?")
+            where.append("m.game = ?")
             params.append(game)
         params.append(limit)
-        matches = await self._matches(
-            f"WHERE {' AND '.join(where)} ORDER BY finished_at DESC, id DESC LIMIT ?", params
-        )
-        if not matches:
-            return []
-        marks = ",".join("?" * len(matches))
-        counts = {
-            r["match_id"]: r["chosen"]
-            for r in await self._fetchall(
-                f"SELECT match_id, COUNT(*) AS chosen FROM moves WHERE match_id IN ({marks}) "
-                "AND notation <> 'resign' GROUP BY match_id",
-                [m.id for m in matches],
-            )
-        }
-        return [(m, counts.get(m.id, 0)) for m in matches]
+        rows = await self._fetchall(history_query(source, " AND ".join(where), "?"), params)
+        return history_from_rows(rows, json.loads)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         rows = await self._fetchall(
@@ -996,11 +1058,17 @@ class SqliteStore:
                 if guild_id is not None:
                     await _run(
                         db,
-                        "INSERT INTO guild_ratings (guild_id, game, player_key, played) VALUES (?, ?, ?, 1) "
-                        "ON CONFLICT (guild_id, game, player_key) "
+                        "INSERT INTO guild_ratings (guild_id, game, player_key, played, mu, sigma) "
+                        "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, game, player_key) "
                         "DO UPDATE SET played = guild_ratings.played + 1",
-                        (guild_id, game, key),
+                        (guild_id, game, key, mu, sigma),
                     )
+                # Every server's board of the player shows the new rating (a copy kept for its index).
+                await _run(
+                    db,
+                    "UPDATE guild_ratings SET mu = ?, sigma = ? WHERE game = ? AND player_key = ?",
+                    (mu, sigma, game, key),
+                )
             await _run_many(
                 db,
                 "INSERT INTO rating_changes "
@@ -1040,11 +1108,11 @@ class SqliteStore:
                 (game, max_sigma, limit),
             )
         else:
+            # The guild's own copy of each rating: guild_ratings_board walks it in order and stops.
             rows = await self._fetchall(
-                "SELECT r.game, r.player_key, r.mu, r.sigma, g.played FROM guild_ratings g "
-                "JOIN ratings r ON r.game = g.game AND r.player_key = g.player_key "
-                "WHERE g.guild_id = ? AND g.game = ? AND r.sigma <= ? AND g.player_key LIKE 'user:%' "
-                "ORDER BY r.mu DESC, r.player_key DESC LIMIT ?",
+                "SELECT game, player_key, mu, sigma, played FROM guild_ratings "
+                "WHERE guild_id = ? AND game = ? AND sigma <= ? AND player_key LIKE 'user:%' "
+                "ORDER BY mu DESC, player_key DESC LIMIT ?",
                 (guild_id, game, max_sigma, limit),
             )
         return [rating_from_row(r) for r in rows]
@@ -1233,10 +1301,29 @@ _BROKEN_ROW = re.compile(r"(CHECK constraint failed in|NULL value in) ")
 
 
 async def _quick_check(db: aiosqlite.Connection) -> tuple[str, ...]:
-    """Refuse a damaged file before anything writes to it (PRAGMA quick_check: fast, no index checks). Rows
-    that break a constraint are no damage to the file: the start-up check sets such matches aside, so they
-    are only logged here, and returned."""
-    rows = [str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")]
+    """Refuse a damaged file before anything writes to it (PRAGMA quick_check: no index checks, but a read
+    of every page). Rows that break a constraint are no damage to the file: the start-up check sets such
+    matches aside, so they are only logged here, and returned."""
+    return _broken_rows([str(r[0]) for r in await db.execute_fetchall("PRAGMA quick_check")])
+
+
+def _check_file(path: str, started: Callable[[sqlite3.Connection], None], done: threading.Event) -> list[str]:
+    """quick_check's answer on a connection of its own, which this thread opens and closes; `started` gets
+    the connection (to interrupt it), `done` is set at the end."""
+    try:
+        conn = sqlite3.connect(path, check_same_thread=False)
+        try:
+            started(conn)
+            return [str(r[0]) for r in conn.execute("PRAGMA quick_check").fetchall()]
+        finally:
+            conn.close()
+    finally:
+        done.set()
+
+
+def _broken_rows(rows: list[str]) -> tuple[str, ...]:
+    """The rows of quick_check's answer that break a constraint (logged); DatabaseError if it found damage
+    to the file."""
     damage = [r for r in rows if r != "ok" and not _BROKEN_ROW.match(r)]
     if damage:
         raise sqlite3.DatabaseError(f"database disk image is malformed: {'; '.join(damage[:3])}")
@@ -1244,6 +1331,63 @@ async def _quick_check(db: aiosqlite.Connection) -> tuple[str, ...]:
     if broken:
         log.warning("rows break the schema's constraints (%s); run check-db", "; ".join(broken[:3]))
     return broken
+
+
+SHUTDOWN_KEY = "shutdown"
+"""The ``file_state`` row saying how the file was last closed: `RUNNING` while a store has it open, `CLEAN`
+once the last one closed it. A copy taken while the bot ran (a backup) says `RUNNING`, so its first start
+checks it in full; migrate-db never copies it."""
+RUNNING = "running"
+CLEAN = "clean"
+_HEADER = struct.Struct(">16sH6xII60xI")
+"""The parts of a SQLite file's 100-byte header read here: the magic string, the page size, the change
+counter (offset 24), the size of the database in pages (28) and the change counter it is valid for (92)."""
+
+
+def _cheap_check(conn: sqlite3.Connection, path: str) -> None:
+    """What start-up always checks, in milliseconds at any size: the header (a SQLite file, a sane page
+    size, the file at least as long as the header says: a truncated file fails here), the schema, and the
+    first row of every table (a damaged root page). Raises sqlite3.DatabaseError on damage."""
+    with open(path, "rb") as handle:
+        header = handle.read(_HEADER.size)
+        size = os.fstat(handle.fileno()).st_size
+    if size == 0:
+        return  # a new file
+    if len(header) < _HEADER.size or not header.startswith(b"SQLite format 3\x00"):
+        raise sqlite3.DatabaseError("file is not a database")
+    _magic, page_size, changes, pages, valid_for = _HEADER.unpack(header)
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        raise sqlite3.DatabaseError(f"database disk image is malformed: page size {page_size}")
+    if changes == valid_for and size < pages * page_size:
+        raise sqlite3.DatabaseError(
+            f"database disk image is malformed: {size} bytes, but the header counts {pages} pages "
+            f"of {page_size} (truncated?)"
+        )
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
+    for table in tables:
+        quoted = '"' + table.replace('"', '""') + '"'
+        conn.execute(f"SELECT * FROM {quoted} LIMIT 1").fetchall()
+
+
+async def _shutdown_state(db: aiosqlite.Connection) -> str | None:
+    """The `SHUTDOWN_KEY` row (None: the file has no file_state table (yet) or no such row)."""
+    tables = await db.execute_fetchall(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'file_state'"
+    )
+    if not list(tables):
+        return None
+    rows = list(await db.execute_fetchall("SELECT value FROM file_state WHERE key = ?", (SHUTDOWN_KEY,)))
+    return str(rows[0][0]) if rows else None
+
+
+async def _set_shutdown_state(db: aiosqlite.Connection, state: str) -> None:
+    await _run(
+        db,
+        "INSERT INTO file_state (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (SHUTDOWN_KEY, state),
+    )
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:

@@ -198,11 +198,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX ratings_board ON ratings (game, mu, player_key)",
     ),
     (
+        # A server's leaderboard walks an index in rating order and stops at its length, instead of sorting
+        # every player of the server: each guild's row keeps a copy of the player's mu and sigma, which
+        # apply_ratings updates in every guild of the player whenever the rating changes.
+        "ALTER TABLE guild_ratings ADD COLUMN mu REAL",
+        "ALTER TABLE guild_ratings ADD COLUMN sigma REAL",
+        """UPDATE guild_ratings SET
+            mu = (SELECT r.mu FROM ratings r
+                  WHERE r.game = guild_ratings.game AND r.player_key = guild_ratings.player_key),
+            sigma = (SELECT r.sigma FROM ratings r
+                     WHERE r.game = guild_ratings.game AND r.player_key = guild_ratings.player_key)""",
+        "CREATE INDEX guild_ratings_board ON guild_ratings (guild_id, game, mu, player_key)",
+        "CREATE INDEX guild_ratings_player ON guild_ratings (game, player_key)",
+        # Start-up loads every match that is not over (store.unsettled_match_ids) from this small index, not
+        # from a scan of every match ever played.
+        """CREATE INDEX matches_unsettled ON matches (id)
+            WHERE quarantine IS NULL AND (status IS NULL OR status NOT IN ('finished', 'aborted'))""",
+        # What the file says about itself, never copied into another database: how it was last shut down
+        # (start-up checks every page only after an unclean shutdown; sqlite.py's SHUTDOWN_KEY).
+        "CREATE TABLE file_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+    (
         # No schema change. Its data step (RECOUNT_RESIGNATION_PLIES) gives the TilingKing snapshots of the
         # previous engine, which counted a ply for a resignation on one's own turn, the replay's plies.
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-RECOUNT_RESIGNATION_PLIES = 6
+RECOUNT_RESIGNATION_PLIES = 7
 """The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
 matches whose log has a resignation, in the same transaction (bot/service/upgrades.py)."""
