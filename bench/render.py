@@ -32,6 +32,8 @@ BOARDS: list[tuple[str, str, int, dict[str, Any]]] = [
     ("tilingking tri6bi", "tilingking", 4, {"board": "tri6bi"}),
 ]
 TARGET_MS, TARGET_PNG, TARGET_GIF = 15.0, 60 * 1024, 2 * 1024 * 1024
+TARGET_RENDER_MS = 2.0
+"""Issue 26: a board's drawing alone (before the PNG encode) in at most 2 ms of CPU."""
 
 
 def random_game(
@@ -74,6 +76,48 @@ def bench_png(
         f"{percentile(sizes, 50) / 1024:4.1f} KB, p99 {percentile(sizes, 99) / 1024:4.1f} KB"
         f" (target {TARGET_PNG // 1024})   n={len(times)}"
     )
+
+
+def bench_cpu(
+    label: str, game_id: str, seats: int, options: dict[str, Any], runs: int, matches: int, moves: int
+) -> tuple[float, float]:
+    """CPU time (this thread's: `time.thread_time`) to draw one mid-game board and, apart, to encode it as
+    the palette PNG, as the bot meets boards: `matches` matches at once, each drawn once before (its static
+    layers cached), then `moves` new positions of each in turn, never drawn before. Each run takes other
+    matches; prints the median over runs of the mean per board and returns (render ms, encode ms)."""
+    from renderer.canvas import png_bytes
+    from renderer.theme import get_theme
+
+    theme = get_theme("default")
+    players = ["Alice", "Bob", "Carol", "Dave"][:seats]
+    render_ms, encode_ms = [], []
+    for run in range(runs):
+        boards = []
+        for seed in range(run * matches, (run + 1) * matches):
+            states, notations = random_game(game_id, seats, options, 1000 + seed, limit=300)
+            first = max(1, len(states) // 2 - moves // 2)
+            window = [(states[n], notations[n - 1]) for n in range(first, min(len(states), first + moves))]
+            renderer.render_image(game_id, states[first - 1], last_move=None, players=players)  # the match so far
+            boards.append(window)
+        drawn = []
+        start = time.thread_time()
+        for k in range(moves):
+            for window in boards:
+                if k < len(window):
+                    state, last = window[k]
+                    drawn.append(renderer.render_image(game_id, state, last_move=last, players=players))
+        render_ms.append((time.thread_time() - start) * 1000 / len(drawn))
+        start = time.thread_time()
+        for image in drawn:
+            png_bytes(image, theme)
+        encode_ms.append((time.thread_time() - start) * 1000 / len(drawn))
+    render, encode = statistics.median(render_ms), statistics.median(encode_ms)
+    print(
+        f"{label:<18} render {render:5.2f} ms CPU, PNG encode {encode:5.2f} ms CPU,"
+        f" render/encode {render / encode:4.2f}   (median of {runs} runs of {matches} matches x {moves} moves;"
+        f" target render <= {TARGET_RENDER_MS:.0f} ms)"
+    )
+    return render, encode
 
 
 def percentile(values: list[float] | list[int], pct: float) -> float:
@@ -133,8 +177,18 @@ def main() -> None:
     parser.add_argument("--per-game", type=int, default=8, help="positions rendered per game (default 8)")
     parser.add_argument("--longest", action="store_true", help="also replay a 600-ply Paint game")
     parser.add_argument("--encoders", action="store_true", help="also time quantization and PNG levels")
+    parser.add_argument("--runs", type=int, default=5, help="CPU runs per board, other matches each (default 5)")
+    parser.add_argument("--matches", type=int, default=8, help="matches drawn in turn per run (default 8)")
+    parser.add_argument("--moves", type=int, default=10, help="new positions per match and run (default 10)")
+    parser.add_argument("--cpu-only", action="store_true", help="only the CPU time of render and encode")
     args = parser.parse_args()
     print(f"renderer benchmark: default size {renderer.DEFAULT_SIZE}px, theme default")
+    print("CPU time per mid-game board (less noisy than wall time on a shared machine):")
+    for label, game_id, seats, options in BOARDS:
+        bench_cpu(label, game_id, seats, options, args.runs, args.matches, args.moves)
+    if args.cpu_only:
+        return
+    print("wall time per board, render + encode:")
     for label, game_id, seats, options in BOARDS:
         bench_png(label, game_id, seats, options, args.games, args.per_game)
     long_paint = {"lead_turns": 1000, "no_lead_turns": 1000}

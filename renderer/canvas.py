@@ -293,17 +293,73 @@ def draw_text(
     """
     if not text:
         return 0
-    line = text_line(text, px)
+    if img.mode != "RGB":  # a sprite with an alpha channel: the text's ink sets its alpha too
+        line = text_line(text, px)
+        left, top = _text_origin(line, x, y, anchor)
+        img.paste(colour, (left, top), line.mask)
+        return line.width
+    stamp = _stamp(fonts.chain(), text, px, colour)
+    left, top = _text_origin(stamp.line, x, y, anchor)
+    if stamp.image is not None:
+        left, top = left + stamp.ink[0], top + stamp.ink[1]
+        paste_rgba(img, stamp.image, left, top)
+    return stamp.line.width
+
+
+def _text_origin(line: Line, x: float, y: float, anchor: str) -> tuple[int, int]:
+    """Where the top left corner of a line's mask goes for `draw_text`'s anchor."""
     mask = line.mask
     w = mask.width
     left = x - {"l": 0.0, "m": w / 2, "r": float(w)}[anchor[0]]
     if anchor[1] == "c":
-        ink = mask.getbbox() or (0, 0, w, mask.height)
+        ink = _ink_box(line)
         top = y - (ink[1] + ink[3]) / 2
     else:
         top = y - line.top - {"t": 0.0, "m": line.height / 2, "b": float(line.height)}[anchor[1]]
-    img.paste(colour, (round(left), round(top)), mask)
-    return w
+    return round(left), round(top)
+
+
+def _ink_box(line: Line) -> Box:
+    """The box of a line's inked pixels (the whole mask for a blank line)."""
+    return line.mask.getbbox() or (0, 0, line.mask.width, line.mask.height)
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """A line of text in one colour, ready to paste: the RGBA image of its inked pixels only (alpha: the
+    mask), where that box sits in the line's mask, and the line (for its anchors)."""
+
+    line: Line
+    image: Image.Image | None
+    ink: Box
+
+
+STAMP_CACHE_SIZE = 2048
+"""Text stamps remembered (most are a word or two: a few kB each)."""
+
+
+@lru_cache(maxsize=STAMP_CACHE_SIZE)
+def _stamp(chain: fonts.FontChain, text: str, px: int, colour: RGB) -> Stamp:
+    """`text` drawn once per font chain, size and colour. Pasting it changes exactly the pixels that pasting
+    the colour through the line's mask does (outside the ink the mask is 0), with a fraction of the work."""
+    line = _line(chain, text, px)
+    ink = line.mask.getbbox()
+    if ink is None:
+        return Stamp(line, None, (0, 0, 0, 0))
+    image = Image.new("RGBA", (ink[2] - ink[0], ink[3] - ink[1]), (*colour, 0))
+    image.putalpha(line.mask.crop(ink))
+    return Stamp(line, image, ink)
+
+
+def paste_rgba(img: Image.Image, sprite: Image.Image, left: int, top: int) -> None:
+    """Blend an RGBA sprite onto an image through its alpha with its top left corner at (left, top): the
+    same pixels as `img.paste(sprite, (left, top), sprite)`, without that method's checks (dozens of
+    pastes make a board)."""
+    if img.mode != "RGB" or sprite.mode != "RGBA" or img.readonly:
+        img.paste(sprite, (left, top), sprite)
+        return
+    core = sprite.im
+    img.im.paste(core, (left, top, left + sprite.width, top + sprite.height), core)
 
 
 # --------------------------------------------------------------------------------------------- shapes
@@ -353,7 +409,7 @@ def mark_ring(img: Image.Image, cx: float, cy: float, radius: float, theme: Them
 
 def paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
     """Paste an RGBA sprite with its centre pixel on (cx, cy)."""
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+    paste_rgba(img, sprite, round(cx - sprite.width / 2), round(cy - sprite.height / 2))
 
 
 def mark_polygon(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
