@@ -99,18 +99,20 @@ def bench_cpu(
             window = [(states[n], notations[n - 1]) for n in range(first, min(len(states), first + moves))]
             renderer.render_image(game_id, states[first - 1], last_move=None, players=players)  # the match so far
             boards.append(window)
-        drawn = []
-        start = time.thread_time()
+        drawing = encoding = 0.0
+        count = 0
         for k in range(moves):
             for window in boards:
                 if k < len(window):
                     state, last = window[k]
-                    drawn.append(renderer.render_image(game_id, state, last_move=last, players=players))
-        render_ms.append((time.thread_time() - start) * 1000 / len(drawn))
-        start = time.thread_time()
-        for image in drawn:
-            png_bytes(image, theme)
-        encode_ms.append((time.thread_time() - start) * 1000 / len(drawn))
+                    start = time.thread_time()
+                    image = renderer.render_image(game_id, state, last_move=last, players=players)
+                    middle = time.thread_time()
+                    png_bytes(image, theme)
+                    drawing, encoding = drawing + middle - start, encoding + time.thread_time() - middle
+                    count += 1
+        render_ms.append(drawing * 1000 / count)
+        encode_ms.append(encoding * 1000 / count)
     render, encode = statistics.median(render_ms), statistics.median(encode_ms)
     print(
         f"{label:<18} render {render:5.2f} ms CPU, PNG encode {encode:5.2f} ms CPU,"

@@ -172,10 +172,12 @@ def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
         x = 0.0
         for word in words:
             if word:
-                piece = _line(chain, word, px).mask
-                ink = piece.getbbox()
-                if ink:  # only the word's inked columns, so no blank margin covers a neighbour's ink
-                    mask.paste(piece.crop((ink[0], 0, ink[2], piece.height)), (round(x) + ink[0], 0))
+                piece, ink_left = _word_ink(chain, word, px)
+                if (
+                    piece is not None
+                ):  # only the word's inked columns: no blank margin covers a neighbour's ink
+                    left = round(x) + ink_left
+                    mask.im.paste(piece.im, (left, 0, left + piece.width, piece.height))
                 x += _plain_length(chain, word, px)
             x += space
         return Line(mask, 0, ascent + descent)
@@ -195,6 +197,16 @@ def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
         draw.text((x, above), run, font=f, fill=255, anchor="ls", direction=direction)
         x += length
     return Line(mask, above - ascent, ascent + descent)
+
+
+@lru_cache(maxsize=4096)
+def _word_ink(chain: fonts.FontChain, word: str, px: int) -> tuple[Image.Image | None, int]:
+    """A word's mask cut to its inked columns, and where they start (None: a word without ink)."""
+    piece = _line(chain, word, px).mask
+    ink = piece.getbbox()
+    if not ink:
+        return None, 0
+    return piece.crop((ink[0], 0, ink[2], piece.height)), ink[0]
 
 
 @lru_cache(maxsize=8192)
@@ -405,6 +417,15 @@ def mark_ring(img: Image.Image, cx: float, cy: float, radius: float, theme: Them
     paste_centred(img, ring_sprite(radius + width / 2 + thin / 2, theme.ink, thin), cx, cy)
     paste_centred(img, ring_sprite(radius, theme.highlight, width), cx, cy)
     paste_centred(img, ring_sprite(radius - thin, theme.highlight_ink, thin), cx, cy)
+
+
+def paste_opaque(img: Image.Image, tile: Image.Image, left: int, top: int) -> None:
+    """Copy an image of the same mode into `img` with its top left corner at (left, top) (what
+    `img.paste(tile, (left, top))` does, without that method's checks)."""
+    if img.mode != tile.mode or img.readonly:
+        img.paste(tile, (left, top))
+        return
+    img.im.paste(tile.im, (left, top, left + tile.width, top + tile.height))
 
 
 def paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:

@@ -30,6 +30,7 @@ from renderer.canvas import (
     mark_ring,
     new_canvas,
     paste_centred,
+    paste_opaque,
     seat_names,
     square_layout,
     status_text,
@@ -145,7 +146,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -
             end = x + 1
             while end < N and _square_kind(state, GRID.index(end, y)) == kind:
                 end += 1
-            img.paste(_square_strip(theme, kind, lay.cell, end - x), lay.box(GRID.index(x, y))[:2])
+            paste_opaque(img, _square_strip(theme, kind, lay.cell, end - x), *lay.box(GRID.index(x, y))[:2])
             x = end
     lay.draw_grid(img, theme.grid_line)
 
