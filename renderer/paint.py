@@ -6,7 +6,7 @@ the board: the tile count race, who leads and for how long, and the counters tow
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -16,6 +16,7 @@ import games
 from games import paint as engine
 from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
     Page,
@@ -73,12 +74,39 @@ def path_squares(move: tuple[int, int]) -> list[int]:
 
 
 @lru_cache(maxsize=8)
-def _background(theme: Theme, size: int) -> Image.Image:
-    """The parts that never change: panel, board frame, coordinates."""
+def _background(theme: Theme, size: int, language: Hashable, chain: fonts.FontChain) -> Image.Image:
+    """The parts that never change: panel, board frame, coordinates, the panel's title and its key. Those
+    texts are in the current language and drawn with the fonts in use, which are part of the key."""
     lay = square_layout(size, N)
-    img = new_canvas(lay.pg, theme)
+    pg = lay.pg
+    img = new_canvas(pg, theme)
     lay.draw_frame(img, theme)
+    left, right = pg.panel[0] + pg.px(18), pg.panel[2] - pg.px(18)
+    draw_text(img, left, pg.panel[1] + pg.px(14), wording.text("paint.tiles"), pg.px(21), theme.ink)
+    _draw_key(img, pg, theme, left, right)
     return img
+
+
+def _draw_key(img: Image.Image, pg: Page, theme: Theme, left: int, right: int) -> None:
+    """The key: each kind of square, a disc with its rank, a sphere."""
+    draw = ImageDraw.Draw(img)  # below the tiles, the lead and the counters, whose heights never change
+    y = pg.panel[1] + pg.px(14) + pg.px(34) + pg.px(42) + pg.px(40) + pg.px(28) + pg.px(20) + pg.px(22)
+    y += pg.px(40)
+    draw_text(img, left, y, wording.text("paint.key"), pg.px(18), theme.ink)
+    y += pg.px(26)
+    sw = pg.px(22)
+    for kind in ("light", "dark", "neutral"):
+        img.paste(_square_image(theme, kind, sw), (left, y))
+        draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
+        y += _key_text(
+            img, pg, left + sw + pg.px(8), y + sw / 2, wording.text(f"paint.key.{kind}"), right, theme
+        )
+    r = sw * 0.55
+    paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
+    draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
+    y += _key_text(img, pg, left + sw + pg.px(8), y + sw / 2, wording.text("paint.key.disc"), right, theme)
+    paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
+    _key_text(img, pg, left + sw + pg.px(8), y + sw / 2, wording.text("paint.key.sphere"), right, theme)
 
 
 @lru_cache(maxsize=64)
@@ -234,8 +262,7 @@ def _draw_panel(
     left, right = px0 + pg.px(18), px1 - pg.px(18)
     white_tiles, black_tiles = engine.tiles(state)
     small = pg.px(16)
-    y = py0 + pg.px(14)
-    draw_text(img, left, y, wording.text("paint.tiles"), pg.px(21), theme.ink)
+    y = py0 + pg.px(14)  # the title "Tiles" and the key are drawn once, in `_background`
     y += pg.px(34)
     big = pg.px(30)
     draw_text(img, left, y, str(white_tiles), big, theme.ink)
@@ -296,24 +323,6 @@ def _draw_panel(
     draw_text(
         img, left, y, wording.text("paint.move_cap", count=state.ply, goal=state.move_cap), small, theme.muted
     )
-    y += pg.px(40)
-
-    # legend
-    draw_text(img, left, y, wording.text("paint.key"), pg.px(18), theme.ink)
-    y += pg.px(26)
-    sw = pg.px(22)
-    for kind in ("light", "dark", "neutral"):
-        img.paste(_square_image(theme, kind, sw), (left, y))
-        draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
-        y += _key_text(
-            img, pg, left + sw + pg.px(8), y + sw / 2, wording.text(f"paint.key.{kind}"), right, theme
-        )
-    r = sw * 0.55
-    paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
-    draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
-    y += _key_text(img, pg, left + sw + pg.px(8), y + sw / 2, wording.text("paint.key.disc"), right, theme)
-    paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
-    _key_text(img, pg, left + sw + pg.px(8), y + sw / 2, wording.text("paint.key.sphere"), right, theme)
     if last_move:
         move = parse_last_move(last_move)
         beyond = pushed_sphere(state, move)
@@ -373,7 +382,7 @@ def draw(
     outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, N)
     names = seat_names(rules, state, players, 2)
-    img = _background(theme, size).copy()
+    img = _background(theme, size, wording.language(), fonts.chain()).copy()
     _draw_board(img, state, theme, lay)
     move = parse_last_move(last_move)
     if move is not None:
