@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from games.base import Outcome
 from renderer import fonts
@@ -456,6 +458,60 @@ def thick_line(
             draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
 
 
+# --------------------------------------------------------------------------------------------- regions
+
+
+class RegionCache:
+    """Parts of boards remembered as drawn: a box of pixels per key, at most `maxsize` boxes (the least
+    recently used go first). The key names everything drawn in the box and what lay under it (theme, size,
+    language, fonts, the values shown); the box is part of it, so a part is only ever pasted back where it
+    was drawn, which makes the result the same pixels as drawing it again. Safe to share between the
+    threads that draw boards: the boxes are never changed once stored."""
+
+    check = False
+    """Tests set this: every drawing stored is checked to stay inside its box."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._boxes: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._boxes)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._boxes.clear()
+
+    def draw(self, img: Image.Image, box: Box, key: Hashable, paint: Callable[[], None]) -> None:
+        """Paste the pixels stored for `key` into `box`, or call `paint` (which draws inside `box` only) and
+        store what it drew."""
+        full_key = (key, box, img.mode)
+        with self._lock:
+            stored = self._boxes.get(full_key)
+            if stored is not None:
+                self._boxes.move_to_end(full_key)
+        if stored is not None:
+            paste_opaque(img, stored, box[0], box[1])
+            return
+        before = img.copy() if self.check else None
+        paint()
+        if before is not None:
+            changed = ImageChops.difference(before, img).getbbox()
+            inside = changed is None or (
+                changed[0] >= box[0]
+                and changed[1] >= box[1]
+                and changed[2] <= box[2]
+                and changed[3] <= box[3]
+            )
+            assert inside, f"a drawing for {key!r} reached {changed}, outside its box {box}"
+        part = img.crop(box)
+        with self._lock:
+            self._boxes[full_key] = part
+            while len(self._boxes) > self.maxsize:
+                self._boxes.popitem(last=False)
+
+
 # --------------------------------------------------------------------------------------------- header
 
 
@@ -489,6 +545,10 @@ def _chip_detail(chip: SeatChip, flag: str, px: int, room: float) -> str:
     return fit_text(plain, px, room)
 
 
+CHIP_FRAMES = RegionCache(64)
+"""The rounded box of the seat to move or of a winner, by theme, size and place (a handful per layout)."""
+
+
 def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatChip], status: str) -> None:
     """The header strip: one chip per seat (the seat to move boxed, winners starred) and a status line."""
     draw = ImageDraw.Draw(img)
@@ -503,13 +563,16 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
         right = left + slot
         if chip.winner or chip.to_move:
             outline = theme.win if chip.winner else theme.header_ink
-            draw.rounded_rectangle(
+            frame = (math.floor(left), chip_top, math.ceil(right) + 1, chip_bottom + 1)
+            rounded = partial(
+                draw.rounded_rectangle,
                 (left, chip_top, right, chip_bottom),
                 radius=pg.px(8),
                 fill=theme.turn_box,
                 outline=outline,
                 width=pg.px(2),
             )
+            CHIP_FRAMES.draw(img, frame, (theme, pg.width, outline), rounded)
         r = pg.px(14)
         cx, cy = left + pg.px(10) + r, (chip_top + chip_bottom) / 2
         paste_centred(img, disc_sprite(r, chip.fill, chip.rim, max(1.0, pg.k * 2), False), cx, cy)

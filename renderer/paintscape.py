@@ -6,9 +6,10 @@ the six that collect it, and its free tiles. Collected colours show who took the
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -17,8 +18,11 @@ import games
 from games import paintscape as engine
 from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
+    Page,
+    RegionCache,
     SeatChip,
     SquareLayout,
     disc_sprite,
@@ -262,19 +266,15 @@ def _draw_panel(
         tile_bits = state.tiles[colour]
         for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
             cy = top + pg.px(29) + row * pg.px(23)
-            fill, edge = _stone_colours(theme, stone_colour)
             letter = wording.text(
                 ("paintscape.stone_letter.black", "paintscape.stone_letter.white")[stone_colour]
             )
-            draw_text(img, text_left, cy, letter, small_px, theme.muted, "lc")
-            slot = blend(theme.panel, theme.muted, 0.3)
-            for n in range(COLLECT_AT):
-                cx = text_left + pg.px(22) + pip_r + n * pip_step
-                if n < count:
-                    paste_centred(img, disc_sprite(pip_r, fill, edge, max(1.0, pg.k * 1.5)), cx, cy)
-                else:
-                    dot = pip_r * 0.45
-                    draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=slot)
+            reach = math.ceil(pip_r) + 2
+            box = (text_left, cy - reach, text_left + pg.px(22) + COLLECT_AT * pip_step + reach, cy + reach)
+            key = (theme, pg.width, _colour_name(colour), stone_colour, count, letter, fonts.chain())
+            PIPS.draw(
+                img, box, key, partial(_draw_pips, img, pg, theme, text_left, cy, letter, stone_colour, count)
+            )
             note_left = text_left + pg.px(22) + COLLECT_AT * pip_step + pg.px(6)
             reachable = _adjacent_free(state, stone_colour, tile_bits)
             if count == COLLECT_AT - 1 and reachable and state.phase == "play" and not over:
@@ -305,6 +305,36 @@ def _draw_panel(
             theme.ink,
             "lb",
         )
+
+
+PIPS = RegionCache(512)
+"""A race row's letter and pips as drawn, by theme, size, row, count and language (the colour's name above
+them is part of the key): one paste instead of six."""
+
+
+def _draw_pips(
+    img: Image.Image,
+    pg: Page,
+    theme: Theme,
+    text_left: int,
+    cy: int,
+    letter: str,
+    stone_colour: int,
+    count: int,
+) -> None:
+    """One stone colour's letter and its stones on a tile colour: `count` of the six that collect it."""
+    draw = ImageDraw.Draw(img)
+    pip_r, pip_step = pg.px(8), pg.px(21)
+    fill, edge = _stone_colours(theme, stone_colour)
+    draw_text(img, text_left, cy, letter, pg.px(SMALL_PX), theme.muted, "lc")
+    slot = blend(theme.panel, theme.muted, 0.3)
+    for n in range(COLLECT_AT):
+        cx = text_left + pg.px(22) + pip_r + n * pip_step
+        if n < count:
+            paste_centred(img, disc_sprite(pip_r, fill, edge, max(1.0, pg.k * 1.5)), cx, cy)
+        else:
+            dot = pip_r * 0.45
+            draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=slot)
 
 
 def _colour_name(colour: int) -> str:

@@ -257,6 +257,8 @@ def test_every_case_has_a_reference(manifest: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_the_board_is_pixel_for_pixel_the_reference(case: Case, manifest: dict[str, Any]) -> None:
     png, raw = draw_case(case)
+    again, raw_again = draw_case(case)  # the second time from the renderer's caches
+    assert raw_again == raw and again == png, f"{case.name} drawn again from the caches differs"
     new = Image.open(io.BytesIO(png)).convert("RGB")
     ref = Image.open(REFERENCE / f"{case.name}.png").convert("RGB")
     assert new.size == ref.size
