@@ -430,6 +430,19 @@ def paste_opaque(img: Image.Image, tile: Image.Image, left: int, top: int) -> No
     img.im.paste(tile.im, (left, top, left + tile.width, top + tile.height))
 
 
+def paste_in_cell(
+    cache: RegionCache, img: Image.Image, cell: Box, key: Hashable, sprite: Image.Image, cx: float, cy: float
+) -> None:
+    """`paste_centred` of a sprite that lies inside a board cell, through `cache`: the cell as drawn with the
+    sprite is remembered by `key` (what lay in the cell before) and pasted back whole. A sprite that reaches
+    out of its cell (small images) is pasted as it is."""
+    left, top = round(cx - sprite.width / 2), round(cy - sprite.height / 2)
+    if left < cell[0] or top < cell[1] or left + sprite.width > cell[2] or top + sprite.height > cell[3]:
+        paste_rgba(img, sprite, left, top)
+        return
+    cache.draw(img, cell, key, partial(paste_rgba, img, sprite, left, top))
+
+
 def paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
     """Paste an RGBA sprite with its centre pixel on (cx, cy)."""
     paste_rgba(img, sprite, round(cx - sprite.width / 2), round(cy - sprite.height / 2))

@@ -20,6 +20,7 @@ from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
     Page,
+    RegionCache,
     SeatChip,
     SquareLayout,
     disc_sprite,
@@ -31,6 +32,7 @@ from renderer.canvas import (
     mark_ring,
     new_canvas,
     paste_centred,
+    paste_in_cell,
     paste_opaque,
     seat_names,
     square_layout,
@@ -183,21 +185,60 @@ def _square_kind(state: Any, i: int) -> str:
     return "light" if state.light >> i & 1 else "dark" if state.dark >> i & 1 else "neutral"
 
 
-def _draw_pieces(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+CELLS = RegionCache(2048)
+"""Squares with their disc or sphere as drawn, by theme, size, square, its kind and the piece on it: a piece
+whose square is as it was is one opaque paste."""
+
+
+def _draw_pieces(
+    img: Image.Image, state: Any, theme: Theme, lay: SquareLayout, move: tuple[int, int] | None
+) -> None:
+    """The discs with their ranks and the spheres. A square near the last move's path is drawn afresh (the
+    path lies under its piece); any other comes from `CELLS`."""
     ranks = engine.disc_ranks(state)
     rim = max(1.0, lay.pg.k * 2)
     radius = lay.cell * 0.39
     rank_px = lay.pg.px(max(12, round(lay.cell * 0.42)))
+    near_path = _near(path_squares(move)) if move is not None else set()
     for discs, fill, edge, ink in (
         (state.white_discs, theme.disc_white, theme.disc_black, theme.disc_white_ink),
         (state.black_discs, theme.disc_black, theme.disc_white, theme.disc_black_ink),
     ):
         for i in bits_of(discs):
-            cx, cy = lay.centre(i)
-            paste_centred(img, _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink), cx, cy)
+            sprite = _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink)
+            _piece(img, state, theme, lay, i, sprite, ("disc", fill, ranks.get(i, 0)), i in near_path)
     sphere = _shiny_sphere(theme, lay.cell, lay.pg.k)
     for i in bits_of(state.spheres):
-        paste_centred(img, sphere, *lay.centre(i))
+        _piece(img, state, theme, lay, i, sphere, ("sphere",), i in near_path)
+
+
+def _piece(
+    img: Image.Image,
+    state: Any,
+    theme: Theme,
+    lay: SquareLayout,
+    i: int,
+    sprite: Image.Image,
+    what: tuple[object, ...],
+    afresh: bool,
+) -> None:
+    if afresh:
+        paste_centred(img, sprite, *lay.centre(i))
+    else:
+        key = (theme, lay.pg.width, _square_kind(state, i), what)
+        paste_in_cell(CELLS, img, lay.box(i), key, sprite, *lay.centre(i))
+
+
+def _near(squares: Sequence[int]) -> set[int]:
+    """The squares and every square touching one of them."""
+    out = set()
+    for i in squares:
+        x, y = GRID.xy(i)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if 0 <= x + dx < N and 0 <= y + dy < N:
+                    out.add(GRID.index(x + dx, y + dy))
+    return out
 
 
 def _mark_path(img: Image.Image, move: tuple[int, int], theme: Theme, lay: SquareLayout) -> None:
@@ -387,7 +428,7 @@ def draw(
     move = parse_last_move(last_move)
     if move is not None:
         _mark_path(img, move, theme, lay)
-    _draw_pieces(img, state, theme, lay)
+    _draw_pieces(img, state, theme, lay, move)
     if move is not None:
         _mark_end(img, state, move, theme, lay)
     _draw_panel(img, state, theme, lay, names, last_move)

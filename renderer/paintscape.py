@@ -33,6 +33,7 @@ from renderer.canvas import (
     mark_ring,
     new_canvas,
     paste_centred,
+    paste_in_cell,
     seat_names,
     square_layout,
     status_text,
@@ -173,8 +174,12 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -
         for i in bits_of(bits):
             on_tile = tile_of[i] >= 0
             sprite = disc_sprite(stacked_r if on_tile else bare_r, fill, edge, rim, on_tile)
-            cx, cy = lay.centre(i)
-            paste_centred(img, sprite, cx, cy)
+            key = (theme, lay.pg.width, tile_of[i], colour)
+            paste_in_cell(STONES, img, lay.box(i), key, sprite, *lay.centre(i))
+
+
+STONES = RegionCache(1024)
+"""Squares with a stone as drawn, by theme, size, square, the tile under the stone and the stone's colour."""
 
 
 def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: SquareLayout) -> None:

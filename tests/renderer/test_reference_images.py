@@ -32,6 +32,7 @@ import renderer
 from bot.i18n import translations
 from games.base import Outcome, Termination
 from renderer import fonts
+from renderer.canvas import RegionCache
 from tests.renderer.positions import random_game
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -229,6 +230,12 @@ def write_references() -> None:
         (REFERENCE / f"{case.name}.png").write_bytes(png)
         digests[case.name] = _digest(raw)
     MANIFEST.write_text(json.dumps({"environment": environment(), "rgb_sha256": digests}, indent=1) + "\n")
+
+
+@pytest.fixture(autouse=True)
+def checked_regions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every part of a board the renderer stores for later must have been drawn inside its box."""
+    monkeypatch.setattr(RegionCache, "check", True)
 
 
 @pytest.fixture(scope="module")
