@@ -430,17 +430,15 @@ def paste_opaque(img: Image.Image, tile: Image.Image, left: int, top: int) -> No
     img.im.paste(tile.im, (left, top, left + tile.width, top + tile.height))
 
 
-def paste_in_cell(
-    cache: RegionCache, img: Image.Image, cell: Box, key: Hashable, sprite: Image.Image, cx: float, cy: float
-) -> None:
-    """`paste_centred` of a sprite that lies inside a board cell, through `cache`: the cell as drawn with the
-    sprite is remembered by `key` (what lay in the cell before) and pasted back whole. A sprite that reaches
-    out of its cell (small images) is pasted as it is."""
+def inside_cell(sprite: Image.Image, cell: Box, cx: float, cy: float) -> bool:
+    """Whether a sprite pasted centred on (cx, cy) (`paste_centred`) stays inside the box `cell`."""
     left, top = round(cx - sprite.width / 2), round(cy - sprite.height / 2)
-    if left < cell[0] or top < cell[1] or left + sprite.width > cell[2] or top + sprite.height > cell[3]:
-        paste_rgba(img, sprite, left, top)
-        return
-    cache.draw(img, cell, key, partial(paste_rgba, img, sprite, left, top))
+    return (
+        left >= cell[0]
+        and top >= cell[1]
+        and left + sprite.width <= cell[2]
+        and top + sprite.height <= cell[3]
+    )
 
 
 def paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
@@ -482,11 +480,13 @@ class RegionCache:
     threads that draw boards: the boxes are never changed once stored."""
 
     check = False
-    """Tests set this: every drawing stored is checked to stay inside its box."""
+    """Tests set this: every drawing stored is checked to stay inside its box, and every paste to go where
+    the pixels are those the stored drawing was made over (else the key misses something)."""
 
     def __init__(self, maxsize: int) -> None:
         self.maxsize = maxsize
         self._boxes: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._under: dict[Hashable, Image.Image] = {}  # with `check` only: what each box was drawn over
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -495,6 +495,7 @@ class RegionCache:
     def clear(self) -> None:
         with self._lock:
             self._boxes.clear()
+            self._under.clear()
 
     def draw(self, img: Image.Image, box: Box, key: Hashable, paint: Callable[[], None]) -> None:
         """Paste the pixels stored for `key` into `box`, or call `paint` (which draws inside `box` only) and
@@ -505,6 +506,10 @@ class RegionCache:
             if stored is not None:
                 self._boxes.move_to_end(full_key)
         if stored is not None:
+            if self.check:
+                under = self._under.get(full_key)
+                same = under is None or ImageChops.difference(under, img.crop(box)).getbbox() is None
+                assert same, f"the pixels under {key!r} in {box} differ from those it was drawn over"
             paste_opaque(img, stored, box[0], box[1])
             return
         before = img.copy() if self.check else None
@@ -518,6 +523,7 @@ class RegionCache:
                 and changed[3] <= box[3]
             )
             assert inside, f"a drawing for {key!r} reached {changed}, outside its box {box}"
+            self._under[full_key] = before.crop(box)
         part = img.crop(box)
         with self._lock:
             self._boxes[full_key] = part

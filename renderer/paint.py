@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -29,10 +29,10 @@ from renderer.canvas import (
     final_outcome,
     fit_name_with_role,
     fit_text,
+    inside_cell,
     mark_ring,
     new_canvas,
     paste_centred,
-    paste_in_cell,
     paste_opaque,
     seat_names,
     square_layout,
@@ -200,33 +200,24 @@ def _draw_pieces(
     radius = lay.cell * 0.39
     rank_px = lay.pg.px(max(12, round(lay.cell * 0.42)))
     near_path = _near(path_squares(move)) if move is not None else set()
+    pieces: list[tuple[int, Image.Image, tuple[object, ...]]] = []
     for discs, fill, edge, ink in (
         (state.white_discs, theme.disc_white, theme.disc_black, theme.disc_white_ink),
         (state.black_discs, theme.disc_black, theme.disc_white, theme.disc_black_ink),
     ):
         for i in bits_of(discs):
             sprite = _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink)
-            _piece(img, state, theme, lay, i, sprite, ("disc", fill, ranks.get(i, 0)), i in near_path)
+            pieces.append((i, sprite, ("disc", fill, ranks.get(i, 0))))
     sphere = _shiny_sphere(theme, lay.cell, lay.pg.k)
-    for i in bits_of(state.spheres):
-        _piece(img, state, theme, lay, i, sphere, ("sphere",), i in near_path)
-
-
-def _piece(
-    img: Image.Image,
-    state: Any,
-    theme: Theme,
-    lay: SquareLayout,
-    i: int,
-    sprite: Image.Image,
-    what: tuple[object, ...],
-    afresh: bool,
-) -> None:
-    if afresh:
-        paste_centred(img, sprite, *lay.centre(i))
-    else:
-        key = (theme, lay.pg.width, _square_kind(state, i), what)
-        paste_in_cell(CELLS, img, lay.box(i), key, sprite, *lay.centre(i))
+    pieces.extend((i, sphere, ("sphere",)) for i in bits_of(state.spheres))
+    # a piece larger than its square (small images) overlaps its neighbours: then all are drawn as they are
+    cached = all(inside_cell(sprite, lay.box(i), *lay.centre(i)) for i, sprite, _ in pieces)
+    for i, sprite, what in pieces:
+        if cached and i not in near_path:
+            key = (theme, lay.pg.width, _square_kind(state, i), what)
+            CELLS.draw(img, lay.box(i), key, partial(paste_centred, img, sprite, *lay.centre(i)))
+        else:
+            paste_centred(img, sprite, *lay.centre(i))
 
 
 def _near(squares: Sequence[int]) -> set[int]:

@@ -30,10 +30,11 @@ from renderer.canvas import (
     draw_text,
     final_outcome,
     fit_text,
+    inside_cell,
     mark_ring,
     new_canvas,
     paste_centred,
-    paste_in_cell,
+    paste_opaque,
     seat_names,
     square_layout,
     status_text,
@@ -164,22 +165,68 @@ def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...]) -> Image.Image
 
 
 def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+    """The squares with their tiles and stones, and the grid. Each square comes from `SQUARES` as drawn
+    before with the same tile and stone; where a stone is larger than its square (small images), the whole
+    board is drawn in layers as before: tiles and grid, then the stones."""
     tiles = tuple(state.tiles)
-    img.paste(_tiles_layer(theme, lay.pg.width, tiles), (lay.left, lay.top))
     tile_of = _tile_map(tiles)
-    stacked_r, bare_r = lay.cell * 0.33, lay.cell * 0.40
-    rim = max(1.0, lay.pg.k * 2)
+    stone_of = [-1] * 64
     for colour, bits in ((0, state.black), (1, state.white)):
-        fill, edge = _stone_colours(theme, colour)
         for i in bits_of(bits):
-            on_tile = tile_of[i] >= 0
-            sprite = disc_sprite(stacked_r if on_tile else bare_r, fill, edge, rim, on_tile)
-            key = (theme, lay.pg.width, tile_of[i], colour)
-            paste_in_cell(STONES, img, lay.box(i), key, sprite, *lay.centre(i))
+            stone_of[i] = colour
+    sprites = [_stone_sprite(theme, lay, tile_of[i], stone_of[i]) for i in range(64)]
+    if any(
+        sprite is not None and not inside_cell(sprite, lay.box(i), *lay.centre(i))
+        for i, sprite in enumerate(sprites)
+    ):
+        img.paste(_tiles_layer(theme, lay.pg.width, tiles), (lay.left, lay.top))
+        for i, sprite in enumerate(sprites):
+            if sprite is not None:
+                paste_centred(img, sprite, *lay.centre(i))
+        return
+    letter_px = lay.pg.px(16)
+    for i, sprite in enumerate(sprites):
+        paint = partial(_draw_square, img, theme, lay, i, tile_of[i], letter_px, sprite)
+        SQUARES.draw(img, lay.box(i), (theme, lay.pg.width, tile_of[i], stone_of[i]), paint)
+    draw = ImageDraw.Draw(img)  # the grid's right and bottom edges (each square holds its left and top ones)
+    draw.line(((lay.right, lay.top), (lay.right, lay.bottom)), fill=theme.grid_line, width=1)
+    draw.line(((lay.left, lay.bottom), (lay.right, lay.bottom)), fill=theme.grid_line, width=1)
 
 
-STONES = RegionCache(1024)
-"""Squares with a stone as drawn, by theme, size, square, the tile under the stone and the stone's colour."""
+def _stone_sprite(theme: Theme, lay: SquareLayout, tile: int, stone: int) -> Image.Image | None:
+    """The stone of colour `stone` (-1: none) as drawn on a tile (with a shadow) or on a bare square."""
+    if stone < 0:
+        return None
+    fill, edge = _stone_colours(theme, stone)
+    radius = lay.cell * (0.33 if tile >= 0 else 0.40)
+    return disc_sprite(radius, fill, edge, max(1.0, lay.pg.k * 2), tile >= 0)
+
+
+def _draw_square(
+    img: Image.Image,
+    theme: Theme,
+    lay: SquareLayout,
+    i: int,
+    tile: int,
+    letter_px: int,
+    stone: Image.Image | None,
+) -> None:
+    """One square as `_tiles_layer` and the stones draw it: its tile (or the bare colour), the grid lines on
+    its left and top edges, its stone."""
+    left, top, right, bottom = lay.box(i)
+    if tile >= 0:
+        paste_opaque(img, _tile_image(theme, tile, lay.cell, letter_px), left, top)
+    else:
+        img.paste(theme.bare_square, (left, top, right, bottom))
+    draw = ImageDraw.Draw(img)
+    draw.line(((left, top), (left, bottom - 1)), fill=theme.grid_line, width=1)
+    draw.line(((left, top), (right - 1, top)), fill=theme.grid_line, width=1)
+    if stone is not None:
+        paste_centred(img, stone, *lay.centre(i))
+
+
+SQUARES = RegionCache(1024)
+"""Squares as drawn, by theme, size, square, the tile on it and the stone on that."""
 
 
 def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: SquareLayout) -> None:
@@ -274,9 +321,10 @@ def _draw_panel(
             letter = wording.text(
                 ("paintscape.stone_letter.black", "paintscape.stone_letter.white")[stone_colour]
             )
-            reach = math.ceil(pip_r) + 2
-            box = (text_left, cy - reach, text_left + pg.px(22) + COLLECT_AT * pip_step + reach, cy + reach)
-            key = (theme, pg.width, _colour_name(colour), stone_colour, count, letter, fonts.chain())
+            half = math.ceil(pip_r) + 1  # a pip sprite reaches this far from its centre
+            right = text_left + pg.px(22) + pip_r + (COLLECT_AT - 1) * pip_step + half
+            box = (text_left, cy - half, right, cy + half)  # left of the note; the texts above are in the key
+            key = (theme, pg.width, _colour_name(colour), free, stone_colour, count, letter, fonts.chain())
             PIPS.draw(
                 img, box, key, partial(_draw_pips, img, pg, theme, text_left, cy, letter, stone_colour, count)
             )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -53,7 +53,7 @@ def board(setup: str, seed: int, fraction: float, theme: str, locale: str, size:
     fractions=st.lists(st.floats(0, 1), min_size=3, max_size=3),
     theme=st.sampled_from(renderer.THEME_NAMES),
     locale=st.sampled_from(["en", "fr", "ja", "de"]),
-    size=st.sampled_from([renderer.DEFAULT_SIZE, renderer.DEFAULT_SIZE, 640, 1280]),
+    size=st.sampled_from([renderer.DEFAULT_SIZE, renderer.DEFAULT_SIZE, 320, 480, 1280]),
 )
 def test_a_board_drawn_from_the_caches_is_the_board_drawn_from_scratch(
     setup: str, seed: int, fractions: list[float], theme: str, locale: str, size: int
@@ -68,19 +68,38 @@ def test_a_board_drawn_from_the_caches_is_the_board_drawn_from_scratch(
 
 def test_a_region_cache_keeps_the_most_recently_used_boxes_up_to_its_bound() -> None:
     cache = RegionCache(3)
-    img = Image.new("RGB", (40, 10), (0, 0, 0))
     drawn: list[int] = []
 
-    def painter(n: int) -> Any:
-        return lambda: (drawn.append(n), img.paste((n, n, n), (n, 0, n + 1, 1)))
+    def dot(n: int) -> Image.Image:
+        """A blank image with dot n drawn through the cache; returns the image."""
+        img = Image.new("RGB", (40, 10), (0, 0, 0))
+        cache.draw(
+            img,
+            (n, 0, n + 1, 1),
+            ("dot", n),
+            lambda: (drawn.append(n), img.paste((n, n, n), (n, 0, n + 1, 1))),
+        )
+        return img
 
     for n in range(5):
-        cache.draw(img, (n, 0, n + 1, 1), ("dot", n), painter(n))
+        dot(n)
     assert len(cache) == 3 and drawn == [0, 1, 2, 3, 4]
-    cache.draw(img, (2, 0, 3, 1), ("dot", 2), painter(2))  # kept: pasted, not drawn again
-    cache.draw(img, (5, 0, 6, 1), ("dot", 5), painter(5))  # evicts the least recently used: 3
-    cache.draw(img, (3, 0, 4, 1), ("dot", 3), painter(3))
+    assert dot(2).getpixel((2, 0)) == (2, 2, 2)  # kept: pasted, not drawn again
+    dot(5)  # evicts the least recently used: 3
+    dot(3)
     assert drawn == [0, 1, 2, 3, 4, 5, 3] and len(cache) == 3
+
+
+def test_a_key_that_misses_what_lay_under_the_drawing_is_caught_in_tests() -> None:
+    cache = RegionCache(4)
+    for background in ((0, 0, 0), (9, 9, 9)):
+        img = Image.new("RGB", (20, 20), background)
+        paint = partial(img.paste, (255, 0, 0), (1, 1, 3, 3))
+        if background == (0, 0, 0):
+            cache.draw(img, (0, 0, 5, 5), "red square", paint)
+        else:
+            with pytest.raises(AssertionError, match="differ from those it was drawn over"):
+                cache.draw(img, (0, 0, 5, 5), "red square", paint)
 
 
 def test_a_drawing_that_leaves_its_box_is_caught_in_tests() -> None:
