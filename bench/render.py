@@ -97,7 +97,8 @@ def bench_cpu(
             states, notations = random_game(game_id, seats, options, 1000 + seed, limit=300)
             first = max(1, len(states) // 2 - moves // 2)
             window = [(states[n], notations[n - 1]) for n in range(first, min(len(states), first + moves))]
-            renderer.render_image(game_id, states[first - 1], last_move=None, players=players)  # the match so far
+            # the match so far: its static layers are cached, as in a bot that has drawn it before
+            renderer.render_image(game_id, states[first - 1], last_move=None, players=players)
             boards.append(window)
         drawing = encoding = 0.0
         count = 0
@@ -116,7 +117,7 @@ def bench_cpu(
     render, encode = statistics.median(render_ms), statistics.median(encode_ms)
     print(
         f"{label:<18} render {render:5.2f} ms CPU, PNG encode {encode:5.2f} ms CPU,"
-        f" render/encode {render / encode:4.2f}   (median of {runs} runs of {matches} matches x {moves} moves;"
+        f" render/encode {render / encode:4.2f}  (median of {runs} runs, {matches} matches x {moves} moves;"
         f" target render <= {TARGET_RENDER_MS:.0f} ms)"
     )
     return render, encode
@@ -179,7 +180,9 @@ def main() -> None:
     parser.add_argument("--per-game", type=int, default=8, help="positions rendered per game (default 8)")
     parser.add_argument("--longest", action="store_true", help="also replay a 600-ply Paint game")
     parser.add_argument("--encoders", action="store_true", help="also time quantization and PNG levels")
-    parser.add_argument("--runs", type=int, default=5, help="CPU runs per board, other matches each (default 5)")
+    parser.add_argument(
+        "--runs", type=int, default=5, help="CPU runs per board, other matches each (default 5)"
+    )
     parser.add_argument("--matches", type=int, default=8, help="matches drawn in turn per run (default 8)")
     parser.add_argument("--moves", type=int, default=10, help="new positions per match and run (default 10)")
     parser.add_argument("--cpu-only", action="store_true", help="only the CPU time of render and encode")

@@ -500,7 +500,7 @@ class RegionCache:
     def draw(self, img: Image.Image, box: Box, key: Hashable, paint: Callable[[], None]) -> None:
         """Paste the pixels stored for `key` into `box`, or call `paint` (which draws inside `box` only) and
         store what it drew."""
-        full_key = (key, box, img.mode)
+        full_key = (key, box, img.mode, fonts.chain())  # every part may hold text: the fonts are in the key
         with self._lock:
             stored = self._boxes.get(full_key)
             if stored is not None:

@@ -148,9 +148,9 @@ def _shiny_sphere(theme: Theme, cell: int, k: float) -> Image.Image:
 
 @lru_cache(maxsize=256)
 def _ranked_disc(
-    radius: float, fill: RGB, edge: RGB, rim: float, rank: int, px: int, ink: RGB
+    radius: float, fill: RGB, edge: RGB, rim: float, rank: int, px: int, ink: RGB, chain: fonts.FontChain
 ) -> Image.Image:
-    """A disc with its rank written on it, as one sprite."""
+    """A disc with its rank written on it, as one sprite (in the fonts of `chain`, the chain in use)."""
     sprite = disc_sprite(radius, fill, edge, rim, True).copy()
     middle = sprite.width / 2
     draw_text(sprite, middle, middle, str(rank), px, ink, "mc")
@@ -206,7 +206,7 @@ def _draw_pieces(
         (state.black_discs, theme.disc_black, theme.disc_white, theme.disc_black_ink),
     ):
         for i in bits_of(discs):
-            sprite = _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink)
+            sprite = _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink, fonts.chain())
             pieces.append((i, sprite, ("disc", fill, ranks.get(i, 0))))
     sphere = _shiny_sphere(theme, lay.cell, lay.pg.k)
     pieces.extend((i, sphere, ("sphere",)) for i in bits_of(state.spheres))

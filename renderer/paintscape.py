@@ -67,8 +67,9 @@ def last_move_squares(last_move: str | None) -> list[int]:
 
 
 @lru_cache(maxsize=64)
-def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.Image:
-    """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), letter in the corner."""
+def _tile_image(theme: Theme, colour: int, side: int, letter_px: int, chain: fonts.FontChain) -> Image.Image:
+    """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), letter in the corner (in
+    the fonts of `chain`, the chain in use)."""
     fill = theme.tile_colours[colour]
     img = Image.new("RGB", (side, side), fill)
     draw = ImageDraw.Draw(img)
@@ -102,9 +103,10 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.I
 
 
 @lru_cache(maxsize=8)
-def _background(theme: Theme, size: int, language: Hashable) -> Image.Image:
+def _background(theme: Theme, size: int, language: Hashable, chain: fonts.FontChain) -> Image.Image:
     """The parts that never change: panel, board frame, coordinates, panel title. The title is in the current
-    language, so `language` (`wording.language()`) is part of the cache key."""
+    language and drawn with the fonts in use, so `language` (`wording.language()`) and `chain` are part of
+    the cache key."""
     lay = square_layout(size, 8)
     pg = lay.pg
     img = new_canvas(pg, theme)
@@ -145,7 +147,7 @@ def _tile_map(tiles: Sequence[int]) -> list[int]:
 
 
 @lru_cache(maxsize=8)
-def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...]) -> Image.Image:
+def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> Image.Image:
     """The squares and their tiles with the grid, as a crop of the board area. Tiles move only while the
     balancer swaps, so one match (or one replay) draws this once and pastes it for every later position."""
     lay = square_layout(size, 8)
@@ -155,7 +157,10 @@ def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...]) -> Image.Image
     for i in range(64):
         if tile_of[i] >= 0:
             left, top, _, _ = lay.box(i)
-            layer.paste(_tile_image(theme, tile_of[i], lay.cell, letter_px), (left - lay.left, top - lay.top))
+            layer.paste(
+                _tile_image(theme, tile_of[i], lay.cell, letter_px, fonts.chain()),
+                (left - lay.left, top - lay.top),
+            )
     draw = ImageDraw.Draw(layer)
     for n in range(9):
         x = y = n * lay.cell
@@ -179,7 +184,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -
         sprite is not None and not inside_cell(sprite, lay.box(i), *lay.centre(i))
         for i, sprite in enumerate(sprites)
     ):
-        img.paste(_tiles_layer(theme, lay.pg.width, tiles), (lay.left, lay.top))
+        img.paste(_tiles_layer(theme, lay.pg.width, tiles, fonts.chain()), (lay.left, lay.top))
         for i, sprite in enumerate(sprites):
             if sprite is not None:
                 paste_centred(img, sprite, *lay.centre(i))
@@ -215,7 +220,7 @@ def _draw_square(
     its left and top edges, its stone."""
     left, top, right, bottom = lay.box(i)
     if tile >= 0:
-        paste_opaque(img, _tile_image(theme, tile, lay.cell, letter_px), left, top)
+        paste_opaque(img, _tile_image(theme, tile, lay.cell, letter_px, fonts.chain()), left, top)
     else:
         img.paste(theme.bare_square, (left, top, right, bottom))
     draw = ImageDraw.Draw(img)
@@ -282,7 +287,7 @@ def _draw_panel(
         left = px0 + pg.px(18)
         collector = state.collected[colour]
         left_out = collector is None and not state.tiles[colour]
-        tile = _tile_image(theme, colour, swatch, pg.px(16))
+        tile = _tile_image(theme, colour, swatch, pg.px(16), fonts.chain())
         if collector is not None or left_out:
             tile = Image.blend(tile, Image.new("RGB", tile.size, theme.panel), 0.55)
         img.paste(tile, (left, top))
@@ -463,7 +468,7 @@ def draw(
     outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, 8)
     names = seat_names(rules, state, players, 2)
-    img = _background(theme, size, wording.language()).copy()
+    img = _background(theme, size, wording.language(), fonts.chain()).copy()
     _draw_board(img, state, theme, lay)
     _mark_last_move(img, last_move_squares(last_move), theme, lay)
     _draw_panel(img, state, theme, lay, _player_by_colour(state, names), last_move, outcome is not None)
