@@ -7,6 +7,7 @@ which keeps PNGs small and lets replays reuse one palette for every GIF frame.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import threading
@@ -84,15 +85,19 @@ class SquareLayout:
         self.right = self.left + n * self.cell
         self.bottom = self.top + n * self.cell
         self.label_px = pg.px(17)
+        self._boxes = tuple(self._box(i) for i in range(n * n))  # looked up a hundred times a board
+        self._centres = tuple(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in self._boxes)
 
-    def box(self, i: int) -> tuple[int, int, int, int]:
+    def _box(self, i: int) -> tuple[int, int, int, int]:
         x, y = i % self.n, i // self.n
         left, top = self.left + x * self.cell, self.top + (self.n - 1 - y) * self.cell
         return left, top, left + self.cell, top + self.cell
 
+    def box(self, i: int) -> tuple[int, int, int, int]:
+        return self._boxes[i]
+
     def centre(self, i: int) -> tuple[float, float]:
-        left, top, right, bottom = self.box(i)
-        return (left + right) / 2, (top + bottom) / 2
+        return self._centres[i]
 
     def draw_frame(self, img: Image.Image, theme: Theme) -> None:
         """The board's frame and its coordinates: files a.. below, ranks 1.. on the left."""
@@ -501,11 +506,10 @@ class RegionCache:
         """Paste the pixels stored for `key` into `box`, or call `paint` (which draws inside `box` only) and
         store what it drew."""
         full_key = (key, box, img.mode, fonts.chain())  # every part may hold text: the fonts are in the key
-        with self._lock:
-            stored = self._boxes.get(full_key)
-            if stored is not None:
-                self._boxes.move_to_end(full_key)
+        stored = self._boxes.get(full_key)  # one atomic step each: a board reads without the lock
         if stored is not None:
+            with contextlib.suppress(KeyError):  # another thread may have just let it go
+                self._boxes.move_to_end(full_key)
             if self.check:
                 under = self._under.get(full_key)
                 same = under is None or ImageChops.difference(under, img.crop(box)).getbbox() is None

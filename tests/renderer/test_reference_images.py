@@ -240,20 +240,27 @@ def checked_regions(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def manifest() -> Iterator[dict[str, Any]]:
-    fonts.use_fonts(None)
+    """The stored references, with the renderer drawing in exactly the fonts they were drawn in (a machine
+    may have more fallback fonts); skips where those fonts or FreeType's version are not here."""
     stored = json.loads(MANIFEST.read_text())
-    here = environment()
-    if (
-        stored["environment"]["fonts"] != here["fonts"]
-        or stored["environment"]["freetype"] != here["freetype"]
-    ):
+    wanted = stored["environment"]["fonts"]
+    found = {Path(f.path).name: f.path for f in fonts.standard_faces() if f.path}
+    paths = [found.get(name) for name, _ in wanted]
+    here = [
+        [Path(p).name, Path(p).stat().st_size] if p else [name, 0]
+        for p, (name, _) in zip(paths, wanted, strict=True)
+    ]
+    freetype = features.version("freetype2")
+    if here != wanted or freetype != stored["environment"]["freetype"]:
         pytest.skip(
-            f"the reference images were drawn with fonts {stored['environment']['fonts']} and FreeType "
-            f"{stored['environment']['freetype']}; this machine has {here['fonts']} and FreeType "
-            f"{here['freetype']} (install fonts-dejavu-core and fonts-noto-cjk, or regenerate the references "
-            "from the commit before a change)"
+            f"the reference images were drawn with fonts {wanted} and FreeType "
+            f"{stored['environment']['freetype']}; this machine has {here} and FreeType {freetype} "
+            "(install fonts-dejavu-core and fonts-noto-cjk, or regenerate the references from the commit "
+            "before a change)"
         )
+    fonts.use_fonts([p for p in paths if p])
     yield stored
+    fonts.use_fonts(None)
 
 
 def test_every_case_has_a_reference(manifest: dict[str, Any]) -> None:
