@@ -353,7 +353,7 @@ class Stamp:
     ink: Box
 
 
-STAMP_CACHE_SIZE = 2048
+STAMP_CACHE_SIZE = 1024
 """Text stamps remembered (most are a word or two: a few kB each)."""
 
 
