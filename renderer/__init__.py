@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_SIZE",
     "THEME_NAMES",
     "alt_text",
+    "clear_caches",
     "move_caption",
     "move_number",
     "render",
@@ -162,6 +163,19 @@ def alt_text(
     if len(text) > ALT_TEXT_LIMIT:
         text = text[: ALT_TEXT_LIMIT - 3].rstrip() + "..."
     return text
+
+
+def clear_caches() -> None:
+    """Forget every drawing, text and layout the renderer remembers (tests compare a board drawn from its
+    caches with one drawn from scratch)."""
+    from renderer import canvas
+
+    for module in (canvas, *(importlib.import_module(f"{__name__}.{g}") for g in games.GAME_IDS)):
+        for value in list(vars(module).values()):
+            if isinstance(value, canvas.RegionCache):
+                value.clear()
+            elif callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
 
 
 def render_pieces(

@@ -7,14 +7,17 @@ which keeps PNGs small and lets replays reuse one palette for every GIF frame.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from games.base import Outcome
 from renderer import fonts
@@ -82,15 +85,19 @@ class SquareLayout:
         self.right = self.left + n * self.cell
         self.bottom = self.top + n * self.cell
         self.label_px = pg.px(17)
+        self._boxes = tuple(self._box(i) for i in range(n * n))  # looked up a hundred times a board
+        self._centres = tuple(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in self._boxes)
 
-    def box(self, i: int) -> tuple[int, int, int, int]:
+    def _box(self, i: int) -> tuple[int, int, int, int]:
         x, y = i % self.n, i // self.n
         left, top = self.left + x * self.cell, self.top + (self.n - 1 - y) * self.cell
         return left, top, left + self.cell, top + self.cell
 
+    def box(self, i: int) -> tuple[int, int, int, int]:
+        return self._boxes[i]
+
     def centre(self, i: int) -> tuple[float, float]:
-        left, top, right, bottom = self.box(i)
-        return (left + right) / 2, (top + bottom) / 2
+        return self._centres[i]
 
     def draw_frame(self, img: Image.Image, theme: Theme) -> None:
         """The board's frame and its coordinates: files a.. below, ranks 1.. on the left."""
@@ -172,10 +179,12 @@ def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
         x = 0.0
         for word in words:
             if word:
-                piece = _line(chain, word, px).mask
-                ink = piece.getbbox()
-                if ink:  # only the word's inked columns, so no blank margin covers a neighbour's ink
-                    mask.paste(piece.crop((ink[0], 0, ink[2], piece.height)), (round(x) + ink[0], 0))
+                piece, ink_left = _word_ink(chain, word, px)
+                if (
+                    piece is not None
+                ):  # only the word's inked columns: no blank margin covers a neighbour's ink
+                    left = round(x) + ink_left
+                    mask.im.paste(piece.im, (left, 0, left + piece.width, piece.height))
                 x += _plain_length(chain, word, px)
             x += space
         return Line(mask, 0, ascent + descent)
@@ -195,6 +204,16 @@ def _line(chain: fonts.FontChain, text: str, px: int) -> Line:
         draw.text((x, above), run, font=f, fill=255, anchor="ls", direction=direction)
         x += length
     return Line(mask, above - ascent, ascent + descent)
+
+
+@lru_cache(maxsize=4096)
+def _word_ink(chain: fonts.FontChain, word: str, px: int) -> tuple[Image.Image | None, int]:
+    """A word's mask cut to its inked columns, and where they start (None: a word without ink)."""
+    piece = _line(chain, word, px).mask
+    ink = piece.getbbox()
+    if not ink:
+        return None, 0
+    return piece.crop((ink[0], 0, ink[2], piece.height)), ink[0]
 
 
 @lru_cache(maxsize=8192)
@@ -336,17 +355,73 @@ def draw_text(
     """
     if not text:
         return 0
-    line = text_line(text, px)
+    if img.mode != "RGB":  # a sprite with an alpha channel: the text's ink sets its alpha too
+        line = text_line(text, px)
+        left, top = _text_origin(line, x, y, anchor)
+        img.paste(colour, (left, top), line.mask)
+        return line.width
+    stamp = _stamp(fonts.chain(), text, px, colour)
+    left, top = _text_origin(stamp.line, x, y, anchor)
+    if stamp.image is not None:
+        left, top = left + stamp.ink[0], top + stamp.ink[1]
+        paste_rgba(img, stamp.image, left, top)
+    return stamp.line.width
+
+
+def _text_origin(line: Line, x: float, y: float, anchor: str) -> tuple[int, int]:
+    """Where the top left corner of a line's mask goes for `draw_text`'s anchor."""
     mask = line.mask
     w = mask.width
     left = x - {"l": 0.0, "m": w / 2, "r": float(w)}[anchor[0]]
     if anchor[1] == "c":
-        ink = mask.getbbox() or (0, 0, w, mask.height)
+        ink = _ink_box(line)
         top = y - (ink[1] + ink[3]) / 2
     else:
         top = y - line.top - {"t": 0.0, "m": line.height / 2, "b": float(line.height)}[anchor[1]]
-    img.paste(colour, (round(left), round(top)), mask)
-    return w
+    return round(left), round(top)
+
+
+def _ink_box(line: Line) -> Box:
+    """The box of a line's inked pixels (the whole mask for a blank line)."""
+    return line.mask.getbbox() or (0, 0, line.mask.width, line.mask.height)
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """A line of text in one colour, ready to paste: the RGBA image of its inked pixels only (alpha: the
+    mask), where that box sits in the line's mask, and the line (for its anchors)."""
+
+    line: Line
+    image: Image.Image | None
+    ink: Box
+
+
+STAMP_CACHE_SIZE = 1024
+"""Text stamps remembered (most are a word or two: a few kB each)."""
+
+
+@lru_cache(maxsize=STAMP_CACHE_SIZE)
+def _stamp(chain: fonts.FontChain, text: str, px: int, colour: RGB) -> Stamp:
+    """`text` drawn once per font chain, size and colour. Pasting it changes exactly the pixels that pasting
+    the colour through the line's mask does (outside the ink the mask is 0), with a fraction of the work."""
+    line = _line(chain, text, px)
+    ink = line.mask.getbbox()
+    if ink is None:
+        return Stamp(line, None, (0, 0, 0, 0))
+    image = Image.new("RGBA", (ink[2] - ink[0], ink[3] - ink[1]), (*colour, 0))
+    image.putalpha(line.mask.crop(ink))
+    return Stamp(line, image, ink)
+
+
+def paste_rgba(img: Image.Image, sprite: Image.Image, left: int, top: int) -> None:
+    """Blend an RGBA sprite onto an image through its alpha with its top left corner at (left, top): the
+    same pixels as `img.paste(sprite, (left, top), sprite)`, without that method's checks (dozens of
+    pastes make a board)."""
+    if img.mode != "RGB" or sprite.mode != "RGBA" or img.readonly:
+        img.paste(sprite, (left, top), sprite)
+        return
+    core = sprite.im
+    img.im.paste(core, (left, top, left + sprite.width, top + sprite.height), core)
 
 
 # --------------------------------------------------------------------------------------------- shapes
@@ -394,9 +469,29 @@ def mark_ring(img: Image.Image, cx: float, cy: float, radius: float, theme: Them
     paste_centred(img, ring_sprite(radius - thin, theme.highlight_ink, thin), cx, cy)
 
 
+def paste_opaque(img: Image.Image, tile: Image.Image, left: int, top: int) -> None:
+    """Copy an image of the same mode into `img` with its top left corner at (left, top) (what
+    `img.paste(tile, (left, top))` does, without that method's checks)."""
+    if img.mode != tile.mode or img.readonly:
+        img.paste(tile, (left, top))
+        return
+    img.im.paste(tile.im, (left, top, left + tile.width, top + tile.height))
+
+
+def inside_cell(sprite: Image.Image, cell: Box, cx: float, cy: float) -> bool:
+    """Whether a sprite pasted centred on (cx, cy) (`paste_centred`) stays inside the box `cell`."""
+    left, top = round(cx - sprite.width / 2), round(cy - sprite.height / 2)
+    return (
+        left >= cell[0]
+        and top >= cell[1]
+        and left + sprite.width <= cell[2]
+        and top + sprite.height <= cell[3]
+    )
+
+
 def paste_centred(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
     """Paste an RGBA sprite with its centre pixel on (cx, cy)."""
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+    paste_rgba(img, sprite, round(cx - sprite.width / 2), round(cy - sprite.height / 2))
 
 
 def mark_polygon(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -420,6 +515,67 @@ def thick_line(
     if r >= 1:
         for x, y in (a, b):
             draw.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+
+
+# --------------------------------------------------------------------------------------------- regions
+
+
+class RegionCache:
+    """Parts of boards remembered as drawn: a box of pixels per key, at most `maxsize` boxes (the least
+    recently used go first). The key names everything drawn in the box and what lay under it (theme, size,
+    language, fonts, the values shown); the box is part of it, so a part is only ever pasted back where it
+    was drawn, which makes the result the same pixels as drawing it again. Safe to share between the
+    threads that draw boards: the boxes are never changed once stored."""
+
+    check = False
+    """Tests set this: every drawing stored is checked to stay inside its box, and every paste to go where
+    the pixels are those the stored drawing was made over (else the key misses something)."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._boxes: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._under: dict[Hashable, Image.Image] = {}  # with `check` only: what each box was drawn over
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._boxes)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._boxes.clear()
+            self._under.clear()
+
+    def draw(self, img: Image.Image, box: Box, key: Hashable, paint: Callable[[], None]) -> None:
+        """Paste the pixels stored for `key` into `box`, or call `paint` (which draws inside `box` only) and
+        store what it drew."""
+        full_key = (key, box, img.mode, fonts.chain())  # every part may hold text: the fonts are in the key
+        stored = self._boxes.get(full_key)  # one atomic step each: a board reads without the lock
+        if stored is not None:
+            with contextlib.suppress(KeyError):  # another thread may have just let it go
+                self._boxes.move_to_end(full_key)
+            if self.check:
+                under = self._under.get(full_key)
+                same = under is None or ImageChops.difference(under, img.crop(box)).getbbox() is None
+                assert same, f"the pixels under {key!r} in {box} differ from those it was drawn over"
+            paste_opaque(img, stored, box[0], box[1])
+            return
+        before = img.copy() if self.check else None
+        paint()
+        if before is not None:
+            changed = ImageChops.difference(before, img).getbbox()
+            inside = changed is None or (
+                changed[0] >= box[0]
+                and changed[1] >= box[1]
+                and changed[2] <= box[2]
+                and changed[3] <= box[3]
+            )
+            assert inside, f"a drawing for {key!r} reached {changed}, outside its box {box}"
+            self._under[full_key] = before.crop(box)
+        part = img.crop(box)
+        with self._lock:
+            self._boxes[full_key] = part
+            while len(self._boxes) > self.maxsize:
+                self._boxes.popitem(last=False)
 
 
 # --------------------------------------------------------------------------------------------- header
@@ -455,6 +611,10 @@ def _chip_detail(chip: SeatChip, flag: str, px: int, room: float) -> str:
     return fit_text(plain, px, room)
 
 
+CHIP_FRAMES = RegionCache(64)
+"""The rounded box of the seat to move or of a winner, by theme, size and place (a handful per layout)."""
+
+
 def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatChip], status: str) -> None:
     """The header strip: one chip per seat (the seat to move boxed, winners starred) and a status line."""
     draw = ImageDraw.Draw(img)
@@ -469,13 +629,16 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
         right = left + slot
         if chip.winner or chip.to_move:
             outline = theme.win if chip.winner else theme.header_ink
-            draw.rounded_rectangle(
+            frame = (math.floor(left), chip_top, math.ceil(right) + 1, chip_bottom + 1)
+            rounded = partial(
+                draw.rounded_rectangle,
                 (left, chip_top, right, chip_bottom),
                 radius=pg.px(8),
                 fill=theme.turn_box,
                 outline=outline,
                 width=pg.px(2),
             )
+            CHIP_FRAMES.draw(img, frame, (theme, pg.width, outline), rounded)
         r = pg.px(14)
         cx, cy = left + pg.px(10) + r, (chip_top + chip_bottom) / 2
         paste_centred(img, disc_sprite(r, chip.fill, chip.rim, max(1.0, pg.k * 2), False), cx, cy)

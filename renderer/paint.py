@@ -6,8 +6,8 @@ the board: the tile count race, who leads and for how long, and the counters tow
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Hashable, Sequence
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -16,8 +16,11 @@ import games
 from games import paint as engine
 from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
+    Page,
+    RegionCache,
     SeatChip,
     SquareLayout,
     disc_sprite,
@@ -27,10 +30,12 @@ from renderer.canvas import (
     final_outcome,
     fit_name_with_role,
     fit_text,
+    inside_cell,
     line_pitch,
     mark_ring,
     new_canvas,
     paste_centred,
+    paste_opaque,
     seat_names,
     square_layout,
     status_text,
@@ -73,12 +78,70 @@ def path_squares(move: tuple[int, int]) -> list[int]:
 
 
 @lru_cache(maxsize=8)
-def _background(theme: Theme, size: int) -> Image.Image:
-    """The parts that never change: panel, board frame, coordinates."""
+def _background(
+    theme: Theme, size: int, language: Hashable, chain: fonts.FontChain, progress_lines: int
+) -> Image.Image:
+    """The parts that never change: panel, board frame, coordinates, the panel's title and its key. Those
+    texts are in the current language and drawn with the fonts in use, which are part of the key; the key
+    sits below the progress line, which a language may wrap onto `progress_lines` lines."""
     lay = square_layout(size, N)
-    img = new_canvas(lay.pg, theme)
+    pg = lay.pg
+    img = new_canvas(pg, theme)
     lay.draw_frame(img, theme)
+    left, right = pg.panel[0] + pg.px(18), pg.panel[2] - pg.px(18)
+    draw_text(img, left, pg.panel[1] + pg.px(14), wording.text("paint.tiles"), pg.px(21), theme.ink)
+    _draw_key(img, pg, theme, left, right, progress_lines)
     return img
+
+
+def _draw_key(img: Image.Image, pg: Page, theme: Theme, left: int, right: int, progress_lines: int) -> None:
+    """The key: each kind of square, a disc with its rank, a sphere; each entry's words wrap where a language
+    needs the room (the first line level with the swatch, the rest below)."""
+    draw = ImageDraw.Draw(img)  # below the tiles, the lead and the counters
+    small = pg.px(16)
+    y = pg.panel[1] + pg.px(14) + pg.px(34) + pg.px(42) + pg.px(40) + pg.px(28) + pg.px(20) + pg.px(22)
+    y += (progress_lines - 1) * line_pitch(small) + pg.px(40)
+    draw_text(img, left, y, wording.text("paint.key"), pg.px(18), theme.ink)
+    y += pg.px(26)
+    sw = pg.px(22)
+    key_room = right - left - sw - pg.px(8)
+
+    def key_text(key: str) -> int:
+        """The key's words beside its swatch at `y`; the height they take."""
+        lines = wrap_text(wording.text(key), small, key_room)
+        pitch = line_pitch(small)
+        for n, line in enumerate(lines):
+            draw_text(img, left + sw + pg.px(8), y + sw / 2 + n * pitch, line, small, theme.ink, "lm")
+        return round(max(sw, sw / 2 + (len(lines) - 0.5) * pitch))
+
+    for kind in ("light", "dark", "neutral"):
+        img.paste(_square_image(theme, kind, sw), (left, y))
+        draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
+        y += key_text(f"paint.key.{kind}") + pg.px(6)
+    r = sw * 0.55
+    paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
+    draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
+    y += key_text("paint.key.disc") + pg.px(6)
+    paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
+    key_text("paint.key.sphere")
+
+
+def _progress(state: Any, pg: Page) -> tuple[str, str | None, float]:
+    """The progress line under the lead bar ("28 of 50 turns to win"), the no-lead counter beside it while
+    someone leads, and the room the line has: its words wrap within that room."""
+    small = pg.px(16)
+    left, right = pg.panel[0] + pg.px(18), pg.panel[2] - pg.px(18)
+    if state.leader is not None:
+        count, goal, key = state.lead_count, state.lead_turns, "paint.lead_progress"
+    else:
+        count, goal, key = state.no_lead_count, state.no_lead_turns, "paint.draw_progress"
+    unit = wording.text("paint.unit.ply" if state.turn_unit == "ply" else "paint.unit.own")
+    room: float = right - left
+    counter = None
+    if state.leader is not None:
+        counter = wording.text("paint.no_lead_counter", count=state.no_lead_count, goal=state.no_lead_turns)
+        room -= text_width(counter, small) + pg.px(12)
+    return wording.text(key, count=count, goal=goal, unit=unit), counter, room
 
 
 @lru_cache(maxsize=64)
@@ -118,9 +181,9 @@ def _shiny_sphere(theme: Theme, cell: int, k: float) -> Image.Image:
 
 @lru_cache(maxsize=256)
 def _ranked_disc(
-    radius: float, fill: RGB, edge: RGB, rim: float, rank: int, px: int, ink: RGB
+    radius: float, fill: RGB, edge: RGB, rim: float, rank: int, px: int, ink: RGB, chain: fonts.FontChain
 ) -> Image.Image:
-    """A disc with its rank written on it, as one sprite."""
+    """A disc with its rank written on it, as one sprite (in the fonts of `chain`, the chain in use)."""
     sprite = disc_sprite(radius, fill, edge, rim, True).copy()
     middle = sprite.width / 2
     draw_text(sprite, middle, middle, str(rank), px, ink, "mc")
@@ -146,7 +209,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -
             end = x + 1
             while end < N and _square_kind(state, GRID.index(end, y)) == kind:
                 end += 1
-            img.paste(_square_strip(theme, kind, lay.cell, end - x), lay.box(GRID.index(x, y))[:2])
+            paste_opaque(img, _square_strip(theme, kind, lay.cell, end - x), *lay.box(GRID.index(x, y))[:2])
             x = end
     lay.draw_grid(img, theme.grid_line)
 
@@ -155,21 +218,51 @@ def _square_kind(state: Any, i: int) -> str:
     return "light" if state.light >> i & 1 else "dark" if state.dark >> i & 1 else "neutral"
 
 
-def _draw_pieces(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+CELLS = RegionCache(2048)
+"""Squares with their disc or sphere as drawn, by theme, size, square, its kind and the piece on it: a piece
+whose square is as it was is one opaque paste."""
+
+
+def _draw_pieces(
+    img: Image.Image, state: Any, theme: Theme, lay: SquareLayout, move: tuple[int, int] | None
+) -> None:
+    """The discs with their ranks and the spheres. A square near the last move's path is drawn afresh (the
+    path lies under its piece); any other comes from `CELLS`."""
     ranks = engine.disc_ranks(state)
     rim = max(1.0, lay.pg.k * 2)
     radius = lay.cell * 0.39
     rank_px = lay.pg.px(max(12, round(lay.cell * 0.42)))
+    near_path = _near(path_squares(move)) if move is not None else set()
+    pieces: list[tuple[int, Image.Image, tuple[object, ...]]] = []
     for discs, fill, edge, ink in (
         (state.white_discs, theme.disc_white, theme.disc_black, theme.disc_white_ink),
         (state.black_discs, theme.disc_black, theme.disc_white, theme.disc_black_ink),
     ):
         for i in bits_of(discs):
-            cx, cy = lay.centre(i)
-            paste_centred(img, _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink), cx, cy)
+            sprite = _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink, fonts.chain())
+            pieces.append((i, sprite, ("disc", fill, ranks.get(i, 0))))
     sphere = _shiny_sphere(theme, lay.cell, lay.pg.k)
-    for i in bits_of(state.spheres):
-        paste_centred(img, sphere, *lay.centre(i))
+    pieces.extend((i, sphere, ("sphere",)) for i in bits_of(state.spheres))
+    # a piece larger than its square (small images) overlaps its neighbours: then all are drawn as they are
+    cached = all(inside_cell(sprite, lay.box(i), *lay.centre(i)) for i, sprite, _ in pieces)
+    for i, sprite, what in pieces:
+        if cached and i not in near_path:
+            key = (theme, lay.pg.width, _square_kind(state, i), what)
+            CELLS.draw(img, lay.box(i), key, partial(paste_centred, img, sprite, *lay.centre(i)))
+        else:
+            paste_centred(img, sprite, *lay.centre(i))
+
+
+def _near(squares: Sequence[int]) -> set[int]:
+    """The squares and every square touching one of them."""
+    out = set()
+    for i in squares:
+        x, y = GRID.xy(i)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                if 0 <= x + dx < N and 0 <= y + dy < N:
+                    out.add(GRID.index(x + dx, y + dy))
+    return out
 
 
 def _mark_path(img: Image.Image, move: tuple[int, int], theme: Theme, lay: SquareLayout) -> None:
@@ -222,8 +315,7 @@ def _draw_panel(
     left, right = px0 + pg.px(18), px1 - pg.px(18)
     white_tiles, black_tiles = engine.tiles(state)
     small = pg.px(16)
-    y = py0 + pg.px(14)
-    draw_text(img, left, y, wording.text("paint.tiles"), pg.px(21), theme.ink)
+    y = py0 + pg.px(14)  # the title "Tiles" and the key are drawn once, in `_background`
     y += pg.px(34)
     big = pg.px(30)
     draw_text(img, left, y, str(white_tiles), big, theme.ink)
@@ -262,55 +354,24 @@ def _draw_panel(
     leader = state.leader
     if leader is not None:
         title = _lead_title(names, leader, pg.px(19), right - left)
-        count, goal, progress = state.lead_count, state.lead_turns, "paint.lead_progress"
+        count, goal = state.lead_count, state.lead_turns
         fill = _lead_colour(theme, leader)
     else:
         title = wording.text("paint.nobody_leads")
-        count, goal, progress = state.no_lead_count, state.no_lead_turns, "paint.draw_progress"
+        count, goal = state.no_lead_count, state.no_lead_turns
         fill = theme.muted
-    unit = wording.text("paint.unit.ply" if state.turn_unit == "ply" else "paint.unit.own")
     draw_text(img, left, y, fit_text(title, pg.px(19), right - left), pg.px(19), theme.ink)
     y += pg.px(28)
     _bar(draw, (left, y, right, y + pg.px(14)), count / max(1, goal), fill, theme.paint_neutral, theme.ink)
     y += pg.px(20)
-    room = right - left  # a translation may be longer than the English: texts are cut to their room
-    if leader is not None:
-        counter = wording.text("paint.no_lead_counter", count=state.no_lead_count, goal=state.no_lead_turns)
+    progress_text, counter, room = _progress(state, pg)  # a translation may be longer: the line wraps
+    if counter is not None:
         draw_text(img, right, y, counter, small, theme.muted, "rt")
-        room -= text_width(counter, small) + pg.px(12)
-    progress_text = wording.text(progress, count=count, goal=goal, unit=unit)
     lines = draw_wrapped(img, left, y, progress_text, small, theme.muted, room)
     y += pg.px(22) + (lines - 1) * line_pitch(small)
     draw_text(
         img, left, y, wording.text("paint.move_cap", count=state.ply, goal=state.move_cap), small, theme.muted
     )
-    y += pg.px(40)
-
-    # legend
-    draw_text(img, left, y, wording.text("paint.key"), pg.px(18), theme.ink)
-    y += pg.px(26)
-    sw = pg.px(22)
-    key_room = right - left - sw - pg.px(8)
-
-    def key_text(key: str) -> int:
-        """The key's words beside its swatch at `y` (the first line level with the swatch, the rest of a long
-        one below); the height it takes."""
-        lines = wrap_text(wording.text(key), small, key_room)
-        pitch = line_pitch(small)
-        for n, line in enumerate(lines):
-            draw_text(img, left + sw + pg.px(8), y + sw / 2 + n * pitch, line, small, theme.ink, "lm")
-        return round(max(sw, sw / 2 + (len(lines) - 0.5) * pitch))
-
-    for kind in ("light", "dark", "neutral"):
-        img.paste(_square_image(theme, kind, sw), (left, y))
-        draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
-        y += key_text(f"paint.key.{kind}") + pg.px(6)
-    r = sw * 0.55
-    paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
-    draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
-    y += key_text("paint.key.disc") + pg.px(6)
-    paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
-    key_text("paint.key.sphere")
     if last_move:
         move = parse_last_move(last_move)
         beyond = pushed_sphere(state, move)
@@ -370,12 +431,14 @@ def draw(
     outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, N)
     names = seat_names(rules, state, players, 2)
-    img = _background(theme, size).copy()
+    progress_text, _, room = _progress(state, lay.pg)
+    progress_lines = len(wrap_text(progress_text, lay.pg.px(16), room))
+    img = _background(theme, size, wording.language(), fonts.chain(), progress_lines).copy()
     _draw_board(img, state, theme, lay)
     move = parse_last_move(last_move)
     if move is not None:
         _mark_path(img, move, theme, lay)
-    _draw_pieces(img, state, theme, lay)
+    _draw_pieces(img, state, theme, lay, move)
     if move is not None:
         _mark_end(img, state, move, theme, lay)
     _draw_panel(img, state, theme, lay, names, last_move)

@@ -6,9 +6,10 @@ the six that collect it, and its free tiles. Collected colours show who took the
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -17,8 +18,11 @@ import games
 from games import paintscape as engine
 from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
+    Page,
+    RegionCache,
     SeatChip,
     SquareLayout,
     disc_sprite,
@@ -27,10 +31,12 @@ from renderer.canvas import (
     draw_wrapped,
     final_outcome,
     fit_text,
+    inside_cell,
     line_pitch,
     mark_ring,
     new_canvas,
     paste_centred,
+    paste_opaque,
     seat_names,
     square_layout,
     status_text,
@@ -65,8 +71,9 @@ def last_move_squares(last_move: str | None) -> list[int]:
 
 
 @lru_cache(maxsize=64)
-def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.Image:
-    """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), letter in the corner."""
+def _tile_image(theme: Theme, colour: int, side: int, letter_px: int, chain: fonts.FontChain) -> Image.Image:
+    """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), letter in the corner (in
+    the fonts of `chain`, the chain in use)."""
     fill = theme.tile_colours[colour]
     img = Image.new("RGB", (side, side), fill)
     draw = ImageDraw.Draw(img)
@@ -100,9 +107,10 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int) -> Image.I
 
 
 @lru_cache(maxsize=8)
-def _background(theme: Theme, size: int, language: Hashable) -> Image.Image:
+def _background(theme: Theme, size: int, language: Hashable, chain: fonts.FontChain) -> Image.Image:
     """The parts that never change: panel, board frame, coordinates, panel title. The title is in the current
-    language, so `language` (`wording.language()`) is part of the cache key."""
+    language and drawn with the fonts in use, so `language` (`wording.language()`) and `chain` are part of
+    the cache key."""
     lay = square_layout(size, 8)
     pg = lay.pg
     img = new_canvas(pg, theme)
@@ -149,7 +157,7 @@ def _tile_map(tiles: Sequence[int]) -> list[int]:
 
 
 @lru_cache(maxsize=8)
-def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...]) -> Image.Image:
+def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> Image.Image:
     """The squares and their tiles with the grid, as a crop of the board area. Tiles move only while the
     balancer swaps, so one match (or one replay) draws this once and pastes it for every later position."""
     lay = square_layout(size, 8)
@@ -159,7 +167,10 @@ def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...]) -> Image.Image
     for i in range(64):
         if tile_of[i] >= 0:
             left, top, _, _ = lay.box(i)
-            layer.paste(_tile_image(theme, tile_of[i], lay.cell, letter_px), (left - lay.left, top - lay.top))
+            layer.paste(
+                _tile_image(theme, tile_of[i], lay.cell, letter_px, fonts.chain()),
+                (left - lay.left, top - lay.top),
+            )
     draw = ImageDraw.Draw(layer)
     for n in range(9):
         x = y = n * lay.cell
@@ -169,18 +180,68 @@ def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...]) -> Image.Image
 
 
 def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
+    """The squares with their tiles and stones, and the grid. Each square comes from `SQUARES` as drawn
+    before with the same tile and stone; where a stone is larger than its square (small images), the whole
+    board is drawn in layers as before: tiles and grid, then the stones."""
     tiles = tuple(state.tiles)
-    img.paste(_tiles_layer(theme, lay.pg.width, tiles), (lay.left, lay.top))
     tile_of = _tile_map(tiles)
-    stacked_r, bare_r = lay.cell * 0.33, lay.cell * 0.40
-    rim = max(1.0, lay.pg.k * 2)
+    stone_of = [-1] * 64
     for colour, bits in ((0, state.black), (1, state.white)):
-        fill, edge = _stone_colours(theme, colour)
         for i in bits_of(bits):
-            on_tile = tile_of[i] >= 0
-            sprite = disc_sprite(stacked_r if on_tile else bare_r, fill, edge, rim, on_tile)
-            cx, cy = lay.centre(i)
-            paste_centred(img, sprite, cx, cy)
+            stone_of[i] = colour
+    sprites = [_stone_sprite(theme, lay, tile_of[i], stone_of[i]) for i in range(64)]
+    if any(
+        sprite is not None and not inside_cell(sprite, lay.box(i), *lay.centre(i))
+        for i, sprite in enumerate(sprites)
+    ):
+        img.paste(_tiles_layer(theme, lay.pg.width, tiles, fonts.chain()), (lay.left, lay.top))
+        for i, sprite in enumerate(sprites):
+            if sprite is not None:
+                paste_centred(img, sprite, *lay.centre(i))
+        return
+    letter_px = lay.pg.px(16)
+    for i, sprite in enumerate(sprites):
+        paint = partial(_draw_square, img, theme, lay, i, tile_of[i], letter_px, sprite)
+        SQUARES.draw(img, lay.box(i), (theme, lay.pg.width, tile_of[i], stone_of[i]), paint)
+    draw = ImageDraw.Draw(img)  # the grid's right and bottom edges (each square holds its left and top ones)
+    draw.line(((lay.right, lay.top), (lay.right, lay.bottom)), fill=theme.grid_line, width=1)
+    draw.line(((lay.left, lay.bottom), (lay.right, lay.bottom)), fill=theme.grid_line, width=1)
+
+
+def _stone_sprite(theme: Theme, lay: SquareLayout, tile: int, stone: int) -> Image.Image | None:
+    """The stone of colour `stone` (-1: none) as drawn on a tile (with a shadow) or on a bare square."""
+    if stone < 0:
+        return None
+    fill, edge = _stone_colours(theme, stone)
+    radius = lay.cell * (0.33 if tile >= 0 else 0.40)
+    return disc_sprite(radius, fill, edge, max(1.0, lay.pg.k * 2), tile >= 0)
+
+
+def _draw_square(
+    img: Image.Image,
+    theme: Theme,
+    lay: SquareLayout,
+    i: int,
+    tile: int,
+    letter_px: int,
+    stone: Image.Image | None,
+) -> None:
+    """One square as `_tiles_layer` and the stones draw it: its tile (or the bare colour), the grid lines on
+    its left and top edges, its stone."""
+    left, top, right, bottom = lay.box(i)
+    if tile >= 0:
+        paste_opaque(img, _tile_image(theme, tile, lay.cell, letter_px, fonts.chain()), left, top)
+    else:
+        img.paste(theme.bare_square, (left, top, right, bottom))
+    draw = ImageDraw.Draw(img)
+    draw.line(((left, top), (left, bottom - 1)), fill=theme.grid_line, width=1)
+    draw.line(((left, top), (right - 1, top)), fill=theme.grid_line, width=1)
+    if stone is not None:
+        paste_centred(img, stone, *lay.centre(i))
+
+
+SQUARES = RegionCache(1024)
+"""Squares as drawn, by theme, size, square, the tile on it and the stone on that."""
 
 
 def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: SquareLayout) -> None:
@@ -236,7 +297,7 @@ def _draw_panel(
         left = px0 + pg.px(18)
         collector = state.collected[colour]
         left_out = collector is None and not state.tiles[colour]
-        tile = _tile_image(theme, colour, swatch, pg.px(16))
+        tile = _tile_image(theme, colour, swatch, pg.px(16), fonts.chain())
         if collector is not None or left_out:
             tile = Image.blend(tile, Image.new("RGB", tile.size, theme.panel), 0.55)
         img.paste(tile, (left, top))
@@ -273,19 +334,16 @@ def _draw_panel(
         below: list[str] = []  # "can take" notes too long for their place: one line under the rows
         for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
             cy = top + pg.px(29) + row * pg.px(23)
-            fill, edge = _stone_colours(theme, stone_colour)
             letter = wording.text(
                 ("paintscape.stone_letter.black", "paintscape.stone_letter.white")[stone_colour]
             )
-            draw_text(img, text_left, cy, letter, small_px, theme.muted, "lc")
-            slot = blend(theme.panel, theme.muted, 0.3)
-            for n in range(COLLECT_AT):
-                cx = text_left + pg.px(22) + pip_r + n * pip_step
-                if n < count:
-                    paste_centred(img, disc_sprite(pip_r, fill, edge, max(1.0, pg.k * 1.5)), cx, cy)
-                else:
-                    dot = pip_r * 0.45
-                    draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=slot)
+            half = math.ceil(pip_r) + 1  # a pip sprite reaches this far from its centre
+            right = text_left + pg.px(22) + pip_r + (COLLECT_AT - 1) * pip_step + half
+            box = (text_left, cy - half, right, cy + half)  # left of the note; the texts above are in the key
+            key = (theme, pg.width, _colour_name(colour), free, stone_colour, count, letter, fonts.chain())
+            PIPS.draw(
+                img, box, key, partial(_draw_pips, img, pg, theme, text_left, cy, letter, stone_colour, count)
+            )
             note_left = text_left + pg.px(22) + COLLECT_AT * pip_step + pg.px(6)
             reachable = _adjacent_free(state, stone_colour, tile_bits)
             progress = wording.text("paintscape.progress", count=count, goal=COLLECT_AT)
@@ -322,6 +380,36 @@ def _draw_panel(
             theme.ink,
             "lb",
         )
+
+
+PIPS = RegionCache(512)
+"""A race row's letter and pips as drawn, by theme, size, row, count and language (the colour's name above
+them is part of the key): one paste instead of six."""
+
+
+def _draw_pips(
+    img: Image.Image,
+    pg: Page,
+    theme: Theme,
+    text_left: int,
+    cy: int,
+    letter: str,
+    stone_colour: int,
+    count: int,
+) -> None:
+    """One stone colour's letter and its stones on a tile colour: `count` of the six that collect it."""
+    draw = ImageDraw.Draw(img)
+    pip_r, pip_step = pg.px(8), pg.px(21)
+    fill, edge = _stone_colours(theme, stone_colour)
+    draw_text(img, text_left, cy, letter, pg.px(SMALL_PX), theme.muted, "lc")
+    slot = blend(theme.panel, theme.muted, 0.3)
+    for n in range(COLLECT_AT):
+        cx = text_left + pg.px(22) + pip_r + n * pip_step
+        if n < count:
+            paste_centred(img, disc_sprite(pip_r, fill, edge, max(1.0, pg.k * 1.5)), cx, cy)
+        else:
+            dot = pip_r * 0.45
+            draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=slot)
 
 
 def _colour_name(colour: int) -> str:
@@ -397,7 +485,7 @@ def draw(
     outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, 8)
     names = seat_names(rules, state, players, 2)
-    img = _background(theme, size, wording.language()).copy()
+    img = _background(theme, size, wording.language(), fonts.chain()).copy()
     _draw_board(img, state, theme, lay)
     _mark_last_move(img, last_move_squares(last_move), theme, lay)
     _draw_panel(img, state, theme, lay, _player_by_colour(state, names), last_move, outcome is not None)

@@ -66,6 +66,12 @@ class Theme:
     seat_marks: tuple[str, str, str, str]
     """The shape that marks each TilingKing seat: "circle", "square", "triangle" or "diamond"."""
 
+    def __hash__(self) -> int:
+        """By name alone: themes are keys of the renderer's caches, looked up dozens of times a board, and
+        hashing every colour each time costs more than the lookup. Equal themes share a name, so this
+        agrees with equality."""
+        return hash(self.name)
+
     def palette_colours(self) -> list[RGB]:
         """Every distinct colour the theme names, in field order."""
         out: list[RGB] = []

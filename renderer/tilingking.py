@@ -11,7 +11,7 @@ player's score (covered + territory), pieces left and pass/resign state.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 import games
 from games.base import Outcome
+from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
     BASE_WIDTH,
@@ -94,8 +95,17 @@ def _row_letters(board: Any) -> dict[str, list[int]]:
 
 
 @lru_cache(maxsize=32)
-def _background(theme: Theme, size: int, board_id: str) -> Image.Image:
-    """Empty playable cells with their labels, neutral cells, coordinates outside the board."""
+def _background(
+    theme: Theme,
+    size: int,
+    board_id: str,
+    colours: tuple[int, ...],
+    language: Hashable,
+    chain: fonts.FontChain,
+) -> Image.Image:
+    """Empty playable cells with their labels, neutral cells, coordinates outside the board; in the panel,
+    its titles, the board's name and the key in the seats' `colours`. The texts are in the current language
+    and drawn with the fonts in use, which are part of the key."""
     from games.tilingking.boards import board as board_by_id
 
     board = board_by_id(board_id)
@@ -131,6 +141,7 @@ def _background(theme: Theme, size: int, board_id: str) -> Image.Image:
         for i in range(board.size):
             if i not in neutral:
                 _cell_label(img, geo, i, _in_row(board, i), label_px, theme.muted)
+    _draw_panel_frame(img, theme, pg, board, colours)
     return img
 
 
@@ -225,8 +236,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
     for piece in state.placed:
         colour = seat_colour_index(state, piece.owner)
         fill, inner, edge = _piece_colours(theme, colour)
-        for i in piece.cells:
-            draw.polygon(geo.polygons[i], fill=fill, outline=inner)
+        _fill_cells(draw, [geo.polygons[i] for i in piece.cells], fill, inner)
         _outline(draw, geo, piece.cells, edge, line)
         if theme.second_cues:
             cx, cy = _piece_anchor(geo, piece.cells)
@@ -236,6 +246,19 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
     if last is not None:
         _outline(draw, geo, last.cells, theme.highlight, line + max(2, round(geo.scale * 0.05)))
         _outline(draw, geo, last.cells, theme.highlight_ink, max(1, line // 2))
+
+
+def _fill_cells(
+    draw: ImageDraw.ImageDraw, polygons: Sequence[Sequence[tuple[float, float]]], fill: RGB, outline: RGB
+) -> None:
+    """`draw.polygon(polygon, fill=fill, outline=outline)` for every polygon, the same pixels with the inks
+    looked up once (a mid-game board has a hundred covered cells)."""
+    line_ink, fill_ink = draw._getink(outline, fill)
+    core = draw.draw
+    for polygon in polygons:
+        core.draw_polygon(polygon, fill_ink, 1)
+        if line_ink != fill_ink:
+            core.draw_polygon(polygon, line_ink, 0, 1)
 
 
 def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outcome | None) -> list[SeatChip]:
@@ -263,10 +286,14 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
     return chips
 
 
-def _draw_panel(
-    img: Image.Image, state: Any, theme: Theme, pg: Page, names: list[str], last_move: str | None
+def _row_height(pg: Page, seats: int) -> int:
+    return pg.px(min(84, 300 // max(1, seats)))
+
+
+def _draw_panel_frame(
+    img: Image.Image, theme: Theme, pg: Page, board: Any, seat_colours: tuple[int, ...]
 ) -> None:
-    engine = _engine()
+    """The panel's parts that never change within a match: titles, the board's name, the key."""
     draw = ImageDraw.Draw(img)
     px0, py0, px1, py1 = pg.panel
     left, right = px0 + pg.px(16), px1 - pg.px(16)
@@ -274,10 +301,44 @@ def _draw_panel(
     small = pg.px(SMALL_PX)
     draw_text(img, left, y, wording.text("tk.score"), pg.px(21), theme.ink)
     draw_text(img, right, y + pg.px(4), wording.text("tk.score_parts"), small, theme.muted, "rt")
-    y += pg.px(32)
+    y += pg.px(32) + len(seat_colours) * _row_height(pg, len(seat_colours))
+    y += pg.px(4)
+    about = wording.text("tk.board", board=board.id, count=board.playable_count)
+    draw_text(img, left, y, fit_text(about, small, right - left), small, theme.muted)
+    y += pg.px(26)
+    sw = pg.px(20)
+    line_h = pg.px(SMALL_PX + 4)
+    text_left = left + sw + pg.px(8)
+    for kind in ("piece", "territory", "neutral"):
+        lines = wrap_text(wording.text(f"tk.key.{kind}"), small, right - text_left)
+        height = max(sw, sw + (len(lines) - 1) * line_h)
+        if y + height > py1 - pg.px(40):
+            break
+        if kind == "neutral":
+            fills = [theme.tk_neutral]
+        else:
+            fills = [
+                (theme.seat_colours if kind == "piece" else theme.territory_colours)[c] for c in seat_colours
+            ]
+        _legend_swatch(draw, (left, y, left + sw, y + sw), fills, theme.grid_line)
+        for n, line in enumerate(lines):  # the first line beside the swatch, the rest below it
+            draw_text(img, text_left, y + sw / 2 + n * line_h, line, small, theme.ink, "lm")
+        y += height + pg.px(8)
+
+
+def _draw_panel(
+    img: Image.Image, state: Any, theme: Theme, pg: Page, names: list[str], last_move: str | None
+) -> None:
+    """The panel's rows of scores and the last move (the rest is in `_background`)."""
+    engine = _engine()
+    draw = ImageDraw.Draw(img)
+    px0, py0, px1, py1 = pg.panel
+    left, right = px0 + pg.px(16), px1 - pg.px(16)
+    y = py0 + pg.px(12) + pg.px(32)
+    small = pg.px(SMALL_PX)
     points = engine.scores(state)
     leader_points = max(points) if points else 0
-    row_h = pg.px(min(84, 300 // max(1, state.seats)))
+    row_h = _row_height(pg, state.seats)
     for seat in range(state.seats):
         colour = seat_colour_index(state, seat)
         fill, _, edge = _piece_colours(theme, colour)
@@ -311,30 +372,6 @@ def _draw_panel(
         room = right - left - sw - pg.px(10)
         draw_wrapped(img, left + sw + pg.px(10), y + pg.px(21), detail, small, theme.muted, room)
         y += row_h
-    board = state.board
-    y += pg.px(4)
-    about = wording.text("tk.board", board=board.id, count=board.playable_count)
-    draw_text(img, left, y, fit_text(about, small, right - left), small, theme.muted)
-    y += pg.px(26)
-    seat_colours = [seat_colour_index(state, seat) for seat in range(state.seats)]
-    sw = pg.px(20)
-    line_h = pg.px(SMALL_PX + 4)
-    text_left = left + sw + pg.px(8)
-    for kind in ("piece", "territory", "neutral"):
-        lines = wrap_text(wording.text(f"tk.key.{kind}"), small, right - text_left)
-        height = max(sw, sw + (len(lines) - 1) * line_h)
-        if y + height > py1 - pg.px(40):
-            break
-        if kind == "neutral":
-            fills = [theme.tk_neutral]
-        else:
-            fills = [
-                (theme.seat_colours if kind == "piece" else theme.territory_colours)[c] for c in seat_colours
-            ]
-        _legend_swatch(draw, (left, y, left + sw, y + sw), fills, theme.grid_line)
-        for n, line in enumerate(lines):  # the first line beside the swatch, the rest below it
-            draw_text(img, text_left, y + sw / 2 + n * line_h, line, small, theme.ink, "lm")
-        y += height + pg.px(8)
     if last_move:
         text = wording.text("last_move", move=wording.move(last_move))
         draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
@@ -368,7 +405,8 @@ def draw(
     pg = page(size, BOARD_SHARE)
     geo = _geometry(board.kind, tuple(board.cells), size)
     names = seat_names(rules, state, players, state.seats)
-    img = _background(theme, size, board.id).copy()
+    colours = tuple(seat_colour_index(state, seat) for seat in range(state.seats))
+    img = _background(theme, size, board.id, colours, wording.language(), fonts.chain()).copy()
     _draw_board(img, state, theme, geo, _last_piece(state, last_move))
     _draw_panel(img, state, theme, pg, names, last_move)
     status = status_text(rules, state, names, outcome=outcome)

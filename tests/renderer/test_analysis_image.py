@@ -155,13 +155,13 @@ def test_no_text_of_the_image_is_cut_in_any_language(case: str, monkeypatch: pyt
     state, played, preferred = first_position(game_id, seats, options, seed, wanted)
     players = ["Alice", "Bob", "Carol", "Dave"][:seats]
     drawn: list[str] = []
-    real = renderer.canvas.text_line
+    real = renderer.canvas._line  # every drawn line is laid out here (once: the caches are cleared below)
     in_header = [False]
 
-    def spy(text: str, px: int) -> Any:
+    def spy(chain: Any, text: str, px: int) -> Any:
         if not in_header[0]:
             drawn.append(text)
-        return real(text, px)
+        return real(chain, text, px)
 
     def header(*args: Any) -> None:
         in_header[0] = True
@@ -170,12 +170,13 @@ def test_no_text_of_the_image_is_cut_in_any_language(case: str, monkeypatch: pyt
         finally:
             in_header[0] = False
 
-    monkeypatch.setattr(renderer.canvas, "text_line", spy)
+    monkeypatch.setattr(renderer.canvas, "_line", spy)
     for drawer in (renderer.paintscape, renderer.paint, renderer.tilingking):
         monkeypatch.setattr(drawer, "draw_header", header)
     for language in LANGUAGES:
         words: Translations | None = translations(language)
         drawn.clear()
+        renderer.clear_caches()  # every text is then laid out afresh, so the spy sees it
         png = renderer.analysis.turning_point(
             game_id, state, played, preferred, chances=(0.62, 0.31), players=players, translations=words
         )
