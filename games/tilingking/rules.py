@@ -417,7 +417,7 @@ class TilingKingRules:
         out: list[Move] = []
         for count, moves in zip(state.supplies[seat], table, strict=True):
             if count:
-                out.extend(m for m in moves if not m.mask & blocked)
+                out += [m for m in moves if not m.mask & blocked]  # a comprehension: no generator per move
         return out
 
     def can_place(self, state: TilingState, seat: Seat) -> bool:

@@ -645,3 +645,33 @@ def test_seeded_random_games_with_balancing_reach_a_winner() -> None:
         outcome = RULES.outcome(state)
         assert outcome is not None and len(outcome.winners) == 1
         assert max(outcome.scores) == 3
+
+
+def test_placements_and_collections_pack_their_state_without_replace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every placement, a collecting one included, builds its position directly: `_replace` there cost random
+    playouts through the contract a few per cent (issue 26). The positions are still whole and right."""
+    calls: list[dict[str, object]] = []
+    original = PaintscapeState._replace
+
+    def counted(self: PaintscapeState, **changes: object) -> PaintscapeState:
+        calls.append(changes)
+        return original(self, **changes)
+
+    monkeypatch.setattr(PaintscapeState, "_replace", counted)
+    rng = random.Random(3)
+    collections = 0
+    for seed in range(8):
+        state = RULES.new(2, {"balance": False}, seed)
+        while RULES.to_move(state) is not None:
+            move = rng.choice(RULES.legal_moves(state))
+            before = len(calls)
+            after = RULES.apply(state, move)
+            assert type(after) is PaintscapeState
+            assert (after.ply, after.turn) == (state.ply + 1, state.turn ^ 1)
+            if move < 64:
+                assert len(calls) == before, f"{move} went through _replace"
+                if after.collected != state.collected:
+                    collections += 1
+                    assert after == from_position_text(RULES.position_text(after))
+            state = after
+    assert collections > 8
