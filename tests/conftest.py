@@ -7,6 +7,13 @@ import sys
 import threading
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No property test may fail because the machine is slow or busy (a shared 2-core CI machine once failed on a
+# hypothesis deadline): no per-example deadline and no "too slow" health check; examples stay seeded by
+# hypothesis as usual, so a real failure still shrinks and reproduces.
+settings.register_profile("tessera", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tessera")
 
 AIOSQLITE_WORKER = "_connection_worker_thread"
 
