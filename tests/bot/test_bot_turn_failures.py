@@ -67,8 +67,11 @@ async def test_after_a_start_up_without_network_the_bot_still_takes_its_turn(
 ) -> None:
     alice, channel, env = world.alice, world.channel, world.env
     match_id = match_id_of(await start_against_bot(world))
-    # Alice's move is stored but the bot was never told (as when the process stopped right after it).
+    # Alice's move is stored but the bot never thought about it (as when the process stopped right after
+    # it): its turns are stopped first, so the commit schedules nothing.
     service = env.bot.runtime.service
+    assert service.bot_turns is not None
+    await service.bot_turns.close()
     await service.matches.play(match_id, alice.id, "c1-c3")
     before = len(boards(channel))
     tried = typing_fails(monkeypatch, failure)
