@@ -56,6 +56,9 @@ BOARD_ORDER_WAIT = 10.0
 move, posted by the command that made it), so the channel shows them in order; a reply that failed holds
 the bot's board no longer than this."""
 
+BOARD_ORDER_POLL = 0.05
+"""Seconds between two looks whether that board is out (a plain sleep, which SimCord's clock runs)."""
+
 
 @dataclass(frozen=True, slots=True)
 class OpenRequest:
@@ -114,7 +117,6 @@ class Runtime:
         self.owed: dict[int, set[int]] = {}
         """Per match, the plies of committed changes that gave the bot its turn and whose board is not out
         yet: the bot's board of a move from such a ply waits for it (`BOARD_ORDER_WAIT`)."""
-        self._boards_out = asyncio.Condition()
         self._closed = False
 
     @classmethod
@@ -283,7 +285,7 @@ class Runtime:
         asked at `open_at`, the ply of an active match's board (a /board at the same ply leaves an open
         request answerable; a move, a takeback or the end closes it). Never fails: a lost edit only leaves
         old buttons, which refuse to act anyway (stale check)."""
-        await self._board_out(match_id, open_at)
+        self._board_out(match_id, open_at)
         try:
             superseded = await self.service.messages.board_posted(match_id, sent.channel.id, sent.id)
         except Exception:
@@ -381,37 +383,26 @@ class Runtime:
         else:
             self.owed.pop(match.id, None)
 
-    async def _board_out(self, match_id: int, ply: int | None) -> None:
-        """A board of the match at `ply` (None: its final board) was sent: the boards owed up to it are
-        out."""
-        owed = self.owed.get(match_id)
-        if not owed:
-            return
-        left = {p for p in owed if ply is not None and p > ply}
+    def _board_out(self, match_id: int, ply: int | None) -> None:
+        """A board of the match at `ply` (None: its final board, every one) was sent, or will never come:
+        the boards owed up to it are no longer awaited."""
+        left = {p for p in self.owed.get(match_id, ()) if ply is not None and p > ply}
         if left:
             self.owed[match_id] = left
         else:
-            del self.owed[match_id]
-        async with self._boards_out:
-            self._boards_out.notify_all()
+            self.owed.pop(match_id, None)
 
     async def _after_boards_owed(self, match_id: int, ply: int) -> None:
         """Wait until the boards owed at `ply` or before are out, at most `BOARD_ORDER_WAIT` seconds (a reply
         that failed never posts its board; then they are forgotten)."""
-
-        def out() -> bool:
-            return not any(p <= ply for p in self.owed.get(match_id, ()))
-
-        async with self._boards_out:
-            try:
-                await asyncio.wait_for(self._boards_out.wait_for(out), BOARD_ORDER_WAIT)
-            except TimeoutError:
+        waited = 0.0
+        while any(p <= ply for p in self.owed.get(match_id, ())):
+            if waited >= BOARD_ORDER_WAIT:
                 log.info("the board before the bot's move in match %s did not come; posting it", match_id)
-                left = {p for p in self.owed.get(match_id, ()) if p > ply}
-                if left:
-                    self.owed[match_id] = left
-                else:
-                    self.owed.pop(match_id, None)
+                self._board_out(match_id, ply)
+                return
+            await asyncio.sleep(BOARD_ORDER_POLL)
+            waited += BOARD_ORDER_POLL
 
     async def challenge_expired(self, event: ChallengeExpired) -> None:
         """Edit the challenge's message in place: its buttons go and it says it expired. A challenge whose

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 import simcord.http.client
 from prometheus_client import REGISTRY
@@ -131,3 +132,33 @@ async def test_a_network_error_while_taking_buttons_off_old_boards_stops_nothing
     assert edits, "the bot tried to take the old buttons off"
     assert len(boards(channel)) == before + 2, "Alice's board and the bot's, each once"
     assert f"<@{alice.id}>, your turn as White" in last_board(channel).content
+
+
+async def test_a_failed_board_reply_does_not_hold_up_the_bots_move(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's /move is stored but its board reply fails (the network, once): the service scheduled the
+    bot's turn when it stored the move, so the bot still moves and posts its board within seconds on
+    SimCord's virtual clock, not at the 5-minute sweep; Alice sees what went wrong."""
+    alice, channel, env = world.alice, world.channel, world.env
+    match_id = match_id_of(await start_against_bot(world))
+    before = len(boards(channel))
+    send = discord.Webhook.send
+    failed: list[str] = []
+
+    async def reply_fails_once(self: discord.Webhook, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(str(kwargs.get("content", ""))[:40])
+            raise dns_failure()
+        return await send(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", reply_fails_once)
+    started = env.now()
+    await alice.slash(channel, "move", notation="c1-c3")
+    assert failed and "match #" in failed[0], "Alice's board reply was the send that failed"
+    assert (await env.bot.runtime.service.matches.get(match_id)).ply == 2, "the bot answered"
+    assert len(boards(channel)) == before + 1, "only the bot's board came"
+    assert f"<@{alice.id}>, your turn as White" in last_board(channel).content
+    assert (env.now() - started).total_seconds() < 60, "well before the 5-minute sweep"
+    (error,) = env.errors
+    assert isinstance(error.__cause__, aiohttp.ClientConnectorError), "the failed reply, nothing else"
