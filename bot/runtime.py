@@ -355,8 +355,8 @@ class Runtime:
         """Post the bot's move, after the board of the change that gave it its turn. A transient failure
         is raised: BotTurns announces the move again later."""
         played = event.played
-        await self._after_boards_owed(played.match.id, played.move.ply)
         message = await self.played_board(played)
+        await self._after_boards_owed(played.match.id, played.move.ply)
         await self.post_board(played.match, message, raise_transient=True)
 
     async def on_timed_out(self, event: TimedOut) -> None:

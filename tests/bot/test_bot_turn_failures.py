@@ -5,6 +5,8 @@ clock moves the 5 seconds)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import aiohttp
@@ -162,3 +164,45 @@ async def test_a_failed_board_reply_does_not_hold_up_the_bots_move(
     assert (env.now() - started).total_seconds() < 60, "well before the 5-minute sweep"
     (error,) = env.errors
     assert isinstance(error.__cause__, aiohttp.ClientConnectorError), "the failed reply, nothing else"
+
+
+async def test_a_slow_board_still_comes_before_the_bots_board(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot thinks as soon as Alice's button press is stored, but its board waits for hers: her board
+    (a new message in the channel) that is slower than the bot's whole turn (it is sent 0.3 s of real
+    time after the bot's board was drawn) is still the board above the bot's in the channel."""
+    alice, channel, env = world.alice, world.channel, world.env
+    await alice.slash(
+        channel, "play", game="paintscape", opponent=bot_member(world), level="easy", first="challenger"
+    )
+    board = last_board(channel)
+    runtime = env.bot.runtime
+    played_board = runtime.played_board
+    send_message = simcord.http.client.FakeHTTPClient.send_message
+    drawn: list[int] = []
+    sent: list[str] = []
+
+    async def drawing(played: Any, **kwargs: Any) -> Any:
+        message = await played_board(played, **kwargs)
+        if kwargs.get("viewer") is None:  # the bot's board
+            drawn.append(played.move.ply)
+        return message
+
+    async def slow_first(self: Any, channel_id: int, **kwargs: Any) -> Any:
+        sent.append(str(kwargs.get("params", kwargs))[:40])
+        if len(sent) == 1:  # Alice's board
+            while not drawn:
+                await asyncio.sleep(0.1)
+            await asyncio.to_thread(time.sleep, 0.3)  # real time, in which the bot's board could go out
+        return await send_message(self, channel_id, **kwargs)
+
+    monkeypatch.setattr(runtime, "played_board", drawing)
+    monkeypatch.setattr(simcord.http.client.FakeHTTPClient, "send_message", slow_first)
+    before = len(boards(channel))
+    await alice.click(board, label="Done swapping")
+    assert drawn, "the bot moved"
+    new = [b.content for b in boards(channel)[before:]]
+    assert "done swapping" in new[0], f"Alice's board first: {new}"
+    assert len(new) >= 2 and not any("done swapping" in b for b in new[1:])
+    assert f"<@{alice.id}>, your turn as" in new[-1], "the bot's board last"
