@@ -20,7 +20,8 @@ A bad moment never strands a match on the bot's turn:
 - a move that was played but could not be announced (`on_event` raised: the board was not posted) is
   announced again on the same delays, up to `ANNOUNCE_ATTEMPTS` times, unless the match moved on meanwhile;
 - a sweep (`sweep_every`, started by `resume`) looks for the bot's turns in the database every few minutes,
-  so a turn that nothing scheduled (a failed reply in the Discord layer) is picked up. After a restart,
+  so a turn that nothing scheduled (a change in another process that this one did not hear of) is picked
+  up. After a restart,
   `resume` schedules every one of the bot's turns again: the match rows are the durable record, so the bot
   is never without either a scheduled try or, once a person is to move, their deadline.
 """
