@@ -21,9 +21,9 @@ A bad moment never strands a match on the bot's turn:
   announced again on the same delays, up to `ANNOUNCE_ATTEMPTS` times, unless the match moved on meanwhile;
 - a sweep (`sweep_every`, started by `resume`) looks for the bot's turns in the database every few minutes,
   so a turn that nothing scheduled (a change in another process that this one did not hear of) is picked
-  up. After a restart,
-  `resume` schedules every one of the bot's turns again: the match rows are the durable record, so the bot
-  is never without either a scheduled try or, once a person is to move, their deadline.
+  up. After a restart, `resume` schedules every one of the bot's turns again: the match rows are the
+  durable record, so the bot is never without either a scheduled try or, once a person is to move, their
+  deadline.
 """
 
 from __future__ import annotations
