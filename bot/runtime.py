@@ -373,10 +373,12 @@ class Runtime:
 
     def _board_owed(self, match: MatchView) -> None:
         """A change to `match` was committed (called inside the commit): if the bot is now to move, the
-        board of this change is owed before the bot's. A change back to an earlier ply (a takeback)
-        forgets the boards owed after it."""
-        owed = {ply for ply in self.owed.get(match.id, ()) if ply < match.ply}
-        if match.ai_seat_to_move() is not None:
+        board of this change is owed before the bot's (where this process plays the bot's turns: the guild's
+        shard is its own). A change back to an earlier ply (a takeback) forgets the boards owed after it,
+        and the end of the match all of them."""
+        shards = self.service.shards
+        owed = {ply for ply in self.owed.get(match.id, ()) if ply < match.ply and match.is_active}
+        if match.ai_seat_to_move() is not None and (shards is None or shards.owns(match.guild_id)):
             owed.add(match.ply)
         if owed:
             self.owed[match.id] = owed
