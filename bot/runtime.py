@@ -35,7 +35,7 @@ from bot.service.ai import AIRunner
 from bot.service.analysis import Analyses
 from bot.service.messages import PostedMessage
 from bot.service.prefs import ReminderMode
-from bot.service.records import BotPlayed, ChallengeExpired, Event, Finished, MatchView, Played, TimedOut
+from bot.service.records import BotPlayed, ChallengeExpired, Finished, MatchView, Played, TimedOut
 from bot.service.reminders import TurnReminder
 from bot.settings import Settings
 
@@ -50,6 +50,14 @@ NETWORK_ERRORS: tuple[type[Exception], ...] = (aiohttp.ClientError, OSError, asy
 
 SEND_ERRORS: tuple[type[Exception], ...] = (discord.HTTPException, *NETWORK_ERRORS)
 """Every way a Discord call can fail; cosmetic calls (typing, edits of old messages) swallow all of them."""
+
+BOARD_ORDER_WAIT = 10.0
+"""Seconds the bot's board waits at most for the board of the change that gave it its turn (a person's
+move, posted by the command that made it), so the channel shows them in order; a reply that failed holds
+the bot's board no longer than this."""
+
+BOARD_ORDER_POLL = 0.05
+"""Seconds between two looks whether that board is out (a plain sleep, which SimCord's clock runs)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +104,19 @@ class Runtime:
         self.drawing = drawing or Drawing()
         self.analyses = Analyses(service.matches, ai)
         service.matches.add_match_listener(started=match_started, finished=match_finished)
+        service.matches.add_match_listener(changed=self._board_owed)
+        service.events.subscribe(BotPlayed, self.on_bot_played)
+        service.events.subscribe(TimedOut, self.on_timed_out)
+        service.events.subscribe(ChallengeExpired, self.challenge_expired)
         count_errors()
         self.names: dict[int, str] = {}
         self.open_requests: dict[int, dict[int, OpenRequest]] = {}
         """Per match, the abort and takeback request messages with live buttons, by message id. Kept in memory
         (the process that serves a guild posts its boards): after a restart old request buttons stay, and
         act while their request is open (a button carries its ply)."""
+        self.owed: dict[int, set[int]] = {}
+        """Per match, the plies of committed changes that gave the bot its turn and whose board is not out
+        yet: the bot's board of a move from such a ply waits for it (`BOARD_ORDER_WAIT`)."""
         self._closed = False
 
     @classmethod
@@ -122,9 +137,7 @@ class Runtime:
 
     async def start(self) -> None:
         """Start the turn clock and resume every match where the bot is to move."""
-        await self.service.start(
-            self.on_event, ai=self.ai, on_thinking=self._typing, on_reminder=self.send_reminder
-        )
+        await self.service.start(ai=self.ai, on_thinking=self._typing, on_reminder=self.send_reminder)
 
     async def close(self) -> None:
         """Stop thinking, stop the clock, close the store (every write is a finished transaction)."""
@@ -136,10 +149,6 @@ class Runtime:
         await self.drawing.close()
         if self._owns_ai:
             await self.ai.aclose()
-
-    def after_change(self, match: MatchView) -> None:
-        """Call after anything that changed a match: if the bot is now to move, it starts thinking."""
-        self.service.after_change(match)
 
     # ------------------------------------------------------------------------------------------- names
 
@@ -276,6 +285,7 @@ class Runtime:
         asked at `open_at`, the ply of an active match's board (a /board at the same ply leaves an open
         request answerable; a move, a takeback or the end closes it). Never fails: a lost edit only leaves
         old buttons, which refuse to act anyway (stale check)."""
+        self._board_out(match_id, open_at)
         try:
             superseded = await self.service.messages.board_posted(match_id, sent.channel.id, sent.id)
         except Exception:
@@ -339,25 +349,62 @@ class Runtime:
 
     # ---------------------------------------------------------------------------------------- events
 
-    async def on_event(self, event: Event) -> None:
-        """Background work happened: post the bot's move, a timeout's result, or an expired challenge."""
-        if isinstance(event, BotPlayed):
-            # A transient failure is raised: BotTurns announces the move again later.
-            message = await self.played_board(event.played)
-            await self.post_board(event.played.match, message, raise_transient=True)
-        elif isinstance(event, TimedOut):
-            if event.played is not None:  # the rules moved for them (even a move that ended the game)
-                tr = await self.public_tr(event.played.match.guild_id)
-                headline = tr("{player} ran out of time.", player=f"<@{event.user_id}>")
-                await self.post_board(
-                    event.played.match, await self.played_board(event.played, headline=headline)
-                )
-                self.after_change(event.played.match)
-            elif event.finished is not None:  # the result lines say who ran out of time
-                message = await self.board(event.finished.match, finished=event.finished)
-                await self.post_board(event.finished.match, message)
-        elif isinstance(event, ChallengeExpired):
-            await self.challenge_expired(event)
+    # Background work reaches the runtime through `service.events`: one handler per event type.
+
+    async def on_bot_played(self, event: BotPlayed) -> None:
+        """Post the bot's move, after the board of the change that gave it its turn. A transient failure
+        is raised: BotTurns announces the move again later."""
+        played = event.played
+        message = await self.played_board(played)
+        await self._after_boards_owed(played.match.id, played.move.ply)
+        await self.post_board(played.match, message, raise_transient=True)
+
+    async def on_timed_out(self, event: TimedOut) -> None:
+        """Post a timeout's board: the move the rules made for the player, or the result."""
+        if event.played is not None:  # the rules moved for them (even a move that ended the game)
+            tr = await self.public_tr(event.played.match.guild_id)
+            headline = tr("{player} ran out of time.", player=f"<@{event.user_id}>")
+            await self.post_board(
+                event.played.match, await self.played_board(event.played, headline=headline)
+            )
+        elif event.finished is not None:  # the result lines say who ran out of time
+            message = await self.board(event.finished.match, finished=event.finished)
+            await self.post_board(event.finished.match, message)
+
+    def _board_owed(self, match: MatchView) -> None:
+        """A change to `match` was committed (called inside the commit): if the bot is now to move, the
+        board of this change is owed before the bot's (where this process plays the bot's turns: the guild's
+        shard is its own). A change back to an earlier ply (a takeback) forgets the boards owed after it,
+        and the end of the match all of them."""
+        shards = self.service.shards
+        owed = {ply for ply in self.owed.get(match.id, ()) if ply < match.ply and match.is_active}
+        if match.ai_seat_to_move() is not None and (shards is None or shards.owns(match.guild_id)):
+            owed.add(match.ply)
+        if owed:
+            self.owed[match.id] = owed
+        else:
+            self.owed.pop(match.id, None)
+
+    def _board_out(self, match_id: int, ply: int | None) -> None:
+        """A board of the match at `ply` (None: its final board, every one) was sent, or will never come:
+        the boards owed up to it are no longer awaited."""
+        left = {p for p in self.owed.get(match_id, ()) if ply is not None and p > ply}
+        if left:
+            self.owed[match_id] = left
+        else:
+            self.owed.pop(match_id, None)
+
+    async def _after_boards_owed(self, match_id: int, ply: int) -> None:
+        """Wait until the boards owed at `ply` or before are out, at most `BOARD_ORDER_WAIT` seconds (a reply
+        that failed never posts its board; then they are forgotten)."""
+        waited = 0.0
+        while any(p <= ply for p in self.owed.get(match_id, ())):
+            if waited >= BOARD_ORDER_WAIT:
+                log.info("the board before the bot's move in match %s did not come; posting it", match_id)
+                self._board_out(match_id, ply)
+                return
+            await asyncio.sleep(BOARD_ORDER_POLL)
+            waited += BOARD_ORDER_POLL
 
     async def challenge_expired(self, event: ChallengeExpired) -> None:
         """Edit the challenge's message in place: its buttons go and it says it expired. A challenge whose

@@ -133,7 +133,6 @@ async def post_start(
     tr = await runtime.public_tr(match.guild_id)
     headline = headline or tr("The match begins.")
     await runtime.post_board(match, await runtime.board(match, headline=headline, viewer=viewer, tr=tr))
-    runtime.after_change(match)
 
 
 def duration_text(seconds: float, tr: Tr = ENGLISH) -> str:

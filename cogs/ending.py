@@ -80,7 +80,6 @@ class Ending(ButtonCog):
             await runtime.post_board(result.match, message)
         else:
             await runtime.post_board(result.match, await runtime.played_board(result, viewer=viewer))
-            runtime.after_change(result.match)
 
     @app_commands.command(
         name="abort", description="End the match here without a result (players agree, or admin)"

@@ -143,7 +143,6 @@ class Moves(ButtonCog):
         await interaction.response.defer()
         message = await runtime.played_board(played, viewer=interaction.user.id)
         await send_board(interaction, played.match, message)
-        runtime.after_change(played.match)
 
     # ------------------------------------------------------------------------------------------- /move
 
@@ -244,7 +243,6 @@ class Moves(ButtonCog):
             content=sentence_case(tr.text(played.move.description)), view=None
         )
         await runtime.post_board(played.match, await runtime.played_board(played, viewer=interaction.user.id))
-        runtime.after_change(played.match)
 
     @staticmethod
     async def ask_to_confirm(interaction: Interaction, match: MatchView, word: WordMove) -> None:
@@ -345,7 +343,6 @@ class Moves(ButtonCog):
             tr=public,
         )
         await send_board(interaction, taken.match, message)
-        runtime.after_change(taken.match)
 
     async def on_takeback_accepted(self, interaction: Interaction, ref: ButtonRef) -> None:
         service = service_of(interaction)

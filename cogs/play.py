@@ -392,7 +392,6 @@ class Play(ButtonCog):
             await interaction.response.defer()
         message = await runtime.board(match, headline=headline, viewer=interaction.user.id)
         await send_board(interaction, match, message)
-        runtime.after_change(match)
 
     def challenge_text(self, challenge: Challenge, tr: Tr = ENGLISH) -> str:
         rules = bot_runtime(self.bot).service.rules(challenge.game)

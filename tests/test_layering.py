@@ -50,3 +50,18 @@ def test_the_service_imports_no_discord_and_nothing_of_the_application() -> None
         bad = {m for m in modules if m.split(".")[0] in {"discord", "cogs", "renderer"}}
         bad |= {m for m in modules if m.split(".")[0] == "bot" and not m.startswith("bot.service")}
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_the_discord_layer_never_schedules_the_bots_turn() -> None:
+    """The service schedules the bot's turn whenever it commits a change (issue 25): no cog and nothing of
+    the Discord application calls an `after_change`, and the name exists nowhere, so a call site that
+    forgets it (or a reply that fails before it) cannot leave the bot without its turn."""
+    files = sorted([*(ROOT / "cogs").rglob("*.py"), *(ROOT / "bot").rglob("*.py")])
+    assert len(files) > 20
+    for path in files:
+        names = {
+            node.attr if isinstance(node, ast.Attribute) else node.name
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Attribute | ast.FunctionDef)
+        }
+        assert "after_change" not in names, f"{path.relative_to(ROOT)} still uses after_change"

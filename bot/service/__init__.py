@@ -19,12 +19,14 @@ Records and events are in records.py, errors in errors.py, match options in opti
 its protocol in store/. The application (the Discord bot) builds it once::
 
     service = await Service.open(settings.database_url, now=clock)
-    await service.start(on_event, ai=AIRunner())   # the clock runs, the bot resumes its turns
+    service.events.subscribe(TimedOut, on_timeout)   # one handler per background event it shows
+    await service.start(ai=AIRunner())   # the clock runs, the bot resumes its turns
     ...
     await service.close()
 
-and hears about background work through `on_event` (`TimedOut`, `ChallengeExpired`, `BotPlayed`), and
-about due turn reminders through `on_reminder` (`TurnReminder`).
+and hears about background work through `events` (`TimedOut`, `ChallengeExpired`, `BotPlayed`; events.py),
+and about due turn reminders through `on_reminder` (`TurnReminder`). The bot's turn needs no call: the
+bot's turns listen to every change the match service commits and think whenever the bot is to move.
 
 Several processes over one database: each builds its Service with the `Shards` it owns, and its clock,
 challenge expiry, reminders and the bot's turns act only for those guilds (every deadline fires once, each
@@ -48,6 +50,7 @@ from bot.service.ai import SWEEP_EVERY, AIRunner, BotTurns
 from bot.service.cache import Cache
 from bot.service.challenges import CHALLENGE_TTL, Challenges
 from bot.service.clock import EventHandler, TurnClock
+from bot.service.events import Events
 from bot.service.guilds import DEFAULT_TURN_TIMEOUT, Guilds
 from bot.service.history import History
 from bot.service.lobbies import Lobbies
@@ -105,6 +108,8 @@ class Service:
         self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed, cache=self.cache)
         self.messages = Messages(store, now=now)
         self.reminders = Reminders(store, self.matches, self.prefs, now=now, shards=shards)
+        self.events = Events()
+        """Who hears the background events (`TimedOut`, `ChallengeExpired`, `BotPlayed`), by type."""
         self.clock: TurnClock | None = None
         self.bot_turns: BotTurns | None = None
         self._listening: asyncio.Task[None] | None = None
@@ -146,7 +151,7 @@ class Service:
 
     async def start(
         self,
-        on_event: EventHandler,
+        on_event: EventHandler | None = None,
         *,
         ai: AIRunner,
         on_thinking: Callable[[MatchView], Awaitable[None]] | None = None,
@@ -155,19 +160,27 @@ class Service:
     ) -> None:
         """Start the background work: the turn clock (with the turn reminders, sent to `on_reminder`), and
         the bot's turns (resumed where it is to move), for the guilds this process owns; and listen to the
-        store in the background, so another process's changes wake both."""
+        store in the background, so another process's changes wake both. Their events go to the handlers
+        subscribed in `events` (`on_event`, if given, hears all of them)."""
         self.reminders.handler = on_reminder
+        if on_event is not None:
+            self.events.subscribe_all(on_event)
         self.clock = TurnClock(
             self.matches,
             self.challenges,
-            on_event,
+            self.events.publish,
             now=self.now,
             max_sleep=max_sleep,
             timers=(self.reminders,) if on_reminder is not None else (),
             shards=self.shards,
         )
         self.bot_turns = BotTurns(
-            self.matches, ai, on_event, on_thinking=on_thinking, shards=self.shards, sweep_every=SWEEP_EVERY
+            self.matches,
+            ai,
+            self.events.publish,
+            on_thinking=on_thinking,
+            shards=self.shards,
+            sweep_every=SWEEP_EVERY,
         )
         self.clock.start()
         await self.bot_turns.resume()
@@ -220,11 +233,6 @@ class Service:
     async def ping(self) -> None:
         """One trivial query: raises if the store cannot answer (the health check)."""
         await self.store.get_meta("ping")
-
-    def after_change(self, match: MatchView) -> None:
-        """Call after anything that changed a match: if the bot is now to move, it starts thinking."""
-        if self.bot_turns is not None:
-            self.bot_turns.schedule(match)
 
     async def close(self) -> None:
         """Stop listening and thinking, stop the clock (a pass in progress finishes its writes), close the

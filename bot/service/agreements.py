@@ -268,5 +268,6 @@ class Agreements:
             raise StaleMove()
         self.matches.states.put(row.id, snapshot, kept)
         self.matches.deadlines_changed()
-        changed = row.moved_to(target, snapshot, deadline, now)
-        return TakenBack(self.matches.view_of(changed, kept), user_id, undone)
+        changed = self.matches.view_of(row.moved_to(target, snapshot, deadline, now), kept)
+        self.matches.changed(changed)
+        return TakenBack(changed, user_id, undone)

@@ -4,7 +4,9 @@
 an `asyncio.Semaphore` of the same size makes further requests wait their turn instead of piling up in the
 pool. The worker loads the game, calls `games.ai.best_move` and returns the move's notation.
 
-`BotTurns` keeps at most one background task per match where the bot is to move: it asks the runner, plays
+`BotTurns` keeps at most one background task per match where the bot is to move: it listens to the match
+service's commits (`add_match_listener(changed=...)`), so every change that hands the bot its turn (a
+move, a start, a takeback, a timeout) schedules it, whoever made it. It asks the runner, plays
 the notation through `MatchService.play` like any player (stale-checked at the ply it thought about), and
 reports a `BotPlayed` event, until a person is to move again. With `shards` it plays only in the guilds
 those shards own, so across processes over one database each of the bot's turns is searched once.
@@ -18,9 +20,10 @@ A bad moment never strands a match on the bot's turn:
 - a move that was played but could not be announced (`on_event` raised: the board was not posted) is
   announced again on the same delays, up to `ANNOUNCE_ATTEMPTS` times, unless the match moved on meanwhile;
 - a sweep (`sweep_every`, started by `resume`) looks for the bot's turns in the database every few minutes,
-  so a turn that nothing scheduled (a failed reply in the Discord layer) is picked up. After a restart,
-  `resume` schedules every one of the bot's turns again: the match rows are the durable record, so the bot
-  is never without either a scheduled try or, once a person is to move, their deadline.
+  so a turn that nothing scheduled (a change in another process that this one did not hear of) is picked
+  up. After a restart, `resume` schedules every one of the bot's turns again: the match rows are the
+  durable record, so the bot is never without either a scheduled try or, once a person is to move, their
+  deadline.
 """
 
 from __future__ import annotations
@@ -329,10 +332,12 @@ class BotTurns:
         self._resuming: asyncio.Task[int] | None = None
         self._sweeping: asyncio.Task[None] | None = None
         self._closing = False
+        matches.add_match_listener(changed=self.schedule)
 
     def schedule(self, match: MatchView) -> None:
         """If the bot is to move in `match` (in a guild this process owns), let it take its turn in the
-        background (one task per match)."""
+        background (one task per match). The match service calls it after every change it commits (this
+        listens from its creation on), so nothing outside the service has to remember it."""
         if self._closing or match.ai_seat_to_move() is None:
             return
         if self.shards is not None and not self.shards.owns(match.guild_id):

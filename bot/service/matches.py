@@ -158,6 +158,7 @@ class MatchService:
         self._deadline_listeners: list[Callable[[], None]] = []
         self._started_listeners: list[Callable[[MatchView], None]] = []
         self._finished_listeners: list[Callable[[Finished], None]] = []
+        self._changed_listeners: list[Callable[[MatchView], None]] = []
 
     # ----------------------------------------------------------------------------------------- plumbing
 
@@ -180,12 +181,27 @@ class MatchService:
         self._deadline_listeners.append(callback)
 
     def add_match_listener(
-        self, *, started: Callable[[MatchView], None], finished: Callable[[Finished], None]
+        self,
+        *,
+        started: Callable[[MatchView], None] | None = None,
+        finished: Callable[[Finished], None] | None = None,
+        changed: Callable[[MatchView], None] | None = None,
     ) -> None:
         """Call `started` (sync, cheap) after each match this process starts and `finished` after each one
-        it ends (any reason, an abort included); e.g. to count them. A failing listener is only logged."""
-        self._started_listeners.append(started)
-        self._finished_listeners.append(finished)
+        it ends (any reason, an abort included); e.g. to count them. Call `changed` with the match as it is
+        now after every change this process commits to a match (a start, a move, a resignation, a timeout,
+        a takeback, an end), still inside the commit: it must only schedule work (the bot's turn), never
+        wait. A failing listener is only logged."""
+        if started is not None:
+            self._started_listeners.append(started)
+        if finished is not None:
+            self._finished_listeners.append(finished)
+        if changed is not None:
+            self._changed_listeners.append(changed)
+
+    def changed(self, match: MatchView) -> None:
+        """A change to `match` was committed: tell the `changed` listeners (every commit calls this)."""
+        self._tell(self._changed_listeners, match)
 
     def _tell(self, listeners: Sequence[Callable[[Any], None]], what: MatchView | Finished) -> None:
         for callback in listeners:
@@ -357,6 +373,7 @@ class MatchService:
         self.deadlines_changed()
         view = self.view_of(row, state)
         self._tell(self._started_listeners, view)
+        self.changed(view)
         return view
 
     # ------------------------------------------------------------------------------------------- reading
@@ -570,7 +587,9 @@ class MatchService:
             changed = await self._row(row.id)
         view = self.view_of(changed, state)
         finished = await self._finished(view, by_user=None) if outcome is not None else None
-        return Played(finished.match if finished else view, views[0], tuple(views[1:]), finished)
+        played = Played(finished.match if finished else view, views[0], tuple(views[1:]), finished)
+        self.changed(played.match)
+        return played
 
     # -------------------------------------------------------------------------------------------- ending
 
@@ -621,7 +640,9 @@ class MatchService:
         if not await self.store.finish_match(row.id, row.ply, Finish(status, outcome, self.now())):
             raise StaleMove()
         self.deadlines_changed()
-        return await self._finished(self.view_of(await self._row(row.id)), by_user=by_user, early=early)
+        finished = await self._finished(self.view_of(await self._row(row.id)), by_user=by_user, early=early)
+        self.changed(finished.match)
+        return finished
 
     async def _finished(
         self, view: MatchView, *, by_user: int | None, early: Termination | None = None

@@ -5,9 +5,12 @@ clock moves the 5 seconds)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 import simcord.http.client
 from prometheus_client import REGISTRY
@@ -67,8 +70,11 @@ async def test_after_a_start_up_without_network_the_bot_still_takes_its_turn(
 ) -> None:
     alice, channel, env = world.alice, world.channel, world.env
     match_id = match_id_of(await start_against_bot(world))
-    # Alice's move is stored but the bot was never told (as when the process stopped right after it).
+    # Alice's move is stored but the bot never thought about it (as when the process stopped right after
+    # it): its turns are stopped first, so the commit schedules nothing.
     service = env.bot.runtime.service
+    assert service.bot_turns is not None
+    await service.bot_turns.close()
     await service.matches.play(match_id, alice.id, "c1-c3")
     before = len(boards(channel))
     tried = typing_fails(monkeypatch, failure)
@@ -128,3 +134,75 @@ async def test_a_network_error_while_taking_buttons_off_old_boards_stops_nothing
     assert edits, "the bot tried to take the old buttons off"
     assert len(boards(channel)) == before + 2, "Alice's board and the bot's, each once"
     assert f"<@{alice.id}>, your turn as White" in last_board(channel).content
+
+
+async def test_a_failed_board_reply_does_not_hold_up_the_bots_move(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's /move is stored but its board reply fails (the network, once): the service scheduled the
+    bot's turn when it stored the move, so the bot still moves and posts its board within seconds on
+    SimCord's virtual clock, not at the 5-minute sweep; Alice sees what went wrong."""
+    alice, channel, env = world.alice, world.channel, world.env
+    match_id = match_id_of(await start_against_bot(world))
+    before = len(boards(channel))
+    send = discord.Webhook.send
+    failed: list[str] = []
+
+    async def reply_fails_once(self: discord.Webhook, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(str(kwargs.get("content", ""))[:40])
+            raise dns_failure()
+        return await send(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", reply_fails_once)
+    started = env.now()
+    await alice.slash(channel, "move", notation="c1-c3")
+    assert failed and "match #" in failed[0], "Alice's board reply was the send that failed"
+    assert (await env.bot.runtime.service.matches.get(match_id)).ply == 2, "the bot answered"
+    assert len(boards(channel)) == before + 1, "only the bot's board came"
+    assert f"<@{alice.id}>, your turn as White" in last_board(channel).content
+    assert (env.now() - started).total_seconds() < 60, "well before the 5-minute sweep"
+    (error,) = env.errors
+    assert isinstance(error.__cause__, aiohttp.ClientConnectorError), "the failed reply, nothing else"
+
+
+async def test_a_slow_board_still_comes_before_the_bots_board(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot thinks as soon as Alice's button press is stored, but its board waits for hers: her board
+    (a new message in the channel) that is slower than the bot's whole turn (it is sent 0.3 s of real
+    time after the bot's board was drawn) is still the board above the bot's in the channel."""
+    alice, channel, env = world.alice, world.channel, world.env
+    await alice.slash(
+        channel, "play", game="paintscape", opponent=bot_member(world), level="easy", first="challenger"
+    )
+    board = last_board(channel)
+    runtime = env.bot.runtime
+    played_board = runtime.played_board
+    send_message = simcord.http.client.FakeHTTPClient.send_message
+    drawn: list[int] = []
+    sent: list[str] = []
+
+    async def drawing(played: Any, **kwargs: Any) -> Any:
+        message = await played_board(played, **kwargs)
+        if kwargs.get("viewer") is None:  # the bot's board
+            drawn.append(played.move.ply)
+        return message
+
+    async def slow_first(self: Any, channel_id: int, **kwargs: Any) -> Any:
+        sent.append(str(kwargs.get("params", kwargs))[:40])
+        if len(sent) == 1:  # Alice's board
+            while not drawn:
+                await asyncio.sleep(0.1)
+            await asyncio.to_thread(time.sleep, 0.3)  # real time, in which the bot's board could go out
+        return await send_message(self, channel_id, **kwargs)
+
+    monkeypatch.setattr(runtime, "played_board", drawing)
+    monkeypatch.setattr(simcord.http.client.FakeHTTPClient, "send_message", slow_first)
+    before = len(boards(channel))
+    await alice.click(board, label="Done swapping")
+    assert drawn, "the bot moved"
+    new = [b.content for b in boards(channel)[before:]]
+    assert "done swapping" in new[0], f"Alice's board first: {new}"
+    assert len(new) >= 2 and not any("done swapping" in b for b in new[1:])
+    assert f"<@{alice.id}>, your turn as" in new[-1], "the bot's board last"

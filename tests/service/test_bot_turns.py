@@ -240,3 +240,23 @@ async def test_the_sweep_picks_up_a_turn_nothing_scheduled(service: Service) -> 
         assert (await service.matches.get(match.id)).ply == match.ply + 1
     finally:
         await bot.close()
+
+
+async def test_a_commit_that_hands_the_bot_its_turn_schedules_it_without_any_call(service: Service) -> None:
+    """Nobody calls `schedule`: the bot's turns listen to the match service's commits, so a start where
+    the bot opens and a person's move each set the bot thinking, one task per match."""
+    runner = FlakyRunner("1")
+    recorder = Recorder()
+    bot = turns(service, runner, recorder)
+    opened = await service.challenges.play_bot(
+        "race", {"first": "opponent"}, ALICE, bot_id=BOT, level="easy", guild_id=GUILD, channel_id=CHANNEL
+    )
+    assert bot.pending(), "the start scheduled the bot's first move"
+    await finish(bot)
+    assert (await service.matches.get(opened.id)).ply == 1
+    played = await service.matches.play(opened.id, ALICE, "1")
+    assert len(bot.pending()) == 1, "one task for the match, however many commits told it"
+    await finish(bot)
+    assert (await service.matches.get(opened.id)).ply == played.match.ply + 1
+    assert [e.played.match.ply for e in recorder.events if isinstance(e, BotPlayed)] == [1, 3]
+    assert len(runner.seeds) == 2, "each turn searched once"

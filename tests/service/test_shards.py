@@ -121,12 +121,13 @@ async def test_each_of_the_bots_turns_is_searched_once_by_the_owning_process(
     try:
         await until(lambda: sum(len(r.searches) for r in runners.values()) == len(GUILDS))
         assert len(runners["even"].searches) == len(runners["odd"].searches) == len(GUILDS) // 2
-        # A match changed after start-up: the process that does not own its guild leaves it alone.
+        # A match changed after start-up: the process that committed it schedules the bot's turn itself;
+        # the process that does not own its guild leaves it alone even when asked.
         later = await bot_to_move(GUILDS[0], 999)
-        odd.after_change(later)
+        assert odd.bot_turns is not None
+        odd.bot_turns.schedule(later)
         await asyncio.sleep(0.1)
         assert len(runners["odd"].searches) == len(GUILDS) // 2
-        even.after_change(later)
         await until(lambda: len(runners["even"].searches) == len(GUILDS) // 2 + 1)
         await asyncio.sleep(0.1)
     finally:
