@@ -16,6 +16,7 @@ from bot.i18n import ENGLISH, CommandTranslator, catalog_locale, for_locale, gui
 from bot.replies import UserError, player_message
 from bot.runtime import Runtime
 from bot.service.errors import ChallengeClosed, NotSeated, NotYourTurnError
+from bot.service.events import Events
 from bot.service.records import ChallengeStatus
 from games.base import MoveError
 from games.texts import Text, translate
@@ -159,7 +160,7 @@ def _runtime(cached: discord.Locale | None, chosen: str | None) -> Runtime:
     guild = types.SimpleNamespace(preferred_locale=cached) if cached is not None else None
     bot = types.SimpleNamespace(get_guild=lambda guild_id: guild)
     matches = types.SimpleNamespace(add_match_listener=lambda **_: None)  # the runtime counts starts and ends
-    service = types.SimpleNamespace(guilds=_Guilds(chosen), matches=matches)
+    service = types.SimpleNamespace(guilds=_Guilds(chosen), matches=matches, events=Events())
     ai = types.SimpleNamespace(iterations=None)  # the runtime's analyses read the runner's override
     return Runtime(bot, service, ai=ai, owns_ai=False, drawing=None)  # type: ignore[arg-type]
 
