@@ -121,7 +121,8 @@ class Runtime:
         return cls(bot, service, ai_runner or AIRunner(), owns_ai=ai_runner is None, drawing=drawing)
 
     async def start(self) -> None:
-        """Start the turn clock and resume every match where the bot is to move."""
+        """Start the board processes, the turn clock, and resume every match where the bot is to move."""
+        self.drawing.start()
         await self.service.start(
             self.on_event, ai=self.ai, on_thinking=self._typing, on_reminder=self.send_reminder
         )
