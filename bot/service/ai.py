@@ -189,14 +189,14 @@ class Job(IntEnum):
 class AIRunner:
     """A pool of search processes shared by every match, with a priority queue in front of it.
 
-    `workers` defaults to the number of CPUs: at most that many hints and analysis jobs run at once. The
-    bot's own moves may use more slots (`move_slots`, by default `MOVE_SLOTS_PER_WORKER` per worker) when
-    their searches are bounded by time (the levels' own times, or `seconds`): such a search ends on time
-    whatever runs beside it, so four hard searches elsewhere never delay a match's move by more than its
-    own thinking time, they only share the cores. Searches bounded by `iterations` (tests) are slowed by
-    company, so they get `workers` slots. A free slot goes to a waiting move first, then a hint, then
-    analysis work. The workers run below the bot's CPU priority (`AI_NICENESS`), so searches never take
-    the cores that the event loop and the boards need.
+    `workers` defaults to the number of CPUs: at most that many hints and analysis jobs run at once, a
+    waiting hint before waiting analysis work. The bot's own moves have slots of their own (`move_slots`),
+    so they never wait for a hint or an analysis; by default `MOVE_SLOTS_PER_WORKER` per worker when their
+    searches are bounded by time (the levels' own times, or `seconds`): such a search ends on time whatever
+    runs beside it, so four hard searches elsewhere never delay a match's move by more than its own
+    thinking time, they only share the cores. Searches bounded by `iterations` (tests) are slowed by
+    company, so moves then get `workers` slots. The workers run below the bot's CPU priority
+    (`AI_NICENESS`), so searches never take the cores that the event loop and the boards need.
 
     `seconds`/`iterations` override every level's budget (tests use a small iteration budget; production
     leaves both unset and each level thinks for its own time).
@@ -214,9 +214,10 @@ class AIRunner:
         self.seconds = seconds
         self.iterations = iterations
         timed = iterations is None
-        default_slots = self.workers * MOVE_SLOTS_PER_WORKER if timed else self.workers
-        self.slots = max(self.workers, move_slots or default_slots)
-        """Jobs that may run at once (the pool's size); hints and analyses use at most `workers` of them."""
+        self.move_slots = max(1, move_slots or self.workers * (MOVE_SLOTS_PER_WORKER if timed else 1))
+        """The bot's move searches that may run at once."""
+        self.slots = self.move_slots + self.workers
+        """Jobs that may run at once, moves and the rest (the pool's size; processes start when needed)."""
         self._queue: list[tuple[Job, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._pool: ProcessPoolExecutor | None = None
@@ -224,7 +225,7 @@ class AIRunner:
         self.running = 0
         """Jobs (searches, analyses, hints) running in the pool right now (never more than `slots`)."""
         self.running_batch = 0
-        """Hints and analysis jobs among them (never more than `workers`)."""
+        """Hints and analysis jobs among them (never more than `workers`); the rest are moves."""
         self.peak = 0
         """The most jobs that have run at the same time."""
 
@@ -282,9 +283,9 @@ class AIRunner:
         return await self._submit(Job.HINT, hint_in_worker, game_id, state_dump, iterations, seconds, seed)
 
     def _may_start(self, job: Job) -> bool:
-        if self.running >= self.slots:
-            return False
-        return job is Job.MOVE or self.running_batch < self.workers
+        if job is Job.MOVE:
+            return self.running - self.running_batch < self.move_slots
+        return self.running_batch < self.workers
 
     def _take(self, job: Job) -> None:
         self.running += 1
@@ -297,7 +298,8 @@ class AIRunner:
         self._grant()
 
     def _grant(self) -> None:
-        """Give free slots to the waiting jobs, lowest kind first, FIFO within a kind."""
+        """Give free slots to the waiting jobs, lowest kind first, FIFO within a kind (a kind whose slots are
+        taken does not hold back the others)."""
         self._queue.sort(key=lambda entry: entry[:2])
         for entry in list(self._queue):
             job, _, future = entry

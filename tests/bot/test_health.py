@@ -120,7 +120,7 @@ async def test_the_ai_queue_depth_counts_searches_waiting_for_a_worker(
         return "1"
 
     monkeypatch.setattr("bot.service.ai.choose_in_worker", slow_search)
-    slots = probe.ai.slots  # timed move searches may fill every slot, then they wait
+    slots = probe.ai.move_slots  # timed move searches may fill every move slot, then they wait
     probe.ai._pool = ThreadPoolExecutor(slots)  # type: ignore[assignment]  # threads instead of processes
     searches = [asyncio.create_task(probe.ai.choose("paint", {}, "easy", seed)) for seed in range(slots + 2)]
     try:
