@@ -65,7 +65,7 @@ THINKING_TIMEOUT = 5.0
 SWEEP_EVERY = 300.0
 """Seconds between two looks at the database for bot turns that nothing scheduled."""
 
-AI_NICENESS = 5
+AI_NICENESS = 10
 """How much lower than the bot's the search workers' CPU priority is: a search thinks for a fixed time, so
 less CPU only weakens it a little, while the event loop and the board processes answer players at once."""
 
