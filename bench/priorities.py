@@ -204,7 +204,8 @@ async def bench(args: argparse.Namespace) -> None:
         f"  burst /move p99: quiet {1000 * median['quiet_p99']:.0f} ms, loaded "
         f"{1000 * median['loaded_p99']:.0f} ms ({100 * growth:+.0f}%, target <= +20%)"
     )
-    print("  per round (ms): " + ", ".join(f"{k}={[round(1000 * v) for v in figures[k]]}" for k in figures if k != "searching"))
+    rounds = (f"{k}={[round(1000 * v) for v in figures[k]]}" for k in figures if k != "searching")
+    print("  per round (ms): " + ", ".join(rounds))
 
 
 def main() -> None:
