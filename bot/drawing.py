@@ -1,7 +1,12 @@
 """Drawing off the event loop, one kind of work never starving another.
 
-- Boards (a few milliseconds each) render on their own small thread pool, not asyncio's default one, so a
-  move's board never queues behind other blocking work (autocomplete's move lists use the default pool).
+- Boards (a few milliseconds each; TilingKing's /pieces too) render in their own worker processes, one per
+  CPU (`BOARD_WORKERS` at most), not on threads: the renderer is Python code that holds the GIL, so render
+  threads share one core with the event loop, while processes use every core (a burst of 50 /moves drew
+  twice the boards per second on 2 cores). Nothing else runs there, so a move's board never queues behind
+  other work. If the processes cannot be started or break, boards are drawn on a thread instead (slower,
+  never lost); `board_processes=False` uses the thread alone (tests: no process start-up in every test).
+- Analysis images (a turning point) render on a thread of their own, never on the board pool.
 - Replays (seconds for a long match) render in worker processes, at most one per CPU, behind a fair queue:
   one replay per user at a time, FIFO between users, and a bounded number waiting; a move never waits for a
   replay because replays never touch the board pool or the event loop's thread.
@@ -20,9 +25,10 @@ import logging
 import multiprocessing
 import os
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 import renderer
 import renderer.analysis
@@ -34,8 +40,12 @@ from renderer.replay import replay_gif
 
 log = logging.getLogger("tessera.drawing")
 
+T = TypeVar("T")
+
+BOARD_WORKERS = 4
+"""The most board processes (one per CPU up to this); more would only queue for the same cores."""
 BOARD_THREADS = 2
-"""Threads drawing boards: PIL releases the GIL while it encodes, so two keep both cores busy."""
+"""Threads drawing boards when there are no board processes (the fallback)."""
 REPLAY_CACHE_BYTES = 32 * 2**20
 MAX_WAITING_REPLAYS = 16
 """Replays queued beyond the running ones; more are refused with a 'busy, try again' answer."""
@@ -53,6 +63,26 @@ class ReplayPending(UserError):
 
     def __init__(self) -> None:
         super().__init__(Text("Your previous replay is still being drawn; it will be posted in a moment."))
+
+
+def _warm_board_worker() -> None:
+    """Import the renderer and the engines in a fresh board process, and draw one board (fonts, caches), so
+    the first real board does not pay for them."""
+    import games
+
+    rules = games.get("paint")
+    draw_board("paint", rules.new(2, {}, 1), None, ["A", "B"], None, "default")
+
+
+def draw_pieces(game: str, state: Any, seat: int, players: list[str], theme: str, locale: str) -> bytes:
+    """One seat's remaining pieces (TilingKing's /pieces) in the language `locale` (run in a board worker)."""
+    return renderer.render_pieces(
+        game, state, seat, players=players, theme=theme, translations=translations(locale)
+    )
+
+
+def _ready() -> bool:
+    return True
 
 
 def draw_board(
@@ -123,13 +153,21 @@ class Drawing:
     def __init__(
         self,
         *,
+        board_processes: bool = True,
+        board_workers: int | None = None,
         board_threads: int = BOARD_THREADS,
         replay_workers: int | None = None,
         replay_executor: Executor | None = None,
         cache_bytes: int = REPLAY_CACHE_BYTES,
         max_waiting: int = MAX_WAITING_REPLAYS,
     ) -> None:
-        self._boards = ThreadPoolExecutor(board_threads, thread_name_prefix="tessera-board")
+        self.board_processes = board_processes
+        self.board_workers = max(1, board_workers or min(os.cpu_count() or 1, BOARD_WORKERS))
+        self._board_pool: ProcessPoolExecutor | None = None
+        self._board_threads = ThreadPoolExecutor(board_threads, thread_name_prefix="tessera-board")
+        self._images = ThreadPoolExecutor(1, thread_name_prefix="tessera-image")
+        self.boards_on_threads = 0
+        """Boards drawn on the fallback thread because the board processes could not draw them."""
         self.replay_workers = max(1, replay_workers or os.cpu_count() or 1)
         self._replays = replay_executor
         self._owns_replays = replay_executor is None
@@ -141,6 +179,44 @@ class Drawing:
         self.waiting = 0
         self.running = 0
         """Replays drawing now (at most `replay_workers`)."""
+        self._closed = False
+
+    def start(self) -> None:
+        """Start the board processes now (in the background), so the first move does not wait for them."""
+        if not self.board_processes:
+            return
+        try:
+            pool = self._board_executor()
+            for _ in range(self.board_workers):
+                pool.submit(_ready)
+        except (OSError, RuntimeError):
+            log.warning("could not start the board processes; boards are drawn on threads", exc_info=True)
+            self.board_processes = False
+
+    def _board_executor(self) -> ProcessPoolExecutor:
+        if self._board_pool is None:
+            context = multiprocessing.get_context("spawn")  # the bot runs threads that fork would copy badly
+            self._board_pool = ProcessPoolExecutor(
+                self.board_workers, mp_context=context, initializer=_warm_board_worker
+            )
+        return self._board_pool
+
+    async def _draw(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a board job in a board process; on the fallback thread if the processes cannot (they could
+        not start, or one died: the pool is started afresh for the next job)."""
+        if self._closed:
+            raise RuntimeError("the drawing pools are closed")
+        loop = asyncio.get_running_loop()
+        if self.board_processes:
+            try:
+                return await loop.run_in_executor(self._board_executor(), function, *args)
+            except (BrokenProcessPool, OSError) as error:
+                log.warning("a board process failed (%r); drawing this board on a thread", error)
+                pool, self._board_pool = self._board_pool, None
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
+            self.boards_on_threads += 1
+        return await loop.run_in_executor(self._board_threads, function, *args)
 
     def _replay_executor(self) -> Executor:
         if self._replays is None:
@@ -160,23 +236,13 @@ class Drawing:
         locale: str = "en",
     ) -> tuple[bytes, str]:
         """A board PNG and its alt text in the language `locale`, drawn on the board pool."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._boards, draw_board, game, state, last_move, list(players), outcome, theme, locale
-        )
+        return await self._draw(draw_board, game, state, last_move, list(players), outcome, theme, locale)
 
     async def pieces(
         self, game: str, state: Any, seat: int, *, players: Sequence[str], theme: str, locale: str = "en"
     ) -> bytes:
         """One seat's remaining pieces (TilingKing's /pieces) in the language `locale`, on the board pool."""
-        names = list(players)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._boards,
-            lambda: renderer.render_pieces(
-                game, state, seat, players=names, theme=theme, translations=translations(locale)
-            ),
-        )
+        return await self._draw(draw_pieces, game, state, seat, list(players), theme, locale)
 
     async def turning_point(
         self,
@@ -191,11 +257,11 @@ class Drawing:
         locale: str = "en",
     ) -> bytes:
         """An analysis's turning point, the move played beside the preferred one, in the language `locale`,
-        drawn on the board pool."""
+        drawn on the analysis images' thread (never on the board pool: boards do not wait for it)."""
         names = list(players)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._boards,
+            self._images,
             lambda: renderer.analysis.turning_point(
                 game,
                 before,
@@ -283,7 +349,12 @@ class Drawing:
 
     async def close(self) -> None:
         """Stop the pools (a replay being drawn is abandoned; nothing is written)."""
-        self._boards.shutdown(wait=False, cancel_futures=True)
+        self._closed = True
+        self._board_threads.shutdown(wait=False, cancel_futures=True)
+        self._images.shutdown(wait=False, cancel_futures=True)
+        if self._board_pool is not None:
+            pool, self._board_pool = self._board_pool, None
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
         if self._owns_replays and self._replays is not None:
             await asyncio.to_thread(self._replays.shutdown, wait=True, cancel_futures=True)
 

@@ -136,7 +136,8 @@ class Runtime:
         return cls(bot, service, ai_runner or AIRunner(), owns_ai=ai_runner is None, drawing=drawing)
 
     async def start(self) -> None:
-        """Start the turn clock and resume every match where the bot is to move."""
+        """Start the board processes, the turn clock, and resume every match where the bot is to move."""
+        self.drawing.start()
         await self.service.start(ai=self.ai, on_thinking=self._typing, on_reminder=self.send_reminder)
 
     async def close(self) -> None:

@@ -1,8 +1,9 @@
 """The bot as a player: its searches run in worker processes, and `BotTurns` plays its seats.
 
-`AIRunner.choose` sends a position (as its `dump`) to a `ProcessPoolExecutor` with one worker per CPU, and
-an `asyncio.Semaphore` of the same size makes further requests wait their turn instead of piling up in the
-pool. The worker loads the game, calls `games.ai.best_move` and returns the move's notation.
+`AIRunner.choose` sends a position (as its `dump`) to a `ProcessPoolExecutor`; a priority queue in front
+of it makes further requests wait their turn instead of piling up in the pool, the bot's own moves first,
+then hints, then analysis work (see `AIRunner`). The worker loads the game, calls `games.ai.best_move` and
+returns the move's notation.
 
 `BotTurns` keeps at most one background task per match where the bot is to move: it listens to the match
 service's commits (`add_match_listener(changed=...)`), so every change that hands the bot its turn (a
@@ -31,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import itertools
 import logging
 import multiprocessing
 import os
@@ -38,7 +40,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, IntEnum
 from typing import Any, TypeVar
 
 import games
@@ -65,6 +67,14 @@ THINKING_TIMEOUT = 5.0
 
 SWEEP_EVERY = 300.0
 """Seconds between two looks at the database for bot turns that nothing scheduled."""
+
+AI_NICENESS = 10
+"""How much lower than the bot's the search workers' CPU priority is: a search thinks for a fixed time, so
+less CPU only weakens it a little, while the event loop and the board processes answer players at once."""
+
+MOVE_SLOTS_PER_WORKER = 3
+"""Timed move searches that may run at once per worker (see `AIRunner`)."""
+
 
 Sleep = Callable[[float], Awaitable[object]]
 
@@ -156,7 +166,10 @@ def hint_in_worker(
 
 
 def _warm_up() -> None:
-    """Import every engine once in a fresh worker, so the first real search does not pay for it."""
+    """Lower a fresh worker's CPU priority (`AI_NICENESS`) and import every engine once, so the first real
+    search does not pay for it."""
+    with contextlib.suppress(OSError, AttributeError):  # os.nice is POSIX only
+        os.nice(AI_NICENESS)
     for game_id in games.GAME_IDS:
         try:
             games.get(game_id)
@@ -164,11 +177,32 @@ def _warm_up() -> None:
             log.debug("game %s could not be imported in the AI worker", game_id)
 
 
-class AIRunner:
-    """A pool of search processes shared by every match.
+class Job(IntEnum):
+    """What a search is for; a free slot goes to the waiting job of the lowest kind first (FIFO within a
+    kind)."""
 
-    `workers` defaults to the number of CPUs. `seconds`/`iterations` override every level's budget (tests
-    use a small iteration budget; production leaves both unset and each level thinks for its own time).
+    MOVE = 0
+    """The bot's own move in a match: a player waits for it."""
+    HINT = 1
+    """A player's /hint: someone waits, but nobody's clock runs."""
+    ANALYSIS = 2
+    """A finished match's analysis (one position per job): batch work."""
+
+
+class AIRunner:
+    """A pool of search processes shared by every match, with a priority queue in front of it.
+
+    `workers` defaults to the number of CPUs: at most that many hints and analysis jobs run at once, a
+    waiting hint before waiting analysis work. The bot's own moves have slots of their own (`move_slots`),
+    so they never wait for a hint or an analysis; by default `MOVE_SLOTS_PER_WORKER` per worker when their
+    searches are bounded by time (the levels' own times, or `seconds`): such a search ends on time whatever
+    runs beside it, so four hard searches elsewhere never delay a match's move by more than its own
+    thinking time, they only share the cores. Searches bounded by `iterations` (tests) are slowed by
+    company, so moves then get `workers` slots. The workers run below the bot's CPU priority
+    (`AI_NICENESS`), so searches never take the cores that the event loop and the boards need.
+
+    `seconds`/`iterations` override every level's budget (tests use a small iteration budget; production
+    leaves both unset and each level thinks for its own time).
     """
 
     def __init__(
@@ -177,25 +211,37 @@ class AIRunner:
         *,
         seconds: float | None = None,
         iterations: int | None = None,
+        move_slots: int | None = None,
     ) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.seconds = seconds
         self.iterations = iterations
-        self._slots = asyncio.Semaphore(self.workers)
+        timed = iterations is None
+        self.move_slots = max(1, move_slots or self.workers * (MOVE_SLOTS_PER_WORKER if timed else 1))
+        """The bot's move searches that may run at once."""
+        self.slots = self.move_slots + self.workers
+        """Jobs that may run at once, moves and the rest (the pool's size; processes start when needed)."""
+        self._queue: list[tuple[Job, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
         self.running = 0
-        """Jobs (searches, analyses, hints) running in the pool right now (never more than `workers`)."""
-        self.waiting = 0
-        """Jobs waiting for a free worker (the AI queue's depth)."""
+        """Jobs (searches, analyses, hints) running in the pool right now (never more than `slots`)."""
+        self.running_batch = 0
+        """Hints and analysis jobs among them (never more than `workers`); the rest are moves."""
         self.peak = 0
         """The most jobs that have run at the same time."""
+
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for a free slot (the AI queue's depth)."""
+        return len(self._queue)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn, not fork: the bot runs threads (discord.py, aiosqlite) that fork would copy badly.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_warm_up)
+            self._pool = ProcessPoolExecutor(self.slots, mp_context=context, initializer=_warm_up)
         return self._pool
 
     async def choose(self, game_id: str, state_dump: dict[str, Any], level: str, seed: int) -> str:
@@ -207,14 +253,14 @@ class AIRunner:
         Level(level)  # an unknown level fails here, in the caller's process, with a clear message
         games.get(game_id)
         args = (game_id, state_dump, level, seed, self.seconds, self.iterations)
-        return await self._submit(choose_in_worker, *args)
+        return await self._submit(Job.MOVE, choose_in_worker, *args)
 
     async def analysis_positions(
         self, game_id: str, options: Mapping[str, Any], seed: int, seats: int, log: list[tuple[Seat, str]]
     ) -> list[AnalysisPosition]:
         """The positions of a finished match that an analysis reviews, replayed in a worker process."""
         games.get(game_id)
-        return await self._submit(positions_in_worker, game_id, dict(options), seed, seats, log)
+        return await self._submit(Job.ANALYSIS, positions_in_worker, game_id, dict(options), seed, seats, log)
 
     async def review(
         self,
@@ -228,31 +274,69 @@ class AIRunner:
     ) -> Reviewed:
         """One position's review (the preferred move and both win chances), searched in a worker process.
         One job per position, so the bot's own moves get a worker between them."""
-        return await self._submit(review_in_worker, game_id, position, iterations, seconds, seed, deep)
+        return await self._submit(
+            Job.ANALYSIS, review_in_worker, game_id, position, iterations, seconds, seed, deep
+        )
 
     async def hint(
         self, game_id: str, state_dump: dict[str, Any], *, iterations: int, seconds: float | None, seed: int
     ) -> Hint:
         """The AI's suggested move with its reason, searched in a worker process (GameOver once over)."""
         games.get(game_id)
-        return await self._submit(hint_in_worker, game_id, state_dump, iterations, seconds, seed)
+        return await self._submit(Job.HINT, hint_in_worker, game_id, state_dump, iterations, seconds, seed)
 
-    async def _submit(self, function: Callable[..., T], *args: Any) -> T:
-        """Run one job in the pool when a slot is free; a broken pool is restarted and the job tried once
-        more. RuntimeError once the runner is closed."""
+    def _may_start(self, job: Job) -> bool:
+        if job is Job.MOVE:
+            return self.running - self.running_batch < self.move_slots
+        return self.running_batch < self.workers
+
+    def _take(self, job: Job) -> None:
+        self.running += 1
+        self.running_batch += job is not Job.MOVE
+        self.peak = max(self.peak, self.running)
+
+    def _release(self, job: Job) -> None:
+        self.running -= 1
+        self.running_batch -= job is not Job.MOVE
+        self._grant()
+
+    def _grant(self) -> None:
+        """Give free slots to the waiting jobs, lowest kind first, FIFO within a kind (a kind whose slots are
+        taken does not hold back the others)."""
+        self._queue.sort(key=lambda entry: entry[:2])
+        for entry in list(self._queue):
+            job, _, future = entry
+            if future.done():  # cancelled while waiting
+                self._queue.remove(entry)
+            elif self._may_start(job):
+                self._queue.remove(entry)
+                self._take(job)
+                future.set_result(None)
+
+    async def _acquire(self, job: Job) -> None:
+        """Wait for a slot for `job` (see the class doc)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append((job, next(self._order), future))
+        self._grant()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # the slot came as it was cancelled: give it back
+                self._release(job)
+            else:
+                self._queue[:] = [entry for entry in self._queue if entry[2] is not future]
+            raise
+
+    async def _submit(self, job: Job, function: Callable[..., T], *args: Any) -> T:
+        """Run one job in the pool when a slot for its kind is free; a broken pool is restarted and the job
+        tried once more. RuntimeError once the runner is closed."""
         if self._closed:
             raise RuntimeError("the AI runner is closed")
-        self.waiting += 1
-        try:
-            await self._slots.acquire()
-        finally:
-            self.waiting -= 1
+        await self._acquire(job)
         try:
             if self._closed:
                 raise RuntimeError("the AI runner is closed")
             loop = asyncio.get_running_loop()
-            self.running += 1
-            self.peak = max(self.peak, self.running)
             try:
                 return await loop.run_in_executor(self._executor(), function, *args)
             except BrokenProcessPool:
@@ -260,10 +344,8 @@ class AIRunner:
                 log.warning("AI worker pool broke during a %s job; restarting it", function.__name__)
                 self._discard_pool()
                 return await loop.run_in_executor(self._executor(), function, *args)
-            finally:
-                self.running -= 1
         finally:
-            self._slots.release()
+            self._release(job)
 
     def _discard_pool(self) -> None:
         if self._pool is not None:

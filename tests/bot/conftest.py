@@ -59,9 +59,9 @@ async def make_bot(settings: Settings, ai_runner: AIRunner) -> AsyncIterator[Bot
     built: list[TesseraBot] = []
 
     def build(**overrides: Any) -> TesseraBot:
-        # Replays on a thread rather than a worker process: no process start-up in every bot test
-        # (tests/bot/test_drawing.py runs the real process pool).
-        drawing = Drawing(replay_executor=ThreadPoolExecutor(1))
+        # Boards and replays on threads rather than worker processes: no process start-up in every bot
+        # test (tests/bot/test_drawing.py runs the real process pools).
+        drawing = Drawing(board_processes=False, replay_executor=ThreadPoolExecutor(1))
         bot = TesseraBot(settings, ai_runner=ai_runner, drawing=drawing, **overrides)
         built.append(bot)
         return bot

@@ -1,5 +1,6 @@
-"""Drawing off the event loop: boards on their own pool never wait for replays; replays run in worker
-processes behind a fair queue (one per user, a bounded wait list) and a finished match's GIF is cached."""
+"""Drawing off the event loop: boards in their own worker processes (a thread if they fail) never wait for
+replays or analysis images; replays run in worker processes behind a fair queue (one per user, a bounded
+wait list) and a finished match's GIF is cached."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
 from PIL import Image
 
 import games
+import renderer.analysis
 from bot.drawing import REPLAY_NICENESS, ByteLRU, Drawing, ReplayBusy, ReplayPending
 from games.base import Outcome, Termination
 
@@ -144,3 +147,84 @@ def test_the_replay_cache_is_bounded_in_bytes_and_keeps_the_recent() -> None:
     assert cache.size == 80
     cache.put("huge", b"x" * 101)
     assert cache.get("huge") is None and cache.size == 80
+
+
+def first_states() -> list[tuple[str, Any]]:
+    return [(game, games.get(game).new(2, {}, 1)) for game in ("paint", "paintscape", "tilingking")]
+
+
+async def test_boards_are_drawn_in_worker_processes_for_every_game() -> None:
+    """The renderer holds the GIL, so boards go to processes (every game's state crosses to them)."""
+    drawing = Drawing(board_workers=1)
+    try:
+        drawing.start()
+        for game, state in first_states():
+            png, alt = await drawing.board(
+                game, state, last_move=None, players=["Ann", "Ben"], outcome=None, theme="default"
+            )
+            assert png[:4] == b"\x89PNG" and alt, game
+        pieces = await drawing.pieces(
+            "tilingking", first_states()[2][1], 0, players=["Ann", "Ben"], theme="default"
+        )
+        assert pieces[:4] == b"\x89PNG"
+        pool = drawing._board_pool
+        assert pool is not None and type(pool).__name__ == "ProcessPoolExecutor"
+        assert await asyncio.wrap_future(pool.submit(os.getpid)) != os.getpid()
+        assert drawing.boards_on_threads == 0
+    finally:
+        await drawing.close()
+
+
+class BrokenPool(ThreadPoolExecutor):
+    """A board pool whose worker died: every job fails as a broken process pool does."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        raise BrokenProcessPool("a worker died")
+
+
+async def test_a_board_is_drawn_on_a_thread_when_the_board_processes_fail() -> None:
+    drawing = Drawing()
+    broken = BrokenPool(1)
+    drawing._board_pool = broken  # type: ignore[assignment]
+    try:
+        game, state = first_states()[0]
+        png, _ = await drawing.board(
+            game, state, last_move=None, players=["Ann", "Ben"], outcome=None, theme="default"
+        )
+        assert png[:4] == b"\x89PNG" and drawing.boards_on_threads == 1
+        assert drawing._board_pool is None, "a fresh pool is started for the next board"
+    finally:
+        await drawing.close()
+        broken.shutdown()
+
+
+async def test_a_board_never_waits_for_an_analysis_image(monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = threading.Event()
+    real = renderer.analysis.turning_point
+
+    def slow_turning_point(*args: Any, **kwargs: Any) -> bytes:
+        gate.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(renderer.analysis, "turning_point", slow_turning_point)
+    drawing = Drawing(board_processes=False, board_threads=1)
+    game, state = first_states()[0]
+    rules = games.get(game)
+    moves = [rules.notation(state, m) for m in list(rules.legal_moves(state))[:2]]
+    try:
+        image = asyncio.create_task(
+            drawing.turning_point(
+                game, state, moves[0], moves[1], chances=(0.5, 0.4), players=["Ann", "Ben"], theme="default"
+            )
+        )
+        await asyncio.sleep(0.05)
+        png, _ = await asyncio.wait_for(
+            drawing.board(game, state, last_move=None, players=["Ann", "Ben"], outcome=None, theme="default"),
+            5,
+        )
+        assert png[:4] == b"\x89PNG" and not image.done()
+        gate.set()
+        assert (await image)[:4] == b"\x89PNG"
+    finally:
+        gate.set()
+        await drawing.close()

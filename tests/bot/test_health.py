@@ -120,17 +120,18 @@ async def test_the_ai_queue_depth_counts_searches_waiting_for_a_worker(
         return "1"
 
     monkeypatch.setattr("bot.service.ai.choose_in_worker", slow_search)
-    probe.ai._pool = ThreadPoolExecutor(1)  # type: ignore[assignment]  # a thread instead of a process
-    searches = [asyncio.create_task(probe.ai.choose("paint", {}, "easy", seed)) for seed in range(3)]
+    slots = probe.ai.move_slots  # timed move searches may fill every move slot, then they wait
+    probe.ai._pool = ThreadPoolExecutor(slots)  # type: ignore[assignment]  # threads instead of processes
+    searches = [asyncio.create_task(probe.ai.choose("paint", {}, "easy", seed)) for seed in range(slots + 2)]
     try:
-        while probe.ai.running != 1 or probe.ai.waiting != 2:
+        while probe.ai.running != slots or probe.ai.waiting != 2:
             await asyncio.sleep(0.01)
         text = (await get(f"{base_url}/metrics"))[1]
         assert sample(text, "tessera_ai_queue_depth") == 2
-        assert sample(text, "tessera_ai_searches_running") == 1
+        assert sample(text, "tessera_ai_searches_running") == slots
     finally:
         release.set()
-        assert await asyncio.gather(*searches) == ["1", "1", "1"]
+        assert await asyncio.gather(*searches) == ["1"] * (slots + 2)
     assert probe.ai.waiting == 0 and probe.ai.running == 0
 
 

@@ -89,7 +89,7 @@ async def test_commands_sync_once_per_deployment_from_the_shard_0_process(
 
     async def restart_as(shard: int, extensions: tuple[str, ...]) -> None:
         sharded = settings.model_copy(update={"shard_count": 2, "shard_ids": (shard,)})
-        drawing = Drawing(replay_executor=ThreadPoolExecutor(1))
+        drawing = Drawing(board_processes=False, replay_executor=ThreadPoolExecutor(1))
         bot = TesseraBot(sharded, ai_runner=ai_runner, drawing=drawing, extensions=extensions)
         started.append(bot)
         await env.restart_bot(bot)
