@@ -22,7 +22,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import Any, TypeAlias
+from typing import Any, NoReturn, TypeAlias
 
 from bot.service.errors import (
     AlreadyResigned,
@@ -134,9 +134,17 @@ class StateCache:
         return len(self._items)
 
 
+def _an_id(match_id: object) -> bool:
+    """Whether `match_id` can be a match's id (a positive 64-bit integer)."""
+    return isinstance(match_id, int) and 0 < match_id < MAX_ID
+
+
 class MatchService:
     """Matches over a `MatchStore` (see the module doc). The challenge and lobby services start matches
     through `start`; everything a player does to a running match goes through here."""
+
+    LOAD_BATCH = 500
+    """Matches the start-up check reads from the store per query."""
 
     def __init__(
         self,
@@ -236,13 +244,17 @@ class MatchService:
         try:
             return await read
         except DamagedRow as damaged:
-            await self._set_aside(damaged.match_id, damaged.game, damaged.reason, active=not damaged.settled)
-            raise MatchDamaged(match_id=damaged.match_id) from damaged
+            await self._damaged(damaged)
+
+    async def _damaged(self, damaged: DamagedRow) -> NoReturn:
+        """Set aside a match whose row is damaged (an active one is quarantined) and raise MatchDamaged."""
+        await self._set_aside(damaged.match_id, damaged.game, damaged.reason, active=not damaged.settled)
+        raise MatchDamaged(match_id=damaged.match_id) from damaged
 
     async def _row(self, match_id: int) -> MatchRecord:
         """The stored match, its state loadable (and cached); UnknownMatch, or MatchDamaged for a match whose
         row or snapshot cannot be loaded (an active one is quarantined on the spot)."""
-        if not isinstance(match_id, int) or not 0 < match_id < MAX_ID:
+        if not _an_id(match_id):
             raise UnknownMatch(match_id=match_id)
         row = await self._stored(self.store.get_match(match_id))
         if row is None:
@@ -271,13 +283,21 @@ class MatchService:
         column or seat row, a snapshot the engine refuses, seats that do not fit the game); returns their
         ids. Run at start-up, so one damaged match never stops the bot or hangs it."""
         damaged = []
-        for match_id in await self.store.unsettled_match_ids():
-            try:
-                await self._row(match_id)
-            except MatchDamaged:
-                damaged.append(match_id)
-            except UnknownMatch:
-                continue
+        ids = [i for i in await self.store.unsettled_match_ids() if _an_id(i)]  # `_row` skips the others
+        for start in range(0, len(ids), self.LOAD_BATCH):  # a few queries, however many matches run
+            batch = ids[start : start + self.LOAD_BATCH]
+            read = await self.store.get_matches(batch)
+            for match_id in batch:
+                found = read.get(match_id)
+                if found is None:  # gone since it was listed
+                    continue
+                try:
+                    if isinstance(found, DamagedRow):
+                        await self._damaged(found)
+                    else:
+                        await self._checked(found)
+                except MatchDamaged:
+                    damaged.append(match_id)
         return damaged
 
     async def active_row(self, match_id: int) -> MatchRecord:

@@ -264,6 +264,35 @@ def sound_matches(
     return found
 
 
+def joined_matches(where: str) -> str:
+    """The query that reads matches joined with their seats, one row per seat (NULL seat columns for a
+    match without seats), ordered by match then seat: `_one_match` and `get_matches` of both stores."""
+    return (
+        "SELECT m.*, s.seat, s.user_id, s.ai_level, s.result "
+        f"FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat"
+    )
+
+
+def matches_from_joined(
+    rows: Sequence[Row], json_value: Callable[[Any], Any]
+) -> dict[int, MatchRecord | DamagedRow]:
+    """Matches read joined with their seats (`m.*` and `s.seat, s.user_id, s.ai_level, s.result`, ordered
+    by match then seat; a match without seats has one row of NULL seat columns), each built through
+    `match_from_row`: a damaged one comes back as its DamagedRow, so one bad row never fails a batch."""
+    grouped: dict[int, tuple[Row, list[Row]]] = {}
+    for r in rows:
+        _, seats = grouped.setdefault(r["id"], (r, []))
+        if r["seat"] is not None:
+            seats.append(r)
+    found: dict[int, MatchRecord | DamagedRow] = {}
+    for match_id, (first, seats) in grouped.items():
+        try:
+            found[match_id] = match_from_row(first, seats, json_value)
+        except DamagedRow as damaged:
+            found[match_id] = damaged
+    return found
+
+
 def history_query(source: str, where: str, limit: str) -> str:
     """The newest finished matches of `source` (``matches m``, or the user's seats joined to them) that
     match `where`, at most `limit` (a placeholder), in one statement: each match's row once per seat, with
@@ -389,6 +418,11 @@ class MatchStore(Protocol):
         ...
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
+    async def get_matches(self, match_ids: Sequence[int]) -> dict[int, MatchRecord | DamagedRow]:
+        """Many matches with their seats in one query: each found id maps to its record, or to its
+        DamagedRow where the row breaks the schema's meaning; ids not stored are left out."""
+        ...
+
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None: ...
     async def match_ids(self, status: MatchStatus | None = None) -> list[int]: ...
     async def matches_of_user(self, user_id: int, limit: int = 25) -> list[MatchRecord]:

@@ -47,6 +47,7 @@ from bot.service.shards import Shards
 from bot.service.store.base import (
     ChangeListener,
     ChannelTaken,
+    DamagedRow,
     LobbyChanged,
     RatingCompute,
     SchemaTooNew,
@@ -55,7 +56,9 @@ from bot.service.store.base import (
     StoreUnavailable,
     history_from_rows,
     history_query,
+    joined_matches,
     match_from_row,
+    matches_from_joined,
     rating_changes_of,
     rating_from_row,
     same_players,
@@ -293,8 +296,7 @@ class PostgresStore:
         """One match and its seats in a single query (the hot path of every move); DamagedRow if it breaks
         the schema's meaning (`match_from_row`)."""
         rows = await self._pool.fetch(
-            f"SELECT m.*, s.seat, s.user_id, s.ai_level, s.result "
-            f"FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
+            joined_matches(where),
             *params,
         )
         if not rows:
@@ -363,6 +365,12 @@ class PostgresStore:
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         return await self._one_match("WHERE m.id = $1", match_id)
+
+    async def get_matches(self, match_ids: Sequence[int]) -> dict[int, MatchRecord | DamagedRow]:
+        if not match_ids:
+            return {}
+        rows = await self._pool.fetch(joined_matches("WHERE m.id = ANY($1::bigint[])"), list(match_ids))
+        return matches_from_joined(rows, _as_is)
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
         return await self._one_match(

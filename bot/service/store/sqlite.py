@@ -56,6 +56,7 @@ from bot.service.store.base import (
     BadDatabaseUrl,
     ChangeListener,
     ChannelTaken,
+    DamagedRow,
     LobbyChanged,
     RatingCompute,
     SchemaTooNew,
@@ -64,7 +65,9 @@ from bot.service.store.base import (
     StoreUnavailable,
     history_from_rows,
     history_query,
+    joined_matches,
     match_from_row,
+    matches_from_joined,
     rating_changes_of,
     rating_from_row,
     same_players,
@@ -211,6 +214,8 @@ class SqliteStore:
 
     CHECKPOINT_EVERY = 500
     """Commits between two background WAL checkpoints."""
+    MATCH_BATCH = 500
+    """Matches `get_matches` reads per query (SQLite bounds the values one statement may bind)."""
     shared = False
     """Only this process writes the file (see the module doc)."""
 
@@ -464,8 +469,7 @@ class SqliteStore:
         """One match and its seats in a single query (the hot path of every move); DamagedRow if it breaks
         the schema's meaning (`match_from_row`)."""
         rows = await self._fetchall(
-            f"SELECT m.*, s.seat, s.user_id, s.ai_level, s.result "
-            f"FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id {where} ORDER BY m.id, s.seat",
+            joined_matches(where),
             params,
         )
         if not rows:
@@ -549,6 +553,16 @@ class SqliteStore:
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         return await self._one_match("WHERE m.id = ?", (match_id,))
+
+    async def get_matches(self, match_ids: Sequence[int]) -> dict[int, MatchRecord | DamagedRow]:
+        found: dict[int, MatchRecord | DamagedRow] = {}
+        ids = list(match_ids)
+        for start in range(0, len(ids), self.MATCH_BATCH):  # under SQLite's limit on bound values
+            batch = ids[start : start + self.MATCH_BATCH]
+            marks = ",".join("?" * len(batch))
+            rows = await self._fetchall(joined_matches(f"WHERE m.id IN ({marks})"), batch)
+            found.update(matches_from_joined(rows, json.loads))
+        return found
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
         return await self._one_match(
