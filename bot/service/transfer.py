@@ -27,6 +27,7 @@ import json
 import os
 import sqlite3
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -181,41 +182,48 @@ def where(url: str) -> str:
     return describe(url) if url.startswith(POSTGRES_SCHEMES) else f"the SQLite database {sqlite_path(url)}"
 
 
-class Side:
+class Side(ABC):
     """One end of a copy, over its own raw connection (the store's codecs would convert for us)."""
 
+    @abstractmethod
     async def describe(self) -> dict[str, Table]:
-        raise NotImplementedError
+        """The tables, their columns and the tables their foreign keys point to."""
 
+    @abstractmethod
     def read(self, table: Table, kinds: dict[str, Kind]) -> AsyncIterator[list[Row]]:
-        raise NotImplementedError
+        """The rows of `table` in batches, as Python values of each column's kind."""
 
+    @abstractmethod
     async def begin(self, *, write: bool) -> None:
-        raise NotImplementedError
+        """Open the one transaction the copy reads (or writes) in."""
 
+    @abstractmethod
     async def end(self, *, commit: bool) -> None:
-        raise NotImplementedError
+        """Close that transaction, keeping what it wrote or not."""
 
+    @abstractmethod
     async def filled(self, tables: Iterable[Table]) -> list[str]:
         """The tables that hold at least one row."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def clear(self, tables: Sequence[Table]) -> None:
         """Delete every row of `tables` (given parents first)."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def write(self, table: Table, kinds: dict[str, Kind], rows: list[Row]) -> None:
-        raise NotImplementedError
+        """Insert `rows` into `table`, converted from Python values to this database's."""
 
     async def advance_counters(self, tables: Iterable[Table]) -> None:
-        """Move identity counters past the ids now in the tables."""
+        """Move identity counters past the ids now in the tables (SQLite has none to move)."""
+        return None
 
     async def same(self, other: Side) -> bool:
         """Whether `other` is this very database (SQLite files are compared by path before opening)."""
         return False
 
+    @abstractmethod
     async def close(self) -> None:
-        raise NotImplementedError
+        """Close the connection."""
 
 
 class SqliteSide(Side):
