@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import aiosqlite
-import asyncpg
 import pytest
 
 from bot.service import Service
@@ -16,6 +14,7 @@ from bot.service.store import MatchStore, PostgresStore, SqliteStore
 from bot.service.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
 from bot.service.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
 from tests.service.helpers import ALICE, BOB, CAROL, GUILD
+from tests.service.old_databases import migration_with, old_postgres, old_sqlite, postgres_plan, sqlite_plan
 from tests.service.test_ratings import win_race
 
 OTHER_GUILD = GUILD + 1
@@ -48,10 +47,13 @@ OLD_RATINGS = [
 ]
 
 
-def before_the_guild_board_migration(migrations: tuple[tuple[str, ...], ...]) -> int:
-    return next(
-        i for i, statements in enumerate(migrations) if any("guild_ratings_board" in s for s in statements)
-    )
+def old_rows(ratings: str, guild_ratings: str) -> list[tuple[str, tuple[object, ...]]]:
+    """OLD_RATINGS as rows of the old tables (statements in the store's placeholder style), and Alice
+    also in another guild."""
+    rows: list[tuple[str, tuple[object, ...]]] = []
+    for key, mu, sigma, played in OLD_RATINGS:
+        rows += [(ratings, (key, mu, sigma, played)), (guild_ratings, (GUILD, key, played))]
+    return [*rows, (guild_ratings, (OTHER_GUILD, "user:1", 4))]
 
 
 async def check_upgraded_boards(store: MatchStore) -> None:
@@ -67,17 +69,11 @@ async def check_upgraded_boards(store: MatchStore) -> None:
 
 @pytest.mark.sqlite_only
 async def test_an_old_sqlite_database_gets_index_driven_server_boards(db_path: Path) -> None:
-    old = before_the_guild_board_migration(SQLITE_MIGRATIONS)
-    async with aiosqlite.connect(db_path) as db:
-        for migration in SQLITE_MIGRATIONS[:old]:
-            for statement in migration:
-                await db.execute(statement)
-        await db.execute(f"PRAGMA user_version = {old}")
-        for key, mu, sigma, played in OLD_RATINGS:
-            await db.execute("INSERT INTO ratings VALUES ('race', ?, ?, ?, 0.0, ?)", (key, mu, sigma, played))
-            await db.execute("INSERT INTO guild_ratings VALUES (?, 'race', ?, ?)", (GUILD, key, played))
-        await db.execute("INSERT INTO guild_ratings VALUES (?, 'race', 'user:1', 4)", (OTHER_GUILD,))
-        await db.commit()
+    rows = old_rows(
+        "INSERT INTO ratings VALUES ('race', ?, ?, ?, 0.0, ?)",
+        "INSERT INTO guild_ratings VALUES (?, 'race', ?, ?)",
+    )
+    await old_sqlite(db_path, migration_with(SQLITE_MIGRATIONS, "guild_ratings_board"), rows)
     store = await SqliteStore.open(str(db_path))
     statements: list[str] = []
     try:
@@ -86,49 +82,27 @@ async def test_an_old_sqlite_database_gets_index_driven_server_boards(db_path: P
     finally:
         await store.close()
     [query, _] = [s for s in statements if "FROM guild_ratings" in s]
-    async with aiosqlite.connect(db_path) as db, db.execute(f"EXPLAIN QUERY PLAN {query}") as cursor:
-        plan = " / ".join(row[3] for row in await cursor.fetchall())
+    plan = sqlite_plan(db_path, query)
     assert "USING INDEX guild_ratings_board" in plan and "TEMP B-TREE" not in plan, plan
 
 
 async def test_an_old_postgresql_database_gets_index_driven_server_boards(postgres_url: str) -> None:
-    old = before_the_guild_board_migration(POSTGRES_MIGRATIONS)
-    conn = await asyncpg.connect(postgres_url)
-    try:
-        async with conn.transaction():
-            for migration in POSTGRES_MIGRATIONS[:old]:
-                for statement in migration:
-                    await conn.execute(statement)
-            await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-            await conn.execute("INSERT INTO schema_version VALUES ($1)", old)
-            for key, mu, sigma, played in OLD_RATINGS:
-                await conn.execute(
-                    "INSERT INTO ratings VALUES ('race', $1, $2, $3, 0.0, $4)", key, mu, sigma, played
-                )
-                await conn.execute(
-                    "INSERT INTO guild_ratings VALUES ($1, 'race', $2, $3)", GUILD, key, played
-                )
-            await conn.execute("INSERT INTO guild_ratings VALUES ($1, 'race', 'user:1', 4)", OTHER_GUILD)
-    finally:
-        await conn.close()
+    rows = old_rows(
+        "INSERT INTO ratings VALUES ('race', $1, $2, $3, 0.0, $4)",
+        "INSERT INTO guild_ratings VALUES ($1, 'race', $2, $3)",
+    )
+    await old_postgres(postgres_url, migration_with(POSTGRES_MIGRATIONS, "guild_ratings_board"), rows)
     store = await PostgresStore.open(postgres_url)
     try:
         assert await store.schema_version() == len(POSTGRES_MIGRATIONS)
         await check_upgraded_boards(store)
     finally:
         await store.close()
-    conn = await asyncpg.connect(postgres_url)
-    try:
-        await conn.execute("SET enable_seqscan = off")  # a tiny table: ask for the plan of a big one
-        plan = "\n".join(
-            r[0]
-            for r in await conn.fetch(
-                "EXPLAIN SELECT game, player_key, mu, sigma, played FROM guild_ratings "
-                "WHERE guild_id = $1 AND game = 'race' AND sigma <= 5 AND player_key LIKE 'user:%' "
-                "ORDER BY mu DESC, player_key DESC LIMIT 10",
-                GUILD,
-            )
-        )
-    finally:
-        await conn.close()
+    plan = await postgres_plan(
+        postgres_url,
+        "SELECT game, player_key, mu, sigma, played FROM guild_ratings "
+        "WHERE guild_id = $1 AND game = 'race' AND sigma <= 5 AND player_key LIKE 'user:%' "
+        "ORDER BY mu DESC, player_key DESC LIMIT 10",
+        GUILD,
+    )
     assert "guild_ratings_board" in plan and "Sort" not in plan, plan

@@ -17,6 +17,7 @@ from bot.service.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
 from bot.service.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
 from games.base import Outcome, Termination
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, everyone_moves, start_match
+from tests.service.old_databases import migration_with, old_postgres, old_sqlite, sqlite_plan
 
 
 async def win_race(service: Service, winner: int, loser: int, channel: int, guild: int = GUILD) -> Finished:
@@ -165,13 +166,16 @@ OLD_RATINGS = [
 ]
 
 
-def before_the_leaderboard_migration(migrations: tuple[tuple[str, ...], ...]) -> int:
-    """The schema version just before the migration that indexes leaderboards by mu."""
-    return next(
-        i
-        for i, statements in enumerate(migrations)
-        if any("ON ratings (game, mu, player_key)" in s for s in statements)
-    )
+LEADERBOARD_INDEX = "ON ratings (game, mu, player_key)"
+"""What the migration that indexes leaderboards by mu does."""
+
+
+def old_rows(ratings: str, guild_ratings: str) -> list[tuple[str, tuple[object, ...]]]:
+    """OLD_RATINGS as rows of the old tables, everyone in GUILD (statements in the store's placeholders)."""
+    rows: list[tuple[str, tuple[object, ...]]] = []
+    for key, mu, sigma, played in OLD_RATINGS:
+        rows += [(ratings, (key, mu, sigma, played)), (guild_ratings, (GUILD, key, played))]
+    return rows
 
 
 async def check_upgraded_leaderboards(store: MatchStore) -> None:
@@ -187,16 +191,11 @@ async def check_upgraded_leaderboards(store: MatchStore) -> None:
 async def test_an_old_sqlite_database_ranks_by_the_shown_rating_from_an_index(db_path: Path) -> None:
     """A database from before the change keeps its ratings, ranks them by the shown rating, and answers the
     leaderboard from the index in its order (no sort of the whole game)."""
-    old = before_the_leaderboard_migration(SQLITE_MIGRATIONS)
-    async with aiosqlite.connect(db_path) as db:
-        for migration in SQLITE_MIGRATIONS[:old]:
-            for statement in migration:
-                await db.execute(statement)
-        await db.execute(f"PRAGMA user_version = {old}")
-        for key, mu, sigma, played in OLD_RATINGS:
-            await db.execute("INSERT INTO ratings VALUES ('race', ?, ?, ?, 0.0, ?)", (key, mu, sigma, played))
-            await db.execute("INSERT INTO guild_ratings VALUES (?, 'race', ?, ?)", (GUILD, key, played))
-        await db.commit()
+    rows = old_rows(
+        "INSERT INTO ratings VALUES ('race', ?, ?, ?, 0.0, ?)",
+        "INSERT INTO guild_ratings VALUES (?, 'race', ?, ?)",
+    )
+    await old_sqlite(db_path, migration_with(SQLITE_MIGRATIONS, LEADERBOARD_INDEX), rows)
     store = await SqliteStore.open(str(db_path))
     statements: list[str] = []
     try:
@@ -204,34 +203,19 @@ async def test_an_old_sqlite_database_ranks_by_the_shown_rating_from_an_index(db
         await check_upgraded_leaderboards(store)
     finally:
         await store.close()
-    async with aiosqlite.connect(db_path) as db:
-        async with db.execute("PRAGMA user_version") as cursor:
-            assert (await cursor.fetchone()) == (len(SQLITE_MIGRATIONS),)
-        [everywhere] = [s for s in statements if "FROM ratings WHERE" in s]
-        async with db.execute(f"EXPLAIN QUERY PLAN {everywhere}") as cursor:
-            plan = " / ".join(row[3] for row in await cursor.fetchall())
+    async with aiosqlite.connect(db_path) as db, db.execute("PRAGMA user_version") as cursor:
+        assert (await cursor.fetchone()) == (len(SQLITE_MIGRATIONS),)
+    [everywhere] = [s for s in statements if "FROM ratings WHERE" in s]
+    plan = sqlite_plan(db_path, everywhere)
     assert "USING INDEX ratings_board" in plan and "TEMP B-TREE" not in plan, plan
 
 
 async def test_an_old_postgresql_database_ranks_by_the_shown_rating(postgres_url: str) -> None:
-    old = before_the_leaderboard_migration(POSTGRES_MIGRATIONS)
-    conn = await asyncpg.connect(postgres_url)
-    try:
-        async with conn.transaction():
-            for migration in POSTGRES_MIGRATIONS[:old]:
-                for statement in migration:
-                    await conn.execute(statement)
-            await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-            await conn.execute("INSERT INTO schema_version VALUES ($1)", old)
-            for key, mu, sigma, played in OLD_RATINGS:
-                await conn.execute(
-                    "INSERT INTO ratings VALUES ('race', $1, $2, $3, 0.0, $4)", key, mu, sigma, played
-                )
-                await conn.execute(
-                    "INSERT INTO guild_ratings VALUES ($1, 'race', $2, $3)", GUILD, key, played
-                )
-    finally:
-        await conn.close()
+    rows = old_rows(
+        "INSERT INTO ratings VALUES ('race', $1, $2, $3, 0.0, $4)",
+        "INSERT INTO guild_ratings VALUES ($1, 'race', $2, $3)",
+    )
+    await old_postgres(postgres_url, migration_with(POSTGRES_MIGRATIONS, LEADERBOARD_INDEX), rows)
     store = await PostgresStore.open(postgres_url)
     try:
         assert await store.schema_version() == len(POSTGRES_MIGRATIONS)

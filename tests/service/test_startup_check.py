@@ -9,13 +9,13 @@ import logging
 import sqlite3
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.health import HealthServer
 from bot.service import Service
 from bot.service.store import PostgresStore, SqliteStore, StoreUnavailable
 from bot.service.store.sqlite import CLEAN, RUNNING, SHUTDOWN_KEY
+from tests.service.old_databases import postgres_plan, sqlite_plan
 from tests.service.tinygames import registry
 
 pytestmark = pytest.mark.sqlite_only
@@ -144,25 +144,16 @@ async def test_start_up_finds_the_matches_not_over_from_an_index(db_path: Path) 
     finally:
         await store.close()
     [query] = statements
-    with sqlite3.connect(db_path) as db:
-        plan = " / ".join(row[3] for row in db.execute(f"EXPLAIN QUERY PLAN {query}"))
-    db.close()
+    plan = sqlite_plan(db_path, query)
     assert "INDEX matches_unsettled" in plan, plan
 
 
 async def test_start_up_finds_the_matches_not_over_from_an_index_on_postgresql(postgres_url: str) -> None:
     store = await PostgresStore.open(postgres_url)
     await store.close()
-    conn = await asyncpg.connect(postgres_url)
-    try:
-        await conn.execute("SET enable_seqscan = off")  # a tiny table: ask for the plan of a big one
-        plan = "\n".join(
-            r[0]
-            for r in await conn.fetch(
-                "EXPLAIN SELECT id FROM matches WHERE quarantine IS NULL "
-                "AND (status IS NULL OR status NOT IN ('finished', 'aborted')) ORDER BY id"
-            )
-        )
-    finally:
-        await conn.close()
+    plan = await postgres_plan(
+        postgres_url,
+        "SELECT id FROM matches WHERE quarantine IS NULL "
+        "AND (status IS NULL OR status NOT IN ('finished', 'aborted')) ORDER BY id",
+    )
     assert "matches_unsettled" in plan, plan
