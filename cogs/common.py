@@ -42,7 +42,7 @@ DEFAULT_LEVEL = "medium"
 def parts_of(source: Interaction | discord.Client) -> Parts:
     """The parts of the bot that received the interaction (or of the bot itself, for code that runs outside
     an interaction: posting a board on its own)."""
-    client = source.client if isinstance(source, discord.Interaction) else source
+    client = source if isinstance(source, discord.Client) else source.client
     tessera: TesseraBot = client  # type: ignore[assignment]
     return tessera.parts
 
