@@ -176,7 +176,8 @@ async def bench(args: argparse.Namespace) -> None:
             hard = [await new_table(service, 1 + n, "hard") for n in range(4)]
             burst = [await new_table(service, 10 + n, None) for n in range(args.size)]
             warm = await service.matches.get(burst[0].match_id)
-            await asyncio.gather(*(client.parts.boards.board(warm) for _ in range(8)))  # the board processes are up
+            boards = client.parts.boards
+            await asyncio.gather(*(boards.board(warm) for _ in range(8)))  # the board processes are up
             # One untimed warm-up round starts the AI processes too.
             await round_of(runtime, cog, client, mine, hard, burst, rng, loaded=True)
             figures: dict[str, list[float]] = {k: [] for k in ("quiet_delay", "loaded_delay", "quiet_p99")}

@@ -13,8 +13,8 @@ from discord import app_commands
 
 import games
 from bot.i18n import ENGLISH, CommandTranslator, catalog_locale, for_locale, guild_locale, tr_for
-from bot.replies import UserError, player_message
 from bot.looks import Looks
+from bot.replies import UserError, player_message
 from bot.service.errors import ChallengeClosed, NotSeated, NotYourTurnError
 from bot.service.records import ChallengeStatus
 from games.base import MoveError
