@@ -28,6 +28,7 @@ from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs.common import (
     Interaction,
+    boards_of,
     looks_of,
     match_here,
     names_of,
@@ -149,9 +150,8 @@ class Moves(ButtonCog):
     async def reply_with_board(self, interaction: Interaction, played: Played) -> None:
         """Answer the interaction with the new board (in the mover's theme): defer (rendering takes a
         moment), then send it; it supersedes the match's previous board."""
-        parts = parts_of(interaction)
         await interaction.response.defer()
-        message = await parts.boards.played_board(played, viewer=interaction.user.id)
+        message = await boards_of(interaction).played_board(played, viewer=interaction.user.id)
         await send_board(interaction, played.match, message)
 
     # ------------------------------------------------------------------------------------------- /move
