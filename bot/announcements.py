@@ -4,7 +4,6 @@ type): the bot's move, a timeout's board, an expired challenge (edited in place)
 from __future__ import annotations
 
 import contextlib
-import logging
 
 import discord
 
@@ -15,8 +14,6 @@ from bot.channels import SEND_ERRORS, Channels
 from bot.looks import Looks
 from bot.service import Service
 from bot.service.records import BotPlayed, ChallengeExpired, TimedOut
-
-log = logging.getLogger("tessera.runtime")
 
 
 class Announcements:

@@ -3,15 +3,12 @@ the users it sees in interactions, and asks Discord once for a player it has not
 
 from __future__ import annotations
 
-import logging
 from typing import Protocol
 
 import discord
 
 from bot.channels import SEND_ERRORS
 from bot.service.records import MatchView
-
-log = logging.getLogger("tessera.runtime")
 
 
 class UserLookup(Protocol):

@@ -8,7 +8,6 @@ moves turn deadlines too.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -22,8 +21,6 @@ from bot.service.analysis import Analyses
 from bot.service.records import MatchView
 from bot.service.reminders import ReminderHandler
 from bot.settings import Settings
-
-log = logging.getLogger("tessera.runtime")
 
 
 def utc_seconds() -> float:
