@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
 
 import bot.drawing  # noqa: E402
 from bot.drawing import Drawing  # noqa: E402
+from bot.parts import Parts  # noqa: E402
 from bot.runtime import Runtime  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.service.ai import AIRunner  # noqa: E402
@@ -94,10 +95,10 @@ class FakePartial:
 
 
 class FakeClient:
-    """What the runtime and the cog ask of the bot: users, guilds, channels (none cached), the runtime."""
+    """What the parts and the cog ask of the bot: users, guilds, channels (none cached), the parts."""
 
     def __init__(self) -> None:
-        self.runtime: Runtime
+        self.parts: Parts
         self.user = FakeUser(1, "Tessera")
 
     def get_user(self, user_id: int) -> None:
@@ -189,8 +190,8 @@ async def burst(
         service = await Service.open(url)
         client = FakeClient()
         ai = AIRunner()
-        runtime = Runtime(client, service, ai, owns_ai=True, drawing=Drawing(board_processes=not threads))  # type: ignore[arg-type]
-        client.runtime = runtime
+        runtime = Runtime(service, ai, owns_ai=True, drawing=Drawing(board_processes=not threads))
+        client.parts = Parts.wire(runtime, client)  # type: ignore[arg-type]
         cog = Moves(client)  # type: ignore[arg-type]
         callback: Callable[..., Any] = Moves.move.callback
         try:
@@ -205,7 +206,7 @@ async def burst(
                 tables.append((channel, {one.id: one, two.id: two}, match.id))
             runtime.drawing.start()  # as Runtime.start does; then a few boards, so every worker is warm
             warm = await service.matches.get(tables[0][2])
-            await asyncio.gather(*(runtime.board(warm) for _ in range(8)))
+            await asyncio.gather(*(client.parts.boards.board(warm) for _ in range(8)))
             per_round: list[dict[str, float]] = []
             for _ in range(rounds):
                 calls: list[tuple[FakeInteraction, int]] = []

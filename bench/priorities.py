@@ -39,6 +39,7 @@ from bot_thin import (  # bench/ is the script's folder
 )
 
 from bot.drawing import Drawing
+from bot.parts import Parts
 from bot.runtime import Runtime
 from bot.service import Service
 from bot.service.ai import AIRunner
@@ -166,16 +167,17 @@ async def bench(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         service = await Service.open(f"sqlite:///{Path(folder) / 'priorities.sqlite3'}")
         client = RecordingClient()
-        runtime = Runtime(client, service, AIRunner(), owns_ai=True, drawing=Drawing())  # type: ignore[arg-type]
-        client.runtime = runtime
+        runtime = Runtime(service, AIRunner(), owns_ai=True, drawing=Drawing())
+        client.parts = Parts.wire(runtime, client)  # type: ignore[arg-type]
         cog = Moves(client)  # type: ignore[arg-type]
         try:
-            await runtime.start()
+            await client.parts.start()
             mine = await new_table(service, 0, args.level)
             hard = [await new_table(service, 1 + n, "hard") for n in range(4)]
             burst = [await new_table(service, 10 + n, None) for n in range(args.size)]
             warm = await service.matches.get(burst[0].match_id)
-            await asyncio.gather(*(runtime.board(warm) for _ in range(8)))  # the board processes are up
+            boards = client.parts.boards
+            await asyncio.gather(*(boards.board(warm) for _ in range(8)))  # the board processes are up
             # One untimed warm-up round starts the AI processes too.
             await round_of(runtime, cog, client, mine, hard, burst, rng, loaded=True)
             figures: dict[str, list[float]] = {k: [] for k in ("quiet_delay", "loaded_delay", "quiet_p99")}

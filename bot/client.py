@@ -1,5 +1,6 @@
-"""TesseraBot: the discord.py client. `setup_hook` opens the service (bot.runtime), registers the persistent
-buttons, loads the cogs and syncs the slash commands (only when they changed).
+"""TesseraBot: the discord.py client. `setup_hook` opens the runtime (bot.runtime: the service, the AI, the
+drawing pools), wires the application's parts around it (bot.parts), registers the persistent buttons, loads
+the cogs and syncs the slash commands (only when they changed).
 
 No privileged intents. Commands go to `DEV_GUILD_ID` when it is set (instant, for development), otherwise
 globally. Commands are synced once per deployment, not per process: only the process that runs shard 0
@@ -25,13 +26,14 @@ from discord.ext import commands
 
 from bot.health import interaction_done
 from bot.i18n import COMMAND_IDS, CommandTranslator, catalogs_fingerprint
+from bot.parts import Parts
 from bot.replies import report_error
+from bot.runtime import Runtime
 from bot.settings import Settings
 from bot.views import TesseraButton
 
 if TYPE_CHECKING:
     from bot.drawing import Drawing
-    from bot.runtime import Runtime
     from bot.service import Service
     from bot.service.ai import AIRunner
 
@@ -91,9 +93,10 @@ class TesseraTree(app_commands.CommandTree["TesseraBot"]):
 
 
 class TesseraBot(commands.AutoShardedBot):
-    """The bot. Tests build it with a temporary database, a small AI budget and `sync_commands=True`."""
+    """The bot. Tests build it with a temporary database, a small AI budget and `sync_commands=True`.
+    Its `parts` (set in `setup_hook`) are what the cogs ask for."""
 
-    runtime: Runtime
+    parts: Parts
 
     def __init__(
         self,
@@ -121,19 +124,27 @@ class TesseraBot(commands.AutoShardedBot):
         self._now = now
         self._service = service
 
-    async def setup_hook(self) -> None:
-        from bot.runtime import Runtime
+    @property
+    def runtime(self) -> Runtime:
+        """The process's service, AI and drawing pools (AttributeError before `setup_hook` built them)."""
+        return self.parts.runtime
 
-        self.runtime = await Runtime.open(
-            self, service=self._service, ai_runner=self._ai_runner, now=self._now, drawing=self._drawing
+    async def setup_hook(self) -> None:
+        runtime = await Runtime.open(
+            self.settings,
+            service=self._service,
+            ai_runner=self._ai_runner,
+            now=self._now,
+            drawing=self._drawing,
         )
+        self.parts = Parts.wire(runtime, self)
         self.add_dynamic_items(TesseraButton)
         await self.tree.set_translator(CommandTranslator())
         for extension in self._extensions:
             await self.load_extension(extension)
         if not await self.sync_commands_if_changed():
             await self.fetch_command_ids()
-        await self.runtime.start()
+        await self.parts.start()
 
     async def close(self) -> None:
         """Stop the clock and the AI, close the service's store, then disconnect."""

@@ -25,7 +25,7 @@ from bot.service.analysis import AnalysedMatch, AnalysisProgress
 from bot.service.records import MatchStatus
 from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import game_name
-from cogs.common import Interaction, match_here, runtime_of
+from cogs.common import Interaction, looks_of, match_here, names_of, runtime_of, service_of
 from cogs.info import moves_count
 from games.ai.analysis import MoveReview, percent
 from games.base import Rules, move_numbers
@@ -138,9 +138,8 @@ class Analysis(ButtonCog):
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         """Your recent finished matches whose number starts with what you typed, newest first."""
-        runtime = runtime_of(interaction)
         try:
-            entries = await runtime.service.history.finished(
+            entries = await service_of(interaction).history.finished(
                 user_id=interaction.user.id, limit=AUTOCOMPLETE_MATCHES
             )
         except Exception:
@@ -154,7 +153,7 @@ class Analysis(ButtonCog):
             if match.status is not MatchStatus.FINISHED or not str(match.id).startswith(typed):
                 continue
             others = [
-                seat_name(seat, runtime.names, tr)
+                seat_name(seat, names_of(interaction).known, tr)
                 for seat in match.seats
                 if seat.user_id != interaction.user.id
             ]
@@ -176,7 +175,7 @@ class Analysis(ButtonCog):
         match = await analyses.finished(match_id, guild_id=guild_id, user_id=user_id)
         analyses.admit(match.id, user_id)
         await interaction.response.defer(thinking=True)
-        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         none = discord.AllowedMentions.none()
         rules = runtime.service.rules(match.game)
         numbers = move_numbers(m.notation for m in await runtime.service.matches.log(match.id))
@@ -218,8 +217,8 @@ class Analysis(ButtonCog):
         match = result.match
         try:
             before = await runtime.analyses.position_before(match, biggest.ply)
-            names = await runtime.names_for(match)
-            theme = await runtime.theme_for(interaction.user.id, interaction.guild_id)
+            names = await names_of(interaction).names_for(match)
+            theme = await looks_of(interaction).theme_for(interaction.user.id, interaction.guild_id)
             chances = (biggest.before, biggest.after)
             png = await runtime.drawing.turning_point(
                 match.game,

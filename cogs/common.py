@@ -1,4 +1,5 @@
-"""Helpers the cogs share: the runtime behind the bot, the match of this channel, permission checks, and what
+"""Helpers the cogs share: the parts of the application a handler asks for (`names_of`, `looks_of`,
+`boards_of`, `posts_of`, `service_of`, `runtime_of`), the match of this channel, permission checks, and what
 starting a match needs wherever it starts (a challenge, a lobby, the bot): threads, the first board, the
 options line."""
 
@@ -13,10 +14,15 @@ import discord
 from babel.dates import format_timedelta
 from babel.lists import format_list
 
+from bot.board_maker import BoardMaker
+from bot.board_posts import BoardPosts, open_ply
 from bot.boards import BoardMessage
 from bot.i18n import ENGLISH, Tr
+from bot.looks import Looks
+from bot.names import PlayerNames
+from bot.parts import Parts
 from bot.replies import UserError
-from bot.runtime import open_ply
+from bot.runtime import Runtime
 from bot.service import Service
 from bot.service.records import MatchView
 from games.base import Option, SeatChoice
@@ -24,7 +30,6 @@ from games.texts import N_, Text
 
 if TYPE_CHECKING:
     from bot.client import TesseraBot
-    from bot.runtime import Runtime
 
 Interaction = discord.Interaction[Any]
 
@@ -34,20 +39,41 @@ DEFAULT_LEVEL = "medium"
 """The bot's level when a player does not choose one."""
 
 
-def runtime_of(interaction: Interaction) -> Runtime:
-    """The runtime of the bot that received the interaction."""
-    bot: TesseraBot = interaction.client
-    return bot.runtime
+def parts_of(source: Interaction | discord.Client) -> Parts:
+    """The parts of the bot that received the interaction (or of the bot itself, for code that runs outside
+    an interaction: posting a board on its own)."""
+    client = source if isinstance(source, discord.Client) else source.client
+    tessera: TesseraBot = client  # type: ignore[assignment]
+    return tessera.parts
 
 
-def service_of(interaction: Interaction) -> Service:
-    return runtime_of(interaction).service
+def runtime_of(source: Interaction | discord.Client) -> Runtime:
+    """The process's service, AI runner, drawing pools and analyses."""
+    return parts_of(source).runtime
 
 
-def bot_runtime(bot: discord.Client) -> Runtime:
-    """The runtime of a bot, for code that runs outside an interaction (posting a board on its own)."""
-    tessera: TesseraBot = bot  # type: ignore[assignment]
-    return tessera.runtime
+def service_of(source: Interaction | discord.Client) -> Service:
+    return parts_of(source).runtime.service
+
+
+def names_of(source: Interaction | discord.Client) -> PlayerNames:
+    """Players' display names (remember the users a handler sees)."""
+    return parts_of(source).names
+
+
+def looks_of(source: Interaction | discord.Client) -> Looks:
+    """The server's language for public messages, a user's board theme."""
+    return parts_of(source).looks
+
+
+def boards_of(source: Interaction | discord.Client) -> BoardMaker:
+    """Makes board messages (names, theme, language, image)."""
+    return parts_of(source).boards
+
+
+def posts_of(source: Interaction | discord.Client) -> BoardPosts:
+    """Posts boards; keeps only the newest board's and the open requests' buttons live."""
+    return parts_of(source).posts
 
 
 def channel_id_of(interaction: Interaction) -> int:
@@ -58,10 +84,9 @@ def channel_id_of(interaction: Interaction) -> int:
 
 async def match_here(interaction: Interaction) -> MatchView:
     """The active match of the channel (or thread) the interaction came from; NoMatchHere if none."""
-    runtime = runtime_of(interaction)
-    match = await runtime.service.matches.in_channel(channel_id_of(interaction))
+    match = await service_of(interaction).matches.in_channel(channel_id_of(interaction))
     interaction.extras["match_id"] = match.id
-    runtime.remember(interaction.user)
+    names_of(interaction).remember(interaction.user)
     return match
 
 
@@ -88,12 +113,12 @@ async def send_board(interaction: Interaction, match: MatchView, message: BoardM
     """Send a board in answer to a deferred interaction: a button's board is posted in the match's channel,
     a command's is the command's reply. Either way it becomes the match's newest board, and the board before
     it loses its buttons."""
-    runtime = runtime_of(interaction)
+    posts = posts_of(interaction)
     if interaction.type is discord.InteractionType.component:
-        await runtime.post_board(match, message)
+        await posts.post_board(match, message)
         return
     sent = await interaction.followup.send(**message.send_kwargs(), wait=True)
-    await runtime.board_sent(match.id, sent, open_at=open_ply(match))
+    await posts.board_sent(match.id, sent, open_at=open_ply(match))
 
 
 async def open_thread(interaction: Interaction, name: str) -> int | None:
@@ -126,13 +151,15 @@ async def delete_thread(client: discord.Client, thread_id: int | None) -> None:
 
 
 async def post_start(
-    runtime: Runtime, match: MatchView, headline: str = "", *, viewer: int | None = None
+    parts: Parts, match: MatchView, headline: str = "", *, viewer: int | None = None
 ) -> None:
     """Post the first board of a match (in the theme of `viewer`, who started it) with `headline`, by
     default "The match begins." in the server's language."""
-    tr = await runtime.public_tr(match.guild_id)
+    tr = await parts.looks.public_tr(match.guild_id)
     headline = headline or tr("The match begins.")
-    await runtime.post_board(match, await runtime.board(match, headline=headline, viewer=viewer, tr=tr))
+    await parts.posts.post_board(
+        match, await parts.boards.board(match, headline=headline, viewer=viewer, tr=tr)
+    )
 
 
 def duration_text(seconds: float, tr: Tr = ENGLISH) -> str:

@@ -15,10 +15,9 @@ from bot.service.records import AbortRequested, Finished, MatchView, Played
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs.common import (
     Interaction,
-    bot_runtime,
     is_server_manager,
     match_here,
-    runtime_of,
+    parts_of,
     same_server,
     send_board,
     service_of,
@@ -74,12 +73,12 @@ class Ending(ButtonCog):
 
     async def post_result(self, result: Finished | Played, *, viewer: int | None = None) -> None:
         """Post the board after a resignation or an abort (in the theme of `viewer`, who did it)."""
-        runtime = bot_runtime(self.bot)
+        parts = parts_of(self.bot)
         if isinstance(result, Finished):
-            message = await runtime.board(result.match, finished=result, viewer=viewer)
-            await runtime.post_board(result.match, message)
+            message = await parts.boards.board(result.match, finished=result, viewer=viewer)
+            await parts.posts.post_board(result.match, message)
         else:
-            await runtime.post_board(result.match, await runtime.played_board(result, viewer=viewer))
+            await parts.posts.post_board(result.match, await parts.boards.played_board(result, viewer=viewer))
 
     @app_commands.command(
         name="abort", description="End the match here without a result (players agree, or admin)"
@@ -113,27 +112,27 @@ class Ending(ButtonCog):
         result = shown or await service.agreements.request_abort(
             match.id, interaction.user.id, admin=admin, seat=seat
         )
-        runtime = runtime_of(interaction)
+        parts = parts_of(interaction)
         if isinstance(result, Finished):  # the final board says it was aborted, and by whom
             if respond_new:
                 await interaction.response.defer()
-                message = await runtime.board(result.match, finished=result, viewer=interaction.user.id)
+                message = await parts.boards.board(result.match, finished=result, viewer=interaction.user.id)
                 await send_board(interaction, result.match, message)
                 return
             await interaction.response.edit_message(view=None)  # the request's text stays, as asked
             if interaction.message is not None:
-                runtime.request_closed(match.id, interaction.message.id)
+                parts.posts.request_closed(match.id, interaction.message.id)
             await self.post_result(result, viewer=interaction.user.id)
             return
-        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
         text, view = self.abort_text(result, public), self.abort_view(result, public)
         if not respond_new:
             await interaction.response.edit_message(content=text, view=view)
             return
         sent = await interaction.response.send_message(text, view=view)
         if sent.message_id is not None:  # one message shows the vote's buttons: the newest
-            await runtime.close_requests(match.id, "abort", keep=sent.message_id)
-        runtime.request_posted(
+            await parts.posts.close_requests(match.id, "abort", keep=sent.message_id)
+        parts.posts.request_posted(
             match.id, interaction.channel_id, sent.message_id, kind="abort", ply=result.match.ply
         )
 
@@ -164,16 +163,16 @@ class Ending(ButtonCog):
         service = service_of(interaction)
         same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
         await service.agreements.withdraw_abort(ref.ref, interaction.user.id, seat=bound_seat(ref))
-        runtime = runtime_of(interaction)
-        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+        parts = parts_of(interaction)
+        public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public("{player} withdrew their abort request.", player=f"<@{interaction.user.id}>"),
             view=None,
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if interaction.message is not None:
-            runtime.request_closed(ref.ref, interaction.message.id)
-        await runtime.close_requests(ref.ref, "abort")
+            parts.posts.request_closed(ref.ref, interaction.message.id)
+        await parts.posts.close_requests(ref.ref, "abort")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -18,7 +18,7 @@ from bot.service.ratings import ESTABLISHED_AFTER, shown_rating
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
 from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
-from cogs.common import Interaction, runtime_of, service_of
+from cogs.common import Interaction, looks_of, parts_of, service_of
 from cogs.play import CHALLENGE_MENU, players_text
 from games.base import Outcome, Termination
 from games.texts import N_, Text
@@ -189,9 +189,9 @@ class Info(ButtonCog):
     async def send_replay(self, interaction: Interaction, match_id: int) -> None:
         """A finished match of this server (or one the user played in) as an animated GIF, drawn in a replay
         process (one per user at a time, a bounded queue) or taken from the cache."""
-        runtime = runtime_of(interaction)
+        parts = parts_of(interaction)
         interaction.extras["match_id"] = match_id
-        match = await runtime.service.matches.get_visible(
+        match = await parts.service.matches.get_visible(
             match_id, guild_id=interaction.guild_id, user_id=interaction.user.id
         )
         if match.is_active:
@@ -201,14 +201,14 @@ class Info(ButtonCog):
                     match_id=match_id,
                 )
             )
-        runtime.drawing.admit(interaction.user.id)
+        parts.runtime.drawing.admit(interaction.user.id)
         await interaction.response.defer(thinking=True)
-        log = [(m.seat, m.notation) for m in await runtime.service.matches.log(match_id)]
-        names = await runtime.names_for(match)
-        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+        log = [(m.seat, m.notation) for m in await parts.service.matches.log(match_id)]
+        names = await parts.names.names_for(match)
+        public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
         players = [seat_name(s, names, public) for s in match.seats]
-        theme = await runtime.theme_for(interaction.user.id, interaction.guild_id)
-        gif = await runtime.drawing.replay(
+        theme = await parts.looks.theme_for(interaction.user.id, interaction.guild_id)
+        gif = await parts.runtime.drawing.replay(
             user_id=interaction.user.id,
             match_id=match.id,
             game=match.game,
@@ -227,7 +227,7 @@ class Info(ButtonCog):
                 "Replay of match #{match_id} ({game}, {moves}): {result}.",
                 match_id=match_id,
                 game=game_name(match.game),
-                moves=moves_count(runtime.service.rules(match.game).moves_played(match.state), public),
+                moves=moves_count(parts.service.rules(match.game).moves_played(match.state), public),
                 result=result_phrase(match, public),
             ),
             file=file,
@@ -259,7 +259,7 @@ class Info(ButtonCog):
             )
             return
         bots = await ratings.bot_ratings(game)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         if guild_id is None:
             title = public("**{game} leaderboard**", game=game_name(game))
         else:

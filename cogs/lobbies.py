@@ -23,10 +23,12 @@ from cogs.common import (
     bot_user_id,
     channel_id_of,
     delete_thread,
+    looks_of,
+    names_of,
     open_thread,
     option_summary,
+    parts_of,
     post_start,
-    runtime_of,
     same_server,
     service_of,
 )
@@ -108,7 +110,7 @@ async def open_lobby(
         max_players=players,
     )
     me = bot_user_id(interaction)
-    public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+    public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
     invite = ""
     if opponent is not None and opponent.id == me:
         lobby = await lobbies.join(lobby.id, me, ai_level=level)
@@ -136,7 +138,7 @@ class Lobbies(ButtonCog):
             for row in (interaction.message.components if interaction.message else [])
             for c in getattr(row, "children", [])
         )
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=lobby_message(service_of(interaction).lobbies, lobby, public),
             view=lobby_view(lobby, level=level, thread=thread, tr=public),
@@ -146,7 +148,7 @@ class Lobbies(ButtonCog):
     async def on_join(self, interaction: Interaction, ref: ButtonRef) -> None:
         lobbies = service_of(interaction).lobbies
         same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
-        runtime_of(interaction).remember(interaction.user)
+        names_of(interaction).remember(interaction.user)
         lobby = await lobbies.join(ref.ref, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
@@ -182,11 +184,11 @@ class Lobbies(ButtonCog):
             await delete_thread(self.bot, thread_id)
             raise
         interaction.extras["match_id"] = match.id
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.edit_original_response(
             content=lobby_message(lobbies, await lobbies.get(ref.ref), public), view=None
         )
-        await post_start(runtime_of(interaction), match, viewer=interaction.user.id)
+        await post_start(parts_of(interaction), match, viewer=interaction.user.id)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -26,7 +26,18 @@ from bot.replies import UserError, sentence_case
 from bot.service.errors import USER_ERRORS
 from bot.service.records import MatchView, Played, TakebackRequested, TakenBack
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
-from cogs.common import Interaction, match_here, runtime_of, same_server, send_board, service_of
+from cogs.common import (
+    Interaction,
+    boards_of,
+    looks_of,
+    match_here,
+    names_of,
+    parts_of,
+    runtime_of,
+    same_server,
+    send_board,
+    service_of,
+)
 from cogs.ending import ask_to_resign, bound_seat
 from games.base import RESIGN, MoveError, Rules, WordMove
 from games.texts import N_, Text
@@ -139,9 +150,8 @@ class Moves(ButtonCog):
     async def reply_with_board(self, interaction: Interaction, played: Played) -> None:
         """Answer the interaction with the new board (in the mover's theme): defer (rendering takes a
         moment), then send it; it supersedes the match's previous board."""
-        runtime = runtime_of(interaction)
         await interaction.response.defer()
-        message = await runtime.played_board(played, viewer=interaction.user.id)
+        message = await boards_of(interaction).played_board(played, viewer=interaction.user.id)
         await send_board(interaction, played.match, message)
 
     # ------------------------------------------------------------------------------------------- /move
@@ -195,7 +205,7 @@ class Moves(ButtonCog):
     async def cannot_move(interaction: Interaction, match: MatchView) -> str | None:
         """Why the user cannot move in `match` now ("Not your turn: waiting for Bob"), None if they can; in
         the user's language."""
-        names = await runtime_of(interaction).names_for(match)
+        names = await names_of(interaction).names_for(match)
         return why_not_your_turn(match, interaction.user.id, names, for_user(interaction))
 
     @app_commands.command(name="pass", description="Pass this turn (where the game allows it)")
@@ -206,12 +216,10 @@ class Moves(ButtonCog):
         await self.reply_with_board(interaction, played)
 
     async def on_move_button(self, interaction: Interaction, ref: ButtonRef) -> None:
-        runtime = runtime_of(interaction)
-        same_server(interaction, (await runtime.service.matches.get(ref.ref)).guild_id)
-        runtime.remember(interaction.user)
-        played = await runtime.service.matches.play(
-            ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply
-        )
+        parts = parts_of(interaction)
+        same_server(interaction, (await parts.service.matches.get(ref.ref)).guild_id)
+        parts.names.remember(interaction.user)
+        played = await parts.service.matches.play(ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply)
         await self.reply_with_board(interaction, played)
 
     async def on_confirm_button(self, interaction: Interaction, ref: ButtonRef) -> None:
@@ -232,17 +240,17 @@ class Moves(ButtonCog):
     async def on_confirmed(self, interaction: Interaction, ref: ButtonRef) -> None:
         """Yes to a move that cannot be undone: play it at the ply it was asked at; the question loses its
         button and says what was played, and the board is posted in the channel."""
-        runtime = runtime_of(interaction)
-        same_server(interaction, (await runtime.service.matches.get(ref.ref)).guild_id)
-        runtime.remember(interaction.user)
-        played = await runtime.service.matches.play(
-            ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply
-        )
+        parts = parts_of(interaction)
+        same_server(interaction, (await parts.service.matches.get(ref.ref)).guild_id)
+        parts.names.remember(interaction.user)
+        played = await parts.service.matches.play(ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply)
         tr = for_user(interaction)
         await interaction.response.edit_message(
             content=sentence_case(tr.text(played.move.description)), view=None
         )
-        await runtime.post_board(played.match, await runtime.played_board(played, viewer=interaction.user.id))
+        await parts.posts.post_board(
+            played.match, await parts.boards.played_board(played, viewer=interaction.user.id)
+        )
 
     @staticmethod
     async def ask_to_confirm(interaction: Interaction, match: MatchView, word: WordMove) -> None:
@@ -266,11 +274,11 @@ class Moves(ButtonCog):
     @app_commands.command(name="board", description="Show this channel's board again")
     @app_commands.guild_only()
     async def board(self, interaction: Interaction) -> None:
-        runtime = runtime_of(interaction)
+        parts = parts_of(interaction)
         match = await match_here(interaction)
         await interaction.response.defer()
-        last_move = await runtime.service.matches.last_move(match.id)
-        message = await runtime.board(match, last_move=last_move, viewer=interaction.user.id)
+        last_move = await parts.service.matches.last_move(match.id)
+        message = await parts.boards.board(match, last_move=last_move, viewer=interaction.user.id)
         await send_board(interaction, match, message)
 
     # --------------------------------------------------------------------------------------- /takeback
@@ -289,14 +297,14 @@ class Moves(ButtonCog):
         if isinstance(result, TakenBack):
             await self.post_taken_back(interaction, result)
             return
-        runtime = runtime_of(interaction)
-        public = await runtime.public_tr(match.guild_id, interaction.guild_locale)
+        parts = parts_of(interaction)
+        public = await parts.looks.public_tr(match.guild_id, interaction.guild_locale)
         sent = await interaction.response.send_message(
             self.takeback_text(result, public), view=self.takeback_view(result, public)
         )
         if sent.message_id is not None:
-            await runtime.close_requests(match.id, "takeback", keep=sent.message_id)
-        runtime.request_posted(
+            await parts.posts.close_requests(match.id, "takeback", keep=sent.message_id)
+        parts.posts.request_posted(
             match.id, interaction.channel_id, sent.message_id, kind="takeback", ply=result.match.ply
         )
 
@@ -326,17 +334,17 @@ class Moves(ButtonCog):
         )
 
     async def post_taken_back(self, interaction: Interaction, taken: TakenBack) -> None:
-        runtime = runtime_of(interaction)
-        public = await runtime.public_tr(taken.match.guild_id, interaction.guild_locale)
+        parts = parts_of(interaction)
+        public = await parts.looks.public_tr(taken.match.guild_id, interaction.guild_locale)
         if interaction.type is discord.InteractionType.component:
             await interaction.response.edit_message(content=public("Takeback accepted."), view=None)
             if interaction.message is not None:
-                runtime.request_closed(taken.match.id, interaction.message.id)
-            await runtime.close_requests(taken.match.id, "takeback")
+                parts.posts.request_closed(taken.match.id, interaction.message.id)
+            await parts.posts.close_requests(taken.match.id, "takeback")
         else:
             await interaction.response.defer()
         undone = ", ".join(m.notation for m in taken.undone)
-        message = await runtime.board(
+        message = await parts.boards.board(
             taken.match,
             headline=public("Taken back: {moves}.", moves=undone),
             viewer=interaction.user.id,
@@ -352,7 +360,7 @@ class Moves(ButtonCog):
             raise UserError(Text("That board has changed: the takeback request no longer applies."))
         result = await service.agreements.accept_takeback(ref.ref, interaction.user.id, seat=bound_seat(ref))
         if isinstance(result, TakebackRequested):
-            public = await runtime_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
+            public = await looks_of(interaction).public_tr(match.guild_id, interaction.guild_locale)
             await interaction.response.edit_message(
                 content=self.takeback_text(result, public), view=self.takeback_view(result, public)
             )
@@ -383,21 +391,21 @@ class Moves(ButtonCog):
     async def _takeback_closed(interaction: Interaction, ref: ButtonRef, text: str, *, player: str) -> None:
         """The request message says how it was closed and loses its buttons, as does any other message that
         showed the same request."""
-        runtime = runtime_of(interaction)
-        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+        parts = parts_of(interaction)
+        public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(text, player=player), view=None, allowed_mentions=discord.AllowedMentions.none()
         )
         if interaction.message is not None:
-            runtime.request_closed(ref.ref, interaction.message.id)
-        await runtime.close_requests(ref.ref, "takeback")
+            parts.posts.request_closed(ref.ref, interaction.message.id)
+        await parts.posts.close_requests(ref.ref, "takeback")
 
     # ----------------------------------------------------------------------------------------- /pieces
 
     @app_commands.command(name="pieces", description="TilingKing: see the pieces you have left")
     @app_commands.guild_only()
     async def pieces(self, interaction: Interaction) -> None:
-        runtime = runtime_of(interaction)
+        parts = parts_of(interaction)
         match = await match_here(interaction)
         if not renderer.has_pieces(match.game):
             raise UserError(Text("Only TilingKing has pieces to show; this match is not TilingKing."))
@@ -406,10 +414,10 @@ class Moves(ButtonCog):
             raise UserError(Text("You are not playing in match #{match_id}.", match_id=match.id))
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = for_user(interaction)
-        names = await runtime.names_for(match)
+        names = await parts.names.names_for(match)
         players = [seat_name(s, names, tr) for s in match.seats]
-        theme = await runtime.theme_for(interaction.user.id, match.guild_id)
-        png = await runtime.drawing.pieces(
+        theme = await parts.looks.theme_for(interaction.user.id, match.guild_id)
+        png = await parts.runtime.drawing.pieces(
             match.game, match.state, seat, players=players, theme=theme, locale=tr.locale
         )
         file = discord.File(io.BytesIO(png), filename="pieces.png", description=tr("Your remaining pieces"))

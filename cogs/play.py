@@ -32,14 +32,14 @@ from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     DEFAULT_LEVEL,
     Interaction,
-    bot_runtime,
     bot_user_id,
     channel_id_of,
     delete_thread,
+    looks_of,
     open_thread,
     option_summary,
+    parts_of,
     post_start,
-    runtime_of,
     same_server,
     send_board,
     service_of,
@@ -157,9 +157,9 @@ class Play(ButtonCog):
         players: app_commands.Range[int, 2, 4] | None = None,
         level: str | None = None,
     ) -> None:
-        runtime = runtime_of(interaction)
-        service = runtime.service
-        runtime.remember(interaction.user, opponent)
+        parts = parts_of(interaction)
+        service = parts.service
+        parts.names.remember(interaction.user, opponent)
         rules = service.rules(game)
         lobby = players is not None and players > 2
         if players is not None and players not in rules.seats:
@@ -235,7 +235,7 @@ class Play(ButtonCog):
             guild_id=interaction.guild_id,
             channel_id=channel_id_of(interaction),
         )
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         content = self.challenge_text(challenge, public)
         view = self.challenge_view(challenge, thread=thread, tr=public)
         mentions = discord.AllowedMentions(users=[discord.Object(opponent_id)])
@@ -260,7 +260,7 @@ class Play(ButtonCog):
     async def challenge_member(self, interaction: Interaction, member: discord.Member) -> None:
         """The user context menu (right-click a member, Apps): pick a game, then the same challenge as
         /play (or a match against me at once, if the member is me) with the default options."""
-        runtime = runtime_of(interaction)
+        parts = parts_of(interaction)
         me = bot_user_id(interaction)
         if member.id == interaction.user.id:
             raise UserError(Text("You cannot challenge yourself. Pick another member, or play against me."))
@@ -272,8 +272,8 @@ class Play(ButtonCog):
                     bot=BOT_NAME,
                 )
             )
-        runtime.remember(interaction.user, member)
-        await runtime.service.matches.check_channel(interaction.guild_id, channel_id_of(interaction))
+        parts.names.remember(interaction.user, member)
+        await parts.service.matches.check_channel(interaction.guild_id, channel_id_of(interaction))
         tr = for_user(interaction)
         if member.id == me:
             question = tr("Challenge me to which game?")
@@ -292,16 +292,16 @@ class Play(ButtonCog):
 
     async def challenge_picked(self, interaction: Interaction, game: str, opponent_id: int) -> None:
         """A game was picked in the menu's game picker: challenge the member, or play me."""
-        runtime = runtime_of(interaction)
-        runtime.remember(interaction.user)
-        rules = runtime.service.rules(game)
+        parts = parts_of(interaction)
+        parts.names.remember(interaction.user)
+        rules = parts.service.rules(game)
         guild_id = interaction.guild_id
-        settings = await runtime.service.guilds.settings(guild_id) if guild_id is not None else None
+        settings = await parts.service.guilds.settings(guild_id) if guild_id is not None else None
         in_thread = bool(settings and settings.threads)
         if opponent_id == bot_user_id(interaction):
             # What can be refused is checked before the picker closes.
-            runtime.service.challenges.check_options(game, {})
-            await runtime.service.matches.check_channel(guild_id, channel_id_of(interaction))
+            parts.service.challenges.check_options(game, {})
+            await parts.service.matches.check_channel(guild_id, channel_id_of(interaction))
             tr = for_user(interaction)
             await interaction.response.edit_message(
                 content=tr("{game} against me: here we go.", game=rules.name), view=None
@@ -318,7 +318,7 @@ class Play(ButtonCog):
             given: dict[str, Any] = dict(parse_options_text(text))
         except OptionsTextError as error:
             raise UserError(Text("{problem}.", problem=error.args[0])) from None
-        rules = bot_runtime(self.bot).service.rules(game)
+        rules = service_of(self.bot).rules(game)
         own = {o.name for o in rules.options}
         for name in given:
             if name not in own:
@@ -353,8 +353,8 @@ class Play(ButtonCog):
     async def _play_bot(
         self, interaction: Interaction, game: str, given: dict[str, Any], level: str, in_thread: bool
     ) -> None:
-        runtime = runtime_of(interaction)
-        service = runtime.service
+        parts = parts_of(interaction)
+        service = parts.service
         channel_id = channel_id_of(interaction)
         home: int | None = None
         if in_thread:
@@ -363,7 +363,7 @@ class Play(ButtonCog):
             await service.matches.check_channel(interaction.guild_id, channel_id)
             if not interaction.response.is_done():
                 await interaction.response.defer()
-            public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+            public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
             home = await open_thread(
                 interaction, public("{game} against {bot}", game=game_name(game), bot=BOT_NAME)
             )
@@ -378,7 +378,7 @@ class Play(ButtonCog):
             opened_from=channel_id if home is not None else None,
         )
         interaction.extras["match_id"] = match.id
-        public = await runtime.public_tr(match.guild_id, interaction.guild_locale)
+        public = await parts.looks.public_tr(match.guild_id, interaction.guild_locale)
         headline = public("A match against me at level {level}.", level=level_word(level, public))
         if home is not None:
             await interaction.followup.send(
@@ -386,15 +386,15 @@ class Play(ButtonCog):
                     "Match #{match_id} against me is in {channel}.", match_id=match.id, channel=f"<#{home}>"
                 )
             )
-            await post_start(runtime_of(interaction), match, headline, viewer=interaction.user.id)
+            await post_start(parts_of(interaction), match, headline, viewer=interaction.user.id)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
-        message = await runtime.board(match, headline=headline, viewer=interaction.user.id)
+        message = await parts.boards.board(match, headline=headline, viewer=interaction.user.id)
         await send_board(interaction, match, message)
 
     def challenge_text(self, challenge: Challenge, tr: Tr = ENGLISH) -> str:
-        rules = bot_runtime(self.bot).service.rules(challenge.game)
+        rules = service_of(self.bot).rules(challenge.game)
         players = {"challenger": f"<@{challenge.challenger_id}>", "opponent": f"<@{challenge.opponent_id}>"}
         extra = option_summary(
             challenge.options, match_options(rules), tr, first_seat=rules.first_seat, players=players
@@ -425,13 +425,13 @@ class Play(ButtonCog):
     # --------------------------------------------------------------------------------- challenge buttons
 
     async def on_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
-        runtime = runtime_of(interaction)
-        challenges = runtime.service.challenges
+        parts = parts_of(interaction)
+        challenges = parts.service.challenges
         same_server(interaction, (await challenges.get(ref.ref)).guild_id)
         challenge = await challenges.check_accept(ref.ref, interaction.user.id)
-        runtime.remember(interaction.user)
+        parts.names.remember(interaction.user)
         await interaction.response.defer()
-        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
         thread_id: int | None = None
         if ref.arg == "thread":
             thread_id = await open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
@@ -453,13 +453,13 @@ class Play(ButtonCog):
             content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
             view=None,
         )
-        await post_start(runtime_of(interaction), match, viewer=interaction.user.id)
+        await post_start(parts_of(interaction), match, viewer=interaction.user.id)
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
         challenges = service_of(interaction).challenges
         same_server(interaction, (await challenges.get(ref.ref)).guild_id)
         challenge = await challenges.decline(ref.ref, interaction.user.id)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(
                 "{opponent} declined the {game} challenge from {challenger}.",
@@ -475,7 +475,7 @@ class Play(ButtonCog):
         challenges = service_of(interaction).challenges
         same_server(interaction, (await challenges.get(ref.ref)).guild_id)
         challenge = await challenges.withdraw(ref.ref, interaction.user.id)
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
+        public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(
                 "{challenger} withdrew the {game} challenge.",

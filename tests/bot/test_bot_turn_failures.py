@@ -177,8 +177,8 @@ async def test_a_slow_board_still_comes_before_the_bots_board(
         channel, "play", game="paintscape", opponent=bot_member(world), level="easy", first="challenger"
     )
     board = last_board(channel)
-    runtime = env.bot.runtime
-    played_board = runtime.played_board
+    maker = env.bot.parts.boards
+    played_board = maker.played_board
     send_message = simcord.http.client.FakeHTTPClient.send_message
     drawn: list[int] = []
     sent: list[str] = []
@@ -197,7 +197,7 @@ async def test_a_slow_board_still_comes_before_the_bots_board(
             await asyncio.to_thread(time.sleep, 0.3)  # real time, in which the bot's board could go out
         return await send_message(self, channel_id, **kwargs)
 
-    monkeypatch.setattr(runtime, "played_board", drawing)
+    monkeypatch.setattr(maker, "played_board", drawing)
     monkeypatch.setattr(simcord.http.client.FakeHTTPClient, "send_message", slow_first)
     before = len(boards(channel))
     await alice.click(board, label="Done swapping")

@@ -13,10 +13,9 @@ from discord import app_commands
 
 import games
 from bot.i18n import ENGLISH, CommandTranslator, catalog_locale, for_locale, guild_locale, tr_for
+from bot.looks import Looks
 from bot.replies import UserError, player_message
-from bot.runtime import Runtime
 from bot.service.errors import ChallengeClosed, NotSeated, NotYourTurnError
-from bot.service.events import Events
 from bot.service.records import ChallengeStatus
 from games.base import MoveError
 from games.texts import Text, translate
@@ -154,21 +153,19 @@ class _Guilds:
         return types.SimpleNamespace(locale=self.locale)
 
 
-def _runtime(cached: discord.Locale | None, chosen: str | None) -> Runtime:
-    """A runtime whose bot has the guild cached with locale `cached` (None: not cached) and whose server
+def _looks(cached: discord.Locale | None, chosen: str | None) -> Looks:
+    """The looks of a bot that has the guild cached with locale `cached` (None: not cached) and whose server
     chose `chosen` with /settings."""
     guild = types.SimpleNamespace(preferred_locale=cached) if cached is not None else None
-    bot = types.SimpleNamespace(get_guild=lambda guild_id: guild)
-    matches = types.SimpleNamespace(add_match_listener=lambda **_: None)  # the runtime counts starts and ends
-    service = types.SimpleNamespace(guilds=_Guilds(chosen), matches=matches, events=Events())
-    ai = types.SimpleNamespace(iterations=None)  # the runtime's analyses read the runner's override
-    return Runtime(bot, service, ai=ai, owns_ai=False, drawing=None)  # type: ignore[arg-type]
+    client = types.SimpleNamespace(get_guild=lambda guild_id: guild)
+    service = types.SimpleNamespace(guilds=_Guilds(chosen))
+    return Looks(service, client)  # type: ignore[arg-type]
 
 
 async def test_public_messages_use_the_servers_choice_then_its_discord_language() -> None:
-    assert (await _runtime(discord.Locale.french, None).public_tr(1)).locale == "fr"
-    assert (await _runtime(discord.Locale.french, "ja").public_tr(1)).locale == "ja"
-    assert (await _runtime(None, None).public_tr(1, discord.Locale.polish)).locale == "pl"
-    assert (await _runtime(discord.Locale.german, None).public_tr(1, discord.Locale.polish)).locale == "de"
-    assert (await _runtime(None, None).public_tr(1)).locale == "en"
-    assert (await _runtime(discord.Locale.french, "ja").public_tr(None)).locale == "en"
+    assert (await _looks(discord.Locale.french, None).public_tr(1)).locale == "fr"
+    assert (await _looks(discord.Locale.french, "ja").public_tr(1)).locale == "ja"
+    assert (await _looks(None, None).public_tr(1, discord.Locale.polish)).locale == "pl"
+    assert (await _looks(discord.Locale.german, None).public_tr(1, discord.Locale.polish)).locale == "de"
+    assert (await _looks(None, None).public_tr(1)).locale == "en"
+    assert (await _looks(discord.Locale.french, "ja").public_tr(None)).locale == "en"

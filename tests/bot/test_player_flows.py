@@ -121,7 +121,8 @@ async def test_request_buttons_go_when_the_match_moves_on(world: Any) -> None:
     asked = await bob.slash(channel, "takeback")
     await alice.click(asked.response, label="Decline")
     assert "declined the takeback" in asked.response.message.content
-    assert not any(world.env.bot.runtime.open_requests.values()), "the answered request is not edited again"
+    open_requests = world.env.bot.parts.posts.open_requests
+    assert not any(open_requests.values()), "the answered request is not edited again"
     await bob.slash(channel, "move", notation=(await suggestions(bob, channel))[0])
     assert "declined the takeback" in asked.response.message.content
     take_user_errors(world)

@@ -1,0 +1,99 @@
+"""Which of the bot's messages keep live buttons: every board of a match is recorded as the match's newest
+(`board_sent`), and the board it supersedes loses its buttons, so only the newest board has live buttons;
+an abort or takeback request keeps its buttons until it is answered or a board shows the match moved on."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import discord
+
+from bot.board_order import BoardOrder
+from bot.boards import BoardMessage
+from bot.channels import Channels
+from bot.service import Service
+from bot.service.messages import PostedMessage
+from bot.service.records import MatchView
+
+log = logging.getLogger("tessera.runtime")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRequest:
+    """A posted abort or takeback request with live buttons: its message, its kind, its ply."""
+
+    message: PostedMessage
+    kind: str
+    ply: int
+
+
+def open_ply(match: MatchView) -> int | None:
+    """The ply at which a board of `match` leaves requests open: its ply while it is on, None once over."""
+    return match.ply if match.is_active else None
+
+
+class BoardPosts:
+    """Posts boards in `channels`, records the newest board of each match in the service, tells `order` of
+    every board sent, and takes the buttons off what a newer board supersedes."""
+
+    def __init__(self, service: Service, channels: Channels, order: BoardOrder) -> None:
+        self.service = service
+        self.channels = channels
+        self.order = order
+        self.open_requests: dict[int, dict[int, OpenRequest]] = {}
+        """Per match, the abort and takeback request messages with live buttons, by message id. Kept in memory
+        (the process that serves a guild posts its boards): after a restart old request buttons stay, and
+        act while their request is open (a button carries its ply)."""
+
+    async def post_board(
+        self, match: MatchView, message: BoardMessage, *, raise_transient: bool = False
+    ) -> discord.Message | None:
+        """Post a board of `match` in its channel; it becomes the match's newest board (`board_sent`).
+        `raise_transient`: see `Channels.post`."""
+        sent = await self.channels.post(match.channel_id, message, raise_transient=raise_transient)
+        if sent is not None:
+            await self.board_sent(match.id, sent, open_at=open_ply(match))
+        return sent
+
+    async def board_sent(self, match_id: int, sent: discord.Message, *, open_at: int | None = None) -> None:
+        """A board of the match was just sent (posted, or as an interaction reply): remember it as the newest
+        and take the buttons off the board it supersedes, and off the requests it closes: every request not
+        asked at `open_at`, the ply of an active match's board (a /board at the same ply leaves an open
+        request answerable; a move, a takeback or the end closes it). Never fails: a lost edit only leaves
+        old buttons, which refuse to act anyway (stale check)."""
+        self.order.out(match_id, open_at)
+        try:
+            superseded = await self.service.messages.board_posted(match_id, sent.channel.id, sent.id)
+        except Exception:
+            log.exception("could not record board message %s of match %s", sent.id, match_id)
+            return
+        if superseded is not None:
+            await self.channels.remove_buttons(superseded)
+        requests = self.open_requests.get(match_id, {})
+        for message_id, request in list(requests.items()):
+            if open_at is None or request.ply != open_at:
+                del requests[message_id]
+                await self.channels.remove_buttons(request.message)
+
+    def request_posted(
+        self, match_id: int, channel_id: int | None, message_id: int | None, *, kind: str, ply: int
+    ) -> None:
+        """An abort or takeback request (`kind`) asked at `ply` was posted with buttons: they stay until it is
+        answered (`request_closed`) or a board shows the match moved on (`board_sent`)."""
+        if channel_id is not None and message_id is not None:
+            posted = PostedMessage(channel_id, message_id)
+            self.open_requests.setdefault(match_id, {})[message_id] = OpenRequest(posted, kind, ply)
+
+    def request_closed(self, match_id: int, message_id: int) -> None:
+        """A request message lost its buttons by its own answer: nothing to take off later."""
+        self.open_requests.get(match_id, {}).pop(message_id, None)
+
+    async def close_requests(self, match_id: int, kind: str, *, keep: int | None = None) -> None:
+        """Take the buttons off every message of the match that shows a request of `kind`, but `keep` (a
+        message id): the request was answered, or is shown again in a newer message."""
+        requests = self.open_requests.get(match_id, {})
+        for message_id, request in list(requests.items()):
+            if request.kind == kind and message_id != keep:
+                del requests[message_id]
+                await self.channels.remove_buttons(request.message)
