@@ -1,0 +1,82 @@
+"""Each row is read once per flow: a /move (or a move button) reads its match once, also when the move ends
+the match; an Accept reads its challenge once and the server's settings once; a lobby's Start reads the
+lobby once and the settings once. Counted at the store (tests/service/reads.py), with the settings cache off,
+through the real command tree (SimCord: cogs -> service -> store).
+
+Every change is still guarded by the ply (or the challenge's or lobby's status) in the store's write: a row
+handed along inside one flow is never trusted across flows (see the service's stale-check tests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service import Service
+from tests.bot.helpers import last_board
+from tests.service.reads import CHALLENGE_ROW, GUILD_SETTINGS, LOBBY_ROW, MATCH_ROW, counting_reads
+
+
+def service_of(world: Any) -> Service:
+    service: Service = world.env.bot.runtime.service
+    return service
+
+
+async def test_a_move_reads_its_match_once(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await alice.slash(channel, "play", game="paint", opponent=bob, first="challenger", options="lead_turns=2")
+    await bob.click(channel.history()[-1], label="Accept")
+    with counting_reads(service_of(world)) as reads:
+        moved = await alice.slash(channel, "move", notation="c1-c3")
+    assert not moved.ephemeral, moved.response
+    assert reads.of(MATCH_ROW) == 1, reads.reads
+    assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+
+    with counting_reads(service_of(world)) as reads:  # this move ends the match (White held the lead)
+        await bob.slash(channel, "move", notation="b9-b8")
+    assert "wins by holding the lead" in last_board(channel).content
+    assert reads.of(MATCH_ROW) == 1, reads.reads
+    assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+
+
+async def test_a_move_button_reads_its_match_once(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await alice.slash(channel, "play", game="tilingking", opponent=bob, first="challenger", options="board=sq9")
+    await bob.click(channel.history()[-1], label="Accept")
+    with counting_reads(service_of(world)) as reads:
+        await alice.click(last_board(channel), label="Pass")
+    assert f"<@{bob.id}>, your turn" in last_board(channel).content
+    assert reads.of(MATCH_ROW) == 1, reads.reads
+
+
+async def test_accept_reads_the_challenge_and_the_settings_once(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    asked = await alice.slash(channel, "play", game="paint", opponent=bob)
+    with counting_reads(service_of(world)) as reads:
+        accepted = await bob.click(asked.response, label="Accept")
+    assert accepted.acknowledged
+    assert "The match begins." in last_board(channel).content
+    assert reads.of(CHALLENGE_ROW) == 1, reads.reads
+    assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+
+
+async def test_accept_in_a_thread_reads_the_challenge_and_the_settings_once(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    asked = await alice.slash(channel, "play", game="paint", opponent=bob, thread=True, turn_timeout=60)
+    with counting_reads(service_of(world)) as reads:
+        accepted = await bob.click(asked.response, label="Accept")
+    assert accepted.acknowledged
+    assert reads.of(CHALLENGE_ROW) == 1, reads.reads
+    assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+
+
+async def test_a_lobby_start_reads_the_lobby_and_the_settings_once(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    opened = await alice.slash(channel, "play", game="tilingking", players=3, options="board=sq9")
+    await bob.click(opened.response, label="Join")
+    with counting_reads(service_of(world)) as reads:
+        started = await alice.click(channel.history()[-1], label="Start")
+    assert started.acknowledged
+    lobby_message = next(m for m in reversed(channel.history()) if "lobby #" in m.content)
+    assert "The match has started" in lobby_message.content
+    assert "The match begins." in last_board(channel).content
+    assert reads.of(LOBBY_ROW) == 1, reads.reads
+    assert reads.of(GUILD_SETTINGS) == 1, reads.reads
