@@ -166,7 +166,7 @@ class Moves(ButtonCog):
         if word is not None and match.user_to_move == interaction.user.id:
             await self.ask_to_confirm(interaction, match, word)
             return
-        played = await service_of(interaction).matches.play(match.id, interaction.user.id, notation)
+        played = await service_of(interaction).matches.play(match, interaction.user.id, notation)
         await self.reply_with_board(interaction, played)
 
     @move.autocomplete("notation")
@@ -202,16 +202,15 @@ class Moves(ButtonCog):
     @app_commands.guild_only()
     async def pass_(self, interaction: Interaction) -> None:
         match = await match_here(interaction)
-        played = await service_of(interaction).matches.pass_turn(match.id, interaction.user.id)
+        played = await service_of(interaction).matches.pass_turn(match, interaction.user.id)
         await self.reply_with_board(interaction, played)
 
     async def on_move_button(self, interaction: Interaction, ref: ButtonRef) -> None:
         runtime = runtime_of(interaction)
-        same_server(interaction, (await runtime.service.matches.get(ref.ref)).guild_id)
+        match = await runtime.service.matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
         runtime.remember(interaction.user)
-        played = await runtime.service.matches.play(
-            ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply
-        )
+        played = await runtime.service.matches.play(match, interaction.user.id, ref.arg, expected_ply=ref.ply)
         await self.reply_with_board(interaction, played)
 
     async def on_confirm_button(self, interaction: Interaction, ref: ButtonRef) -> None:
@@ -233,11 +232,10 @@ class Moves(ButtonCog):
         """Yes to a move that cannot be undone: play it at the ply it was asked at; the question loses its
         button and says what was played, and the board is posted in the channel."""
         runtime = runtime_of(interaction)
-        same_server(interaction, (await runtime.service.matches.get(ref.ref)).guild_id)
+        match = await runtime.service.matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
         runtime.remember(interaction.user)
-        played = await runtime.service.matches.play(
-            ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply
-        )
+        played = await runtime.service.matches.play(match, interaction.user.id, ref.arg, expected_ply=ref.ply)
         tr = for_user(interaction)
         await interaction.response.edit_message(
             content=sentence_case(tr.text(played.move.description)), view=None
