@@ -169,24 +169,27 @@ class Lobbies(ButtonCog):
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_start(self, interaction: Interaction, ref: ButtonRef) -> None:
-        lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
-        lobby = await lobbies.check_start(ref.ref, interaction.user.id)
-        await interaction.response.defer()
-        thread_id = None
-        if ref.arg == "thread":
-            thread_id = await open_thread(interaction, f"{game_name(lobby.game)} #{lobby.id}")
-        try:
-            match = await lobbies.start(ref.ref, interaction.user.id, channel_id=thread_id)
-        except BaseException:
-            await delete_thread(self.bot, thread_id)
-            raise
-        interaction.extras["match_id"] = match.id
-        public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
-        await interaction.edit_original_response(
-            content=lobby_message(lobbies, await lobbies.get(ref.ref), public), view=None
-        )
-        await post_start(runtime_of(interaction), match, viewer=interaction.user.id)
+        """The host starts the match (in a new thread if the lobby asked for one). One flow: the lobby and
+        the server's settings are read once (`Guilds.flow`)."""
+        runtime = runtime_of(interaction)
+        lobbies = runtime.service.lobbies
+        with runtime.service.guilds.flow():
+            lobby = await lobbies.get(ref.ref)
+            same_server(interaction, lobby.guild_id)
+            lobby = await lobbies.check_start(lobby, interaction.user.id)
+            await interaction.response.defer()
+            thread_id = None
+            if ref.arg == "thread":
+                thread_id = await open_thread(interaction, f"{game_name(lobby.game)} #{lobby.id}")
+            try:
+                lobby, match = await lobbies.started(lobby, interaction.user.id, channel_id=thread_id)
+            except BaseException:
+                await delete_thread(self.bot, thread_id)
+                raise
+            interaction.extras["match_id"] = match.id
+            public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+            await interaction.edit_original_response(content=lobby_message(lobbies, lobby, public), view=None)
+            await post_start(runtime, match, viewer=interaction.user.id)
 
 
 async def setup(bot: commands.Bot) -> None:

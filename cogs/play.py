@@ -425,35 +425,39 @@ class Play(ButtonCog):
     # --------------------------------------------------------------------------------- challenge buttons
 
     async def on_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
+        """The opponent accepts: the match starts (in a new thread if the challenge asked for one). One flow:
+        the challenge and the server's settings are read once (`Guilds.flow`)."""
         runtime = runtime_of(interaction)
         challenges = runtime.service.challenges
-        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
-        challenge = await challenges.check_accept(ref.ref, interaction.user.id)
-        runtime.remember(interaction.user)
-        await interaction.response.defer()
-        public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
-        thread_id: int | None = None
-        if ref.arg == "thread":
-            thread_id = await open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
-        try:
-            match = await challenges.accept(ref.ref, interaction.user.id, channel_id=thread_id)
-        except BaseException:
-            await delete_thread(self.bot, thread_id)
-            raise
-        interaction.extras["match_id"] = match.id
-        if match.channel_id != challenge.channel_id:
-            accepted = public(
-                "Accepted: match #{match_id} in {channel}.",
-                match_id=match.id,
-                channel=f"<#{match.channel_id}>",
+        with runtime.service.guilds.flow():
+            challenge = await challenges.get(ref.ref)
+            same_server(interaction, challenge.guild_id)
+            challenge = await challenges.check_accept(challenge, interaction.user.id)
+            runtime.remember(interaction.user)
+            await interaction.response.defer()
+            public = await runtime.public_tr(interaction.guild_id, interaction.guild_locale)
+            thread_id: int | None = None
+            if ref.arg == "thread":
+                thread_id = await open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
+            try:
+                match = await challenges.accept(challenge, interaction.user.id, channel_id=thread_id)
+            except BaseException:
+                await delete_thread(self.bot, thread_id)
+                raise
+            interaction.extras["match_id"] = match.id
+            if match.channel_id != challenge.channel_id:
+                accepted = public(
+                    "Accepted: match #{match_id} in {channel}.",
+                    match_id=match.id,
+                    channel=f"<#{match.channel_id}>",
+                )
+            else:
+                accepted = public("Accepted: match #{match_id}.", match_id=match.id)
+            await interaction.edit_original_response(
+                content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
+                view=None,
             )
-        else:
-            accepted = public("Accepted: match #{match_id}.", match_id=match.id)
-        await interaction.edit_original_response(
-            content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
-            view=None,
-        )
-        await post_start(runtime_of(interaction), match, viewer=interaction.user.id)
+            await post_start(runtime, match, viewer=interaction.user.id)
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
         challenges = service_of(interaction).challenges

@@ -701,12 +701,13 @@ class MatchService:
     async def _finished(
         self, view: MatchView, *, by_user: int | None, early: Termination | None = None
     ) -> Finished:
-        assert view.outcome is not None
+        outcome = view.outcome
+        assert outcome is not None
         changes = await self.ratings.rate(view.id, row=view)
         if changes:  # applied now, or before: the row says so, as a read after the rating would
             view = replace(view, ratings_applied=True)
-        winners = tuple(view.seats[s].user_id for s in view.outcome.winners)
-        finished = Finished(view, view.outcome, winners, by_user, tuple(changes), early)
+        winners = tuple(view.seats[s].user_id for s in outcome.winners)
+        finished = Finished(view, outcome, winners, by_user, tuple(changes), early)
         self._tell(self._finished_listeners, finished)
         return finished
 

@@ -39,7 +39,9 @@ async def test_a_move_reads_its_match_once(world: Any) -> None:
 
 async def test_a_move_button_reads_its_match_once(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
-    await alice.slash(channel, "play", game="tilingking", opponent=bob, first="challenger", options="board=sq9")
+    await alice.slash(
+        channel, "play", game="tilingking", opponent=bob, first="challenger", options="board=sq9"
+    )
     await bob.click(channel.history()[-1], label="Accept")
     with counting_reads(service_of(world)) as reads:
         await alice.click(last_board(channel), label="Pass")
