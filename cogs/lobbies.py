@@ -3,7 +3,6 @@ buttons. Seats are drawn at random when the host starts the match."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -13,7 +12,7 @@ from bot.boards import bot_label, level_word
 from bot.i18n import ENGLISH, Tr
 from bot.replies import UserError
 from bot.service.lobbies import Lobbies as LobbyService
-from bot.service.options import match_options
+from bot.service.options import MatchOptions
 from bot.service.records import AI_LEVELS, Lobby, LobbyStatus
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs import game_name
@@ -30,11 +29,11 @@ from cogs.common import (
     same_server,
     service_of,
 )
-from games.base import Option
+from games.base import Rules
 from games.texts import Text
 
 
-def lobby_text(lobby: Lobby, specs: Sequence[Option], min_players: int, tr: Tr = ENGLISH) -> str:
+def lobby_text(lobby: Lobby, rules: Rules[Any, Any], min_players: int, tr: Tr = ENGLISH) -> str:
     name = game_name(lobby.game)
     members = ", ".join(bot_label(m.ai_level, tr) if m.ai_level else f"<@{m.user_id}>" for m in lobby.members)
     head = tr(
@@ -49,7 +48,7 @@ def lobby_text(lobby: Lobby, specs: Sequence[Option], min_players: int, tr: Tr =
         return head + "\n" + tr("This lobby is closed.")
     if lobby.status is LobbyStatus.STARTED:
         return head + "\n" + tr("The match has started (#{match_id}).", match_id=lobby.match_id)
-    extra = option_summary(lobby.options, specs, tr)
+    extra = option_summary(MatchOptions.load(rules, lobby.options, lobby=True), rules, tr)
     lines = [head]
     if extra:
         lines.append(tr("Options: {options}", options=extra))
@@ -84,7 +83,7 @@ def lobby_view(lobby: Lobby, *, level: str, thread: bool, tr: Tr = ENGLISH) -> d
 def lobby_message(lobbies: LobbyService, lobby: Lobby, tr: Tr) -> str:
     """The lobby's message with the rules of its game (the options it shows, the players it needs)."""
     rules = lobbies.matches.rules(lobby.game)
-    return lobby_text(lobby, match_options(rules, lobby=True), lobbies.min_players(lobby), tr)
+    return lobby_text(lobby, rules, lobbies.min_players(lobby), tr)
 
 
 async def open_lobby(

@@ -21,8 +21,9 @@ from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError, report_error
 from bot.service.options import (
     SEAT_CHOICES,
+    MatchOptions,
     OptionsTextError,
-    match_options,
+    host_given,
     parse_options_text,
     suggest_options,
 )
@@ -172,14 +173,9 @@ class Play(ButtonCog):
                 )
             )
         given = self._given_options(game, options, lobby=lobby)
-        if rated is not None:
-            given["rated"] = rated
-        if turn_timeout is not None:
-            given["turn_timeout"] = turn_timeout
-        if first is not None:
-            if lobby:
-                raise UserError(Text("Seats in a lobby are drawn at random; leave `first` out."))
-            given[rules.first_seat.option] = first
+        if first is not None and lobby:
+            raise UserError(Text("Seats in a lobby are drawn at random; leave `first` out."))
+        given.update(host_given(rules, rated=rated, turn_timeout=turn_timeout, first=first))
         me = bot_user_id(interaction)
         against_bot = opponent is not None and opponent.id == me
         if level is not None and not against_bot and not lobby:
@@ -396,9 +392,7 @@ class Play(ButtonCog):
     def challenge_text(self, challenge: Challenge, tr: Tr = ENGLISH) -> str:
         rules = bot_runtime(self.bot).service.rules(challenge.game)
         players = {"challenger": f"<@{challenge.challenger_id}>", "opponent": f"<@{challenge.opponent_id}>"}
-        extra = option_summary(
-            challenge.options, match_options(rules), tr, first_seat=rules.first_seat, players=players
-        )
+        extra = option_summary(MatchOptions.load(rules, challenge.options), rules, tr, players=players)
         lines = [
             tr(
                 "{opponent}, {challenger} challenges you to **{game}** (challenge #{challenge_id}).",
