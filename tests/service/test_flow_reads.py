@@ -4,13 +4,14 @@ a match handed to `play` is used as read, and the store's ply check refuses it o
 
 from __future__ import annotations
 
-from dataclasses import fields
+import asyncio
+from dataclasses import fields, replace
 
 import pytest
 
 from bot.service import Service
 from bot.service.errors import StaleMove
-from bot.service.records import Finished, MatchRecord, Played
+from bot.service.records import Finished, GuildSettings, MatchRecord, Played
 from tests.service.conftest import FakeClock
 from tests.service.helpers import ALICE, BOB, CHANNEL, everyone_moves, start_match
 from tests.service.reads import CHALLENGE_ROW, GUILD_SETTINGS, LOBBY_ROW, MATCH_ROW, counting_reads
@@ -113,3 +114,30 @@ async def test_a_lobby_start_reads_the_lobby_and_the_settings_once(service: Serv
     assert sorted(p.user_id for p in match.seats) == [ALICE, BOB, CAROL]
     assert reads.of(LOBBY_ROW) == 1, reads.reads
     assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+
+
+async def test_a_flow_reads_a_servers_settings_once_and_keeps_nothing_past_its_end(service: Service) -> None:
+    """`Guilds.flow`: one read per flow, the flow's own writes seen, and a task it started that runs on after
+    the flow ended reads afresh (another process's change is never hidden from it)."""
+    guilds = service.guilds
+    await guilds.update(10, turn_timeout=600)
+    later: list[asyncio.Task[GuildSettings]] = []
+    go_on = asyncio.Event()
+
+    async def after_the_flow() -> GuildSettings:
+        await go_on.wait()
+        return await guilds.settings(10)
+
+    with counting_reads(service) as reads:
+        with guilds.flow():
+            assert (await guilds.settings(10)).turn_timeout == 600
+            assert await guilds.turn_timeout(10, 0) == 600
+            later.append(asyncio.create_task(after_the_flow()))
+            assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+            changed = await guilds.update(10, threads=True)  # reads the settings it changes: the flow's read
+            assert changed.threads and (await guilds.settings(10)).threads  # the flow sees its own write
+            assert reads.of(GUILD_SETTINGS) == 2, reads.reads
+        await service.store.put_guild_settings(replace(changed, turn_timeout=900))  # another process
+        go_on.set()
+        assert (await later[0]).turn_timeout == 900
+        assert reads.of(GUILD_SETTINGS) == 3, reads.reads
