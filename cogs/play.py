@@ -158,6 +158,25 @@ class Play(ButtonCog):
         players: app_commands.Range[int, 2, 4] | None = None,
         level: str | None = None,
     ) -> None:
+        """/play: one flow, in which the server's settings are read once (`Guilds.flow`)."""
+        with service_of(interaction).guilds.flow():
+            await self._play(
+                interaction, game, opponent, options, first, rated, turn_timeout, thread, players, level
+            )
+
+    async def _play(
+        self,
+        interaction: Interaction,
+        game: str,
+        opponent: discord.Member | None,
+        options: str | None,
+        first: str | None,
+        rated: bool | None,
+        turn_timeout: int | None,
+        thread: bool | None,
+        players: int | None,
+        level: str | None,
+    ) -> None:
         runtime = runtime_of(interaction)
         service = runtime.service
         runtime.remember(interaction.user, opponent)

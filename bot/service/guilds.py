@@ -3,9 +3,11 @@ where games may start, and the language of public messages."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from bot.service.cache import GUILD_SETTINGS, Cache, key
 from bot.service.errors import ChannelNotAllowed, InvalidSetting, TurnTimeoutRange, valid_id
@@ -24,11 +26,23 @@ DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 
 
 class _Flow:
-    """The settings one flow has read, by guild; forgotten (and never used again) when the flow ends."""
+    """The settings one flow has read, by guild: used by the task that runs the flow only (a task it starts
+    inherits the context, not the reads), and forgotten when the flow ends."""
 
     def __init__(self) -> None:
         self.read: dict[int, GuildSettings] = {}
+        self.task = _current_task()
         self.open = True
+
+    def here(self) -> bool:
+        return self.open and self.task is _current_task()
+
+
+def _current_task() -> asyncio.Task[Any] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no event loop running: no flow to share with
+        return None
 
 
 _FLOW: ContextVar[_Flow | None] = ContextVar("tessera_guild_settings_flow", default=None)
@@ -53,8 +67,9 @@ class Guilds:
     @contextmanager
     def flow() -> Iterator[None]:
         """One user's action (an interaction, a request): inside it each guild's settings are read once and
-        that read is reused (its language, its time per turn), also where the cache cannot be used. Nothing
-        is kept past the block: a task it started that runs on afterwards reads afresh."""
+        that read is reused (its language, its time per turn), also where the cache cannot be used. Only the
+        task that opened it uses it, and nothing is kept past the block: a task it started (the bot's turn)
+        reads afresh."""
         flow = _Flow()
         token = _FLOW.set(flow)
         try:
@@ -67,13 +82,13 @@ class Guilds:
     async def settings(self, guild_id: int) -> GuildSettings:
         valid_id(guild_id, "server")
         flow = _FLOW.get()
-        if flow is not None and flow.open and guild_id in flow.read:
+        if flow is not None and flow.here() and guild_id in flow.read:
             return flow.read[guild_id]
         stored = await self.cache.get(
             key(GUILD_SETTINGS, guild_id), lambda: self.store.get_guild_settings(guild_id)
         )
         found = stored or GuildSettings(guild_id, self.default_turn_timeout, False, ())
-        if flow is not None and flow.open:
+        if flow is not None and flow.here():
             flow.read[guild_id] = found
         return found
 

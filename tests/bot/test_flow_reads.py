@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service import Service
-from tests.bot.helpers import last_board
+from tests.bot.helpers import bot_member, last_board
 from tests.service.reads import CHALLENGE_ROW, GUILD_SETTINGS, LOBBY_ROW, MATCH_ROW, counting_reads
 
 
@@ -82,3 +82,20 @@ async def test_a_lobby_start_reads_the_lobby_and_the_settings_once(world: Any) -
     assert "The match begins." in last_board(channel).content
     assert reads.of(LOBBY_ROW) == 1, reads.reads
     assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+
+
+async def test_play_reads_the_settings_once(world: Any) -> None:
+    """/play reads the server's settings for threads, the allowed channels, the time per turn and the
+    language of its reply: once."""
+    alice, bob, channel = world.alice, world.bob, world.channel
+    with counting_reads(service_of(world)) as reads:
+        asked = await alice.slash(channel, "play", game="paint", opponent=bob)
+    assert "challenges you to **Paint**" in asked.response.content
+    assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+
+    bots = world.guild.create_text_channel("bots")
+    with counting_reads(service_of(world)) as reads:  # Alice is White and moves first: the bot waits
+        played = await alice.slash(bots, "play", game="paint", opponent=bot_member(world), first="challenger")
+    assert not played.ephemeral
+    assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+    assert reads.of(MATCH_ROW) == 1, reads.reads  # is the channel free?

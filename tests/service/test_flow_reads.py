@@ -117,8 +117,8 @@ async def test_a_lobby_start_reads_the_lobby_and_the_settings_once(service: Serv
 
 
 async def test_a_flow_reads_a_servers_settings_once_and_keeps_nothing_past_its_end(service: Service) -> None:
-    """`Guilds.flow`: one read per flow, the flow's own writes seen, and a task it started that runs on after
-    the flow ended reads afresh (another process's change is never hidden from it)."""
+    """`Guilds.flow`: one read per flow, the flow's own writes seen, and a task it started reads afresh
+    (another process's change is never hidden from it), during the flow or after it."""
     guilds = service.guilds
     await guilds.update(10, turn_timeout=600)
     later: list[asyncio.Task[GuildSettings]] = []
@@ -134,10 +134,12 @@ async def test_a_flow_reads_a_servers_settings_once_and_keeps_nothing_past_its_e
             assert await guilds.turn_timeout(10, 0) == 600
             later.append(asyncio.create_task(after_the_flow()))
             assert reads.of(GUILD_SETTINGS) == 1, reads.reads
+            assert (await asyncio.create_task(guilds.settings(10))).turn_timeout == 600  # not the flow's read
+            assert reads.of(GUILD_SETTINGS) == 2, reads.reads
             changed = await guilds.update(10, threads=True)  # reads the settings it changes: the flow's read
             assert changed.threads and (await guilds.settings(10)).threads  # the flow sees its own write
-            assert reads.of(GUILD_SETTINGS) == 2, reads.reads
+            assert reads.of(GUILD_SETTINGS) == 3, reads.reads
         await service.store.put_guild_settings(replace(changed, turn_timeout=900))  # another process
         go_on.set()
         assert (await later[0]).turn_timeout == 900
-        assert reads.of(GUILD_SETTINGS) == 3, reads.reads
+        assert reads.of(GUILD_SETTINGS) == 4, reads.reads
