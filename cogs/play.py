@@ -474,8 +474,9 @@ class Play(ButtonCog):
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
         challenges = service_of(interaction).challenges
-        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
-        challenge = await challenges.decline(ref.ref, interaction.user.id)
+        challenge = await challenges.get(ref.ref)
+        same_server(interaction, challenge.guild_id)
+        challenge = await challenges.decline(challenge, interaction.user.id)
         public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(
@@ -490,8 +491,9 @@ class Play(ButtonCog):
 
     async def on_withdraw(self, interaction: Interaction, ref: ButtonRef) -> None:
         challenges = service_of(interaction).challenges
-        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
-        challenge = await challenges.withdraw(ref.ref, interaction.user.id)
+        challenge = await challenges.get(ref.ref)
+        same_server(interaction, challenge.guild_id)
+        challenge = await challenges.withdraw(challenge, interaction.user.id)
         public = await runtime_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(

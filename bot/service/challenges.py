@@ -8,6 +8,7 @@ for an answer; the turn clock expires it (`expire`), each exactly once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot.service.errors import (
@@ -151,16 +152,19 @@ class Challenges:
             raise ChallengeClosed(status=again.status) from None
 
     async def _close(self, challenge: Challenge, status: ChallengeStatus) -> Challenge:
+        """Close a pending challenge; the store does it only while it is pending (else ChallengeClosed)."""
         if not await self.store.set_challenge_status(challenge.id, status):
             raise ChallengeClosed(status=(await self.get(challenge.id)).status)
-        return await self.get(challenge.id)
+        return replace(challenge, status=status)
 
-    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
-        challenge = await self.check_accept(challenge_id, user_id)
+    async def decline(self, challenge: int | Challenge, user_id: int) -> Challenge:
+        """The opponent declines. `challenge` is its id, or the challenge as this flow read it."""
+        challenge = await self.check_accept(challenge, user_id)
         return await self._close(challenge, ChallengeStatus.DECLINED)
 
-    async def withdraw(self, challenge_id: int, user_id: int) -> Challenge:
-        challenge = await self._pending(challenge_id)
+    async def withdraw(self, challenge: int | Challenge, user_id: int) -> Challenge:
+        """The challenger withdraws it. `challenge` is its id, or the challenge as this flow read it."""
+        challenge = await self._pending(challenge)
         if user_id != challenge.challenger_id:
             raise OnlyChallenger(user_id=challenge.challenger_id)
         return await self._close(challenge, ChallengeStatus.WITHDRAWN)
@@ -172,7 +176,7 @@ class Challenges:
         expired = []
         for challenge in await self.store.due_challenges(now, shards=shards):
             if await self.store.set_challenge_status(challenge.id, ChallengeStatus.EXPIRED):
-                expired.append(await self.get(challenge.id))
+                expired.append(replace(challenge, status=ChallengeStatus.EXPIRED))
         return expired
 
     async def next_expiry(self, *, shards: Shards | None = None) -> float | None:

@@ -99,3 +99,18 @@ async def test_play_reads_the_settings_once(world: Any) -> None:
     assert not played.ephemeral
     assert reads.of(GUILD_SETTINGS) == 1, reads.reads
     assert reads.of(MATCH_ROW) == 1, reads.reads  # is the channel free?
+
+
+async def test_decline_and_withdraw_read_the_challenge_once(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    asked = await alice.slash(channel, "play", game="paint", opponent=bob)
+    with counting_reads(service_of(world)) as reads:
+        declined = await bob.click(asked.response, label="Decline")
+    assert declined.acknowledged
+    assert reads.of(CHALLENGE_ROW) == 1, reads.reads
+
+    again = await alice.slash(channel, "play", game="paint", opponent=bob)
+    with counting_reads(service_of(world)) as reads:
+        withdrawn = await alice.click(again.response, label="Withdraw")
+    assert withdrawn.acknowledged
+    assert reads.of(CHALLENGE_ROW) == 1, reads.reads

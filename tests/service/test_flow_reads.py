@@ -143,3 +143,21 @@ async def test_a_flow_reads_a_servers_settings_once_and_keeps_nothing_past_its_e
         go_on.set()
         assert (await later[0]).turn_timeout == 900
         assert reads.of(GUILD_SETTINGS) == 4, reads.reads
+
+
+@pytest.mark.parametrize("answer", ["decline", "withdraw", "expire"])
+async def test_closing_a_challenge_reads_it_once_and_returns_what_was_stored(
+    service: Service, clock: FakeClock, answer: str
+) -> None:
+    challenge = await service.challenges.create("race", {}, ALICE, BOB, guild_id=10, channel_id=CHANNEL)
+    with counting_reads(service) as reads:
+        if answer == "decline":
+            closed = await service.challenges.decline(challenge.id, BOB)
+        elif answer == "withdraw":
+            closed = await service.challenges.withdraw(challenge.id, ALICE)
+        else:
+            clock.advance(service.challenges.ttl + 1)
+            [closed] = await service.challenges.expire()
+    assert closed.status == {"decline": "declined", "withdraw": "withdrawn", "expire": "expired"}[answer]
+    assert closed == await service.store.get_challenge(challenge.id)
+    assert reads.of(CHALLENGE_ROW) == (0 if answer == "expire" else 1), reads.reads
