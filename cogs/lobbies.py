@@ -144,15 +144,17 @@ class Lobbies(ButtonCog):
 
     async def on_join(self, interaction: Interaction, ref: ButtonRef) -> None:
         lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
+        lobby = await lobbies.get(ref.ref)
+        same_server(interaction, lobby.guild_id)
         runtime_of(interaction).remember(interaction.user)
-        lobby = await lobbies.join(ref.ref, interaction.user.id)
+        lobby = await lobbies.join(lobby, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_leave(self, interaction: Interaction, ref: ButtonRef) -> None:
         lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
-        lobby = await lobbies.leave(ref.ref, interaction.user.id)
+        lobby = await lobbies.get(ref.ref)
+        same_server(interaction, lobby.guild_id)
+        lobby = await lobbies.leave(lobby, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_add_bot(self, interaction: Interaction, ref: ButtonRef) -> None:
@@ -164,7 +166,7 @@ class Lobbies(ButtonCog):
                 Text("Only {host}, who opened the lobby, can add me.", host=f"<@{lobby.host_id}>")
             )
         level = ref.arg if ref.arg in AI_LEVELS else DEFAULT_LEVEL
-        lobby = await lobbies.join(ref.ref, bot_user_id(interaction), ai_level=level)
+        lobby = await lobbies.join(lobby, bot_user_id(interaction), ai_level=level)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_start(self, interaction: Interaction, ref: ButtonRef) -> None:

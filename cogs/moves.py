@@ -267,7 +267,7 @@ class Moves(ButtonCog):
         runtime = runtime_of(interaction)
         match = await match_here(interaction)
         await interaction.response.defer()
-        last_move = await runtime.service.matches.last_move(match.id)
+        last_move = await runtime.service.matches.last_move(match)
         message = await runtime.board(match, last_move=last_move, viewer=interaction.user.id)
         await send_board(interaction, match, message)
 

@@ -105,9 +105,16 @@ class Lobbies:
             now,
         )
 
-    async def join(self, lobby_id: int, user_id: int, *, ai_level: str | None = None) -> Lobby:
-        """Take a seat in an open lobby; with `ai_level`, `user_id` is the bot's id and the bot takes it."""
-        lobby = await self.get(lobby_id)
+    async def _lobby(self, lobby: int | Lobby) -> Lobby:
+        """The lobby as this flow read it already, else read now."""
+        return lobby if isinstance(lobby, Lobby) else await self.get(lobby)
+
+    async def join(self, lobby: int | Lobby, user_id: int, *, ai_level: str | None = None) -> Lobby:
+        """Take a seat in an open lobby; with `ai_level`, `user_id` is the bot's id and the bot takes it.
+        `lobby` is its id, or the lobby as this flow read it; the store adds the member only while the lobby
+        is open and has room, and the lobby is read again after, with everyone who joined meanwhile."""
+        lobby = await self._lobby(lobby)
+        lobby_id = lobby.id
         valid_id(user_id, "user")
         if ai_level is not None and ai_level not in AI_LEVELS:
             raise BadAiLevel(level=ai_level)
@@ -126,9 +133,10 @@ class Lobbies:
             raise AlreadyJoined()
         return await self.get(lobby_id)
 
-    async def leave(self, lobby_id: int, user_id: int) -> Lobby:
-        """Leave an open lobby; if the host leaves, the lobby closes."""
-        lobby = await self.get(lobby_id)
+    async def leave(self, lobby: int | Lobby, user_id: int) -> Lobby:
+        """Leave an open lobby; if the host leaves, the lobby closes. `lobby` as for `join`."""
+        lobby = await self._lobby(lobby)
+        lobby_id = lobby.id
         if lobby.status is not LobbyStatus.OPEN:
             raise LobbyClosed()
         if not any(m.user_id == user_id and m.ai_level is None for m in lobby.members):
@@ -143,8 +151,7 @@ class Lobbies:
         """What `start` checks before it starts the match: the lobby is open, `user_id` is its host and
         enough players are in. The bot calls it before opening a thread for the match. `lobby` is its id, or
         the lobby as this flow read it (not read again)."""
-        if not isinstance(lobby, Lobby):
-            lobby = await self.get(lobby)
+        lobby = await self._lobby(lobby)
         if lobby.status is not LobbyStatus.OPEN:
             raise LobbyClosed()
         if user_id != lobby.host_id:

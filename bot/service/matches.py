@@ -466,14 +466,16 @@ class MatchService:
         steps = await self.replay_or_set_aside(row, rules, stored)
         return [self.move_view(row, rules, step, stored[step.ply]) for step in steps]
 
-    async def log(self, match_id: int) -> list[MoveRecord]:
-        """The stored move log, as it is (no replay): for a replay image, or the last move of a board."""
-        await self._row(match_id)
-        return await self.store.moves(match_id)
+    async def log(self, match: int | MatchRecord) -> list[MoveRecord]:
+        """The stored move log, as it is (no replay): for a replay image, or the last move of a board.
+        `match` is its id (the match is looked up first: UnknownMatch, MatchDamaged), or the match as this
+        flow read it."""
+        row = match if isinstance(match, MatchRecord) else await self._row(match)
+        return await self.store.moves(row.id)
 
-    async def last_move(self, match_id: int) -> str | None:
-        """The notation of the last move played, None before the first."""
-        log = await self.log(match_id)
+    async def last_move(self, match: int | MatchRecord) -> str | None:
+        """The notation of the last move played, None before the first. `match` as for `log`."""
+        log = await self.log(match)
         return log[-1].notation if log else None
 
     async def bot_turns(self, *, shards: Shards | None = None) -> list[MatchView]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service import Service
-from tests.bot.helpers import bot_member, last_board
+from tests.bot.helpers import bot_member, last_board, reply_text
 from tests.service.reads import CHALLENGE_ROW, GUILD_SETTINGS, LOBBY_ROW, MATCH_ROW, counting_reads
 
 
@@ -114,3 +114,28 @@ async def test_decline_and_withdraw_read_the_challenge_once(world: Any) -> None:
         withdrawn = await alice.click(again.response, label="Withdraw")
     assert withdrawn.acknowledged
     assert reads.of(CHALLENGE_ROW) == 1, reads.reads
+
+
+async def test_board_reads_its_match_once(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await alice.slash(channel, "play", game="paint", opponent=bob, first="challenger")
+    await bob.click(channel.history()[-1], label="Accept")
+    await alice.slash(channel, "move", notation="c1-c3")
+    with counting_reads(service_of(world)) as reads:
+        shown = await bob.slash(channel, "board")
+    assert "Move 2" in reply_text(shown) and "your turn as Black" in reply_text(shown)
+    assert reads.of(MATCH_ROW) == 1, reads.reads
+
+
+async def test_join_and_leave_read_the_lobby_once_before_they_change_it(world: Any) -> None:
+    """The lobby is read once to check the button and the join, and once after the change (with whoever
+    joined meanwhile): two reads, where there were three."""
+    alice, bob, channel = world.alice, world.bob, world.channel
+    opened = await alice.slash(channel, "play", game="tilingking", players=3, options="board=sq9")
+    with counting_reads(service_of(world)) as reads:
+        await bob.click(opened.response, label="Join")
+    assert reads.of(LOBBY_ROW) == 2, reads.reads
+    with counting_reads(service_of(world)) as reads:
+        await bob.click(channel.history()[-1], label="Leave")
+    assert reads.of(LOBBY_ROW) == 2, reads.reads
+    assert f"<@{bob.id}>" not in channel.history()[-1].content
