@@ -6,7 +6,7 @@ options line."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +24,9 @@ from bot.parts import Parts
 from bot.replies import UserError
 from bot.runtime import Runtime
 from bot.service import Service
+from bot.service.options import HostOptions, MatchOptions
 from bot.service.records import MatchView
-from games.base import Option, SeatChoice
+from games.base import Rules
 from games.texts import N_, Text
 
 if TYPE_CHECKING:
@@ -184,34 +185,35 @@ SEATS_IN_WORDS = {
 
 
 def option_summary(
-    options: Mapping[str, Any],
-    specs: Sequence[Option] = (),
+    options: MatchOptions,
+    rules: Rules[Any, Any],
     tr: Tr = ENGLISH,
     *,
-    first_seat: SeatChoice | None = None,
     players: Mapping[str, str] | None = None,
 ) -> str:
     """The options that differ from their defaults, in a short line ("`board=hex5` · `balance=off` · 12 hours
-    per turn"): option names and values are notation, written as the `options` field takes them in every
-    language (never as English words in a translated sentence); the turn time, `rated` and the first seat are
-    said in words. The `first_seat` option reads as who takes that seat ("Who plays White and moves first:
-    <@1>", its value looked up in `players`), else as "the challenger takes the first seat"."""
-    defaults = {spec.name: spec.default for spec in specs}
-    seat_options = {spec.name for spec in specs if "challenger" in spec.choices}
+    per turn"): the game's option names and values are notation, written as the `options` field takes them
+    in every language (never as English words in a translated sentence); the host's (the turn time, `rated`,
+    the first seat) are said in words. The first seat reads as who takes it ("Who plays White and moves
+    first: <@1>", its value looked up in `players`), else as "the challenger takes the first seat"."""
     shown = []
-    for name, value in options.items():
-        if name in defaults and defaults[name] == value:
+    for spec in rules.options:
+        value = options.engine.get(spec.name, spec.default)
+        if value == spec.default:
             continue
-        if first_seat is not None and name == first_seat.option and players and value in players:
-            shown.append(tr("{choice}: {player}", choice=tr(first_seat.help), player=players[value]))
-        elif name == "turn_timeout":
-            shown.append(tr("{duration} per turn", duration=duration_text(int(value) * 60, tr)))
-        elif name == "rated":  # a /play field of its own, shown in words
-            shown.append(tr("rated") if value else tr("casual match"))
-        elif name in seat_options and value in SEATS_IN_WORDS:
-            shown.append(tr(SEATS_IN_WORDS[value]))
-        elif isinstance(value, bool):
-            shown.append(f"`{name}={'on' if value else 'off'}`")
+        if isinstance(value, bool):
+            shown.append(f"`{spec.name}={'on' if value else 'off'}`")
         else:
-            shown.append(f"`{name}={value}`")
+            shown.append(f"`{spec.name}={value}`")
+    host, default = options.host, HostOptions()
+    if host.rated != default.rated:  # a /play field of its own, shown in words
+        shown.append(tr("rated") if host.rated else tr("casual match"))
+    if host.turn_timeout != default.turn_timeout:
+        shown.append(tr("{duration} per turn", duration=duration_text(host.turn_timeout * 60, tr)))
+    first = host.first_seat
+    if first is not None and first != default.first_seat:
+        if players and first in players:
+            shown.append(tr("{choice}: {player}", choice=tr(rules.first_seat.help), player=players[first]))
+        elif first in SEATS_IN_WORDS:
+            shown.append(tr(SEATS_IN_WORDS[first]))
     return " · ".join(shown)

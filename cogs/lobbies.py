@@ -3,7 +3,6 @@ buttons. Seats are drawn at random when the host starts the match."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -13,7 +12,7 @@ from bot.boards import bot_label, level_word
 from bot.i18n import ENGLISH, Tr
 from bot.replies import UserError
 from bot.service.lobbies import Lobbies as LobbyService
-from bot.service.options import match_options
+from bot.service.options import MatchOptions
 from bot.service.records import AI_LEVELS, Lobby, LobbyStatus
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs import game_name
@@ -32,11 +31,11 @@ from cogs.common import (
     same_server,
     service_of,
 )
-from games.base import Option
+from games.base import Rules
 from games.texts import Text
 
 
-def lobby_text(lobby: Lobby, specs: Sequence[Option], min_players: int, tr: Tr = ENGLISH) -> str:
+def lobby_text(lobby: Lobby, rules: Rules[Any, Any], min_players: int, tr: Tr = ENGLISH) -> str:
     name = game_name(lobby.game)
     members = ", ".join(bot_label(m.ai_level, tr) if m.ai_level else f"<@{m.user_id}>" for m in lobby.members)
     head = tr(
@@ -51,7 +50,7 @@ def lobby_text(lobby: Lobby, specs: Sequence[Option], min_players: int, tr: Tr =
         return head + "\n" + tr("This lobby is closed.")
     if lobby.status is LobbyStatus.STARTED:
         return head + "\n" + tr("The match has started (#{match_id}).", match_id=lobby.match_id)
-    extra = option_summary(lobby.options, specs, tr)
+    extra = option_summary(MatchOptions.load(rules, lobby.options, lobby=True), rules, tr)
     lines = [head]
     if extra:
         lines.append(tr("Options: {options}", options=extra))
@@ -86,7 +85,7 @@ def lobby_view(lobby: Lobby, *, level: str, thread: bool, tr: Tr = ENGLISH) -> d
 def lobby_message(lobbies: LobbyService, lobby: Lobby, tr: Tr) -> str:
     """The lobby's message with the rules of its game (the options it shows, the players it needs)."""
     rules = lobbies.matches.rules(lobby.game)
-    return lobby_text(lobby, match_options(rules, lobby=True), lobbies.min_players(lobby), tr)
+    return lobby_text(lobby, rules, lobbies.min_players(lobby), tr)
 
 
 async def open_lobby(
@@ -147,15 +146,17 @@ class Lobbies(ButtonCog):
 
     async def on_join(self, interaction: Interaction, ref: ButtonRef) -> None:
         lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
+        lobby = await lobbies.get(ref.ref)
+        same_server(interaction, lobby.guild_id)
         names_of(interaction).remember(interaction.user)
-        lobby = await lobbies.join(ref.ref, interaction.user.id)
+        lobby = await lobbies.join(lobby, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_leave(self, interaction: Interaction, ref: ButtonRef) -> None:
         lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
-        lobby = await lobbies.leave(ref.ref, interaction.user.id)
+        lobby = await lobbies.get(ref.ref)
+        same_server(interaction, lobby.guild_id)
+        lobby = await lobbies.leave(lobby, interaction.user.id)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_add_bot(self, interaction: Interaction, ref: ButtonRef) -> None:
@@ -167,28 +168,31 @@ class Lobbies(ButtonCog):
                 Text("Only {host}, who opened the lobby, can add me.", host=f"<@{lobby.host_id}>")
             )
         level = ref.arg if ref.arg in AI_LEVELS else DEFAULT_LEVEL
-        lobby = await lobbies.join(ref.ref, bot_user_id(interaction), ai_level=level)
+        lobby = await lobbies.join(lobby, bot_user_id(interaction), ai_level=level)
         await self._refresh_lobby(interaction, lobby, ref)
 
     async def on_start(self, interaction: Interaction, ref: ButtonRef) -> None:
-        lobbies = service_of(interaction).lobbies
-        same_server(interaction, (await lobbies.get(ref.ref)).guild_id)
-        lobby = await lobbies.check_start(ref.ref, interaction.user.id)
-        await interaction.response.defer()
-        thread_id = None
-        if ref.arg == "thread":
-            thread_id = await open_thread(interaction, f"{game_name(lobby.game)} #{lobby.id}")
-        try:
-            match = await lobbies.start(ref.ref, interaction.user.id, channel_id=thread_id)
-        except BaseException:
-            await delete_thread(self.bot, thread_id)
-            raise
-        interaction.extras["match_id"] = match.id
-        public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
-        await interaction.edit_original_response(
-            content=lobby_message(lobbies, await lobbies.get(ref.ref), public), view=None
-        )
-        await post_start(parts_of(interaction), match, viewer=interaction.user.id)
+        """The host starts the match (in a new thread if the lobby asked for one). One flow: the lobby and
+        the server's settings are read once (`Guilds.flow`)."""
+        parts = parts_of(interaction)
+        lobbies = parts.service.lobbies
+        with parts.service.guilds.flow():
+            lobby = await lobbies.get(ref.ref)
+            same_server(interaction, lobby.guild_id)
+            lobby = await lobbies.check_start(lobby, interaction.user.id)
+            await interaction.response.defer()
+            thread_id = None
+            if ref.arg == "thread":
+                thread_id = await open_thread(interaction, f"{game_name(lobby.game)} #{lobby.id}")
+            try:
+                lobby, match = await lobbies.started(lobby, interaction.user.id, channel_id=thread_id)
+            except BaseException:
+                await delete_thread(self.bot, thread_id)
+                raise
+            interaction.extras["match_id"] = match.id
+            public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
+            await interaction.edit_original_response(content=lobby_message(lobbies, lobby, public), view=None)
+            await post_start(parts, match, viewer=interaction.user.id)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -176,7 +176,7 @@ class Moves(ButtonCog):
         if word is not None and match.user_to_move == interaction.user.id:
             await self.ask_to_confirm(interaction, match, word)
             return
-        played = await service_of(interaction).matches.play(match.id, interaction.user.id, notation)
+        played = await service_of(interaction).matches.play(match, interaction.user.id, notation)
         await self.reply_with_board(interaction, played)
 
     @move.autocomplete("notation")
@@ -212,14 +212,15 @@ class Moves(ButtonCog):
     @app_commands.guild_only()
     async def pass_(self, interaction: Interaction) -> None:
         match = await match_here(interaction)
-        played = await service_of(interaction).matches.pass_turn(match.id, interaction.user.id)
+        played = await service_of(interaction).matches.pass_turn(match, interaction.user.id)
         await self.reply_with_board(interaction, played)
 
     async def on_move_button(self, interaction: Interaction, ref: ButtonRef) -> None:
         parts = parts_of(interaction)
-        same_server(interaction, (await parts.service.matches.get(ref.ref)).guild_id)
+        match = await parts.service.matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
         parts.names.remember(interaction.user)
-        played = await parts.service.matches.play(ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply)
+        played = await parts.service.matches.play(match, interaction.user.id, ref.arg, expected_ply=ref.ply)
         await self.reply_with_board(interaction, played)
 
     async def on_confirm_button(self, interaction: Interaction, ref: ButtonRef) -> None:
@@ -241,9 +242,10 @@ class Moves(ButtonCog):
         """Yes to a move that cannot be undone: play it at the ply it was asked at; the question loses its
         button and says what was played, and the board is posted in the channel."""
         parts = parts_of(interaction)
-        same_server(interaction, (await parts.service.matches.get(ref.ref)).guild_id)
+        match = await parts.service.matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
         parts.names.remember(interaction.user)
-        played = await parts.service.matches.play(ref.ref, interaction.user.id, ref.arg, expected_ply=ref.ply)
+        played = await parts.service.matches.play(match, interaction.user.id, ref.arg, expected_ply=ref.ply)
         tr = for_user(interaction)
         await interaction.response.edit_message(
             content=sentence_case(tr.text(played.move.description)), view=None
@@ -277,7 +279,7 @@ class Moves(ButtonCog):
         parts = parts_of(interaction)
         match = await match_here(interaction)
         await interaction.response.defer()
-        last_move = await parts.service.matches.last_move(match.id)
+        last_move = await parts.service.matches.last_move(match)
         message = await parts.boards.board(match, last_move=last_move, viewer=interaction.user.id)
         await send_board(interaction, match, message)
 

@@ -21,8 +21,9 @@ from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError, report_error
 from bot.service.options import (
     SEAT_CHOICES,
+    MatchOptions,
     OptionsTextError,
-    match_options,
+    host_given,
     parse_options_text,
     suggest_options,
 )
@@ -157,6 +158,25 @@ class Play(ButtonCog):
         players: app_commands.Range[int, 2, 4] | None = None,
         level: str | None = None,
     ) -> None:
+        """/play: one flow, in which the server's settings are read once (`Guilds.flow`)."""
+        with service_of(interaction).guilds.flow():
+            await self._play(
+                interaction, game, opponent, options, first, rated, turn_timeout, thread, players, level
+            )
+
+    async def _play(
+        self,
+        interaction: Interaction,
+        game: str,
+        opponent: discord.Member | None,
+        options: str | None,
+        first: str | None,
+        rated: bool | None,
+        turn_timeout: int | None,
+        thread: bool | None,
+        players: int | None,
+        level: str | None,
+    ) -> None:
         parts = parts_of(interaction)
         service = parts.service
         parts.names.remember(interaction.user, opponent)
@@ -172,14 +192,9 @@ class Play(ButtonCog):
                 )
             )
         given = self._given_options(game, options, lobby=lobby)
-        if rated is not None:
-            given["rated"] = rated
-        if turn_timeout is not None:
-            given["turn_timeout"] = turn_timeout
-        if first is not None:
-            if lobby:
-                raise UserError(Text("Seats in a lobby are drawn at random; leave `first` out."))
-            given[rules.first_seat.option] = first
+        if first is not None and lobby:
+            raise UserError(Text("Seats in a lobby are drawn at random; leave `first` out."))
+        given.update(host_given(rules, rated=rated, turn_timeout=turn_timeout, first=first))
         me = bot_user_id(interaction)
         against_bot = opponent is not None and opponent.id == me
         if level is not None and not against_bot and not lobby:
@@ -396,9 +411,7 @@ class Play(ButtonCog):
     def challenge_text(self, challenge: Challenge, tr: Tr = ENGLISH) -> str:
         rules = service_of(self.bot).rules(challenge.game)
         players = {"challenger": f"<@{challenge.challenger_id}>", "opponent": f"<@{challenge.opponent_id}>"}
-        extra = option_summary(
-            challenge.options, match_options(rules), tr, first_seat=rules.first_seat, players=players
-        )
+        extra = option_summary(MatchOptions.load(rules, challenge.options), rules, tr, players=players)
         lines = [
             tr(
                 "{opponent}, {challenger} challenges you to **{game}** (challenge #{challenge_id}).",
@@ -425,40 +438,45 @@ class Play(ButtonCog):
     # --------------------------------------------------------------------------------- challenge buttons
 
     async def on_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
+        """The opponent accepts: the match starts (in a new thread if the challenge asked for one). One flow:
+        the challenge and the server's settings are read once (`Guilds.flow`)."""
         parts = parts_of(interaction)
         challenges = parts.service.challenges
-        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
-        challenge = await challenges.check_accept(ref.ref, interaction.user.id)
-        parts.names.remember(interaction.user)
-        await interaction.response.defer()
-        public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
-        thread_id: int | None = None
-        if ref.arg == "thread":
-            thread_id = await open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
-        try:
-            match = await challenges.accept(ref.ref, interaction.user.id, channel_id=thread_id)
-        except BaseException:
-            await delete_thread(self.bot, thread_id)
-            raise
-        interaction.extras["match_id"] = match.id
-        if match.channel_id != challenge.channel_id:
-            accepted = public(
-                "Accepted: match #{match_id} in {channel}.",
-                match_id=match.id,
-                channel=f"<#{match.channel_id}>",
+        with parts.service.guilds.flow():
+            challenge = await challenges.get(ref.ref)
+            same_server(interaction, challenge.guild_id)
+            challenge = await challenges.check_accept(challenge, interaction.user.id)
+            parts.names.remember(interaction.user)
+            await interaction.response.defer()
+            public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
+            thread_id: int | None = None
+            if ref.arg == "thread":
+                thread_id = await open_thread(interaction, f"{game_name(challenge.game)} #{challenge.id}")
+            try:
+                match = await challenges.accept(challenge, interaction.user.id, channel_id=thread_id)
+            except BaseException:
+                await delete_thread(self.bot, thread_id)
+                raise
+            interaction.extras["match_id"] = match.id
+            if match.channel_id != challenge.channel_id:
+                accepted = public(
+                    "Accepted: match #{match_id} in {channel}.",
+                    match_id=match.id,
+                    channel=f"<#{match.channel_id}>",
+                )
+            else:
+                accepted = public("Accepted: match #{match_id}.", match_id=match.id)
+            await interaction.edit_original_response(
+                content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
+                view=None,
             )
-        else:
-            accepted = public("Accepted: match #{match_id}.", match_id=match.id)
-        await interaction.edit_original_response(
-            content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
-            view=None,
-        )
-        await post_start(parts_of(interaction), match, viewer=interaction.user.id)
+            await post_start(parts, match, viewer=interaction.user.id)
 
     async def on_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
         challenges = service_of(interaction).challenges
-        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
-        challenge = await challenges.decline(ref.ref, interaction.user.id)
+        challenge = await challenges.get(ref.ref)
+        same_server(interaction, challenge.guild_id)
+        challenge = await challenges.decline(challenge, interaction.user.id)
         public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(
@@ -473,8 +491,9 @@ class Play(ButtonCog):
 
     async def on_withdraw(self, interaction: Interaction, ref: ButtonRef) -> None:
         challenges = service_of(interaction).challenges
-        same_server(interaction, (await challenges.get(ref.ref)).guild_id)
-        challenge = await challenges.withdraw(ref.ref, interaction.user.id)
+        challenge = await challenges.get(ref.ref)
+        same_server(interaction, challenge.guild_id)
+        challenge = await challenges.withdraw(challenge, interaction.user.id)
         public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=public(

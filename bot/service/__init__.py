@@ -6,6 +6,7 @@ One `Service` over one store holds the parts, each a file of one job:
     agreements  Agreements: abort by common consent, take moves back                        (agreements.py)
     challenges  Challenges: challenge a member, or play the bot at once                      (challenges.py)
     lobbies     Lobbies: open tables of 2-4 players                                         (lobbies.py)
+    starts      Starts: options, seats and the start of a match, for both of them            (starts.py)
     guilds      Guilds: per-server settings                                                  (guilds.py)
     ratings     Ratings: openskill ratings and leaderboards                                  (ratings.py)
     history     History: finished matches and statistics                                     (history.py)
@@ -15,8 +16,8 @@ One `Service` over one store holds the parts, each a file of one job:
     messages    Messages: the newest board of each match, each challenge's message           (messages.py)
     reminders   Reminders: opt-in turn reminders in long matches, run by the clock           (reminders.py)
 
-Records and events are in records.py, errors in errors.py, match options in options.py, the store behind
-its protocol in store/. The application (the Discord bot) builds it once::
+Records and events are in records.py, errors in errors.py, match options (the engine's and the host's)
+in options.py, the store behind its protocol in store/. The application (the Discord bot) builds it once::
 
     service = await Service.open(settings.database_url, now=clock)
     service.events.subscribe(TimedOut, on_timeout)   # one handler per background event it shows
@@ -61,6 +62,7 @@ from bot.service.ratings import Ratings
 from bot.service.records import MatchView
 from bot.service.reminders import ReminderHandler, Reminders
 from bot.service.shards import Shards
+from bot.service.starts import Starts
 from bot.service.store import MatchStore, StoreUnavailable, open_store
 from games.base import Rules
 
@@ -103,8 +105,10 @@ class Service:
             state_cache_size=state_cache_size,
         )
         self.agreements = Agreements(self.matches)
-        self.challenges = Challenges(store, self.matches, self.guilds, now=now, rng=rng, ttl=challenge_ttl)
-        self.lobbies = Lobbies(store, self.matches, self.guilds, now=now, rng=rng)
+        self.starts = Starts(self.matches, self.guilds, rng=rng)
+        """The one path from a game, options and players to a started match (starts.py)."""
+        self.challenges = Challenges(store, self.matches, self.starts, now=now, ttl=challenge_ttl)
+        self.lobbies = Lobbies(store, self.matches, self.starts, now=now)
         self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed, cache=self.cache)
         self.messages = Messages(store, now=now)
         self.reminders = Reminders(store, self.matches, self.prefs, now=now, shards=shards)

@@ -7,8 +7,8 @@ for an answer; the turn clock expires it (`expire`), each exactly once.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot.service.errors import (
@@ -23,11 +23,11 @@ from bot.service.errors import (
     UnknownChallenge,
     valid_id,
 )
-from bot.service.guilds import Guilds
 from bot.service.matches import MAX_ID, MatchService
-from bot.service.options import challenger_first, engine_options, resolve
+from bot.service.options import MatchOptions
 from bot.service.records import AI_LEVELS, Challenge, ChallengeStatus, MatchView
 from bot.service.shards import Shards
+from bot.service.starts import Starts
 from bot.service.store import MatchStore, StoreConflict
 from games.base import Rules
 
@@ -39,14 +39,6 @@ MAX_OPEN_PER_CHANNEL = 10
 """Pending challenges one channel may hold at once."""
 
 
-def check_start(rules: Rules[Any, Any], seats: range | int, resolved: Mapping[str, Any]) -> None:
-    """Build the start position for every seat count the match may have: raises InvalidOptions (or the
-    engine's ValueError) for options that only the engine can judge, such as a layout or a board size."""
-    options = engine_options(rules, resolved)
-    for count in [seats] if isinstance(seats, int) else seats:
-        rules.new(count, options, 0)
-
-
 class Challenges:
     """Challenges between two members, and matches against the bot."""
 
@@ -54,17 +46,15 @@ class Challenges:
         self,
         store: MatchStore,
         matches: MatchService,
-        guilds: Guilds,
+        starts: Starts,
         *,
         now: Callable[[], float],
-        rng: random.Random,
         ttl: float = CHALLENGE_TTL,
     ) -> None:
         self.store = store
         self.matches = matches
-        self.guilds = guilds
+        self.starts = starts
         self.now = now
-        self.rng = rng
         self.ttl = ttl
 
     def _two_player(self, game: str) -> Rules[Any, Any]:
@@ -73,12 +63,9 @@ class Challenges:
             raise TwoPlayersOnly(game_name=rules.name, least=rules.seats.start, most=rules.seats.stop - 1)
         return rules
 
-    def check_options(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    def check_options(self, game: str, options: Mapping[str, Any]) -> MatchOptions:
         """The resolved options of a two-player match of `game`, checked completely (InvalidOptions)."""
-        rules = self._two_player(game)
-        resolved = resolve(rules, options)
-        check_start(rules, 2, resolved)
-        return resolved
+        return self.starts.options(self._two_player(game), options, seats=2)
 
     async def create(
         self,
@@ -95,7 +82,7 @@ class Challenges:
         valid_id(opponent_id, "user")
         if challenger_id == opponent_id:
             raise SelfChallenge()
-        resolved = self.check_options(game, options)
+        resolved = self.check_options(game, options).stored(self.matches.rules(game))
         await self.matches.check_channel(guild_id, channel_id)
         if await self.store.count_pending_challenges(challenger_id=challenger_id) >= MAX_OPEN_PER_USER:
             raise TooManyChallenges(count=MAX_OPEN_PER_USER)
@@ -119,61 +106,65 @@ class Challenges:
     async def pending(self, channel_id: int | None = None) -> list[Challenge]:
         return await self.store.pending_challenges(channel_id)
 
-    async def _pending(self, challenge_id: int) -> Challenge:
-        challenge = await self.get(challenge_id)
+    async def _pending(self, challenge: int | Challenge) -> Challenge:
+        """The challenge (as this flow read it already, or read now) while it is pending; ChallengeClosed
+        once it is not, or expired (then marked so)."""
+        if not isinstance(challenge, Challenge):
+            challenge = await self.get(challenge)
         if challenge.status is ChallengeStatus.PENDING and challenge.expires_at <= self.now():
-            await self.store.set_challenge_status(challenge_id, ChallengeStatus.EXPIRED)
+            await self.store.set_challenge_status(challenge.id, ChallengeStatus.EXPIRED)
             raise ChallengeClosed(status=ChallengeStatus.EXPIRED)
         if challenge.status is not ChallengeStatus.PENDING:
             raise ChallengeClosed(status=challenge.status)
         return challenge
 
-    async def check_accept(self, challenge_id: int, user_id: int) -> Challenge:
+    async def check_accept(self, challenge: int | Challenge, user_id: int) -> Challenge:
         """What `accept` checks before it starts the match: the challenge is pending and `user_id` is the
-        one challenged. The bot calls it before opening a thread for the match."""
-        challenge = await self._pending(challenge_id)
+        one challenged. The bot calls it before opening a thread for the match. `challenge` is its id, or the
+        challenge as this flow read it (not read again)."""
+        challenge = await self._pending(challenge)
         if user_id != challenge.opponent_id:
             raise OnlyOpponent(user_id=challenge.opponent_id)
         return challenge
 
-    async def accept(self, challenge_id: int, user_id: int, *, channel_id: int | None = None) -> MatchView:
-        """The opponent accepts: the match starts (in `channel_id` if given, e.g. a new thread)."""
-        challenge = await self.check_accept(challenge_id, user_id)
+    async def accept(
+        self, challenge: int | Challenge, user_id: int, *, channel_id: int | None = None
+    ) -> MatchView:
+        """The opponent accepts: the match starts (in `channel_id` if given, e.g. a new thread). `challenge`
+        is its id, or the challenge as this flow read it: it is not read again, since the store starts the
+        match only while the challenge is still pending (else ChallengeClosed)."""
+        challenge = await self.check_accept(challenge, user_id)
         if channel_id is not None:
             valid_id(channel_id, "channel")
-        rules = self.matches.rules(challenge.game)
-        pair: list[tuple[int, str | None]] = [(challenge.challenger_id, None), (challenge.opponent_id, None)]
-        if not challenger_first(rules, challenge.options, self.rng):
-            pair.reverse()
+        options = MatchOptions.load(self.matches.rules(challenge.game), challenge.options)
         try:
-            return await self.matches.start(
+            return await self.starts.start(
                 challenge.game,
-                engine_options(rules, challenge.options),
-                pair,
-                seed=self.rng.randrange(2**31),
-                rated=bool(challenge.options.get("rated", True)),
-                turn_timeout=await self.guilds.turn_timeout(
-                    challenge.guild_id, int(challenge.options.get("turn_timeout", 0))
-                ),
+                options,
+                [(challenge.challenger_id, None), (challenge.opponent_id, None)],
+                order=options.host.first_seat,
                 guild_id=challenge.guild_id,
                 channel_id=channel_id if channel_id is not None else challenge.channel_id,
-                challenge_id=challenge_id,
+                challenge_id=challenge.id,
             )
         except StoreConflict:
-            again = await self.get(challenge_id)
+            again = await self.get(challenge.id)
             raise ChallengeClosed(status=again.status) from None
 
     async def _close(self, challenge: Challenge, status: ChallengeStatus) -> Challenge:
+        """Close a pending challenge; the store does it only while it is pending (else ChallengeClosed)."""
         if not await self.store.set_challenge_status(challenge.id, status):
             raise ChallengeClosed(status=(await self.get(challenge.id)).status)
-        return await self.get(challenge.id)
+        return replace(challenge, status=status)
 
-    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
-        challenge = await self.check_accept(challenge_id, user_id)
+    async def decline(self, challenge: int | Challenge, user_id: int) -> Challenge:
+        """The opponent declines. `challenge` is its id, or the challenge as this flow read it."""
+        challenge = await self.check_accept(challenge, user_id)
         return await self._close(challenge, ChallengeStatus.DECLINED)
 
-    async def withdraw(self, challenge_id: int, user_id: int) -> Challenge:
-        challenge = await self._pending(challenge_id)
+    async def withdraw(self, challenge: int | Challenge, user_id: int) -> Challenge:
+        """The challenger withdraws it. `challenge` is its id, or the challenge as this flow read it."""
+        challenge = await self._pending(challenge)
         if user_id != challenge.challenger_id:
             raise OnlyChallenger(user_id=challenge.challenger_id)
         return await self._close(challenge, ChallengeStatus.WITHDRAWN)
@@ -185,7 +176,7 @@ class Challenges:
         expired = []
         for challenge in await self.store.due_challenges(now, shards=shards):
             if await self.store.set_challenge_status(challenge.id, ChallengeStatus.EXPIRED):
-                expired.append(await self.get(challenge.id))
+                expired.append(replace(challenge, status=ChallengeStatus.EXPIRED))
         return expired
 
     async def next_expiry(self, *, shards: Shards | None = None) -> float | None:
@@ -213,18 +204,12 @@ class Challenges:
         if user_id == bot_id:
             raise SelfChallenge()
         resolved = self.check_options(game, options)
-        rules = self.matches.rules(game)
         await self.matches.check_channel(guild_id, channel_id, opened_from=opened_from)
-        pair: list[tuple[int, str | None]] = [(user_id, None), (bot_id, level)]
-        if not challenger_first(rules, resolved, self.rng):
-            pair.reverse()
-        return await self.matches.start(
+        return await self.starts.start(
             game,
-            engine_options(rules, resolved),
-            pair,
-            seed=self.rng.randrange(2**31),
-            rated=bool(resolved["rated"]),
-            turn_timeout=await self.guilds.turn_timeout(guild_id, int(resolved["turn_timeout"])),
+            resolved,
+            [(user_id, None), (bot_id, level)],
+            order=resolved.host.first_seat,
             guild_id=guild_id,
             channel_id=channel_id,
         )

@@ -3,7 +3,11 @@ where games may start, and the language of public messages."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
 
 from bot.service.cache import GUILD_SETTINGS, Cache, key
 from bot.service.errors import ChannelNotAllowed, InvalidSetting, TurnTimeoutRange, valid_id
@@ -21,6 +25,29 @@ DEFAULT_TURN_TIMEOUT = 24 * 3600.0
 """Seconds a player has for a turn unless the guild or the match says otherwise."""
 
 
+class _Flow:
+    """The settings one flow has read, by guild: used by the task that runs the flow only (a task it starts
+    inherits the context, not the reads), and forgotten when the flow ends."""
+
+    def __init__(self) -> None:
+        self.read: dict[int, GuildSettings] = {}
+        self.task = _current_task()
+        self.open = True
+
+    def here(self) -> bool:
+        return self.open and self.task is _current_task()
+
+
+def _current_task() -> asyncio.Task[Any] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no event loop running: no flow to share with
+        return None
+
+
+_FLOW: ContextVar[_Flow | None] = ContextVar("tessera_guild_settings_flow", default=None)
+
+
 class Guilds:
     """Reads and changes guild settings; a guild that never changed them has the defaults. Reads go through
     `cache` (every board reads the server's language); without one, every read asks the store."""
@@ -36,12 +63,34 @@ class Guilds:
         self.default_turn_timeout = default_turn_timeout
         self.cache = cache or Cache(shared=True)
 
+    @staticmethod
+    @contextmanager
+    def flow() -> Iterator[None]:
+        """One user's action (an interaction, a request): inside it each guild's settings are read once and
+        that read is reused (its language, its time per turn), also where the cache cannot be used. Only the
+        task that opened it uses it, and nothing is kept past the block: a task it started (the bot's turn)
+        reads afresh."""
+        flow = _Flow()
+        token = _FLOW.set(flow)
+        try:
+            yield
+        finally:
+            flow.open = False
+            flow.read.clear()
+            _FLOW.reset(token)
+
     async def settings(self, guild_id: int) -> GuildSettings:
         valid_id(guild_id, "server")
+        flow = _FLOW.get()
+        if flow is not None and flow.here() and guild_id in flow.read:
+            return flow.read[guild_id]
         stored = await self.cache.get(
             key(GUILD_SETTINGS, guild_id), lambda: self.store.get_guild_settings(guild_id)
         )
-        return stored or GuildSettings(guild_id, self.default_turn_timeout, False, ())
+        found = stored or GuildSettings(guild_id, self.default_turn_timeout, False, ())
+        if flow is not None and flow.here():
+            flow.read[guild_id] = found
+        return found
 
     async def update(
         self,
@@ -83,6 +132,9 @@ class Guilds:
             await self.store.put_guild_settings(new)
         finally:
             self.cache.changed(key(GUILD_SETTINGS, guild_id))
+            flow = _FLOW.get()
+            if flow is not None:
+                flow.read.pop(guild_id, None)  # the flow reads its own write
         return new
 
     async def check_allowed(self, guild_id: int | None, channel_id: int) -> None:

@@ -4,11 +4,10 @@ kept in joining order. The options are checked completely when the lobby opens."
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from bot.service.challenges import check_start
 from bot.service.errors import (
     AlreadyJoined,
     BadAiLevel,
@@ -25,10 +24,10 @@ from bot.service.errors import (
     UnknownLobby,
     valid_id,
 )
-from bot.service.guilds import Guilds
 from bot.service.matches import MAX_ID, MatchService
-from bot.service.options import SEAT_ORDERS, engine_options, resolve
+from bot.service.options import SEAT_ORDERS, MatchOptions
 from bot.service.records import AI_LEVELS, Lobby, LobbyMember, LobbyStatus, MatchView
+from bot.service.starts import Starts
 from bot.service.store import LobbyChanged, MatchStore, StoreConflict
 
 MAX_OPEN_PER_HOST = 2
@@ -44,16 +43,14 @@ class Lobbies:
         self,
         store: MatchStore,
         matches: MatchService,
-        guilds: Guilds,
+        starts: Starts,
         *,
         now: Callable[[], float],
-        rng: random.Random,
     ) -> None:
         self.store = store
         self.matches = matches
-        self.guilds = guilds
+        self.starts = starts
         self.now = now
-        self.rng = rng
 
     async def get(self, lobby_id: int) -> Lobby:
         if not isinstance(lobby_id, int) or not 0 < lobby_id < MAX_ID:
@@ -90,8 +87,7 @@ class Lobbies:
             raise PlayerCount(game_name=rules.name, least=rules.seats.start, most=largest)
         if seat_order not in SEAT_ORDERS:
             raise BadSeatOrder()
-        resolved = resolve(rules, options, lobby=True)
-        check_start(rules, range(rules.seats.start, size + 1), resolved)
+        resolved = self.starts.options(rules, options, seats=range(rules.seats.start, size + 1), lobby=True)
         await self.matches.check_channel(guild_id, channel_id)
         if await self.store.count_open_lobbies(host_id=host_id) >= MAX_OPEN_PER_HOST:
             raise TooManyLobbies(count=MAX_OPEN_PER_HOST)
@@ -99,12 +95,26 @@ class Lobbies:
             raise ChannelFullOfLobbies(count=MAX_OPEN_PER_CHANNEL)
         now = self.now()
         return await self.store.insert_lobby(
-            game, resolved, guild_id, channel_id, LobbyMember(host_id, None, now), seat_order, size, now
+            game,
+            resolved.stored(rules),
+            guild_id,
+            channel_id,
+            LobbyMember(host_id, None, now),
+            seat_order,
+            size,
+            now,
         )
 
-    async def join(self, lobby_id: int, user_id: int, *, ai_level: str | None = None) -> Lobby:
-        """Take a seat in an open lobby; with `ai_level`, `user_id` is the bot's id and the bot takes it."""
-        lobby = await self.get(lobby_id)
+    async def _lobby(self, lobby: int | Lobby) -> Lobby:
+        """The lobby as this flow read it already, else read now."""
+        return lobby if isinstance(lobby, Lobby) else await self.get(lobby)
+
+    async def join(self, lobby: int | Lobby, user_id: int, *, ai_level: str | None = None) -> Lobby:
+        """Take a seat in an open lobby; with `ai_level`, `user_id` is the bot's id and the bot takes it.
+        `lobby` is its id, or the lobby as this flow read it; the store adds the member only while the lobby
+        is open and has room, and the lobby is read again after, with everyone who joined meanwhile."""
+        lobby = await self._lobby(lobby)
+        lobby_id = lobby.id
         valid_id(user_id, "user")
         if ai_level is not None and ai_level not in AI_LEVELS:
             raise BadAiLevel(level=ai_level)
@@ -123,9 +133,10 @@ class Lobbies:
             raise AlreadyJoined()
         return await self.get(lobby_id)
 
-    async def leave(self, lobby_id: int, user_id: int) -> Lobby:
-        """Leave an open lobby; if the host leaves, the lobby closes."""
-        lobby = await self.get(lobby_id)
+    async def leave(self, lobby: int | Lobby, user_id: int) -> Lobby:
+        """Leave an open lobby; if the host leaves, the lobby closes. `lobby` as for `join`."""
+        lobby = await self._lobby(lobby)
+        lobby_id = lobby.id
         if lobby.status is not LobbyStatus.OPEN:
             raise LobbyClosed()
         if not any(m.user_id == user_id and m.ai_level is None for m in lobby.members):
@@ -136,10 +147,11 @@ class Lobbies:
             raise LobbyClosed()
         return await self.get(lobby_id)
 
-    async def check_start(self, lobby_id: int, user_id: int) -> Lobby:
+    async def check_start(self, lobby: int | Lobby, user_id: int) -> Lobby:
         """What `start` checks before it starts the match: the lobby is open, `user_id` is its host and
-        enough players are in. The bot calls it before opening a thread for the match."""
-        lobby = await self.get(lobby_id)
+        enough players are in. The bot calls it before opening a thread for the match. `lobby` is its id, or
+        the lobby as this flow read it (not read again)."""
+        lobby = await self._lobby(lobby)
         if lobby.status is not LobbyStatus.OPEN:
             raise LobbyClosed()
         if user_id != lobby.host_id:
@@ -152,34 +164,35 @@ class Lobbies:
     """How often `start` reads the members again when someone joined or left meanwhile."""
 
     async def start(self, lobby_id: int, user_id: int, *, channel_id: int | None = None) -> MatchView:
+        """The host starts the match (`started`); returns the match."""
+        return (await self.started(lobby_id, user_id, channel_id=channel_id))[1]
+
+    async def started(
+        self, lobby: int | Lobby, user_id: int, *, channel_id: int | None = None
+    ) -> tuple[Lobby, MatchView]:
         """The host starts the match with the members the lobby has when the match is stored (another
         process may add or remove one meanwhile: then they are read again): seats at random or in joining
-        order."""
+        order. `lobby` is its id, or the lobby as this flow read it (read again only after such a change).
+        Returns the lobby as the start left it, and the match."""
         if channel_id is not None:
             valid_id(channel_id, "channel")
         for _ in range(self.START_ATTEMPTS):
-            lobby = await self.check_start(lobby_id, user_id)
+            lobby = await self.check_start(lobby, user_id)
             try:
-                return await self._start(lobby, channel_id)
+                match = await self._start(lobby, channel_id)
             except LobbyChanged:
+                lobby = lobby.id
                 continue
+            return replace(lobby, status=LobbyStatus.STARTED, match_id=match.id), match
         raise LobbyBusy()
 
     async def _start(self, lobby: Lobby, channel_id: int | None) -> MatchView:
-        seats = [(m.user_id, m.ai_level) for m in lobby.members]
-        if lobby.seat_order == "random":
-            self.rng.shuffle(seats)
-        rules = self.matches.rules(lobby.game)
         try:
-            return await self.matches.start(
+            return await self.starts.start(
                 lobby.game,
-                engine_options(rules, lobby.options),
-                seats,
-                seed=self.rng.randrange(2**31),
-                rated=bool(lobby.options.get("rated", True)),
-                turn_timeout=await self.guilds.turn_timeout(
-                    lobby.guild_id, int(lobby.options.get("turn_timeout", 0))
-                ),
+                MatchOptions.load(self.matches.rules(lobby.game), lobby.options, lobby=True),
+                [(m.user_id, m.ai_level) for m in lobby.members],
+                order=lobby.seat_order,
                 guild_id=lobby.guild_id,
                 channel_id=channel_id if channel_id is not None else lobby.channel_id,
                 lobby_id=lobby.id,

@@ -106,6 +106,24 @@ def fits(rules: Rules[Any, Any], row: MatchRecord, state: Any) -> None:
         raise ValueError(f"its options {dict(row.options)!r} start no game: {error}") from error
 
 
+def finished_row(row: MatchRecord, finish: Finish) -> MatchRecord:
+    """`row` as the write that ends it with `finish` leaves it (`append_moves` or `finish_match` with it):
+    the status, outcome and each seat's result, no deadline and no open request. What a read would return,
+    without the read."""
+    results = finish.results
+    return replace(
+        row,
+        status=finish.status,
+        outcome=finish.outcome,
+        finished_at=finish.at,
+        updated_at=finish.at,
+        deadline=None,
+        abort_votes=(),
+        takeback=None,
+        seats=tuple(replace(p, result=results[p.seat]) for p in row.seats),
+    )
+
+
 class StateCache:
     """A bounded LRU of engine states keyed by match id, each tagged with the snapshot text it was loaded
     from: a state is reused only for exactly that snapshot, so a stale entry can never be served."""
@@ -307,6 +325,20 @@ class MatchService:
         return row
 
     @staticmethod
+    def _id_of(match: int | MatchRecord) -> int:
+        return match.id if isinstance(match, MatchRecord) else match
+
+    async def _active(self, match: int | MatchRecord, expected_ply: int | None) -> MatchRecord:
+        """The active match a change applies to: the one this flow read already (not read again: the write
+        checks its ply), else read now; StaleMove where it is not at `expected_ply`."""
+        row = match if isinstance(match, MatchRecord) else await self._row(match)
+        if not row.is_active:
+            raise MatchOver(match_id=row.id)
+        if expected_ply is not None and expected_ply != row.ply:
+            raise StaleMove()
+        return row
+
+    @staticmethod
     def player_in(row: MatchRecord, user_id: int) -> Player:
         seat = row.seat_of(user_id)
         if seat is None:
@@ -434,14 +466,16 @@ class MatchService:
         steps = await self.replay_or_set_aside(row, rules, stored)
         return [self.move_view(row, rules, step, stored[step.ply]) for step in steps]
 
-    async def log(self, match_id: int) -> list[MoveRecord]:
-        """The stored move log, as it is (no replay): for a replay image, or the last move of a board."""
-        await self._row(match_id)
-        return await self.store.moves(match_id)
+    async def log(self, match: int | MatchRecord) -> list[MoveRecord]:
+        """The stored move log, as it is (no replay): for a replay image, or the last move of a board.
+        `match` is its id (the match is looked up first: UnknownMatch, MatchDamaged), or the match as this
+        flow read it."""
+        row = match if isinstance(match, MatchRecord) else await self._row(match)
+        return await self.store.moves(row.id)
 
-    async def last_move(self, match_id: int) -> str | None:
-        """The notation of the last move played, None before the first."""
-        log = await self.log(match_id)
+    async def last_move(self, match: int | MatchRecord) -> str | None:
+        """The notation of the last move played, None before the first. `match` as for `log`."""
+        log = await self.log(match)
         return log[-1].notation if log else None
 
     async def bot_turns(self, *, shards: Shards | None = None) -> list[MatchView]:
@@ -492,16 +526,17 @@ class MatchService:
     # ------------------------------------------------------------------------------------------- playing
 
     async def play(
-        self, match_id: int, user_id: int, notation: str, expected_ply: int | None = None
+        self, match: int | MatchRecord, user_id: int, notation: str, expected_ply: int | None = None
     ) -> Played:
         """Play `notation` for `user_id`, then every forced move that follows; all stored in one transaction.
 
-        `expected_ply` is the ply of the board the player saw (from a button); another current ply raises
-        StaleMove. Raises UnknownMatch, MatchOver, NotSeated, NotYourTurnError, or the engine's MoveError."""
-        async with self.lock(match_id):
-            row = await self.active_row(match_id)
-            if expected_ply is not None and expected_ply != row.ply:
-                raise StaleMove()
+        `match` is the match's id, or the match as this flow read it (`in_channel`, `get`): then it is not
+        read again, and the move applies to that position only (the store's write checks its ply, so a
+        match that moved on meanwhile raises StaleMove). `expected_ply` is the ply of the board the player
+        saw (from a button); another ply raises StaleMove. Raises UnknownMatch, MatchOver, NotSeated,
+        NotYourTurnError, or the engine's MoveError."""
+        async with self.lock(self._id_of(match)):
+            row = await self._active(match, expected_ply)
             rules = self.rules(row.game)
             state = self._state(rules, row)
             self._check_turn(row, rules, state, user_id)
@@ -510,12 +545,13 @@ class MatchService:
             move = rules.parse(state, notation)
             return await self._commit(row, rules, state, [move], self.now())
 
-    async def pass_turn(self, match_id: int, user_id: int, expected_ply: int | None = None) -> Played:
-        """Pass this turn where the rules allow a pass now (`Rules.pass_move`); CannotPass where not."""
-        async with self.lock(match_id):
-            row = await self.active_row(match_id)
-            if expected_ply is not None and expected_ply != row.ply:
-                raise StaleMove()
+    async def pass_turn(
+        self, match: int | MatchRecord, user_id: int, expected_ply: int | None = None
+    ) -> Played:
+        """Pass this turn where the rules allow a pass now (`Rules.pass_move`); CannotPass where not. `match`
+        and `expected_ply` as for `play`."""
+        async with self.lock(self._id_of(match)):
+            row = await self._active(match, expected_ply)
             rules = self.rules(row.game)
             state = self._state(rules, row)
             self._check_turn(row, rules, state, user_id)
@@ -600,11 +636,10 @@ class MatchService:
             raise StaleMove()
         self.states.put(row.id, snapshot, state)
         self.deadlines_changed()
-        # What the write changed; a finished match is read back with its results.
-        if finish is None:
-            changed = row.moved_to(ply, snapshot, deadline, now)
-        else:
-            changed = await self._row(row.id)
+        # The row as the write left it (no read: the write succeeded at `row.ply`, so this is what it holds).
+        changed = row.moved_to(ply, snapshot, deadline, now)
+        if finish is not None:
+            changed = finished_row(changed, finish)
         view = self.view_of(changed, state)
         finished = await self._finished(view, by_user=None) if outcome is not None else None
         played = Played(finished.match if finished else view, views[0], tuple(views[1:]), finished)
@@ -657,20 +692,24 @@ class MatchService:
         """End a match without a move (resignation, timeout, abort), stale-checked. Called under the lock.
         An aborted match is never rated (`Ratings.rate` rates finished matches only)."""
         status = MatchStatus.ABORTED if outcome.termination is Termination.ABORTED else MatchStatus.FINISHED
-        if not await self.store.finish_match(row.id, row.ply, Finish(status, outcome, self.now())):
+        finish = Finish(status, outcome, self.now())
+        if not await self.store.finish_match(row.id, row.ply, finish):
             raise StaleMove()
         self.deadlines_changed()
-        finished = await self._finished(self.view_of(await self._row(row.id)), by_user=by_user, early=early)
+        finished = await self._finished(self.view_of(finished_row(row, finish)), by_user=by_user, early=early)
         self.changed(finished.match)
         return finished
 
     async def _finished(
         self, view: MatchView, *, by_user: int | None, early: Termination | None = None
     ) -> Finished:
-        assert view.outcome is not None
-        changes = await self.ratings.rate(view.id)
-        winners = tuple(view.seats[s].user_id for s in view.outcome.winners)
-        finished = Finished(view, view.outcome, winners, by_user, tuple(changes), early)
+        outcome = view.outcome
+        assert outcome is not None
+        changes = await self.ratings.rate(view.id, row=view)
+        if changes:  # applied now, or before: the row says so, as a read after the rating would
+            view = replace(view, ratings_applied=True)
+        winners = tuple(view.seats[s].user_id for s in outcome.winners)
+        finished = Finished(view, outcome, winners, by_user, tuple(changes), early)
         self._tell(self._finished_listeners, finished)
         return finished
 

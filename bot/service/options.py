@@ -1,16 +1,19 @@
-"""The options a match accepts: the game's own (`Rules.options`) and the host's.
+"""The options a match accepts: the game's own (`Rules.options`) and the host's (`HostOptions`).
 
 The host adds `rated`, `turn_timeout` and, for a two-player challenge, the option that says who takes seat 0
 (its name and meaning come from the game: `Rules.first_seat`, e.g. Paintscape's ``balancer``). Lobbies draw
 or keep seats by `seat_order` instead. Options are resolved (checked and filled with defaults) when a
-challenge or lobby is made, never later.
+challenge or lobby is made, never later, into `MatchOptions`: the engine's part, which is all the engine
+ever sees, and the host's, which no engine reads. Challenges and lobbies store both as one JSON object
+(`MatchOptions.stored`, the form older rows have too; `MatchOptions.load` reads it back).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from games.base import Option, Rules, resolve_options
 from games.texts import N_, Text
@@ -51,25 +54,77 @@ def match_options(rules: Rules[Any, Any], *, lobby: bool = False) -> tuple[Optio
     return tuple(specs)
 
 
-def resolve(rules: Rules[Any, Any], given: Mapping[str, Any], *, lobby: bool = False) -> dict[str, Any]:
-    """Check `given` against the game's options and fill in the defaults; raises InvalidOptions."""
-    return resolve_options(match_options(rules, lobby=lobby), given)
+def host_given(
+    rules: Rules[Any, Any],
+    *,
+    rated: bool | None = None,
+    turn_timeout: int | None = None,
+    first: str | None = None,
+) -> dict[str, Any]:
+    """The host's choices as options given by name (those left None are not given), to go with the game's
+    own options into `resolve`: the first seat under the name the game gives it."""
+    named = {"rated": rated, "turn_timeout": turn_timeout, rules.first_seat.option: first}
+    return {name: value for name, value in named.items() if value is not None}
 
 
-def engine_options(rules: Rules[Any, Any], resolved: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of the resolved options that the engine takes."""
-    names = {o.name for o in rules.options}
-    return {name: value for name, value in resolved.items() if name in names}
+@dataclass(frozen=True, slots=True)
+class HostOptions:
+    """What the host decides about a match besides the game's rules; no engine reads these."""
+
+    rated: bool = True
+    turn_timeout: int = 0
+    """Minutes per turn; 0: the server's setting."""
+    first_seat: str | None = "random"
+    """Who takes seat 0 of a two-player challenge (`SEAT_CHOICES`); None in a lobby, which seats its members
+    by its own `seat_order`."""
 
 
-def challenger_first(rules: Rules[Any, Any], resolved: Mapping[str, Any], rng: random.Random) -> bool:
-    """Whether the challenger takes seat 0, by the game's first-seat option (random when not given)."""
-    choice = resolved.get(rules.first_seat.option, "random")
-    if choice == "challenger":
-        return True
-    if choice == "opponent":
-        return False
-    return rng.random() < 0.5
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """A match's resolved options: the engine's part (all that `Rules.new` gets) and the host's."""
+
+    engine: Mapping[str, Any] = field(default_factory=dict)
+    host: HostOptions = HostOptions()
+
+    def stored(self, rules: Rules[Any, Any]) -> dict[str, Any]:
+        """The one JSON object a challenge or lobby stores: the engine's options, then `rated`, `turn_timeout`
+        and the first seat under the game's name for it (what `resolve_options` gives, in its order)."""
+        host: dict[str, Any] = {"rated": self.host.rated, "turn_timeout": self.host.turn_timeout}
+        if self.host.first_seat is not None:
+            host[rules.first_seat.option] = self.host.first_seat
+        return {**self.engine, **host}
+
+    @classmethod
+    def load(cls, rules: Rules[Any, Any], stored: Mapping[str, Any], *, lobby: bool = False) -> MatchOptions:
+        """A challenge's or lobby's stored options, split again. Older rows may lack a host option: it has
+        its default (rated, the server's time per turn, a random first seat)."""
+        names = {o.name for o in rules.options}
+        first = None if lobby else str(stored.get(rules.first_seat.option, "random"))
+        return cls(
+            {name: value for name, value in stored.items() if name in names},
+            HostOptions(bool(stored.get("rated", True)), int(stored.get("turn_timeout", 0)), first),
+        )
+
+
+def resolve(rules: Rules[Any, Any], given: Mapping[str, Any], *, lobby: bool = False) -> MatchOptions:
+    """Check `given` (the game's options and the host's, by name) against every option a match of this game
+    accepts, fill in the defaults and split them; raises InvalidOptions."""
+    return MatchOptions.load(rules, resolve_options(match_options(rules, lobby=lobby), given), lobby=lobby)
+
+
+P = TypeVar("P")
+
+
+def seated(players: Sequence[P], order: str | None, rng: random.Random) -> list[P]:
+    """The players by seat, seat 0 first, from the order they came in (the challenger first, a lobby's
+    members as they joined): "challenger" and "joined" keep it, "opponent" turns two around, "random" draws
+    (a coin for two players, a shuffle for more)."""
+    seats = list(players)
+    if order == "opponent" or (order == "random" and len(seats) == 2 and rng.random() >= 0.5):
+        seats.reverse()
+    elif order == "random" and len(seats) > 2:
+        rng.shuffle(seats)
+    return seats
 
 
 # ------------------------------------------------------------------------------------------ options text

@@ -22,7 +22,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.service.errors import UnknownGame
-from bot.service.records import AI_LEVELS, MatchStatus, Rating, RatingChange, player_key
+from bot.service.records import AI_LEVELS, MatchRecord, MatchStatus, Rating, RatingChange, player_key
 from bot.service.store import DamagedRow, MatchStore
 from games.base import Rules
 
@@ -91,9 +91,12 @@ class Ratings:
         self.registry = registry
         self.now = now
 
-    async def rate(self, match_id: int) -> list[RatingChange]:
-        """Apply the ratings of a finished rated match once; later calls return the stored changes."""
-        row = await self.store.get_match(match_id)
+    async def rate(self, match_id: int, *, row: MatchRecord | None = None) -> list[RatingChange]:
+        """Apply the ratings of a finished rated match once; later calls return the stored changes. `row` is
+        the match as the write that ended it left it, if the caller has it (else it is read); the store
+        applies the ratings once whatever it says."""
+        if row is None:
+            row = await self.store.get_match(match_id)
         if row is None or row.status is not MatchStatus.FINISHED or not row.rated or row.outcome is None:
             return []
         ranks = [float(r) for r in row.outcome.ranks]
