@@ -14,8 +14,7 @@ import pytest
 
 from bot.service.records import GuildSettings
 from bot.service.shards import Shards
-from bot.service.store import PostgresStore, StoreUnavailable, open_store
-from bot.service.store.postgres_schema import SCHEMA_VERSION
+from bot.service.store import SCHEMA_VERSION, PostgresStore, StoreUnavailable, open_store
 from tests.service.conftest import postgres_server
 
 

@@ -42,8 +42,8 @@ async def test_foreign_keys_are_enforced(db_path: Path) -> None:
     store = await SqliteStore.open(str(db_path))
     try:
         with pytest.raises(Exception, match="FOREIGN KEY"):
-            async with store._transaction() as db:
-                await db.execute(
+            async with store._transaction() as tx:
+                await tx.run(
                     "INSERT INTO moves (match_id, ply, seat, notation, forced, at) "
                     "VALUES (42, 0, 0, 'x', 0, 0)"
                 )
