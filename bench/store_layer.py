@@ -239,7 +239,8 @@ async def run(url: str | None, count: int, rounds: int) -> None:
         own = statistics.median(figures[f"{what} own"])
         core = statistics.median(figures[f"{what} core"])
         print(
-            f"{what:<6} own {own:8.1f}  sqlalchemy-core {core:8.1f}  core-own {core - own:+8.1f} ({core / own - 1:+.0%})"
+            f"{what:<6} own {own:8.1f}  sqlalchemy-core {core:8.1f}  "
+            f"core-own {core - own:+8.1f} ({core / own - 1:+.0%})"
         )
 
 

@@ -398,7 +398,7 @@ MIGRATIONS: tuple[Step, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 RECOUNT_RESIGNATION_PLIES = 7
 """The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
-matches whose log has a resignation, in the same transaction (bot/service/upgrades.py)."""
+matches whose log has a resignation, in the same transaction (bot/service/store/upgrades.py)."""
 
 POSTGRES_LEGACY: Mapping[int, int] = {1: 4, 2: 5, 3: 6, 4: 7, 5: 8}
 """A PostgreSQL database's version in its old numbering (up to 5) -> the same schema's version here."""

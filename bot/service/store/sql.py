@@ -57,7 +57,7 @@ from bot.service.store.base import (
     user_prefs_from_row,
 )
 from bot.service.store.schema import MIGRATIONS, RECOUNT_RESIGNATION_PLIES, TOKENS, Kind, statements
-from bot.service.upgrades import TILINGKING, recounted_snapshot, report_recounted
+from bot.service.store.upgrades import TILINGKING, recounted_snapshot, report_recounted
 from games.base import RESIGN
 
 QUERY_TOKENS: Mapping[Kind, Mapping[str, str]] = {
