@@ -130,6 +130,7 @@ async def test_the_hand_tuned_postgresql_writes_store_what_the_written_once_ones
             assert match is not None and match.status is MatchStatus.FINISHED
             ended.append((replace(match, id=0, channel_id=0), await store.moves(match_id)))
             other = (await store.insert_match(new_match(channel + 10))).id
+            assert await store.update_requests(other, 0, lambda r: Requests((0,), None))
             assert await writes.finish_match(store, other, 0, won)
             match = await store.get_match(other)
             assert match is not None
