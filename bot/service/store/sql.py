@@ -131,6 +131,8 @@ class SqlStore:
     MATCH_BATCH: ClassVar[int] = 500
     """Matches `get_matches` reads per query (SQLite bounds the values one statement may bind)."""
     _translated: ClassVar[dict[str, str]]
+    TRANSLATED_MOST: ClassVar[int] = 4096
+    """Translated statements kept at most (a text with a list of values is one per length)."""
 
     # ------------------------------------------------------------------------------- the dialect's part
 
@@ -139,6 +141,8 @@ class SqlStore:
         """`sql` as this database takes it (tokens replaced), translated once and cached."""
         found = cls._translated.get(sql)
         if found is None:
+            if len(cls._translated) >= cls.TRANSLATED_MOST:  # texts made per call (lists of values) pile up
+                cls._translated.clear()
             found = cls._translated[sql] = cls._translate(sql)
         return found
 
