@@ -26,6 +26,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 from sqlalchemy import (
@@ -38,6 +39,7 @@ from sqlalchemy import (
     Text,
     and_,
     bindparam,
+    event,
     insert,
     null,
     select,
@@ -158,6 +160,16 @@ async def run(url: str | None, count: int, rounds: int) -> None:
     store = await open_store(store_url)
     assert isinstance(store, SqlStore)
     engine: AsyncEngine = create_async_engine(engine_url, connect_args=connect_args)
+    if url is None:
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def same_pragmas(connection: Any, _record: Any) -> None:
+            """The store's settings on SQLAlchemy's connections too (WAL is the file's already)."""
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.close()
+
     try:
         ids = []
         for i in range(count):
