@@ -176,9 +176,7 @@ async def measure(url: str, players: int, repeat: int, seed: int, join_query: st
     store: Any = service.store
 
     async def old_board(_: int) -> Any:
-        if hasattr(store, "_pool"):
-            return await store._pool.fetch(join_query.replace("?", "$1", 1), GUILD)
-        return await store._fetchall(join_query, (GUILD,))
+        return await store._fetch(join_query, GUILD)  # one query text for both stores
 
     async def board_settings(user: int) -> Any:
         """What every board reads besides the match: the server's language and the viewer's theme."""

@@ -4,23 +4,15 @@ restart forgets nothing. Only ids are stored; the application does the editing."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.service.errors import valid_id
+from bot.service.records import PostedMessage as PostedMessage  # the record lives in records.py
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from bot.service.store import MatchStore
-
-
-@dataclass(frozen=True, slots=True)
-class PostedMessage:
-    """A message the bot posted: its channel (or thread) and its id."""
-
-    channel_id: int
-    message_id: int
 
 
 class Messages:

@@ -8,41 +8,25 @@ uses the renderer's "default" theme. Reminders are off unless the user asks for 
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.service.cache import GUILD_THEME, USER_PREFS, Cache, key
 from bot.service.errors import ServiceError, valid_id
+
+# The records live with the others (records.py); imported from here too, as before.
+from bot.service.records import THEMES as THEMES
+from bot.service.records import ReminderMode as ReminderMode
+from bot.service.records import UserPrefs as UserPrefs
 from games.texts import N_
 
 if TYPE_CHECKING:
     from bot.service.store import MatchStore
 
-THEMES: tuple[str, ...] = ("default", "colorblind")
-"""The renderer's theme names (`renderer.THEME_NAMES`; the service does not import the renderer, a test
-keeps the two equal)."""
 DEFAULT_THEME = "default"
 FOLLOW_SERVER = "server"
 """What a user picks to drop their own theme and follow the server's default again."""
-
-
-class ReminderMode(enum.StrEnum):
-    """How a user is reminded that it is their turn in a long match; the values are stored."""
-
-    OFF = "off"
-    DM = "dm"
-    MENTION = "mention"
-
-
-@dataclass(frozen=True, slots=True)
-class UserPrefs:
-    """One user's preferences: `theme` None follows the server's default."""
-
-    user_id: int
-    theme: str | None = None
-    reminders: ReminderMode = ReminderMode.OFF
 
 
 class UnknownTheme(ServiceError):

@@ -457,3 +457,33 @@ class BotPlayed:
 
 Event: TypeAlias = TimedOut | ChallengeExpired | BotPlayed
 """What background work (the turn clock, the bot's own turns) reports to the application."""
+
+
+@dataclass(frozen=True, slots=True)
+class PostedMessage:
+    """A message the bot posted: its channel (or thread) and its id."""
+
+    channel_id: int
+    message_id: int
+
+
+THEMES: tuple[str, ...] = ("default", "colorblind")
+"""The renderer's theme names (`renderer.THEME_NAMES`; the service does not import the renderer, a test
+keeps the two equal)."""
+
+
+class ReminderMode(enum.StrEnum):
+    """How a user is reminded that it is their turn in a long match; the values are stored."""
+
+    OFF = "off"
+    DM = "dm"
+    MENTION = "mention"
+
+
+@dataclass(frozen=True, slots=True)
+class UserPrefs:
+    """One user's preferences: `theme` None follows the server's default."""
+
+    user_id: int
+    theme: str | None = None
+    reminders: ReminderMode = ReminderMode.OFF

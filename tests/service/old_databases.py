@@ -1,7 +1,9 @@
 """Databases as an older Tessera left them, for upgrade tests, and query plans that show an index is used.
 
-`old_sqlite` / `old_postgres` apply the store's migrations up to `version` by hand, record that version as the
-store does, and insert the old rows; opening the store then runs the later migrations."""
+`old_sqlite` / `old_postgres` apply the store's migrations (schema.py, rendered for each database) up to
+`version` by hand, record that version as the store does (a PostgreSQL database below version 9 in the old
+numbering it had then, `schema.POSTGRES_LEGACY`), and insert the old rows; opening the store then runs the
+later migrations."""
 
 from __future__ import annotations
 
@@ -13,13 +15,25 @@ from typing import Any
 import aiosqlite
 import asyncpg
 
-from bot.service.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
-from bot.service.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
+from bot.service.store.schema import POSTGRES_LEGACY, migrations
 
 Rows = Sequence[tuple[str, tuple[Any, ...]]]
 """(statement, parameters) to run after the migrations: `?` placeholders for SQLite, `$n` for PostgreSQL."""
 
-Migrations = tuple[tuple[str, ...], ...]
+Migrations = Sequence[Sequence[str]]
+
+SQLITE_MIGRATIONS = migrations("sqlite")
+POSTGRES_MIGRATIONS = migrations("postgresql")
+LEGACY_NUMBER = {version: legacy for legacy, version in POSTGRES_LEGACY.items()}
+"""A schema version -> the number a PostgreSQL database at that schema recorded then (versions 1-3 never
+existed there: its first version was version 4 here)."""
+
+
+def postgres_recorded(version: int) -> int:
+    """The number a PostgreSQL database at schema `version` recorded in ``schema_version``."""
+    if 0 < version < min(POSTGRES_LEGACY.values()):
+        raise ValueError(f"no PostgreSQL database was ever at schema version {version}")
+    return LEGACY_NUMBER.get(version, version)
 
 
 def migration_with(migrations: Migrations, text: str) -> int:
@@ -49,7 +63,7 @@ async def old_postgres(url: str, version: int, rows: Rows) -> None:
                 for statement in migration:
                     await conn.execute(statement)
             await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-            await conn.execute("INSERT INTO schema_version VALUES ($1)", version)
+            await conn.execute("INSERT INTO schema_version VALUES ($1)", postgres_recorded(version))
             for statement, parameters in rows:
                 await conn.execute(statement, *parameters)
     finally:

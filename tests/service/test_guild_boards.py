@@ -11,10 +11,16 @@ import pytest
 from bot.service import Service
 from bot.service.ratings import PROVISIONAL_SIGMA
 from bot.service.store import MatchStore, PostgresStore, SqliteStore
-from bot.service.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
-from bot.service.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
 from tests.service.helpers import ALICE, BOB, CAROL, GUILD
-from tests.service.old_databases import migration_with, old_postgres, old_sqlite, postgres_plan, sqlite_plan
+from tests.service.old_databases import (
+    POSTGRES_MIGRATIONS,
+    SQLITE_MIGRATIONS,
+    migration_with,
+    old_postgres,
+    old_sqlite,
+    postgres_plan,
+    sqlite_plan,
+)
 from tests.service.test_ratings import win_race
 
 OTHER_GUILD = GUILD + 1

@@ -11,9 +11,10 @@ import pytest
 from bot.service import Service
 from bot.service.errors import InvalidSetting
 from bot.service.guilds import FOLLOW_DISCORD, LOCALES
+from bot.service.store import SCHEMA_VERSION
 from bot.service.store.sqlite import SqliteStore
-from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from tests.service.conftest import ServiceFactory
+from tests.service.old_databases import SQLITE_MIGRATIONS as MIGRATIONS
 
 GUILD = 10
 

@@ -17,10 +17,10 @@ from bot.service.messages import PostedMessage
 from bot.service.prefs import THEMES, ReminderMode, UnknownReminderMode, UnknownTheme
 from bot.service.records import Event
 from bot.service.reminders import MAX_DELAY, MIN_TURN, TurnReminder, reminder_due
-from bot.service.store import SqliteStore
-from bot.service.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
+from bot.service.store import SCHEMA_VERSION, SqliteStore
 from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.helpers import ALICE, BOB, CAROL, GUILD, start_match
+from tests.service.old_databases import SQLITE_MIGRATIONS as MIGRATIONS
 from tests.service.test_bad_rows import damage
 
 HOUR = 3600.0

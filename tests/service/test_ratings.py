@@ -13,11 +13,16 @@ from bot.service import Service
 from bot.service.ratings import PROVISIONAL_SIGMA, shown_rating
 from bot.service.records import Finish, Finished, MatchStatus, Rating
 from bot.service.store import MatchStore, PostgresStore, SqliteStore
-from bot.service.store.postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
-from bot.service.store.sqlite_schema import MIGRATIONS as SQLITE_MIGRATIONS
 from games.base import Outcome, Termination
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, everyone_moves, start_match
-from tests.service.old_databases import migration_with, old_postgres, old_sqlite, sqlite_plan
+from tests.service.old_databases import (
+    POSTGRES_MIGRATIONS,
+    SQLITE_MIGRATIONS,
+    migration_with,
+    old_postgres,
+    old_sqlite,
+    sqlite_plan,
+)
 
 
 async def win_race(service: Service, winner: int, loser: int, channel: int, guild: int = GUILD) -> Finished:

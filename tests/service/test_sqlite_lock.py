@@ -13,7 +13,7 @@ import aiosqlite
 import pytest
 
 from bot.service.store import SCHEMA_VERSION, SqliteStore, StoreUnavailable
-from bot.service.store.sqlite_schema import MIGRATIONS
+from tests.service.old_databases import SQLITE_MIGRATIONS as MIGRATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 OPEN_AND_CLOSE = (

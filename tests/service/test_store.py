@@ -1,4 +1,6 @@
-"""The stores: SQLite schema versioning, pragmas, URLs; stale-checked, merged writes on both stores."""
+"""The stores: SQLite schema versioning, pragmas, URLs; on both stores (one implementation, two dialects):
+foreign keys, meta values, shard filters, stale-checked and merged writes, and PostgreSQL's hand-tuned writes
+storing what the written-once ones store."""
 
 from __future__ import annotations
 
@@ -10,8 +12,26 @@ import aiosqlite
 import pytest
 
 from bot.service import Service
-from bot.service.records import Requests, TakebackRequest
-from bot.service.store import SCHEMA_VERSION, SqliteStore, StoreUnavailable, open_store, sqlite_path
+from bot.service.records import (
+    Finish,
+    MatchStatus,
+    MoveRecord,
+    NewMatch,
+    Player,
+    Requests,
+    TakebackRequest,
+)
+from bot.service.shards import Shards
+from bot.service.store import (
+    SCHEMA_VERSION,
+    PostgresStore,
+    SqliteStore,
+    StoreUnavailable,
+    open_store,
+    sqlite_path,
+)
+from bot.service.store.sql import SqlStore
+from games.base import Outcome, Termination
 from tests.service.helpers import ALICE, start_match
 
 
@@ -38,17 +58,86 @@ async def test_a_newer_schema_is_refused(db_path: Path) -> None:
         await SqliteStore.open(str(db_path))
 
 
-async def test_foreign_keys_are_enforced(db_path: Path) -> None:
-    store = await SqliteStore.open(str(db_path))
+async def test_foreign_keys_are_enforced(store_url: str) -> None:
+    store = await open_store(store_url)
+    assert isinstance(store, SqlStore)
     try:
-        with pytest.raises(Exception, match="FOREIGN KEY"):
-            async with store._transaction() as db:
-                await db.execute(
+        with pytest.raises(Exception, match=r"(?i)foreign key"):
+            async with store._transaction() as tx:
+                await tx.run(
                     "INSERT INTO moves (match_id, ply, seat, notation, forced, at) "
-                    "VALUES (42, 0, 0, 'x', 0, 0)"
+                    "VALUES (?, 0, 0, 'x', ?, 0)",
+                    42,
+                    False,
                 )
     finally:
         await store.close()
+
+
+async def test_meta_values_are_stored_and_replaced(store_url: str) -> None:
+    store = await open_store(store_url)
+    try:
+        assert await store.get_meta("commands") is None
+        await store.put_meta("commands", "a")
+        await store.put_meta("commands", "b")
+        assert await store.get_meta("commands") == "b"
+    finally:
+        await store.close()
+
+
+async def test_the_shard_filter_keeps_other_guilds_out(store_url: str) -> None:
+    store = await open_store(store_url)
+    try:
+        mine, theirs = 4 << 22, 5 << 22
+        await store.insert_challenge("race", {}, mine, 1, 1, 2, 0.0, 10.0)
+        await store.insert_challenge("race", {}, theirs, 2, 1, 2, 0.0, 5.0)
+        shards = Shards(2, frozenset({0}))
+        assert [c.guild_id for c in await store.due_challenges(100.0, shards=shards)] == [mine]
+        assert await store.next_challenge_expiry(shards=shards) == 10.0
+        assert await store.next_challenge_expiry() == 5.0
+    finally:
+        await store.close()
+
+
+def new_match(channel_id: int) -> NewMatch:
+    return NewMatch(
+        "race", {"n": 1}, 3, 7, channel_id, (Player(0, 11), Player(1, 12)), 60.0, 70.0, "s0", True, 1.0
+    )
+
+
+async def test_the_hand_tuned_postgresql_writes_store_what_the_written_once_ones_do(
+    postgres_url: str,
+) -> None:
+    """PostgreSQL's single-statement moves, takebacks and endings against `SqlStore`'s transactions, on one
+    database: every column of the match, its seats and its moves end the same."""
+    store = await PostgresStore.open(postgres_url)
+    won = Finish(MatchStatus.FINISHED, Outcome.win(1, 2, Termination.RESIGNATION), 9.0)
+    moves = [MoveRecord(ply=0, seat=0, notation="a", forced=False, at=2.0)]
+    moves.append(MoveRecord(ply=1, seat=1, notation="b", forced=True, at=2.0))
+    ended = []
+    try:
+        for channel, writes in ((1, SqlStore), (2, PostgresStore)):
+            match_id = (await store.insert_match(new_match(channel))).id
+            assert await writes.append_moves(store, match_id, 0, moves, "s2", 80.0, 2.0)
+            assert not await writes.append_moves(store, match_id, 0, moves, "s2", 80.0, 2.0)  # stale
+            assert await store.update_requests(match_id, 2, lambda r: Requests((1,), None))
+            assert await writes.rewind_match(store, match_id, 2, 1, "s1", 90.0, 3.0)
+            assert await store.update_requests(match_id, 1, lambda r: Requests((0, 1), None))
+            assert not await writes.finish_match(store, match_id, 2, won)  # stale
+            last = [MoveRecord(ply=1, seat=1, notation="c", forced=False, at=4.0)]
+            assert await writes.append_moves(store, match_id, 1, last, "s2", None, 4.0, won)
+            match = await store.get_match(match_id)
+            assert match is not None and match.status is MatchStatus.FINISHED
+            ended.append((replace(match, id=0, channel_id=0), await store.moves(match_id)))
+            other = (await store.insert_match(new_match(channel + 10))).id
+            assert await store.update_requests(other, 0, lambda r: Requests((0,), None))
+            assert await writes.finish_match(store, other, 0, won)
+            match = await store.get_match(other)
+            assert match is not None
+            ended.append((replace(match, id=0, channel_id=0), await store.moves(other)))
+    finally:
+        await store.close()
+    assert ended[0] == ended[2] and ended[1] == ended[3]
 
 
 async def test_open_store_picks_sqlite_by_url(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Upgrading a database the previous version wrote (bot/service/upgrades.py), on both stores.
+"""Upgrading a database the previous version wrote (bot/service/store/upgrades.py), on both stores.
 
 The previous TilingKing engine counted a ply for a resignation on one's own turn, and wrote no `timeout`
 setting. A database from then is built here by writing matches through the real service and putting back
@@ -26,13 +26,15 @@ from bot.service import Service
 from bot.service.checkdb import check_database
 from bot.service.matches import snapshot_text
 from bot.service.records import MatchView
-from bot.service.store import PostgresStore, open_store, postgres_schema, sqlite_path, sqlite_schema
+from bot.service.store import SCHEMA_VERSION, PostgresStore, open_store, sqlite_path
+from bot.service.store.schema import RECOUNT_RESIGNATION_PLIES
+from bot.service.store.upgrades import recounted_snapshot
 from bot.service.transfer import transfer
-from bot.service.upgrades import recounted_snapshot
 from games.base import RESIGN, Seat, move_numbers, replay_state
 from games.tilingking import RULES, TilingKingRules, TilingState
 from tests.service.conftest import FakeClock
 from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
+from tests.service.old_databases import postgres_recorded
 
 
 class PreviousRules(TilingKingRules):
@@ -166,12 +168,11 @@ async def raw_snapshot(url: str, match_id: int) -> str:
 
 def version_before(url: str) -> int:
     """The schema version of the previous release: the one before the upgrade's migration."""
-    schema = sqlite_schema if on_sqlite(url) else postgres_schema
-    return schema.RECOUNT_RESIGNATION_PLIES
+    return RECOUNT_RESIGNATION_PLIES if on_sqlite(url) else postgres_recorded(RECOUNT_RESIGNATION_PLIES)
 
 
 def version_now(url: str) -> int:
-    return sqlite_schema.SCHEMA_VERSION if on_sqlite(url) else postgres_schema.SCHEMA_VERSION
+    return SCHEMA_VERSION
 
 
 async def write_directly(url: str, snapshots: dict[int, str], version: int) -> None:
@@ -323,7 +324,7 @@ async def test_processes_starting_together_upgrade_once(
     postgres_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     matches, _old, new = await make_old(postgres_url, clock)
-    with caplog.at_level(logging.INFO, logger="bot.service.upgrades"):
+    with caplog.at_level(logging.INFO, logger="bot.service.store.upgrades"):
         stores = await asyncio.gather(*(PostgresStore.open(postgres_url) for _ in range(4)))
         await asyncio.gather(*(s.close() for s in stores))
     [line] = [r.getMessage() for r in caplog.records if "recounted the plies" in r.getMessage()]

@@ -1,5 +1,6 @@
-"""Persistence behind one protocol: `MatchStore` (store/base.py) and its SQLite implementation; a
-PostgreSQL one stands beside it for several shard processes. `open_store(url)` picks by the URL's scheme:
+"""Persistence behind one protocol: `MatchStore` (store/base.py), implemented once over SQL (store/sql.py),
+with a dialect for SQLite (sqlite.py) and one for PostgreSQL (postgres.py: several shard processes).
+`open_store(url)` picks by the URL's scheme:
 ``sqlite:///data/tessera.sqlite3`` (a file relative to the working folder), ``sqlite:////abs/path.db`` or
 ``sqlite:///:memory:``; ``postgresql://user:password@host:5432/tessera`` (or ``postgres://``).
 """
@@ -18,8 +19,8 @@ from bot.service.store.base import (
     StoreUnavailable,
 )
 from bot.service.store.postgres import PostgresStore
+from bot.service.store.schema import SCHEMA_VERSION
 from bot.service.store.sqlite import SqliteStore, sqlite_path
-from bot.service.store.sqlite_schema import SCHEMA_VERSION
 
 __all__ = [
     "SCHEMA_VERSION",

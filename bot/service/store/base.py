@@ -15,10 +15,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from bot.service.messages import PostedMessage
-from bot.service.prefs import THEMES, ReminderMode, UserPrefs
 from bot.service.records import (
     AI_LEVELS,
+    THEMES,
     Challenge,
     ChallengeStatus,
     Finish,
@@ -31,14 +30,16 @@ from bot.service.records import (
     MoveRecord,
     NewMatch,
     Player,
+    PostedMessage,
     Rating,
     RatingChange,
+    ReminderMode,
     Requests,
     SeatResult,
     TakebackRequest,
+    UserPrefs,
     UserStats,
 )
-from bot.service.shards import Shards
 from games.base import Outcome
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,13 @@ class ChannelTaken(StoreConflict):
 
 class LobbyChanged(StoreConflict):
     """A lobby's members are no longer the players a match was about to start with."""
+
+
+class ShardFilter(Protocol):
+    """The shards whose guilds a process owns (bot.service.shards.Shards)."""
+
+    def owns(self, guild_id: int | None) -> bool: ...
+    def sql_filter(self, column: str = "guild_id") -> str: ...
 
 
 class Row(Protocol):
@@ -470,12 +478,12 @@ class MatchStore(Protocol):
         requests now, or None if the match moved on."""
         ...
 
-    async def next_deadline(self, *, shards: Shards | None = None) -> float | None: ...
-    async def due_matches(self, now: float, *, shards: Shards | None = None) -> list[tuple[int, int]]:
+    async def next_deadline(self, *, shards: ShardFilter | None = None) -> float | None: ...
+    async def due_matches(self, now: float, *, shards: ShardFilter | None = None) -> list[tuple[int, int]]:
         """(match id, ply) of active matches whose turn deadline has passed."""
         ...
 
-    async def active_ai_match_ids(self, *, shards: Shards | None = None) -> list[int]:
+    async def active_ai_match_ids(self, *, shards: ShardFilter | None = None) -> list[int]:
         """Active, sound matches where the bot holds a seat."""
         ...
 
@@ -484,7 +492,11 @@ class MatchStore(Protocol):
         ...
 
     async def listen(
-        self, wake: Callable[[], None], *, shards: Shards | None = None, changes: ChangeListener | None = None
+        self,
+        wake: Callable[[], None],
+        *,
+        shards: ShardFilter | None = None,
+        changes: ChangeListener | None = None,
     ) -> None:
         """Call `wake()` (sync, cheap) whenever any process commits a write that may move the turn clock
         earlier (a match started, moved, rewound or ended, a challenge made or answered, a guild's timeout
@@ -536,8 +548,8 @@ class MatchStore(Protocol):
         """Pending challenges sent by a user, or waiting in a channel (both filters may be given)."""
         ...
 
-    async def due_challenges(self, now: float, *, shards: Shards | None = None) -> list[Challenge]: ...
-    async def next_challenge_expiry(self, *, shards: Shards | None = None) -> float | None: ...
+    async def due_challenges(self, now: float, *, shards: ShardFilter | None = None) -> list[Challenge]: ...
+    async def next_challenge_expiry(self, *, shards: ShardFilter | None = None) -> float | None: ...
 
     # ------------------------------------------------------------------------------------------- lobbies
 
@@ -627,7 +639,7 @@ class MatchStore(Protocol):
         fraction: float,
         max_delay: float,
         limit: int = 100,
-        shards: Shards | None = None,
+        shards: ShardFilter | None = None,
     ) -> list[tuple[int, float]]:
         """(match id, deadline) of the turns whose reminder is due by `now`, earliest first: active, sound
         matches whose turn timeout is at least `min_turn`, with a seated person whose reminders are on, not
@@ -636,7 +648,7 @@ class MatchStore(Protocol):
         ...
 
     async def next_turn_reminder(
-        self, *, min_turn: float, fraction: float, max_delay: float, shards: Shards | None = None
+        self, *, min_turn: float, fraction: float, max_delay: float, shards: ShardFilter | None = None
     ) -> float | None:
         """When the earliest reminder not yet sent is due (the same turns as `due_turn_reminders`)."""
         ...

@@ -1,0 +1,1060 @@
+"""`SqlStore`: every query of the store, written once for both databases.
+
+A query is written with ``?`` placeholders and ``{TOKEN}``s for the little SQL that differs (schema.py's
+`TOKENS` and `QUERY_TOKENS` here); each database's store (sqlite.py, postgres.py) translates a statement once
+(``$n`` placeholders for asyncpg) and caches it. The subclass is the dialect: it owns the connections and
+transactions (`_fetch`, `_transaction`), how JSON and lists of values are passed (`_to_json`, `json_value`,
+`_in`), which error means the channel is taken, and its own few statements (PostgreSQL's single-statement
+moves, advisory locks and LISTEN; SQLite's checks of the file and WAL checkpoints).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, ClassVar, Protocol
+
+from bot.service.records import (
+    Challenge,
+    ChallengeStatus,
+    Finish,
+    GuildSettings,
+    Lobby,
+    LobbyMember,
+    LobbyStatus,
+    MatchRecord,
+    MatchStatus,
+    MoveRecord,
+    NewMatch,
+    PostedMessage,
+    Rating,
+    RatingChange,
+    Requests,
+    TakebackRequest,
+    UserPrefs,
+    UserStats,
+)
+from bot.service.store.base import (
+    ChangeListener,
+    ChannelTaken,
+    DamagedRow,
+    LobbyChanged,
+    RatingCompute,
+    Row,
+    ShardFilter,
+    StoreConflict,
+    history_from_rows,
+    history_query,
+    joined_matches,
+    match_from_row,
+    matches_from_joined,
+    rating_changes_of,
+    rating_from_row,
+    same_players,
+    sound_matches,
+    user_prefs_from_row,
+)
+from bot.service.store.schema import MIGRATIONS, RECOUNT_RESIGNATION_PLIES, TOKENS, Kind, statements
+from bot.service.store.upgrades import TILINGKING, recounted_snapshot, report_recounted
+from games.base import RESIGN
+
+QUERY_TOKENS: Mapping[Kind, Mapping[str, str]] = {
+    "sqlite": {
+        **TOKENS["sqlite"],
+        # A write transaction holds the whole database already (BEGIN IMMEDIATE).
+        "FOR_UPDATE": "",
+        "LEAST": "MIN",
+        # The user's own seats drive the history query: CROSS JOIN keeps SQLite's planner to that order.
+        "SEATS_FIRST": "CROSS JOIN",
+        # SQLite orders every number before every text or blob: `deadline < ''` is a number, `deadline >=
+        # ''` a deadline that is none (a damaged row). The clock sleeps towards numbers only, and takes a
+        # damaged deadline as due at once, so reading the match sets it aside instead of the clock
+        # tripping on it.
+        "A_NUMBER": "deadline < ''",
+        "NOT_A_NUMBER": "deadline >= ''",
+    },
+    "postgresql": {
+        **TOKENS["postgresql"],
+        "FOR_UPDATE": " FOR UPDATE",
+        "LEAST": "LEAST",
+        "SEATS_FIRST": "JOIN",
+        # A DOUBLE PRECISION column holds numbers only.
+        "A_NUMBER": "TRUE",
+        "NOT_A_NUMBER": "FALSE",
+    },
+}
+
+
+class Tx(Protocol):
+    """One transaction's statements (written as `SqlStore`'s queries are)."""
+
+    async def fetch(self, sql: str, *params: Any) -> Sequence[Row]: ...
+    async def run(self, sql: str, *params: Any) -> int:
+        """Run a write; the number of rows it changed."""
+        ...
+
+    async def run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+
+def _shard_filter(shards: ShardFilter | None, column: str = "guild_id") -> str:
+    return "1 = 1" if shards is None else shards.sql_filter(column)
+
+
+def _where(*terms: tuple[str, Any]) -> tuple[str, list[Any]]:
+    """`AND`ed ``column = ?`` terms of the filters that are given (a None value leaves its term out)."""
+    given = [(term, value) for term, value in terms if value is not None]
+    return "".join(f" AND {term} = ?" for term, _ in given), [value for _, value in given]
+
+
+def _challenge(r: Row, json_value: Callable[[Any], Any]) -> Challenge:
+    return Challenge(
+        id=r["id"],
+        game=r["game"],
+        options=json_value(r["options"]),
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        challenger_id=r["challenger_id"],
+        opponent_id=r["opponent_id"],
+        status=ChallengeStatus(r["status"]),
+        created_at=r["created_at"],
+        expires_at=r["expires_at"],
+        match_id=r["match_id"],
+    )
+
+
+class SqlStore:
+    """`MatchStore` over SQL; a subclass per database supplies the dialect (see the module doc)."""
+
+    KIND: ClassVar[Kind]
+    MATCH_BATCH: ClassVar[int] = 500
+    """Matches `get_matches` reads per query (SQLite bounds the values one statement may bind)."""
+    _translated: ClassVar[dict[str, str]]
+    TRANSLATED_MOST: ClassVar[int] = 4096
+    """Translated statements kept at most (a text with a list of values is one per length)."""
+
+    # ------------------------------------------------------------------------------- the dialect's part
+
+    @classmethod
+    def _sql(cls, sql: str) -> str:
+        """`sql` as this database takes it (tokens replaced), translated once and cached."""
+        found = cls._translated.get(sql)
+        if found is None:
+            if len(cls._translated) >= cls.TRANSLATED_MOST:  # texts made per call (lists of values) pile up
+                cls._translated.clear()
+            found = cls._translated[sql] = cls._translate(sql)
+        return found
+
+    @classmethod
+    def _translate(cls, sql: str) -> str:
+        tokens = QUERY_TOKENS[cls.KIND]
+        return re.sub(r"\{([A-Z_]+)\}", lambda m: tokens[m.group(1)], sql)
+
+    @staticmethod
+    def json_value(value: Any) -> Any:
+        """A JSON column's value as read (JSON text on SQLite)."""
+        return json.loads(value)
+
+    @staticmethod
+    def _to_json(value: Any) -> Any:
+        """A value for a JSON column as written (JSON text on SQLite, compact and with keys sorted)."""
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+    @staticmethod
+    def _in(column: str, values: Sequence[Any], cast: str) -> tuple[str, list[Any]]:
+        """``column`` is one of `values` (a SQL term and its parameters); `cast` names the values' type."""
+        return f"{column} IN ({','.join('?' * len(values))})", list(values)
+
+    @staticmethod
+    def _channel_taken(error: Exception) -> bool:
+        """Whether a failed insert of a match broke the one-active-match-per-channel index."""
+        raise NotImplementedError
+
+    async def _fetch(self, sql: str, *params: Any) -> Sequence[Row]:
+        """The rows of a read outside any write transaction."""
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """One write transaction, committed at the end of the block (rolled back on an exception)."""
+        raise NotImplementedError
+
+    async def _write(self, sql: str, *params: Any) -> int:
+        """One write in a transaction of its own; the rows it changed."""
+        async with self._transaction() as tx:
+            return await tx.run(sql, *params)
+
+    async def _write_fetch(self, sql: str, *params: Any) -> Sequence[Row]:
+        """One write with RETURNING in a transaction of its own; the rows it returned."""
+        async with self._transaction() as tx:
+            return await tx.fetch(sql, *params)
+
+    async def _lock_ratings(self, tx: Tx, game: str) -> None:
+        """Rate the matches of one game one at a time (nothing to do where a write holds the database)."""
+
+    async def _fetchone(self, sql: str, *params: Any) -> Row | None:
+        rows = await self._fetch(sql, *params)
+        return rows[0] if rows else None
+
+    async def listen(
+        self,
+        wake: Callable[[], None],
+        *,
+        shards: ShardFilter | None = None,
+        changes: ChangeListener | None = None,
+    ) -> None:
+        """Nothing to hear where one process is all there is (see `MatchStore.listen`)."""
+
+    # ------------------------------------------------------------------------------------------- meta
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", key)
+        return None if row is None else str(row["value"])
+
+    async def put_meta(self, key: str, value: str) -> None:
+        await self._write(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            key,
+            value,
+        )
+
+    # ---------------------------------------------------------------------------------------- matches
+
+    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Row]]:
+        seats: dict[int, list[Row]] = {i: [] for i in match_ids}
+        if match_ids:
+            term, params = self._in("match_id", match_ids, "bigint")
+            rows = await self._fetch(
+                "SELECT match_id, seat, user_id, ai_level, result FROM match_seats "
+                f"WHERE {term} ORDER BY match_id, seat",
+                *params,
+            )
+            for r in rows:
+                seats[r["match_id"]].append(r)
+        return seats
+
+    async def _matches(self, where: str, *params: Any) -> list[MatchRecord]:
+        rows = await self._fetch(f"SELECT * FROM matches {where}", *params)
+        seats = await self._seats([r["id"] for r in rows])
+        return sound_matches(rows, seats, self.json_value)
+
+    async def _one_match(self, where: str, *params: Any) -> MatchRecord | None:
+        """One match and its seats in a single query (the hot path of every move); DamagedRow if it breaks
+        the schema's meaning (`match_from_row`)."""
+        rows = await self._fetch(joined_matches(where), *params)
+        if not rows:
+            return None
+        first = rows[0]["id"]
+        seats = [r for r in rows if r["id"] == first and r["seat"] is not None]
+        return match_from_row(rows[0], seats, self.json_value)
+
+    async def insert_match(
+        self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
+    ) -> MatchRecord:
+        async with self._transaction() as tx:
+            if challenge_id is not None:
+                rows = await tx.fetch("SELECT status FROM challenges WHERE id = ?{FOR_UPDATE}", challenge_id)
+                if not rows or rows[0]["status"] != ChallengeStatus.PENDING:
+                    raise StoreConflict(f"challenge {challenge_id} is no longer pending")
+            if lobby_id is not None:
+                rows = await tx.fetch("SELECT status FROM lobbies WHERE id = ?{FOR_UPDATE}", lobby_id)
+                if not rows or rows[0]["status"] != LobbyStatus.OPEN:
+                    raise StoreConflict(f"lobby {lobby_id} is no longer open")
+                members = await tx.fetch(
+                    "SELECT user_id, ai_level FROM lobby_members WHERE lobby_id = ?", lobby_id
+                )
+                if not same_players(((m["user_id"], m["ai_level"]) for m in members), new.seats):
+                    raise LobbyChanged(f"the members of lobby {lobby_id} changed")
+            busy = await tx.fetch(
+                "SELECT id FROM matches WHERE channel_id = ? AND status = 'active' AND quarantine IS NULL",
+                new.channel_id,
+            )
+            if busy:
+                raise ChannelTaken(f"channel {new.channel_id} has an active match")
+            try:
+                [inserted] = await tx.fetch(
+                    "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, "
+                    "turn_timeout, deadline, snapshot, rated, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    new.game,
+                    self._to_json(dict(new.options)),
+                    new.seed,
+                    new.guild_id,
+                    new.channel_id,
+                    new.turn_timeout,
+                    new.deadline,
+                    new.snapshot,
+                    new.rated,
+                    new.created_at,
+                    new.created_at,
+                )
+            except Exception as error:
+                if self._channel_taken(error):  # a concurrent process started one meanwhile
+                    raise ChannelTaken(f"channel {new.channel_id} has an active match") from None
+                raise
+            match_id: int = inserted["id"]
+            await tx.run_many(
+                "INSERT INTO match_seats (match_id, seat, user_id, ai_level, player_key) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(match_id, p.seat, p.user_id, p.ai_level, p.player_key) for p in new.seats],
+            )
+            if challenge_id is not None:
+                changed = await tx.run(
+                    "UPDATE challenges SET status = 'accepted', match_id = ? "
+                    "WHERE id = ? AND status = 'pending'",
+                    match_id,
+                    challenge_id,
+                )
+                if changed != 1:
+                    raise StoreConflict(f"challenge {challenge_id} is no longer pending")
+            if lobby_id is not None:
+                changed = await tx.run(
+                    "UPDATE lobbies SET status = 'started', match_id = ? WHERE id = ? AND status = 'open'",
+                    match_id,
+                    lobby_id,
+                )
+                if changed != 1:
+                    raise StoreConflict(f"lobby {lobby_id} is no longer open")
+        row = await self.get_match(match_id)
+        assert row is not None
+        return row
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        return await self._one_match("WHERE m.id = ?", match_id)
+
+    async def get_matches(self, match_ids: Sequence[int]) -> dict[int, MatchRecord | DamagedRow]:
+        found: dict[int, MatchRecord | DamagedRow] = {}
+        ids = list(match_ids)
+        for start in range(0, len(ids), self.MATCH_BATCH):
+            term, params = self._in("m.id", ids[start : start + self.MATCH_BATCH], "bigint")
+            rows = await self._fetch(joined_matches(f"WHERE {term}"), *params)
+            found.update(matches_from_joined(rows, self.json_value))
+        return found
+
+    async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
+        return await self._one_match(
+            "WHERE m.channel_id = ? AND m.status = 'active' AND m.quarantine IS NULL", channel_id
+        )
+
+    async def match_ids(self, status: MatchStatus | None = None) -> list[int]:
+        where, params = _where(("status", status))
+        rows = await self._fetch(f"SELECT id FROM matches WHERE 1 = 1{where} ORDER BY id", *params)
+        return [r["id"] for r in rows]
+
+    async def matches_of_user(self, user_id: int, limit: int = 25) -> list[MatchRecord]:
+        return await self._matches(
+            "WHERE status = 'active' AND quarantine IS NULL AND id IN "
+            "(SELECT match_id FROM match_seats WHERE user_id = ? AND ai_level IS NULL) "
+            "ORDER BY id DESC LIMIT ?",
+            user_id,
+            limit,
+        )
+
+    async def finished_matches(
+        self, *, user_id: int | None, guild_id: int | None, game: str | None, limit: int
+    ) -> list[tuple[MatchRecord, int]]:
+        source = "matches m"
+        if user_id is not None:
+            # The user's own seats drive the query: a player's matches are sorted, never a walk of the whole
+            # server's finished matches.
+            source = "match_seats s {SEATS_FIRST} matches m ON m.id = s.match_id"
+        where, params = _where(("s.user_id", user_id), ("m.guild_id", guild_id), ("m.game", game))
+        if user_id is not None:
+            where += " AND s.ai_level IS NULL"
+        rows = await self._fetch(
+            history_query(source, f"m.status IN ('finished', 'aborted'){where}", "?"), *params, limit
+        )
+        return history_from_rows(rows, self.json_value)
+
+    async def moves(self, match_id: int) -> list[MoveRecord]:
+        rows = await self._fetch(
+            "SELECT ply, seat, notation, forced, at FROM moves WHERE match_id = ? ORDER BY ply", match_id
+        )
+        return [
+            MoveRecord(
+                ply=r["ply"], seat=r["seat"], notation=r["notation"], forced=bool(r["forced"]), at=r["at"]
+            )
+            for r in rows
+        ]
+
+    async def _write_finish(self, tx: Tx, match_id: int, finish: Finish) -> None:
+        await tx.run(
+            "UPDATE matches SET status = ?, outcome = ?, finished_at = ?, deadline = NULL WHERE id = ?",
+            finish.status.value,
+            self._to_json(finish.outcome.to_json()),
+            finish.at,
+            match_id,
+        )
+        await tx.run_many(
+            "UPDATE match_seats SET result = ? WHERE match_id = ? AND seat = ?",
+            [(None if r is None else r.value, match_id, seat) for seat, r in finish.results.items()],
+        )
+
+    _GUARDED_MOVE = (
+        "UPDATE matches SET ply = ?, snapshot = ?, deadline = ?, updated_at = ?, abort_votes = '[]', "
+        "takeback = NULL WHERE id = ? AND ply = ? AND status = 'active'"
+    )
+
+    async def append_moves(
+        self,
+        match_id: int,
+        expected_ply: int,
+        moves: Sequence[MoveRecord],
+        snapshot: str,
+        deadline: float | None,
+        now: float,
+        finish: Finish | None = None,
+    ) -> bool:
+        async with self._transaction() as tx:
+            new_ply = expected_ply + len(moves)
+            if (
+                await tx.run(self._GUARDED_MOVE, new_ply, snapshot, deadline, now, match_id, expected_ply)
+                != 1
+            ):
+                return False
+            await tx.run_many(
+                "INSERT INTO moves (match_id, ply, seat, notation, forced, at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(match_id, m.ply, m.seat, m.notation, m.forced, m.at) for m in moves],
+            )
+            if finish is not None:
+                await self._write_finish(tx, match_id, finish)
+        return True
+
+    async def finish_match(self, match_id: int, expected_ply: int, finish: Finish) -> bool:
+        async with self._transaction() as tx:
+            changed = await tx.run(
+                "UPDATE matches SET updated_at = ?, abort_votes = '[]', takeback = NULL "
+                "WHERE id = ? AND ply = ? AND status = 'active'",
+                finish.at,
+                match_id,
+                expected_ply,
+            )
+            if changed != 1:
+                return False
+            await self._write_finish(tx, match_id, finish)
+        return True
+
+    async def rewind_match(
+        self, match_id: int, expected_ply: int, to_ply: int, snapshot: str, deadline: float | None, now: float
+    ) -> bool:
+        async with self._transaction() as tx:
+            if await tx.run(self._GUARDED_MOVE, to_ply, snapshot, deadline, now, match_id, expected_ply) != 1:
+                return False
+            await tx.run("DELETE FROM moves WHERE match_id = ? AND ply >= ?", match_id, to_ply)
+        return True
+
+    async def update_requests(
+        self, match_id: int, expected_ply: int, change: Callable[[Requests], Requests]
+    ) -> Requests | None:
+        async with self._transaction() as tx:  # the match row is held from the read to the write
+            rows = await tx.fetch(
+                "SELECT abort_votes, takeback FROM matches WHERE id = ? AND ply = ? AND status = 'active'"
+                "{FOR_UPDATE}",
+                match_id,
+                expected_ply,
+            )
+            if not rows:
+                return None
+            takeback = rows[0]["takeback"]
+            current = Requests(
+                tuple(self.json_value(rows[0]["abort_votes"])),
+                TakebackRequest.from_json(self.json_value(takeback)) if takeback is not None else None,
+            )
+            change_to = change(current)
+            changed = Requests(tuple(dict.fromkeys(change_to.abort_votes)), change_to.takeback)
+            await tx.run(
+                "UPDATE matches SET abort_votes = ?, takeback = ? WHERE id = ?",
+                self._to_json(list(changed.abort_votes)),
+                self._to_json(changed.takeback.to_json()) if changed.takeback is not None else None,
+                match_id,
+            )
+        return changed
+
+    async def next_deadline(self, *, shards: ShardFilter | None = None) -> float | None:
+        row = await self._fetchone(
+            "SELECT MIN(deadline) AS due FROM matches WHERE status = 'active' AND quarantine IS NULL "
+            f"AND {{A_NUMBER}} AND {_shard_filter(shards)}"
+        )
+        return None if row is None else row["due"]
+
+    async def due_matches(self, now: float, *, shards: ShardFilter | None = None) -> list[tuple[int, int]]:
+        live = f"FROM matches WHERE status = 'active' AND quarantine IS NULL AND {_shard_filter(shards)}"
+        rows = await self._fetch(  # two searches of the deadline index, not one scan of it
+            f"SELECT id, ply, deadline {live} AND deadline <= ? "
+            f"UNION ALL SELECT id, ply, deadline {live} AND {{NOT_A_NUMBER}} ORDER BY deadline, id",
+            now,
+        )
+        return [(r["id"], r["ply"]) for r in rows]
+
+    async def active_ai_match_ids(self, *, shards: ShardFilter | None = None) -> list[int]:
+        rows = await self._fetch(
+            "SELECT DISTINCT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id "
+            "WHERE s.ai_level IS NOT NULL AND m.status = 'active' AND m.quarantine IS NULL "
+            f"AND {_shard_filter(shards, 'm.guild_id')} ORDER BY m.id"
+        )
+        return [r["id"] for r in rows]
+
+    async def _ids(self, where: str) -> list[int]:
+        rows = await self._fetch(f"SELECT id FROM matches WHERE {where} ORDER BY id")
+        return [r["id"] for r in rows]
+
+    async def active_match_ids(self) -> list[int]:
+        return await self._ids("status = 'active' AND quarantine IS NULL")
+
+    async def unsettled_match_ids(self) -> list[int]:
+        return await self._ids(
+            "quarantine IS NULL AND (status IS NULL OR status NOT IN ('finished', 'aborted'))"
+        )
+
+    async def quarantine_match(self, match_id: int, reason: str) -> bool:
+        changed = await self._write(
+            "UPDATE matches SET quarantine = ?, deadline = NULL WHERE id = ? AND quarantine IS NULL",
+            reason[:500],
+            match_id,
+        )
+        return changed == 1
+
+    async def quarantined_match_ids(self) -> list[int]:
+        return await self._ids("quarantine IS NOT NULL")
+
+    async def unapplied_rated_match_ids(self) -> list[int]:
+        return await self._ids("status = 'finished' AND rated = {TRUE} AND ratings_applied = {FALSE}")
+
+    # ------------------------------------------------------------------------------------- challenges
+
+    async def insert_challenge(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        opponent_id: int,
+        created_at: float,
+        expires_at: float,
+    ) -> Challenge:
+        [row] = await self._write_fetch(
+            "INSERT INTO challenges (game, options, guild_id, channel_id, challenger_id, opponent_id, "
+            "status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING *",
+            game,
+            self._to_json(dict(options)),
+            guild_id,
+            channel_id,
+            challenger_id,
+            opponent_id,
+            created_at,
+            expires_at,
+        )
+        return _challenge(row, self.json_value)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge | None:
+        row = await self._fetchone("SELECT * FROM challenges WHERE id = ?", challenge_id)
+        return None if row is None else _challenge(row, self.json_value)
+
+    async def set_challenge_status(
+        self,
+        challenge_id: int,
+        status: ChallengeStatus,
+        *,
+        expected: ChallengeStatus = ChallengeStatus.PENDING,
+    ) -> bool:
+        changed = await self._write(
+            "UPDATE challenges SET status = ? WHERE id = ? AND status = ?",
+            status.value,
+            challenge_id,
+            expected.value,
+        )
+        return changed == 1
+
+    async def pending_challenges(self, channel_id: int | None = None) -> list[Challenge]:
+        where, params = _where(("channel_id", channel_id))
+        rows = await self._fetch(
+            f"SELECT * FROM challenges WHERE status = 'pending'{where} ORDER BY id", *params
+        )
+        return [_challenge(r, self.json_value) for r in rows]
+
+    async def _count(self, table: str, where: str, params: Sequence[Any]) -> int:
+        row = await self._fetchone(f"SELECT COUNT(*) AS n FROM {table} WHERE {where}", *params)
+        return int(row["n"]) if row is not None else 0
+
+    async def count_pending_challenges(
+        self, *, challenger_id: int | None = None, channel_id: int | None = None
+    ) -> int:
+        where, params = _where(("challenger_id", challenger_id), ("channel_id", channel_id))
+        return await self._count("challenges", f"status = 'pending'{where}", params)
+
+    async def due_challenges(self, now: float, *, shards: ShardFilter | None = None) -> list[Challenge]:
+        rows = await self._fetch(
+            "SELECT * FROM challenges WHERE status = 'pending' AND expires_at <= ? "
+            f"AND {_shard_filter(shards)} ORDER BY expires_at, id",
+            now,
+        )
+        return [_challenge(r, self.json_value) for r in rows]
+
+    async def next_challenge_expiry(self, *, shards: ShardFilter | None = None) -> float | None:
+        row = await self._fetchone(
+            "SELECT MIN(expires_at) AS due FROM challenges "
+            f"WHERE status = 'pending' AND {_shard_filter(shards)}"
+        )
+        return None if row is None else row["due"]
+
+    # ---------------------------------------------------------------------------------------- lobbies
+
+    async def insert_lobby(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        host: LobbyMember,
+        seat_order: str,
+        max_players: int,
+        created_at: float,
+    ) -> Lobby:
+        async with self._transaction() as tx:
+            [inserted] = await tx.fetch(
+                "INSERT INTO lobbies (game, options, guild_id, channel_id, host_id, seat_order, max_players, "
+                "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
+                game,
+                self._to_json(dict(options)),
+                guild_id,
+                channel_id,
+                host.user_id,
+                seat_order,
+                max_players,
+                created_at,
+            )
+            lobby_id: int = inserted["id"]
+            await tx.run(
+                "INSERT INTO lobby_members (lobby_id, position, user_id, ai_level, joined_at) "
+                "VALUES (?, 0, ?, ?, ?)",
+                lobby_id,
+                host.user_id,
+                host.ai_level,
+                host.joined_at,
+            )
+        row = await self.get_lobby(lobby_id)
+        assert row is not None
+        return row
+
+    async def _lobbies(self, where: str, *params: Any) -> list[Lobby]:
+        rows = await self._fetch(f"SELECT * FROM lobbies {where}", *params)
+        members: dict[int, list[LobbyMember]] = {r["id"]: [] for r in rows}
+        if rows:
+            term, ids = self._in("lobby_id", list(members), "bigint")
+            for m in await self._fetch(
+                f"SELECT lobby_id, user_id, ai_level, joined_at FROM lobby_members WHERE {term} "
+                "ORDER BY lobby_id, position",
+                *ids,
+            ):
+                members[m["lobby_id"]].append(LobbyMember(m["user_id"], m["ai_level"], m["joined_at"]))
+        return [
+            Lobby(
+                id=r["id"],
+                game=r["game"],
+                options=self.json_value(r["options"]),
+                guild_id=r["guild_id"],
+                channel_id=r["channel_id"],
+                host_id=r["host_id"],
+                seat_order=r["seat_order"],
+                max_players=r["max_players"],
+                status=LobbyStatus(r["status"]),
+                created_at=r["created_at"],
+                match_id=r["match_id"],
+                members=tuple(members[r["id"]]),
+            )
+            for r in rows
+        ]
+
+    async def get_lobby(self, lobby_id: int) -> Lobby | None:
+        rows = await self._lobbies("WHERE id = ?", lobby_id)
+        return rows[0] if rows else None
+
+    async def open_lobbies(self, channel_id: int | None = None) -> list[Lobby]:
+        where, params = _where(("channel_id", channel_id))
+        return await self._lobbies(f"WHERE status = 'open'{where} ORDER BY id", *params)
+
+    async def count_open_lobbies(self, *, host_id: int | None = None, channel_id: int | None = None) -> int:
+        where, params = _where(("host_id", host_id), ("channel_id", channel_id))
+        return await self._count("lobbies", f"status = 'open'{where}", params)
+
+    async def add_lobby_member(self, lobby_id: int, member: LobbyMember) -> bool:
+        async with self._transaction() as tx:
+            # The lobby row is held: joins, leaves and the start of one lobby never see a stale count.
+            lobby = await tx.fetch(
+                "SELECT max_players, status FROM lobbies WHERE id = ?{FOR_UPDATE}", lobby_id
+            )
+            if not lobby or lobby[0]["status"] != LobbyStatus.OPEN:
+                return False
+            members = await tx.fetch(
+                "SELECT user_id, ai_level, position FROM lobby_members WHERE lobby_id = ?", lobby_id
+            )
+            if len(members) >= lobby[0]["max_players"]:
+                return False
+            if member.ai_level is None and any(
+                m["user_id"] == member.user_id and m["ai_level"] is None for m in members
+            ):
+                return False
+            await tx.run(
+                "INSERT INTO lobby_members (lobby_id, position, user_id, ai_level, joined_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                lobby_id,
+                max((m["position"] for m in members), default=-1) + 1,
+                member.user_id,
+                member.ai_level,
+                member.joined_at,
+            )
+        return True
+
+    async def remove_lobby_member(self, lobby_id: int, user_id: int) -> bool:
+        async with self._transaction() as tx:
+            lobby = await tx.fetch("SELECT status FROM lobbies WHERE id = ?{FOR_UPDATE}", lobby_id)
+            if not lobby or lobby[0]["status"] != LobbyStatus.OPEN:
+                return False
+            removed = await tx.run(
+                "DELETE FROM lobby_members WHERE lobby_id = ? AND user_id = ? AND ai_level IS NULL",
+                lobby_id,
+                user_id,
+            )
+            return removed == 1
+
+    async def set_lobby_status(
+        self, lobby_id: int, status: LobbyStatus, *, expected: LobbyStatus = LobbyStatus.OPEN
+    ) -> bool:
+        changed = await self._write(
+            "UPDATE lobbies SET status = ? WHERE id = ? AND status = ?",
+            status.value,
+            lobby_id,
+            expected.value,
+        )
+        return changed == 1
+
+    # --------------------------------------------------------------------------------- guild settings
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
+        row = await self._fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", guild_id)
+        if row is None:
+            return None
+        return GuildSettings(
+            row["guild_id"],
+            row["turn_timeout"],
+            bool(row["threads"]),
+            tuple(self.json_value(row["allowed_channels"])),
+            row["locale"],
+        )
+
+    async def put_guild_settings(self, settings: GuildSettings) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels, locale) "
+            "VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
+            "threads = excluded.threads, allowed_channels = excluded.allowed_channels, "
+            "locale = excluded.locale",
+            settings.guild_id,
+            settings.turn_timeout,
+            settings.threads,
+            self._to_json(list(settings.allowed_channels)),
+            settings.locale,
+        )
+
+    # ---------------------------------------------------------------------------------------- ratings
+
+    async def apply_ratings(
+        self, match_id: int, game: str, player_keys: Sequence[str], compute: RatingCompute, now: float
+    ) -> list[RatingChange] | None:
+        async with self._transaction() as tx:
+            flagged = await tx.fetch(
+                "UPDATE matches SET ratings_applied = {TRUE} WHERE id = ? AND status = 'finished' "
+                "AND rated = {TRUE} AND ratings_applied = {FALSE} RETURNING guild_id",
+                match_id,
+            )
+            if not flagged:
+                return None
+            guild_id = flagged[0]["guild_id"]
+            # Matches of one game rate one at a time, so two sharing a player never both start from the
+            # same rating (the rows of new players do not exist yet, so row locks could not order them).
+            await self._lock_ratings(tx, game)
+            term, keys = self._in("player_key", player_keys, "text")
+            rows = await tx.fetch(
+                f"SELECT player_key, mu, sigma FROM ratings WHERE game = ? AND {term}", game, *keys
+            )
+            current: dict[str, tuple[float, float] | None] = dict.fromkeys(player_keys)
+            current.update({r["player_key"]: (r["mu"], r["sigma"]) for r in rows})
+            changes = rating_changes_of(match_id, player_keys, current, compute)
+            await tx.run_many(
+                "INSERT INTO ratings (game, player_key, mu, sigma, updated_at, played) "
+                "VALUES (?, ?, ?, ?, ?, 1) "
+                "ON CONFLICT (game, player_key) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                "updated_at = excluded.updated_at, played = ratings.played + 1",
+                [(game, c.player_key, c.mu_after, c.sigma_after, now) for c in changes],
+            )
+            if guild_id is not None:
+                await tx.run_many(
+                    "INSERT INTO guild_ratings (guild_id, game, player_key, played, mu, sigma) "
+                    "VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, game, player_key) "
+                    "DO UPDATE SET played = guild_ratings.played + 1",
+                    [(guild_id, game, c.player_key, c.mu_after, c.sigma_after) for c in changes],
+                )
+            # Every server's board of these players shows their new ratings (a copy kept for its index).
+            await tx.run_many(
+                "UPDATE guild_ratings SET mu = ?, sigma = ? WHERE game = ? AND player_key = ?",
+                [(c.mu_after, c.sigma_after, game, c.player_key) for c in changes],
+            )
+            await tx.run_many(
+                "INSERT INTO rating_changes "
+                "(match_id, player_key, mu_before, sigma_before, mu_after, sigma_after) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (c.match_id, c.player_key, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after)
+                    for c in changes
+                ],
+            )
+        return changes
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
+        rows = await self._fetch(
+            "SELECT * FROM rating_changes WHERE match_id = ? ORDER BY player_key", match_id
+        )
+        return [
+            RatingChange(
+                r["match_id"],
+                r["player_key"],
+                r["mu_before"],
+                r["sigma_before"],
+                r["mu_after"],
+                r["sigma_after"],
+            )
+            for r in rows
+        ]
+
+    async def get_ratings(self, game: str, player_keys: Sequence[str]) -> dict[str, Rating]:
+        if not player_keys:
+            return {}
+        term, keys = self._in("player_key", player_keys, "text")
+        rows = await self._fetch(
+            f"SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = ? AND {term}", game, *keys
+        )
+        return {r["player_key"]: rating_from_row(r) for r in rows}
+
+    async def leaderboard(
+        self, game: str, guild_id: int | None, limit: int, max_sigma: float
+    ) -> list[Rating]:
+        if guild_id is None:
+            rows = await self._fetch(
+                "SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = ? AND played > 0 "
+                "AND sigma <= ? AND player_key LIKE 'user:%' ORDER BY mu DESC, player_key DESC LIMIT ?",
+                game,
+                max_sigma,
+                limit,
+            )
+        else:
+            # The guild's own copy of each rating: guild_ratings_board walks it in order and stops.
+            rows = await self._fetch(
+                "SELECT game, player_key, mu, sigma, played FROM guild_ratings "
+                "WHERE guild_id = ? AND game = ? AND sigma <= ? AND player_key LIKE 'user:%' "
+                "ORDER BY mu DESC, player_key DESC LIMIT ?",
+                guild_id,
+                game,
+                max_sigma,
+                limit,
+            )
+        return [rating_from_row(r) for r in rows]
+
+    async def user_stats(self, user_id: int, guild_id: int | None = None) -> list[UserStats]:
+        where, params = _where(("m.guild_id", guild_id))
+        rows = await self._fetch(
+            "SELECT m.game AS game, COUNT(*) AS played, "
+            "SUM(CASE WHEN s.result = 'win' THEN 1 ELSE 0 END) AS won, "
+            "SUM(CASE WHEN s.result = 'loss' THEN 1 ELSE 0 END) AS lost, "
+            "SUM(CASE WHEN s.result = 'draw' THEN 1 ELSE 0 END) AS drawn "
+            "FROM match_seats s JOIN matches m ON m.id = s.match_id "
+            f"WHERE s.user_id = ? AND s.ai_level IS NULL AND m.status = 'finished'{where} "
+            "GROUP BY m.game ORDER BY m.game",
+            user_id,
+            *params,
+        )
+        return [
+            UserStats(r["game"], r["played"], int(r["won"]), int(r["lost"]), int(r["drawn"])) for r in rows
+        ]
+
+    # ------------------------------------------------------------------------------------ preferences
+
+    async def get_user_prefs(self, user_id: int) -> UserPrefs | None:
+        row = await self._fetchone("SELECT theme, reminders FROM user_prefs WHERE user_id = ?", user_id)
+        return None if row is None else user_prefs_from_row(user_id, row["theme"], row["reminders"])
+
+    async def put_user_prefs(self, prefs: UserPrefs, now: float) -> None:
+        await self._write(
+            "INSERT INTO user_prefs (user_id, theme, reminders, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET theme = excluded.theme, reminders = excluded.reminders, "
+            "updated_at = excluded.updated_at",
+            prefs.user_id,
+            prefs.theme,
+            prefs.reminders.value,
+            now,
+        )
+
+    async def get_guild_theme(self, guild_id: int) -> str | None:
+        row = await self._fetchone("SELECT theme FROM guild_prefs WHERE guild_id = ?", guild_id)
+        return None if row is None else str(row["theme"])
+
+    async def set_guild_theme(self, guild_id: int, theme: str, now: float) -> None:
+        await self._write(
+            "INSERT INTO guild_prefs (guild_id, theme, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET theme = excluded.theme, updated_at = excluded.updated_at",
+            guild_id,
+            theme,
+            now,
+        )
+
+    # -------------------------------------------------------------------------------- posted messages
+
+    async def swap_board_message(
+        self, match_id: int, posted: PostedMessage, now: float
+    ) -> PostedMessage | None:
+        async with self._transaction() as tx:
+            # The match row orders two swaps of one match even when neither board row exists yet.
+            await tx.fetch("SELECT 1 FROM matches WHERE id = ?{FOR_UPDATE}", match_id)
+            rows = await tx.fetch(
+                "SELECT channel_id, message_id FROM board_messages WHERE match_id = ?", match_id
+            )
+            previous = PostedMessage(rows[0]["channel_id"], rows[0]["message_id"]) if rows else None
+            if previous is not None and previous.message_id >= posted.message_id:
+                # A newer board is recorded already (or this one again): this one is the superseded one.
+                return None if previous == posted else posted
+            await tx.run(
+                "INSERT INTO board_messages (match_id, channel_id, message_id, posted_at) "
+                "VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET channel_id = excluded.channel_id, "
+                "message_id = excluded.message_id, posted_at = excluded.posted_at",
+                match_id,
+                posted.channel_id,
+                posted.message_id,
+                now,
+            )
+            return previous
+
+    async def get_board_message(self, match_id: int) -> PostedMessage | None:
+        row = await self._fetchone(
+            "SELECT channel_id, message_id FROM board_messages WHERE match_id = ?", match_id
+        )
+        return None if row is None else PostedMessage(row["channel_id"], row["message_id"])
+
+    async def put_challenge_message(self, challenge_id: int, posted: PostedMessage, now: float) -> None:
+        await self._write(
+            "INSERT INTO challenge_messages (challenge_id, channel_id, message_id, posted_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (challenge_id) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "posted_at = excluded.posted_at",
+            challenge_id,
+            posted.channel_id,
+            posted.message_id,
+            now,
+        )
+
+    async def get_challenge_message(self, challenge_id: int) -> PostedMessage | None:
+        row = await self._fetchone(
+            "SELECT channel_id, message_id FROM challenge_messages WHERE challenge_id = ?", challenge_id
+        )
+        return None if row is None else PostedMessage(row["channel_id"], row["message_id"])
+
+    # --------------------------------------------------------------------------------- turn reminders
+
+    _REMINDABLE = (
+        "FROM matches m WHERE m.status = 'active' AND m.quarantine IS NULL AND m.deadline IS NOT NULL "
+        "AND m.turn_timeout >= ? "
+        "AND EXISTS (SELECT 1 FROM match_seats s JOIN user_prefs p ON p.user_id = s.user_id "
+        "WHERE s.match_id = m.id AND s.ai_level IS NULL AND p.reminders <> 'off') "
+        "AND NOT EXISTS (SELECT 1 FROM turn_reminders r WHERE r.match_id = m.id AND r.deadline = m.deadline)"
+    )
+    _REMINDER_DUE = "m.deadline - m.turn_timeout + {LEAST}(m.turn_timeout * ?, ?)"
+    """When a turn's reminder is due (parameters: the fraction of the turn, the longest delay)."""
+
+    async def due_turn_reminders(
+        self,
+        now: float,
+        *,
+        min_turn: float,
+        fraction: float,
+        max_delay: float,
+        limit: int = 100,
+        shards: ShardFilter | None = None,
+    ) -> list[tuple[int, float]]:
+        rows = await self._fetch(
+            f"SELECT m.id, m.deadline, {self._REMINDER_DUE} AS due {self._REMINDABLE} "
+            f"AND {_shard_filter(shards, 'm.guild_id')} AND {self._REMINDER_DUE} <= ? "
+            "ORDER BY due, m.id LIMIT ?",
+            fraction,
+            max_delay,
+            min_turn,
+            fraction,
+            max_delay,
+            now,
+            limit,
+        )
+        return [(r["id"], r["deadline"]) for r in rows]
+
+    async def next_turn_reminder(
+        self, *, min_turn: float, fraction: float, max_delay: float, shards: ShardFilter | None = None
+    ) -> float | None:
+        row = await self._fetchone(
+            f"SELECT MIN({self._REMINDER_DUE}) AS due {self._REMINDABLE} "
+            f"AND {_shard_filter(shards, 'm.guild_id')}",
+            fraction,
+            max_delay,
+            min_turn,
+        )
+        return None if row is None or row["due"] is None else float(row["due"])
+
+    async def claim_turn_reminder(self, match_id: int, deadline: float, now: float) -> bool:
+        changed = await self._write(
+            "INSERT INTO turn_reminders (match_id, deadline, sent_at) "
+            "SELECT id, deadline, ? FROM matches WHERE id = ? AND status = 'active' AND deadline = ? "
+            "ON CONFLICT (match_id) DO UPDATE SET deadline = excluded.deadline, "
+            "sent_at = excluded.sent_at WHERE turn_reminders.deadline <> excluded.deadline",
+            now,
+            match_id,
+            deadline,
+        )
+        return changed == 1
+
+
+async def migrate_step(tx: Tx, index: int, kind: Kind, json_value: Callable[[Any], Any]) -> None:
+    """Migration `index`'s statements, and its data step where it has one, in the caller's transaction."""
+    for statement in statements_of(index, kind):
+        await tx.run(statement)
+    if index == RECOUNT_RESIGNATION_PLIES:
+        await _recount_resignation_plies(tx, json_value)
+
+
+def statements_of(index: int, kind: Kind) -> list[str]:
+    return statements(MIGRATIONS[index], kind)
+
+
+async def _recount_resignation_plies(tx: Tx, json_value: Callable[[Any], Any]) -> None:
+    """The data step of migration RECOUNT_RESIGNATION_PLIES: each TilingKing match whose log has a resignation
+    gets the snapshot `upgrades.recounted_snapshot` gives, if it gives one."""
+    found = await tx.fetch(
+        "SELECT id FROM matches m WHERE game = ? "
+        "AND EXISTS (SELECT 1 FROM moves WHERE match_id = m.id AND notation = ?) ORDER BY id",
+        TILINGKING,
+        RESIGN,
+    )
+    recounted = []
+    for found_row in found:
+        match_id = found_row["id"]
+        [row] = await tx.fetch(
+            "SELECT options, seed, snapshot, "
+            "(SELECT COUNT(*) FROM match_seats WHERE match_id = m.id) AS seats FROM matches m WHERE id = ?",
+            match_id,
+        )
+        moves = await tx.fetch("SELECT seat, notation FROM moves WHERE match_id = ? ORDER BY ply", match_id)
+        entries = [(m["seat"], m["notation"]) for m in moves]
+        snapshot = recounted_snapshot(
+            row["seats"], row["options"], row["seed"], entries, row["snapshot"], json_value=json_value
+        )
+        if snapshot is not None:
+            await tx.run("UPDATE matches SET snapshot = ? WHERE id = ?", snapshot, match_id)
+            recounted.append(match_id)
+    report_recounted(recounted)
