@@ -55,22 +55,8 @@ TEXTS: dict[str, str] = {
     "move.swap": N_("swapped {stone} and {tile}"),
     "ellipsis": N_("..."),
     # results: one winner, several winners sharing first place, draws
-    "result.win.colours": N_("{winner} wins by collecting three colours"),
-    "result.win.lead": N_("{winner} wins by holding the lead"),
-    "result.win.no_moves": N_("{winner} wins: the opponent has no move"),
-    "result.win.passes": N_("{winner} wins on score"),
-    "result.win.move_cap": N_("{winner} wins at the move limit"),
-    "result.win.no_lead": N_("{winner} wins"),
-    "result.win.resignation": N_("{winner} wins by resignation"),
-    "result.win.timeout": N_("{winner} wins on time"),
     "result.win": N_("{winner} wins"),
     "result.shared": N_("{winners} share first place"),
-    "result.shared.passes": N_("{winners} share first place on score"),
-    "result.shared.resignation": N_("{winners} share first place after a resignation"),
-    "result.shared.timeout": N_("{winners} share first place after a timeout"),
-    "result.draw.no_lead": N_("Draw: nobody held the lead"),
-    "result.draw.move_cap": N_("Draw: the move limit was reached"),
-    "result.draw.passes": N_("Draw on score"),
     "result.draw": N_("Draw"),
     "result.aborted": N_("Game aborted: no result"),
     "list.two": N_("{first} and {last}"),
@@ -316,20 +302,33 @@ def move_caption(moves: int, over: bool) -> str:
 
 
 def result(outcome: Outcome, names: Sequence[str]) -> str:
-    """The result in words: "Alice wins by resignation", "Draw: nobody held the lead", "Game aborted..."."""
-    termination = outcome.termination.value
-    if outcome.termination is Termination.ABORTED:
+    """The result in words: "Alice wins by resignation", "Draw: nobody held the lead", "Game aborted...".
+    The line is the termination's own (`Termination.win`, `.shared`, `.draw`, defined by the game that
+    ends that way), else the plain one."""
+    termination = outcome.termination
+    if termination is Termination.ABORTED:
         return text("result.aborted")
     if outcome.is_draw:
-        return text(_pick(f"result.draw.{termination}", "result.draw"))
+        return say(termination.draw) if termination.draw else text("result.draw")
     winners = [names[s] for s in outcome.winners]
     if len(winners) == 1:
-        return text(_pick(f"result.win.{termination}", "result.win"), winner=winners[0])
-    return text(_pick(f"result.shared.{termination}", "result.shared"), winners=join_names(winners))
+        return (
+            say(termination.win, winner=winners[0])
+            if termination.win
+            else text("result.win", winner=winners[0])
+        )
+    together = join_names(winners)
+    return (
+        say(termination.shared, winners=together)
+        if termination.shared
+        else text("result.shared", winners=together)
+    )
 
 
-def _pick(key: str, fallback: str) -> str:
-    return key if key in TEXTS else fallback
+def say(template: str, **values: object) -> str:
+    """A text given by its English template rather than a key of `TEXTS` (a game's own words, marked with
+    `N_` where they are defined so that its catalog has them), in the current language, filled in."""
+    return _filled(_translations.get().gettext(template), values)
 
 
 def status(move: str, mover: str, note: str = "") -> str:

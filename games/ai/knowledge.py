@@ -121,18 +121,15 @@ class Knowledge:
         return self.evaluate(rules, state, seats)
 
 
-# game id -> "module:class" of its knowledge; imported on first use, like the engines themselves.
 def knowledge_for(game_id: str, *, weak: bool = False) -> Knowledge:
-    """The knowledge the search uses for a game (its easy-level version if `weak`): by convention the
-    `KNOWLEDGE` class of `games.ai.<game id>`, so a new game's AI lives in its own file; the base class for a
-    game without a knowledge module."""
-    module_name = f"games.ai.{game_id}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
+    """The knowledge the search uses for a game (its easy-level version if `weak`): the `KNOWLEDGE` class of
+    the module its plugin names (`GamePlugin.ai`), so a game's AI lives in its own package; the base class
+    for a game without one (or a game the registry does not know, as the tests' toy games)."""
+    import games
+
+    plugin = games.PLUGINS.get(game_id)
+    if plugin is None or plugin.ai is None:
         return Knowledge(weak)
-    knowledge = module.KNOWLEDGE(weak)
+    knowledge = importlib.import_module(plugin.ai).KNOWLEDGE(weak)
     assert isinstance(knowledge, Knowledge)
     return knowledge
