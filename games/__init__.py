@@ -12,39 +12,60 @@ The package is pure: it imports nothing from discord, PIL, aiosqlite, asyncio or
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from games.base import Rules
 from games.plugins import GamePlugin, discover
 
-PLUGINS: Mapping[str, GamePlugin] = discover()
+PLUGINS: Mapping[str, GamePlugin]
 """Every registered game's plugin by id, in the order of their display names."""
 
-GAMES: Mapping[str, Rules[Any, Any]] = {game_id: plugin.rules for game_id, plugin in PLUGINS.items()}
+GAMES: Mapping[str, Rules[Any, Any]]
 """Every registered game by id, in the order of their display names."""
 
-GAME_IDS: tuple[str, ...] = tuple(GAMES)
+GAME_IDS: tuple[str, ...]
+
+_REGISTRY = ("PLUGINS", "GAMES", "GAME_IDS")
+
+
+@cache
+def _registry() -> tuple[Mapping[str, GamePlugin], Mapping[str, Rules[Any, Any]], tuple[str, ...]]:
+    plugins = discover()
+    return plugins, {game_id: entry.rules for game_id, entry in plugins.items()}, tuple(plugins)
+
+
+def __getattr__(name: str) -> Any:
+    """The registry, found on first use rather than on `import games`: a game package imports `games.base`
+    while it is being imported itself, before its entry point could be loaded."""
+    if name not in _REGISTRY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _registry()[_REGISTRY.index(name)]
 
 
 def plugin(game_id: str) -> GamePlugin:
     """The plugin of a registered game; KeyError names the known games."""
     try:
-        return PLUGINS[game_id]
+        return _registry()[0][game_id]
     except KeyError:
-        raise KeyError(f"unknown game {game_id!r}; known games: {', '.join(GAME_IDS)}") from None
+        raise _unknown(game_id) from None
 
 
 def get(game_id: str) -> Rules[Any, Any]:
     """The rules object of a registered game; KeyError names the known games."""
     try:
-        return GAMES[game_id]
+        return _registry()[1][game_id]
     except KeyError:
-        raise KeyError(f"unknown game {game_id!r}; known games: {', '.join(GAME_IDS)}") from None
+        raise _unknown(game_id) from None
+
+
+def _unknown(game_id: str) -> KeyError:
+    return KeyError(f"unknown game {game_id!r}; known games: {', '.join(_registry()[2])}")
 
 
 def all_games() -> dict[str, Rules[Any, Any]]:
     """Every registered game, in registry order."""
-    return dict(GAMES)
+    return dict(_registry()[1])
 
 
 def name(game_id: str) -> str:

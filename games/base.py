@@ -94,8 +94,9 @@ class _ByCode(type):
 
     def __iter__(cls) -> Iterator[Termination]:
         """Every termination defined so far, every registered game's included."""
-        import games  # noqa: F401  (every registered game defines its terminations on import)
+        import games
 
+        games.PLUGINS  # noqa: B018  (every registered game defines its terminations on import)
         known: dict[str, Termination] = cls._known  # type: ignore[attr-defined]
         return iter(list(known.values()))
 
@@ -130,8 +131,9 @@ class Termination(str, metaclass=_ByCode):
         known = cls._known.get(code)
         if phrase is None:
             if known is None:
-                import games  # noqa: F401  (every registered game defines its terminations on import)
+                import games
 
+                games.PLUGINS  # noqa: B018  (every registered game defines its terminations on import)
                 known = cls._known.get(code)
             if known is None:
                 raise ValueError(f"{code!r} is not a known termination")
