@@ -1,7 +1,7 @@
 """Games as plugins: a game is found through the entry point group `tessera.games`.
 
 Each entry point names a `GamePlugin`, everything a host needs of one game, so a game can live in its own
-installable package (examples/connect_four is one). The three built-in games register themselves the same
+installable package (examples/ holds one). The three built-in games register themselves the same
 way, in the project's pyproject.toml:
 
     [project.entry-points."tessera.games"]
@@ -88,9 +88,7 @@ class GamePlugin:
 
 def _check(name: str, loaded: object, found: Mapping[str, GamePlugin]) -> GamePlugin:
     if not isinstance(loaded, GamePlugin):
-        raise PluginError(
-            f"game plugin {name!r} names a {type(loaded).__name__}, not a games.plugins.GamePlugin"
-        )
+        raise PluginError(f"game plugin {name!r} names a {type(loaded).__name__}, not a GamePlugin")
     if loaded.id != name:
         raise PluginError(f"game plugin {name!r} registers the game {loaded.id!r}: the names must match")
     if name in found:
