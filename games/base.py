@@ -97,8 +97,7 @@ class _ByCode(type):
         import games
 
         games.PLUGINS  # noqa: B018  (every registered game defines its terminations on import)
-        known: dict[str, Termination] = cls._known  # type: ignore[attr-defined]
-        return iter(list(known.values()))
+        return iter(list(Termination._known.values()))
 
 
 class Termination(str, metaclass=_ByCode):

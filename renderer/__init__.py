@@ -146,7 +146,7 @@ def render(
         outcome=outcome,
         translations=translations,
     )
-    return png_bytes(image, chosen)
+    return png_bytes(image, chosen, game_id)
 
 
 def alt_text(
@@ -198,4 +198,4 @@ def render_pieces(
     draw_pieces = drawer(game_id).draw_pieces  # type: ignore[attr-defined]
     with wording.using(translations):
         image = draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
-    return png_bytes(image, chosen)
+    return png_bytes(image, chosen, game_id)

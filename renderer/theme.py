@@ -225,14 +225,15 @@ def game_colours(theme: Theme, game_id: str) -> Mapping[str, RGB]:
 
 
 @cache
-def palette(theme: Theme) -> list[RGB]:
+def palette(theme: Theme, game_id: str | None = None) -> list[RGB]:
     """The theme's fixed palette (at most 255 colours, so a GIF keeps one index free for transparency).
 
-    The theme's own colours come first (drawn exactly), then a grey ramp and blends of each key colour
-    towards its neighbours for anti-aliased edges, then a coarse colour cube for anything else.
+    The theme's own colours come first (drawn exactly), then the game's own (`game_colours`; the built-in
+    games have none, so their images do not depend on which games are installed), then a grey ramp and
+    blends of each key colour towards its neighbours for anti-aliased edges, then a coarse colour cube.
     """
     colours = theme.palette_colours()
-    for game_id in games.GAME_IDS:
+    if game_id is not None:
         colours.extend(c for c in game_colours(theme, game_id).values() if c not in colours)
     extras: list[RGB] = []
     for level in range(0, 256, 17):

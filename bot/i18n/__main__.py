@@ -149,7 +149,9 @@ def catalog_of(entries: Iterable[Entry], domain: str) -> Catalog:
 def catalogs() -> list[tuple[Catalog, Path, Callable[[str], Path], str]]:
     """Every catalog to keep: (its template, the template's file, each locale's file, its domain): the bot's,
     then each game's own."""
-    found = [(template(), TEMPLATE, catalog_path, DOMAIN)]
+    found: list[tuple[Catalog, Path, Callable[[str], Path], str]] = [
+        (template(), TEMPLATE, catalog_path, DOMAIN)
+    ]
     for game_catalog in game_catalogs():
         found.append(
             (game_template(game_catalog), game_catalog.template, game_catalog.path, game_catalog.domain)

@@ -36,7 +36,7 @@ from tessera_connect_four.rules import COLUMNS, LETTERS, ROWS, RULES, SEAT_NAMES
 TITLE = N_("Connect Four")
 RULE = N_("Drop a disc in a column (a to g); four in a row, across, up or diagonally, wins.")
 DISCS = N_("{role}: {count} on the board")
-ALT_DISCS = N_("{role} discs: {cells}.")
+ALT_DISCS = N_("Discs of {player}: {cells}.")
 MARKS = ("square", "diamond")
 """Shapes on the discs where the theme asks for a second cue beside colour (the colour-blind theme)."""
 
@@ -202,8 +202,8 @@ def describe(
         cells = [
             f"{LETTERS[c]}{r + 1}" for c in range(COLUMNS) for r in range(ROWS) if state.at(c, r) == seat
         ]
-        role = wording.word(RULES.seat_label(state, seat))
-        parts.append(wording.say(ALT_DISCS, role=role, cells=wording.pairs(cells) or none))
+        player = wording.with_role(names[seat], RULES.seat_label(state, seat))
+        parts.append(wording.say(ALT_DISCS, player=player, cells=wording.pairs(cells) or none))
     return wording.sentences(parts)
 
 

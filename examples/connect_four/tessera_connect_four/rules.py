@@ -191,10 +191,10 @@ class ConnectFourRules:
         return Text(SEAT_NAMES[seat])
 
     def position_text(self, state: FourState) -> str:
-        """Six rows, the top first, `R`, `Y` or `.` per column: "......./.......//RY....."."""
+        """Six rows, the top first, one of `R`, `Y`, `.` per column (the last row "RY....." has Red on a1)."""
+        symbols = {None: ".", 0: "R", 1: "Y"}
         return "/".join(
-            "".join(".RY"[(state.at(c, r) if state.at(c, r) is not None else -1) + 1] for c in range(COLUMNS))
-            for r in reversed(range(ROWS))
+            "".join(symbols[state.at(c, r)] for c in range(COLUMNS)) for r in reversed(range(ROWS))
         )
 
     def dump(self, state: FourState) -> dict[str, Any]:
