@@ -1,7 +1,9 @@
 """Every English text the renderer draws on an image or writes in alt text, in one place.
 
 Each text is a template with named placeholders in `TEXTS`, filled in by `text(key, **values)`; texts that
-depend on a count have a `.one` and an `.other` form, chosen by `plural(key, count, **values)`. The English
+depend on a count have a `.one` and an `.other` form, chosen by `plural(key, count, **values)`. The shared
+texts are here (`SHARED`); a game's own are in its drawer's `TEXTS`, keyed by the game's prefix, and a game
+package may instead pass its `N_`-marked templates to `say`. The English
 templates are the message ids of the bot's catalogs: a drawing made inside `using(translations)` (the
 `translations` argument of `renderer.render` and the others) words every text in that language, with the
 plural rules of that language; without it the text is English. Words a game returns (`games.texts.Text`,
@@ -17,17 +19,21 @@ from __future__ import annotations
 
 import contextlib
 import gettext
+import importlib
 import re
 from collections.abc import Hashable, Iterator, Sequence
 from contextvars import ContextVar
+from functools import cache
+from typing import Any
 
+import games
 from games.base import Outcome, Termination
 from games.texts import N_, Translations, translate
 
 ENGLISH: Translations = gettext.NullTranslations()
 _translations: ContextVar[Translations] = ContextVar("renderer_translations", default=ENGLISH)
 
-TEXTS: dict[str, str] = {
+SHARED: dict[str, str] = {
     # moves and turns
     "move.current": N_("Move {number}"),
     "move.total.one": N_("{count} move"),
@@ -76,105 +82,6 @@ TEXTS: dict[str, str] = {
     "alt.sentences": N_("{first} {then}"),
     "alt.items": N_("{first}; {then}"),
     "alt.pair": N_("{first}, {then}"),
-    # Paintscape
-    "paintscape.title": N_("Colour race"),
-    "paintscape.rule": N_("{count} stones of one player on a colour collect it"),
-    "paintscape.colour.yellow": N_("yellow"),
-    "paintscape.colour.red": N_("red"),
-    "paintscape.colour.cyan": N_("cyan"),
-    "paintscape.colour.pink": N_("pink"),
-    "paintscape.colour.brown": N_("brown"),
-    "paintscape.stone.black": N_("Black"),
-    "paintscape.stone.white": N_("White"),
-    "paintscape.stone_letter.black": N_("B"),
-    "paintscape.stone_letter.white": N_("W"),
-    "paintscape.absent": N_("not in this game"),
-    "paintscape.collected_by": N_("collected by {name}"),
-    "paintscape.free.one": N_("{count} free"),
-    "paintscape.free.other": N_("{count} free"),
-    "paintscape.can_take": N_("{name} can take it"),
-    "paintscape.progress": N_("{count}/{goal}"),
-    "paintscape.swaps.one": N_("{count} of 4 swaps made"),
-    "paintscape.swaps.other": N_("{count} of 4 swaps made"),
-    "paintscape.picks": N_("picks Black or White"),
-    "paintscape.colours.one": N_("{count} colour"),
-    "paintscape.colours.other": N_("{count} colours"),
-    "paintscape.note.balance": N_("balancing: swap a stone with a tile, or done"),
-    "paintscape.note.choose": N_("choose: black (play first) or white (second)"),
-    "paintscape.alt.game": N_("Paintscape"),
-    "paintscape.alt.has.one": N_("{name} has {count} colour"),
-    "paintscape.alt.has.other": N_("{name} has {count} colours"),
-    "paintscape.alt.collected": N_("{colour} collected by {name}"),
-    "paintscape.alt.absent": N_("{colour} not in this game"),
-    "paintscape.alt.race_row": N_("{colour} Black {black}, White {white}, {free} free"),
-    "paintscape.alt.race": N_("Race (6 collects): {rows}."),
-    "paintscape.alt.black_stones": N_("Black stones: {cells}."),
-    "paintscape.alt.white_stones": N_("White stones: {cells}."),
-    # Paint
-    "paint.tiles": N_("Tiles"),
-    "paint.seat.white": N_("White"),
-    "paint.seat.black": N_("Black"),
-    "paint.leads": N_("{name} leads"),
-    "paint.nobody_leads": N_("Nobody leads"),
-    "paint.unit.ply": N_("turns"),
-    "paint.unit.own": N_("own turns"),
-    "paint.lead_progress": N_("{count} of {goal} {unit} to win"),
-    "paint.draw_progress": N_("{count} of {goal} {unit} to a draw"),
-    "paint.no_lead_counter": N_("no lead: {count}/{goal}"),
-    "paint.move_cap": N_("Move cap: {count} of {goal} moves"),
-    "paint.key": N_("Key"),
-    "paint.key.light": N_("White's square"),
-    "paint.key.dark": N_("Black's square"),
-    "paint.key.neutral": N_("neutral"),
-    "paint.key.disc": N_("disc and its rank (discs in its area)"),
-    "paint.key.sphere": N_("sphere (push it by stopping on it)"),
-    "paint.sphere_to": N_("{move} (sphere to {cell})"),
-    "paint.chip.tiles.one": N_("{count} tile"),
-    "paint.chip.tiles.other": N_("{count} tiles"),
-    "paint.chip.tiles_leads.one": N_("{count} tile · leads"),
-    "paint.chip.tiles_leads.other": N_("{count} tiles · leads"),
-    "paint.alt.game": N_("Paint"),
-    "paint.alt.last_move_push": N_("Last move: {move}, sphere now on {cell}."),
-    "paint.alt.tiles": N_("Tiles: {white} {white_tiles}, {black} {black_tiles}."),
-    "paint.alt.led.one": N_("{seat} has led for {count} turn of {goal}."),
-    "paint.alt.led.other": N_("{seat} has led for {count} of {goal} turns."),
-    "paint.alt.no_lead.one": N_("Nobody leads; {count} turn of {goal} towards a draw."),
-    "paint.alt.no_lead.other": N_("Nobody leads; {count} of {goal} turns towards a draw."),
-    "paint.alt.disc": N_("{cell} rank {rank}"),
-    "paint.alt.discs": N_("{seat} discs: {discs}."),
-    "paint.alt.spheres": N_("Spheres: {cells}."),
-    # TilingKing
-    "tk.colour.0": N_("Red"),
-    "tk.colour.1": N_("Blue"),
-    "tk.colour.2": N_("Green"),
-    "tk.colour.3": N_("Yellow"),
-    "tk.score": N_("Score"),
-    "tk.score_parts": N_("covered + territory"),
-    "tk.cells.one": N_("{count} cell"),
-    "tk.cells.other": N_("{count} cells"),
-    "tk.resigned": N_("resigned"),
-    "tk.passes_for_good": N_("passes for good"),
-    "tk.passes_every_turn": N_("passes every turn"),
-    "tk.with_note": N_("{text} · {note}"),
-    "tk.pieces_left.one": N_("{covered} + {territory} · {count} piece left"),
-    "tk.pieces_left.other": N_("{covered} + {territory} · {count} pieces left"),
-    "tk.board": N_("Board {board}: {count} playable cells"),
-    "tk.key.piece": N_("a piece (outlined)"),
-    "tk.key.territory": N_("captured territory"),
-    "tk.key.neutral": N_("neutral tile (counts for every ring)"),
-    "tk.pieces.left.one": N_("{count} piece left"),
-    "tk.pieces.left.other": N_("{count} pieces left"),
-    "tk.pieces.title": N_("Pieces of {name}: id, name and how many are left"),
-    "tk.pieces.count": N_("x{count}"),
-    "tk.alt.board": N_("TilingKing board {board} ({kind} cells). {status}."),
-    "tk.alt.kind.square": N_("square"),
-    "tk.alt.kind.hex": N_("hex"),
-    "tk.alt.kind.triangle": N_("triangle"),
-    "tk.alt.score": N_("{player}: {points}"),
-    "tk.alt.scores": N_("Scores: {scores}."),
-    "tk.alt.piece": N_("{piece} on {cells}"),
-    "tk.alt.pieces": N_("{role} pieces: {pieces}"),
-    "tk.alt.territory": N_("{text}; territory: {cells}"),
 }
 
 
@@ -250,15 +157,37 @@ def _filled(template: str, values: dict[str, object]) -> str:
     return template.format(**{name: word(value) for name, value in values.items()})
 
 
+@cache
+def all_texts() -> dict[str, str]:
+    """Every text by key: the shared ones (`SHARED`) and each registered game's drawer's own (`TEXTS` of the
+    module its plugin names, keys prefixed with the game), importing the drawers. `TEXTS` is this table."""
+    found = dict(SHARED)
+    for game_id in games.GAME_IDS:
+        own: dict[str, str] = getattr(importlib.import_module(games.plugin(game_id).drawer), "TEXTS", {})
+        for key, template in own.items():
+            if found.get(key, template) != template:
+                raise ValueError(f"the text {key!r} of {game_id} is already defined with other words")
+            found[key] = template
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    """`TEXTS`: every text by key (`all_texts`), the drawers' own included."""
+    if name == "TEXTS":
+        return all_texts()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def text(key: str, **values: object) -> str:
     """The text `key` in the current language with its placeholders filled in."""
-    return _filled(_translations.get().gettext(TEXTS[key]), values)
+    return _filled(_translations.get().gettext(all_texts()[key]), values)
 
 
 def plural(key: str, count: int, **values: object) -> str:
     """The form of `key` for `count` in the current language (`.one` and `.other` are the English forms;
     `count` is passed on)."""
-    template = _translations.get().ngettext(TEXTS[f"{key}.one"], TEXTS[f"{key}.other"], count)
+    texts = all_texts()
+    template = _translations.get().ngettext(texts[f"{key}.one"], texts[f"{key}.other"], count)
     return _filled(template, {"count": count, **values})
 
 

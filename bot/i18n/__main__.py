@@ -117,7 +117,7 @@ def template() -> Catalog:
     plurals = renderer_plurals()
     entries = []
     for message, context, where in [*source_messages(), *command_messages()]:
-        if isinstance(message, str) and message in plurals and where.startswith("renderer/text.py"):
+        if isinstance(message, str) and message in plurals and where.startswith("renderer/"):
             message = plurals[message]
         entries.append((message, context, where))
     return catalog_of(entries, DOMAIN)

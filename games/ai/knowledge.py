@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from games.base import Outcome, Rules
 
 Rewards = list[float]
 """One reward in [0, 1] per seat: 1 for a clear first place, 0 for a clear last place."""
+
+
+FastPlayout = Callable[[Any, random.Random], tuple[Rewards, set[tuple[int, Hashable]]] | None]
+"""A whole uniform playout in the engine's own fast code: the rewards and the (seat, move key) pairs played,
+or None where it does not apply to the state."""
 
 
 def rank_rewards(outcome: Outcome) -> Rewards:
@@ -63,6 +69,12 @@ class Knowledge:
 
     exploration: float = 0.7
     """The UCT exploration constant (rewards are in [0, 1])."""
+
+    grave_playout: Callable[[Any, random.Random], tuple[Rewards, set[tuple[int, Hashable]]] | None] | None = (
+        None
+    )
+    """A fast uniform playout for GRAVE (games/ai/grave.py) where the engine has one: the rewards and the
+    (seat, move key) pairs played, or None where it does not apply to `state`. None: the contract's."""
 
     def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
         """The moves a tree node considers, most promising first (it may leave moves out)."""
