@@ -161,22 +161,29 @@ def catalogs() -> list[tuple[Catalog, Path, Callable[[str], Path], str]]:
 
 def update() -> None:
     for pot, template_file, path_of, domain in catalogs():
-        with template_file.open("wb") as out:
-            write_po(out, pot, width=110, omit_header=False, include_lineno=False)
-        for locale in LOCALES:
-            if locale == SOURCE_LOCALE:
-                continue
-            path = path_of(locale)
-            if path.exists():
-                with path.open("rb") as po:
-                    catalog = read_po(po, locale=locale, domain=domain)
-            else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                catalog = Catalog(locale=locale, domain=domain, project="Tessera", fuzzy=False)
-            catalog.update(pot, no_fuzzy_matching=True)
-            with path.open("wb") as out:
-                write_po(out, catalog, width=110, ignore_obsolete=True, include_lineno=False)
-            print(f"{domain} {locale}: {len(catalog)} messages, {len(missing(catalog))} to translate")
+        update_catalogs(pot, template_file, path_of, domain)
+
+
+def update_catalogs(pot: Catalog, template_file: Path, path_of: Callable[[str], Path], domain: str) -> None:
+    """Write one template and merge it into its catalog of every language, creating what is missing (a new
+    game package's locales folder and files)."""
+    template_file.parent.mkdir(parents=True, exist_ok=True)
+    with template_file.open("wb") as out:
+        write_po(out, pot, width=110, omit_header=False, include_lineno=False)
+    for locale in LOCALES:
+        if locale == SOURCE_LOCALE:
+            continue
+        path = path_of(locale)
+        if path.exists():
+            with path.open("rb") as po:
+                catalog = read_po(po, locale=locale, domain=domain)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            catalog = Catalog(locale=locale, domain=domain, project="Tessera", fuzzy=False)
+        catalog.update(pot, no_fuzzy_matching=True)
+        with path.open("wb") as out:
+            write_po(out, catalog, width=110, ignore_obsolete=True, include_lineno=False)
+        print(f"{domain} {locale}: {len(catalog)} messages, {len(missing(catalog))} to translate")
 
 
 def missing(catalog: Catalog) -> list[str]:

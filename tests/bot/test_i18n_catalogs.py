@@ -7,6 +7,7 @@ from __future__ import annotations
 import gettext
 import importlib
 import inspect
+from pathlib import Path
 from string import Formatter
 
 import pytest
@@ -25,7 +26,7 @@ from bot.i18n import (
     tr_for,
     translations,
 )
-from bot.i18n.__main__ import TEMPLATE, command_messages, game_template, template
+from bot.i18n.__main__ import TEMPLATE, command_messages, game_template, template, update_catalogs
 from bot.service.guilds import LOCALES
 from cogs.admin import LANGUAGE_NAMES
 from games.plugins import Catalog as GameCatalog
@@ -205,3 +206,25 @@ def test_the_translator_falls_back_to_each_games_catalog(game_catalog: GameCatal
     message = next(m for m in ours if m.id and m.id not in {m.id for m in catalog("de") if m.id})
     assert translations("de").gettext(message.id) == message.string
     assert tr_for("de")("Draw") == catalog("de").get("Draw").string
+
+
+def test_update_makes_a_new_game_packages_catalogs_from_its_package_alone(tmp_path: Path) -> None:
+    """A game package without catalogs yet: `python -m bot.i18n update` extracts its marked words (and
+    nothing of the bot's) into its own template and one catalog per language, ready to translate."""
+    package = tmp_path / "tessera_chess"
+    package.mkdir()
+    (package / "rules.py").write_text(
+        "from games.texts import N_, Text\n"
+        'NAME = N_("Checkmate")\n'
+        'ERROR = Text("{cell} is not a square", cell="z9")\n'
+    )
+    new = GameCatalog("tessera_chess", package / "locales", package)
+    pot = game_template(new)
+    assert {m.id for m in pot if m.id} == {"Checkmate", "{cell} is not a square"}
+    update_catalogs(pot, new.template, new.path, new.domain)
+    assert new.template.exists()
+    for locale in TRANSLATED:
+        with new.path(locale).open("rb") as po:
+            made = read_po(po, locale=locale, domain=new.domain)
+        assert {m.id for m in made if m.id} == {"Checkmate", "{cell} is not a square"}
+        assert all(not m.string for m in made if m.id), "new messages arrive untranslated"
