@@ -47,7 +47,20 @@ from renderer.canvas import (
 )
 from renderer.theme import RGB, TILE_LETTERS, Theme, blend
 
+
+def _move_words(notation: str) -> str:
+    """The last move as the images show it: a swap in words ("swapped d4 and e5"), a word move in words."""
+    words = notation.split()
+    if len(words) == 3 and words[0] == "swap":
+        return wording.text("move.swap", stone=words[1], tile=words[2])
+    return wording.move(notation)
+
+
 TEXTS: dict[str, str] = {
+    "move.word.done": N_("done swapping"),
+    "move.word.black": N_("chose Black"),
+    "move.word.white": N_("chose White"),
+    "move.swap": N_("swapped {stone} and {tile}"),
     "paintscape.title": N_("Colour race"),
     "paintscape.rule": N_("{count} stones of one player on a colour collect it"),
     "paintscape.colour.yellow": N_("yellow"),
@@ -410,7 +423,7 @@ def _draw_panel(
             px0 + pg.px(18),
             py1 - pg.px(16),
             fit_text(
-                wording.text("last_move", move=wording.move(last_move)),
+                wording.text("last_move", move=_move_words(last_move)),
                 pg.px(SMALL_PX),
                 px1 - px0 - pg.px(36),
             ),
@@ -546,7 +559,7 @@ def describe(
     status = status_text(rules, state, names, "" if over else _phase_note(state), outcome)
     parts = [wording.text("alt.board", game=wording.text("paintscape.alt.game"), status=status)]
     if last_move:
-        parts.append(wording.text("alt.last_move", move=wording.move(last_move)))
+        parts.append(wording.text("alt.last_move", move=_move_words(last_move)))
     scores = []
     for c in (0, 1):
         got = sum(1 for k in state.collected if k == c)

@@ -51,14 +51,7 @@ SHARED: dict[str, str] = {
     "name.with_role": N_("{name} ({role})"),
     "name.with_qualifier_and_role": N_("{name} ({qualifier}, {role})"),
     "last_move": N_("Last move: {move}"),
-    "move.word.done": N_("done swapping"),
-    "move.word.black": N_("chose Black"),
-    "move.word.white": N_("chose White"),
-    "move.word.pass": N_("passed"),
-    "move.word.passall": N_("passed for good"),
     "move.word.resign": N_("resigned"),
-    "move.word.swap": N_("swapped sides"),
-    "move.swap": N_("swapped {stone} and {tile}"),
     "ellipsis": N_("..."),
     # results: one winner, several winners sharing first place, draws
     "result.win": N_("{winner} wins"),
@@ -108,19 +101,12 @@ def word(value: object) -> str:
     return str(translate(value, _translations.get()))
 
 
-MOVE_WORDS = ("done", "black", "white", "pass", "passall", "resign", "swap")
-"""The one-word moves (Paintscape's and TilingKing's), worded for the images in the reader's language."""
-
-
 def move(notation: str) -> str:
-    """A last move as the images show it: a word move in the current language ("done" -> "done swapping"),
-    a Paintscape swap in words; cells and pieces ("d4", "T4@c3 r1") are notation in every language."""
-    words = notation.split()
-    if len(words) == 1 and words[0] in MOVE_WORDS:
-        return text(f"move.word.{words[0]}")
-    if len(words) == 3 and words[0] == "swap":
-        return text("move.swap", stone=words[1], tile=words[2])
-    return notation
+    """A last move as the images show it: a one-word move in the current language where a text
+    `move.word.<word>` says it ("resign" -> "resigned"; a game's drawer defines its own words, as "done" ->
+    "done swapping"); anything else (cells, pieces: "d4", "T4@c3 r1") is notation in every language."""
+    key = f"move.word.{notation.strip()}"
+    return text(key) if key in all_texts() else notation
 
 
 def _joined(key: str, parts: Sequence[str]) -> str:

@@ -45,6 +45,9 @@ from renderer.geometry import BoardGeometry
 from renderer.theme import RGB, Theme, blend
 
 TEXTS: dict[str, str] = {
+    "move.word.pass": N_("passed"),
+    "move.word.passall": N_("passed for good"),
+    "move.word.swap": N_("swapped sides"),
     "tk.colour.0": N_("Red"),
     "tk.colour.1": N_("Blue"),
     "tk.colour.2": N_("Green"),
