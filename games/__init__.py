@@ -1,9 +1,9 @@
 """The game registry: `games.get("paintscape")` returns that game's `Rules` object.
 
-A game is a module or package of this package that defines `RULES`, its rules singleton; the registry finds
-every one of them, so adding a game touches only the game's own files (its engine here, its drawer
-`renderer/<id>.py`, its AI knowledge `games/ai/<id>.py` if it has one). Everything else derives from the
-registry: the service's games, `/play`'s choices, `/rules`, the renderer's drawers (a test ties them).
+A game is a plugin found through the entry point group `tessera.games` (games/plugins.py): a `GamePlugin`
+that holds its rules and names its drawer, AI, catalog, colours and test fixtures, so a game can live in
+its own installable package and adding one touches only that package. Everything else derives from the
+registry: the service's games, `/play`'s choices, `/rules`, the renderer's drawers, the AI, the catalogs.
 
 The package is pure: it imports nothing from discord, PIL, aiosqlite, asyncio or the rest of the project
 (a test walks it with `ast` to keep it so).
@@ -11,44 +11,61 @@ The package is pure: it imports nothing from discord, PIL, aiosqlite, asyncio or
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from games.base import Rules
+from games.plugins import GamePlugin, discover
 
+PLUGINS: Mapping[str, GamePlugin]
+"""Every registered game's plugin by id, in the order of their display names."""
 
-def _discover() -> dict[str, Rules[Any, Any]]:
-    """Every submodule's `RULES`, keyed by its id, in the order of the display names."""
-    found: dict[str, Rules[Any, Any]] = {}
-    for module_info in pkgutil.iter_modules(__path__, prefix=f"{__name__}."):
-        rules: Rules[Any, Any] | None = getattr(importlib.import_module(module_info.name), "RULES", None)
-        if rules is None:
-            continue
-        if rules.id in found:
-            raise RuntimeError(f"two games share the id {rules.id!r}")
-        found[rules.id] = rules
-    return dict(sorted(found.items(), key=lambda item: item[1].name.lower()))
-
-
-GAMES: Mapping[str, Rules[Any, Any]] = _discover()
+GAMES: Mapping[str, Rules[Any, Any]]
 """Every registered game by id, in the order of their display names."""
 
-GAME_IDS: tuple[str, ...] = tuple(GAMES)
+GAME_IDS: tuple[str, ...]
+
+_REGISTRY = ("PLUGINS", "GAMES", "GAME_IDS")
+
+
+@cache
+def _registry() -> tuple[Mapping[str, GamePlugin], Mapping[str, Rules[Any, Any]], tuple[str, ...]]:
+    plugins = discover()
+    return plugins, {game_id: entry.rules for game_id, entry in plugins.items()}, tuple(plugins)
+
+
+def __getattr__(name: str) -> Any:
+    """The registry, found on first use rather than on `import games`: a game package imports `games.base`
+    while it is being imported itself, before its entry point could be loaded."""
+    if name not in _REGISTRY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _registry()[_REGISTRY.index(name)]
+
+
+def plugin(game_id: str) -> GamePlugin:
+    """The plugin of a registered game; KeyError names the known games."""
+    try:
+        return _registry()[0][game_id]
+    except KeyError:
+        raise _unknown(game_id) from None
 
 
 def get(game_id: str) -> Rules[Any, Any]:
     """The rules object of a registered game; KeyError names the known games."""
     try:
-        return GAMES[game_id]
+        return _registry()[1][game_id]
     except KeyError:
-        raise KeyError(f"unknown game {game_id!r}; known games: {', '.join(GAME_IDS)}") from None
+        raise _unknown(game_id) from None
+
+
+def _unknown(game_id: str) -> KeyError:
+    return KeyError(f"unknown game {game_id!r}; known games: {', '.join(_registry()[2])}")
 
 
 def all_games() -> dict[str, Rules[Any, Any]]:
     """Every registered game, in registry order."""
-    return dict(GAMES)
+    return dict(_registry()[1])
 
 
 def name(game_id: str) -> str:

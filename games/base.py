@@ -18,7 +18,6 @@ log, resignations included, and is the one way to rebuild a game from its log.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -81,36 +80,107 @@ class ReplayError(ValueError):
 # --------------------------------------------------------------------------------------------- outcome
 
 
-class Termination(enum.StrEnum):
-    """Why a game ended. The values are stored in the database; do not rename them."""
+class _ByCode(type):
+    """`Termination.LEAD` is `Termination("lead")`: any termination by its code in capitals, wherever it is
+    defined (the generic ones below, a game's own in its module)."""
 
-    COLOURS = "colours"  # Paintscape: three colours collected
-    LEAD = "lead"  # Paint: the lead held long enough
-    NO_LEAD = "no_lead"  # Paint: nobody led for long enough (draw)
-    MOVE_CAP = "move_cap"  # Paint: the safety cap on plies (draw)
-    NO_MOVES = "no_moves"  # Paint: the player to move has no legal move and loses
-    PASSES = "passes"  # TilingKing: a full round of passes, scores compared
-    RESIGNATION = "resignation"
-    TIMEOUT = "timeout"
-    ABORTED = "aborted"  # ended by agreement or by an admin: no result
+    def __getattr__(cls, name: str) -> Termination:
+        if name.isupper() and not name.startswith("_"):
+            try:
+                return Termination(name.lower())
+            except ValueError as error:
+                raise AttributeError(str(error)) from None
+        raise AttributeError(name)
+
+    def __iter__(cls) -> Iterator[Termination]:
+        """Every termination defined so far, every registered game's included."""
+        import games
+
+        games.PLUGINS  # noqa: B018  (every registered game defines its terminations on import)
+        return iter(list(Termination._known.values()))
+
+
+class Termination(str, metaclass=_ByCode):
+    """Why a game ended: a code stored in the database ("lead"; never rename one) and the words a host needs.
+
+    The set is open: the generic ones (resignation, timeout, abort) are defined here, and each game defines
+    its own in its module, as `Termination("lead", N_("holding the lead"), win=N_("{winner} wins by holding
+    the lead"))`. `phrase` completes "won by {phrase}"; `win`, `shared` and `draw` are the result lines
+    ("{winner} ...", "{winners} ...", a draw), each falling back to the plain "{winner} wins", "{winners}
+    share first place", "Draw". `Termination("lead")` with the code alone is the termination defined with it
+    (every registered game is loaded first, so a stored outcome finds its game's terminations); an unknown
+    code raises ValueError. Two definitions of one code must agree."""
+
+    _known: ClassVar[dict[str, Termination]] = {}
+
+    phrase: str
+    win: str | None
+    shared: str | None
+    draw: str | None
+
+    def __new__(
+        cls,
+        code: str,
+        phrase: str | None = None,
+        *,
+        win: str | None = None,
+        shared: str | None = None,
+        draw: str | None = None,
+    ) -> Termination:
+        known = cls._known.get(code)
+        if phrase is None:
+            if known is None:
+                import games
+
+                games.PLUGINS  # noqa: B018  (every registered game defines its terminations on import)
+                known = cls._known.get(code)
+            if known is None:
+                raise ValueError(f"{code!r} is not a known termination")
+            return known
+        if known is not None:
+            if (known.phrase, known.win, known.shared, known.draw) != (phrase, win, shared, draw):
+                raise ValueError(f"two terminations share the code {code!r} with different words")
+            return known
+        if not code or not code.replace("_", "").isalnum() or code != code.lower():
+            raise ValueError(f"a termination code is lower-case letters, digits and _, not {code!r}")
+        made = super().__new__(cls, code)
+        made.phrase, made.win, made.shared, made.draw = phrase, win, shared, draw
+        cls._known[code] = made
+        return made
 
     @property
-    def phrase(self) -> str:
-        """Words for a result line: "won by {phrase}"."""
-        return _TERMINATION_PHRASES[self]
+    def value(self) -> str:
+        """The stored code ("lead"), as the enum this replaces had it."""
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"Termination({self.value!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled by its code (the AI's worker processes and the board workers receive outcomes)."""
+        return Termination, (self.value,)
+
+    def __copy__(self) -> Termination:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Termination:
+        return self
 
 
-_TERMINATION_PHRASES = {
-    Termination.COLOURS: N_("collecting three colours"),
-    Termination.LEAD: N_("holding the lead"),
-    Termination.NO_LEAD: N_("nobody holding the lead"),
-    Termination.MOVE_CAP: N_("reaching the move limit"),
-    Termination.NO_MOVES: N_("leaving the opponent without a move"),
-    Termination.PASSES: N_("score after a full round of passes"),
-    Termination.RESIGNATION: N_("resignation"),
-    Termination.TIMEOUT: N_("timeout"),
-    Termination.ABORTED: N_("abort"),
-}
+RESIGNATION = Termination(
+    "resignation",
+    N_("resignation"),
+    win=N_("{winner} wins by resignation"),
+    shared=N_("{winners} share first place after a resignation"),
+)
+TIMEOUT = Termination(
+    "timeout",
+    N_("timeout"),
+    win=N_("{winner} wins on time"),
+    shared=N_("{winners} share first place after a timeout"),
+)
+ABORTED = Termination("aborted", N_("abort"))
+"""Ended by agreement or by an admin: no result."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,8 +83,22 @@ from games.base import (
 )
 from games.caches import cache_field, remember
 from games.grids import SquareGrid, bits_of
+from games.plugins import GamePlugin
 from games.snapshots import Snapshot
 from games.texts import N_, Text
+
+LEAD = Termination("lead", N_("holding the lead"), win=N_("{winner} wins by holding the lead"))
+NO_LEAD = Termination("no_lead", N_("nobody holding the lead"), draw=N_("Draw: nobody held the lead"))
+MOVE_CAP = Termination(
+    "move_cap",
+    N_("reaching the move limit"),
+    win=N_("{winner} wins at the move limit"),
+    draw=N_("Draw: the move limit was reached"),
+)
+NO_MOVES = Termination(
+    "no_moves", N_("leaving the opponent without a move"), win=N_("{winner} wins: the opponent has no move")
+)
+"""Paint's own ways to end (`Termination.LEAD` names the same objects)."""
 
 # --------------------------------------------------------------------------------------------- geometry
 
@@ -1214,3 +1228,7 @@ if TYPE_CHECKING:
 disc_moves: Final = _moves
 paint_move: Final = _paint
 lead_counters: Final = _counters
+
+
+PLUGIN = GamePlugin(RULES, drawer="renderer.paint", ai="games.ai.paint", fixtures="tests.fixtures.paint")
+"""Paint's registration (entry point `tessera.games`, pyproject.toml)."""

@@ -99,8 +99,14 @@ from games.base import (
     resolve_options,
 )
 from games.grids import SquareGrid, bits_of
+from games.plugins import GamePlugin
 from games.snapshots import Snapshot
 from games.texts import N_, Text
+
+COLOURS = Termination(
+    "colours", N_("collecting three colours"), win=N_("{winner} wins by collecting three colours")
+)
+"""Paintscape's own way to end: three colours collected (`Termination.COLOURS`)."""
 
 __all__ = [
     "COLOUR_NAMES",
@@ -1052,3 +1058,9 @@ def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
 
 def _outcome_winner(outcome: Outcome) -> int:
     return outcome.winners[0] if outcome.winners else -1
+
+
+PLUGIN = GamePlugin(
+    RULES, drawer="renderer.paintscape", ai="games.ai.paintscape", fixtures="tests.fixtures.paintscape"
+)
+"""Paintscape's registration (entry point `tessera.games`, pyproject.toml)."""

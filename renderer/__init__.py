@@ -1,7 +1,8 @@
 """Board images: any state of any game to a PNG a player enjoys looking at, plus alt text in words.
 
-Pure and blocking: the bot calls these through `asyncio.to_thread`. One drawer per game, in a registry whose
-keys equal `games.GAME_IDS`; cell geometry lives in `renderer.geometry`, colours in `renderer.theme`.
+Pure and blocking: the bot calls these through `asyncio.to_thread`. One drawer per game, the module its plugin
+names (`games.plugins.GamePlugin.drawer`); cell geometry lives in `renderer.geometry`, colours in
+`renderer.theme` (a game's own colours in its plugin, `renderer.theme.game_colours`).
 
     render("paintscape", state, last_move="d4", players=["Alice", "Bob"], theme="colorblind") -> PNG bytes
     alt_text("paintscape", state, players=["Alice", "Bob"], last_move="d4") -> "Paintscape board. Move 12 ..."
@@ -77,10 +78,11 @@ class Drawer(Protocol):
 
 
 def drawer(game_id: str) -> Drawer:
-    """The drawer of a registered game: the module `renderer.<game id>` (imported on first use)."""
+    """The drawer of a registered game: the module its plugin names (`GamePlugin.drawer`, imported on first
+    use)."""
     if game_id not in games.GAMES:
         raise KeyError(f"no board drawer for game {game_id!r}; known games: {', '.join(games.GAME_IDS)}")
-    module: Drawer = importlib.import_module(f"{__name__}.{game_id}")
+    module: Drawer = importlib.import_module(games.plugin(game_id).drawer)
     return module
 
 
@@ -144,7 +146,7 @@ def render(
         outcome=outcome,
         translations=translations,
     )
-    return png_bytes(image, chosen)
+    return png_bytes(image, chosen, game_id)
 
 
 def alt_text(
@@ -170,7 +172,7 @@ def clear_caches() -> None:
     caches with one drawn from scratch)."""
     from renderer import canvas
 
-    for module in (canvas, *(importlib.import_module(f"{__name__}.{g}") for g in games.GAME_IDS)):
+    for module in (canvas, *(importlib.import_module(games.plugin(g).drawer) for g in games.GAME_IDS)):
         for value in list(vars(module).values()):
             if isinstance(value, canvas.RegionCache):
                 value.clear()
@@ -196,4 +198,4 @@ def render_pieces(
     draw_pieces = drawer(game_id).draw_pieces  # type: ignore[attr-defined]
     with wording.using(translations):
         image = draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
-    return png_bytes(image, chosen)
+    return png_bytes(image, chosen, game_id)

@@ -701,25 +701,26 @@ def status_text(
 
 
 @cache
-def palette_image(theme: Theme) -> Image.Image:
-    """A 1x1 "P" image carrying the theme's fixed palette, for `Image.quantize`."""
+def palette_image(theme: Theme, game_id: str | None = None) -> Image.Image:
+    """A 1x1 "P" image carrying the theme's fixed palette (with `game_id`'s own colours), for
+    `Image.quantize`."""
     flat: list[int] = []
-    for colour in palette(theme):
+    for colour in palette(theme, game_id):
         flat.extend(colour)
     holder = Image.new("P", (1, 1))
     holder.putpalette(flat)
     return holder
 
 
-def to_palette(img: Image.Image, theme: Theme) -> Image.Image:
+def to_palette(img: Image.Image, theme: Theme, game_id: str | None = None) -> Image.Image:
     """Map an RGB drawing onto the theme's fixed palette (nearest colour, no dithering)."""
-    return img.quantize(palette=palette_image(theme), dither=Image.Dither.NONE)
+    return img.quantize(palette=palette_image(theme, game_id), dither=Image.Dither.NONE)
 
 
-def png_bytes(img: Image.Image, theme: Theme) -> bytes:
-    """The drawing as a palette-mode PNG."""
+def png_bytes(img: Image.Image, theme: Theme, game_id: str | None = None) -> bytes:
+    """The drawing as a palette-mode PNG (with `game_id`'s own colours in the palette)."""
     out = io.BytesIO()
-    to_palette(img, theme).save(out, "PNG", compress_level=3)
+    to_palette(img, theme, game_id).save(out, "PNG", compress_level=3)
     return out.getvalue()
 
 

@@ -16,6 +16,7 @@ import games
 from games import paint as engine
 from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
@@ -44,6 +45,42 @@ from renderer.canvas import (
     wrap_text,
 )
 from renderer.theme import RGB, Theme, blend
+
+TEXTS: dict[str, str] = {
+    "paint.tiles": N_("Tiles"),
+    "paint.seat.white": N_("White"),
+    "paint.seat.black": N_("Black"),
+    "paint.leads": N_("{name} leads"),
+    "paint.nobody_leads": N_("Nobody leads"),
+    "paint.unit.ply": N_("turns"),
+    "paint.unit.own": N_("own turns"),
+    "paint.lead_progress": N_("{count} of {goal} {unit} to win"),
+    "paint.draw_progress": N_("{count} of {goal} {unit} to a draw"),
+    "paint.no_lead_counter": N_("no lead: {count}/{goal}"),
+    "paint.move_cap": N_("Move cap: {count} of {goal} moves"),
+    "paint.key": N_("Key"),
+    "paint.key.light": N_("White's square"),
+    "paint.key.dark": N_("Black's square"),
+    "paint.key.neutral": N_("neutral"),
+    "paint.key.disc": N_("disc and its rank (discs in its area)"),
+    "paint.key.sphere": N_("sphere (push it by stopping on it)"),
+    "paint.sphere_to": N_("{move} (sphere to {cell})"),
+    "paint.chip.tiles.one": N_("{count} tile"),
+    "paint.chip.tiles.other": N_("{count} tiles"),
+    "paint.chip.tiles_leads.one": N_("{count} tile · leads"),
+    "paint.chip.tiles_leads.other": N_("{count} tiles · leads"),
+    "paint.alt.game": N_("Paint"),
+    "paint.alt.last_move_push": N_("Last move: {move}, sphere now on {cell}."),
+    "paint.alt.tiles": N_("Tiles: {white} {white_tiles}, {black} {black_tiles}."),
+    "paint.alt.led.one": N_("{seat} has led for {count} turn of {goal}."),
+    "paint.alt.led.other": N_("{seat} has led for {count} of {goal} turns."),
+    "paint.alt.no_lead.one": N_("Nobody leads; {count} turn of {goal} towards a draw."),
+    "paint.alt.no_lead.other": N_("Nobody leads; {count} of {goal} turns towards a draw."),
+    "paint.alt.disc": N_("{cell} rank {rank}"),
+    "paint.alt.discs": N_("{seat} discs: {discs}."),
+    "paint.alt.spheres": N_("Spheres: {cells}."),
+}
+"""This game's own texts on its images and in its alt text (`renderer.text.TEXTS` gathers them)."""
 
 N = 9
 GRID = SquareGrid(N, N)

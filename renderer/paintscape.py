@@ -18,6 +18,7 @@ import games
 from games import paintscape as engine
 from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
@@ -45,6 +46,56 @@ from renderer.canvas import (
     wrap_text,
 )
 from renderer.theme import RGB, TILE_LETTERS, Theme, blend
+
+
+def _move_words(notation: str) -> str:
+    """The last move as the images show it: a swap in words ("swapped d4 and e5"), a word move in words."""
+    words = notation.split()
+    if len(words) == 3 and words[0] == "swap":
+        return wording.text("move.swap", stone=words[1], tile=words[2])
+    return wording.move(notation)
+
+
+TEXTS: dict[str, str] = {
+    "move.word.done": N_("done swapping"),
+    "move.word.black": N_("chose Black"),
+    "move.word.white": N_("chose White"),
+    "move.swap": N_("swapped {stone} and {tile}"),
+    "paintscape.title": N_("Colour race"),
+    "paintscape.rule": N_("{count} stones of one player on a colour collect it"),
+    "paintscape.colour.yellow": N_("yellow"),
+    "paintscape.colour.red": N_("red"),
+    "paintscape.colour.cyan": N_("cyan"),
+    "paintscape.colour.pink": N_("pink"),
+    "paintscape.colour.brown": N_("brown"),
+    "paintscape.stone.black": N_("Black"),
+    "paintscape.stone.white": N_("White"),
+    "paintscape.stone_letter.black": N_("B"),
+    "paintscape.stone_letter.white": N_("W"),
+    "paintscape.absent": N_("not in this game"),
+    "paintscape.collected_by": N_("collected by {name}"),
+    "paintscape.free.one": N_("{count} free"),
+    "paintscape.free.other": N_("{count} free"),
+    "paintscape.can_take": N_("{name} can take it"),
+    "paintscape.progress": N_("{count}/{goal}"),
+    "paintscape.swaps.one": N_("{count} of 4 swaps made"),
+    "paintscape.swaps.other": N_("{count} of 4 swaps made"),
+    "paintscape.picks": N_("picks Black or White"),
+    "paintscape.colours.one": N_("{count} colour"),
+    "paintscape.colours.other": N_("{count} colours"),
+    "paintscape.note.balance": N_("balancing: swap a stone with a tile, or done"),
+    "paintscape.note.choose": N_("choose: black (play first) or white (second)"),
+    "paintscape.alt.game": N_("Paintscape"),
+    "paintscape.alt.has.one": N_("{name} has {count} colour"),
+    "paintscape.alt.has.other": N_("{name} has {count} colours"),
+    "paintscape.alt.collected": N_("{colour} collected by {name}"),
+    "paintscape.alt.absent": N_("{colour} not in this game"),
+    "paintscape.alt.race_row": N_("{colour} Black {black}, White {white}, {free} free"),
+    "paintscape.alt.race": N_("Race (6 collects): {rows}."),
+    "paintscape.alt.black_stones": N_("Black stones: {cells}."),
+    "paintscape.alt.white_stones": N_("White stones: {cells}."),
+}
+"""This game's own texts on its images and in its alt text (`renderer.text.TEXTS` gathers them)."""
 
 GRID = SquareGrid(8, 8)
 FILES = "abcdefgh"
@@ -372,7 +423,7 @@ def _draw_panel(
             px0 + pg.px(18),
             py1 - pg.px(16),
             fit_text(
-                wording.text("last_move", move=wording.move(last_move)),
+                wording.text("last_move", move=_move_words(last_move)),
                 pg.px(SMALL_PX),
                 px1 - px0 - pg.px(36),
             ),
@@ -508,7 +559,7 @@ def describe(
     status = status_text(rules, state, names, "" if over else _phase_note(state), outcome)
     parts = [wording.text("alt.board", game=wording.text("paintscape.alt.game"), status=status)]
     if last_move:
-        parts.append(wording.text("alt.last_move", move=wording.move(last_move)))
+        parts.append(wording.text("alt.last_move", move=_move_words(last_move)))
     scores = []
     for c in (0, 1):
         got = sum(1 for k in state.collected if k == c)

@@ -145,9 +145,9 @@ class GifWriter:
         self._previous = None
 
 
-def palette_indices(rgb: Image.Image, theme: Theme) -> Image.Image:
+def palette_indices(rgb: Image.Image, theme: Theme, game_id: str | None = None) -> Image.Image:
     """An RGB drawing as an "L" image of indices into the theme's palette (no dithering)."""
-    quantized = to_palette(rgb, theme)
+    quantized = to_palette(rgb, theme, game_id)
     return Image.frombytes("L", quantized.size, quantized.tobytes())
 
 
@@ -229,8 +229,8 @@ def _write_gif(
             outcome=outcome if last else None,
         )
         if writer is None:
-            writer = GifWriter(fp, rgb.size, palette(theme))
-        writer.add(palette_indices(rgb, theme), last_frame_ms if last else frame_ms)
+            writer = GifWriter(fp, rgb.size, palette(theme, game_id))
+        writer.add(palette_indices(rgb, theme, game_id), last_frame_ms if last else frame_ms)
         if max_bytes is not None and writer.written > max_bytes:
             raise _TooBig
     assert writer is not None

@@ -1,7 +1,9 @@
 """Every English text the renderer draws on an image or writes in alt text, in one place.
 
 Each text is a template with named placeholders in `TEXTS`, filled in by `text(key, **values)`; texts that
-depend on a count have a `.one` and an `.other` form, chosen by `plural(key, count, **values)`. The English
+depend on a count have a `.one` and an `.other` form, chosen by `plural(key, count, **values)`. The shared
+texts are here (`SHARED`); a game's own are in its drawer's `TEXTS`, keyed by the game's prefix, and a game
+package may instead pass its `N_`-marked templates to `say`. The English
 templates are the message ids of the bot's catalogs: a drawing made inside `using(translations)` (the
 `translations` argument of `renderer.render` and the others) words every text in that language, with the
 plural rules of that language; without it the text is English. Words a game returns (`games.texts.Text`,
@@ -17,17 +19,21 @@ from __future__ import annotations
 
 import contextlib
 import gettext
+import importlib
 import re
 from collections.abc import Hashable, Iterator, Sequence
 from contextvars import ContextVar
+from functools import cache
+from typing import Any
 
+import games
 from games.base import Outcome, Termination
 from games.texts import N_, Translations, translate
 
 ENGLISH: Translations = gettext.NullTranslations()
 _translations: ContextVar[Translations] = ContextVar("renderer_translations", default=ENGLISH)
 
-TEXTS: dict[str, str] = {
+SHARED: dict[str, str] = {
     # moves and turns
     "move.current": N_("Move {number}"),
     "move.total.one": N_("{count} move"),
@@ -45,32 +51,11 @@ TEXTS: dict[str, str] = {
     "name.with_role": N_("{name} ({role})"),
     "name.with_qualifier_and_role": N_("{name} ({qualifier}, {role})"),
     "last_move": N_("Last move: {move}"),
-    "move.word.done": N_("done swapping"),
-    "move.word.black": N_("chose Black"),
-    "move.word.white": N_("chose White"),
-    "move.word.pass": N_("passed"),
-    "move.word.passall": N_("passed for good"),
     "move.word.resign": N_("resigned"),
-    "move.word.swap": N_("swapped sides"),
-    "move.swap": N_("swapped {stone} and {tile}"),
     "ellipsis": N_("..."),
     # results: one winner, several winners sharing first place, draws
-    "result.win.colours": N_("{winner} wins by collecting three colours"),
-    "result.win.lead": N_("{winner} wins by holding the lead"),
-    "result.win.no_moves": N_("{winner} wins: the opponent has no move"),
-    "result.win.passes": N_("{winner} wins on score"),
-    "result.win.move_cap": N_("{winner} wins at the move limit"),
-    "result.win.no_lead": N_("{winner} wins"),
-    "result.win.resignation": N_("{winner} wins by resignation"),
-    "result.win.timeout": N_("{winner} wins on time"),
     "result.win": N_("{winner} wins"),
     "result.shared": N_("{winners} share first place"),
-    "result.shared.passes": N_("{winners} share first place on score"),
-    "result.shared.resignation": N_("{winners} share first place after a resignation"),
-    "result.shared.timeout": N_("{winners} share first place after a timeout"),
-    "result.draw.no_lead": N_("Draw: nobody held the lead"),
-    "result.draw.move_cap": N_("Draw: the move limit was reached"),
-    "result.draw.passes": N_("Draw on score"),
     "result.draw": N_("Draw"),
     "result.aborted": N_("Game aborted: no result"),
     "list.two": N_("{first} and {last}"),
@@ -90,105 +75,6 @@ TEXTS: dict[str, str] = {
     "alt.sentences": N_("{first} {then}"),
     "alt.items": N_("{first}; {then}"),
     "alt.pair": N_("{first}, {then}"),
-    # Paintscape
-    "paintscape.title": N_("Colour race"),
-    "paintscape.rule": N_("{count} stones of one player on a colour collect it"),
-    "paintscape.colour.yellow": N_("yellow"),
-    "paintscape.colour.red": N_("red"),
-    "paintscape.colour.cyan": N_("cyan"),
-    "paintscape.colour.pink": N_("pink"),
-    "paintscape.colour.brown": N_("brown"),
-    "paintscape.stone.black": N_("Black"),
-    "paintscape.stone.white": N_("White"),
-    "paintscape.stone_letter.black": N_("B"),
-    "paintscape.stone_letter.white": N_("W"),
-    "paintscape.absent": N_("not in this game"),
-    "paintscape.collected_by": N_("collected by {name}"),
-    "paintscape.free.one": N_("{count} free"),
-    "paintscape.free.other": N_("{count} free"),
-    "paintscape.can_take": N_("{name} can take it"),
-    "paintscape.progress": N_("{count}/{goal}"),
-    "paintscape.swaps.one": N_("{count} of 4 swaps made"),
-    "paintscape.swaps.other": N_("{count} of 4 swaps made"),
-    "paintscape.picks": N_("picks Black or White"),
-    "paintscape.colours.one": N_("{count} colour"),
-    "paintscape.colours.other": N_("{count} colours"),
-    "paintscape.note.balance": N_("balancing: swap a stone with a tile, or done"),
-    "paintscape.note.choose": N_("choose: black (play first) or white (second)"),
-    "paintscape.alt.game": N_("Paintscape"),
-    "paintscape.alt.has.one": N_("{name} has {count} colour"),
-    "paintscape.alt.has.other": N_("{name} has {count} colours"),
-    "paintscape.alt.collected": N_("{colour} collected by {name}"),
-    "paintscape.alt.absent": N_("{colour} not in this game"),
-    "paintscape.alt.race_row": N_("{colour} Black {black}, White {white}, {free} free"),
-    "paintscape.alt.race": N_("Race (6 collects): {rows}."),
-    "paintscape.alt.black_stones": N_("Black stones: {cells}."),
-    "paintscape.alt.white_stones": N_("White stones: {cells}."),
-    # Paint
-    "paint.tiles": N_("Tiles"),
-    "paint.seat.white": N_("White"),
-    "paint.seat.black": N_("Black"),
-    "paint.leads": N_("{name} leads"),
-    "paint.nobody_leads": N_("Nobody leads"),
-    "paint.unit.ply": N_("turns"),
-    "paint.unit.own": N_("own turns"),
-    "paint.lead_progress": N_("{count} of {goal} {unit} to win"),
-    "paint.draw_progress": N_("{count} of {goal} {unit} to a draw"),
-    "paint.no_lead_counter": N_("no lead: {count}/{goal}"),
-    "paint.move_cap": N_("Move cap: {count} of {goal} moves"),
-    "paint.key": N_("Key"),
-    "paint.key.light": N_("White's square"),
-    "paint.key.dark": N_("Black's square"),
-    "paint.key.neutral": N_("neutral"),
-    "paint.key.disc": N_("disc and its rank (discs in its area)"),
-    "paint.key.sphere": N_("sphere (push it by stopping on it)"),
-    "paint.sphere_to": N_("{move} (sphere to {cell})"),
-    "paint.chip.tiles.one": N_("{count} tile"),
-    "paint.chip.tiles.other": N_("{count} tiles"),
-    "paint.chip.tiles_leads.one": N_("{count} tile · leads"),
-    "paint.chip.tiles_leads.other": N_("{count} tiles · leads"),
-    "paint.alt.game": N_("Paint"),
-    "paint.alt.last_move_push": N_("Last move: {move}, sphere now on {cell}."),
-    "paint.alt.tiles": N_("Tiles: {white} {white_tiles}, {black} {black_tiles}."),
-    "paint.alt.led.one": N_("{seat} has led for {count} turn of {goal}."),
-    "paint.alt.led.other": N_("{seat} has led for {count} of {goal} turns."),
-    "paint.alt.no_lead.one": N_("Nobody leads; {count} turn of {goal} towards a draw."),
-    "paint.alt.no_lead.other": N_("Nobody leads; {count} of {goal} turns towards a draw."),
-    "paint.alt.disc": N_("{cell} rank {rank}"),
-    "paint.alt.discs": N_("{seat} discs: {discs}."),
-    "paint.alt.spheres": N_("Spheres: {cells}."),
-    # TilingKing
-    "tk.colour.0": N_("Red"),
-    "tk.colour.1": N_("Blue"),
-    "tk.colour.2": N_("Green"),
-    "tk.colour.3": N_("Yellow"),
-    "tk.score": N_("Score"),
-    "tk.score_parts": N_("covered + territory"),
-    "tk.cells.one": N_("{count} cell"),
-    "tk.cells.other": N_("{count} cells"),
-    "tk.resigned": N_("resigned"),
-    "tk.passes_for_good": N_("passes for good"),
-    "tk.passes_every_turn": N_("passes every turn"),
-    "tk.with_note": N_("{text} · {note}"),
-    "tk.pieces_left.one": N_("{covered} + {territory} · {count} piece left"),
-    "tk.pieces_left.other": N_("{covered} + {territory} · {count} pieces left"),
-    "tk.board": N_("Board {board}: {count} playable cells"),
-    "tk.key.piece": N_("a piece (outlined)"),
-    "tk.key.territory": N_("captured territory"),
-    "tk.key.neutral": N_("neutral tile (counts for every ring)"),
-    "tk.pieces.left.one": N_("{count} piece left"),
-    "tk.pieces.left.other": N_("{count} pieces left"),
-    "tk.pieces.title": N_("Pieces of {name}: id, name and how many are left"),
-    "tk.pieces.count": N_("x{count}"),
-    "tk.alt.board": N_("TilingKing board {board} ({kind} cells). {status}."),
-    "tk.alt.kind.square": N_("square"),
-    "tk.alt.kind.hex": N_("hex"),
-    "tk.alt.kind.triangle": N_("triangle"),
-    "tk.alt.score": N_("{player}: {points}"),
-    "tk.alt.scores": N_("Scores: {scores}."),
-    "tk.alt.piece": N_("{piece} on {cells}"),
-    "tk.alt.pieces": N_("{role} pieces: {pieces}"),
-    "tk.alt.territory": N_("{text}; territory: {cells}"),
 }
 
 
@@ -215,19 +101,12 @@ def word(value: object) -> str:
     return str(translate(value, _translations.get()))
 
 
-MOVE_WORDS = ("done", "black", "white", "pass", "passall", "resign", "swap")
-"""The one-word moves (Paintscape's and TilingKing's), worded for the images in the reader's language."""
-
-
 def move(notation: str) -> str:
-    """A last move as the images show it: a word move in the current language ("done" -> "done swapping"),
-    a Paintscape swap in words; cells and pieces ("d4", "T4@c3 r1") are notation in every language."""
-    words = notation.split()
-    if len(words) == 1 and words[0] in MOVE_WORDS:
-        return text(f"move.word.{words[0]}")
-    if len(words) == 3 and words[0] == "swap":
-        return text("move.swap", stone=words[1], tile=words[2])
-    return notation
+    """A last move as the images show it: a one-word move in the current language where a text
+    `move.word.<word>` says it ("resign" -> "resigned"; a game's drawer defines its own words, as "done" ->
+    "done swapping"); anything else (cells, pieces: "d4", "T4@c3 r1") is notation in every language."""
+    key = f"move.word.{notation.strip()}"
+    return text(key) if key in all_texts() else notation
 
 
 def _joined(key: str, parts: Sequence[str]) -> str:
@@ -264,15 +143,37 @@ def _filled(template: str, values: dict[str, object]) -> str:
     return template.format(**{name: word(value) for name, value in values.items()})
 
 
+@cache
+def all_texts() -> dict[str, str]:
+    """Every text by key: the shared ones (`SHARED`) and each registered game's drawer's own (`TEXTS` of the
+    module its plugin names, keys prefixed with the game), importing the drawers. `TEXTS` is this table."""
+    found = dict(SHARED)
+    for game_id in games.GAME_IDS:
+        own: dict[str, str] = getattr(importlib.import_module(games.plugin(game_id).drawer), "TEXTS", {})
+        for key, template in own.items():
+            if found.get(key, template) != template:
+                raise ValueError(f"the text {key!r} of {game_id} is already defined with other words")
+            found[key] = template
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    """`TEXTS`: every text by key (`all_texts`), the drawers' own included."""
+    if name == "TEXTS":
+        return all_texts()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def text(key: str, **values: object) -> str:
     """The text `key` in the current language with its placeholders filled in."""
-    return _filled(_translations.get().gettext(TEXTS[key]), values)
+    return _filled(_translations.get().gettext(all_texts()[key]), values)
 
 
 def plural(key: str, count: int, **values: object) -> str:
     """The form of `key` for `count` in the current language (`.one` and `.other` are the English forms;
     `count` is passed on)."""
-    template = _translations.get().ngettext(TEXTS[f"{key}.one"], TEXTS[f"{key}.other"], count)
+    texts = all_texts()
+    template = _translations.get().ngettext(texts[f"{key}.one"], texts[f"{key}.other"], count)
     return _filled(template, {"count": count, **values})
 
 
@@ -316,20 +217,33 @@ def move_caption(moves: int, over: bool) -> str:
 
 
 def result(outcome: Outcome, names: Sequence[str]) -> str:
-    """The result in words: "Alice wins by resignation", "Draw: nobody held the lead", "Game aborted..."."""
-    termination = outcome.termination.value
-    if outcome.termination is Termination.ABORTED:
+    """The result in words: "Alice wins by resignation", "Draw: nobody held the lead", "Game aborted...".
+    The line is the termination's own (`Termination.win`, `.shared`, `.draw`, defined by the game that
+    ends that way), else the plain one."""
+    termination = outcome.termination
+    if termination is Termination.ABORTED:
         return text("result.aborted")
     if outcome.is_draw:
-        return text(_pick(f"result.draw.{termination}", "result.draw"))
+        return say(termination.draw) if termination.draw else text("result.draw")
     winners = [names[s] for s in outcome.winners]
     if len(winners) == 1:
-        return text(_pick(f"result.win.{termination}", "result.win"), winner=winners[0])
-    return text(_pick(f"result.shared.{termination}", "result.shared"), winners=join_names(winners))
+        return (
+            say(termination.win, winner=winners[0])
+            if termination.win
+            else text("result.win", winner=winners[0])
+        )
+    together = join_names(winners)
+    return (
+        say(termination.shared, winners=together)
+        if termination.shared
+        else text("result.shared", winners=together)
+    )
 
 
-def _pick(key: str, fallback: str) -> str:
-    return key if key in TEXTS else fallback
+def say(template: str, **values: object) -> str:
+    """A text given by its English template rather than a key of `TEXTS` (a game's own words, marked with
+    `N_` where they are defined so that its catalog has them), in the current language, filled in."""
+    return _filled(_translations.get().gettext(template), values)
 
 
 def status(move: str, mover: str, note: str = "") -> str:

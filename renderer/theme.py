@@ -6,8 +6,11 @@ hatching on Paintscape tiles as a second cue beside the tile letters). Pick one 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache
+
+import games
 
 RGB = tuple[int, int, int]
 
@@ -214,14 +217,24 @@ def blend(a: RGB, b: RGB, t: float) -> RGB:
     )
 
 
+def game_colours(theme: Theme, game_id: str) -> Mapping[str, RGB]:
+    """A game's own colours in `theme`, by the names its drawer uses (`GamePlugin.colours`; its "default"
+    entry for a theme it does not list). Every theme's palette holds them, so they are drawn exactly."""
+    colours = games.plugin(game_id).colours
+    return colours.get(theme.name) or colours.get("default") or {}
+
+
 @cache
-def palette(theme: Theme) -> list[RGB]:
+def palette(theme: Theme, game_id: str | None = None) -> list[RGB]:
     """The theme's fixed palette (at most 255 colours, so a GIF keeps one index free for transparency).
 
-    The theme's own colours come first (drawn exactly), then a grey ramp and blends of each key colour
-    towards its neighbours for anti-aliased edges, then a coarse colour cube for anything else.
+    The theme's own colours come first (drawn exactly), then the game's own (`game_colours`; the built-in
+    games have none, so their images do not depend on which games are installed), then a grey ramp and
+    blends of each key colour towards its neighbours for anti-aliased edges, then a coarse colour cube.
     """
     colours = theme.palette_colours()
+    if game_id is not None:
+        colours.extend(c for c in game_colours(theme, game_id).values() if c not in colours)
     extras: list[RGB] = []
     for level in range(0, 256, 17):
         extras.append((level, level, level))

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 import games
 from games.base import Outcome
+from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
@@ -42,6 +43,44 @@ from renderer.canvas import (
 )
 from renderer.geometry import BoardGeometry
 from renderer.theme import RGB, Theme, blend
+
+TEXTS: dict[str, str] = {
+    "move.word.pass": N_("passed"),
+    "move.word.passall": N_("passed for good"),
+    "move.word.swap": N_("swapped sides"),
+    "tk.colour.0": N_("Red"),
+    "tk.colour.1": N_("Blue"),
+    "tk.colour.2": N_("Green"),
+    "tk.colour.3": N_("Yellow"),
+    "tk.score": N_("Score"),
+    "tk.score_parts": N_("covered + territory"),
+    "tk.cells.one": N_("{count} cell"),
+    "tk.cells.other": N_("{count} cells"),
+    "tk.resigned": N_("resigned"),
+    "tk.passes_for_good": N_("passes for good"),
+    "tk.passes_every_turn": N_("passes every turn"),
+    "tk.with_note": N_("{text} · {note}"),
+    "tk.pieces_left.one": N_("{covered} + {territory} · {count} piece left"),
+    "tk.pieces_left.other": N_("{covered} + {territory} · {count} pieces left"),
+    "tk.board": N_("Board {board}: {count} playable cells"),
+    "tk.key.piece": N_("a piece (outlined)"),
+    "tk.key.territory": N_("captured territory"),
+    "tk.key.neutral": N_("neutral tile (counts for every ring)"),
+    "tk.pieces.left.one": N_("{count} piece left"),
+    "tk.pieces.left.other": N_("{count} pieces left"),
+    "tk.pieces.title": N_("Pieces of {name}: id, name and how many are left"),
+    "tk.pieces.count": N_("x{count}"),
+    "tk.alt.board": N_("TilingKing board {board} ({kind} cells). {status}."),
+    "tk.alt.kind.square": N_("square"),
+    "tk.alt.kind.hex": N_("hex"),
+    "tk.alt.kind.triangle": N_("triangle"),
+    "tk.alt.score": N_("{player}: {points}"),
+    "tk.alt.scores": N_("Scores: {scores}."),
+    "tk.alt.piece": N_("{piece} on {cells}"),
+    "tk.alt.pieces": N_("{role} pieces: {pieces}"),
+    "tk.alt.territory": N_("{text}; territory: {cells}"),
+}
+"""This game's own texts on its images and in its alt text (`renderer.text.TEXTS` gathers them)."""
 
 BOARD_SHARE = 0.62
 _NOT_PLACEMENTS = {"pass", "passall", "resign", "swap"}

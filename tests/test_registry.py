@@ -1,10 +1,16 @@
-"""One registry: a game registered in `games` is what /play offers, what the service plays, what the renderer
-draws and what the AI knows, and nothing else is."""
+"""One registry: a game registered through the `tessera.games` entry points is what /play offers, what the
+service plays, what the renderer draws and what the AI knows, and nothing else is. A game package outside
+the project (examples/) needs no file of the project to name it."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import pkgutil
+import subprocess
+import sys
+import types
+from pathlib import Path
 
 import pytest
 
@@ -13,16 +19,29 @@ import renderer
 from bot.service import Service
 from bot.service.store import SqliteStore
 from cogs import GAME_CHOICES
-from games.ai import knowledge_for
+from games.ai import Knowledge, knowledge_for
+from games.plugins import GROUP, GamePlugin, PluginError, discover, from_entry_points
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILT_IN = {"paint", "paintscape", "tilingking"}
 
 
-def test_the_registry_finds_every_game_module_and_only_those() -> None:
-    modules = {info.name for info in pkgutil.iter_modules(games.__path__)}
-    with_rules = {name for name in modules if hasattr(importlib.import_module(f"games.{name}"), "RULES")}
-    assert with_rules == set(games.GAME_IDS) == {"paint", "paintscape", "tilingking"}
-    assert all(games.get(game_id).id == game_id for game_id in games.GAME_IDS)
+def test_the_registry_is_every_entry_point_of_the_group_and_only_those() -> None:
+    points = {point.name for point in importlib.metadata.entry_points(group=GROUP)}
+    if points:  # installed as the README says (a stale checkout falls back to the built-ins)
+        assert set(games.GAME_IDS) == points
+    assert set(games.GAME_IDS) >= BUILT_IN
+    assert all(games.get(game_id).id == game_id == games.plugin(game_id).id for game_id in games.GAME_IDS)
+    assert list(games.GAME_IDS) == sorted(games.GAME_IDS, key=lambda g: games.name(g).lower())
     with pytest.raises(KeyError, match="known games"):
         games.get("chess")
+
+
+def test_the_built_in_games_register_through_the_projects_own_entry_points() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    for game_id in BUILT_IN:
+        assert f'{game_id} = "games.{game_id}:PLUGIN"' in pyproject
+        assert importlib.import_module(f"games.{game_id}").PLUGIN is games.plugin(game_id)
 
 
 def test_play_offers_exactly_the_registered_games_by_their_names() -> None:
@@ -30,14 +49,15 @@ def test_play_offers_exactly_the_registered_games_by_their_names() -> None:
 
 
 @pytest.mark.parametrize("game_id", games.GAME_IDS)
-def test_every_game_has_a_drawer_the_service_and_ai_knowledge(game_id: str) -> None:
+def test_every_game_has_the_drawer_and_ai_its_plugin_names(game_id: str) -> None:
+    plugin = games.plugin(game_id)
     drawer = renderer.drawer(game_id)
-    assert drawer.__name__ == f"renderer.{game_id}"
+    assert drawer.__name__ == plugin.drawer  # type: ignore[attr-defined]
     assert callable(drawer.draw) and callable(drawer.describe)
     rules = games.get(game_id)
     state = rules.new(min(rules.seats), {}, 1)
     assert renderer.render(game_id, state)[:8] == b"\x89PNG\r\n\x1a\n"
-    assert type(knowledge_for(game_id)).__module__ == f"games.ai.{game_id}"
+    assert type(knowledge_for(game_id)).__module__ == (plugin.ai or Knowledge.__module__)
 
 
 @pytest.mark.parametrize("game_id", games.GAME_IDS)
@@ -52,12 +72,103 @@ async def test_the_service_plays_every_registered_game(game_id: str) -> None:
         await service.close()
 
 
-def test_renderer_modules_that_draw_a_board_are_registered_games() -> None:
+def test_renderer_modules_that_draw_a_board_are_registered_games_drawers() -> None:
     drawers = {
-        info.name
+        f"renderer.{info.name}"
         for info in pkgutil.iter_modules(renderer.__path__)
         if hasattr(importlib.import_module(f"renderer.{info.name}"), "describe")
     }
-    assert drawers == set(games.GAME_IDS)
+    assert drawers == {games.plugin(g).drawer for g in games.GAME_IDS if games.plugin(g).drawer in drawers}
+    assert drawers == {games.plugin(g).drawer for g in BUILT_IN}
     with pytest.raises(KeyError):
         renderer.drawer("chess")
+
+
+# ------------------------------------------------------------------------------------- loading plugins
+
+
+@pytest.fixture
+def fake_games(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """A module `fake_games` with a good plugin, a plugin of another id and something that is no plugin."""
+    module = types.ModuleType("fake_games")
+    paint = games.plugin("paint")
+    module.GOOD = paint  # type: ignore[attr-defined]
+    module.NOT_A_PLUGIN = paint.rules  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "fake_games", module)
+    return module
+
+
+def point(name: str, value: str) -> importlib.metadata.EntryPoint:
+    return importlib.metadata.EntryPoint(name, value, GROUP)
+
+
+def test_a_plugin_that_fails_to_load_stops_the_registry_naming_it(fake_games: types.ModuleType) -> None:
+    with pytest.raises(
+        PluginError, match=r"'chess' \(no_such_module:PLUGIN\) failed to load: ModuleNotFound"
+    ):
+        from_entry_points([point("paint", "fake_games:GOOD"), point("chess", "no_such_module:PLUGIN")])
+
+
+def test_two_plugins_with_one_id_are_refused(fake_games: types.ModuleType) -> None:
+    with pytest.raises(PluginError, match="two game plugins share the id 'paint'"):
+        from_entry_points([point("paint", "fake_games:GOOD"), point("paint", "fake_games:GOOD")])
+
+
+def test_a_plugin_must_be_a_game_plugin_named_by_its_id(fake_games: types.ModuleType) -> None:
+    with pytest.raises(PluginError, match="names a PaintRules, not a GamePlugin"):
+        from_entry_points([point("paint", "fake_games:NOT_A_PLUGIN")])
+    with pytest.raises(PluginError, match="'chess' registers the game 'paint'"):
+        from_entry_points([point("chess", "fake_games:GOOD")])
+    found = from_entry_points([point("paint", "fake_games:GOOD")])
+    assert list(found) == ["paint"] and isinstance(found["paint"], GamePlugin)
+
+
+def test_without_entry_points_the_built_in_games_are_found_in_the_package(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [])
+    assert set(discover()) == BUILT_IN
+    assert "pip install -e ." in caplog.text
+
+
+# ------------------------------------------------------------------------------------- game packages
+
+
+def packaged_games() -> dict[str, Path]:
+    """The registered games whose package lives under examples/ (installed from there), by id."""
+    found = {}
+    for game_id in games.GAME_IDS:
+        source = Path(sys.modules[type(games.get(game_id)).__module__].__file__ or "").resolve()
+        if (ROOT / "examples") in source.parents:
+            found[game_id] = source
+    return found
+
+
+def test_the_example_game_packages_are_installed() -> None:
+    """CI installs every package under examples/ (README, .ci/run): each one's game is registered."""
+    examples = {p.parent.name for p in (ROOT / "examples").glob("*/pyproject.toml")}
+    assert examples, "examples/ holds a game package"
+    registered = {path.parents[1].name for path in packaged_games().values()}
+    assert registered == examples, "pip install -e each examples/<game> (README: Run the tests)"
+
+
+def test_no_file_outside_examples_names_a_packaged_game() -> None:
+    """Adding a game in its own package changes no file of the project: nothing outside examples/ names its
+    id or its display name (docs/architecture.md, "Adding a game")."""
+    tracked = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    outside = [ROOT / f for f in tracked if not f.startswith("examples/") and (ROOT / f).is_file()]
+    assert outside
+    for game_id in packaged_games():
+        words = {game_id, games.name(game_id)}
+        naming = [
+            str(path.relative_to(ROOT))
+            for path in outside
+            if any(word in path.read_text(encoding="utf-8", errors="ignore") for word in words)
+        ]
+        assert naming == [], f"{game_id} is named outside examples/"

@@ -35,8 +35,10 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from discord import app_commands
 
+import games
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
+from games.plugins import Catalog
 from games.texts import Text, fill
 
 DOMAIN = "tessera"
@@ -74,19 +76,34 @@ def catalog_path(locale: str) -> Path:
     return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@cache
-def translations(locale: str) -> gettext.NullTranslations:
-    """The compiled catalog of one of `LOCALES` (English: the message ids themselves)."""
-    if locale == SOURCE_LOCALE:
-        return gettext.NullTranslations()
-    if locale not in LOCALES:
-        raise ValueError(f"no catalog for locale {locale!r}; known: {', '.join(LOCALES)}")
-    with catalog_path(locale).open("rb") as po:
-        catalog = read_po(po, locale=locale, domain=DOMAIN)
+def _compiled(path: Path, locale: str, domain: str) -> gettext.GNUTranslations:
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=locale, domain=domain)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
+
+
+def game_catalogs() -> list[Catalog]:
+    """The catalogs of the registered games that bring their own words (`GamePlugin.catalog`)."""
+    return [plugin.catalog for plugin in games.PLUGINS.values() if plugin.catalog is not None]
+
+
+@cache
+def translations(locale: str) -> gettext.NullTranslations:
+    """The compiled catalog of one of `LOCALES` (English: the message ids themselves), falling back to each
+    game's own catalog (`GamePlugin.catalog`) for the messages it does not have."""
+    if locale == SOURCE_LOCALE:
+        return gettext.NullTranslations()
+    if locale not in LOCALES:
+        raise ValueError(f"no catalog for locale {locale!r}; known: {', '.join(LOCALES)}")
+    found = _compiled(catalog_path(locale), locale, DOMAIN)
+    for game_catalog in game_catalogs():
+        path = game_catalog.path(locale)
+        if path.exists():
+            found.add_fallback(_compiled(path, locale, game_catalog.domain))
+    return found
 
 
 def catalogs_fingerprint() -> str:

@@ -7,6 +7,8 @@
 2. Write the template `bot/i18n/tessera.pot`.
 3. Merge it into every `locales/<locale>/LC_MESSAGES/tessera.po`: new messages arrive untranslated, messages
    gone from the source are dropped. Then translate the new entries (empty ``msgstr``).
+4. The same for each game that brings its own catalog (`GamePlugin.catalog`, a game in its own package):
+   its messages are extracted from its package alone into its own template and `.po` files.
 
 ``python -m bot.i18n check`` prints what each catalog still lacks and exits 1 if anything does. There is no
 compile step: catalogs are compiled in memory when first used (`bot.i18n.translations`).
@@ -17,7 +19,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +29,10 @@ from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import COMMAND_CONTEXT, DOMAIN, LOCALE_DIR, SOURCE_LOCALE, catalog_path
+import games
+from bot.i18n import COMMAND_CONTEXT, DOMAIN, LOCALE_DIR, SOURCE_LOCALE, catalog_path, game_catalogs
 from bot.service.guilds import LOCALES
+from games.plugins import Catalog as GameCatalog
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("games", "renderer", "bot", "cogs")
@@ -36,21 +40,10 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "tr": None, "public": None, "Text": None, "N_": 
 """Besides gettext's: a translator is called `tr` (for the user who acted) or `public` (for the server's
 public messages); the pure layers mark their words with `Text` and `N_`."""
 TEMPLATE = LOCALE_DIR.parent / f"{DOMAIN}.pot"
-UNTRANSLATED_NAMES = frozenset(
-    {
-        "Paintscape",
-        "Paint",
-        "TilingKing",
-        "English",
-        "Français",
-        "Deutsch",
-        "Español",
-        "Italiano",
-        "Português (Brasil)",
-        "Polski",
-        "日本語",
-    }
+LANGUAGE_NAMES = frozenset(
+    {"English", "Français", "Deutsch", "Español", "Italiano", "Português (Brasil)", "Polski", "日本語"}
 )
+UNTRANSLATED_NAMES = LANGUAGE_NAMES | {rules.name for rules in games.GAMES.values()}
 """Choice names that are names in every language (games, languages in their own words): not extracted."""
 
 Entry = tuple[str | tuple[str, str], str | None, str]
@@ -60,16 +53,20 @@ Entry = tuple[str | tuple[str, str], str | None, str]
 def source_messages() -> Iterator[Entry]:
     """Every marked message in the source, with the file and line it comes from."""
     for folder in SOURCE_DIRS:
-        method_map = [("**.py", "python")]
-        for filename, lineno, message, _comments, context in extract_from_dir(
-            ROOT / folder, method_map, keywords=KEYWORDS, strip_comment_tags=True
-        ):
-            if isinstance(message, tuple):
-                if not message[0] or not message[1]:
-                    continue
-                yield (message[0], message[1]), context, f"{folder}/{filename}:{lineno}"
-            elif message:
-                yield message, context, f"{folder}/{filename}:{lineno}"
+        yield from folder_messages(ROOT / folder, folder)
+
+
+def folder_messages(folder: Path, label: str) -> Iterator[Entry]:
+    """Every marked message in the Python files under `folder`, located as `label/<file>:<line>`."""
+    for filename, lineno, message, _comments, context in extract_from_dir(
+        folder, [("**.py", "python")], keywords=KEYWORDS, strip_comment_tags=True
+    ):
+        if isinstance(message, tuple):
+            if not message[0] or not message[1]:
+                continue
+            yield (message[0], message[1]), context, f"{label}/{filename}:{lineno}"
+        elif message:
+            yield message, context, f"{label}/{filename}:{lineno}"
 
 
 def command_messages() -> Iterator[Entry]:
@@ -117,11 +114,24 @@ def renderer_plurals() -> dict[str, tuple[str, str]]:
 
 def template() -> Catalog:
     """The catalog template: every message once, brace-format messages flagged."""
-    catalog = Catalog(domain=DOMAIN, project="Tessera", charset="utf-8", fuzzy=False)
     plurals = renderer_plurals()
+    entries = []
     for message, context, where in [*source_messages(), *command_messages()]:
-        if isinstance(message, str) and message in plurals and where.startswith("renderer/text.py"):
+        if isinstance(message, str) and message in plurals and where.startswith("renderer/"):
             message = plurals[message]
+        entries.append((message, context, where))
+    return catalog_of(entries, DOMAIN)
+
+
+def game_template(game_catalog: GameCatalog) -> Catalog:
+    """The template of a game's own catalog: the messages marked in its package (`GamePlugin.catalog`)."""
+    sources = game_catalog.sources
+    return catalog_of(folder_messages(sources, sources.name), game_catalog.domain)
+
+
+def catalog_of(entries: Iterable[Entry], domain: str) -> Catalog:
+    catalog = Catalog(domain=domain, project="Tessera", charset="utf-8", fuzzy=False)
+    for message, context, where in entries:
         texts = message if isinstance(message, tuple) else (message,)
         flags = ["python-brace-format"] if any("{" in text for text in texts) else []
         existing = catalog.get(message[0] if isinstance(message, tuple) else message, context)
@@ -136,24 +146,44 @@ def template() -> Catalog:
     return catalog
 
 
+def catalogs() -> list[tuple[Catalog, Path, Callable[[str], Path], str]]:
+    """Every catalog to keep: (its template, the template's file, each locale's file, its domain): the bot's,
+    then each game's own."""
+    found: list[tuple[Catalog, Path, Callable[[str], Path], str]] = [
+        (template(), TEMPLATE, catalog_path, DOMAIN)
+    ]
+    for game_catalog in game_catalogs():
+        found.append(
+            (game_template(game_catalog), game_catalog.template, game_catalog.path, game_catalog.domain)
+        )
+    return found
+
+
 def update() -> None:
-    pot = template()
-    with TEMPLATE.open("wb") as out:
+    for pot, template_file, path_of, domain in catalogs():
+        update_catalogs(pot, template_file, path_of, domain)
+
+
+def update_catalogs(pot: Catalog, template_file: Path, path_of: Callable[[str], Path], domain: str) -> None:
+    """Write one template and merge it into its catalog of every language, creating what is missing (a new
+    game package's locales folder and files)."""
+    template_file.parent.mkdir(parents=True, exist_ok=True)
+    with template_file.open("wb") as out:
         write_po(out, pot, width=110, omit_header=False, include_lineno=False)
     for locale in LOCALES:
         if locale == SOURCE_LOCALE:
             continue
-        path = catalog_path(locale)
+        path = path_of(locale)
         if path.exists():
             with path.open("rb") as po:
-                catalog = read_po(po, locale=locale, domain=DOMAIN)
+                catalog = read_po(po, locale=locale, domain=domain)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-            catalog = Catalog(locale=locale, domain=DOMAIN, project="Tessera", fuzzy=False)
+            catalog = Catalog(locale=locale, domain=domain, project="Tessera", fuzzy=False)
         catalog.update(pot, no_fuzzy_matching=True)
         with path.open("wb") as out:
             write_po(out, catalog, width=110, ignore_obsolete=True, include_lineno=False)
-        print(f"{locale}: {len(catalog)} messages, {len(missing(catalog))} to translate")
+        print(f"{domain} {locale}: {len(catalog)} messages, {len(missing(catalog))} to translate")
 
 
 def missing(catalog: Catalog) -> list[str]:
@@ -169,17 +199,24 @@ def missing(catalog: Catalog) -> list[str]:
 
 
 def check() -> int:
-    pot = template()
     problems = 0
-    for locale in LOCALES:
-        if locale == SOURCE_LOCALE:
-            continue
-        with catalog_path(locale).open("rb") as po:
-            catalog = read_po(po, locale=locale, domain=DOMAIN)
-        absent = [m.id for m in pot if m.id and catalog.get(m.id, m.context) is None]
-        lacking = missing(catalog)
-        problems += len(absent) + len(lacking)
-        print(f"{locale}: {len(absent)} messages not in the catalog, {len(lacking)} untranslated")
+    for pot, _template_file, path_of, domain in catalogs():
+        for locale in LOCALES:
+            if locale == SOURCE_LOCALE:
+                continue
+            path = path_of(locale)
+            if not path.exists():
+                print(f"{domain} {locale}: no catalog ({path})")
+                problems += 1
+                continue
+            with path.open("rb") as po:
+                catalog = read_po(po, locale=locale, domain=domain)
+            absent = [m.id for m in pot if m.id and catalog.get(m.id, m.context) is None]
+            lacking = missing(catalog)
+            problems += len(absent) + len(lacking)
+            print(
+                f"{domain} {locale}: {len(absent)} messages not in the catalog, {len(lacking)} untranslated"
+            )
     return 1 if problems else 0
 
 

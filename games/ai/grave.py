@@ -12,7 +12,8 @@ knows nothing but the contract and plays uniformly random playouts.
 - The chosen move is the root's most visited one.
 
 Speed, not knowledge: where an engine offers a uniformly random playout in fast code (Paintscape's play
-phase), the playout takes that path; it plays the same uniform random moves as the contract would.
+phase: the `grave_playout` of its knowledge), the playout takes that path; it plays the same uniform random
+moves as the contract would.
 """
 
 from __future__ import annotations
@@ -22,10 +23,9 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from games.ai.knowledge import Rewards, rank_rewards
+from games.ai.knowledge import Rewards, knowledge_for, rank_rewards
 from games.ai.search import MoveStats, SearchReport, seat_count
 from games.base import GameOver, Rules, Seat
-from games.grids import bits_of
 from games.texts import Text
 
 REF = 100
@@ -213,22 +213,6 @@ class Grave:
         return SearchReport(stats[0].move, done, time.perf_counter() - start, stats, "search")
 
 
-def paintscape_playout(state: Any, rng: random.Random) -> tuple[Rewards, Played] | None:
-    """Paintscape's play phase by the engine's fast uniform playout (None outside the play phase)."""
-    from games.ai.paintscape import random_playout
-
-    if state.phase != "play":
-        return None
-    winner, placed = random_playout(state, rng)
-    rewards = [0.5, 0.5] if winner < 0 else [1.0 - winner, float(winner)]
-    played: Played = {(seat, square) for seat in (0, 1) for square in bits_of(placed[seat])}
-    return rewards, played
-
-
-FAST_PLAYOUTS: dict[str, FastPlayout] = {"paintscape": paintscape_playout}
-"""Engines with a fast uniform playout that reports the moves it played, by game id."""
-
-
 def grave_move(
     rules: Rules[Any, Any],
     state: Any,
@@ -253,7 +237,7 @@ def grave_move(
         raise ValueError("give GRAVE a budget: seconds or iterations")
     search = Grave(
         rules, seat_count(rules, state), random.Random(seed), ref=ref, bias=bias,
-        fast_playout=FAST_PLAYOUTS.get(rules.id),
+        fast_playout=knowledge_for(rules.id).grave_playout,
     )  # fmt: skip
     return search.run(state, seconds=seconds, iterations=iterations)
 

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from games.base import Outcome, Rules
 
 Rewards = list[float]
 """One reward in [0, 1] per seat: 1 for a clear first place, 0 for a clear last place."""
+
+
+FastPlayout = Callable[[Any, random.Random], tuple[Rewards, set[tuple[int, Hashable]]] | None]
+"""A whole uniform playout in the engine's own fast code: the rewards and the (seat, move key) pairs played,
+or None where it does not apply to the state."""
 
 
 def rank_rewards(outcome: Outcome) -> Rewards:
@@ -63,6 +69,12 @@ class Knowledge:
 
     exploration: float = 0.7
     """The UCT exploration constant (rewards are in [0, 1])."""
+
+    grave_playout: Callable[[Any, random.Random], tuple[Rewards, set[tuple[int, Hashable]]] | None] | None = (
+        None
+    )
+    """A fast uniform playout for GRAVE (games/ai/grave.py) where the engine has one: the rewards and the
+    (seat, move key) pairs played, or None where it does not apply to `state`. None: the contract's."""
 
     def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
         """The moves a tree node considers, most promising first (it may leave moves out)."""
@@ -121,18 +133,15 @@ class Knowledge:
         return self.evaluate(rules, state, seats)
 
 
-# game id -> "module:class" of its knowledge; imported on first use, like the engines themselves.
 def knowledge_for(game_id: str, *, weak: bool = False) -> Knowledge:
-    """The knowledge the search uses for a game (its easy-level version if `weak`): by convention the
-    `KNOWLEDGE` class of `games.ai.<game id>`, so a new game's AI lives in its own file; the base class for a
-    game without a knowledge module."""
-    module_name = f"games.ai.{game_id}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
+    """The knowledge the search uses for a game (its easy-level version if `weak`): the `KNOWLEDGE` class of
+    the module its plugin names (`GamePlugin.ai`), so a game's AI lives in its own package; the base class
+    for a game without one (or a game the registry does not know, as the tests' toy games)."""
+    import games
+
+    plugin = games.PLUGINS.get(game_id)
+    if plugin is None or plugin.ai is None:
         return Knowledge(weak)
-    knowledge = module.KNOWLEDGE(weak)
+    knowledge = importlib.import_module(plugin.ai).KNOWLEDGE(weak)
     assert isinstance(knowledge, Knowledge)
     return knowledge

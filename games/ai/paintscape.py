@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Hashable
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
@@ -34,6 +35,7 @@ from games.ai.race import (
     race_chance,
 )
 from games.base import Rules
+from games.grids import bits_of
 from games.paintscape import DONE, PaintscapeState, fast_playout, is_swap, swap_squares
 
 CENTRE = sum(1 << (8 * y + x) for y in range(2, 6) for x in range(2, 6))
@@ -145,6 +147,15 @@ def _winner_rewards(winner: int) -> Rewards:
 class PaintscapeKnowledge(Knowledge):
     """Paintscape: RAVE over squares with uniform playouts cut off by the race evaluation, ordered
     placements, a balancer that evens the start."""
+
+    @staticmethod
+    def grave_playout(state: Any, rng: random.Random) -> tuple[Rewards, set[tuple[int, Hashable]]] | None:
+        """The play phase by the engine's fast uniform playout, for GRAVE (None outside the play phase)."""
+        if state.phase != "play":
+            return None
+        winner, placed = random_playout(state, rng)
+        rewards = [0.5, 0.5] if winner < 0 else [1.0 - winner, float(winner)]
+        return rewards, {(seat, square) for seat in (0, 1) for square in bits_of(placed[seat])}
 
     take_wins = True
     rave = 300.0

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.plugins import GamePlugin
 from games.tilingking.boards import PRESETS, Board, board
 from games.tilingking.pieces import Piece, piece_shapes, pieces
 from games.tilingking.rules import (
@@ -65,3 +66,8 @@ __all__ = [
     "scores",
     "supply",
 ]
+
+PLUGIN = GamePlugin(
+    RULES, drawer="renderer.tilingking", ai="games.ai.tilingking", fixtures="tests.fixtures.tilingking"
+)
+"""TilingKing's registration (entry point `tessera.games`, pyproject.toml)."""

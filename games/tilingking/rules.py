@@ -52,6 +52,15 @@ from games.texts import N_, Text
 from games.tilingking.boards import PRESETS, Board, board, custom_id
 from games.tilingking.pieces import MAX_SIZE, Piece, default_copies, piece_index, pieces
 
+PASSES = Termination(
+    "passes",
+    N_("score after a full round of passes"),
+    win=N_("{winner} wins on score"),
+    shared=N_("{winners} share first place on score"),
+    draw=N_("Draw on score"),
+)
+"""TilingKing's own way to end: a full round of passes, scores compared (`Termination.PASSES`)."""
+
 COLOURS: tuple[str, ...] = (Text("Red"), Text("Blue"), Text("Green"), Text("Yellow"))
 """Colour names by colour index; seat s starts with colour s (the pie swap exchanges them)."""
 

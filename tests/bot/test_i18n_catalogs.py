@@ -7,6 +7,7 @@ from __future__ import annotations
 import gettext
 import importlib
 import inspect
+from pathlib import Path
 from string import Formatter
 
 import pytest
@@ -15,10 +16,20 @@ from babel.messages.pofile import read_po
 from discord.ext import commands as ext
 
 from bot.client import EXTENSIONS
-from bot.i18n import COMMAND_CONTEXT, DISCORD_LOCALES, DOMAIN, LOCALE_DIR, catalog_path, tr_for, translations
-from bot.i18n.__main__ import TEMPLATE, command_messages, template
+from bot.i18n import (
+    COMMAND_CONTEXT,
+    DISCORD_LOCALES,
+    DOMAIN,
+    LOCALE_DIR,
+    catalog_path,
+    game_catalogs,
+    tr_for,
+    translations,
+)
+from bot.i18n.__main__ import TEMPLATE, command_messages, game_template, template, update_catalogs
 from bot.service.guilds import LOCALES
 from cogs.admin import LANGUAGE_NAMES
+from games.plugins import Catalog as GameCatalog
 
 TRANSLATED = [locale for locale in LOCALES if locale != "en"]
 
@@ -159,3 +170,61 @@ def test_catalogs_compile_without_a_build_step(locale: str) -> None:
     assert isinstance(compiled, gettext.GNUTranslations)
     assert compiled.gettext("The match begins.") != "The match begins."
     assert compiled.ngettext("{count} move", "{count} moves", 5) != "{count} moves"
+
+
+# ------------------------------------------------------------------------------------- games' own catalogs
+
+GAME_CATALOGS = game_catalogs()
+
+
+@pytest.mark.parametrize("game_catalog", GAME_CATALOGS, ids=lambda c: c.domain)
+def test_each_games_own_catalog_is_up_to_date_and_translated_with_the_english_placeholders(
+    game_catalog: GameCatalog,
+) -> None:
+    """A game that brings its own catalog (`GamePlugin.catalog`): its template is what its package marks,
+    and every language translates every message, keeping the placeholders."""
+    source = game_template(game_catalog)
+    with game_catalog.template.open("rb") as pot:
+        assert keys(read_po(pot, domain=game_catalog.domain)) == keys(source), "run python -m bot.i18n update"
+    for locale in TRANSLATED:
+        with game_catalog.path(locale).open("rb") as po:
+            ours = read_po(po, locale=locale, domain=game_catalog.domain)
+        for message in source:
+            if not message.id:
+                continue
+            found = ours.get(message.id, message.context)
+            assert found is not None and found.string and not found.fuzzy, (locale, message.id)
+            assert fields(found.string) == fields(message.id), (locale, message.id)
+
+
+@pytest.mark.parametrize("game_catalog", GAME_CATALOGS, ids=lambda c: c.domain)
+def test_the_translator_falls_back_to_each_games_catalog(game_catalog: GameCatalog) -> None:
+    """The bot's translator answers a game's own message from the game's catalog, and its own messages from
+    its own catalog first."""
+    with game_catalog.path("de").open("rb") as po:
+        ours = read_po(po, locale="de", domain=game_catalog.domain)
+    message = next(m for m in ours if m.id and m.id not in {m.id for m in catalog("de") if m.id})
+    assert translations("de").gettext(message.id) == message.string
+    assert tr_for("de")("Draw") == catalog("de").get("Draw").string
+
+
+def test_update_makes_a_new_game_packages_catalogs_from_its_package_alone(tmp_path: Path) -> None:
+    """A game package without catalogs yet: `python -m bot.i18n update` extracts its marked words (and
+    nothing of the bot's) into its own template and one catalog per language, ready to translate."""
+    package = tmp_path / "tessera_chess"
+    package.mkdir()
+    (package / "rules.py").write_text(
+        "from games.texts import N_, Text\n"
+        'NAME = N_("Checkmate")\n'
+        'ERROR = Text("{cell} is not a square", cell="z9")\n'
+    )
+    new = GameCatalog("tessera_chess", package / "locales", package)
+    pot = game_template(new)
+    assert {m.id for m in pot if m.id} == {"Checkmate", "{cell} is not a square"}
+    update_catalogs(pot, new.template, new.path, new.domain)
+    assert new.template.exists()
+    for locale in TRANSLATED:
+        with new.path(locale).open("rb") as po:
+            made = read_po(po, locale=locale, domain=new.domain)
+        assert {m.id for m in made if m.id} == {"Checkmate", "{cell} is not a square"}
+        assert all(not m.string for m in made if m.id), "new messages arrive untranslated"

@@ -12,6 +12,7 @@ import pytest
 
 import games
 from bot.service.options import match_options
+from tests import fixtures
 from tests.bot.helpers import (
     boards,
     bot_member,
@@ -175,13 +176,9 @@ async def test_pass_all_asks_to_confirm_like_resign(world: Any) -> None:
 
 def non_default_values(game: str, option: Any) -> list[str]:
     """Values other than the default, as a player would type them."""
-    if option.name == "layout" and game == "paintscape":  # a start position: its 64-character board
-        rules = games.get(game)
-        return [rules.position_text(rules.new(2, {"balance": True}, 3)).split()[0]]
-    if option.name == "layout" and game == "paint":  # the standard rows, written out, less one sphere
-        from games.paint import STANDARD_LAYOUT
-
-        return ["/".join(STANDARD_LAYOUT.replace("..o...o..", "..o......", 1).splitlines())]
+    own = fixtures.option_values(game, option)  # what the game's package says (a layout's text)
+    if own is not None:
+        return own
     if option.choices:
         return [str(c) for c in option.choices if c != option.default]
     if isinstance(option.default, bool):
@@ -201,8 +198,8 @@ async def test_every_declared_option_is_settable_in_play_and_listed_by_rules(wor
     rules = games.get(game)
     shown = await alice.slash(channel, "rules", game=game)
     [embed] = shown.response.embeds
-    field = next(f for f in embed.fields if f.name == "Match options")
-    assert set(re.findall(r"`(\w+)`", field.value)) == {o.name for o in rules.options}
+    listed = [f.value for f in embed.fields if f.name == "Match options"]  # none for a game without options
+    assert set(re.findall(r"`(\w+)`", "".join(listed))) == {o.name for o in rules.options}
 
     # The options field offers exactly the game's own options (rated, turn_timeout and the first seat have
     # their own fields).

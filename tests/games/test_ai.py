@@ -212,9 +212,14 @@ def test_the_move_is_always_legal_in_tictactoe(seed: int, plies: int, level: str
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_knowledge_exists_for_every_landed_game(game_id: str) -> None:
+def test_knowledge_is_what_the_games_plugin_names(game_id: str) -> None:
+    """A game's own AI module (`GamePlugin.ai`) gives its knowledge; a game without one (an installed game
+    package may bring none) is searched with the generic `Knowledge`."""
     knowledge = knowledge_for(game_id)
-    assert isinstance(knowledge, Knowledge) and type(knowledge) is not Knowledge and not knowledge.weak
+    ai = games.plugin(game_id).ai
+    assert isinstance(knowledge, Knowledge) and not knowledge.weak
+    assert type(knowledge).__module__ == (ai or "games.ai.knowledge")
+    assert (type(knowledge) is Knowledge) == (ai is None)
     weak = knowledge_for(game_id, weak=True)
     assert type(weak) is type(knowledge) and weak.weak
 

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 import games
 from games.base import Rules, advance
+from tests import fixtures
 
 GAME_IDS = games.GAME_IDS
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -37,19 +38,8 @@ HANG_SECONDS = 30
 DERANDOMIZE = True
 """The audit draws the same corruptions on every run, so that its figures compare across versions."""
 
-MOST_MOVES = {"paintscape": 4 * 60 + 1, "paint": 6 * 4 * 8, "tilingking": 30_000}
-"""More legal moves than any position of each game has (4 stones x 60 tiles + done; 6 discs x 4 rays x 8
-squares; TilingKing's largest table of placements): a bound the moves of a loaded state must respect."""
-
-OPTIONS: dict[str, list[dict[str, Any]]] = {
-    "paintscape": [{}, {"balance": False}],
-    "paint": [
-        {},
-        {"turn_unit": "own_turns", "lead_on_own_turn": True, "lead_turns": 6, "no_lead_turns": 3},
-        {"lead_turns": 2, "move_cap": 40},
-    ],
-    "tilingking": [{}, {"ruleset": "tilehoard"}, {"board": "hex5", "swap": True}, {"board": "tri5b"}],
-}
+# What each game's package says of it (tests/fixtures/__init__.py): the option sets to play with, and a
+# bound on the legal moves of any position.
 
 
 # ------------------------------------------------------------------------------------- snapshots
@@ -61,7 +51,7 @@ def snapshots(game_id: str) -> tuple[dict[str, Any], ...]:
     rules = games.get(game_id)
     found: list[dict[str, Any]] = []
     for seats in rules.seats:
-        for k, options in enumerate(OPTIONS[game_id]):
+        for k, options in enumerate(fixtures.options(game_id)):
             rng = random.Random(seats * 10 + k)
             state, _ = advance(rules, rules.new(seats, options, k))
             trail = [state]
@@ -244,7 +234,7 @@ def check_sound(rules: Rules[Any, Any], state: Any, rng: random.Random, plies: i
         again = rules.load(dumped)
         assert again == state and rules.dump(again) == dumped
         moves = list(rules.legal_moves(state))
-        assert len(moves) <= MOST_MOVES[rules.id]
+        assert len(moves) <= fixtures.most_moves(rules.id)
         assert isinstance(rules.position_text(state), str)
         if rules.outcome(state) is not None:
             assert moves == [] and rules.to_move(state) is None and rules.word_moves(state) == ()

@@ -60,6 +60,14 @@ GAME_SETUPS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "tilingking-hex8bi": ("tilingking", 3, {"board": "hex8bi"}),
     "tilingking-tri6bi": ("tilingking", 4, {"board": "tri6bi"}),
 }
+GAME_SETUPS.update(
+    {
+        game_id: (game_id, min(games.get(game_id).seats), {})
+        for game_id in games.GAME_IDS
+        if game_id not in {game for game, _, _ in GAME_SETUPS.values()}
+    }
+)
+"""Every other registered game (a game package's) at its fewest seats with its default options."""
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 
 

@@ -20,7 +20,11 @@ from renderer.theme import RGB, THEME_NAMES, blend, get_theme
 from renderer.tilingking import _geometry
 from tests.renderer.positions import GAME_SETUPS, decode, positions, save_artifact
 
-SETUPS = ["paintscape-balance", "paint", "tilingking-sq9", "tilingking-hex8bi", "tilingking-tri6bi"]
+BUILT_IN_SETUPS = ["paintscape-balance", "paint", "tilingking-sq9", "tilingking-hex8bi", "tilingking-tri6bi"]
+SETUPS = [
+    *BUILT_IN_SETUPS,
+    *(s for s in GAME_SETUPS if GAME_SETUPS[s][0] not in {GAME_SETUPS[b][0] for b in BUILT_IN_SETUPS}),
+]
 
 
 def rgb(data: bytes) -> Image.Image:

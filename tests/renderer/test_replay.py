@@ -147,8 +147,8 @@ def test_the_writer_streams_and_holds_only_two_frames(monkeypatch: pytest.Monkey
     most_alive = [0]
     original = replay_module.palette_indices
 
-    def counting(rgb: Image.Image, theme: Theme) -> Image.Image:
-        frame = original(rgb, theme)
+    def counting(rgb: Image.Image, theme: Theme, game_id: str | None = None) -> Image.Image:
+        frame = original(rgb, theme, game_id)
         alive.append(weakref.ref(frame))
         most_alive[0] = max(most_alive[0], sum(1 for ref in alive if ref() is not None))
         drawn.append(1)

@@ -1,0 +1,54 @@
+"""Connect Four's image: a 7x6 board, wider than tall, each disc drawn in its cell in its seat's colour, and
+alt text that names every disc."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+from tessera_connect_four.drawer import centre
+from tessera_connect_four.rules import COLUMNS, LETTERS, ROWS, RULES, FourState
+
+import renderer
+from renderer.theme import game_colours, get_theme
+
+
+def play(columns: str) -> FourState:
+    state = RULES.new(2, {}, 0)
+    for letter in columns:
+        state = RULES.apply(state, RULES.parse(state, letter))
+    return state
+
+
+@pytest.mark.parametrize("theme", ["default", "colorblind"])
+def test_every_disc_is_drawn_in_its_cell_in_its_colour(theme: str) -> None:
+    state = play("ddc")  # Red d1, Yellow d2, Red c1
+    size = 960
+    image = Image.open(io.BytesIO(renderer.render(RULES.id, state, theme=theme, size=size))).convert("RGB")
+    colours = game_colours(get_theme(theme), RULES.id)
+    for column in range(COLUMNS):
+        for row in range(ROWS):
+            x, y = centre(size, column, row)
+            # Beside the centre: the colour-blind theme marks each disc with a small shape there.
+            seen = image.getpixel((round(x + size * 0.02), round(y)))
+            seat = state.at(column, row)
+            expected = get_theme(theme).background if seat is None else colours[("red", "yellow")[seat]]
+            assert seen == expected, (LETTERS[column], row + 1)
+
+
+def test_the_board_is_seven_columns_wide_and_six_rows_high() -> None:
+    size = 960
+    left, bottom = centre(size, 0, 0)
+    right, top = centre(size, COLUMNS - 1, ROWS - 1)
+    step_x = (right - left) / (COLUMNS - 1)
+    step_y = (bottom - top) / (ROWS - 1)
+    assert step_x == pytest.approx(step_y)  # square cells, so the board is 7:6
+    assert right - left > bottom - top
+
+
+def test_the_alt_text_names_the_players_and_every_disc() -> None:
+    text = renderer.alt_text(RULES.id, play("ddc"), players=["Ann", "Ben"], last_move="c")
+    assert text.startswith("Connect Four board. Move 4 · Ben (Yellow) to play.")
+    assert "Last move: c." in text
+    assert "Discs of Ann (Red): c1, d1." in text and "Discs of Ben (Yellow): d2." in text

@@ -1,0 +1,137 @@
+"""Games as plugins: a game is found through the entry point group `tessera.games`.
+
+Each entry point names a `GamePlugin`, everything a host needs of one game, so a game can live in its own
+installable package (examples/ holds one). The three built-in games register themselves the same
+way, in the project's pyproject.toml:
+
+    [project.entry-points."tessera.games"]
+    paint = "games.paint:PLUGIN"
+
+The descriptor holds the rules object and names the rest by module path, imported on first use, so `games`
+never imports the renderer: the drawer (`draw`, `describe`, optionally `draw_pieces`), the AI knowledge
+(a module with a `KNOWLEDGE` class; none: the generic search), the gettext catalog of the game's own words
+(none: the words are in the bot's catalog), colours per theme, and the fixtures the shared tests need.
+
+Loading fails loudly: an entry point that does not load, that names something other than a `GamePlugin`,
+whose name is not its game's id, or whose id another plugin has already taken stops `import games` with a
+`PluginError` that names the entry point. A game silently missing would quarantine its stored matches as
+damaged ones, which is worse than a start that refuses with one line.
+
+Where the group is empty (the project run from a checkout whose installed metadata predates the entry
+points), the built-in games are found in this package instead, by their `PLUGIN` attributes, with a
+warning to install the project again (`pip install -e .`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import logging
+import pkgutil
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from games.base import Rules
+
+log = logging.getLogger("tessera.games")
+
+GROUP = "tessera.games"
+"""The entry point group a game registers in."""
+
+RGB = tuple[int, int, int]
+
+
+class PluginError(RuntimeError):
+    """A game plugin that cannot be registered; the message names the entry point and the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """A game's own gettext catalog: `<directory>/<locale>/LC_MESSAGES/<domain>.po` for each of the bot's
+    languages, extracted from the Python files under `sources` (`python -m bot.i18n update` keeps it)."""
+
+    domain: str
+    directory: Path
+    sources: Path
+
+    def path(self, locale: str) -> Path:
+        return self.directory / locale / "LC_MESSAGES" / f"{self.domain}.po"
+
+    @property
+    def template(self) -> Path:
+        return self.directory / f"{self.domain}.pot"
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlugin:
+    """Everything a host needs of one game. Module paths are imported on first use."""
+
+    rules: Rules[Any, Any]
+    drawer: str
+    """The module that draws the board: `draw`, `describe`, and `draw_pieces` if players hold pieces."""
+    ai: str | None = None
+    """The module whose `KNOWLEDGE` class the search uses; None: the generic search (`Knowledge`)."""
+    catalog: Catalog | None = None
+    """The game's own catalog; None: its words are in the bot's catalog (the built-in games)."""
+    colours: Mapping[str, Mapping[str, RGB]] = field(default_factory=dict)
+    """Colours per theme name ("default", "colorblind") by the drawer's names for them; a theme's palette
+    includes them so that they are drawn exactly. A theme not listed uses the "default" entry."""
+    fixtures: str | None = None
+    """The module with what the shared tests need of this game (see tests/fixtures/__init__.py)."""
+
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+
+def _check(name: str, loaded: object, found: Mapping[str, GamePlugin]) -> GamePlugin:
+    if not isinstance(loaded, GamePlugin):
+        raise PluginError(f"game plugin {name!r} names a {type(loaded).__name__}, not a GamePlugin")
+    if loaded.id != name:
+        raise PluginError(f"game plugin {name!r} registers the game {loaded.id!r}: the names must match")
+    if name in found:
+        raise PluginError(f"two game plugins share the id {name!r}")
+    return loaded
+
+
+def from_entry_points(points: Iterable[importlib.metadata.EntryPoint]) -> dict[str, GamePlugin]:
+    """The plugins the entry points name, by id; PluginError for the first that cannot be registered."""
+    found: dict[str, GamePlugin] = {}
+    for point in points:
+        try:
+            loaded = point.load()
+        except Exception as error:
+            raise PluginError(
+                f"game plugin {point.name!r} ({point.value}) failed to load: {type(error).__name__}: {error}"
+            ) from error
+        found[point.name] = _check(point.name, loaded, found)
+    return found
+
+
+def _builtin() -> dict[str, GamePlugin]:
+    """The games of this package (by their `PLUGIN`), for a checkout whose metadata lacks the group."""
+    import games
+
+    found: dict[str, GamePlugin] = {}
+    for info in pkgutil.iter_modules(games.__path__, prefix="games."):
+        plugin = getattr(importlib.import_module(info.name), "PLUGIN", None)
+        if isinstance(plugin, GamePlugin):
+            found[plugin.id] = _check(plugin.id, plugin, found)
+    return found
+
+
+def discover() -> dict[str, GamePlugin]:
+    """Every registered game's plugin by id, in the order of the display names."""
+    points = list(importlib.metadata.entry_points(group=GROUP))
+    if points:
+        found = from_entry_points(points)
+    else:
+        log.warning(
+            "no %s entry points: the installed metadata is stale (pip install -e .); using the "
+            "built-in games",
+            GROUP,
+        )
+        found = _builtin()
+    return dict(sorted(found.items(), key=lambda item: item[1].rules.name.lower()))

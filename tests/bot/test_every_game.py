@@ -1,0 +1,93 @@
+"""Every registered game, whichever package it comes from, through the real bot in SimCord: /rules, a match
+through /play, Accept and /move with its board image and alt text, a game's own words in another language,
+and a match against the bot at easy. Nothing here names a game: each comes from the registry."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import games
+from bot.i18n import tr_for
+from tests.bot.helpers import bot_member, last_board, start_challenge, suggestions
+
+pytestmark = pytest.mark.simcord(settle_timeout=60)
+
+TWO_PLAYER_GAMES = [g for g in games.GAME_IDS if 2 in games.get(g).seats]
+
+
+def turn_of(world: Any, board: Any) -> Any:
+    found = re.search(r"<@(\d+)>, your turn", board.content)
+    assert found, board.content
+    return next(m for m in (world.alice, world.bob) if m.id == int(found.group(1)))
+
+
+def board_image(world: Any, board: Any) -> Image.Image:
+    (attachment,) = [a for a in board.attachments if a.filename == "board.png"]
+    assert attachment.description, "every board has alt text"
+    return Image.open(io.BytesIO(world.env.backend.cdn.get(attachment.url)))
+
+
+@pytest.mark.parametrize("game", games.GAME_IDS)
+async def test_rules_shows_the_games_own_summary(world: Any, game: str) -> None:
+    rules = games.get(game)
+    shown = await world.alice.slash(world.channel, "rules", game=game)
+    [embed] = shown.response.embeds
+    assert rules.name in embed.title
+    assert embed.description.startswith(rules.summary[:40])
+
+
+@pytest.mark.parametrize("game", TWO_PLAYER_GAMES)
+async def test_a_match_through_play_accept_and_move_with_its_board_image(world: Any, game: str) -> None:
+    await start_challenge(world, world.alice, world.bob, game, first="challenger")
+    board = last_board(world.channel)
+    image = board_image(world, board)
+    assert image.format == "PNG" and image.width > image.height
+    seen = {board.id}
+    for _ in range(4):
+        player = turn_of(world, board)
+        moves = await suggestions(player, world.channel)
+        assert moves, "autocomplete offers the legal moves"
+        played = await player.slash(world.channel, "move", notation=moves[0])
+        assert not played.ephemeral, played.response.content if played.response else played
+        board = last_board(world.channel)
+        assert board.id not in seen, "each move posts a new board"
+        seen.add(board.id)
+        board_image(world, board)
+        if "your turn" not in board.content:
+            break
+
+
+@pytest.mark.parametrize("game", TWO_PLAYER_GAMES)
+async def test_a_match_against_the_bot_at_easy(world: Any, game: str) -> None:
+    alice, channel = world.alice, world.channel
+    result = await alice.slash(
+        channel, "play", game=game, opponent=bot_member(world), level="easy", first="opponent"
+    )
+    assert not result.ephemeral
+    board = last_board(channel)
+    assert f"<@{alice.id}>, your turn" in board.content, "the bot moved first and handed the turn over"
+    for _ in range(2):
+        moves = await suggestions(alice, channel)
+        await alice.slash(channel, "move", notation=moves[0])
+        board = last_board(channel)
+        if f"<@{alice.id}>, your turn" not in board.content:
+            break
+    assert board.attachments
+
+
+@pytest.mark.parametrize("game", games.GAME_IDS)
+def test_the_games_words_are_translated_in_every_language(game: str) -> None:
+    """The game's name in the summary and its seat roles have a translation (its own catalog or the
+    bot's) in every language."""
+    rules = games.get(game)
+    state = rules.new(min(rules.seats), {}, 1)
+    for locale in ("de", "fr", "ja"):
+        tr = tr_for(locale)
+        assert tr(rules.summary) != rules.summary, (game, locale)
+        role = rules.seat_label(state, 0)
+        assert tr.text(role) != str(role) or not re.search("[A-Za-z]{3}", str(role)), (game, locale, role)
