@@ -69,8 +69,8 @@ def process_cpu_seconds(pids: list[int]) -> float:
 
 def board_pids(drawing: Drawing) -> list[int]:
     """The board processes' ids (none when boards are drawn on threads)."""
-    pool = drawing._board_pool  # a bench may look inside: the executor does not say its processes
-    return list(pool._processes or ()) if pool is not None else []  # type: ignore[attr-defined]
+    pool = drawing._board_pool
+    return pool.pids if pool is not None else []
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -297,7 +297,7 @@ async def burst(
 async def run(args: argparse.Namespace) -> None:
     if args.stub_render:
         stub_render()
-    profile = cProfile.Profile() if args.profile else None
+    profile = cProfile.Profile(time.thread_time) if args.profile else None
     for size in args.sizes:
         threads = args.threads or args.stub_render
         figures = await burst(size, args.rounds, args.seed, threads=threads, profile=profile)
