@@ -29,11 +29,12 @@ import multiprocessing
 import os
 import pickle
 import signal
+import socket
+import struct
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
@@ -88,44 +89,67 @@ def draw_pieces(game: str, state: Any, seat: int, players: list[str], theme: str
     )
 
 
-READY = b"ready"
-"""What a board process sends once it is warm, before its first job."""
+HEADER = struct.Struct(">Q")
+"""Each message between the bot and a board process: its length (8 bytes), then the pickle itself."""
 
 
-def _board_worker(conn: Connection) -> None:
-    """A board process: warm up and say so (`READY`), then draw what comes down the pipe until it closes. A
-    request is a pickled (function, args); the reply is (True, result) or (False, the exception it raised)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the bot, which closes this pipe
+READ_SIZE = 65536
+"""The most one read takes from a board process's socket (a board is about 35 KB; a larger reply is read
+over a few turns of the loop). A larger buffer costs a large allocation on every read."""
+
+
+def _frame(data: bytes) -> bytes:
+    return HEADER.pack(len(data)) + data
+
+
+def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
+    """`size` bytes from a blocking socket, or None if it closed first."""
+    data = bytearray()
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)
+
+
+def _board_worker(sock: socket.socket) -> None:
+    """A board process: warm up and say so (an empty message), then draw what comes through the socket until
+    it closes. A request is a pickled (function, args); the reply is (True, result) or (False, the exception
+    it raised), each written whole in one call, so the bot never reads half of one."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the bot, which closes this socket
     _warm_board_worker()
     try:
-        conn.send_bytes(READY)
+        sock.sendall(_frame(b""))
+        while True:
+            header = _read_exactly(sock, HEADER.size)
+            request = _read_exactly(sock, HEADER.unpack(header)[0]) if header is not None else None
+            if request is None:
+                return
+            function, args = pickle.loads(request)
+            try:
+                reply: tuple[bool, Any] = (True, function(*args))
+            except Exception as error:
+                reply = (False, error)
+            try:
+                data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as error:  # an exception that does not pickle still reaches the bot, as text
+                data = pickle.dumps((False, RuntimeError(f"{reply[1]!r} (not picklable: {error!r})")))
+            sock.sendall(_frame(data))
     except OSError:
         return
-    while True:
-        try:
-            function, args = pickle.loads(conn.recv_bytes())
-        except (EOFError, OSError):
-            return
-        try:
-            reply: tuple[bool, Any] = (True, function(*args))
-        except Exception as error:
-            reply = (False, error)
-        try:
-            data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as error:  # an exception that does not pickle still reaches the bot, as text
-            data = pickle.dumps((False, RuntimeError(f"{reply[1]!r} (not picklable: {error!r})")))
-        try:
-            conn.send_bytes(data)
-        except OSError:
-            return
 
 
 class _Worker:
-    """One board process, the bot's end of its pipe, whether it is warm and the job it is drawing."""
+    """One board process: the bot's end of its socket (non-blocking), what has come in of its next message
+    and is still to go out of a request, whether it is warm, and the job it is drawing."""
 
-    def __init__(self, process: BaseProcess, conn: Connection) -> None:
+    def __init__(self, process: BaseProcess, sock: socket.socket) -> None:
         self.process = process
-        self.conn = conn
+        self.sock = sock
+        self.fd = sock.fileno()
+        self.incoming = bytearray()
+        self.outgoing = b""
         self.ready = False
         self.job: asyncio.Future[Any] | None = None
 
@@ -133,10 +157,10 @@ class _Worker:
 class BoardProcesses:
     """Board processes fed by the event loop: jobs wait here in order and go, one at a time, to a process
     that is warm and idle, so a board never queues behind a busy or starting process while another is free
-    (a job that finds none idle starts another, up to `workers`, and goes to whichever is free first). Made
-    inside the running loop. If a process dies, every job it and the others hold or wait for fails with
-    BrokenProcessPool and the whole set is stopped (`Drawing` draws those boards on a thread and starts a
-    fresh set for the next)."""
+    (a job that finds none idle starts another, up to `workers`, and goes to whichever is free first). The
+    loop reads a process's socket when it is readable and never waits on one. Made inside the running loop.
+    If a process dies, every job it and the others hold or wait for fails with BrokenProcessPool and the
+    whole set is stopped (`Drawing` draws those boards on a thread and starts a fresh set for the next)."""
 
     def __init__(self, workers: int) -> None:
         self._loop = asyncio.get_running_loop()
@@ -153,7 +177,7 @@ class BoardProcesses:
             self._spawn()
 
     def _spawn(self) -> None:
-        ours, theirs = self._context.Pipe()
+        ours, theirs = socket.socketpair()
         try:
             process = self._context.Process(target=_board_worker, args=(theirs,), name="tessera-board")
             process.daemon = True
@@ -163,9 +187,10 @@ class BoardProcesses:
             raise
         finally:
             theirs.close()
+        ours.setblocking(False)
         worker = _Worker(process, ours)
         self._workers.append(worker)
-        self._loop.add_reader(ours.fileno(), self._readable, worker)
+        self._loop.add_reader(worker.fd, self._readable, worker)
 
     @property
     def pids(self) -> list[int]:
@@ -177,7 +202,8 @@ class BoardProcesses:
         if self.broken:
             raise BrokenProcessPool("the board processes are stopped")
         future: asyncio.Future[T] = self._loop.create_future()
-        self._waiting.append((future, pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)))
+        request = _frame(pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL))
+        self._waiting.append((future, request))
         self._dispatch()
         return future
 
@@ -197,24 +223,55 @@ class BoardProcesses:
                 continue
             worker = self._idle.pop()
             worker.job = future
-            try:
-                worker.conn.send_bytes(request)
-            except OSError as error:
-                self._break(error)
-                return
+            self._send(worker, request)
+
+    def _send(self, worker: _Worker, data: bytes) -> None:
+        """Write what the socket takes now; the rest when it is writable again (a large state)."""
+        try:
+            sent = worker.sock.send(data)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError as error:
+            self._break(error)
+            return
+        worker.outgoing = data[sent:]
+        if worker.outgoing:
+            self._loop.add_writer(worker.fd, self._send_rest, worker)
+
+    def _send_rest(self, worker: _Worker) -> None:
+        self._loop.remove_writer(worker.fd)
+        self._send(worker, worker.outgoing)
 
     def _readable(self, worker: _Worker) -> None:
-        """A process is warm, or answered (or died: its pipe reads as closed)."""
+        """Read what a process sent: its message that it is warm, or replies (or it died: the socket reads
+        as closed)."""
         try:
-            data = worker.conn.recv_bytes()
-            if not worker.ready:
-                if data != READY:
-                    raise RuntimeError(f"a board process said {data[:40]!r} before it was ready")
-                worker.ready = True
-                self._idle.append(worker)
-                self._dispatch()
+            chunk = worker.sock.recv(READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as error:
+            self._break(error)
+            return
+        if not chunk:
+            self._break(EOFError(f"board process {worker.process.pid} closed its socket"))
+            return
+        worker.incoming += chunk
+        while not self.broken and len(worker.incoming) >= HEADER.size:
+            (size,) = HEADER.unpack_from(worker.incoming)
+            if len(worker.incoming) < HEADER.size + size:
                 return
-            ok, value = pickle.loads(data)
+            message = bytes(worker.incoming[HEADER.size : HEADER.size + size])
+            del worker.incoming[: HEADER.size + size]
+            self._received(worker, message)
+
+    def _received(self, worker: _Worker, message: bytes) -> None:
+        if not worker.ready:
+            worker.ready = True  # the empty message: warm
+            self._idle.append(worker)
+            self._dispatch()
+            return
+        try:
+            ok, value = pickle.loads(message)
         except Exception as error:
             self._break(error)
             return
@@ -246,11 +303,12 @@ class BoardProcesses:
                 worker.process.kill()
 
     def _stop(self) -> None:
-        """Close every pipe (an idle process exits at once, a busy one after its board)."""
+        """Close every socket (an idle process exits at once, a busy one after its board)."""
         for worker in self._workers:
-            with contextlib.suppress(Exception):
-                self._loop.remove_reader(worker.conn.fileno())
-            worker.conn.close()
+            if worker.sock.fileno() >= 0:
+                self._loop.remove_reader(worker.fd)
+                self._loop.remove_writer(worker.fd)
+                worker.sock.close()
         self._idle.clear()
 
     async def close(self) -> None:
