@@ -188,6 +188,11 @@ def die_unless_in(pid: int) -> str:
     return "drawn on a thread"
 
 
+def echo_size(data: bytes, reply: int) -> tuple[int, bytes]:
+    """How much came in, and `reply` bytes back."""
+    return len(data), bytes(reply)
+
+
 def refuse(value: int) -> None:
     raise ValueError(f"no board for {value}")
 
@@ -210,6 +215,8 @@ async def test_processes_start_as_jobs_need_them_and_each_job_gets_its_own_answe
         answers = await asyncio.gather(*(drawing._draw(pid_and, n) for n in range(40)))
         assert [value for _, value in first + answers] == list(range(20)) + list(range(40))
         assert {pid for pid, _ in answers} == set(pool.pids), "both processes drew"
+        big = 5 * 2**20  # far more than a socket buffer holds, both ways
+        assert await asyncio.wait_for(drawing._draw(echo_size, bytes(big), big), 60) == (big, bytes(big))
         with pytest.raises(ValueError, match="no board for 7"):
             await drawing._draw(refuse, 7)
         assert (await drawing._draw(pid_and, 1))[1] == 1, "an error in a job breaks nothing"
