@@ -707,6 +707,7 @@ def palette_image(theme: Theme) -> Image.Image:
         flat.extend(colour)
     holder = Image.new("P", (1, 1))
     holder.putpalette(flat)
+    holder.load()  # the palette reaches the image's core, which `png_bytes` converts with
     return holder
 
 
@@ -715,9 +716,21 @@ def to_palette(img: Image.Image, theme: Theme) -> Image.Image:
     return img.quantize(palette=palette_image(theme), dither=Image.Dither.NONE)
 
 
+@cache
+def palette_bytes(theme: Theme) -> bytes:
+    """The theme's fixed palette as a PNG's PLTE holds it (RGB triples)."""
+    holder = palette_image(theme)
+    holder.load()
+    return bytes(holder.im.getpalette("RGB"))
+
+
 def png_bytes(img: Image.Image, theme: Theme) -> bytes:
-    """The drawing as a palette-mode PNG (`renderer.png`: fast to write, same pixels as Pillow's)."""
-    return png.encode(to_palette(img, theme))
+    """The drawing as a palette-mode PNG (`renderer.png`: fast to write, same pixels as Pillow's). An RGB
+    drawing is mapped as `to_palette` maps it, without building an `Image` around the indices."""
+    if img.mode != "RGB":
+        return png.encode(to_palette(img, theme))
+    img.load()
+    return png.encode_indices(img.im.convert("P", 0, palette_image(theme).im), palette_bytes(theme))
 
 
 def new_canvas(pg: Page, theme: Theme) -> Image.Image:

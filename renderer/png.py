@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from typing import Any
 
 from isal import isal_zlib
 from PIL import Image
@@ -31,12 +32,13 @@ def chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
-def scanlines(img: Image.Image) -> bytes:
-    """The image's rows as PNG scanlines with filter type 0: a zero byte, then the row's indices. Built by
-    pasting the image one column right into an image a column wider, whose first column is zeros."""
-    width, height = img.size
+def scanlines(indices: Any) -> bytes:
+    """The rows of a palette image's core (`Image.im`) as PNG scanlines with filter type 0: a zero byte,
+    then the row's indices. Built by pasting the image one column right into an image a column wider, whose
+    first column is zeros."""
+    width, height = indices.size
     rows = Image.new("P", (width + 1, height), 0)
-    rows.im.paste(img.im, (1, 0, width + 1, height))
+    rows.im.paste(indices, (1, 0, width + 1, height))
     return rows.tobytes()
 
 
@@ -45,15 +47,20 @@ def encode(img: Image.Image) -> bytes:
     if img.mode != "P" or "transparency" in img.info:
         raise ValueError(f"encode takes a palette image without transparency, not mode {img.mode}")
     img.load()  # a palette just put on the image reaches its core on load
-    width, height = img.size
-    palette = img.im.getpalette("RGB")
+    return encode_indices(img.im, img.im.getpalette("RGB"))
+
+
+def encode_indices(indices: Any, palette: bytes) -> bytes:
+    """PNG bytes of palette indices (the core of a "P" image, `Image.im`, as `convert` returns it) with
+    `palette` (RGB triples): `encode` without an `Image` around the indices."""
+    width, height = indices.size
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette colour, no interlace
     return b"".join(
         (
             SIGNATURE,
             chunk(b"IHDR", header),
             chunk(b"PLTE", palette),
-            chunk(b"IDAT", isal_zlib.compress(scanlines(img), LEVEL)),
+            chunk(b"IDAT", isal_zlib.compress(scanlines(indices), LEVEL)),
             chunk(b"IEND", b""),
         )
     )

@@ -67,8 +67,10 @@ def test_a_board_decodes_to_the_same_pixels_as_pillows_png(
     n = len(moves) // 2
     image = renderer.render_image(game, states[n], last_move=moves[n - 1], theme=theme)
     same_as_pillow(to_palette(image, get_theme(theme)))
-    sent = decoded(png_bytes(image, get_theme(theme)))
-    assert sent.convert("RGB").tobytes() == to_palette(image, get_theme(theme)).convert("RGB").tobytes()
+    mapped = to_palette(image, get_theme(theme))
+    sent = png_bytes(image, get_theme(theme))
+    assert sent == png.encode(mapped), "the bot's path maps the drawing as to_palette does"
+    assert decoded(sent).convert("RGB").tobytes() == mapped.convert("RGB").tobytes()
 
 
 def test_the_file_has_the_chunks_of_a_palette_image_and_unfiltered_rows() -> None:
