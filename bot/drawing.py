@@ -189,7 +189,7 @@ class BoardProcesses:
             theirs.close()
         ours.setblocking(False)
         worker = _Worker(process, ours)
-        self._workers.append(worker)
+        self._workers.append(worker)  # before add_reader, which may refuse: `terminate` still stops it
         self._loop.add_reader(worker.fd, self._readable, worker)
 
     @property
@@ -214,7 +214,7 @@ class BoardProcesses:
         if len(self._waiting) > len(self._idle) + starting and len(self._workers) < self.most:
             try:
                 self._spawn()
-            except (OSError, RuntimeError) as error:
+            except (OSError, RuntimeError, NotImplementedError) as error:
                 self._break(error)
                 return
         while self._idle and self._waiting:
@@ -286,7 +286,9 @@ class BoardProcesses:
 
     def _break(self, error: BaseException) -> None:
         log.warning("a board process failed (%r); stopping the board processes", error)
-        self.terminate(BrokenProcessPool(f"a board process failed: {error!r}"))
+        broken = BrokenProcessPool(f"a board process failed: {error!r}")
+        broken.__cause__ = error
+        self.terminate(broken)
 
     def terminate(self, error: BaseException) -> None:
         """Stop at once: every job held or waiting fails with `error`, the processes are killed
@@ -435,6 +437,9 @@ class Drawing:
         except (OSError, RuntimeError, NotImplementedError):  # NotImplementedError: a loop without add_reader
             log.warning("could not start the board processes; boards are drawn on threads", exc_info=True)
             self.board_processes = False
+            pool, self._board_pool = self._board_pool, None
+            if pool is not None:
+                pool.terminate(BrokenProcessPool("the board processes could not start"))
 
     def _board_executor(self) -> BoardProcesses:
         if self._board_pool is None:
@@ -452,6 +457,8 @@ class Drawing:
                 return await self._board_executor().submit(function, *args)
             except (BrokenProcessPool, OSError, NotImplementedError) as error:
                 log.warning("a board process failed (%r); drawing this board on a thread", error)
+                if isinstance(error.__cause__ or error, NotImplementedError):  # a loop without add_reader
+                    self.board_processes = False
                 pool, self._board_pool = self._board_pool, None
                 if pool is not None:
                     pool.terminate(BrokenProcessPool("the board processes were stopped after a failure"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import multiprocessing
 import os
 import threading
 import time
@@ -258,6 +259,36 @@ async def test_a_board_is_drawn_on_a_thread_when_a_board_process_dies() -> None:
         assert value == 6 and fresh not in (pid, os.getpid())
     finally:
         await drawing.close()
+
+
+async def test_an_event_loop_that_cannot_watch_sockets_draws_boards_on_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the loop has no add_reader (Windows' proactor), boards go to the thread for good, and no board
+    process is left running, whether `start` or the first board found out."""
+
+    def no_readers(*args: Any) -> None:
+        raise NotImplementedError
+
+    monkeypatch.setattr(asyncio.get_running_loop(), "add_reader", no_readers)
+    game, state = first_states()[0]
+    for started in (True, False):
+        drawing = Drawing(board_workers=1)
+        try:
+            if started:
+                drawing.start()
+            png, _ = await drawing.board(
+                game, state, last_move=None, players=["Ann", "Ben"], outcome=None, theme="default"
+            )
+            assert png[:4] == b"\x89PNG"
+            assert not drawing.board_processes and drawing._board_pool is None
+        finally:
+            await drawing.close()
+        for _ in range(250):
+            if not any(p.name == "tessera-board" for p in multiprocessing.active_children()):
+                break
+            await asyncio.sleep(0.02)
+        assert not any(p.name == "tessera-board" for p in multiprocessing.active_children())
 
 
 async def test_a_board_never_waits_for_an_analysis_image(monkeypatch: pytest.MonkeyPatch) -> None:
