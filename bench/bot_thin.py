@@ -13,7 +13,9 @@ instead (the comparison). `--stub-render` replaces the board render by a constan
 process can run a stub): the difference is the render's share.
 CPU per move: `cpu_ms_per_move` is the whole bot's (this process, `main_ms_per_move`, of which the event
 loop's thread is `loop_ms_per_move`, plus the board processes, `boards_ms_per_move`, read from /proc): the
-figure to compare on a busy machine, where moves/s and latencies follow the other load.
+figure to compare on a busy machine, where moves/s and latencies follow the other load. Those are medians
+of the rounds; `cpu_ms_per_move_all` is the whole run's CPU over its moves (finer: /proc counts in 10 ms
+ticks).
 `--profile FILE` writes a cProfile of the bursts (the event loop's thread) to FILE.
 
     python bench/bot_thin.py                      # N = 50 and 200, 5 rounds each, medians of the rounds
@@ -281,13 +283,21 @@ async def burst(
                         "boards_ms_per_move": 1000 * boards_cpu / len(calls),
                         "without_board": missing,
                         "errors": errors,
+                        "moves": len(calls),
+                        "cpu_s": process_cpu + boards_cpu,
                     }
                 )
         finally:
             await runtime.close()
     figures: dict[str, Any] = {
-        name: statistics.median(r[name] for r in per_round) for name in per_round[0] if name != "errors"
+        name: statistics.median(r[name] for r in per_round)
+        for name in per_round[0]
+        if name not in ("errors", "moves", "cpu_s")
     }
+    # /proc counts CPU in clock ticks (10 ms): the whole run's total per move is the finer figure
+    figures["cpu_ms_per_move_all"] = (
+        1000 * sum(r["cpu_s"] for r in per_round) / sum(r["moves"] for r in per_round)
+    )
     figures["without_board"] = sum(r["without_board"] for r in per_round)
     figures["errors"] = sum(r["errors"] for r in per_round)
     figures["rounds_moves_per_s"] = [round(r["moves_per_s"]) for r in per_round]
@@ -304,7 +314,7 @@ async def run(args: argparse.Namespace) -> None:
         label = " (render stubbed)" if args.stub_render else " (boards on threads)" if threads else ""
         print(f"bot_thin N={size} rounds={args.rounds}{label}: medians of the rounds")
         for name, value in figures.items():
-            print(f"  {name:<18}{value:10.1f}" if isinstance(value, float) else f"  {name:<18}{value}")
+            print(f"  {name:<20}{value:10.1f}" if isinstance(value, float) else f"  {name:<20}{value}")
     if profile is not None:
         profile.dump_stats(args.profile)
 
