@@ -11,6 +11,11 @@ message names its match), which the bench checks and reports.
 Boards are drawn in the board processes, as in the bot; `--threads` draws them on the fallback threads
 instead (the comparison). `--stub-render` replaces the board render by a constant PNG (drawn on a thread: no
 process can run a stub): the difference is the render's share.
+CPU per move: `cpu_ms_per_move` is the whole bot's (this process, `main_ms_per_move`, of which the event
+loop's thread is `loop_ms_per_move`, plus the board processes, `boards_ms_per_move`, read from /proc): the
+figure to compare on a busy machine, where moves/s and latencies follow the other load. Those are medians
+of the rounds; `cpu_ms_per_move_all` is the whole run's CPU over its moves (finer: /proc counts in 10 ms
+ticks).
 `--profile FILE` writes a cProfile of the bursts (the event loop's thread) to FILE.
 
     python bench/bot_thin.py                      # N = 50 and 200, 5 rounds each, medians of the rounds
@@ -23,6 +28,7 @@ import argparse
 import asyncio
 import cProfile
 import itertools
+import os
 import random
 import statistics
 import sys
@@ -48,6 +54,26 @@ from cogs.moves import Moves  # noqa: E402
 
 GUILD_ID = 7_000_000_000_000_001
 _ids = itertools.count(8_000_000_000_000_000)
+
+
+def process_cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user + system) the processes `pids` have used so far, from /proc (Linux; NaN
+    elsewhere): the board processes' share of a move, which `time.process_time` in this process misses."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / ticks
+
+
+def board_pids(drawing: Drawing) -> list[int]:
+    """The board processes' ids (none when boards are drawn on threads)."""
+    pool = drawing._board_pool
+    return pool.pids if pool is not None else []
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -223,6 +249,8 @@ async def burst(
                     break
                 if profile is not None:
                     profile.enable()
+                pids = board_pids(runtime.drawing)
+                boards_cpu = process_cpu_seconds(pids)
                 started = time.perf_counter()
                 cpu, loop_cpu = time.process_time(), time.thread_time()
                 results = await asyncio.gather(
@@ -230,6 +258,7 @@ async def burst(
                 )
                 elapsed = time.perf_counter() - started
                 process_cpu, main_cpu = time.process_time() - cpu, time.thread_time() - loop_cpu
+                boards_cpu = process_cpu_seconds(pids) - boards_cpu
                 if profile is not None:
                     profile.disable()
                 latencies, missing, errors = [], 0, sum(isinstance(r, BaseException) for r in results)
@@ -249,17 +278,27 @@ async def burst(
                         "moves_per_s": len(latencies) / elapsed,
                         "p50_ms": statistics.median(millis),
                         "p99_ms": percentile(millis, 0.99),
-                        "cpu_ms_per_move": 1000 * process_cpu / len(calls),
+                        "cpu_ms_per_move": 1000 * (process_cpu + boards_cpu) / len(calls),
+                        "main_ms_per_move": 1000 * process_cpu / len(calls),
                         "loop_ms_per_move": 1000 * main_cpu / len(calls),
+                        "boards_ms_per_move": 1000 * boards_cpu / len(calls),
                         "without_board": missing,
                         "errors": errors,
+                        "moves": len(calls),
+                        "cpu_s": process_cpu + boards_cpu,
                     }
                 )
         finally:
             await runtime.close()
     figures: dict[str, Any] = {
-        name: statistics.median(r[name] for r in per_round) for name in per_round[0] if name != "errors"
+        name: statistics.median(r[name] for r in per_round)
+        for name in per_round[0]
+        if name not in ("errors", "moves", "cpu_s")
     }
+    # /proc counts CPU in clock ticks (10 ms): the whole run's total per move is the finer figure
+    figures["cpu_ms_per_move_all"] = (
+        1000 * sum(r["cpu_s"] for r in per_round) / sum(r["moves"] for r in per_round)
+    )
     figures["without_board"] = sum(r["without_board"] for r in per_round)
     figures["errors"] = sum(r["errors"] for r in per_round)
     figures["rounds_moves_per_s"] = [round(r["moves_per_s"]) for r in per_round]
@@ -269,14 +308,14 @@ async def burst(
 async def run(args: argparse.Namespace) -> None:
     if args.stub_render:
         stub_render()
-    profile = cProfile.Profile() if args.profile else None
+    profile = cProfile.Profile(time.thread_time) if args.profile else None
     for size in args.sizes:
         threads = args.threads or args.stub_render
         figures = await burst(size, args.rounds, args.seed, threads=threads, profile=profile)
         label = " (render stubbed)" if args.stub_render else " (boards on threads)" if threads else ""
         print(f"bot_thin N={size} rounds={args.rounds}{label}: medians of the rounds")
         for name, value in figures.items():
-            print(f"  {name:<18}{value:10.1f}" if isinstance(value, float) else f"  {name:<18}{value}")
+            print(f"  {name:<20}{value:10.1f}" if isinstance(value, float) else f"  {name:<20}{value}")
     if profile is not None:
         profile.dump_stats(args.profile)
 

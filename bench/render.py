@@ -158,7 +158,9 @@ def bench_gif(label: str, game_id: str, seats: int, options: dict[str, Any], pli
 
 
 def bench_encoders(games_count: int) -> None:
-    """The cost of each step of a board image: drawing, palette quantization, PNG at each zlib level."""
+    """The cost of each step of a board image: palette quantization, Pillow's PNG at each zlib level, and the
+    encoder the boards use (`renderer.png`)."""
+    from renderer import png
     from renderer.canvas import to_palette
     from renderer.theme import get_theme
 
@@ -182,6 +184,15 @@ def bench_encoders(games_count: int) -> None:
         ms = (time.process_time() - start) * 1000 / len(quantized)
         kb = total / len(quantized) / 1024
         print(f"PNG compress_level={level}: {ms:5.2f} ms CPU, {kb:5.1f} KB per image")
+    start, total = time.process_time(), 0
+    for image in quantized:
+        total += len(png.encode(image))
+    ms = (time.process_time() - start) * 1000 / len(quantized)
+    kb = total / len(quantized) / 1024
+    print(
+        f"renderer.png (the boards' encoder: unfiltered rows, ISA-L level {png.LEVEL}):"
+        f" {ms:5.2f} ms CPU, {kb:5.1f} KB per image"
+    )
 
 
 def main() -> None:
@@ -201,6 +212,8 @@ def main() -> None:
     print("CPU time per mid-game board (less noisy than wall time on a shared machine):")
     for label, game_id, seats, options in BOARDS:
         bench_cpu(label, game_id, seats, options, args.runs, args.matches, args.moves)
+    if args.encoders:
+        bench_encoders(args.games)
     if args.cpu_only:
         return
     print("wall time per board, render + encode:")
@@ -212,8 +225,6 @@ def main() -> None:
     bench_gif("tilingking hex8bi", "tilingking", 3, {"board": "hex8bi"}, 150, seed=4)
     if args.longest:
         bench_gif("paint (longest)", "paint", 2, long_paint, 600, seed=9)
-    if args.encoders:
-        bench_encoders(args.games)
 
 
 if __name__ == "__main__":

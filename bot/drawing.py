@@ -4,8 +4,11 @@
   CPU (`BOARD_WORKERS` at most), not on threads: the renderer is Python code that holds the GIL, so render
   threads share one core with the event loop, while processes use every core (a burst of 50 /moves drew
   twice the boards per second on 2 cores). Nothing else runs there, so a move's board never queues behind
-  other work. If the processes cannot be started or break, boards are drawn on a thread instead (slower,
-  never lost); `board_processes=False` uses the thread alone (tests: no process start-up in every test).
+  other work. The event loop feeds them itself (`BoardProcesses`: one pipe per process, a job only to an
+  idle one, the reply read when its pipe is readable), with none of a process pool's helper threads, whose
+  wake-ups and locks cost the bot's process about a quarter of a millisecond per board. If the processes
+  cannot be started or break, boards are drawn on a thread instead (slower, never lost);
+  `board_processes=False` uses the thread alone (tests: no process start-up in every test).
 - Analysis images (a turning point) render on a thread of their own, never on the board pool.
 - Replays (seconds for a long match) render in worker processes, at most one per CPU, behind a fair queue:
   one replay per user at a time, FIFO between users, and a bounded number waiting; a move never waits for a
@@ -24,10 +27,15 @@ import contextlib
 import logging
 import multiprocessing
 import os
-from collections import OrderedDict
+import pickle
+import signal
+import socket
+import struct
+from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 import renderer
@@ -81,8 +89,246 @@ def draw_pieces(game: str, state: Any, seat: int, players: list[str], theme: str
     )
 
 
-def _ready() -> bool:
-    return True
+HEADER = struct.Struct(">Q")
+"""Each message between the bot and a board process: its length (8 bytes), then the pickle itself."""
+
+
+READ_SIZE = 65536
+"""The most one read takes from a board process's socket (a board is about 35 KB; a larger reply is read
+over a few turns of the loop). A larger buffer costs a large allocation on every read."""
+
+
+def _frame(data: bytes) -> bytes:
+    return HEADER.pack(len(data)) + data
+
+
+def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
+    """`size` bytes from a blocking socket, or None if it closed first."""
+    data = bytearray()
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)
+
+
+def _board_worker(sock: socket.socket) -> None:
+    """A board process: warm up and say so (an empty message), then draw what comes through the socket until
+    it closes. A request is a pickled (function, args); the reply is (True, result) or (False, the exception
+    it raised), each written whole in one call, so the bot never reads half of one."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the bot, which closes this socket
+    _warm_board_worker()
+    try:
+        sock.sendall(_frame(b""))
+        while True:
+            header = _read_exactly(sock, HEADER.size)
+            request = _read_exactly(sock, HEADER.unpack(header)[0]) if header is not None else None
+            if request is None:
+                return
+            function, args = pickle.loads(request)
+            try:
+                reply: tuple[bool, Any] = (True, function(*args))
+            except Exception as error:
+                reply = (False, error)
+            try:
+                data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as error:  # an exception that does not pickle still reaches the bot, as text
+                data = pickle.dumps((False, RuntimeError(f"{reply[1]!r} (not picklable: {error!r})")))
+            sock.sendall(_frame(data))
+    except OSError:
+        return
+
+
+class _Worker:
+    """One board process: the bot's end of its socket (non-blocking), what has come in of its next message
+    and is still to go out of a request, whether it is warm, and the job it is drawing."""
+
+    def __init__(self, process: BaseProcess, sock: socket.socket) -> None:
+        self.process = process
+        self.sock = sock
+        self.fd = sock.fileno()
+        self.incoming = bytearray()
+        self.outgoing = b""
+        self.ready = False
+        self.job: asyncio.Future[Any] | None = None
+
+
+class BoardProcesses:
+    """Board processes fed by the event loop: jobs wait here in order and go, one at a time, to a process
+    that is warm and idle, so a board never queues behind a busy or starting process while another is free
+    (a job that finds none idle starts another, up to `workers`, and goes to whichever is free first). The
+    loop reads a process's socket when it is readable and never waits on one. Made inside the running loop.
+    If a process dies, every job it and the others hold or wait for fails with BrokenProcessPool and the
+    whole set is stopped (`Drawing` draws those boards on a thread and starts a fresh set for the next)."""
+
+    def __init__(self, workers: int) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._context = multiprocessing.get_context("spawn")  # the bot has threads fork would copy badly
+        self.most = workers
+        self._workers: list[_Worker] = []
+        self._idle: list[_Worker] = []
+        self._waiting: deque[tuple[asyncio.Future[Any], bytes]] = deque()
+        self.broken = False
+
+    def start_all(self) -> None:
+        """Start every process now (each warms up in the background) rather than when jobs first need it."""
+        while len(self._workers) < self.most:
+            self._spawn()
+
+    def _spawn(self) -> None:
+        ours, theirs = socket.socketpair()
+        try:
+            process = self._context.Process(target=_board_worker, args=(theirs,), name="tessera-board")
+            process.daemon = True
+            process.start()
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        worker = _Worker(process, ours)
+        self._workers.append(worker)  # before add_reader, which may refuse: `terminate` still stops it
+        self._loop.add_reader(worker.fd, self._readable, worker)
+
+    @property
+    def pids(self) -> list[int]:
+        """The board processes' ids (benches read their CPU time)."""
+        return [w.process.pid for w in self._workers if w.process.pid is not None]
+
+    def submit(self, function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Run `function(*args)` (a module-level function: it crosses by name) in the next idle process."""
+        if self.broken:
+            raise BrokenProcessPool("the board processes are stopped")
+        future: asyncio.Future[T] = self._loop.create_future()
+        request = _frame(pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL))
+        self._waiting.append((future, request))
+        self._dispatch()
+        return future
+
+    def _dispatch(self) -> None:
+        """Send waiting jobs to idle processes; start another process (up to `most`) when jobs wait and
+        none is idle or starting for them."""
+        starting = sum(not w.ready for w in self._workers)
+        if len(self._waiting) > len(self._idle) + starting and len(self._workers) < self.most:
+            try:
+                self._spawn()
+            except (OSError, RuntimeError, NotImplementedError) as error:
+                self._break(error)
+                return
+        while self._idle and self._waiting:
+            future, request = self._waiting.popleft()
+            if future.done():  # its caller gave up waiting
+                continue
+            worker = self._idle.pop()
+            worker.job = future
+            self._send(worker, request)
+
+    def _send(self, worker: _Worker, data: bytes) -> None:
+        """Write what the socket takes now; the rest when it is writable again (a large state)."""
+        try:
+            sent = worker.sock.send(data)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError as error:
+            self._break(error)
+            return
+        worker.outgoing = data[sent:]
+        if worker.outgoing:
+            self._loop.add_writer(worker.fd, self._send_rest, worker)
+
+    def _send_rest(self, worker: _Worker) -> None:
+        self._loop.remove_writer(worker.fd)
+        self._send(worker, worker.outgoing)
+
+    def _readable(self, worker: _Worker) -> None:
+        """Read what a process sent: its message that it is warm, or replies (or it died: the socket reads
+        as closed)."""
+        try:
+            chunk = worker.sock.recv(READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as error:
+            self._break(error)
+            return
+        if not chunk:
+            self._break(EOFError(f"board process {worker.process.pid} closed its socket"))
+            return
+        worker.incoming += chunk
+        while not self.broken and len(worker.incoming) >= HEADER.size:
+            (size,) = HEADER.unpack_from(worker.incoming)
+            if len(worker.incoming) < HEADER.size + size:
+                return
+            message = bytes(worker.incoming[HEADER.size : HEADER.size + size])
+            del worker.incoming[: HEADER.size + size]
+            self._received(worker, message)
+
+    def _received(self, worker: _Worker, message: bytes) -> None:
+        if not worker.ready:
+            worker.ready = True  # the empty message: warm
+            self._idle.append(worker)
+            self._dispatch()
+            return
+        try:
+            ok, value = pickle.loads(message)
+        except Exception as error:
+            self._break(error)
+            return
+        future, worker.job = worker.job, None
+        self._idle.append(worker)
+        if future is not None and not future.done():
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        self._dispatch()
+
+    def _break(self, error: BaseException) -> None:
+        log.warning("a board process failed (%r); stopping the board processes", error)
+        broken = BrokenProcessPool(f"a board process failed: {error!r}")
+        broken.__cause__ = error
+        self.terminate(broken)
+
+    def terminate(self, error: BaseException) -> None:
+        """Stop at once: every job held or waiting fails with `error`, the processes are killed
+        (multiprocessing reaps them later)."""
+        self.broken = True
+        held = [w.job for w in self._workers] + [future for future, _ in self._waiting]
+        self._waiting.clear()
+        for future in held:
+            if future is not None and not future.done():
+                future.set_exception(error)
+        self._stop()
+        for worker in self._workers:
+            if worker.process.is_alive():
+                worker.process.kill()
+
+    def _stop(self) -> None:
+        """Close every socket (an idle process exits at once, a busy one after its board)."""
+        for worker in self._workers:
+            if worker.sock.fileno() >= 0:
+                self._loop.remove_reader(worker.fd)
+                self._loop.remove_writer(worker.fd)
+                worker.sock.close()
+        self._idle.clear()
+
+    async def close(self) -> None:
+        """Stop the processes: waiting jobs are cancelled, each process ends after the board it draws."""
+        self.broken = True
+        for future in [w.job for w in self._workers] + [future for future, _ in self._waiting]:
+            if future is not None:
+                future.cancel()
+        self._waiting.clear()
+        self._stop()
+        await asyncio.to_thread(self._join)
+
+    def _join(self, timeout: float = 10.0) -> None:
+        for worker in self._workers:
+            worker.process.join(timeout)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
 
 
 def draw_board(
@@ -163,7 +409,7 @@ class Drawing:
     ) -> None:
         self.board_processes = board_processes
         self.board_workers = max(1, board_workers or min(os.cpu_count() or 1, BOARD_WORKERS))
-        self._board_pool: ProcessPoolExecutor | None = None
+        self._board_pool: BoardProcesses | None = None
         self._board_threads = ThreadPoolExecutor(board_threads, thread_name_prefix="tessera-board")
         self._images = ThreadPoolExecutor(1, thread_name_prefix="tessera-image")
         self.boards_on_threads = 0
@@ -182,23 +428,22 @@ class Drawing:
         self._closed = False
 
     def start(self) -> None:
-        """Start the board processes now (in the background), so the first move does not wait for them."""
+        """Start the board processes now (they warm up in the background), so the first move does not wait
+        for them. Called inside the running event loop, which feeds them."""
         if not self.board_processes:
             return
         try:
-            pool = self._board_executor()
-            for _ in range(self.board_workers):
-                pool.submit(_ready)
-        except (OSError, RuntimeError):
+            self._board_executor().start_all()
+        except (OSError, RuntimeError, NotImplementedError):  # NotImplementedError: a loop without add_reader
             log.warning("could not start the board processes; boards are drawn on threads", exc_info=True)
             self.board_processes = False
+            pool, self._board_pool = self._board_pool, None
+            if pool is not None:
+                pool.terminate(BrokenProcessPool("the board processes could not start"))
 
-    def _board_executor(self) -> ProcessPoolExecutor:
+    def _board_executor(self) -> BoardProcesses:
         if self._board_pool is None:
-            context = multiprocessing.get_context("spawn")  # the bot runs threads that fork would copy badly
-            self._board_pool = ProcessPoolExecutor(
-                self.board_workers, mp_context=context, initializer=_warm_board_worker
-            )
+            self._board_pool = BoardProcesses(self.board_workers)
         return self._board_pool
 
     async def _draw(self, function: Callable[..., T], *args: Any) -> T:
@@ -209,12 +454,14 @@ class Drawing:
         loop = asyncio.get_running_loop()
         if self.board_processes:
             try:
-                return await loop.run_in_executor(self._board_executor(), function, *args)
-            except (BrokenProcessPool, OSError) as error:
+                return await self._board_executor().submit(function, *args)
+            except (BrokenProcessPool, OSError, NotImplementedError) as error:
                 log.warning("a board process failed (%r); drawing this board on a thread", error)
+                if isinstance(error.__cause__ or error, NotImplementedError):  # a loop without add_reader
+                    self.board_processes = False
                 pool, self._board_pool = self._board_pool, None
                 if pool is not None:
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool.terminate(BrokenProcessPool("the board processes were stopped after a failure"))
             self.boards_on_threads += 1
         return await loop.run_in_executor(self._board_threads, function, *args)
 
@@ -354,7 +601,7 @@ class Drawing:
         self._images.shutdown(wait=False, cancel_futures=True)
         if self._board_pool is not None:
             pool, self._board_pool = self._board_pool, None
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+            await pool.close()
         if self._owns_replays and self._replays is not None:
             await asyncio.to_thread(self._replays.shutdown, wait=True, cancel_futures=True)
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import io
+import multiprocessing
 import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
@@ -168,34 +168,127 @@ async def test_boards_are_drawn_in_worker_processes_for_every_game() -> None:
         )
         assert pieces[:4] == b"\x89PNG"
         pool = drawing._board_pool
-        assert pool is not None and type(pool).__name__ == "ProcessPoolExecutor"
-        assert await asyncio.wrap_future(pool.submit(os.getpid)) != os.getpid()
+        assert pool is not None and type(pool).__name__ == "BoardProcesses"
+        assert await pool.submit(os.getpid) != os.getpid()
         assert drawing.boards_on_threads == 0
     finally:
         await drawing.close()
 
 
-class BrokenPool(ThreadPoolExecutor):
-    """A board pool whose worker died: every job fails as a broken process pool does."""
+def pid_and(value: int) -> tuple[int, int]:
+    """Which process ran the job, and the job's own value back."""
+    time.sleep(0.002)
+    return os.getpid(), value
 
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-        raise BrokenProcessPool("a worker died")
+
+def die_unless_in(pid: int) -> str:
+    """Kill the board process that runs this (a crash mid-board); in process `pid` (the fallback thread)
+    draw nothing and say so."""
+    if os.getpid() != pid:
+        os._exit(3)
+    return "drawn on a thread"
 
 
-async def test_a_board_is_drawn_on_a_thread_when_the_board_processes_fail() -> None:
-    drawing = Drawing()
-    broken = BrokenPool(1)
-    drawing._board_pool = broken  # type: ignore[assignment]
+def echo_size(data: bytes, reply: int) -> tuple[int, bytes]:
+    """How much came in, and `reply` bytes back."""
+    return len(data), bytes(reply)
+
+
+def refuse(value: int) -> None:
+    raise ValueError(f"no board for {value}")
+
+
+async def test_processes_start_as_jobs_need_them_and_each_job_gets_its_own_answer() -> None:
+    """Without `start`, a process starts for a job that finds none idle, up to `board_workers`; jobs go to
+    whichever is free; an error in a job is that job's alone; closing stops every process."""
+    drawing = Drawing(board_workers=2)
     try:
+        await drawing._draw(pid_and, 0)
+        pool = drawing._board_pool
+        assert pool is not None and len(pool.pids) == 1, "one job, one process"
+        first = await asyncio.gather(*(drawing._draw(pid_and, n) for n in range(20)))
+        assert len(pool.pids) == 2, "one more started, never more than board_workers"
+        assert {pid for pid, _ in first} == {pool.pids[0]}, "no job waited for the process still starting"
+        for _ in range(1000):
+            if all(w.ready for w in pool._workers):
+                break
+            await asyncio.sleep(0.02)
+        answers = await asyncio.gather(*(drawing._draw(pid_and, n) for n in range(40)))
+        assert [value for _, value in first + answers] == list(range(20)) + list(range(40))
+        assert {pid for pid, _ in answers} == set(pool.pids), "both processes drew"
+        big = 5 * 2**20  # far more than a socket buffer holds, both ways
+        assert await asyncio.wait_for(drawing._draw(echo_size, bytes(big), big), 60) == (big, bytes(big))
+        with pytest.raises(ValueError, match="no board for 7"):
+            await drawing._draw(refuse, 7)
+        assert (await drawing._draw(pid_and, 1))[1] == 1, "an error in a job breaks nothing"
+        assert drawing.boards_on_threads == 0
+        processes = [w.process for w in pool._workers]
+    finally:
+        await drawing.close()
+    assert not any(p.is_alive() for p in processes)
+    with pytest.raises(RuntimeError, match="closed"):
+        await drawing._draw(pid_and, 1)
+
+
+async def test_a_board_is_drawn_on_a_thread_when_a_board_process_dies() -> None:
+    """A process that dies mid-board (or while idle) sends that board, and those waiting, to a thread; the
+    next board starts fresh processes."""
+    drawing = Drawing(board_workers=1)
+    try:
+        drawing.start()
+        assert await drawing._draw(die_unless_in, os.getpid()) == "drawn on a thread"
+        assert drawing.boards_on_threads == 1
+        assert drawing._board_pool is None, "a fresh set of processes is started for the next board"
         game, state = first_states()[0]
         png, _ = await drawing.board(
             game, state, last_move=None, players=["Ann", "Ben"], outcome=None, theme="default"
         )
         assert png[:4] == b"\x89PNG" and drawing.boards_on_threads == 1
-        assert drawing._board_pool is None, "a fresh pool is started for the next board"
+        pool = drawing._board_pool
+        assert pool is not None and not pool.broken
+        (pid,) = pool.pids
+        os.kill(pid, 9)  # now while idle
+        for _ in range(250):  # the event loop notices the closed pipe
+            if pool.broken:
+                break
+            await asyncio.sleep(0.02)
+        assert pool.broken
+        assert (await drawing._draw(pid_and, 5)) == (os.getpid(), 5)
+        assert drawing.boards_on_threads == 2
+        fresh, value = await drawing._draw(pid_and, 6)
+        assert value == 6 and fresh not in (pid, os.getpid())
     finally:
         await drawing.close()
-        broken.shutdown()
+
+
+async def test_an_event_loop_that_cannot_watch_sockets_draws_boards_on_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the loop has no add_reader (Windows' proactor), boards go to the thread for good, and no board
+    process is left running, whether `start` or the first board found out."""
+
+    def no_readers(*args: Any) -> None:
+        raise NotImplementedError
+
+    monkeypatch.setattr(asyncio.get_running_loop(), "add_reader", no_readers)
+    game, state = first_states()[0]
+    for started in (True, False):
+        drawing = Drawing(board_workers=1)
+        try:
+            if started:
+                drawing.start()
+            png, _ = await drawing.board(
+                game, state, last_move=None, players=["Ann", "Ben"], outcome=None, theme="default"
+            )
+            assert png[:4] == b"\x89PNG"
+            assert not drawing.board_processes and drawing._board_pool is None
+        finally:
+            await drawing.close()
+        for _ in range(250):
+            if not any(p.name == "tessera-board" for p in multiprocessing.active_children()):
+                break
+            await asyncio.sleep(0.02)
+        assert not any(p.name == "tessera-board" for p in multiprocessing.active_children())
 
 
 async def test_a_board_never_waits_for_an_analysis_image(monkeypatch: pytest.MonkeyPatch) -> None:
