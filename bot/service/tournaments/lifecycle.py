@@ -15,7 +15,7 @@ The rules:
 - Withdrawing while running: the player is paired no more; a match they are still playing is resigned
   (`ResignMatch`). In a round robin their later games are forfeits won by the opponent (no match opens).
   Their results stay in the standings (FIDE's practice for a Swiss).
-- Swiss rounds: `Settings.rounds`, or ceil(log2 n) + 1 (at most n - 1); if no pairing without a rematch is
+- Swiss rounds: `Settings.rounds`, or `swiss.default_rounds`; if no pairing without a rematch is
   left, the event finishes early. Round robin: n - 1 rounds (odd n: n), twice when double.
 - Arena: from the start until `ends_at` free players are paired at once (see `arena`); players may join
   while it runs. At `ends_at` no new match opens and matches still running are adjudicated; the event
@@ -27,7 +27,6 @@ The rules:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -307,7 +306,7 @@ def _start(t: Tournament, at: float) -> Step:
     if settings.format is Format.ROUND_ROBIN:
         total = roundrobin.rounds_for(n, settings.double)
     elif settings.format is Format.SWISS:
-        total = settings.rounds or min(max(1, n - 1), math.ceil(math.log2(n)) + 1)
+        total = settings.rounds or swiss.default_rounds(n)
     else:
         total = 0
     started = replace(t, status=Status.RUNNING, started_at=at, rounds_total=total)

@@ -2,8 +2,9 @@
 
 Players are numbered 1..n in seeding order; with an odd n a dummy n+1 joins and whoever meets it rests that
 round (no points, FIDE's round robin rule). With n' = n rounded up to even and m = n' - 1, round r pairs i
-with j when i + j = r (mod m), for i != j in 1..m; the i with 2i = r (mod m) meets n'. Colours: of i < j < n',
-i has White when j - i is odd, j when it is even; against n', n' has White when i <= n'/2. Every player ends
+with j when i + j = r + 1 (mod m), for i != j in 1..m; the i with 2i = r + 1 (mod m) meets n'. Colours: of
+i < j < n', i has White when j - i is odd, j when it is even; against n', n' has White when i > n'/2. These
+are FIDE's tables (for 6: 1-6 2-5 3-4, then 6-4 5-3 1-2, ...). Every player ends
 a cycle with White and Black balanced within 1 (within 2 along the way: a round robin cannot avoid every
 "break" of alternation). A double round robin plays the cycle again with colours reversed.
 """
@@ -30,9 +31,9 @@ def berger_round(numbers: int, round_number: int, double: bool = False) -> tuple
     r = round_number - cycle if second else round_number
     pairs: list[tuple[int, int]] = []
     for i in range(1, m + 1):
-        j = (r - i) % m or m
+        j = (r + 1 - i) % m or m
         if j == i:
-            white, black = (even, i) if i <= even // 2 else (i, even)
+            white, black = (even, i) if i > even // 2 else (i, even)
         elif i < j:
             white, black = (i, j) if (j - i) % 2 == 1 else (j, i)
         else:

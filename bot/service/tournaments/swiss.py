@@ -8,14 +8,16 @@ of a higher one):
 
 1. no rematch (absolute, C1): players who met have no edge; the bye has edges only to players without a
    bye (C2), unless everyone had one;
-2. colours stay within 1 (C3, stricter than FIDE's 2): two players who both need the same colour strongly
-   (colour difference +-1, or the same colour twice running) get a penalty so large that such a pair is
-   only made when no pairing of everyone avoids it;
-3. the fewest players paired outside their score group (C6, downfloaters), then the smallest score
-   differences (C7, squared, so two small floats beat one big one); the bye counts as a pairing with the
-   lowest score, so it goes to the lowest score group (the PAB rule);
-4. the most players get their colour preference (C12/C13): a pair wanting the same mild colour costs 1;
-5. the ideal Dutch pairing inside a score group: S1 (the top half) against S2 (the bottom half) in order,
+2. colours stay within 1 (stricter than FIDE's 2): two players who both need the same colour strongly
+   (colour difference +-1) get a penalty so large that such a pair is only made when no pairing of
+   everyone avoids it (then one of them goes to 2, which FIDE allows); two who both need it absolutely
+   (the same colour twice running, C3) cost three times as much;
+3. the bye to the lowest score possible (among players without one): a score step above the lowest
+   outweighs any floats it saves;
+4. the fewest players paired outside their score group (C6, downfloaters), then the smallest score
+   differences (C7, squared, so two small floats beat one big one);
+5. the most players get their colour preference (C12/C13): a pair wanting the same mild colour costs 1;
+6. the ideal Dutch pairing inside a score group: S1 (the top half) against S2 (the bottom half) in order,
    the 1st against the (k+1)th; a downfloater meets the top of the next group, the lowest-ranked floats.
 
 Colours are then allocated as Dutch E.1-E.5: both preferences when they differ; else the stronger one; else
@@ -33,6 +35,7 @@ always satisfies the absolute criteria when any pairing does.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -47,9 +50,9 @@ _FIELD = 1 << 8
 """Every tier's value per edge is capped below this (score steps squared, rank distance)."""
 _TIER = 1 << 19
 """Above 1000 players' worth of edges (500) times `_FIELD`: one unit of a tier outweighs any sum below it."""
-_TOP = _TIER**5
+_TOP = _TIER**6
 _BYE = "bye"
-_CLASH = _TOP - _TIER**4
+_CLASH = _TOP - _TIER**5
 """Weights at or below this pair two players who both need the same colour."""
 _FLOAT = "float"
 
@@ -73,6 +76,16 @@ class SwissPairing:
     pairs: tuple[tuple[int, int], ...]
     """(White, Black) user ids, board 1 first (highest score first)."""
     bye: int | None
+
+
+def default_rounds(players: int) -> int:
+    """Enough rounds to find a winner, ceil(log2 n) + 1, but no more than a small field can pair without
+    running out of opponents: n - 1 up to 4 players, 3 for 5 or 6."""
+    if players <= 4:
+        return max(0, players - 1)
+    if players <= 6:
+        return 3
+    return math.ceil(math.log2(players)) + 1
 
 
 def preference(entrant: Entrant) -> tuple[int, int]:
@@ -116,26 +129,34 @@ class _Context:
         """The edge weight of pairing a with b (a ranked above b): see the module doc."""
         (want_a, strength_a), (want_b, strength_b) = self.prefs[a.id], self.prefs[b.id]
         clash = want_a == want_b != 0
-        colour = 1 if clash and min(strength_a, strength_b) >= 2 else 0
+        colour = (
+            (1 if min(strength_a, strength_b) == 2 else 3)
+            if clash and min(strength_a, strength_b) >= 2
+            else 0
+        )
         preferences = 1 if clash and not colour else 0
         steps = round(abs(a.score - b.score) * 2)
         pos_a, size_a = self.place[a.id]
         pos_b = self.place[b.id][0]
         same_group = a.score == b.score
         position = abs(abs(pos_a - pos_b) - size_a // 2) if same_group else (size_a - 1 - pos_a) + pos_b
-        return self._pack(colour, 1 if steps else 0, steps * steps, preferences, position)
+        return self._pack(colour, 0, 1 if steps else 0, steps * steps, preferences, position)
 
-    def float_weight(self, entrant: Entrant, below: float) -> int:
-        """Leaving `entrant` unpaired in this bracket: the bye (`below` the lowest score) or a float down
-        to the next bracket (`below` its top score): the lowest score and rank goes."""
+    def float_weight(self, entrant: Entrant, below: float, bye: bool) -> int:
+        """Leaving `entrant` unpaired in this bracket: the bye (the lowest score first, a tier above the
+        floats) or a float down to the next bracket (`below` its top score): the lowest rank goes."""
         steps = round(abs(entrant.score - below) * 2)
-        return self._pack(0, 1 if steps else 0, steps * steps, 0, self.count - 1 - self.rank[entrant.id])
+        position = self.count - 1 - self.rank[entrant.id]
+        if bye:
+            above_lowest = round((entrant.score - self.lowest) * 2)
+            return self._pack(0, above_lowest, 0, 0, 0, position)
+        return self._pack(0, 0, 1 if steps else 0, steps * steps, 0, position)
 
     @staticmethod
-    def _pack(colour: int, floats: int, steps: int, preferences: int, position: int) -> int:
+    def _pack(colour: int, bye: int, floats: int, steps: int, preferences: int, position: int) -> int:
         """The tiers in one integer (each field capped below `_FIELD`, so `_TIER` bounds a matching's sum)."""
         penalty = colour
-        for value in (floats, steps, preferences, position):
+        for value in (bye, floats, steps, preferences, position):
             penalty = penalty * _TIER + min(value, _FIELD - 1)
         return _TOP - penalty
 
@@ -157,7 +178,7 @@ def _match(
     if spare is not None:
         eligible = [e for e in players if spare != _BYE or e.byes == 0] or list(players)
         for entrant in eligible:
-            graph.add_edge(spare, entrant.id, weight=context.float_weight(entrant, below))
+            graph.add_edge(spare, entrant.id, weight=context.float_weight(entrant, below, spare == _BYE))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     pairs: list[tuple[Entrant, Entrant]] = []
     taken: Entrant | None = None
