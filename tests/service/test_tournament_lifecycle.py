@@ -269,7 +269,7 @@ def test_joining_leaving_and_starting_say_what_is_wrong() -> None:
     lonely = create(Settings("paint", Format.SWISS), 1)
     with pytest.raises(TooFewPlayers) as error:
         lonely.send(lc.Start(at=0.0))
-    assert str(error.value) == "Tournament #1 needs at least 2 players to start; 1 have joined so far."
+    assert str(error.value) == "Tournament #1 needs more players to start (joined: 1, needed: at least 2)."
     with pytest.raises(BadSettings):
         lc.create(2, 1, 1, 1, Settings("paint", Format.ROUND_ROBIN, seats=3), at=0.0)
 

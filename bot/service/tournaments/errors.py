@@ -27,12 +27,12 @@ class RoleRequired(TournamentError):
 
 
 class Full(TournamentError):
-    template = N_("Tournament #{number} is full: {count} players have joined.")
+    template = N_("Tournament #{number} is full (player limit: {count}).")
 
 
 class TooFewPlayers(TournamentError):
     template = N_(
-        "Tournament #{number} needs at least {count} players to start; {joined} have joined so far."
+        "Tournament #{number} needs more players to start (joined: {joined}, needed: at least {count})."
     )
 
 

@@ -191,14 +191,18 @@ def create(
 ) -> Tournament:
     """A new open tournament; BadSettings says what does not fit."""
     if settings.format is Format.SWISS and settings.rounds is not None and settings.rounds < 1:
-        raise BadSettings(reason=Text(REASONS["rounds"]))
+        raise _bad("rounds")
     if settings.seats != 2 and (settings.format is not Format.SWISS or not 3 <= settings.seats <= 4):
-        raise BadSettings(reason=Text(REASONS["seats"]))
+        raise _bad("seats")
     if settings.format is Format.ARENA and settings.duration_s < 60:
-        raise BadSettings(reason=Text(REASONS["duration"]))
+        raise _bad("duration")
     if settings.max_players is not None and settings.max_players < max(2, settings.min_players):
-        raise BadSettings(reason=Text(REASONS["players"]))
+        raise _bad("players")
     return Tournament(id, guild_id, channel_id, organiser_id, settings, created_at=at)
+
+
+def _bad(key: str) -> BadSettings:
+    return BadSettings(reason=Text(REASONS[key]))
 
 
 def adjudicate(rule: DeadlineRule, seats: int, to_move: int | None, no_shows: Sequence[int] = ()) -> Result:
