@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.service.tournaments import arena
 from bot.service.tournaments.model import Format, Game, ResultKind, TieBreak, Tournament
@@ -55,10 +55,11 @@ class Standing:
 class _Record:
     points: float = 0.0
     voluntary: int = 0
-    unplayed: list[float] | None = None
-    games: list[tuple[int, float]] | None = None
+    unplayed: list[float] = field(default_factory=list)
+    """The points of each unplayed round (byes, forfeits, absences)."""
+    games: list[tuple[int, float]] = field(default_factory=list)
     """(opponent, what the player scored against them) for every played round's opponents."""
-    sequence: list[float] | None = None
+    sequence: list[float] = field(default_factory=list)
     """Two-seat results in order (arena)."""
     wins: int = 0
     draws: int = 0
@@ -70,9 +71,7 @@ def compute(tournament: Tournament) -> list[Standing]:
     """Everyone who joined, ranked (withdrawn players too, marked)."""
     settings = tournament.settings
     order = settings.tiebreak_order()
-    records: dict[int, _Record] = {
-        p.user_id: _Record(unplayed=[], games=[], sequence=[]) for p in tournament.players
-    }
+    records = {p.user_id: _Record() for p in tournament.players}
     rounds_done = _rounds_done(tournament)
     seen: dict[int, set[int]] = defaultdict(set)
     for game in tournament.games:
@@ -83,7 +82,6 @@ def compute(tournament: Tournament) -> list[Standing]:
             record = records[player.user_id]
             missing = [r for r in range(1, rounds_done + 1) if r not in seen[player.user_id]]
             for _ in missing:
-                assert record.unplayed is not None
                 record.unplayed.append(0.0)
                 if player.withdrawn_after is not None:
                     record.voluntary += 1
@@ -91,7 +89,7 @@ def compute(tournament: Tournament) -> list[Standing]:
     on_fire: dict[int, bool] = {}
     for user, record in records.items():
         if settings.format is Format.ARENA:
-            total, fire = arena.points(record.sequence or ())
+            total, fire = arena.points(record.sequence)
             scores[user], on_fire[user] = float(total), fire
         else:
             scores[user] = record.points
@@ -100,12 +98,12 @@ def compute(tournament: Tournament) -> list[Standing]:
     values: dict[int, dict[TieBreak, float]] = {}
     for user, record in records.items():
         own = scores[user]
-        contributions = [adjusted[opponent] for opponent, _ in record.games or ()]
-        contributions += [own] * (len(record.unplayed or ()) * others)
+        contributions = [adjusted[opponent] for opponent, _ in record.games]
+        contributions += [own] * (len(record.unplayed) * others)
         buchholz = sum(contributions)
         median = buchholz - max(contributions) - min(contributions) if len(contributions) >= 3 else buchholz
-        sonneborn = sum(adjusted[o] * got for o, got in record.games or ())
-        sonneborn += sum(own * got for got in record.unplayed or ())
+        sonneborn = sum(adjusted[o] * got for o, got in record.games)
+        sonneborn += sum(own * got for got in record.unplayed)
         values[user] = {
             TieBreak.BUCHHOLZ: buchholz,
             TieBreak.MEDIAN_BUCHHOLZ: median,
@@ -152,35 +150,44 @@ def _rounds_done(tournament: Tournament) -> int:
 def _add(records: dict[int, _Record], game: Game, seen: dict[int, set[int]]) -> None:
     result = game.result
     assert result is not None
-    seats = len(game.seats)
-    for seat, user in enumerate(game.seats):
+    seats = game.seats
+    width = len(seats)
+    points = result.points
+    played = result.kind in PLAYED_KINDS
+    full = float(max(1, width - 1))
+    two = (
+        width == 2 and points[0] + points[1] == 1.0
+    )  # what a seat scored is what it scored against the other
+    for seat, user in enumerate(seats):
         record = records.get(user)
         if record is None:
             continue
         seen[user].add(game.round)
-        got = result.points[seat]
+        got = points[seat]
         record.points += got
-        full = float(max(1, seats - 1))
-        if got == full and (seats > 1 or got > 0):
+        if got == full and (width > 1 or got > 0):
             record.wins += 1
-        if result.kind in PLAYED_KINDS:
-            record.played += 1
-            assert record.games is not None and record.sequence is not None
-            for other, opponent in enumerate(game.seats):
-                if other != seat:
-                    record.games.append((opponent, result.against(seat, other)))
-            if seats == 2:
-                record.sequence.append(got)
-            if got != full:
-                if got == 0:
-                    record.losses += 1
-                else:
-                    record.draws += 1
-        else:
-            assert record.unplayed is not None
+        if not played:
             record.unplayed.append(got)
             if result.kind is ResultKind.FORFEIT and got == 0:
                 record.voluntary += 1
+            continue
+        record.played += 1
+        if two:
+            record.games.append((seats[1 - seat], got))
+        else:
+            record.games.extend(
+                (opponent, result.against(seat, other))
+                for other, opponent in enumerate(seats)
+                if other != seat
+            )
+        if width == 2:
+            record.sequence.append(got)
+        if got != full:
+            if got == 0:
+                record.losses += 1
+            else:
+                record.draws += 1
 
 
 def _rank(
