@@ -283,3 +283,23 @@ def test_tables_hand_seat_zero_to_whoever_moved_first_least() -> None:
     ]
     (table,), _ = tables.seat(players, 3)
     assert table[0] == 2
+
+
+def test_a_big_round_whose_last_bracket_cannot_pair_alone_merges_it_with_the_one_above() -> None:
+    """96 players on 2 points and 4 on 0 who have all met one another: the bottom bracket cannot pair by
+    itself, so it is matched together with the slice above it, and everyone still gets a new opponent."""
+    rng = random.Random(4)
+    bottom = list(range(1, 5))
+    field = {
+        u: swiss.Entrant(
+            u, 1500.0, u, 0.0, (1, -1, 1) if u % 2 else (-1, 1, -1), frozenset(set(bottom) - {u})
+        )
+        for u in bottom
+    }
+    for n in range(96):
+        u = 100 + n
+        field[u] = swiss.Entrant(u, float(rng.randrange(1000, 2000)), u, 2.0, (1, -1) if n % 2 else (-1, 1))
+    pairing = swiss.pair(list(field.values()))
+    check_round(field, pairing)
+    partners = {a: b for a, b in pairing.pairs} | {b: a for a, b in pairing.pairs}
+    assert all(field[partners[u]].score == 2.0 for u in bottom)

@@ -29,8 +29,9 @@ bracket, as the Dutch system itself proceeds: score groups from the top, merged 
 `BRACKET` players, a huge group cut into slices that take the same ranks of S1 and of S2 (so the ideal
 1st-against-(k+1)th pairs stay inside one slice and only the local exchanges the criteria ask for are
 searched); whoever a bracket leaves unpaired floats down into the next. If the last bracket cannot pair
-everyone it is given (rematches, byes), the whole round is paired again on the full graph, so the result
-always satisfies the absolute criteria when any pairing does.
+everyone it is given (rematches, byes), the last two brackets are matched as one, then the last four, and so
+on, and in the end the whole round on the full graph, so the result always satisfies the absolute criteria
+when any pairing does.
 """
 
 from __future__ import annotations
@@ -254,33 +255,36 @@ def pair(entrants: Sequence[Entrant]) -> SwissPairing:
     context = _Context(order)
     spare = _BYE if len(order) % 2 else None
     if len(order) > FULL_GRAPH:
-        result = _by_brackets(context, order)
-        if result is not None:
-            return result
+        brackets = _brackets(context)
+        tail = 1
+        while tail < len(brackets):
+            result = _by_brackets(context, order, brackets[: len(brackets) - tail], brackets[-tail:])
+            if result is not None:
+                return result
+            tail *= 2
     pairs, left, bye = _match(context, order, spare, context.lowest - 1)
     if left:
         raise ValueError("no pairing without a rematch: the field is too small for this many rounds")
     return _finish(context, pairs, bye)
 
 
-def _by_brackets(context: _Context, order: Sequence[Entrant]) -> SwissPairing | None:
-    brackets = _brackets(context)
+def _by_brackets(
+    context: _Context, order: Sequence[Entrant], head: list[list[Entrant]], tail: list[list[Entrant]]
+) -> SwissPairing | None:
+    """The `head` brackets one by one from the top, then the `tail` brackets (with whoever floated into
+    them) as one last matching; None if that last one cannot pair everyone as the absolute criteria ask."""
     pairs: list[tuple[Entrant, Entrant]] = []
     carried: list[Entrant] = []
-    for index, bracket in enumerate(brackets):
+    below_head = tail[0][0].score
+    for index, bracket in enumerate(head):
         players = carried + bracket
-        last = index == len(brackets) - 1
-        if last:
-            spare = _BYE if len(players) % 2 else None
-            below = context.lowest - 1
-        else:
-            spare = _FLOAT if len(players) % 2 else None
-            below = brackets[index + 1][0].score
-        made, left, taken = _match(context, players, spare, below, clashes=last)
+        spare = _FLOAT if len(players) % 2 else None
+        below = head[index + 1][0].score if index + 1 < len(head) else below_head
+        made, left, taken = _match(context, players, spare, below, clashes=False)
         pairs.extend(made)
-        if last:
-            if left or (taken is not None and taken.byes and any(e.byes == 0 for e in order)):
-                return None
-            return _finish(context, pairs, taken)
         carried = left + ([taken] if taken is not None else [])
-    return _finish(context, pairs, None)
+    players = carried + [e for bracket in tail for e in bracket]
+    made, left, taken = _match(context, players, _BYE if len(players) % 2 else None, context.lowest - 1)
+    if left or (taken is not None and taken.byes and any(e.byes == 0 for e in order)):
+        return None
+    return _finish(context, pairs + made, taken)
