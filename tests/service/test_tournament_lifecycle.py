@@ -10,7 +10,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.service.tournaments import arena
@@ -346,3 +346,63 @@ def test_every_active_player_is_paired_or_given_the_bye_once_a_round(
     assert max(Counter(frozenset(g.seats) for g in t.games if not g.is_bye).values(), default=1) == 1
     byes = Counter(g.seats[0] for g in t.games if g.is_bye)
     assert max(byes.values(), default=0) <= 1
+
+
+def test_results_of_matches_that_end_on_their_own() -> None:
+    assert lc.finished_result(2, winners=[1]) == Result((0.0, 1.0))
+    assert lc.finished_result(2) == Result((0.5, 0.5))
+    assert lc.finished_result(4, places=[2, 1, 3, 3]) == Result((2.0, 3.0, 0.5, 0.5))
+    no_show = lc.finished_result(2, winners=[0], no_shows=[1])
+    assert no_show == Result((1.0, 0.0), ResultKind.FORFEIT)
+    assert lc.adjudicate(DeadlineRule.DRAW, 3, to_move=2) == Result((1.0, 1.0, 1.0), ResultKind.ADJUDICATED)
+    assert lc.adjudicate(DeadlineRule.LOSS_TO_MOVE, 3, to_move=2) == Result(
+        (1.5, 1.5, 0.0), ResultKind.ADJUDICATED
+    )
+    assert lc.adjudicate(DeadlineRule.DRAW, 2, to_move=0, no_shows=[0, 1]) == Result(
+        (0.0, 0.0), ResultKind.FORFEIT
+    ), "nobody moved: both lose"
+
+
+def test_a_swiss_with_more_rounds_than_opponents_ends_when_no_pairing_is_left() -> None:
+    host = create(Settings("paint", Format.SWISS, rounds=6), 4)
+    host.send(lc.Start(at=0.0))
+    while host.t.status is Status.RUNNING:
+        host.end(min(host.running), Result((1.0, 0.0)), 1.0)
+    assert host.t.status is Status.FINISHED and host.t.round == 3, "three rounds meet everyone once"
+    assert isinstance(host.actions[-1], lc.Podium)
+
+
+def test_an_arena_player_who_leaves_has_their_match_resigned_and_may_come_back() -> None:
+    host = create(Settings("paint", Format.ARENA, duration_s=600), 4)
+    host.send(lc.Start(at=0.0))
+    match_id = host.by_players(101)
+    actions = host.send(lc.Leave(101, at=10.0))
+    assert actions == [lc.ResignMatch(match_id, 101)]
+    seats = host.running[match_id]
+    host.end(match_id, Result((0.0, 1.0) if seats[0] == 101 else (1.0, 0.0)), 20.0)
+    assert all(101 not in s for s in host.running.values()), "not paired while away"
+    host.send(lc.Join(101, 1500.0, at=30.0))
+    assert host.t.player(101) is not None and host.t.player(101).active  # type: ignore[union-attr]
+
+
+@settings(max_examples=25)
+@given(players=st.integers(2, 14), seed=st.integers(0, 2**32))
+def test_an_arena_never_has_a_player_in_two_matches_nor_an_immediate_rematch(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    host = create(Settings("paint", Format.ARENA, duration_s=1800), players)
+    host.send(lc.Start(at=0.0))
+    last: dict[int, int] = {}
+    now = 0.0
+    while host.running:
+        now += rng.uniform(1, 120)
+        if now >= 1800:  # the arena is over: no more pairings
+            break
+        match_id = rng.choice(sorted(host.running))
+        seats = host.running[match_id]
+        host.end(match_id, rng.choice([Result((1.0, 0.0)), Result((0.5, 0.5)), Result((0.0, 1.0))]), now)
+        last.update({seats[0]: seats[1], seats[1]: seats[0]})
+        busy = [u for s in host.running.values() for u in s]
+        assert len(busy) == len(set(busy))
+        free = set(range(101, 101 + players)) - set(busy)
+        for a, b in itertools.combinations(sorted(free), 2):
+            assert last.get(a) == b or last.get(b) == a, "two free players who may meet were left waiting"

@@ -219,6 +219,19 @@ def adjudicate(rule: DeadlineRule, seats: int, to_move: int | None, no_shows: Se
     return Result.from_places([1] * seats, ResultKind.ADJUDICATED)
 
 
+def finished_result(
+    seats: int, places: Sequence[int] | None = None, winners: Sequence[int] = (), no_shows: Sequence[int] = ()
+) -> Result:
+    """The result of a match that ended on its own (on the board, by resignation or on the turn clock): by
+    each seat's place, or by its winners (none: a draw). A seat that never moved before its time ran out is
+    a no-show: the match is then a forfeit (unrated), lost by the no-shows."""
+    if no_shows:
+        return adjudicate(DeadlineRule.DRAW, seats, None, no_shows)
+    if places is not None:
+        return Result.from_places(places)
+    return Result.from_winners(seats, winners)
+
+
 def is_rated(tournament: Tournament, result: Result) -> bool:
     """Whether a match's result goes into the ratings: a rated event's games, not its forfeits or byes."""
     return tournament.settings.rated and result.kind in (ResultKind.PLAYED, ResultKind.ADJUDICATED)
