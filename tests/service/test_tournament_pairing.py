@@ -303,3 +303,21 @@ def test_a_big_round_whose_last_bracket_cannot_pair_alone_merges_it_with_the_one
     check_round(field, pairing)
     partners = {a: b for a, b in pairing.pairs} | {b: a for a, b in pairing.pairs}
     assert all(field[partners[u]].score == 2.0 for u in bottom)
+
+
+def test_swiss_does_not_float_the_same_player_down_twice_running() -> None:
+    """Three players on 2 points (one must float down to the 1-point group) and three on 1. The lowest of
+    the top group, 3, would float; but 3 floated down last round, so 2 floats instead (Dutch C14)."""
+
+    def field(three_floated: bool) -> list[swiss.Entrant]:
+        top = [
+            swiss.Entrant(n, 2000.0 - n, n, 2.0, last_float=int(three_floated and n == 3)) for n in (1, 2, 3)
+        ]
+        return top + [swiss.Entrant(n, 2000.0 - n, n, 1.0) for n in (4, 5, 6)]
+
+    def floater(pairing: swiss.SwissPairing) -> int:
+        (pair,) = [p for p in pairing.pairs if len({u <= 3 for u in p}) == 2]
+        return min(pair)
+
+    assert floater(swiss.pair(field(False))) == 3
+    assert floater(swiss.pair(field(True))) == 2

@@ -484,6 +484,7 @@ def _pairings(
             tuple(history[p.user_id].colours),
             frozenset(history[p.user_id].met),
             history[p.user_id].byes,
+            history[p.user_id].floats.get(number - 1, 0),
         )
         for p in active
     ]
@@ -501,6 +502,8 @@ class _History:
     byes: int = 0
     seat_counts: list[int] = field(default_factory=list)
     last_opponent: int | None = None
+    floats: dict[int, int] = field(default_factory=dict)
+    """Round -> +1 if the player met a lower score then (floated down), -1 a higher one."""
 
 
 def _history(t: Tournament) -> dict[int, _History]:
@@ -508,6 +511,11 @@ def _history(t: Tournament) -> dict[int, _History]:
     width = max(2, t.settings.seats)
     out = {p.user_id: _History(width, seat_counts=[0] * width) for p in t.players}
     for game in t.games:
+        if len(game.seats) == 2 and game.seats[0] in out and game.seats[1] in out:
+            first, second = out[game.seats[0]], out[game.seats[1]]
+            if first.score != second.score:  # the scores before this game: who floated which way
+                first.floats[game.round] = 1 if first.score > second.score else -1
+                second.floats[game.round] = -first.floats[game.round]
         for seat, user in enumerate(game.seats):
             h = out.get(user)
             if h is None:

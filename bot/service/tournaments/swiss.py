@@ -17,8 +17,11 @@ of a higher one):
 4. the fewest players paired outside their score group (C6, downfloaters), then the smallest score
    differences (C7, squared, so two small floats beat one big one);
 5. the most players get their colour preference (C12/C13): a pair wanting the same mild colour costs 1;
-6. the ideal Dutch pairing inside a score group: S1 (the top half) against S2 (the bottom half) in order,
-   the 1st against the (k+1)th; a downfloater meets the top of the next group, the lowest-ranked floats.
+6. no one floats the same way twice running (C14/C15): a downfloater of the last round floating down
+   again, or an upfloater floating up again, costs 1;
+7. the lowest-ranked player floats down, and meets the top of the next group;
+8. the ideal Dutch pairing inside a score group: S1 (the top half) against S2 (the bottom half) in order,
+   the 1st against the (k+1)th.
 
 Colours are then allocated as Dutch E.1-E.5: both preferences when they differ; else the stronger one; else
 alternate from the last round the two had different colours; else the higher-ranked player's preference;
@@ -51,9 +54,9 @@ _FIELD = 1 << 8
 """Every tier's value per edge is capped below this (score steps squared, rank distance)."""
 _TIER = 1 << 19
 """Above 1000 players' worth of edges (500) times `_FIELD`: one unit of a tier outweighs any sum below it."""
-_TOP = _TIER**6
+_TOP = _TIER**8
 _BYE = "bye"
-_CLASH = _TOP - _TIER**5
+_CLASH = _TOP - _TIER**7
 """Weights at or below this pair two players who both need the same colour."""
 _FLOAT = "float"
 
@@ -70,6 +73,8 @@ class Entrant:
     """+1 for White, -1 for Black, one per game played, in order (byes and forfeits have none)."""
     opponents: frozenset[int] = frozenset()
     byes: int = 0
+    last_float: int = 0
+    """Last round: +1 if the player floated down (met a lower score), -1 if up, 0 if neither."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +144,11 @@ class _Context:
         steps = round(abs(a.score - b.score) * 2)
         pos_a, size_a = self.place[a.id]
         pos_b = self.place[b.id][0]
-        same_group = a.score == b.score
-        position = abs(abs(pos_a - pos_b) - size_a // 2) if same_group else (size_a - 1 - pos_a) + pos_b
-        return self._pack(colour, 0, 1 if steps else 0, steps * steps, preferences, position)
+        repeats = (1 if steps and a.last_float > 0 else 0) + (1 if steps and b.last_float < 0 else 0)
+        if a.score == b.score:
+            return self._pack(colour, 0, 0, 0, preferences, 0, 0, abs(abs(pos_a - pos_b) - size_a // 2))
+        floater = (size_a - 1 - pos_a) + pos_b  # the lowest of the group above meets the top of the next
+        return self._pack(colour, 0, 1, steps * steps, preferences, repeats, floater, 0)
 
     def float_weight(self, entrant: Entrant, below: float, bye: bool) -> int:
         """Leaving `entrant` unpaired in this bracket: the bye (the lowest score first, a tier above the
@@ -150,14 +157,24 @@ class _Context:
         position = self.count - 1 - self.rank[entrant.id]
         if bye:
             above_lowest = round((entrant.score - self.lowest) * 2)
-            return self._pack(0, above_lowest, 0, 0, 0, position)
-        return self._pack(0, 0, 1 if steps else 0, steps * steps, 0, position)
+            return self._pack(0, above_lowest, 0, 0, 0, 0, 0, position)
+        repeats = 1 if steps and entrant.last_float > 0 else 0
+        return self._pack(0, 0, 1 if steps else 0, steps * steps, 0, repeats, position, 0)
 
     @staticmethod
-    def _pack(colour: int, bye: int, floats: int, steps: int, preferences: int, position: int) -> int:
+    def _pack(
+        colour: int,
+        bye: int,
+        floats: int,
+        steps: int,
+        preferences: int,
+        repeats: int,
+        floater: int,
+        position: int,
+    ) -> int:
         """The tiers in one integer (each field capped below `_FIELD`, so `_TIER` bounds a matching's sum)."""
         penalty = colour
-        for value in (bye, floats, steps, preferences, position):
+        for value in (bye, floats, steps, preferences, repeats, floater, position):
             penalty = penalty * _TIER + min(value, _FIELD - 1)
         return _TOP - penalty
 
