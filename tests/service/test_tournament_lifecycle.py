@@ -255,8 +255,9 @@ def test_joining_leaving_and_starting_say_what_is_wrong() -> None:
     with pytest.raises(AlreadyJoined):
         host.send(lc.Join(1, 1500.0, at=0.0, roles=frozenset({77})))
     host.send(lc.Join(3, 1500.0, at=0.0, roles=frozenset({77})))
-    with pytest.raises(Full):
+    with pytest.raises(Full) as full:
         host.send(lc.Join(4, 1500.0, at=0.0, roles=frozenset({77})))
+    assert str(full.value) == "Tournament #1 is full (player limit: 3)."
     host.send(lc.Leave(3, at=0.0))
     assert [p.user_id for p in host.t.players] == [1, 2], "leaving before the start removes the player"
     with pytest.raises(NotJoined):

@@ -283,7 +283,7 @@ def _join(t: Tournament, event: Join) -> Step:
         raise RoleRequired(number=t.id, role_id=t.settings.role_id)
     active = sum(1 for p in t.players if p.active)
     if t.settings.max_players is not None and active >= t.settings.max_players:
-        raise Full(number=t.id, count=active)
+        raise Full(number=t.id, count=t.settings.max_players)
     if existing is not None:  # back in an arena after leaving it
         players = tuple(replace(p, withdrawn_after=None) if p is existing else p for p in t.players)
     else:
