@@ -175,10 +175,11 @@ def test_standings_of_a_thousand_players_take_under_50_ms() -> None:
     t = tournament(Settings("paint", Format.SWISS), players, games)
     compute(t)
     best = min(_timed(t) for _ in range(5))
-    assert best < 0.05 * 3, f"{best * 1000:.1f} ms"  # 3x headroom for a loaded test machine; see the bench
+    # CPU time, with 3x headroom: the test machine is shared (bench/tournament_pairing.py gives the figure)
+    assert best < 0.05 * 3, f"{best * 1000:.1f} ms"
 
 
 def _timed(t: Tournament) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     compute(t)
-    return time.perf_counter() - start
+    return time.process_time() - start
