@@ -407,3 +407,16 @@ def test_an_arena_never_has_a_player_in_two_matches_nor_an_immediate_rematch(pla
         free = set(range(101, 101 + players)) - set(busy)
         for a, b in itertools.combinations(sorted(free), 2):
             assert last.get(a) == b or last.get(b) == a, "two free players who may meet were left waiting"
+
+
+def test_a_restarted_host_reopens_what_was_not_opened_and_readjudicates() -> None:
+    """The host persisted the round but crashed before opening one match, and after asking for an
+    adjudication: `recover` lists exactly that work, and nothing for a tournament that is not running."""
+    step = lc.step(create(Settings("paint", Format.SWISS, round_s=60), 4).t, lc.Start(at=0.0))
+    t = step.tournament
+    first, second = [a for a in step.actions if isinstance(a, lc.OpenMatch)]
+    t = lc.step(t, lc.MatchOpened(first.game, 41)).tournament  # the second was never opened
+    assert lc.recover(t) == (second,)
+    t = lc.step(t, lc.Tick(at=60.0)).tournament
+    assert lc.recover(t) == (lc.Adjudicate(41, DeadlineRule.DRAW), second)
+    assert lc.recover(lc.step(t, lc.Cancel(at=61.0)).tournament) == ()

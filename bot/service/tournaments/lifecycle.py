@@ -22,7 +22,8 @@ The rules:
   finishes when the last one ends.
 - `Cancel` ends everything: running matches are aborted (`AbortMatch`).
 - Events that no longer apply (a second result for a match, a tick before anything is due) change nothing,
-  so the host may deliver an event twice.
+  so the host may deliver an event twice. After a restart, `recover` lists the work the host still owes
+  (matches not opened yet, adjudications asked for); `next_wakeup` says when to send the next `Tick`.
 """
 
 from __future__ import annotations
@@ -235,6 +236,21 @@ def finished_result(
 def is_rated(tournament: Tournament, result: Result) -> bool:
     """Whether a match's result goes into the ratings: a rated event's games, not its forfeits or byes."""
     return tournament.settings.rated and result.kind in (ResultKind.PLAYED, ResultKind.ADJUDICATED)
+
+
+def recover(tournament: Tournament) -> tuple[Action, ...]:
+    """What a host that restarted must (re)do for a running tournament: open the matches that have no match
+    yet, and adjudicate those it was asked to adjudicate. Opening must be keyed by (tournament, game number),
+    so a match opened just before a crash is found again rather than opened twice."""
+    if tournament.status is not Status.RUNNING:
+        return ()
+    actions: list[Action] = []
+    for game in tournament.running_games():
+        if game.match_id is None:
+            actions.append(OpenMatch(game.number, game.round, game.seats))
+        elif game.adjudicating:
+            actions.append(Adjudicate(game.match_id, tournament.settings.deadline_rule))
+    return tuple(actions)
 
 
 def next_wakeup(tournament: Tournament) -> float | None:
