@@ -55,16 +55,18 @@ def seat(players: Sequence[Seatable], size: int) -> tuple[tuple[tuple[int, ...],
 
 
 def _seated(table: Sequence[Seatable]) -> tuple[int, ...]:
-    free = list(table)
+    """Seat by seat from the first: whoever sat there least often, the lower-ranked first on a tie (the
+    table is in rank order)."""
+    free = list(enumerate(table))
     seats: list[int] = []
     for index in range(len(table)):
         chosen = min(
             free,
-            key=lambda p: (
-                p.seat_counts[index] if index < len(p.seat_counts) else 0,
-                -p.number,
+            key=lambda ranked: (
+                ranked[1].seat_counts[index] if index < len(ranked[1].seat_counts) else 0,
+                -ranked[0],
             ),
         )
         free.remove(chosen)
-        seats.append(chosen.id)
+        seats.append(chosen[1].id)
     return tuple(seats)
