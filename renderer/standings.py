@@ -115,7 +115,7 @@ def standings_png(
             (x, words.gettext(TIEBREAK_HEADS.get(key, key)), "rm")
             for x, key in zip(tie_xs, tiebreaks, strict=True)
         ),
-        (games_x, words.gettext(N_("Games")), "rm"),
+        (games_x, words.gettext(N_("Played")), "rm"),
     ]
     for x, text, anchor in heads:
         draw_text(img, x, mid, text, head_px, chosen.muted, anchor)
