@@ -55,7 +55,7 @@ from bot.service.tournaments.model import (
     Status,
     Tournament,
 )
-from bot.service.tournaments.standings import Standing, compute
+from bot.service.tournaments.standings import PLAYED_KINDS, Standing, compute
 from games.texts import Text
 
 # ------------------------------------------------------------------------------------------------ events
@@ -519,6 +519,8 @@ class _History:
     seat_counts: list[int] = field(default_factory=list)
     last_opponent: int | None = None
     floats: dict[int, int] = field(default_factory=dict)
+    results: list[float] = field(default_factory=list)
+    """Two-seat results in order (what arena points are counted from)."""
     """Round -> +1 if the player met a lower score then (floated down), -1 a higher one."""
 
 
@@ -538,6 +540,8 @@ def _history(t: Tournament) -> dict[int, _History]:
                 continue
             if game.result is not None:
                 h.score += game.result.points[seat]
+                if len(game.seats) == 2 and game.result.kind in PLAYED_KINDS:
+                    h.results.append(game.result.points[seat])
             if game.is_bye:
                 h.byes += 1 if game.result is not None and game.result.points[0] > 0 else 0
                 continue
@@ -572,13 +576,12 @@ def _arena_pair(t: Tournament, at: float) -> Step:
         return Step(t)
     busy = t.busy()
     history = _history(t)
-    table = {s.user_id: s.score for s in compute(t)}
     waiting = [
         arena.Waiting(
             p.user_id,
             p.rating,
             p.number,
-            int(table.get(p.user_id, 0)),
+            arena.points(history[p.user_id].results)[0],
             history[p.user_id].last_opponent,
             sum(history[p.user_id].colours),
         )
