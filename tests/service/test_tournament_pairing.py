@@ -104,7 +104,7 @@ def test_swiss_never_repeats_gives_one_bye_each_and_keeps_colours_within_one(
 
 
 @given(size=st.integers(4, 24), seed=st.integers(0, 2**32))
-def test_swiss_rounds_of_a_normal_length_always_pair_with_colours_within_one(size: int, seed: int) -> None:
+def test_swiss_rounds_of_a_normal_length_always_pair_within_fides_colour_rules(size: int, seed: int) -> None:
     """The default number of rounds always pairs, and keeps FIDE's absolute colour rules (it is within 1
     whenever a pairing allows it, the test above)."""
     rng = random.Random(seed)
