@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from games.base import Rules
+from games.base import Rules, Termination, on_unknown_termination
 from games.plugins import GamePlugin, discover
 
 PLUGINS: Mapping[str, GamePlugin]
@@ -33,6 +33,9 @@ _REGISTRY = ("PLUGINS", "GAMES", "GAME_IDS")
 def _registry() -> tuple[Mapping[str, GamePlugin], Mapping[str, Rules[Any, Any]], tuple[str, ...]]:
     plugins = discover()
     return plugins, {game_id: entry.rules for game_id, entry in plugins.items()}, tuple(plugins)
+
+
+on_unknown_termination(_registry)
 
 
 def __getattr__(name: str) -> Any:
@@ -71,3 +74,9 @@ def all_games() -> dict[str, Rules[Any, Any]]:
 def name(game_id: str) -> str:
     """The display name of a game: "tilingking" -> "TilingKing"."""
     return get(game_id).name
+
+
+def terminations() -> list[Termination]:
+    """Every termination: the generic ones and every registered game's (loading the registry defines them)."""
+    _registry()
+    return list(Termination)

@@ -19,7 +19,7 @@ log, resignations included, and is the one way to rebuild a game from its log.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
@@ -80,6 +80,16 @@ class ReplayError(ValueError):
 # --------------------------------------------------------------------------------------------- outcome
 
 
+_TERMINATION_DEFINERS: list[Callable[[], object]] = []
+
+
+def on_unknown_termination(define_more: Callable[[], object]) -> None:
+    """Register a call that defines more terminations (the registry: it imports every game, and each game
+    defines its own on import), made when a code not defined yet is asked for, e.g. a stored outcome read
+    before its game was imported. `games.base` never imports the registry itself."""
+    _TERMINATION_DEFINERS.append(define_more)
+
+
 class _ByCode(type):
     """`Termination.LEAD` is `Termination("lead")`: any termination by its code in capitals, wherever it is
     defined (the generic ones below, a game's own in its module)."""
@@ -93,10 +103,8 @@ class _ByCode(type):
         raise AttributeError(name)
 
     def __iter__(cls) -> Iterator[Termination]:
-        """Every termination defined so far, every registered game's included."""
-        import games
-
-        games.PLUGINS  # noqa: B018  (every registered game defines its terminations on import)
+        """Every termination defined so far: the generic ones and those of the games imported so far
+        (`games.terminations()` loads every registered game first)."""
         return iter(list(Termination._known.values()))
 
 
@@ -130,9 +138,8 @@ class Termination(str, metaclass=_ByCode):
         known = cls._known.get(code)
         if phrase is None:
             if known is None:
-                import games
-
-                games.PLUGINS  # noqa: B018  (every registered game defines its terminations on import)
+                for define_more in _TERMINATION_DEFINERS:
+                    define_more()
                 known = cls._known.get(code)
             if known is None:
                 raise ValueError(f"{code!r} is not a known termination")

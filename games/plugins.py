@@ -112,10 +112,8 @@ def from_entry_points(points: Iterable[importlib.metadata.EntryPoint]) -> dict[s
 
 def _builtin() -> dict[str, GamePlugin]:
     """The games of this package (by their `PLUGIN`), for a checkout whose metadata lacks the group."""
-    import games
-
     found: dict[str, GamePlugin] = {}
-    for info in pkgutil.iter_modules(games.__path__, prefix="games."):
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)], prefix="games."):
         plugin = getattr(importlib.import_module(info.name), "PLUGIN", None)
         if isinstance(plugin, GamePlugin):
             found[plugin.id] = _check(plugin.id, plugin, found)

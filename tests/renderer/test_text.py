@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import games
 import renderer
 from games.base import Outcome, Termination
 from renderer import text as wording
@@ -25,7 +26,7 @@ def test_the_move_number_is_the_move_about_to_be_played_and_the_count_once_over(
     assert renderer.move_caption(ply, over=True) == (f"{ply} moves" if ply != 1 else "1 move")
 
 
-@pytest.mark.parametrize("termination", list(Termination))
+@pytest.mark.parametrize("termination", games.terminations())
 def test_every_ending_has_a_result_sentence(termination: Termination) -> None:
     names = ["Alice", "Bob", "Carol"]
     win = wording.result(Outcome.win(1, 3, termination), names)
