@@ -8,17 +8,21 @@ snapshot with an InvalidSnapshot, a ValueError, as it refuses wrong types, missi
 id that is not a board, counts out of range, or lists of the wrong length):
 
 - 2 to 4 seats; per seat a supply count for every piece of the board's set, from 0 to `copies`, and a
-  supply plus that seat's pieces of the same kind on the board add up to `copies` (captured pieces return);
+  supply plus that seat's pieces of the same kind on the board add up to `copies` (captured pieces return,
+  RULES 3.4 and 3.7);
 - every placed piece covers a placement of its piece on the board (so no neutral cell), pieces never
-  overlap, and they are listed in placement order: their plies increase and come before the state's ply;
-- territory lies on no neutral cell and on no cell at the edge (a ring never encloses those), and a cell of
-  a seat's territory is covered by no piece or, unless `only_unowned`, by a piece of that seat;
-- `colours` gives each seat its own colour, and differs from seat order only after a pie swap (`swap` on);
+  overlap (RULES 3.6), and they are listed in placement order: their plies increase and come before the
+  state's ply;
+- territory lies on no neutral cell and on no cell at the edge (a ring never encloses those, RULES 3.7),
+  and a cell of a seat's territory is covered by no piece or, unless `only_unowned`, by a piece of that
+  seat (RULES 3.6);
+- `colours` gives each seat its own colour, and differs from seat order only after a pie swap (`swap` on,
+  RULES 3.9);
 - a seat that passed, or passes for the rest of the game, has had a turn (`passed` and `passall` within
-  `started`);
+  `started`, RULES 3.5);
 - a game that goes on has two or more seats in it, not all of whom passed in a row, and the seat to move
   has not resigned; a game that ended by resignation has one seat left, one that ended by passes two or
-  more.
+  more (RULES 3.5 and 3.8).
 """
 
 from __future__ import annotations
