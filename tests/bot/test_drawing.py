@@ -74,6 +74,11 @@ async def test_replays_run_in_worker_processes_and_are_cached() -> None:
         await drawing.close()
 
 
+HANG = 120
+"""Seconds after which a board that should not wait is taken to wait forever (the gated work it must not
+wait for is released only after it): a bound for a hang, far beyond a board on a busy machine."""
+
+
 class GatedExecutor(ThreadPoolExecutor):
     """A replay executor whose jobs wait for the test to open the gate."""
 
@@ -133,7 +138,7 @@ async def test_a_board_never_waits_for_a_replay() -> None:
                 outcome=None,
                 theme="default",
             ),
-            5,
+            HANG,
         )
         assert png[:4] == b"\x89PNG" and alt and not replay.done()
         executor.gate.set()
@@ -227,7 +232,7 @@ async def test_a_board_never_waits_for_an_analysis_image(monkeypatch: pytest.Mon
         await asyncio.sleep(0.05)
         png, _ = await asyncio.wait_for(
             drawing.board(game, state, last_move=None, players=["Ann", "Ben"], outcome=None, theme="default"),
-            5,
+            HANG,
         )
         assert png[:4] == b"\x89PNG" and not image.done()
         gate.set()
