@@ -30,12 +30,20 @@ class RefBoard:
 
     def __post_init__(self) -> None:
         self.cell_set = set(self.cells)
+        self._edge_neighbours: dict[Coord, list[Coord]] = {}
+
+    def edge_neighbours(self, c: Coord) -> list[Coord]:
+        """`neighbours_along_edges`, remembered per cell (the board never changes)."""
+        found = self._edge_neighbours.get(c)
+        if found is None:
+            found = self._edge_neighbours[c] = self.neighbours_along_edges(c)
+        return found
 
     @property
     def playable(self) -> int:
         return len(self.cells) - len(self.neutral)
 
-    def edge_neighbours(self, c: Coord) -> list[Coord]:
+    def neighbours_along_edges(self, c: Coord) -> list[Coord]:
         x, y = c
         if self.kind == "square":
             offs = [(1, 0), (-1, 0), (0, 1), (0, -1)]
