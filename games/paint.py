@@ -31,16 +31,13 @@ such a snapshot with an InvalidSnapshot, a ValueError, as it refuses wrong types
 
 Module functions: `tiles(state)` (White, Black), `disc_ranks(state)` (square -> rank), `areas(state, colour)`
 (bitboards), `check_invariants(state)`, `from_layout_text(text)`, `position_text(state)`,
-`fast_playout(state, rng)`. A move is `(from_square, to_square)`; a push is implied by the destination.
+`fast_playout(state, rng)`. A move is a `Move(source, dest)`, a pair of squares; a push is implied by the
+destination.
 
-Layout text (the `layout` option, `position_text`, `from_layout_text`): nine rows, rank 9 first, one symbol
-per square: `W`/`B` a White/Black disc, `o` (or `S`) a sphere, `w`/`b` an empty light/dark square, `.` an
-empty neutral square. A disc's square always has the disc's colour and a sphere's square is always neutral,
-so `W` means "White disc on a light square" and no other combination can be written. Rows are separated by
-new lines or `/`; spaces, a leading rank number with `|`, and a line of file letters are ignored; a line
-"Black to move" gives Black the first move. A layout is refused (InvalidOptions) when a coloured area has no
-disc of its colour (section 2.6), when a side has no disc or more than 6, or with more than 13 spheres.
-Fewer pieces than the game's 6 + 6 + 13 are allowed, for puzzles and lessons.
+Layout text (the `layout` option, `position_text`, `from_layout_text`): games.paint_layout reads and
+writes it. A layout is refused (InvalidOptions) when a coloured area has no disc of its colour (section 2.6),
+when a side has no disc or more than 6, or with more than 13 spheres. Fewer pieces than the game's
+6 + 6 + 13 are allowed, for puzzles and lessons.
 
 Lead counting (section 2.7, the PROPOSAL options): after every ply the side with more tiles leads and a tie
 leaves nobody in the lead. `turn_unit="ply"` (default): every ply adds 1 to the leader's lead count, or to
@@ -64,7 +61,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from random import Random
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from games.base import (
     GameOver,
@@ -83,6 +80,10 @@ from games.base import (
 )
 from games.caches import cache_field, remember
 from games.grids import SquareGrid, bits_of
+from games.paint_layout import BLACK as BLACK  # the names games.paint has always had
+from games.paint_layout import STANDARD_LAYOUT as STANDARD_LAYOUT
+from games.paint_layout import WHITE as WHITE
+from games.paint_layout import layout_rows, parse_layout
 from games.plugins import GamePlugin
 from games.snapshots import Snapshot
 from games.texts import N_, Text
@@ -110,8 +111,6 @@ FILE_I: Final = FILE_A << 8
 NOT_FILE_A: Final = FULL & ~FILE_A
 NOT_FILE_I: Final = FULL & ~FILE_I
 
-WHITE: Final = 0
-BLACK: Final = 1
 COLOUR_NAMES: Final = (Text("White"), Text("Black"))
 _STEPS: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))  # north, east, south, west
 
@@ -204,7 +203,7 @@ class PaintState:
     # position, so it takes no part in equality.
     pushed_to: int = field(default=-1, compare=False, hash=False)
     # Hidden cache (games.caches): the mover's legal moves (section 2.5, whatever the result).
-    _moves: tuple[tuple[int, int], ...] | None = cache_field()
+    _moves: tuple[Move, ...] | None = cache_field()
 
     @property
     def lead_turns(self) -> int:
@@ -313,8 +312,15 @@ def _outward(source: int, ray: int) -> list[int]:
     return sorted(bits_of(ray), key=lambda square: abs(square - source))
 
 
-Move = tuple[int, int]
-"""(from square, to square); a push is implied when the destination holds a sphere."""
+class Move(NamedTuple):
+    """One Paint move: the disc on `source` goes to `dest` (square indices); a push is implied when the
+    destination holds a sphere. A pair, so `(source, dest)` equals it; written `c1-c5` (`RULES.notation`,
+    `RULES.parse`)."""
+
+    source: int
+    dest: int
+
+
 MoveTable = tuple[tuple[tuple[Move, ...], ...], ...]
 
 
@@ -327,8 +333,8 @@ def _move_tables(rays: tuple[int, ...]) -> tuple[MoveTable, MoveTable]:
     for s in range(SIZE):
         line = _outward(s, rays[s])
         for i, q in enumerate(line):
-            before[s][q] = tuple((s, t) for t in line[:i])
-            through[s][q] = tuple((s, t) for t in line[: i + 1])
+            before[s][q] = tuple(Move(s, t) for t in line[:i])
+            through[s][q] = tuple(Move(s, t) for t in line[: i + 1])
     return tuple(map(tuple, before)), tuple(map(tuple, through))
 
 
@@ -336,7 +342,7 @@ def _move_tables(rays: tuple[int, ...]) -> tuple[MoveTable, MoveTable]:
     _move_tables(rays) for rays in (RAY_N, RAY_E, RAY_S, RAY_W)
 )
 ALL_N, ALL_E, ALL_S, ALL_W = (
-    tuple(tuple((s, t) for t in _outward(s, rays[s])) for s in range(SIZE))
+    tuple(tuple(Move(s, t) for t in _outward(s, rays[s])) for s in range(SIZE))
     for rays in (RAY_N, RAY_E, RAY_S, RAY_W)
 )
 
@@ -574,26 +580,8 @@ def fast_playout(state: PaintState, rng: Random) -> int | None:
 
 # --------------------------------------------------------------------------------------------- layouts
 
-STANDARD_LAYOUT: Final = "\n".join(
-    [
-        ".BBB.BBB.",
-        ".........",
-        "..o...o..",
-        ".o..o..o.",
-        "..o.o.o..",
-        ".o..o..o.",
-        "..o...o..",
-        ".........",
-        ".WWW.WWW.",
-    ]
-)
-"""Section 2.3 (a reconstruction, not the designer's layout), rank 9 first."""
-
 MAX_DISCS: Final = 6
 MAX_SPHERES: Final = 13
-_CELL_SYMBOLS: Final = frozenset("WBoSwb.")
-_FILE_LINE: Final = "abcdefghi"
-_RANK_PREFIX: Final = re.compile(r"^\s*\d\s*\|?")
 
 
 def check_invariants(state: PaintState) -> list[str]:
@@ -694,89 +682,19 @@ def _names(mask: int) -> str:
     return ", ".join(GRID.label(i) for i in bits_of(mask))
 
 
-def _board_rows(text: str) -> tuple[list[str], Seat | None]:
-    """The nine board rows of a layout text (rank 9 first) and the side to move, if a line names it."""
-    rows: list[str] = []
-    to_move: Seat | None = None
-    for number, line in enumerate(re.split(r"[\n/]", text), start=1):
-        if not line.strip():
-            continue
-        lowered = line.lower()
-        if "to move" in lowered:
-            side = re.search(r"(white|black)\s+to\s+move", lowered)
-            if side is None:
-                raise InvalidOptions(
-                    Text("line {number}: write 'White to move' or 'Black to move'", number=number)
-                )
-            to_move = WHITE if side.group(1) == "white" else BLACK
-            continue
-        cells = _RANK_PREFIX.sub("", line) if len(line.replace(" ", "")) > 9 else line
-        cells = cells.replace(" ", "").replace("|", "")
-        if cells.lower() == _FILE_LINE:
-            continue
-        bad = sorted(set(cells) - _CELL_SYMBOLS)
-        if bad:
-            raise InvalidOptions(
-                Text(
-                    "layout line {number} has {bad!r}; "
-                    "use W B (discs), o (sphere), w b (light/dark), . (neutral)",
-                    number=number,
-                    bad=bad[0],
-                )
-            )
-        if len(cells) != 9:
-            raise InvalidOptions(
-                Text.ngettext(
-                    "layout line {number} has {count} square; each row needs 9",
-                    "layout line {number} has {count} squares; each row needs 9",
-                    len(cells),
-                    number=number,
-                    count=len(cells),
-                )
-            )
-        rows.append(cells)
-    if len(rows) != 9:
-        raise InvalidOptions(
-            Text.ngettext(
-                "the layout has {count} row; it needs 9 (rank 9 first)",
-                "the layout has {count} rows; it needs 9 (rank 9 first)",
-                len(rows),
-                count=len(rows),
-            )
-        )
-    return rows, to_move
-
-
 def from_layout_text(text: str) -> PaintState:
-    """A position from its layout text (see the module docstring), White to move unless a line says
-    "Black to move". The counters start at zero. Raises InvalidOptions (a ValueError) for a layout that
-    breaks the rules' invariants: a coloured area without a disc of its colour, more than 6 discs a side or
-    no disc at all, more than 13 spheres. Fewer pieces than the game's 6 + 6 + 13 are allowed (puzzles)."""
-    rows, to_move = _board_rows(text)
-    light = dark = white_discs = black_discs = spheres = 0
-    for row_index, row in enumerate(rows):
-        y = 8 - row_index
-        for x, symbol in enumerate(row):
-            bit = 1 << (y * 9 + x)
-            if symbol == "W":
-                white_discs |= bit
-                light |= bit
-            elif symbol == "B":
-                black_discs |= bit
-                dark |= bit
-            elif symbol in "oS":
-                spheres |= bit
-            elif symbol == "w":
-                light |= bit
-            elif symbol == "b":
-                dark |= bit
+    """A position from its layout text (games.paint_layout), White to move unless a line says "Black to
+    move". The counters start at zero. Raises InvalidOptions (a ValueError) for a layout that breaks the
+    rules' invariants: a coloured area without a disc of its colour, more than 6 discs a side or no disc at
+    all, more than 13 spheres. Fewer pieces than the game's 6 + 6 + 13 are allowed (puzzles)."""
+    layout = parse_layout(text)
     state = PaintState(
-        light=light,
-        dark=dark,
-        white_discs=white_discs,
-        black_discs=black_discs,
-        spheres=spheres,
-        to_move=WHITE if to_move is None else to_move,
+        light=layout.light,
+        dark=layout.dark,
+        white_discs=layout.white_discs,
+        black_discs=layout.black_discs,
+        spheres=layout.spheres,
+        to_move=WHITE if layout.to_move is None else layout.to_move,
     )
     problems = check_invariants(state)
     if problems:
@@ -786,25 +704,13 @@ def from_layout_text(text: str) -> PaintState:
 
 def board_rows(state: PaintState) -> list[str]:
     """The board as nine strings of layout symbols, rank 9 first."""
-    rows = []
-    for y in range(8, -1, -1):
-        row = []
-        for x in range(9):
-            bit = 1 << (y * 9 + x)
-            if state.white_discs & bit:
-                row.append("W")
-            elif state.black_discs & bit:
-                row.append("B")
-            elif state.spheres & bit:
-                row.append("o")
-            elif state.light & bit:
-                row.append("w")
-            elif state.dark & bit:
-                row.append("b")
-            else:
-                row.append(".")
-        rows.append("".join(row))
-    return rows
+    return layout_rows(
+        light=state.light,
+        dark=state.dark,
+        white_discs=state.white_discs,
+        black_discs=state.black_discs,
+        spheres=state.spheres,
+    )
 
 
 def position_text(state: PaintState) -> str:
@@ -964,7 +870,7 @@ class PaintRules:
         if move in _state_moves(state):  # a legal move is a pair of squares
             source, dest = move
             return _after(state, source, dest)
-        if not (type(move) is tuple and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
+        if not (isinstance(move, tuple) and len(move) == 2 and type(move[0]) is int and type(move[1]) is int):
             raise IllegalMove(Text("that is not a Paint move: a move is a (from, to) pair of squares"))
         raise IllegalMove(self._why_illegal(state, *move))
 
@@ -1004,9 +910,10 @@ class PaintRules:
             dest = GRID.parse(match.group(3) + match.group(4))
         except ValueError as error:
             raise InvalidMove(*error.args) from None
-        if not self.is_legal(state, (source, dest)):
+        move = Move(source, dest)
+        if not self.is_legal(state, move):
             raise IllegalMove(self._why_illegal(state, source, dest))
-        return source, dest
+        return move
 
     def _why_illegal(self, state: PaintState, source: int, dest: int) -> str:
         """Why (source, dest) is not legal, walking the line as section 2.5 does."""

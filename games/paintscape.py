@@ -193,7 +193,12 @@ class PaintscapeState(NamedTuple):
 _make_state = tuple.__new__
 """`_make_state(PaintscapeState, fields)` serves the hot path, a placement in `apply` (and the collection it
 may make): it packs the fields unpacked from the state before, in declaration order, five times faster than
-`_replace`. Everywhere else states are built by keyword or `_replace`."""
+`_replace`. Everywhere else states are built by keyword or `_replace`.
+
+This is why Paintscape's state is a NamedTuple where Paint's and TilingKing's are frozen slotted dataclasses:
+a frozen dataclass cannot be packed this way. Measured (one process, CPU time, 300,000 placements): packing a
+NamedTuple 0.33 us, a frozen slotted dataclass filled through its slot descriptors 0.65 us, built by keyword
+1.5 us, against about 3.5 us for a whole ply of a random playout (to_move, legal_moves, apply)."""
 
 
 def swap_move(stone: int, tile: int) -> int:

@@ -15,6 +15,21 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("tessera", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("tessera")
 
+SETTLE_SECONDS = 60.0
+"""The real seconds SimCord waits for the bot to settle before failing a test (its own default is 5): the
+bot drawing boards or thinking on a busy 2-core machine may take longer, and only a hung bot takes this."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every test SimCord's settle limit of SETTLE_SECONDS unless its own marker sets one."""
+    for item in items:
+        marker = item.get_closest_marker("simcord")
+        options = dict(marker.kwargs) if marker is not None else {}
+        if "settle_timeout" not in options:
+            options["settle_timeout"] = SETTLE_SECONDS
+            item.add_marker(pytest.mark.simcord(**options), append=False)
+
+
 AIOSQLITE_WORKER = "_connection_worker_thread"
 
 

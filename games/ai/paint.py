@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
@@ -41,7 +42,9 @@ def gain(own: int, opponent: int, move: tuple[int, int]) -> int:
     return (path & ~own).bit_count() + (path & opponent).bit_count()
 
 
-def greedy_pick(moves: list[tuple[int, int]], own: int, opponent: int, rng: random.Random) -> tuple[int, int]:
+def greedy_pick(
+    moves: Sequence[tuple[int, int]], own: int, opponent: int, rng: random.Random
+) -> tuple[int, int]:
     """The move with the largest `gain`, ties broken at random."""
     best: list[tuple[int, int]] = []
     best_gain = -1

@@ -4,29 +4,15 @@ Everything is bitmasks over the board's cell indices (bit i = cell i). Placement
 (`Board.placements`), so listing the legal ones is one `mask & blocked == 0` test each, and captures are
 flood fills over the vertex-neighbour masks, started only next to the new piece.
 
-Invariants of every reachable position (`check_invariants` lists what breaks them; `RULES.load` refuses such
-a snapshot with an InvalidSnapshot, a ValueError, as it refuses wrong types, missing or unknown keys, a board
-id that is not a board, counts out of range, or lists of the wrong length):
-
-- 2 to 4 seats; per seat a supply count for every piece of the board's set, from 0 to `copies`, and a
-  supply plus that seat's pieces of the same kind on the board add up to `copies` (captured pieces return);
-- every placed piece covers a placement of its piece on the board (so no neutral cell), pieces never
-  overlap, and they are listed in placement order: their plies increase and come before the state's ply;
-- territory lies on no neutral cell and on no cell at the edge (a ring never encloses those), and a cell of
-  a seat's territory is covered by no piece or, unless `only_unowned`, by a piece of that seat;
-- `colours` gives each seat its own colour, and differs from seat order only after a pie swap (`swap` on);
-- a seat that passed, or passes for the rest of the game, has had a turn (`passed` and `passall` within
-  `started`);
-- a game that goes on has two or more seats in it, not all of whom passed in a row, and the seat to move
-  has not resigned; a game that ended by resignation has one seat left, one that ended by passes two or
-  more.
+The values (state, settings, moves) live in games.tilingking.state, the snapshot format and the invariants
+of every reachable position, which `RULES.load` checks, in games.tilingking.loading.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from typing import Any, ClassVar
 
@@ -45,12 +31,36 @@ from games.base import (
     move_text,
     resolve_options,
 )
-from games.caches import cache_field, remember
+from games.caches import remember
 from games.grids import bits_of
-from games.snapshots import Snapshot, is_whole
 from games.texts import N_, Text
 from games.tilingking.boards import PRESETS, Board, board, custom_id
+from games.tilingking.loading import check_invariants, dump_state, load_state
 from games.tilingking.pieces import MAX_SIZE, Piece, default_copies, piece_index, pieces
+from games.tilingking.state import (
+    COLOURS,
+    MAX_COPIES,
+    PASS,
+    PASS_MOVE,
+    PASSALL,
+    PASSALL_MOVE,
+    PLACE,
+    RESIGN,
+    RESIGN_MOVE,
+    RULESETS,
+    SEATS,
+    SWAP,
+    SWAP_MOVE,
+    TILE_HOARD,
+    TIMEOUT_PASSALL,
+    TIMEOUT_RESIGN,
+    Move,
+    Placed,
+    Settings,
+    TilingState,
+    scores,
+    supply,
+)
 
 PASSES = Termination(
     "passes",
@@ -60,153 +70,6 @@ PASSES = Termination(
     draw=N_("Draw on score"),
 )
 """TilingKing's own way to end: a full round of passes, scores compared (`Termination.PASSES`)."""
-
-COLOURS: tuple[str, ...] = (Text("Red"), Text("Blue"), Text("Green"), Text("Yellow"))
-"""Colour names by colour index; seat s starts with colour s (the pie swap exchanges them)."""
-
-PLACE, PASS, PASSALL, RESIGN, SWAP = "place", "pass", "passall", "resign", "swap"
-MAX_COPIES = 20
-"""The most copies of the piece set a player can have (the option's limit; the default is at most 5)."""
-MAX_PLY = 1_000_000
-"""A sanity bound on a stored ply count, far beyond any game."""
-TILE_HOARD = ("single_piece_capture", "protect_capturing_pieces", "only_unowned", "swap")
-"""The options the `tilehoard` ruleset switches on unless they are given explicitly."""
-
-
-# --------------------------------------------------------------------------------------------- values
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One move: `action` is place, pass, passall, resign or swap; a placement names its piece id and its
-    cells as a bitmask over the board's cell indices."""
-
-    action: str
-    piece: str = ""
-    mask: int = 0
-
-    @property
-    def cells(self) -> tuple[int, ...]:
-        """The cell indices of a placement, lowest first."""
-        return tuple(bits_of(self.mask))
-
-
-PASS_MOVE = Move(PASS)
-PASSALL_MOVE = Move(PASSALL)
-RESIGN_MOVE = Move(RESIGN)
-
-TIMEOUT_PASSALL, TIMEOUT_RESIGN = "passall", "resign"
-TIMEOUTS = (TIMEOUT_PASSALL, TIMEOUT_RESIGN)
-"""The `timeout` option: what running out of time does (the rule: pass all; our proposal: resign)."""
-SWAP_MOVE = Move(SWAP)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Placed:
-    """A piece on the board: its owner seat, piece id, cell indices, the ply it was placed on, the same cells
-    as a bitmask, and whether it has taken part in a capture (for `protect_capturing_pieces`)."""
-
-    owner: Seat
-    piece: str
-    cells: tuple[int, ...]
-    ply: int
-    mask: int
-    capturer: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """The resolved match options (see `TilingKingRules.options`)."""
-
-    board: str = "sq9"
-    copies: int = 1
-    reflections: bool = True
-    half_cap: bool = True
-    ruleset: str = "tilingking"
-    single_piece_capture: bool = False
-    protect_capturing_pieces: bool = False
-    only_unowned: bool = False
-    swap: bool = False
-    end_when_stuck: bool = True
-    timeout: str = "passall"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TilingState:
-    """A TilingKing position (frozen, hashable). See the package docstring for the fields others use.
-
-    `turn` is the seat to move (meaningless once `ended` is set); `passed` is the bitmask of seats that have
-    passed since the last placement or swap; `started` the bitmask of seats that have had a turn (for the
-    pie swap); `colours[s]` is seat s's colour index in `COLOURS`.
-    """
-
-    board: Board
-    settings: Settings
-    supplies: tuple[tuple[int, ...], ...]
-    territory_masks: tuple[int, ...]
-    passall: tuple[bool, ...]
-    resigned: tuple[bool, ...]
-    colours: tuple[int, ...]
-    placed: tuple[Placed, ...] = ()
-    turn: Seat = 0
-    ply: int = 0
-    passed: int = 0
-    started: int = 0
-    ended: Termination | None = None
-    # Hidden caches (games.caches), derived from the fields above on first use.
-    _territory: tuple[Seat | None, ...] | None = cache_field()
-    _covered_masks: tuple[int, ...] | None = cache_field()
-    _blocked: tuple[int, ...] | None = cache_field()
-    _must_pass: bool | None = cache_field()
-
-    @property
-    def seats(self) -> int:
-        return len(self.supplies)
-
-    @property
-    def territory(self) -> tuple[Seat | None, ...]:
-        """Per cell index, the seat owning it as territory, or None."""
-        owners = self._territory
-        if owners is None:
-            found: list[Seat | None] = [None] * self.board.size
-            for seat, mask in enumerate(self.territory_masks):
-                for i in bits_of(mask):
-                    found[i] = seat
-            owners = remember(self, "_territory", tuple(found))
-        return owners
-
-    @property
-    def covered_masks(self) -> tuple[int, ...]:
-        """Per seat, the cells its pieces cover."""
-        masks = self._covered_masks
-        if masks is None:
-            found = [0] * self.seats
-            for piece in self.placed:
-                found[piece.owner] |= piece.mask
-            masks = remember(self, "_covered_masks", tuple(found))
-        return masks
-
-    @property
-    def covered(self) -> int:
-        """Every covered cell."""
-        out = 0
-        for mask in self.covered_masks:
-            out |= mask
-        return out
-
-
-def supply(state: TilingState, seat: Seat) -> dict[str, int]:
-    """The pieces seat `seat` still has to place: piece id -> count, in set order."""
-    return {p.id: n for p, n in zip(pieces(state.board.kind), state.supplies[seat], strict=True)}
-
-
-def scores(state: TilingState) -> tuple[int, ...]:
-    """Per seat: cells covered by its pieces or owned as its territory, each cell once (RULES 3.8)."""
-    return tuple(
-        (covered | territory).bit_count()
-        for covered, territory in zip(state.covered_masks, state.territory_masks, strict=True)
-    )
-
 
 # --------------------------------------------------------------------------------------------- tables
 
@@ -282,7 +145,7 @@ class TilingKingRules:
 
     id: ClassVar[str] = "tilingking"
     name: ClassVar[str] = "TilingKing"
-    seats: ClassVar[range] = range(2, 5)
+    seats: ClassVar[range] = SEATS
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "board",
@@ -316,7 +179,7 @@ class TilingKingRules:
             "ruleset",
             "tilingking",
             N_("tilehoard switches on the four Tile Hoard options"),
-            choices=("tilingking", "tilehoard"),
+            choices=RULESETS,
         ),
         Option(
             "single_piece_capture",
@@ -1006,215 +869,16 @@ class TilingKingRules:
     # ----------------------------------------------------------------------------------------- storage
 
     def dump(self, state: TilingState) -> dict[str, Any]:
-        s = state.settings
-        return {
-            "settings": {name: getattr(s, name) for name in Settings.__dataclass_fields__},
-            "supplies": [list(x) for x in state.supplies],
-            "territory": list(state.territory),
-            "passall": list(state.passall),
-            "resigned": list(state.resigned),
-            "colours": list(state.colours),
-            "placed": [[p.owner, p.piece, list(p.cells), p.ply, p.capturer] for p in state.placed],
-            "turn": state.turn,
-            "ply": state.ply,
-            "passed": state.passed,
-            "started": state.started,
-            "ended": None if state.ended is None else state.ended.value,
-        }
+        """The snapshot games.tilingking.loading writes."""
+        return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> TilingState:
-        """The state `dump` wrote. Raises InvalidSnapshot (a ValueError) naming the first field that has the
-        wrong type or range, or the invariants of reachable positions (module docstring) that it breaks."""
-        snapshot = Snapshot(data, "TilingKing snapshot", _DUMP_FIELDS)
-        settings = _load_settings(snapshot)
-        the_board = board(settings.board)
-        kind_pieces = pieces(the_board.kind)
-        fewest, most = min(self.seats), max(self.seats)
-        seats = len(snapshot.items("supplies", None, lambda item, where: item, longest=most))
-        if seats < fewest:
-            raise snapshot.fail("supplies", f"one list per seat, {fewest} to {most} lists")
-
-        def counts(item: Any, where: str) -> tuple[int, ...]:
-            if not (
-                isinstance(item, list)
-                and len(item) == len(kind_pieces)
-                and all(is_whole(n) and 0 <= n <= settings.copies for n in item)
-            ):
-                expected = f"{len(kind_pieces)} counts from 0 to {settings.copies} (copies)"
-                raise snapshot.item_error(where, expected, item)
-            return tuple(item)
-
-        def owner(item: Any, where: str) -> Seat | None:
-            if item is None or (is_whole(item) and 0 <= item < seats):
-                return item
-            raise snapshot.item_error(where, f"null or a seat from 0 to {seats - 1}", item)
-
-        def flag(item: Any, where: str) -> bool:
-            if isinstance(item, bool):
-                return item
-            raise snapshot.item_error(where, "true or false", item)
-
-        def seat(item: Any, where: str) -> Seat:
-            if is_whole(item) and 0 <= item < seats:
-                return item
-            raise snapshot.item_error(where, f"a seat from 0 to {seats - 1}", item)
-
-        ply = snapshot.whole("ply", 0, MAX_PLY)
-        ids = {p.id: i for i, p in enumerate(kind_pieces)}
-        by_mask = the_board.placement_piece(settings.reflections)
-
-        def piece(item: Any, where: str) -> Placed:
-            expected = "[owner seat, piece id, its cells, the ply it was placed on, capturer]"
-            if not (isinstance(item, list) and len(item) == 5):
-                raise snapshot.item_error(where, expected, item)
-            who, piece_id, cells, placed_on, capturer = item
-            known = isinstance(piece_id, str) and piece_id in ids
-            if not (is_whole(who) and 0 <= who < seats and known and isinstance(capturer, bool)):
-                raise snapshot.item_error(where, expected, item)
-            if not (isinstance(cells, list) and all(is_whole(c) and 0 <= c < the_board.size for c in cells)):
-                raise snapshot.item_error(where, f"{expected} with cells on the board", item)
-            mask = the_board.mask_of(cells)
-            if len(cells) != mask.bit_count() or by_mask.get(mask) != ids[piece_id]:
-                raise snapshot.item_error(where, f"a placement of {piece_id} on the board", item)
-            if not (is_whole(placed_on) and 0 <= placed_on < ply):
-                raise snapshot.item_error(where, f"{expected} with a ply before {ply}", item)
-            return Placed(
-                owner=who,
-                piece=piece_id,
-                cells=tuple(bits_of(mask)),
-                ply=placed_on,
-                mask=mask,
-                capturer=capturer,
-            )
-
-        ended = snapshot.choice("ended", (None, Termination.PASSES.value, Termination.RESIGNATION.value))
-        territory = [0] * seats
-        for i, who in enumerate(snapshot.items("territory", the_board.size, owner)):
-            if who is not None:
-                territory[who] |= 1 << i
-        every_seat = (1 << seats) - 1
-        state = TilingState(
-            board=the_board,
-            settings=settings,
-            supplies=tuple(snapshot.items("supplies", seats, counts)),
-            territory_masks=tuple(territory),
-            passall=tuple(snapshot.items("passall", seats, flag)),
-            resigned=tuple(snapshot.items("resigned", seats, flag)),
-            colours=tuple(snapshot.items("colours", seats, seat)),
-            placed=tuple(snapshot.items("placed", None, piece, longest=the_board.playable_count)),
-            turn=snapshot.whole("turn", 0, seats - 1),
-            ply=ply,
-            passed=snapshot.whole("passed", 0, every_seat),
-            started=snapshot.whole("started", 0, every_seat),
-            ended=None if ended is None else Termination(ended),
-        )
-        problems = check_invariants(state)
-        if problems:
-            raise snapshot.invalid("; ".join(problems))
-        return state
+        """The state `dump` wrote; InvalidSnapshot (a ValueError) naming the first field with the wrong type
+        or range, or the invariant of reachable positions it breaks (games.tilingking.loading)."""
+        return load_state(data)
 
 
-# --------------------------------------------------------------------------------------------- snapshots
-
-_DUMP_FIELDS = (
-    "settings",
-    "supplies",
-    "territory",
-    "passall",
-    "resigned",
-    "colours",
-    "placed",
-    "turn",
-    "ply",
-    "passed",
-    "started",
-    "ended",
-)
-_SETTING_FLAGS = (
-    "reflections",
-    "half_cap",
-    "single_piece_capture",
-    "protect_capturing_pieces",
-    "only_unowned",
-    "swap",
-    "end_when_stuck",
-)
-
-
-def _load_settings(snapshot: Snapshot) -> Settings:
-    """The `settings` object of a snapshot: every field of `Settings`, each as the options allow."""
-    optional = ("timeout",)  # added later: a snapshot without it keeps the rule, pass all
-    required = [name for name in Settings.__dataclass_fields__ if name not in optional]
-    part = snapshot.part("settings", required, optional)
-    board_id = part.text("board", 10)
-    try:
-        board(board_id)
-    except ValueError as error:
-        raise part.fail("board", f"a board id ({error})") from None
-    rulesets = next(o.choices for o in TilingKingRules.options if o.name == "ruleset")
-    return Settings(
-        board=board_id,
-        copies=part.whole("copies", 1, MAX_COPIES),
-        ruleset=part.choice("ruleset", rulesets),
-        timeout=part.choice("timeout", TIMEOUTS) if part.has("timeout") else TIMEOUT_PASSALL,
-        **{name: part.flag(name) for name in _SETTING_FLAGS},
-    )
-
-
-def check_invariants(state: TilingState) -> list[str]:
-    """What is wrong with a position: the invariants of every reachable state (module docstring); [] when
-    it is sound. The fields' own types and ranges are `load`'s to check."""
-    problems: list[str] = []
-    the_board, seats = state.board, state.seats
-    kind_pieces = pieces(the_board.kind)
-    covered = 0
-    for k, piece in enumerate(state.placed):
-        if piece.mask & covered:
-            problems.append(f"placed[{k}] overlaps another piece")
-        covered |= piece.mask
-        if k and piece.ply <= state.placed[k - 1].ply:
-            problems.append(f"placed[{k}] is not in placement order (plies must increase)")
-    copies = state.settings.copies
-    for seat in range(seats):
-        for index, kind_piece in enumerate(kind_pieces):
-            on_board = sum(1 for p in state.placed if p.owner == seat and p.piece == kind_piece.id)
-            in_supply = state.supplies[seat][index]
-            if in_supply + on_board != copies:
-                problems.append(
-                    f"seat {seat} has {in_supply} {kind_piece.id} in supply and {on_board} on the board, "
-                    f"which must add up to the {copies} copies"
-                )
-    for seat, mask in enumerate(state.territory_masks):
-        if mask & (the_board.neutral_mask | the_board.outside_mask):
-            problems.append(f"seat {seat}'s territory includes a neutral cell or one at the edge")
-        others = 0
-        for p in state.placed:
-            if p.owner != seat or state.settings.only_unowned:
-                others |= p.mask
-        if mask & others:
-            problems.append(f"a piece stands on seat {seat}'s territory where it may not")
-    if sorted(state.colours) != list(range(seats)):
-        problems.append(f"colours {list(state.colours)} must give each seat its own colour")
-    elif not state.settings.swap and list(state.colours) != list(range(seats)):
-        problems.append("only the pie swap exchanges colours, and swap is off")
-    if state.passed & ~state.started:
-        problems.append("a seat has passed without having had a turn (passed is not within started)")
-    if any(state.passall[s] and not state.started >> s & 1 for s in range(seats)):
-        problems.append("a seat passes for the rest of the game without having had a turn")
-    active = [s for s in range(seats) if not state.resigned[s]]
-    active_mask = sum(1 << s for s in active)
-    if state.ended is None:
-        if len(active) <= 1:
-            problems.append("all but one seat have resigned, so the game has ended (by resignation)")
-        elif state.passed & active_mask == active_mask:
-            problems.append("every seat in the game has passed in a row, so the game has ended (by passes)")
-        if state.resigned[state.turn]:
-            problems.append(f"seat {state.turn} is to move but has resigned")
-    elif state.ended is Termination.RESIGNATION and len(active) != 1:
-        problems.append("a game ends by resignation when exactly one seat is left")
-    elif state.ended is Termination.PASSES and len(active) < 2:
-        problems.append("a game that ended by passes still has two or more seats in it")
-    return problems
+# --------------------------------------------------------------------------------------------- helpers
 
 
 def _set(values: tuple[bool, ...], seat: Seat, value: bool) -> tuple[bool, ...]:
@@ -1226,8 +890,20 @@ def piece_of(kind: str, piece_id: str) -> Piece:
     return pieces(kind)[piece_index(kind)[piece_id.upper()]]
 
 
-__all__ = [
+__all__ = [  # the values are games.tilingking.state's, named here too for the AI and the tests
     "COLOURS",
+    "MAX_COPIES",
+    "PASS",
+    "PASSALL",
+    "PASSALL_MOVE",
+    "PASS_MOVE",
+    "PLACE",
+    "RESIGN",
+    "RESIGN_MOVE",
+    "SWAP",
+    "SWAP_MOVE",
+    "TIMEOUT_PASSALL",
+    "TIMEOUT_RESIGN",
     "Move",
     "Placed",
     "Settings",

@@ -34,14 +34,25 @@ from tests.entry_helpers import (
 
 
 @pytest.mark.parametrize("damage", DAMAGE)
-def test_a_broken_database_stops_the_bot_with_one_line_and_code_3(tmp_path: Path, damage: str) -> None:
+async def test_a_broken_database_stops_the_bot_with_one_line_and_code_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    """In-process (`run_bot`, what `python -m bot` runs after reading its settings); the read-only folder
+    needs a process without root's capabilities, and `python -m bot` itself is started by the tests below."""
     path = damaged_database(tmp_path / "data", damage)
-    command = [sys.executable, "-m", "bot"]
     if damage == "read-only-folder":
-        command = as_unprivileged(command)
-    done = run(command, tmp_path, DISCORD_TOKEN=FAKE_TOKEN, DATABASE_URL=f"sqlite:///{path}")
-    assert done.returncode == entry.EXIT_DATABASE, done.stderr
-    line = one_line_error(done, "tessera:")
+        command = as_unprivileged([sys.executable, "-m", "bot"])
+        done = await asyncio.to_thread(
+            run, command, tmp_path, DISCORD_TOKEN=FAKE_TOKEN, DATABASE_URL=f"sqlite:///{path}"
+        )
+        assert done.returncode == entry.EXIT_DATABASE, done.stderr
+        line = one_line_error(done, "tessera:")
+    else:
+        settings = make_settings(tmp_path / "data", database_url=f"sqlite:///{path}")
+        assert await entry.run_bot(settings) == entry.EXIT_DATABASE
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and err.count("\n") == 1 and err.startswith("tessera: "), err
+        line = err.strip()
     assert str(path) in line and ("restore it from a backup" in line or "permissions" in line)
 
 
@@ -66,11 +77,14 @@ def test_a_second_process_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> 
     assert "in use by another process" in one_line_error(done, "tessera:")
 
 
-def test_an_unreachable_postgresql_stops_the_bot_with_code_3(tmp_path: Path) -> None:
+async def test_an_unreachable_postgresql_stops_the_bot_with_code_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("bot.service.store.postgres", reason="the PostgreSQL store is not on this branch")
-    done = start_bot(tmp_path, f"postgresql://tessera@127.0.0.1:{closed_port()}/tessera")
-    assert done.returncode == entry.EXIT_DATABASE, done.stderr
-    one_line_error(done, "tessera:")
+    url = f"postgresql://tessera@127.0.0.1:{closed_port()}/tessera"
+    assert await entry.run_bot(make_settings(tmp_path / "data", database_url=url)) == entry.EXIT_DATABASE
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1 and err.startswith("tessera: "), err
 
 
 class ClosedSocket:
@@ -131,31 +145,41 @@ def test_help_documents_every_exit_code(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.parametrize("damage", [*DAMAGE, "missing"])
-def test_check_db_on_a_broken_database_is_one_line_and_code_2(tmp_path: Path, damage: str) -> None:
+def test_check_db_on_a_broken_database_is_one_line_and_code_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    """In-process (`main`, as `python -m bot check-db` calls it), but for the read-only folder, which needs
+    a process without root's capabilities."""
     if damage == "missing":
         path = tmp_path / "data" / "absent.sqlite3"
     else:
         path = damaged_database(tmp_path / "data", damage)
-    command = [sys.executable, "-m", "bot", "check-db", "--database-url", f"sqlite:///{path}"]
+    arguments = ["check-db", "--database-url", f"sqlite:///{path}"]
     if damage == "read-only-folder":
-        command = as_unprivileged(command)
-    done = run(command, tmp_path)
+        done = run(as_unprivileged([sys.executable, "-m", "bot", *arguments]), tmp_path)
+    else:
+        code = entry.main(arguments)
+        out, err = capsys.readouterr()
+        done = subprocess.CompletedProcess(arguments, code, out, err)
     assert done.returncode == 2, done.stderr
     assert str(path) in one_line_error(done, "check-db:")
     assert done.stdout == ""
 
 
-def test_check_db_reads_database_url_without_a_token(tmp_path: Path) -> None:
+def test_check_db_reads_database_url_without_a_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     async def make() -> None:
         store = await SqliteStore.open(str(tmp_path / "elsewhere.sqlite3"))
         await store.close()
 
     asyncio.run(make())
-    done = run(
-        [sys.executable, "-m", "bot", "check-db"], tmp_path, DATABASE_URL="sqlite:///elsewhere.sqlite3"
-    )
-    assert done.returncode == 0, done.stderr
-    assert "sqlite:///elsewhere.sqlite3 is consistent" in done.stdout
+    for name in SETTING_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///elsewhere.sqlite3")
+    assert entry.main(["check-db"]) == 0
+    assert "sqlite:///elsewhere.sqlite3 is consistent" in capsys.readouterr().out
 
 
 def test_check_db_takes_a_postgresql_url_from_the_environment(

@@ -20,22 +20,26 @@ from bot.service import Service
 from bot.service.store.postgres import with_search_path
 from tests.bot.conftest import FAKE_TOKEN
 from tests.entry_helpers import as_unprivileged, closed_port, one_line_error, run, start_bot
-from tests.service.helpers import CAROL, CHANNEL, DAVE, start_match
+from tests.service.helpers import CHANNEL, start_match
 
 PG_URL_VARIABLE = "TESSERA_TEST_DATABASE_URL"
 
 
-def two_matches(url: str) -> tuple[int, int]:
-    """A database at `url` with two active matches (Paintscape, a real game); their ids."""
+def active_matches(url: str, count: int) -> list[int]:
+    """A database at `url` with `count` active Paintscape matches, each between its own two players in its
+    own channel; their ids in the order they were made."""
 
-    async def make() -> tuple[int, int]:
+    async def make() -> list[int]:
         service = await Service.open(url)
         try:
-            first = await start_match(service, "paintscape")
-            second = await start_match(
-                service, "paintscape", challenger=CAROL, opponent=DAVE, channel=CHANNEL + 1
-            )
-            return first.id, second.id
+            ids = []
+            for k in range(count):
+                challenger, opponent = 1000 + 2 * k, 1001 + 2 * k
+                match = await start_match(
+                    service, "paintscape", challenger=challenger, opponent=opponent, channel=CHANNEL + k
+                )
+                ids.append(match.id)
+            return ids
         finally:
             await service.close()
 
@@ -49,41 +53,46 @@ def break_row(path: Path, sql: str) -> None:
     db.close()
 
 
-@pytest.mark.parametrize(
-    "sql",
-    [
-        "UPDATE matches SET options = '{bad' WHERE id = 1",
-        "UPDATE matches SET status = 'weird' WHERE id = 1",
-        "UPDATE matches SET ply = 'x' WHERE id = 1",
-        "UPDATE matches SET deadline = 'abc' WHERE id = 1",
-        "DELETE FROM match_seats WHERE match_id = 1",
-        "UPDATE match_seats SET user_id = 'abc' WHERE match_id = 1",
-        "UPDATE match_seats SET ai_level = 'godlike' WHERE match_id = 1 AND seat = 1",
-    ],
-    ids=["options", "status-check", "ply", "deadline", "no-seats", "user-id", "ai-level"],
-)
-def test_a_damaged_match_is_set_aside_and_the_bot_starts(tmp_path: Path, sql: str) -> None:
+DAMAGES = {
+    "options": "UPDATE matches SET options = '{{bad' WHERE id = {id}",
+    "status-check": "UPDATE matches SET status = 'weird' WHERE id = {id}",
+    "ply": "UPDATE matches SET ply = 'x' WHERE id = {id}",
+    "deadline": "UPDATE matches SET deadline = 'abc' WHERE id = {id}",
+    "no-seats": "DELETE FROM match_seats WHERE match_id = {id}",
+    "user-id": "UPDATE match_seats SET user_id = 'abc' WHERE match_id = {id}",
+    "ai-level": "UPDATE match_seats SET ai_level = 'godlike' WHERE match_id = {id} AND seat = 1",
+}
+"""Every kind of damaged match row, as SQL that breaks match `id` (one match each)."""
+
+
+def test_damaged_matches_are_set_aside_and_the_bot_starts(tmp_path: Path) -> None:
+    """One database holds a match with every kind of damage and one sound match: the bot sets each damaged
+    one aside, names them all in one log line and starts (one process for all kinds: the per-row checks
+    have their own tests in tests/service/test_bad_rows.py; this is the operator's view of them)."""
     path = tmp_path / "data" / "tessera.sqlite3"
     path.parent.mkdir()
     url = f"sqlite:///{path}"
-    damaged, sound = two_matches(url)
-    assert damaged == 1
-    break_row(path, sql)
+    *damaged, sound = active_matches(url, len(DAMAGES) + 1)
+    for match_id, sql in zip(damaged, DAMAGES.values(), strict=True):
+        break_row(path, sql.format(id=match_id))
 
     done = start_bot(tmp_path, url)  # times out (fails) if the process does not exit by itself
     assert done.returncode == entry.EXIT_NETWORK, done.stderr
     assert "cannot reach Discord" in one_line_error(done, "tessera:")
     assert "DATABASE_URL" not in done.stderr
-    assert "damaged matches set aside (quarantined): #1 (1);" in done.stderr
+    listed = ", ".join(f"#{i}" for i in damaged)
+    assert f"damaged matches set aside (quarantined): {listed} ({len(damaged)});" in done.stderr
 
     checked = run([sys.executable, "-m", "bot", "check-db", "--database-url", url], tmp_path)
     assert checked.returncode == 1, checked.stderr
     reported = checked.stdout.splitlines()
-    assert reported and all(
-        line.startswith((f"match #{damaged}:", f"match #{damaged} (")) for line in reported
-    )
+    for match_id, damage in zip(damaged, DAMAGES, strict=True):
+        mine = (f"match #{match_id}:", f"match #{match_id} (")
+        assert any(line.startswith(mine) for line in reported), f"{damage} is not reported"
+    prefixes = tuple(f"match #{i}{end}" for i in damaged for end in (":", " ("))
+    assert all(line.startswith(prefixes) for line in reported), reported
     assert f"check-db: {len(reported)} problem(s) in {url}" in checked.stderr
-    assert f"#{sound}" not in checked.stdout
+    assert f"#{sound}:" not in checked.stdout and f"#{sound} (" not in checked.stdout
 
 
 RUN_BOT_FAILING_AT_START = (
@@ -106,7 +115,9 @@ def test_a_failure_while_opening_the_service_closes_the_store_so_the_process_end
     assert "RuntimeError: a bug in the start-up check" in done.stderr
 
 
-def test_a_folder_as_the_database_is_one_line_and_nothing_after_it(tmp_path: Path) -> None:
+def test_a_folder_as_the_database_is_one_line_and_nothing_after_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "data"
     folder.mkdir()
     done = start_bot(tmp_path, f"sqlite:///{folder}")
@@ -115,10 +126,9 @@ def test_a_folder_as_the_database_is_one_line_and_nothing_after_it(tmp_path: Pat
         f"tessera: the database {folder} cannot be used: it is a folder, not a file; make DATABASE_URL name "
         "a file (sqlite:///data/tessera.sqlite3)"
     ]
-    checked = run(
-        [sys.executable, "-m", "bot", "check-db", "--database-url", f"sqlite:///{folder}"], tmp_path
-    )
-    assert checked.returncode == 2 and len(checked.stderr.splitlines()) == 1, checked.stderr
+    assert entry.main(["check-db", "--database-url", f"sqlite:///{folder}"]) == 2  # in-process: no start-up
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
 
 
 def test_a_file_sqlite_cannot_open_is_one_line_and_nothing_after_it(tmp_path: Path) -> None:
@@ -155,7 +165,7 @@ def postgres_schema_url() -> Iterator[str]:
 
 
 def test_a_newer_postgresql_schema_is_one_line_and_code_3(tmp_path: Path, postgres_schema_url: str) -> None:
-    two_matches(postgres_schema_url)
+    active_matches(postgres_schema_url, 2)
 
     async def bump() -> None:
         conn = await asyncpg.connect(postgres_schema_url)

@@ -9,10 +9,10 @@ Tile Hoard options).
 
 from __future__ import annotations
 
-import copy
 import string
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 Coord = tuple[int, int]
 LETTERS = string.ascii_lowercase
@@ -30,12 +30,20 @@ class RefBoard:
 
     def __post_init__(self) -> None:
         self.cell_set = set(self.cells)
+        self._edge_neighbours: dict[Coord, list[Coord]] = {}
+
+    def edge_neighbours(self, c: Coord) -> list[Coord]:
+        """`neighbours_along_edges`, remembered per cell (the board never changes)."""
+        found = self._edge_neighbours.get(c)
+        if found is None:
+            found = self._edge_neighbours[c] = self.neighbours_along_edges(c)
+        return found
 
     @property
     def playable(self) -> int:
         return len(self.cells) - len(self.neutral)
 
-    def edge_neighbours(self, c: Coord) -> list[Coord]:
+    def neighbours_along_edges(self, c: Coord) -> list[Coord]:
         x, y = c
         if self.kind == "square":
             offs = [(1, 0), (-1, 0), (0, 1), (0, -1)]
@@ -143,6 +151,13 @@ def triangle_vertices(c: Coord) -> frozenset[Coord]:
 
 def canonical(kind: str, cells: Iterable[Coord]) -> tuple[object, ...]:
     """The smallest image of the shape under the tiling's rotations, reflections and translations."""
+    return _canonical(kind, frozenset(cells))
+
+
+@cache
+def _canonical(kind: str, cells: frozenset[Coord]) -> tuple[object, ...]:
+    """`canonical`, remembered per cell set: the same sets recur at every ply of a game (a pure function of
+    its arguments, so remembering it changes no result, only the time the differential tests take)."""
     if kind == "triangle":
         shape = [sorted(triangle_vertices(c)) for c in cells]
 
@@ -224,6 +239,7 @@ class RefTilingKing:
     passall: set[int] = field(default_factory=set)
     passes_in_a_row: int = 0
     over: bool = False
+    _placements: set[frozenset[str]] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def new(cls, preset: str, players: int) -> RefTilingKing:
@@ -238,7 +254,13 @@ class RefTilingKing:
         return {c: p.owner for p in self.placed for c in p.cells}
 
     def placements(self) -> set[frozenset[str]]:
-        """Every legal placement of the player to move, as sets of labels."""
+        """Every legal placement of the player to move, as sets of labels (worked out once per position:
+        a position is never changed after it is made, `place` and `pass_turn` make new ones)."""
+        if self._placements is None:
+            self._placements = self._find_placements()
+        return self._placements
+
+    def _find_placements(self) -> set[frozenset[str]]:
         me = self.to_move
         covered = self.covered()
         free = {
@@ -262,11 +284,26 @@ class RefTilingKing:
             }
         return {frozenset(self.board.labels[c] for c in s) for s in found}
 
+    def copy(self) -> RefTilingKing:
+        """A copy whose changes leave this position alone: every mutable part is copied, the board (never
+        changed) and the placed pieces (replaced, never changed) are shared."""
+        return RefTilingKing(
+            board=self.board,
+            players=self.players,
+            supply=[dict(s) for s in self.supply],
+            placed=list(self.placed),
+            territory=dict(self.territory),
+            to_move=self.to_move,
+            passall=set(self.passall),
+            passes_in_a_row=self.passes_in_a_row,
+            over=self.over,
+        )
+
     def cell_of(self) -> dict[str, Coord]:
         return {label: c for c, label in self.board.labels.items()}
 
     def place(self, labels: Iterable[str]) -> RefTilingKing:
-        nxt = copy.deepcopy(self)
+        nxt = self.copy()
         me = self.to_move
         by_label = self.cell_of()
         cells = frozenset(by_label[label] for label in labels)
@@ -321,7 +358,7 @@ class RefTilingKing:
             captured += len(gain)
 
     def pass_turn(self, all_turns: bool = False) -> RefTilingKing:
-        nxt = copy.deepcopy(self)
+        nxt = self.copy()
         if all_turns:
             nxt.passall.add(self.to_move)
         nxt.passes_in_a_row += 1

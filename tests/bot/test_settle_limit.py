@@ -1,0 +1,24 @@
+"""No bot flow fails because the machine is slow: SimCord waits up to tests/conftest.py's SETTLE_SECONDS
+for the bot to settle, unless a test's own marker says otherwise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import SETTLE_SECONDS
+
+
+async def test_a_flow_without_its_own_limit_waits_the_suite_s_settle_limit(simcord_env: Any) -> None:
+    assert simcord_env.settle_timeout == SETTLE_SECONDS >= 60
+
+
+@pytest.mark.simcord(settle_timeout=120)
+async def test_a_flow_s_own_limit_stays(simcord_env: Any) -> None:
+    assert simcord_env.settle_timeout == 120
+
+
+@pytest.mark.simcord(strict_sync=True)
+async def test_other_options_of_a_flow_s_marker_keep_the_suite_s_limit(simcord_env: Any) -> None:
+    assert simcord_env.settle_timeout == SETTLE_SECONDS and simcord_env.strict_sync
