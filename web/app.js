@@ -406,6 +406,6 @@
     d.showModal();
   }
 
-  window.tessera = { state: () => S, selected: () => sel.slice(), targets: () => [...targets()] };
+  window.tessera = { state: () => S, selected: () => sel.slice(), targets: () => [...targets()], pose: () => pose.slice() };
   load().then(listen);
 })();

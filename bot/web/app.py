@@ -15,6 +15,7 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
 from __future__ import annotations
 
 import asyncio
+import base64
 import html
 import json
 import logging
@@ -72,6 +73,11 @@ Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
 
 async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
     return {}
+
+
+def _basic(user: str, password: str) -> str:
+    """An HTTP Basic Authorization value (the client's credentials at Discord's token endpoint)."""
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
 
 
 def page_texts(tr: Tr) -> dict[str, str]:
@@ -593,7 +599,7 @@ class WebBoard:
                         "code": code,
                         "redirect_uri": f"{self.base_url}/auth/callback",
                     },
-                    auth=aiohttp.BasicAuth(self.client_id, self.client_secret),
+                    headers={"Authorization": _basic(self.client_id, self.client_secret)},
                 ) as answer:
                     answer.raise_for_status()
                     token = (await answer.json())["access_token"]
