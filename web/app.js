@@ -268,10 +268,6 @@
     slider.value = String(replayAt);
     slider.setAttribute("aria-label", t("replay"));
     $("r-at").textContent = replayAt + " / " + S.ply;
-    $("r-first").title = $("r-first").ariaLabel = t("first");
-    $("r-prev").title = $("r-prev").ariaLabel = t("previous");
-    $("r-next").title = $("r-next").ariaLabel = t("next");
-    $("r-last").title = $("r-last").ariaLabel = t("last");
     $("r-play").title = $("r-play").ariaLabel = timer ? t("pause") : t("play");
   }
   function step(to) {

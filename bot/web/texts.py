@@ -9,8 +9,6 @@ PAGE_TEXTS: dict[str, str] = {
     "logout": N_("Log out"),
     "spectating": N_("You are watching"),
     "you_play": N_("You play {seat}"),
-    "your_turn": N_("Your turn"),
-    "to_play": N_("{name} to play"),
     "moves": N_("Moves"),
     "resign": N_("Resign"),
     "confirm_resign": N_("Resign this match? This cannot be undone."),
@@ -27,14 +25,9 @@ PAGE_TEXTS: dict[str, str] = {
     "replay": N_("Replay"),
     "play": N_("Play"),
     "pause": N_("Pause"),
-    "first": N_("First move"),
-    "previous": N_("Previous move"),
-    "next": N_("Next move"),
-    "last": N_("Last move"),
     "reconnecting": N_("Connection lost; reconnecting..."),
     "theme": N_("Theme"),
     "board": N_("Board of match #{match_id}"),
     "keys": N_("Arrow keys move between cells, Enter or Space clicks, R rotates, F reflects, Escape clears."),
-    "turning_points": N_("Turning points"),
 }
 """Page text keys to English templates (the page fills `{name}` and the like itself)."""

@@ -106,11 +106,13 @@ async def _play_game(site: Site, browser: Any, game: str, moves: int, options: d
             assert words, "a position with neither clicks nor words"
             await page.click(f"#words button:has-text('{label}')")
         after = await site.service.matches.get(match_id)
-        for _ in range(50):
+        for _ in range(200):
             if after.ply > match.ply:
                 break
             await page.wait_for_timeout(50)
             after = await site.service.matches.get(match_id)
+        if after.ply == match.ply:
+            await page.screenshot(path=str(SCREENSHOTS / f"{game}-stuck.png"))
         assert after.ply > match.ply, f"the click did not play a move ({await page.inner_text('#error')})"
         await _wait_ply(watcher, after.ply)  # the spectator's board, live
         assert await watcher.inner_text("#status") == (await page.evaluate("window.tessera.state().status"))
