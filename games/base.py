@@ -414,12 +414,12 @@ class ClickMove:
     pose: tuple[int, bool] = (0, False)
 
 
-class Clickable(Protocol[S, M]):
+class Clickable(Protocol):
     """The optional part of the contract for click play: a game whose rules also have `click_move` gets a
     clickable board in the web client with no client code of its own; one without is played by its word
     moves and typed notation there."""
 
-    def click_move(self, state: S, move: M) -> ClickMove | None:
+    def click_move(self, state: Any, move: Any) -> ClickMove | None:
         """The move as cells to click, or None for a move that is not played on the board (a pass, a word
         move, a resignation)."""
         ...

@@ -33,7 +33,7 @@ class Scene:
     height: int
     cells: tuple[Polygon, ...]
     labels: tuple[str, ...]
-    colours: dict[str, str]
+    colours: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
         """JSON-safe, with corners rounded to tenths of a pixel (what a browser can resolve anyway)."""
@@ -54,13 +54,13 @@ def scene(game_id: str, state: Any, *, size: int = DEFAULT_SIZE, theme: str | Th
     labels = getattr(module, "cell_labels", None)
     cells: tuple[Polygon, ...] = tuple(polygons(state, size)) if polygons else ()
     names: tuple[str, ...] = tuple(labels(state)) if labels else tuple(str(i) for i in range(len(cells)))
-    colours = {
+    colours: dict[str, Any] = {
         "highlight": _hex(chosen.highlight),
         "highlight_ink": _hex(chosen.highlight_ink),
         "ink": _hex(chosen.ink),
         "background": _hex(chosen.background),
         "panel": _hex(chosen.panel),
         "win": _hex(chosen.win),
-        "seats": [_hex(c) for c in chosen.seat_colours],  # type: ignore[dict-item]
+        "seats": [_hex(c) for c in chosen.seat_colours],
     }
     return Scene(size, size * 2 // 3, cells, names, colours)

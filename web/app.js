@@ -310,7 +310,7 @@
         const title = document.createElementNS(SVG, "title");
         title.textContent = sc.labels[i];
         p.append(title);
-        p.addEventListener("click", () => { focus = i; clickCell(i); });
+        p.addEventListener("click", () => { focus = i; hover = i; clickCell(i); });
         p.addEventListener("mouseenter", () => { hover = i; if (group) paint(); });
         svg.append(p);
         polys.push(p);

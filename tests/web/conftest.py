@@ -61,7 +61,9 @@ class FakeDiscord:
 
     async def me(self, request: web.Request) -> web.Response:
         user = int(request.headers["Authorization"].removeprefix("Bearer token-"))
-        return web.json_response({"id": str(user), "username": USERS[user].lower(), "global_name": USERS[user]})
+        return web.json_response(
+            {"id": str(user), "username": USERS[user].lower(), "global_name": USERS[user]}
+        )
 
 
 @dataclass

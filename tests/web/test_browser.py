@@ -8,8 +8,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
-
 import games
 from bot.web.security import match_token
 from games.base import ClickMove, clickable_moves
@@ -60,7 +58,9 @@ async def _spectator(site: Site, browser: Any, path: str) -> Any:
 
 
 async def _wait_ply(page: Any, ply: int) -> None:
-    await page.wait_for_function(f"window.tessera.state() && window.tessera.state().ply === {ply}", timeout=LIVE_MS * 3)
+    await page.wait_for_function(
+        f"window.tessera.state() && window.tessera.state().ply === {ply}", timeout=LIVE_MS * 3
+    )
 
 
 async def _click_play(page: Any, click: ClickMove) -> None:
@@ -85,7 +85,9 @@ async def _click_play(page: Any, click: ClickMove) -> None:
     await page.click(f"polygon[data-i='{anchor}']")
 
 
-async def _play_game(site: Site, browser: Any, game: str, moves: int, options: dict[str, Any] | None = None) -> None:
+async def _play_game(
+    site: Site, browser: Any, game: str, moves: int, options: dict[str, Any] | None = None
+) -> None:
     match_id, path = await _start(site, game, options)
     pages = {ALICE: await _login(site, browser, ALICE, path), BOB: await _login(site, browser, BOB, path)}
     watcher = await _spectator(site, browser, path)
@@ -162,7 +164,9 @@ async def test_replay_viewer_steps_through_a_finished_match(site: Site, browser:
     await page.click("#r-next")
     assert "/board/1.png" in (await page.get_attribute("#img", "src") or "")
     await page.click("#r-play")
-    await page.wait_for_function("document.getElementById('img').getAttribute('src').includes('/board/3.png')")
+    await page.wait_for_function(
+        "document.getElementById('img').getAttribute('src').includes('/board/3.png')"
+    )
     image = await page.request.get(site.base + (await page.get_attribute("#img", "src")))
     assert image.ok and image.headers["content-type"] == "image/png"
 
@@ -206,9 +210,13 @@ async def test_spectators_cannot_move_and_wrong_links_are_404(site: Site, browse
     assert answer.status == 401
     assert (await page.request.get(f"{site.base}/m/{match_id}-AAAAAAAAAAAAAAAAAAAAAA")).status == 404
     assert (await page.request.get(f"{site.base}/api/m/{match_id}")).status == 404
-    bob = await _login(site, browser, BOB, path)  # seated, but not to move: no clicks; a forged POST is refused
+    bob = await _login(
+        site, browser, BOB, path
+    )  # seated, but not to move: no clicks; a forged POST is refused
     assert await bob.evaluate("window.tessera.state().clicks.length") == 0
-    no_csrf = await bob.request.post(f"{site.base}/api/m/{path.split('/')[-1]}/move", data={"move": "b1-b2", "ply": 0})
+    no_csrf = await bob.request.post(
+        f"{site.base}/api/m/{path.split('/')[-1]}/move", data={"move": "b1-b2", "ply": 0}
+    )
     assert no_csrf.status == 403
     csp = (await bob.request.get(site.base + path)).headers["content-security-policy"]
     assert "frame-ancestors" in csp and "discord.com" in csp
