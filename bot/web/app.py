@@ -34,7 +34,7 @@ from bot.i18n import SOURCE_LOCALE, Tr, catalog_locale, tr_for
 from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
-from bot.service.records import MatchView
+from bot.service.records import Finished, MatchView, Played
 from bot.web.live import Group, Hub
 from bot.web.security import (
     SESSION_COOKIE,
@@ -69,6 +69,9 @@ CSP = (
 )
 
 Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
+Announce = Callable[[Any, int], Awaitable[None]]
+"""Called with what a web request changed (a `Played` or `Finished`) and the user who made it, after the
+change: the bot process posts the new board in the match's channel, so Discord sees web moves too."""
 
 
 async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
@@ -103,6 +106,7 @@ class WebBoard:
         names: Names = _no_names,
         demo_users: Mapping[int, str] | None = None,
         move_rate: float = 4.0,
+        announce: Announce | None = None,
     ) -> None:
         self.service = service
         self.secret = secret
@@ -125,6 +129,8 @@ class WebBoard:
         self._runner: web.AppRunner | None = None
         self._listening: asyncio.Task[None] | None = None
         self._seen: dict[int, tuple[Any, ...]] = {}
+        self.announce = announce
+        self._announcing: set[asyncio.Task[None]] = set()
         service.matches.add_match_listener(changed=lambda m: self.hub.changed(m.id))
 
     # ------------------------------------------------------------------------------------- links
@@ -162,6 +168,8 @@ class WebBoard:
     async def close(self) -> None:
         if self._listening is not None:
             self._listening.cancel()
+        for task in list(self._announcing):
+            await asyncio.wait({task}, timeout=5)
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -489,10 +497,21 @@ class WebBoard:
         session = self._session(request)
         locale = self._locale(request, session)
         try:
-            await work()
+            result = await work()
         except (ServiceError, MoveError) as error:
             return web.json_response({"ok": False, "error": tr_for(locale).error(error)}, status=409)
+        if self.announce is not None and session is not None and isinstance(result, Played | Finished):
+            task = asyncio.get_running_loop().create_task(self._announce(result, session.user_id))
+            self._announcing.add(task)
+            task.add_done_callback(self._announcing.discard)
         return web.json_response({"ok": True})
+
+    async def _announce(self, result: Played | Finished, user_id: int) -> None:
+        assert self.announce is not None
+        try:
+            await self.announce(result, user_id)
+        except Exception:
+            log.exception("could not post the board of a web move", extra={"kind": "web_post"})
 
     async def _move(self, request: web.Request) -> web.Response:
         session = self._check_write(request)

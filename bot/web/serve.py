@@ -11,6 +11,7 @@ from typing import Any
 
 from bot import views
 from bot.service import Service
+from bot.service.records import Finished, Played
 from bot.settings import SettingsError, WebSettings, load_web_settings
 from bot.web.app import WebBoard
 from bot.web.security import match_token
@@ -52,6 +53,20 @@ def board_for(settings: WebSettings, service: Service, **kwargs: Any) -> WebBoar
     )
 
 
+def announcer(bot: Any) -> Any:
+    """Post the board of a web move (or of a resignation) in the match's channel, as a /move would."""
+
+    async def announce(result: Played | Finished, user_id: int) -> None:
+        runtime = bot.runtime
+        if isinstance(result, Played):
+            message = await runtime.played_board(result, viewer=user_id)
+        else:
+            message = await runtime.board(result.match, finished=result)
+        await runtime.post_board(result.match, message)
+
+    return announce
+
+
 async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> WebBoard | None:
     """Serve the board from the bot process when WEB_PORT is set, naming players from the bot's cache."""
     configure_links(settings)
@@ -66,7 +81,7 @@ async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> W
                 found[user_id] = user.display_name
         return found
 
-    board = board_for(settings, service, names=names)
+    board = board_for(settings, service, names=names, announce=announcer(bot))
     await board.start(settings.web_host, settings.web_port)
     log.info("web board on %s:%s", settings.web_host, settings.web_port)
     return board
