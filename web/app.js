@@ -117,6 +117,7 @@
     $("moves-title").textContent = t("moves");
     $("keys").textContent = t("keys");
     $("theme-label").textContent = t("theme");
+    buildOverlay();
     showImage();
     who();
     players();
@@ -127,14 +128,13 @@
     tools();
     prefsMenu();
     replayBar();
-    buildOverlay();
   }
 
   function showImage() {
     const src = replayAt >= 0 ? S.imageBase + replayAt + ".png?" + S.imageQuery : S.image;
     const img = $("img");
-    if (img.getAttribute("src") !== src) img.setAttribute("src", src);
-    img.alt = replayAt >= 0 ? t("board", { match_id: S.id }) + " · " + replayAt : S.alt;
+    if (img && img.getAttribute("href") !== src) img.setAttribute("href", src);
+    $("alt").textContent = replayAt >= 0 ? t("board", { match_id: S.id }) + " · " + replayAt : S.alt;
   }
 
   function who() {
@@ -287,14 +287,35 @@
     replayBar();
   });
 
+  const narrow = window.matchMedia("(max-width: 760px)");
+  narrow.addEventListener("change", () => { if (S) { buildOverlay(); showImage(); } });
+
+  // On a phone the board fills the width: the view is cropped to the cells (the players, the status and
+  // the scores are in the page beside it anyway); elsewhere the whole image, exactly as in Discord.
+  function viewBox(sc) {
+    if (!narrow.matches || !sc.cells.length) return [0, 0, sc.width, sc.height];
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const flat of sc.cells) for (let k = 0; k < flat.length; k += 2) {
+      x0 = Math.min(x0, flat[k]); x1 = Math.max(x1, flat[k]); y0 = Math.min(y0, flat[k + 1]); y1 = Math.max(y1, flat[k + 1]);
+    }
+    const pad = 0.03 * Math.max(x1 - x0, y1 - y0);
+    return [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad];
+  }
+
   function buildOverlay() {
     const svg = $("overlay");
     const sc = S.scene;
-    const key = sc.width + "x" + sc.cells.length + ":" + (sc.cells[0] || []).join(",");
+    const key = sc.width + "x" + sc.cells.length + ":" + (sc.cells[0] || []).join(",") + (narrow.matches ? "n" : "w");
     if (svg.dataset.key !== key) {
       svg.dataset.key = key;
-      svg.setAttribute("viewBox", "0 0 " + sc.width + " " + sc.height);
+      svg.setAttribute("viewBox", viewBox(sc).map((v) => Math.round(v)).join(" "));
       svg.textContent = "";
+      const image = document.createElementNS(SVG, "image");
+      image.id = "img";
+      image.setAttribute("width", String(sc.width));
+      image.setAttribute("height", String(sc.height));
+      image.setAttribute("aria-hidden", "true");
+      svg.append(image);
       polys = [];
       centres = [];
       sc.cells.forEach((flat, i) => {

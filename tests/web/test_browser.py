@@ -160,14 +160,14 @@ async def test_replay_viewer_steps_through_a_finished_match(site: Site, browser:
     page = await _spectator(site, browser, path)
     assert await page.get_attribute("#r-slider", "max") == "3"
     await page.click("#r-first")
-    assert "/board/0.png" in (await page.get_attribute("#img", "src") or "")
+    assert "/board/0.png" in (await page.get_attribute("#img", "href") or "")
     await page.click("#r-next")
-    assert "/board/1.png" in (await page.get_attribute("#img", "src") or "")
+    assert "/board/1.png" in (await page.get_attribute("#img", "href") or "")
     await page.click("#r-play")
     await page.wait_for_function(
-        "document.getElementById('img').getAttribute('src').includes('/board/3.png')"
+        "document.getElementById('img').getAttribute('href').includes('/board/3.png')"
     )
-    image = await page.request.get(site.base + (await page.get_attribute("#img", "src")))
+    image = await page.request.get(site.base + (await page.get_attribute("#img", "href")))
     assert image.ok and image.headers["content-type"] == "image/png"
 
 
@@ -194,9 +194,16 @@ async def test_keyboard_only_play(site: Site, browser: Any) -> None:
 
 async def test_phone_viewport(site: Site, browser: Any) -> None:
     _, path = await _start(site, "tilingking", {"board": "hex5"})
-    page = await _login(site, browser, ALICE, path, viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = await _login(
+        site, browser, ALICE, path, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "nothing sticks out sideways on a phone"
+    cell = await page.eval_on_selector("polygon[data-i='0']", "p => p.getBoundingClientRect().width")
+    assert cell >= 24, f"a cell is {cell:.0f} px wide: too small to tap (the phone view crops to the board)"
+    await page.click("button[data-piece='I3']")
+    await page.tap("polygon[data-i='30']")
+    await _wait_ply(page, 1)
     await page.screenshot(path=str(SCREENSHOTS / "phone-tilingking.png"), full_page=True)
 
 
