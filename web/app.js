@@ -50,7 +50,7 @@
   function merge(pub) {
     const moved = S.ply !== pub.ply || S.active !== pub.active;
     const you = S.you, clicks = S.clicks;
-    S = Object.assign({}, pub, { you, clicks: moved ? [] : clicks, demo: S.demo });
+    S = Object.assign({}, S, pub, { you, clicks: moved ? [] : clicks });  // events leave out what never changes
     if (moved) sel = [];
     if (you && (moved || pub.pending)) load(); else render();
   }

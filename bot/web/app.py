@@ -272,8 +272,9 @@ class WebBoard:
 
     # ------------------------------------------------------------------------------------- state
 
-    async def _public(self, match: MatchView, locale: str, theme: str) -> dict[str, Any]:
-        """Everything every viewer of this language and theme sees."""
+    async def _public(self, match: MatchView, locale: str, theme: str, *, full: bool = True) -> dict[str, Any]:
+        """Everything every viewer of this language and theme sees; without `full` (the live events) less
+        what never changes during a match (the cells' polygons, the page's words, the lists of choices)."""
         tr = tr_for(locale)
         rules = self.service.matches.rules(match.game)
         names = await self._player_names(match, tr)
@@ -300,7 +301,7 @@ class WebBoard:
             pending = {"kind": "takeback", "name": names[match.takeback.seat], "seat": match.takeback.seat}
         elif match.abort_votes:
             pending = {"kind": "abort", "name": names[match.abort_votes[0]], "seat": match.abort_votes[0]}
-        return {
+        data = {
             "id": match.id,
             "game": match.game,
             "gameName": rules.name,
@@ -335,13 +336,15 @@ class WebBoard:
             "image": f"/api/m/{token}/board/{match.ply}.png?{query}",
             "imageBase": f"/api/m/{token}/board/",
             "imageQuery": query,
-            "scene": scene(match.game, match.state, size=IMAGE_SIZE, theme=theme).to_json(),
-            "texts": page_texts(tr),
             "locale": locale,
             "theme": theme,
-            "themes": list(THEME_NAMES),
-            "locales": list(LOCALES),
         }
+        if full:
+            data["scene"] = scene(match.game, match.state, size=IMAGE_SIZE, theme=theme).to_json()
+            data["texts"] = page_texts(tr)
+            data["themes"] = list(THEME_NAMES)
+            data["locales"] = list(LOCALES)
+        return data
 
     def _click_moves(self, match: MatchView) -> list[list[Any]]:
         """The legal moves as cells, compact: [notation, cells, ordered, group, turn, mirrored]; computed once
@@ -365,7 +368,7 @@ class WebBoard:
         except ServiceError:
             return None
         self._seen[match_id] = (match.ply, match.status, match.takeback, match.abort_votes)
-        return json.dumps(await self._public(match, *group), separators=(",", ":")).encode()
+        return json.dumps(await self._public(match, *group, full=False), separators=(",", ":")).encode()
 
     def _private(self, match: MatchView, session: Session | None) -> dict[str, Any]:
         if session is None:

@@ -269,7 +269,8 @@ async def test_a_change_made_elsewhere_reaches_the_stream(
             break
     assert loop.time() - started < 1.0
     state = json.loads(line[6:])
-    assert state["ply"] == 1 and state["moves"][0]["notation"] == move and "clicks" not in state
+    assert state["ply"] == 1 and state["moves"][0]["notation"] == move
+    assert "clicks" not in state and "scene" not in state  # no private moves; nothing that never changes
     stream.close()
 
 
