@@ -72,7 +72,7 @@ async def read_events(response: aiohttp.ClientResponse, on_state: Any) -> None:
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 async def wait_until(condition: Any, timeout: float) -> bool:

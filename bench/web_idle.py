@@ -46,7 +46,8 @@ async def run(connections: int) -> None:
         await asyncio.sleep(2.0)
         after = rss_mib(server.pid)
         print(
-            f"{connections} idle event streams: server RSS {before:.0f} MiB before, {after:.0f} MiB with them "
+            f"{connections} idle event streams: server RSS {before:.0f} MiB before, "
+            f"{after:.0f} MiB with them "
             f"(+{after - before:.0f} MiB, {(after - before) * 1024 / connections:.1f} KiB each)"
         )
         http, csrf = await login(base, 1, pages["Paint"])
@@ -59,7 +60,8 @@ async def run(connections: int) -> None:
             async with http.post(f"/api/m/{paint}/move", json=move, headers={"X-CSRF-Token": csrf}) as answer:
                 assert (await answer.json())["ok"]
             await wait_until(lambda: all(seen[i] > state["ply"] for i in watching), 10)
-            print(f"one move to all {len(watching)} streams of its match: {(time.perf_counter() - started) * 1000:.0f} ms")
+            took = (time.perf_counter() - started) * 1000
+            print(f"one move to all {len(watching)} streams of its match: {took:.0f} ms")
         await http.close()
         for task in readers:
             task.cancel()
@@ -70,7 +72,9 @@ async def run(connections: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--connections", type=int, default=2000)
     args = parser.parse_args()
     asyncio.run(run(args.connections))

@@ -29,9 +29,11 @@ async def first_load(base: str, page: str, http: aiohttp.ClientSession | None = 
     token = page.rsplit("/", 1)[-1]
     try:
         for path in (page.removeprefix(base), "/static/app.js", "/static/app.css"):
-            async with http.get(path, headers={"Accept-Encoding": "gzip"}) as answer:
-                total += len(await answer.read()) if answer.headers.get("Content-Encoding") != "gzip" else int(
-                    answer.headers.get("Content-Length", "0") or 0
+            async with http.get(path) as answer:
+                total += (
+                    len(await answer.read())
+                    if answer.headers.get("Content-Encoding") != "gzip"
+                    else int(answer.headers.get("Content-Length", "0") or 0)
                 )
         async with http.get(f"/api/m/{token}", headers={"Accept-Encoding": "gzip"}) as answer:
             body = await answer.read()
@@ -55,7 +57,9 @@ async def run(spectators: int, moves: int) -> None:
         players = {user: await login(base, user, page) for user in (1, 2)}
         seen: list[int] = [0] * spectators
         connector = aiohttp.TCPConnector(limit=0)
-        watchers = aiohttp.ClientSession(base_url=base, connector=connector, timeout=aiohttp.ClientTimeout(None))
+        watchers = aiohttp.ClientSession(
+            base_url=base, connector=connector, timeout=aiohttp.ClientTimeout(None)
+        )
         streams = []
         readers = []
         for i in range(spectators):
@@ -82,9 +86,11 @@ async def run(spectators: int, moves: int) -> None:
                 ply = state["ply"]
                 move = state["clicks"][len(state["clicks"]) // 2][0]
                 sent = time.perf_counter()
-                async with http.post(f"/api/m/{token}/move", json={"move": move, "ply": ply}, headers={"X-CSRF-Token": csrf}) as r:
+                async with http.post(
+                    f"/api/m/{token}/move", json={"move": move, "ply": ply}, headers={"X-CSRF-Token": csrf}
+                ) as r:
                     assert (await r.json())["ok"], move
-                ok = await wait_until(lambda: min(seen) > ply, 10.0)
+                ok = await wait_until(lambda ply=ply: min(seen) > ply, 10.0)
                 assert ok, f"{sum(s > ply for s in seen)} of {spectators} saw move {ply + 1}"
                 latencies += [(t - sent) * 1000 for t in arrived]
         print(
@@ -98,7 +104,8 @@ async def run(spectators: int, moves: int) -> None:
         print(f"first load, spectator (Paint): {await first_load(base, page) / 1024:.1f} KiB")
         tk = pages["TilingKing"]
         http, _ = await login(base, 1, tk)
-        print(f"first load, TilingKing player to move (with every legal placement): {await first_load(base, tk, http) / 1024:.1f} KiB")
+        size = await first_load(base, tk, http)
+        print(f"first load, TilingKing player to move (with every legal placement): {size / 1024:.1f} KiB")
         await http.close()
         for http, _ in players.values():
             await http.close()
@@ -108,7 +115,9 @@ async def run(spectators: int, moves: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--spectators", type=int, default=500)
     parser.add_argument("--moves", type=int, default=20)
     args = parser.parse_args()

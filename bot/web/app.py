@@ -272,7 +272,9 @@ class WebBoard:
 
     # ------------------------------------------------------------------------------------- state
 
-    async def _public(self, match: MatchView, locale: str, theme: str, *, full: bool = True) -> dict[str, Any]:
+    async def _public(
+        self, match: MatchView, locale: str, theme: str, *, full: bool = True
+    ) -> dict[str, Any]:
         """Everything every viewer of this language and theme sees; without `full` (the live events) less
         what never changes during a match (the cells' polygons, the page's words, the lists of choices)."""
         tr = tr_for(locale)
