@@ -129,6 +129,7 @@ class WebBoard:
         self._runner: web.AppRunner | None = None
         self._listening: asyncio.Task[None] | None = None
         self._seen: dict[int, tuple[Any, ...]] = {}
+        self._logs: dict[int, tuple[list[dict[str, Any]], Any, tuple[str, float]]] = {}
         self.announce = announce
         self._announcing: set[asyncio.Task[None]] = set()
         service.matches.add_match_listener(changed=lambda m: self.hub.changed(m.id))
@@ -280,8 +281,8 @@ class WebBoard:
         tr = tr_for(locale)
         rules = self.service.matches.rules(match.game)
         names = await self._player_names(match, tr)
-        moves = await self.service.matches.moves(match.id)
-        last = moves[-1].notation if moves else None
+        moves = await self._moves(match)
+        last = moves[-1]["notation"] if moves else None
         with wording.using(tr.translations):
             status = canvas.status_text(rules, match.state, names, "", match.outcome)
         alt = renderer.alt_text(
@@ -323,16 +324,7 @@ class WebBoard:
                 }
                 for p in match.seats
             ],
-            "moves": [
-                {
-                    "ply": m.ply,
-                    "seat": m.seat,
-                    "number": m.number,
-                    "notation": m.notation,
-                    "text": m.description,
-                }
-                for m in moves
-            ],
+            "moves": [dict(m, text=tr.text(m["text"])) for m in moves],
             "words": words,
             "pending": pending,
             "image": f"/api/m/{token}/board/{match.ply}.png?{query}",
@@ -347,6 +339,39 @@ class WebBoard:
             data["themes"] = list(THEME_NAMES)
             data["locales"] = list(LOCALES)
         return data
+
+    async def _moves(self, match: MatchView) -> list[dict[str, Any]]:
+        """The move list with each move in words, replaying only the moves added since the last call (a
+        whole replay per update would grow with the game); a takeback or a changed log starts again."""
+        stored = await self.service.matches.log(match.id)
+        rules = self.service.matches.rules(match.game)
+        cached = self._logs.get(match.id)
+        if cached is not None:
+            done, state, key = cached
+            if len(done) > len(stored) or (
+                done and key != (stored[len(done) - 1].notation, stored[len(done) - 1].at)
+            ):
+                cached = None
+        if cached is None:
+            done, state = [], rules.new(len(match.seats), match.options, match.seed)
+        done = list(done)
+        for step in replay(rules, state, [(m.seat, m.notation) for m in stored[len(done) :]]):
+            describe = (
+                rules.seat_label(step.before, step.seat) + " resigns"
+                if step.move is None
+                else rules.describe(step.before, step.move)
+            )
+            number = None if step.move is None else rules.moves_played(step.before) + 1
+            ply = len(done)
+            done.append(
+                {"ply": ply, "seat": step.seat, "number": number, "notation": step.notation, "text": describe}
+            )
+            state = step.after
+        if stored:
+            self._logs[match.id] = (done, state, (stored[-1].notation, stored[-1].at))
+            while len(self._logs) > 256:
+                self._logs.pop(next(iter(self._logs)))
+        return done
 
     def _click_moves(self, match: MatchView) -> list[list[Any]]:
         """The legal moves as cells, compact: [notation, cells, ordered, group, turn, mirrored]; computed once

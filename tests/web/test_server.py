@@ -288,3 +288,33 @@ async def test_board_images_of_every_ply(service: Service, board: WebBoard, clie
     assert first.status == now.status == 200 and first.content_type == "image/png"
     assert await first.read() != await now.read()
     assert (await client.get(f"/api/m/{token}/board/2.png")).status == 404
+
+
+async def test_the_move_list_follows_moves_and_takebacks(
+    service: Service, board: WebBoard, client: Any
+) -> None:
+    """The page's move list (kept up to date move by move) is always the service's, a takeback included."""
+    match_id = await _start(service, "paintscape")
+    token = match_token(SECRET, match_id)
+    rules = games.get("paintscape")
+
+    async def check() -> None:
+        shown = (await (await client.get(f"/api/m/{token}")).json())["moves"]
+        expected = await service.matches.moves(match_id)
+        assert [(m["ply"], m["notation"], m["text"], m["number"]) for m in shown] == [
+            (m.ply, m.notation, m.description, m.number) for m in expected
+        ]
+
+    for _ in range(4):
+        match = await service.matches.get(match_id)
+        mover = match.seats[match.to_move].user_id
+        await service.matches.play(match_id, mover, clickable_moves(rules, match.state)[-1].notation)
+        await check()
+    asker = (await service.matches.moves(match_id))[-1].user_id
+    await service.agreements.request_takeback(match_id, asker)
+    await service.agreements.accept_takeback(match_id, BOB if asker == ALICE else ALICE)
+    await check()
+    match = await service.matches.get(match_id)
+    assert match.ply == 3
+    await service.matches.play(match_id, match.seats[match.to_move].user_id, "done")
+    await check()
