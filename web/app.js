@@ -269,6 +269,22 @@
     slider.setAttribute("aria-label", t("replay"));
     $("r-at").textContent = replayAt + " / " + S.ply;
     $("r-play").title = $("r-play").ariaLabel = timer ? t("pause") : t("play");
+    turningPoints();
+  }
+
+  function turningPoints() {
+    const points = S.turningPoints || [];
+    $("turning").hidden = !points.length;
+    $("turning-title").textContent = t("turning_points");
+    const list = $("turning-list");
+    list.textContent = "";
+    for (const p of points) {
+      const move = S.moves[p.ply];
+      const label = (move && move.number ? move.number + ". " : "") + S.players[p.seat].name + ": " + p.played + " → " + p.preferred + " (−" + Math.round(p.drop * 100) + "%)";
+      const b = btn(label, () => step(p.ply + 1));
+      if (replayAt === p.ply + 1) b.className = "on";
+      list.append(b);
+    }
   }
   function step(to) {
     replayAt = Math.max(0, Math.min(S.ply, to));

@@ -69,6 +69,8 @@ CSP = (
 )
 
 Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
+Analysed = Callable[[int], Any]
+"""The cached post-game analysis of a match (`Analyses.cached`: a `MatchAnalysis`), or None."""
 Announce = Callable[[Any, int], Awaitable[None]]
 """Called with what a web request changed (a `Played` or `Finished`) and the user who made it, after the
 change: the bot process posts the new board in the match's channel, so Discord sees web moves too."""
@@ -107,6 +109,7 @@ class WebBoard:
         demo_users: Mapping[int, str] | None = None,
         move_rate: float = 4.0,
         announce: Announce | None = None,
+        analysed: Analysed | None = None,
     ) -> None:
         self.service = service
         self.secret = secret
@@ -131,6 +134,7 @@ class WebBoard:
         self._seen: dict[int, tuple[Any, ...]] = {}
         self._logs: dict[int, tuple[list[dict[str, Any]], Any, tuple[str, float]]] = {}
         self.announce = announce
+        self.analysed = analysed
         self._announcing: set[asyncio.Task[None]] = set()
         service.matches.add_match_listener(changed=lambda m: self.hub.changed(m.id))
 
@@ -333,12 +337,31 @@ class WebBoard:
             "locale": locale,
             "theme": theme,
         }
+        data["turningPoints"] = self._turning_points(match)
         if full:
             data["scene"] = scene(match.game, match.state, size=IMAGE_SIZE, theme=theme).to_json()
             data["texts"] = page_texts(tr)
             data["themes"] = list(THEME_NAMES)
             data["locales"] = list(LOCALES)
         return data
+
+    def _turning_points(self, match: MatchView) -> list[dict[str, Any]]:
+        """The analysis's turning points of a finished match, in move order, once someone has analysed it
+        (the Analyse button in Discord): where each seat's win chance dropped most."""
+        analysis = self.analysed(match.id) if self.analysed is not None and not match.is_active else None
+        if analysis is None:
+            return []
+        points = sorted((p for seat in analysis.turning_points for p in seat), key=lambda p: p.ply)
+        return [
+            {
+                "ply": p.ply,
+                "seat": p.seat,
+                "played": p.played,
+                "preferred": p.preferred,
+                "drop": round(p.drop, 3),
+            }
+            for p in points
+        ]
 
     async def _moves(self, match: MatchView) -> list[dict[str, Any]]:
         """The move list with each move in words, replaying only the moves added since the last call (a

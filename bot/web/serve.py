@@ -81,7 +81,13 @@ async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> W
                 found[user_id] = user.display_name
         return found
 
-    board = board_for(settings, service, names=names, announce=announcer(bot))
+    board = board_for(
+        settings,
+        service,
+        names=names,
+        announce=announcer(bot),
+        analysed=lambda match_id: bot.runtime.analyses.cached(match_id),
+    )
     await board.start(settings.web_host, settings.web_port)
     log.info("web board on %s:%s", settings.web_host, settings.web_port)
     return board

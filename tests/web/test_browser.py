@@ -86,8 +86,10 @@ async def _click_play(page: Any, click: ClickMove) -> None:
 
 
 async def _play_game(
-    site: Site, browser: Any, game: str, moves: int, options: dict[str, Any] | None = None
+    site: Site, browser: Any, game: str, moves: int, options: dict[str, Any] | None = None, *, resigns: bool
 ) -> None:
+    """Play up to `moves` moves by clicking (both players in their own browsers, a third one watching),
+    then resign if the game has not ended by itself (`resigns` says which is expected)."""
     match_id, path = await _start(site, game, options)
     pages = {ALICE: await _login(site, browser, ALICE, path), BOB: await _login(site, browser, BOB, path)}
     watcher = await _spectator(site, browser, path)
@@ -122,32 +124,36 @@ async def _play_game(
     logged = await site.service.matches.moves(match_id)
     shown = await watcher.eval_on_selector_all("#moves li", "lis => lis.length")
     assert shown == len(logged) > 0  # the spectator lists the moves the service stored
-    # resign, confirming in the dialog; both pages and the spectator show the result
-    page = pages[ALICE]
-    await page.click("#actions button:has-text('Resign')")
-    await page.click("#confirm-yes")
     final = await site.service.matches.get(match_id)
-    for _ in range(40):
-        if not final.is_active:
-            break
-        await page.wait_for_timeout(50)
-        final = await site.service.matches.get(match_id)
-    assert not final.is_active
+    if final.is_active:  # too long to play out here: resign, confirming in the dialog
+        page = pages[ALICE]
+        await page.click("#actions button:has-text('Resign')")
+        await page.click("#confirm-yes")
+        for _ in range(100):
+            if not final.is_active:
+                break
+            await page.wait_for_timeout(50)
+            final = await site.service.matches.get(match_id)
+    assert not final.is_active and final.outcome is not None
+    assert (final.outcome.termination.value == "resignation") == resigns
     await watcher.wait_for_selector("#replay:not([hidden])", timeout=LIVE_MS * 3)
+    await watcher.wait_for_function(f"window.tessera.state().ply === {final.ply}")
+    for page in (pages[ALICE], pages[BOB], watcher):  # everyone sees the result, as in the image's header
+        await page.wait_for_function("!window.tessera.state().active")
     await watcher.screenshot(path=str(SCREENSHOTS / f"{game}-finished.png"))
     assert pages[ALICE].errors == [] and pages[BOB].errors == []
 
 
 async def test_paint_by_clicks_with_a_spectator(site: Site, browser: Any) -> None:
-    await _play_game(site, browser, "paint", 6)
+    await _play_game(site, browser, "paint", 12, {"move_cap": 10}, resigns=False)  # a whole match
 
 
 async def test_paintscape_swaps_choice_and_placements(site: Site, browser: Any) -> None:
-    await _play_game(site, browser, "paintscape", 8)
+    await _play_game(site, browser, "paintscape", 10, resigns=True)
 
 
 async def test_tilingking_pick_turn_and_place(site: Site, browser: Any) -> None:
-    await _play_game(site, browser, "tilingking", 6, {"board": "sq9"})
+    await _play_game(site, browser, "tilingking", 14, {"board": "sq9", "size": 4}, resigns=False)  # whole
 
 
 async def test_replay_viewer_steps_through_a_finished_match(site: Site, browser: Any) -> None:

@@ -318,3 +318,25 @@ async def test_the_move_list_follows_moves_and_takebacks(
     assert match.ply == 3
     await service.matches.play(match_id, match.seats[match.to_move].user_id, "done")
     await check()
+
+
+async def test_turning_points_of_an_analysed_match(service: Service) -> None:
+    """A finished match that was analysed shows its turning points, in move order; before the end, none."""
+    from games.ai.analysis import MatchAnalysis, MoveReview
+
+    late = MoveReview(ply=3, seat=1, played="c9-c8", preferred="d9-d7", before=0.6, after=0.3)
+    early = MoveReview(ply=0, seat=0, played="b1-b2", preferred="c1-c3", before=0.5, after=0.4)
+    analysis = MatchAnalysis(reviews=(early, late), turning_points=((early,), (late,)), iterations=10)
+    board = WebBoard(service, secret=SECRET, base_url="http://web.test", analysed={}.get)
+    match_id = await _start(service)
+    board.analysed = lambda mid: analysis if mid == match_id else None
+    async with TestClient(TestServer(board.app())) as client:
+        token = match_token(SECRET, match_id)
+        assert (await (await client.get(f"/api/m/{token}")).json())["turningPoints"] == []
+        await service.matches.resign(match_id, ALICE)
+        points = (await (await client.get(f"/api/m/{token}")).json())["turningPoints"]
+    assert [(p["ply"], p["played"], p["preferred"]) for p in points] == [
+        (0, "b1-b2", "c1-c3"),
+        (3, "c9-c8", "d9-d7"),
+    ]
+    assert points[1]["drop"] == pytest.approx(0.3)
