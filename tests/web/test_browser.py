@@ -67,8 +67,13 @@ async def _click_play(page: Any, click: ClickMove) -> None:
     """Play `click` as a player does: cell after cell, or pick the piece, turn it, point and place it."""
     await page.wait_for_function("window.tessera.state().clicks.length > 0")
     if not click.group:
-        for cell in click.cells:
+        for k, cell in enumerate(click.cells):
             await page.click(f"polygon[data-i='{cell}']")
+            if k == 0 and len(click.cells) > 1:  # the first cell chosen: the next cells are highlighted
+                assert await page.evaluate("window.tessera.selected()") == [cell]
+                targets = await page.eval_on_selector_all("polygon.target", "ps => ps.map(p => +p.dataset.i)")
+                assert click.cells[1] in targets
+                await page.screenshot(path=str(SCREENSHOTS / "selected.png"))
         return
     await page.click(f"button[data-piece='{click.group}']")
     turn, mirrored = click.pose
@@ -82,6 +87,7 @@ async def _click_play(page: Any, click: ClickMove) -> None:
     await page.hover(f"polygon[data-i='{anchor}']")
     ghost = await page.eval_on_selector_all("polygon.ghost", "ps => ps.map(p => Number(p.dataset.i))")
     assert sorted(ghost) == sorted(click.cells), "the ghost piece shows where the piece would go"
+    await page.screenshot(path=str(SCREENSHOTS / "ghost.png"))
     await page.click(f"polygon[data-i='{anchor}']")
 
 
