@@ -84,9 +84,9 @@ class WebSettings(DatabaseSettings):
         (), description="Comma-separated server ids whose matches have no web board."
     )
 
-    @field_validator("web_port", mode="before")
+    @field_validator("web_port", "web_secret", "discord_client_id", "discord_client_secret", mode="before")
     @classmethod
-    def _blank_port_is_unset(cls, value: Any) -> Any:
+    def _blank_web_value_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("web_disabled_guilds", mode="before")
@@ -98,9 +98,11 @@ class WebSettings(DatabaseSettings):
 
     @model_validator(mode="after")
     def _secret_with_port(self) -> WebSettings:
-        secret = self.web_secret.get_secret_value() if self.web_secret is not None else ""
-        if self.web_port is not None and len(secret) < 32:
-            raise ValueError("WEB_SECRET must be set to 32 or more random characters when WEB_PORT is set")
+        secret = self.web_secret.get_secret_value() if self.web_secret is not None else None
+        if self.web_port is not None and secret is None:
+            raise ValueError("WEB_SECRET must be set (32 or more random characters) when WEB_PORT is set")
+        if secret is not None and len(secret) < 32:
+            raise ValueError("WEB_SECRET must be 32 or more random characters: it makes the match links")
         return self
 
 
