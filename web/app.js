@@ -16,6 +16,7 @@
   let replayAt = -1;        // the ply shown in replay (-1: live)
   let timer = null;
   let polys = [];
+  let dots = [];      // a legal target's mark, like a chess site's move dots
   let centres = [];
 
   const q = () => "lang=" + encodeURIComponent(prefs.lang) + "&theme=" + encodeURIComponent(prefs.theme);
@@ -333,6 +334,7 @@
       image.setAttribute("aria-hidden", "true");
       svg.append(image);
       polys = [];
+      dots = [];
       centres = [];
       sc.cells.forEach((flat, i) => {
         const p = document.createElementNS(SVG, "polygon");
@@ -340,6 +342,17 @@
         let cx = 0, cy = 0;
         for (let k = 0; k < flat.length; k += 2) { pts.push(flat[k] + "," + flat[k + 1]); cx += flat[k]; cy += flat[k + 1]; }
         centres.push([cx / (flat.length / 2), cy / (flat.length / 2)]);
+        let area = 0;
+        for (let k = 0; k < flat.length; k += 2) {
+          const n = (k + 2) % flat.length;
+          area += flat[k] * flat[n + 1] - flat[n] * flat[k + 1];
+        }
+        const dot = document.createElementNS(SVG, "circle");
+        dot.setAttribute("cx", String(centres[i][0]));
+        dot.setAttribute("cy", String(centres[i][1]));
+        dot.setAttribute("r", String(0.16 * Math.sqrt(Math.abs(area) / 2)));
+        dot.setAttribute("class", "dot");
+        dots.push(dot);
         p.setAttribute("points", pts.join(" "));
         p.setAttribute("class", "cell");
         p.dataset.i = String(i);
@@ -352,6 +365,7 @@
         svg.append(p);
         polys.push(p);
       });
+      for (const dot of dots) svg.append(dot);  // above every cell, and never in the way of a click
     }
     svg.style.setProperty("--hl", sc.colours.highlight);
     const seat = S.toMove == null ? 0 : S.toMove;
@@ -373,6 +387,7 @@
       if (gh.has(i)) cls += " ghost";
       if (i === focus) cls += " focus";
       p.setAttribute("class", cls);
+      dots[i].setAttribute("class", tg.has(i) && !sel.includes(i) ? "dot on" : "dot");
     });
     $("focusname").textContent = focus >= 0 ? S.scene.labels[focus] + (tg.has(focus) ? " ✓" : "") : "";
   }
