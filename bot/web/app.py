@@ -704,5 +704,5 @@ class WebBoard:
         if user_id not in self.demo_users:
             raise web.HTTPNotFound()
         response = web.HTTPFound(safe_next(request.query.get("next", "/")))
-        self._set_session(response, user_id, self.demo_users[user_id], SOURCE_LOCALE)
+        self._set_session(response, user_id, self.demo_users[user_id], self._locale(request, None))
         raise response

@@ -340,3 +340,26 @@ async def test_turning_points_of_an_analysed_match(service: Service) -> None:
         (3, "c9-c8", "d9-d7"),
     ]
     assert points[1]["drop"] == pytest.approx(0.3)
+
+
+async def test_the_page_speaks_the_viewers_language(service: Service, board: WebBoard, client: Any) -> None:
+    """Words, board status, move descriptions and the image's alt text in the viewer's language: asked for,
+    else the session's (their Discord language), else the browser's."""
+    from bot.i18n import tr_for
+
+    match_id = await _start(service, "paintscape")
+    token = match_token(SECRET, match_id)
+    asked = await (await client.get(f"/api/m/{token}?lang=ja")).json()
+    assert asked["texts"]["moves"] == tr_for("ja")("Moves") != "Moves"
+    assert asked["locale"] == "ja" and "手目" in asked["status"]
+    browser = await (
+        await client.get(f"/api/m/{token}", headers={"Accept-Language": "de-DE,de;q=0.9"})
+    ).json()
+    assert browser["locale"] == "de" and browser["texts"]["resign"] == tr_for("de")("Resign")
+    cookie = board.signer.session_cookie(ALICE, "Ann", "pl")
+    session = await (
+        await client.get(f"/api/m/{token}", headers={"Cookie": f"{SESSION_COOKIE}={cookie}"})
+    ).json()
+    assert session["locale"] == "pl"
+    english = await (await client.get(f"/api/m/{token}?lang=xx")).json()
+    assert english["locale"] == "en" and english["texts"]["moves"] == "Moves"
