@@ -16,6 +16,7 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parents[1]
 PLY = re.compile(rb'"ply":([0-9]+)')
+IMAGE = re.compile(rb'"image":"([^"]+)"')
 
 
 def free_port() -> int:
@@ -62,12 +63,13 @@ async def login(base: str, user: int, page: str) -> tuple[aiohttp.ClientSession,
 
 
 async def read_events(response: aiohttp.ClientResponse, on_state: Any) -> None:
-    """Call `on_state(ply)` for each state event of an open stream (until it closes)."""
+    """Call `on_state(ply, image_url)` for each state event of an open stream (until it closes)."""
     async for raw in response.content:
         if raw.startswith(b"data: "):
             found = PLY.search(raw, 0, 400)  # the ply comes early; parsing 500 whole states here would
-            if found:  # measure this client's CPU, not the server's
-                on_state(int(found.group(1)))
+            image = IMAGE.search(raw)  # measure this client's CPU, not the server's
+            if found:
+                on_state(int(found.group(1)), image.group(1).decode() if image else "")
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -3,7 +3,9 @@
 `python -m bot web-demo` runs as the server (a process of its own, as in production); this process opens
 `--spectators` event streams on the Paint match (500 by default), and the two demo players move in turn
 through POST /move. For every move, the time from sending the move to each stream receiving the new state
-is recorded; the figures are over all (move, spectator) pairs. Also the first load of a spectator and of a
+is recorded (with `--fetch-images N`, to each spectator also having fetched the new board PNG, as a browser
+does, over N pooled connections: what a reverse proxy that caches the immutable images saves); the
+figures are over all (move, spectator) pairs. Also the first load of a spectator and of a
 TilingKing player to move (page, script, style, state, board image), in bytes.
 
     python bench/web_live.py
@@ -47,7 +49,7 @@ async def first_load(base: str, page: str, http: aiohttp.ClientSession | None = 
     return total
 
 
-async def run(spectators: int, moves: int) -> None:
+async def run(spectators: int, moves: int, fetch_connections: int) -> None:
     port = free_port()
     server, pages = start_demo(port)
     base = f"http://127.0.0.1:{port}"
@@ -62,13 +64,30 @@ async def run(spectators: int, moves: int) -> None:
         )
         streams = []
         readers = []
+        fetching: set[asyncio.Task[None]] = set()
+        images = (
+            aiohttp.ClientSession(base_url=base, connector=aiohttp.TCPConnector(limit=fetch_connections))
+            if fetch_connections
+            else None
+        )
+
+        async def fetch(i: int, ply: int, image: str) -> None:
+            assert images is not None
+            async with images.get(image) as answer:
+                await answer.read()
+            arrived[i] = time.perf_counter()
+            seen[i] = ply
+
         for i in range(spectators):
             response = await watchers.get(f"/api/m/{token}/events")
             streams.append(response)
 
-            def note(ply: int, i: int = i) -> None:
-                seen[i] = ply
+            def note(ply: int, image: str, i: int = i) -> None:
                 arrived[i] = time.perf_counter()
+                if images is None:
+                    seen[i] = ply
+                else:  # as a browser does: fetch the new board image, then it shows
+                    fetching.add(asyncio.create_task(fetch(i, ply, image)))
 
             readers.append(asyncio.create_task(read_events(response, note)))
         arrived: list[float] = [0.0] * spectators
@@ -93,14 +112,17 @@ async def run(spectators: int, moves: int) -> None:
                 ok = await wait_until(lambda ply=ply: min(seen) > ply, 10.0)
                 assert ok, f"{sum(s > ply for s in seen)} of {spectators} saw move {ply + 1}"
                 latencies += [(t - sent) * 1000 for t in arrived]
+        what = "event and image" if images else "event"
         print(
-            f"click to board in every browser over {moves} moves x {spectators} spectators: "
+            f"click to board ({what}) in every browser over {moves} moves x {spectators} spectators: "
             f"p50 {statistics.median(latencies):.1f} ms, p99 {percentile(latencies, 99):.1f} ms, "
             f"max {max(latencies):.1f} ms"
         )
         for task in readers:
             task.cancel()
         await watchers.close()
+        if images is not None:
+            await images.close()
         print(f"first load, spectator (Paint): {await first_load(base, page) / 1024:.1f} KiB")
         tk = pages["TilingKing"]
         http, _ = await login(base, 1, tk)
@@ -120,8 +142,15 @@ def main() -> None:
     )
     parser.add_argument("--spectators", type=int, default=500)
     parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument(
+        "--fetch-images",
+        type=int,
+        default=0,
+        metavar="CONNECTIONS",
+        help="every spectator also fetches the new board PNG, over this many pooled connections",
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.spectators, args.moves))
+    asyncio.run(run(args.spectators, args.moves, args.fetch_images))
 
 
 if __name__ == "__main__":

@@ -127,7 +127,7 @@ class WebBoard:
         self.limits = RateLimiter(move_rate, 10)
         self.reads = RateLimiter(20.0, 60)
         self.hub = Hub(self._payload)
-        self._images: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self._images: OrderedDict[tuple[Any, ...], asyncio.Future[bytes]] = OrderedDict()
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
         self._runner: web.AppRunner | None = None
         self._listening: asyncio.Task[None] | None = None
@@ -331,7 +331,7 @@ class WebBoard:
             "moves": [dict(m, text=tr.text(m["text"])) for m in moves],
             "words": words,
             "pending": pending,
-            "image": f"/api/m/{token}/board/{match.ply}.png?{query}",
+            "image": f"/api/m/{token}/board/{match.ply}.png?{query}&v={self._version(match)}",
             "imageBase": f"/api/m/{token}/board/",
             "imageQuery": query,
             "locale": locale,
@@ -418,6 +418,7 @@ class WebBoard:
         except ServiceError:
             return None
         self._seen[match_id] = (match.ply, match.status, match.takeback, match.abort_votes)
+        self._image(match, match.ply, *group)  # drawn now, while the event travels: ready when asked for
         return json.dumps(await self._public(match, *group, full=False), separators=(",", ":")).encode()
 
     def _private(self, match: MatchView, session: Session | None) -> dict[str, Any]:
@@ -509,15 +510,32 @@ class WebBoard:
             raise web.HTTPNotFound(text="that move has not been played")
         locale = self._locale(request, self._session(request))
         theme = self._theme(request)
-        key = (match.id, ply, match.ply if ply == match.ply else -1, match.status, locale, theme)
-        png = self._images.get(key)
-        if png is None:
-            png = await self._render(match, ply, locale, theme)
-            self._images[key] = png
+        png = await self._image(match, ply, locale, theme)
+        # The board at a ply never changes once the match is over, nor the current one under its version
+        # (a change of the match, a takeback included, makes a new one): such images may be cached anywhere
+        # (a reverse proxy answers the spectators' fetches then); anything else must be asked again.
+        fixed = not match.is_active if ply < match.ply else request.query.get("v") == self._version(match)
+        headers = {"Cache-Control": "public, max-age=86400, immutable" if fixed else "no-store"}
+        return web.Response(body=png, content_type="image/png", headers=headers)
+
+    @staticmethod
+    def _version(match: MatchView) -> str:
+        """Changes with every change of the match (its last write's time and its status)."""
+        return f"{match.status.value}{round(match.updated_at * 1000)}"
+
+    def _image(self, match: MatchView, ply: int, locale: str, theme: str) -> asyncio.Future[bytes]:
+        """The board PNG, drawn once however many viewers ask at the same moment (the first asks the
+        renderer; the others wait for the same drawing); the newest few hundred are kept."""
+        current = ply == match.ply
+        key = (match.id, ply, self._version(match) if current else "", locale, theme)
+        found = self._images.get(key)
+        if found is None:
+            found = asyncio.ensure_future(self._render(match, ply, locale, theme))
+            self._images[key] = found
+            found.add_done_callback(lambda f: f.exception() and self._images.pop(key, None))
             while len(self._images) > 256:
                 self._images.popitem(last=False)
-        headers = {"Cache-Control": "private, max-age=60" if ply < match.ply else "no-store"}
-        return web.Response(body=png, content_type="image/png", headers=headers)
+        return found
 
     async def _render(self, match: MatchView, ply: int, locale: str, theme: str) -> bytes:
         tr = tr_for(locale)

@@ -363,3 +363,24 @@ async def test_the_page_speaks_the_viewers_language(service: Service, board: Web
     assert session["locale"] == "pl"
     english = await (await client.get(f"/api/m/{token}?lang=xx")).json()
     assert english["locale"] == "en" and english["texts"]["moves"] == "Moves"
+
+
+async def test_board_images_are_cached_only_while_they_cannot_change(service: Service, client: Any) -> None:
+    match_id = await _start(service)
+    token = match_token(SECRET, match_id)
+    image = (await (await client.get(f"/api/m/{token}")).json())["image"]
+    assert "immutable" in (await client.get(image)).headers["Cache-Control"]
+    match = await service.matches.get(match_id)
+    await service.matches.play(
+        match_id,
+        match.seats[match.to_move].user_id,
+        clickable_moves(games.get("paint"), match.state)[0].notation,
+    )
+    assert (await client.get(image.replace("/0.png", "/1.png"))).headers[
+        "Cache-Control"
+    ] == "no-store"  # old version
+    assert (await client.get(f"/api/m/{token}/board/0.png")).headers[
+        "Cache-Control"
+    ] == "no-store"  # a takeback may come
+    fresh = (await (await client.get(f"/api/m/{token}")).json())["image"]
+    assert fresh != image and "immutable" in (await client.get(fresh)).headers["Cache-Control"]
