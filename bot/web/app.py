@@ -488,7 +488,8 @@ class WebBoard:
             await response.write(b"retry: 1000\n\n")
             while True:
                 try:
-                    await asyncio.wait_for(subscriber.news.wait(), KEEPALIVE)
+                    async with asyncio.timeout(KEEPALIVE):  # no task per wait, unlike wait_for
+                        await subscriber.news.wait()
                 except TimeoutError:
                     await response.write(b": keepalive\n\n")
                     continue
