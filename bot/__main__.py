@@ -115,7 +115,14 @@ async def run_bot(settings: Settings) -> int:
             return fail(f"HEALTH_PORT: cannot listen on {where}: {one_line(error)}", EXIT_CONFIG)
     from bot.web import serve
 
-    web_board = await serve.start_with_bot(settings, service, bot)
+    try:
+        web_board = await serve.start_with_bot(settings, service, bot)
+    except OSError as error:
+        if health is not None:
+            await health.close()
+        await service.close()
+        where = f"{settings.web_host}:{settings.web_port}"
+        return fail(f"WEB_PORT: cannot listen on {where}: {one_line(error)}", EXIT_CONFIG)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     closing: list[asyncio.Task[None]] = []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
 import pytest
 
 from bot import views
@@ -32,3 +35,22 @@ def test_a_port_needs_a_long_secret() -> None:
         assert views.board_link(7, 5) is None  # this server turned it off
     finally:
         views.set_board_link(None)
+
+
+def test_a_web_port_in_use_is_one_line_and_code_2(tmp_path: Path) -> None:
+    """The bot with WEB_PORT on a taken port stops with one line (as for HEALTH_PORT), not a traceback."""
+    from bot import __main__ as entry
+    from tests.bot.test_health import start_bot
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = start_bot(tmp_path, "sqlite:///data/tessera.sqlite3", WEB_PORT=str(port), WEB_SECRET="s" * 40)
+    assert done.returncode == entry.EXIT_CONFIG, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith(f"tessera: WEB_PORT: cannot listen on 127.0.0.1:{port}")
+    )
