@@ -131,3 +131,33 @@ async def test_discord_and_the_web_see_the_same_moves(world: Any, web_board: tup
     newest = last_board(world.channel)
     assert len(boards(world.channel)) == posted + 1
     assert "Move 2: " in newest.content and web_move in newest.content  # the web move, in the channel
+
+
+async def test_a_resignation_on_the_web_is_posted_with_the_result(
+    world: Any, web_board: tuple[WebBoard, str]
+) -> None:
+    board, base = web_board
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    rules = games.get("paint")
+    for _ in range(2):  # both have moved: a resignation is a result, not an abort
+        match = await board.service.matches.get(match_id)
+        await board.service.matches.play(
+            match_id, match.seats[match.to_move].user_id, clickable_moves(rules, match.state)[0].notation
+        )
+    posted = len(boards(world.channel))
+    cookie = board.signer.session_cookie(world.alice.id, "alice", "en")
+    csrf = board.signer.session(cookie).csrf  # type: ignore[union-attr]
+    async with aiohttp.ClientSession() as http:
+        answer = await http.post(
+            f"{base}/api/m/{match_token(SECRET, match_id)}/action",
+            json={"action": "resign"},
+            headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
+        )
+        assert (await answer.json()) == {"ok": True}
+    for _ in range(100):
+        if len(boards(world.channel)) > posted:
+            break
+        await asyncio.sleep(0.05)
+    assert len(boards(world.channel)) == posted + 1
+    assert "resign" in last_board(world.channel).content.lower()

@@ -240,3 +240,23 @@ async def test_spectators_cannot_move_and_wrong_links_are_404(site: Site, browse
     csp = (await bob.request.get(site.base + path)).headers["content-security-policy"]
     assert "frame-ancestors" in csp and "discord.com" in csp
     assert "shh-client-secret" not in await bob.content()
+
+
+async def test_keyboard_only_tilingking(site: Site, browser: Any) -> None:
+    """A piece picked with Enter on its button, turned with R, walked with the arrow keys and placed with
+    Enter: no mouse at all."""
+    match_id, path = await _start(site, "tilingking", {"board": "sq9"})
+    page = await _login(site, browser, ALICE, path)
+    await page.wait_for_function("window.tessera.state().clicks.length > 0")
+    await page.focus("button[data-piece='L4']")
+    await page.keyboard.press("Enter")
+    await page.focus("#overlay")
+    await page.keyboard.press("r")
+    for key in ("ArrowRight", "ArrowRight", "ArrowUp", "ArrowUp"):
+        await page.keyboard.press(key)
+    ghost = await page.eval_on_selector_all("polygon.ghost", "ps => ps.map(p => +p.dataset.i)")
+    assert len(ghost) == 4, "the L piece is shown where Enter would place it"
+    await page.keyboard.press("Enter")
+    await _wait_ply(page, 1)
+    match = await site.service.matches.get(match_id)
+    assert sorted(match.state.placed[0].cells) == sorted(ghost)
