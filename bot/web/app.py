@@ -35,7 +35,7 @@ from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
 from bot.service.records import Finished, MatchView, Played
-from bot.web.live import Group, Hub
+from bot.web.live import Group, Hub, sse_frame
 from bot.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
@@ -483,7 +483,13 @@ class WebBoard:
             }
         )
         await response.prepare(request)
-        subscriber = self.hub.subscribe(match.id, group)
+        transport = request.transport
+        subscriber = self.hub.subscribe(
+            match.id,
+            group,
+            response.write,
+            (lambda: transport.get_write_buffer_size()) if transport is not None else (lambda: 0),
+        )
         try:
             await response.write(b"retry: 1000\n\n")
             while True:
@@ -497,7 +503,7 @@ class WebBoard:
                 latest = self.hub.latest(subscriber)
                 if latest is not None and latest[0] != subscriber.sent:
                     subscriber.sent = latest[0]
-                    await response.write(b"event: state\ndata: " + latest[1] + b"\n\n")
+                    await response.write(sse_frame(latest[1]))
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:

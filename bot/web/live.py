@@ -16,12 +16,19 @@ Group = tuple[str, str]
 """(locale, theme): the viewers who get the same bytes."""
 
 
+BACKLOG = 256 * 1024
+"""Bytes a stream may have waiting in its socket buffer before the hub stops writing to it directly."""
+
+
 @dataclass(eq=False, slots=True)
 class Subscriber:
-    """One open stream: which match and group it shows, and a flag the hub sets when there is news."""
+    """One open stream: which match and group it shows, how to write to it, and a flag the hub sets when
+    its own task should write (the stream was too slow to be written to directly)."""
 
     match_id: int
     group: Group
+    write: Callable[[bytes], Awaitable[None]] | None = None
+    backlog: Callable[[], int] = lambda: 0
     news: asyncio.Event = field(default_factory=asyncio.Event)
     sent: int = -1
     """The version of the last payload written."""
@@ -44,8 +51,14 @@ class Hub:
     def count(self) -> int:
         return sum(len(s) for s in self._subscribers.values())
 
-    def subscribe(self, match_id: int, group: Group) -> Subscriber:
-        subscriber = Subscriber(match_id, group)
+    def subscribe(
+        self,
+        match_id: int,
+        group: Group,
+        write: Callable[[bytes], Awaitable[None]] | None = None,
+        backlog: Callable[[], int] = lambda: 0,
+    ) -> Subscriber:
+        subscriber = Subscriber(match_id, group, write, backlog)
         self._subscribers.setdefault(match_id, set()).add(subscriber)
         return subscriber
 
@@ -82,5 +95,27 @@ class Hub:
             payload = await self._build(match_id, group)
             if payload is not None:
                 self._latest[(match_id, group)] = (self._version, payload)
+        # Written here, one after the other, rather than by waking every stream's task: hundreds of task
+        # switches cost more than the writes. A write only fills the socket's buffer; a stream whose buffer
+        # is already full is left to its own task (it skips to the newest state when it can take it).
+        frames: dict[Group, tuple[int, bytes]] = {}
         for subscriber in list(self._subscribers.get(match_id, ())):
-            subscriber.news.set()
+            latest = self._latest.get((match_id, subscriber.group))
+            if latest is None or latest[0] == subscriber.sent:
+                continue
+            if subscriber.write is None or subscriber.backlog() > BACKLOG:
+                subscriber.news.set()
+                continue
+            frame = frames.get(subscriber.group)
+            if frame is None:
+                frame = frames[subscriber.group] = (latest[0], sse_frame(latest[1]))
+            subscriber.sent = latest[0]
+            try:
+                await subscriber.write(frame[1])
+            except (ConnectionError, RuntimeError):
+                self.unsubscribe(subscriber)
+
+
+def sse_frame(payload: bytes) -> bytes:
+    """A server-sent `state` event carrying `payload` (JSON: one line)."""
+    return b"event: state\ndata: " + payload + b"\n\n"
