@@ -197,6 +197,9 @@ class WebBoard:
                 row = await self.service.matches.get(match_id)
             except ServiceError:
                 continue
+            except Exception:  # the database went away: its reconnection wakes this again
+                log.exception("could not check match %s for changes", match_id)
+                return
             seen = (row.ply, row.status, row.takeback, row.abort_votes)
             if self._seen.get(match_id) != seen:
                 self._seen[match_id] = seen

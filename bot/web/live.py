@@ -9,8 +9,11 @@ queueing them, so one stuck connection never holds memory or delays the others.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+
+log = logging.getLogger("tessera.web")
 
 Group = tuple[str, str]
 """(locale, theme): the viewers who get the same bytes."""
@@ -92,7 +95,11 @@ class Hub:
         groups = {s.group for s in subs}
         self._version += 1
         for group in groups:
-            payload = await self._build(match_id, group)
+            try:
+                payload = await self._build(match_id, group)
+            except Exception:  # a lost database: the next change tries again
+                log.exception("could not build the live state of match %s", match_id)
+                return
             if payload is not None:
                 self._latest[(match_id, group)] = (self._version, payload)
         # Written here, one after the other, rather than by waking every stream's task: hundreds of task
