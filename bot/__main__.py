@@ -26,12 +26,14 @@ EXIT_DATABASE = 3
 EXIT_NETWORK = 4
 EXIT_INTERRUPTED = 130
 
-USAGE = f"""usage: python -m bot [check-db | backup | migrate-db [options]]
+USAGE = f"""usage: python -m bot [check-db | backup | migrate-db | web | web-demo [options]]
 
   (no arguments)  run the bot; settings come from the environment and .env (see .env.example)
   check-db        check the database (python -m bot check-db --help)
   backup          copy the SQLite database to a file, also while the bot runs (python -m bot backup -h)
   migrate-db      copy the whole database into another, SQLite or PostgreSQL (python -m bot migrate-db -h)
+  web             serve only the web board (WEB_PORT, WEB_SECRET, DATABASE_URL; PostgreSQL for live moves)
+  web-demo        a local web board demo: one match of each game, two local users, no Discord token
 
 exit codes of the bot:
   {EXIT_OK}    stopped by SIGINT or SIGTERM
@@ -111,6 +113,16 @@ async def run_bot(settings: Settings) -> int:
             await service.close()
             where = f"{settings.health_host}:{settings.health_port}"
             return fail(f"HEALTH_PORT: cannot listen on {where}: {one_line(error)}", EXIT_CONFIG)
+    from bot.web import serve
+
+    try:
+        web_board = await serve.start_with_bot(settings, service, bot)
+    except OSError as error:
+        if health is not None:
+            await health.close()
+        await service.close()
+        where = f"{settings.web_host}:{settings.web_port}"
+        return fail(f"WEB_PORT: cannot listen on {where}: {one_line(error)}", EXIT_CONFIG)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     closing: list[asyncio.Task[None]] = []
@@ -146,6 +158,8 @@ async def run_bot(settings: Settings) -> int:
     finally:
         if health is not None:
             await health.close()
+        if web_board is not None:
+            await web_board.close()
     return EXIT_OK
 
 
@@ -169,6 +183,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return fail(str(error), EXIT_CONFIG)
         command = backup.main if args[0] == "backup" else transfer.main
         return command(args[1:], default_url=database.database_url)
+    if args[:1] == ["web-demo"]:
+        from bot.web import demo
+
+        return demo.main(args[1:])
+    if args[:1] == ["web"]:
+        from bot.web import serve
+
+        return serve.main(args[1:])
     if args[:1] in (["-h"], ["--help"]):
         print(USAGE, end="")
         return EXIT_OK

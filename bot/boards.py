@@ -24,7 +24,7 @@ from bot.i18n import ENGLISH, Tr
 from bot.replies import sentence_case
 from bot.service.ratings import NEW_MU, NEW_SIGMA, shown_rating
 from bot.service.records import Finished, MatchStatus, MatchView, MoveView, Player, RatingChange
-from bot.views import TesseraButton, button
+from bot.views import TesseraButton, board_link, button, open_board_button
 from games.base import Rules, Termination, WordMove
 from games.texts import N_
 from renderer import text as renderer_text
@@ -204,6 +204,8 @@ class BoardMessage:
     png: bytes | None
     alt: str
     buttons: tuple[TesseraButton, ...]
+    link: tuple[str, str] | None = None
+    """(label, address) of the "Open board" link button to the web board, if it is on."""
 
     def file(self) -> discord.File | None:
         if self.png is None:
@@ -211,11 +213,13 @@ class BoardMessage:
         return discord.File(io.BytesIO(self.png), filename="board.png", description=self.alt or None)
 
     def view(self) -> discord.ui.View | None:
-        if not self.buttons:
+        if not self.buttons and self.link is None:
             return None
         view = discord.ui.View(timeout=None)
         for item in self.buttons:
             view.add_item(item)
+        if self.link is not None:
+            view.add_item(open_board_button(self.link[1], self.link[0]))
         return view
 
     def send_kwargs(self) -> dict[str, Any]:
@@ -299,4 +303,6 @@ async def board_message(
         buttons.append(button("replay", match.id, match.ply, tr("Replay"), style=discord.ButtonStyle.primary))
     if match.status is MatchStatus.FINISHED:
         buttons.append(button("analyse", match.id, match.ply, tr("Analyse")))
-    return BoardMessage("\n".join(text), png, alt, tuple(buttons))
+    url = board_link(match.id, match.guild_id)
+    link = (tr("Open board"), url) if url is not None else None
+    return BoardMessage("\n".join(text), png, alt, tuple(buttons), link)

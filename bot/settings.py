@@ -65,7 +65,48 @@ class DatabaseSettings(BaseSettings):
         return Path(self.database_url.removeprefix("sqlite:///"))
 
 
-class Settings(DatabaseSettings):
+class WebSettings(DatabaseSettings):
+    """The web board's settings (bot/web/): off unless WEB_PORT is set; `python -m bot web` runs it as a
+    process of its own with only these and the database."""
+
+    web_port: int | None = Field(None, description="Serve the web board on this port (off when unset).")
+    web_host: str = Field("127.0.0.1", description="The address the web board binds (behind a proxy).")
+    web_base_url: str = Field(
+        "http://127.0.0.1:8080", description="The public https address of the web board, for links and login."
+    )
+    web_secret: SecretStr | None = Field(
+        None, description="Signs sessions and match links (32+ random characters); required with WEB_PORT."
+    )
+    discord_client_id: str | None = Field(None, description="The application's OAuth2 client id (login).")
+    discord_client_secret: SecretStr | None = Field(None, description="The application's OAuth2 secret.")
+    discord_api_url: str = Field("https://discord.com/api", description="Discord's API (tests use a fake).")
+    web_disabled_guilds: Annotated[tuple[int, ...], NoDecode] = Field(
+        (), description="Comma-separated server ids whose matches have no web board."
+    )
+
+    @field_validator("web_port", "web_secret", "discord_client_id", "discord_client_secret", mode="before")
+    @classmethod
+    def _blank_web_value_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("web_disabled_guilds", mode="before")
+    @classmethod
+    def _comma_separated_guilds(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(int(part) for part in value.replace(" ", "").split(",") if part)
+        return value
+
+    @model_validator(mode="after")
+    def _secret_with_port(self) -> WebSettings:
+        secret = self.web_secret.get_secret_value() if self.web_secret is not None else None
+        if self.web_port is not None and secret is None:
+            raise ValueError("WEB_SECRET must be set (32 or more random characters) when WEB_PORT is set")
+        if secret is not None and len(secret) < 32:
+            raise ValueError("WEB_SECRET must be 32 or more random characters: it makes the match links")
+        return self
+
+
+class Settings(WebSettings):
     """Tessera's settings; field names are the environment variables in lower case."""
 
     discord_token: SecretStr = Field(description="The bot token from the Discord developer portal.")
@@ -161,6 +202,11 @@ def requested_log_format() -> Literal["text", "json"]:
 def load_settings(**overrides: Any) -> Settings:
     """Read the settings from the environment and `.env`; raises SettingsError with one readable line."""
     return _load(Settings, overrides)
+
+
+def load_web_settings(**overrides: Any) -> WebSettings:
+    """The web board's settings and the database's (no bot token needed)."""
+    return _load(WebSettings, overrides)
 
 
 def load_database_settings(**overrides: Any) -> DatabaseSettings:

@@ -138,3 +138,23 @@ def view_of(*buttons: TesseraButton) -> discord.ui.View:
     for item in buttons:
         view.add_item(item)
     return view
+
+
+BoardLink = Callable[[int, int | None], str | None]
+_board_link: list[BoardLink | None] = [None]
+
+
+def set_board_link(link: BoardLink | None) -> None:
+    """How to make a match's web board address from (match id, guild id); None: no web board."""
+    _board_link[0] = link
+
+
+def board_link(match_id: int, guild_id: int | None) -> str | None:
+    """The web board's capability link of a match, or None (no web board, or this server turned it off)."""
+    link = _board_link[0]
+    return link(match_id, guild_id) if link is not None else None
+
+
+def open_board_button(url: str, label: str) -> discord.ui.Button[Any]:
+    """The "Open board" link button under a board message."""
+    return discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label)

@@ -469,6 +469,59 @@ class Rules(Protocol[S, M]):
         ...
 
 
+# --------------------------------------------------------------------------------------------- click play
+
+
+@dataclass(frozen=True, slots=True)
+class ClickMove:
+    """A legal move as a host plays it by clicking the board: its notation and the cells it touches, in the
+    order a player clicks them (Paint: the disc, then its destination; a Paintscape swap: the stone, then the
+    tile). Cells are the indices the game's drawer gives polygons for (`renderer.scene`).
+
+    `ordered` says whether clicks must follow that order (a disc before its destination) or may come in any
+    order (the cells of a TilingKing piece). `group` and `pose` let a host offer "pick, turn, place": moves
+    of one group (a piece id) differ only in where they lie and how they are turned; `pose` is (rotation
+    number, mirrored). A host narrows the legal moves by the clicked cells; the contract guarantees that no
+    two click moves of a position have the same cells (`clickable_moves` checks it)."""
+
+    notation: str
+    cells: tuple[int, ...]
+    ordered: bool = True
+    group: str = ""
+    pose: tuple[int, bool] = (0, False)
+
+
+class Clickable(Protocol):
+    """The optional part of the contract for click play: a game whose rules also have `click_move` gets a
+    clickable board in the web client with no client code of its own; one without is played by its word
+    moves and typed notation there."""
+
+    def click_move(self, state: Any, move: Any) -> ClickMove | None:
+        """The move as cells to click, or None for a move that is not played on the board (a pass, a word
+        move, a resignation)."""
+        ...
+
+
+def clickable_moves(rules: Rules[S, M], state: S) -> tuple[ClickMove, ...]:
+    """Every legal move of `state` that is played by clicking cells (empty for a game without
+    `click_move`). Raises ValueError if two moves have the same cells, which would leave a click ambiguous."""
+    click_move = getattr(rules, "click_move", None)
+    if click_move is None:
+        return ()
+    out: list[ClickMove] = []
+    seen: dict[tuple[int, ...], str] = {}
+    for move in rules.legal_moves(state):
+        click = click_move(state, move)
+        if click is None:
+            continue
+        key = click.cells if click.ordered else tuple(sorted(click.cells))
+        if key in seen:
+            raise ValueError(f"{click.notation} and {seen[key]} touch the same cells")
+        seen[key] = click.notation
+        out.append(click)
+    return tuple(out)
+
+
 def advance(rules: Rules[S, M], state: S) -> tuple[S, list[M]]:
     """Play every forced move (automatic passes) from `state`; returns the new state and the moves played."""
     played: list[M] = []

@@ -64,6 +64,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from games.base import (
+    ClickMove,
     GameOver,
     IllegalMove,
     InvalidMove,
@@ -1008,6 +1009,10 @@ class PaintRules:
                         **values,
                     )
         return Text("{start}-{end} is not a legal move here", start=start, end=end)
+
+    def click_move(self, state: PaintState, move: Move) -> ClickMove | None:
+        """A move is its disc's square, then its destination."""
+        return ClickMove(self.notation(state, move), (move[0], move[1]))
 
     def notation(self, state: PaintState, move: Move) -> str:
         """`c1-c5`: the disc's square and its destination."""

@@ -84,6 +84,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from games.base import (
+    ClickMove,
     GameOver,
     IllegalMove,
     InvalidMove,
@@ -903,6 +904,15 @@ class PaintscapeRules:
         if not self.targets(state):
             return Text("pass (you have no placement)")
         return Text("place a stone next to one of yours, like d4")
+
+    def click_move(self, state: PaintscapeState, move: int) -> ClickMove | None:
+        """A placement is its square; a swap is its stone, then the tile it swaps with; the words (done,
+        black, white, pass) are not played on the board."""
+        if 0 <= move < 64:
+            return ClickMove(self.notation(state, move), (move,))
+        if is_swap(move):
+            return ClickMove(self.notation(state, move), swap_squares(move))
+        return None
 
     def notation(self, state: PaintscapeState, move: int) -> str:
         if 0 <= move < 64:

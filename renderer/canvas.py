@@ -134,6 +134,15 @@ def square_layout(width: int, n: int) -> SquareLayout:
     return SquareLayout(page(width), n)
 
 
+def square_polygons(lay: SquareLayout) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Each square's corners (clockwise from the top left) in pixels, in square order."""
+    out = []
+    for i in range(lay.n * lay.n):
+        left, top, right, bottom = lay.box(i)
+        out.append(((left, top), (right, top), (right, bottom), (left, bottom)))
+    return tuple(out)
+
+
 # --------------------------------------------------------------------------------------------- text
 
 

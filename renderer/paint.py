@@ -39,6 +39,7 @@ from renderer.canvas import (
     paste_opaque,
     seat_names,
     square_layout,
+    square_polygons,
     status_text,
     text_width,
     thick_line,
@@ -526,3 +527,14 @@ def describe(
     spheres = " ".join(GRID.label(i) for i in bits_of(state.spheres)) or none
     parts.append(wording.text("paint.alt.spheres", cells=spheres))
     return wording.sentences(parts)
+
+
+def cell_polygons(state: Any, size: int) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Each square's corners in the pixels of `draw(size=size)` (square i is `GRID`'s square i), for hosts
+    that draw on the image (`renderer.scene`)."""
+    return square_polygons(square_layout(size, N))
+
+
+def cell_labels(state: Any) -> tuple[str, ...]:
+    """Each square's name as a player types it (a1...i9)."""
+    return GRID.labels

@@ -40,6 +40,7 @@ from renderer.canvas import (
     paste_opaque,
     seat_names,
     square_layout,
+    square_polygons,
     status_text,
     text_mask,
     text_width,
@@ -584,3 +585,14 @@ def describe(
     parts.append(wording.text("paintscape.alt.black_stones", cells=black))
     parts.append(wording.text("paintscape.alt.white_stones", cells=white))
     return wording.sentences(parts)
+
+
+def cell_polygons(state: Any, size: int) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Each square's corners in the pixels of `draw(size=size)` (square i is `GRID`'s square i), for hosts
+    that draw on the image (`renderer.scene`)."""
+    return square_polygons(square_layout(size, 8))
+
+
+def cell_labels(state: Any) -> tuple[str, ...]:
+    """Each square's name as a player types it (a1...h8)."""
+    return GRID.labels

@@ -586,3 +586,15 @@ def draw_pieces(
         for a, b in outline:
             thick_line(draw, a, b, edge if have else grey_edge, line)
     return img
+
+
+def cell_polygons(state: Any, size: int) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Each cell's corners in the pixels of `draw(size=size)`, in the board's cell order, for hosts that draw
+    on the image (`renderer.scene`)."""
+    board = state.board
+    return _geometry(board.kind, tuple(board.cells), size).polygons
+
+
+def cell_labels(state: Any) -> tuple[str, ...]:
+    """Each cell's name as a player types it."""
+    return tuple(state.board.labels)

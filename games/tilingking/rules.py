@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from games.base import (
     FIRST_SEAT,
+    ClickMove,
     GameOver,
     IllegalMove,
     InvalidMove,
@@ -776,6 +777,21 @@ class TilingKingRules:
                 anchor = the_board.labels[the_board.index_of[coords[0]]]
                 return f"{piece.id}@{anchor} r{rotation}{' m' if mirror else ''}"
         raise ValueError(f"{cell_list(the_board, move.mask)} is not the shape of {move.piece}")
+
+    def click_move(self, state: TilingState, move: Move) -> ClickMove | None:
+        """A placement is its cells, in any order, grouped by piece, with the turn and mirror of its short
+        notation as its pose; pass, pass all, swap and resign are words."""
+        if move.action != PLACE:
+            return None
+        short = self.short_notation(state, move)
+        turn = int(short.split(" r", 1)[1].split(" ", 1)[0])
+        return ClickMove(
+            self.notation(state, move),
+            move.cells,
+            ordered=False,
+            group=move.piece,
+            pose=(turn, short.endswith(" m")),
+        )
 
     def notation(self, state: TilingState, move: Move) -> str:
         """A placement as its sorted cell list ("c3 c4 c5 d4"); other moves as their word."""

@@ -64,6 +64,23 @@ def centre(size: int, column: int, row: int) -> tuple[float, float]:
     return left + (column + 0.5) * cell, top + (ROWS - row - 0.5) * cell
 
 
+def cell_polygons(state: FourState, size: int) -> list[tuple[tuple[float, float], ...]]:
+    """Each cell's square in the image's pixels, indexed `row * 7 + column` (row 0 at the bottom), as the
+    rules' `click_move` numbers them: the web board's clickable cells (`renderer.scene`)."""
+    _, cell, left, top = _geometry(size)
+    polygons: list[tuple[tuple[float, float], ...]] = []
+    for row in range(ROWS):
+        for column in range(COLUMNS):
+            x0, y0 = left + column * cell, top + (ROWS - row - 1) * cell
+            polygons.append(((x0, y0), (x0 + cell, y0), (x0 + cell, y0 + cell), (x0, y0 + cell)))
+    return polygons
+
+
+def cell_labels(state: FourState) -> list[str]:
+    """Each cell's name, in `cell_polygons`' order: its column letter and row number ("d1" at the bottom)."""
+    return [f"{LETTERS[column]}{row + 1}" for row in range(ROWS) for column in range(COLUMNS)]
+
+
 def _last_cell(state: FourState, last_move: str | None) -> tuple[int, int] | None:
     if not last_move or last_move.strip().lower() not in LETTERS:
         return None

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from games.base import (
     FIRST_SEAT,
+    ClickMove,
     GameOver,
     IllegalMove,
     InvalidMove,
@@ -155,6 +156,11 @@ class ConnectFourRules:
         if len(state.columns[column]) >= ROWS:
             raise IllegalMove(Text("column {column} is full", column=word))
         return column
+
+    def click_move(self, state: FourState, move: int) -> ClickMove:
+        """A disc is dropped by clicking the cell it lands on (cell index `row * 7 + column`, row 0 at the
+        bottom: the drawer's `cell_polygons` numbers cells the same way)."""
+        return ClickMove(self.notation(state, move), (len(state.columns[move]) * COLUMNS + move,))
 
     def notation(self, state: FourState, move: int) -> str:
         return LETTERS[move]

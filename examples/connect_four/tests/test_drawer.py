@@ -52,3 +52,26 @@ def test_the_alt_text_names_the_players_and_every_disc() -> None:
     assert text.startswith("Connect Four board. Move 4 · Ben (Yellow) to play.")
     assert "Last move: c." in text
     assert "Discs of Ann (Red): c1, d1." in text and "Discs of Ben (Yellow): d2." in text
+
+
+def test_each_click_cell_is_drawn_where_its_disc_lands() -> None:
+    """The web board clicks the cell a disc lands on: its polygon in the image is the cell the drawer draws
+    that disc in, and its label names the column and row."""
+    from tessera_connect_four.drawer import cell_labels, cell_polygons, centre
+    from tessera_connect_four.rules import RULES
+
+    from games.base import clickable_moves
+
+    state = RULES.new(2, {}, 0)
+    for column in (3, 3, 2, 3):
+        state = RULES.apply(state, column)
+    polygons = cell_polygons(state, 960)
+    labels = cell_labels(state)
+    for click in clickable_moves(RULES, state):
+        (cell,) = click.cells
+        column = "abcdefg".index(click.notation)
+        row = len(state.columns[column])
+        xs = [x for x, _ in polygons[cell]]
+        ys = [y for _, y in polygons[cell]]
+        assert (sum(xs) / 4, sum(ys) / 4) == pytest.approx(centre(960, column, row))
+        assert labels[cell] == f"{click.notation}{row + 1}"

@@ -1,0 +1,736 @@
+"""The web board: a page per match over the same service as the Discord application (see bot/web/__init__).
+
+Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
+    GET  /m/<t>                     the page (web/index.html), framable by Discord (CSP frame-ancestors)
+    GET  /api/m/<t>                 the match as JSON: board scene, players, moves, result, and for a seated
+                                    player to move the legal moves as cells to click
+    GET  /api/m/<t>/events          server-sent events: the same JSON on every change, within a second
+    GET  /api/m/<t>/board/<ply>.png the board after `ply` moves (the Discord image; replays use it)
+    POST /api/m/<t>/move            {"move": notation, "ply": n}: through MatchService.play, the engine judges
+    POST /api/m/<t>/action          {"action": resign | takeback | abort | accept | decline}
+    GET  /login, /auth/callback     Discord OAuth2 (authorization code, scope identify, state cookie)
+    POST /logout
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import html
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+from aiohttp import web
+
+import renderer
+from bot.i18n import SOURCE_LOCALE, Tr, catalog_locale, tr_for
+from bot.service import Service
+from bot.service.errors import ServiceError
+from bot.service.guilds import LOCALES
+from bot.service.records import Finished, MatchView, Played
+from bot.web.live import Group, Hub, sse_frame
+from bot.web.security import (
+    SESSION_COOKIE,
+    SESSION_MAX_AGE,
+    STATE_COOKIE,
+    STATE_MAX_AGE,
+    RateLimiter,
+    Session,
+    Signer,
+    match_token,
+    parse_token,
+    safe_next,
+)
+from bot.web.texts import PAGE_TEXTS
+from games.base import MoveError, clickable_moves, replay
+from renderer import canvas
+from renderer import text as wording
+from renderer.scene import scene
+from renderer.theme import THEME_NAMES
+
+log = logging.getLogger("tessera.web")
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+IMAGE_SIZE = 960
+"""The width of the board image the page shows: the Discord image's."""
+KEEPALIVE = 20.0
+"""Seconds between comments on an idle event stream (proxies close silent connections)."""
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'self'; object-src 'none'; "
+    "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
+)
+
+Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
+Analysed = Callable[[int], Any]
+"""The cached post-game analysis of a match (`Analyses.cached`: a `MatchAnalysis`), or None."""
+Announce = Callable[[Any, int], Awaitable[None]]
+"""Called with what a web request changed (a `Played` or `Finished`) and the user who made it, after the
+change: the bot process posts the new board in the match's channel, so Discord sees web moves too."""
+
+
+async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
+    return {}
+
+
+def _basic(user: str, password: str) -> str:
+    """An HTTP Basic Authorization value (the client's credentials at Discord's token endpoint)."""
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+def page_texts(tr: Tr) -> dict[str, str]:
+    """The page's words in the language of `tr`."""
+    return {key: tr.translations.gettext(message) for key, message in PAGE_TEXTS.items()}
+
+
+class WebBoard:
+    """The web application over one service. `names` looks up display names of user ids (the bot's member
+    cache; a web process of its own shows "Player 1"); `demo_users` enables `/demo/login/<id>` for the local
+    demo, never set in production."""
+
+    def __init__(
+        self,
+        service: Service,
+        *,
+        secret: str,
+        base_url: str,
+        client_id: str | None = None,
+        client_secret: str | None = None,
+        api_url: str = "https://discord.com/api",
+        disabled_guilds: Sequence[int] = (),
+        names: Names = _no_names,
+        demo_users: Mapping[int, str] | None = None,
+        move_rate: float = 4.0,
+        announce: Announce | None = None,
+        analysed: Analysed | None = None,
+    ) -> None:
+        self.service = service
+        self.secret = secret
+        self.base_url = base_url.rstrip("/")
+        self.secure = self.base_url.startswith("https://")
+        self.client_id = client_id
+        self.client_secret = client_secret
+        self.api_url = api_url.rstrip("/")
+        self.disabled_guilds = frozenset(disabled_guilds)
+        self.names = names
+        self.demo_users = dict(demo_users or {})
+        self.demo_matches: list[tuple[int, str]] = []
+        """The demo's matches (id, game name), listed on its start page."""
+        self.signer = Signer(secret)
+        self.limits = RateLimiter(move_rate, 10)
+        self.reads = RateLimiter(20.0, 60)
+        self.hub = Hub(self._payload)
+        self._images: OrderedDict[tuple[Any, ...], asyncio.Future[bytes]] = OrderedDict()
+        self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
+        self._runner: web.AppRunner | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self._seen: dict[int, tuple[Any, ...]] = {}
+        self._logs: dict[int, tuple[list[dict[str, Any]], Any, tuple[str, float]]] = {}
+        self.announce = announce
+        self.analysed = analysed
+        self._announcing: set[asyncio.Task[None]] = set()
+        service.matches.add_match_listener(changed=lambda m: self.hub.changed(m.id))
+
+    # ------------------------------------------------------------------------------------- links
+
+    def link(self, match_id: int) -> str:
+        """The match page's address (post it where the match is played)."""
+        return f"{self.base_url}/m/{match_token(self.secret, match_id)}"
+
+    # ------------------------------------------------------------------------------------- app
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/m/{token}", self._page)
+        app.router.add_get("/api/m/{token}", self._state)
+        app.router.add_get("/api/m/{token}/events", self._events)
+        app.router.add_get("/api/m/{token}/board/{ply:[0-9]+}.png", self._board)
+        app.router.add_post("/api/m/{token}/move", self._move)
+        app.router.add_post("/api/m/{token}/action", self._action)
+        app.router.add_get("/login", self._login)
+        app.router.add_get("/auth/callback", self._callback)
+        app.router.add_post("/logout", self._logout)
+        if self.demo_users:
+            app.router.add_get("/demo/login/{user}", self._demo_login)
+        app.router.add_static("/static/", WEB_DIR, append_version=False)
+        return app
+
+    async def start(self, host: str, port: int) -> None:
+        """Serve on host:port and listen for other processes' changes (PostgreSQL NOTIFY)."""
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, host, port).start()
+        self._listening = asyncio.get_running_loop().create_task(self._listen())
+
+    async def close(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
+        for task in list(self._announcing):
+            await asyncio.wait({task}, timeout=5)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _listen(self) -> None:
+        """Other processes' writes: the store's NOTIFY wakes this, and each watched match whose row changed
+        is published (SQLite has a single process, so it never calls)."""
+        try:
+            await self.service.store.listen(self._woken)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the web board cannot listen for other processes' changes")
+
+    def _woken(self) -> None:
+        asyncio.get_running_loop().create_task(self._recheck())
+
+    async def _recheck(self) -> None:
+        for match_id in self.hub.watched():
+            try:
+                row = await self.service.matches.get(match_id)
+            except ServiceError:
+                continue
+            except Exception:  # the database went away: its reconnection wakes this again
+                log.exception("could not check match %s for changes", match_id)
+                return
+            seen = (row.ply, row.status, row.takeback, row.abort_votes)
+            if self._seen.get(match_id) != seen:
+                self._seen[match_id] = seen
+                self.hub.changed(match_id)
+
+    @web.middleware
+    async def _headers(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        response = await handler(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
+    # ------------------------------------------------------------------------------------- helpers
+
+    def _session(self, request: web.Request) -> Session | None:
+        return self.signer.session(request.cookies.get(SESSION_COOKIE))
+
+    def _locale(self, request: web.Request, session: Session | None) -> str:
+        asked = request.query.get("lang", "")
+        if asked in LOCALES:
+            return asked
+        if session is not None and session.locale in LOCALES:
+            return session.locale
+        for part in request.headers.get("Accept-Language", "").split(","):
+            code = part.split(";")[0].strip()
+            for candidate in (code, code.replace("-", "_"), code.split("-")[0]):
+                if candidate in LOCALES:
+                    return candidate
+            if catalog_locale(code) != SOURCE_LOCALE:
+                return catalog_locale(code)
+        return SOURCE_LOCALE
+
+    @staticmethod
+    def _theme(request: web.Request) -> str:
+        theme = request.query.get("theme", "default")
+        return theme if theme in THEME_NAMES else "default"
+
+    async def _match(self, request: web.Request) -> MatchView:
+        """The match a valid token names, in a server that allows the web board; 404 otherwise (the same
+        answer for a wrong key and a missing match, so ids cannot be probed)."""
+        match_id = parse_token(self.secret, request.match_info["token"])
+        if match_id is None:
+            raise web.HTTPNotFound(text="no such match")
+        try:
+            match = await self.service.matches.get(match_id)
+        except ServiceError:
+            raise web.HTTPNotFound(text="no such match") from None
+        if match.guild_id is not None and match.guild_id in self.disabled_guilds:
+            raise web.HTTPNotFound(text="this server has turned the web board off")
+        return match
+
+    async def _player_names(self, match: MatchView, tr: Tr) -> list[str]:
+        from bot.boards import seat_name
+
+        known = dict(await self.names([p.user_id for p in match.seats if not p.is_ai]))
+        known.update({k: v for k, v in self.demo_users.items() if k not in known})
+        return [seat_name(p, known, tr) for p in match.seats]
+
+    def _check_write(self, request: web.Request) -> Session:
+        """A state-changing request: logged in, with this session's CSRF token, from this site, not too
+        often."""
+        session = self._session(request)
+        if session is None:
+            raise web.HTTPUnauthorized(text="log in first")
+        if not secrets.compare_digest(request.headers.get("X-CSRF-Token", ""), session.csrf):
+            raise web.HTTPForbidden(text="missing or wrong CSRF token; reload the page")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != self.base_url and origin != f"{request.scheme}://{request.host}":
+            raise web.HTTPForbidden(text="requests from other sites are refused")
+        if not self.limits.allow(str(session.user_id)):
+            raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
+        return session
+
+    # ------------------------------------------------------------------------------------- state
+
+    async def _public(
+        self, match: MatchView, locale: str, theme: str, *, full: bool = True
+    ) -> dict[str, Any]:
+        """Everything every viewer of this language and theme sees; without `full` (the live events) less
+        what never changes during a match (the cells' polygons, the page's words, the lists of choices)."""
+        tr = tr_for(locale)
+        rules = self.service.matches.rules(match.game)
+        names = await self._player_names(match, tr)
+        moves = await self._moves(match)
+        last = moves[-1]["notation"] if moves else None
+        with wording.using(tr.translations):
+            status = canvas.status_text(rules, match.state, names, "", match.outcome)
+        alt = renderer.alt_text(
+            match.game,
+            match.state,
+            players=names,
+            last_move=last,
+            outcome=match.outcome,
+            translations=tr.translations,
+        )
+        token = match_token(self.secret, match.id)
+        query = urlencode({"lang": locale, "theme": theme})
+        words = [
+            {"move": w.notation, "label": tr.text(w.label), "irreversible": w.irreversible, "main": w.main}
+            for w in (rules.word_moves(match.state) if match.is_active else ())
+        ]
+        pending: dict[str, Any] | None = None
+        if match.takeback is not None:
+            pending = {"kind": "takeback", "name": names[match.takeback.seat], "seat": match.takeback.seat}
+        elif match.abort_votes:
+            pending = {"kind": "abort", "name": names[match.abort_votes[0]], "seat": match.abort_votes[0]}
+        data = {
+            "id": match.id,
+            "game": match.game,
+            "gameName": rules.name,
+            "ply": match.ply,
+            "active": match.is_active,
+            "toMove": match.to_move,
+            "status": status,
+            "alt": alt,
+            "deadline": match.deadline,
+            "players": [
+                {
+                    "seat": p.seat,
+                    "name": names[p.seat],
+                    "role": tr.text(rules.seat_label(match.state, p.seat)),
+                    "ai": p.is_ai,
+                    "userId": str(p.user_id),
+                }
+                for p in match.seats
+            ],
+            "moves": [dict(m, text=tr.text(m["text"])) for m in moves],
+            "words": words,
+            "pending": pending,
+            "image": f"/api/m/{token}/board/{match.ply}.png?{query}&v={self._version(match)}",
+            "imageBase": f"/api/m/{token}/board/",
+            "imageQuery": query,
+            "locale": locale,
+            "theme": theme,
+        }
+        data["turningPoints"] = self._turning_points(match)
+        if full:
+            data["scene"] = scene(match.game, match.state, size=IMAGE_SIZE, theme=theme).to_json()
+            data["texts"] = page_texts(tr)
+            data["themes"] = list(THEME_NAMES)
+            data["locales"] = list(LOCALES)
+        return data
+
+    def _turning_points(self, match: MatchView) -> list[dict[str, Any]]:
+        """The analysis's turning points of a finished match, in move order, once someone has analysed it
+        (the Analyse button in Discord): where each seat's win chance dropped most."""
+        analysis = self.analysed(match.id) if self.analysed is not None and not match.is_active else None
+        if analysis is None:
+            return []
+        points = sorted((p for seat in analysis.turning_points for p in seat), key=lambda p: p.ply)
+        return [
+            {
+                "ply": p.ply,
+                "seat": p.seat,
+                "played": p.played,
+                "preferred": p.preferred,
+                "drop": round(p.drop, 3),
+            }
+            for p in points
+        ]
+
+    async def _moves(self, match: MatchView) -> list[dict[str, Any]]:
+        """The move list with each move in words, replaying only the moves added since the last call (a
+        whole replay per update would grow with the game); a takeback or a changed log starts again."""
+        stored = await self.service.matches.log(match.id)
+        rules = self.service.matches.rules(match.game)
+        cached = self._logs.get(match.id)
+        if cached is not None:
+            done, state, key = cached
+            if len(done) > len(stored) or (
+                done and key != (stored[len(done) - 1].notation, stored[len(done) - 1].at)
+            ):
+                cached = None
+        if cached is None:
+            done, state = [], rules.new(len(match.seats), match.options, match.seed)
+        done = list(done)
+        for step in replay(rules, state, [(m.seat, m.notation) for m in stored[len(done) :]]):
+            describe = (
+                rules.seat_label(step.before, step.seat) + " resigns"
+                if step.move is None
+                else rules.describe(step.before, step.move)
+            )
+            number = None if step.move is None else rules.moves_played(step.before) + 1
+            ply = len(done)
+            done.append(
+                {"ply": ply, "seat": step.seat, "number": number, "notation": step.notation, "text": describe}
+            )
+            state = step.after
+        if stored:
+            self._logs[match.id] = (done, state, (stored[-1].notation, stored[-1].at))
+            while len(self._logs) > 256:
+                self._logs.pop(next(iter(self._logs)))
+        return done
+
+    def _click_moves(self, match: MatchView) -> list[list[Any]]:
+        """The legal moves as cells, compact: [notation, cells, ordered, group, turn, mirrored]; computed once
+        per position (TilingKing has thousands)."""
+        key = (match.id, match.ply)
+        cached = self._clicks.get(key)
+        if cached is None:
+            rules = self.service.matches.rules(match.game)
+            cached = [
+                [c.notation, list(c.cells), c.ordered, c.group, c.pose[0], c.pose[1]]
+                for c in clickable_moves(rules, match.state)
+            ]
+            self._clicks[key] = cached
+            while len(self._clicks) > 64:
+                self._clicks.popitem(last=False)
+        return cached
+
+    async def _payload(self, match_id: int, group: Group) -> bytes | None:
+        try:
+            match = await self.service.matches.get(match_id)
+        except ServiceError:
+            return None
+        self._seen[match_id] = (match.ply, match.status, match.takeback, match.abort_votes)
+        self._image(match, match.ply, *group)  # drawn now, while the event travels: ready when asked for
+        return json.dumps(await self._public(match, *group, full=False), separators=(",", ":")).encode()
+
+    def _private(self, match: MatchView, session: Session | None) -> dict[str, Any]:
+        if session is None:
+            return {"you": None, "clicks": [], "loginUrl": "/login", "demo": bool(self.demo_users)}
+        seats = [p.seat for p in match.seats if p.user_id == session.user_id and not p.is_ai]
+        clicks = self._click_moves(match) if match.to_move in seats else []
+        return {
+            "you": {
+                "name": session.name,
+                "seats": seats,
+                "csrf": session.csrf,
+                "userId": str(session.user_id),
+            },
+            "clicks": clicks,
+            "demo": bool(self.demo_users),
+        }
+
+    # ------------------------------------------------------------------------------------- handlers
+
+    async def _index(self, request: web.Request) -> web.Response:
+        rows = []
+        for match_id, game in self.demo_matches:
+            path = f"/m/{match_token(self.secret, match_id)}"
+            people = " · ".join(
+                f'<a href="/demo/login/{uid}?next={path}">{html.escape(name)}</a>'
+                for uid, name in self.demo_users.items()
+            )
+            rows.append(f'<li>{html.escape(game)}: play as {people}, or <a href="{path}">watch</a></li>')
+        body = (
+            "<!doctype html><meta charset=utf-8><title>Tessera</title>"
+            "<h1>Tessera</h1><p>Open a board from its link under a board message in Discord.</p>"
+            + (f"<ul>{''.join(rows)}</ul>" if rows else "")
+        )
+        return web.Response(text=body, content_type="text/html")
+
+    async def _page(self, request: web.Request) -> web.FileResponse:
+        await self._match(request)
+        response = web.FileResponse(WEB_DIR / "index.html")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def _state(self, request: web.Request) -> web.Response:
+        session = self._session(request)
+        key = str(session.user_id) if session else (request.remote or "?")
+        if not self.reads.allow(key):
+            raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
+        match = await self._match(request)
+        locale = self._locale(request, session)
+        data = await self._public(match, locale, self._theme(request))
+        data.update(self._private(match, session))
+        return web.json_response(data, dumps=lambda d: json.dumps(d, separators=(",", ":")))
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        match = await self._match(request)
+        group = (self._locale(request, self._session(request)), self._theme(request))
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        await response.prepare(request)
+        transport = request.transport
+        subscriber = self.hub.subscribe(
+            match.id,
+            group,
+            response.write,
+            (lambda: transport.get_write_buffer_size()) if transport is not None else (lambda: 0),
+        )
+        try:
+            await response.write(b"retry: 1000\n\n")
+            while True:
+                try:
+                    async with asyncio.timeout(KEEPALIVE):  # no task per wait, unlike wait_for
+                        await subscriber.news.wait()
+                except TimeoutError:
+                    await response.write(b": keepalive\n\n")
+                    continue
+                subscriber.news.clear()
+                latest = self.hub.latest(subscriber)
+                if latest is not None and latest[0] != subscriber.sent:
+                    subscriber.sent = latest[0]
+                    await response.write(sse_frame(latest[1]))
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.hub.unsubscribe(subscriber)
+        return response
+
+    async def _board(self, request: web.Request) -> web.Response:
+        match = await self._match(request)
+        ply = int(request.match_info["ply"])
+        if ply > match.ply:
+            raise web.HTTPNotFound(text="that move has not been played")
+        locale = self._locale(request, self._session(request))
+        theme = self._theme(request)
+        png = await self._image(match, ply, locale, theme)
+        # The board at a ply never changes once the match is over, nor the current one under its version
+        # (a change of the match, a takeback included, makes a new one): such images may be cached anywhere
+        # (a reverse proxy answers the spectators' fetches then); anything else must be asked again.
+        fixed = not match.is_active if ply < match.ply else request.query.get("v") == self._version(match)
+        headers = {"Cache-Control": "public, max-age=86400, immutable" if fixed else "no-store"}
+        return web.Response(body=png, content_type="image/png", headers=headers)
+
+    @staticmethod
+    def _version(match: MatchView) -> str:
+        """Changes with every change of the match (its last write's time and its status)."""
+        return f"{match.status.value}{round(match.updated_at * 1000)}"
+
+    def _image(self, match: MatchView, ply: int, locale: str, theme: str) -> asyncio.Future[bytes]:
+        """The board PNG, drawn once however many viewers ask at the same moment (the first asks the
+        renderer; the others wait for the same drawing); the newest few hundred are kept."""
+        current = ply == match.ply
+        key = (match.id, ply, self._version(match) if current else "", locale, theme)
+        found = self._images.get(key)
+        if found is None:
+            found = asyncio.ensure_future(self._render(match, ply, locale, theme))
+            self._images[key] = found
+            found.add_done_callback(lambda f: f.exception() and self._images.pop(key, None))
+            while len(self._images) > 256:
+                self._images.popitem(last=False)
+        return found
+
+    async def _render(self, match: MatchView, ply: int, locale: str, theme: str) -> bytes:
+        tr = tr_for(locale)
+        rules = self.service.matches.rules(match.game)
+        names = await self._player_names(match, tr)
+        state, last, outcome = match.state, None, match.outcome
+        log_rows = await self.service.matches.log(match.id)
+        if log_rows:
+            last = log_rows[ply - 1].notation if ply else None
+        if ply != match.ply:
+            start = rules.new(len(match.seats), match.options, match.seed)
+            pairs = [(m.seat, m.notation) for m in log_rows[:ply]]
+            state = start
+            for step in replay(rules, start, pairs):
+                state = step.after
+            outcome = None
+        return await asyncio.to_thread(
+            renderer.render,
+            match.game,
+            state,
+            last_move=last,
+            players=names,
+            theme=theme,
+            size=IMAGE_SIZE,
+            outcome=outcome,
+            translations=tr.translations,
+        )
+
+    async def _answer(self, request: web.Request, work: Callable[[], Awaitable[Any]]) -> web.Response:
+        session = self._session(request)
+        locale = self._locale(request, session)
+        try:
+            result = await work()
+        except (ServiceError, MoveError) as error:
+            return web.json_response({"ok": False, "error": tr_for(locale).error(error)}, status=409)
+        if self.announce is not None and session is not None and isinstance(result, Played | Finished):
+            task = asyncio.get_running_loop().create_task(self._announce(result, session.user_id))
+            self._announcing.add(task)
+            task.add_done_callback(self._announcing.discard)
+        return web.json_response({"ok": True})
+
+    async def _announce(self, result: Played | Finished, user_id: int) -> None:
+        assert self.announce is not None
+        try:
+            await self.announce(result, user_id)
+        except Exception:
+            log.exception("could not post the board of a web move", extra={"kind": "web_post"})
+
+    async def _move(self, request: web.Request) -> web.Response:
+        session = self._check_write(request)
+        match = await self._match(request)
+        body = await self._body(request)
+        move, ply = body.get("move"), body.get("ply")
+        if not isinstance(move, str) or not isinstance(ply, int):
+            raise web.HTTPBadRequest(text='send {"move": "<notation>", "ply": <number>}')
+        return await self._answer(
+            request, lambda: self.service.matches.play(match.id, session.user_id, move, expected_ply=ply)
+        )
+
+    async def _action(self, request: web.Request) -> web.Response:
+        session = self._check_write(request)
+        match = await self._match(request)
+        action = (await self._body(request)).get("action")
+        user = session.user_id
+        agreements = self.service.agreements
+        actions: dict[str, Callable[[], Awaitable[Any]]] = {
+            "resign": lambda: self.service.matches.resign(match.id, user),
+            "takeback": lambda: agreements.request_takeback(match.id, user),
+            "abort": lambda: agreements.request_abort(match.id, user),
+            "accept": lambda: (
+                agreements.accept_takeback(match.id, user)
+                if match.takeback is not None
+                else agreements.request_abort(match.id, user)
+            ),
+            "decline": lambda: (
+                agreements.decline_takeback(match.id, user)
+                if match.takeback is not None
+                else agreements.withdraw_abort(match.id, user)
+            ),
+        }
+        if action not in actions:
+            raise web.HTTPBadRequest(text=f"action must be one of {', '.join(actions)}")
+        answer = await self._answer(request, actions[str(action)])
+        self.hub.changed(match.id)  # a vote or a withdrawn request does not always commit a change
+        return answer
+
+    @staticmethod
+    async def _body(request: web.Request) -> dict[str, Any]:
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            raise web.HTTPBadRequest(text="send JSON") from None
+        if not isinstance(body, dict):
+            raise web.HTTPBadRequest(text="send a JSON object")
+        return body
+
+    # ------------------------------------------------------------------------------------- login
+
+    def _set_session(self, response: web.StreamResponse, user_id: int, name: str, locale: str) -> None:
+        response.set_cookie(
+            SESSION_COOKIE,
+            self.signer.session_cookie(user_id, name, locale),
+            max_age=SESSION_MAX_AGE,
+            httponly=True,
+            secure=self.secure,
+            samesite="None" if self.secure else "Lax",  # None lets the page work framed inside Discord
+            path="/",
+        )
+
+    async def _login(self, request: web.Request) -> web.Response:
+        if not self.client_id or not self.client_secret:
+            raise web.HTTPServiceUnavailable(text="login is not configured (DISCORD_CLIENT_ID/SECRET)")
+        state = secrets.token_urlsafe(24)
+        query = urlencode(
+            {
+                "client_id": self.client_id,
+                "redirect_uri": f"{self.base_url}/auth/callback",
+                "response_type": "code",
+                "scope": "identify",
+                "state": state,
+                "prompt": "none",
+            }
+        )
+        response = web.HTTPFound(f"{self.api_url}/oauth2/authorize?{query}")
+        response.set_cookie(
+            STATE_COOKIE,
+            self.signer.state_cookie(state, safe_next(request.query.get("next", "/"))),
+            max_age=STATE_MAX_AGE,
+            httponly=True,
+            secure=self.secure,
+            samesite="Lax",
+            path="/auth/",
+        )
+        raise response
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        expected = self.signer.state(request.cookies.get(STATE_COOKIE))
+        given = request.query.get("state", "")
+        if expected is None or not secrets.compare_digest(given, expected[0]):
+            raise web.HTTPForbidden(text="the login expired or did not start here; try again")
+        code = request.query.get("code")
+        if not code:
+            raise web.HTTPBadRequest(text="Discord sent no code; try logging in again")
+        assert self.client_id is not None and self.client_secret is not None
+        try:
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
+                async with http.post(
+                    f"{self.api_url}/oauth2/token",
+                    data={
+                        "grant_type": "authorization_code",
+                        "code": code,
+                        "redirect_uri": f"{self.base_url}/auth/callback",
+                    },
+                    headers={"Authorization": _basic(self.client_id, self.client_secret)},
+                ) as answer:
+                    answer.raise_for_status()
+                    token = (await answer.json())["access_token"]
+                async with http.get(
+                    f"{self.api_url}/users/@me", headers={"Authorization": f"Bearer {token}"}
+                ) as answer:
+                    answer.raise_for_status()
+                    user = await answer.json()
+        except (aiohttp.ClientError, TimeoutError, KeyError, ValueError) as error:
+            log.warning("Discord login failed: %s", type(error).__name__)  # never the code or the token
+            raise web.HTTPBadGateway(text="Discord did not confirm the login; try again") from None
+        name = str(user.get("global_name") or user.get("username") or "?")
+        response = web.HTTPFound(expected[1])
+        self._set_session(response, int(user["id"]), name, catalog_locale(user.get("locale")))
+        response.del_cookie(STATE_COOKIE, path="/auth/")
+        raise response
+
+    async def _logout(self, request: web.Request) -> web.Response:
+        self._check_write(request)
+        response = web.json_response({"ok": True})
+        response.del_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    async def _demo_login(self, request: web.Request) -> web.Response:
+        """The local demo's login: pick a demo user (only with `demo_users`, never in production)."""
+        try:
+            user_id = int(request.match_info["user"])
+        except ValueError:
+            raise web.HTTPNotFound() from None
+        if user_id not in self.demo_users:
+            raise web.HTTPNotFound()
+        response = web.HTTPFound(safe_next(request.query.get("next", "/")))
+        self._set_session(response, user_id, self.demo_users[user_id], self._locale(request, None))
+        raise response

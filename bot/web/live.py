@@ -1,0 +1,128 @@
+"""Live updates: every page of a match holds one server-sent-events stream; a change to the match (made in
+this process, or in another one and heard through the store's NOTIFY) is serialized once per language and
+theme and handed to every stream, which writes it.
+
+A subscriber keeps only the newest state: a slow browser skips boards it could not take in time instead of
+queueing them, so one stuck connection never holds memory or delays the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+log = logging.getLogger("tessera.web")
+
+Group = tuple[str, str]
+"""(locale, theme): the viewers who get the same bytes."""
+
+
+BACKLOG = 256 * 1024
+"""Bytes a stream may have waiting in its socket buffer before the hub stops writing to it directly."""
+
+
+@dataclass(eq=False, slots=True)
+class Subscriber:
+    """One open stream: which match and group it shows, how to write to it, and a flag the hub sets when
+    its own task should write (the stream was too slow to be written to directly)."""
+
+    match_id: int
+    group: Group
+    write: Callable[[bytes], Awaitable[None]] | None = None
+    backlog: Callable[[], int] = lambda: 0
+    news: asyncio.Event = field(default_factory=asyncio.Event)
+    sent: int = -1
+    """The version of the last payload written."""
+
+
+class Hub:
+    """The streams per match, and the newest payload of each (match, group)."""
+
+    def __init__(self, build: Callable[[int, Group], Awaitable[bytes | None]]) -> None:
+        self._build = build
+        self._subscribers: dict[int, set[Subscriber]] = {}
+        self._latest: dict[tuple[int, Group], tuple[int, bytes]] = {}
+        self._version = 0
+        self._pending: dict[int, asyncio.Task[None]] = {}
+
+    def watched(self) -> list[int]:
+        """The matches someone is watching now."""
+        return list(self._subscribers)
+
+    def count(self) -> int:
+        return sum(len(s) for s in self._subscribers.values())
+
+    def subscribe(
+        self,
+        match_id: int,
+        group: Group,
+        write: Callable[[bytes], Awaitable[None]] | None = None,
+        backlog: Callable[[], int] = lambda: 0,
+    ) -> Subscriber:
+        subscriber = Subscriber(match_id, group, write, backlog)
+        self._subscribers.setdefault(match_id, set()).add(subscriber)
+        return subscriber
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        subs = self._subscribers.get(subscriber.match_id)
+        if subs is None:
+            return
+        subs.discard(subscriber)
+        if not subs:
+            del self._subscribers[subscriber.match_id]
+            for key in [k for k in self._latest if k[0] == subscriber.match_id]:
+                del self._latest[key]
+
+    def latest(self, subscriber: Subscriber) -> tuple[int, bytes] | None:
+        return self._latest.get((subscriber.match_id, subscriber.group))
+
+    def changed(self, match_id: int) -> None:
+        """Something changed in `match_id`: build and hand out its new state (sync and cheap: it only
+        schedules; several changes in a row make one update)."""
+        if match_id not in self._subscribers or match_id in self._pending:
+            return
+        task = asyncio.get_running_loop().create_task(self._publish(match_id))
+        self._pending[match_id] = task
+        task.add_done_callback(lambda _: self._pending.pop(match_id, None))
+
+    async def _publish(self, match_id: int) -> None:
+        await asyncio.sleep(0)  # let the commit that told us finish first
+        subs = self._subscribers.get(match_id)
+        if not subs:
+            return
+        groups = {s.group for s in subs}
+        self._version += 1
+        for group in groups:
+            try:
+                payload = await self._build(match_id, group)
+            except Exception:  # a lost database: the next change tries again
+                log.exception("could not build the live state of match %s", match_id)
+                return
+            if payload is not None:
+                self._latest[(match_id, group)] = (self._version, payload)
+        # Written here, one after the other, rather than by waking every stream's task: hundreds of task
+        # switches cost more than the writes. A write only fills the socket's buffer; a stream whose buffer
+        # is already full is left to its own task (it skips to the newest state when it can take it).
+        frames: dict[Group, tuple[int, bytes]] = {}
+        for subscriber in list(self._subscribers.get(match_id, ())):
+            latest = self._latest.get((match_id, subscriber.group))
+            if latest is None or latest[0] == subscriber.sent:
+                continue
+            if subscriber.write is None or subscriber.backlog() > BACKLOG:
+                subscriber.news.set()
+                continue
+            frame = frames.get(subscriber.group)
+            if frame is None:
+                frame = frames[subscriber.group] = (latest[0], sse_frame(latest[1]))
+            subscriber.sent = latest[0]
+            try:
+                await subscriber.write(frame[1])
+            except (ConnectionError, RuntimeError):
+                self.unsubscribe(subscriber)
+
+
+def sse_frame(payload: bytes) -> bytes:
+    """A server-sent `state` event carrying `payload` (JSON: one line)."""
+    return b"event: state\ndata: " + payload + b"\n\n"

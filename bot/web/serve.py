@@ -1,0 +1,125 @@
+"""Starting the web board: inside the bot process (WEB_PORT set) or as a process of its own
+(`python -m bot web`), and the "Open board" links the bot posts under its board messages."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot import views
+from bot.parts import Parts
+from bot.service import Service
+from bot.service.records import Finished, Played
+from bot.settings import SettingsError, WebSettings, load_web_settings
+from bot.web.app import WebBoard
+from bot.web.security import match_token
+
+log = logging.getLogger("tessera.web")
+
+
+def configure_links(settings: WebSettings) -> None:
+    """Let board messages carry the "Open board" link when the web board has a secret (this process may
+    not serve it: a separate web process computes the same links)."""
+    if settings.web_secret is None:
+        views.set_board_link(None)
+        return
+    secret = settings.web_secret.get_secret_value()
+    base = settings.web_base_url.rstrip("/")
+    disabled = frozenset(settings.web_disabled_guilds)
+
+    def link(match_id: int, guild_id: int | None) -> str | None:
+        if guild_id is not None and guild_id in disabled:
+            return None
+        return f"{base}/m/{match_token(secret, match_id)}"
+
+    views.set_board_link(link)
+
+
+def board_for(settings: WebSettings, service: Service, **kwargs: Any) -> WebBoard:
+    assert settings.web_secret is not None
+    return WebBoard(
+        service,
+        secret=settings.web_secret.get_secret_value(),
+        base_url=settings.web_base_url,
+        client_id=settings.discord_client_id,
+        client_secret=(
+            settings.discord_client_secret.get_secret_value() if settings.discord_client_secret else None
+        ),
+        api_url=settings.discord_api_url,
+        disabled_guilds=settings.web_disabled_guilds,
+        **kwargs,
+    )
+
+
+def announcer(bot: Any) -> Any:
+    """Post the board of a web move (or of a resignation) in the match's channel, as a /move would."""
+
+    async def announce(result: Played | Finished, user_id: int) -> None:
+        parts: Parts = bot.parts  # wired by the client's setup_hook, after the web board started
+        if isinstance(result, Played):
+            message = await parts.boards.played_board(result, viewer=user_id)
+        else:
+            message = await parts.boards.board(result.match, finished=result)
+        await parts.posts.post_board(result.match, message)
+
+    return announce
+
+
+async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> WebBoard | None:
+    """Serve the board from the bot process when WEB_PORT is set, naming players from the bot's cache."""
+    configure_links(settings)
+    if settings.web_port is None:
+        return None
+
+    async def names(user_ids: Sequence[int]) -> Mapping[int, str]:
+        found = {}
+        for user_id in user_ids:
+            user = bot.get_user(user_id)
+            if user is not None:
+                found[user_id] = user.display_name
+        return found
+
+    board = board_for(
+        settings,
+        service,
+        names=names,
+        announce=announcer(bot),
+        analysed=lambda match_id: bot.runtime.analyses.cached(match_id),
+    )
+    await board.start(settings.web_host, settings.web_port)
+    log.info("web board on %s:%s", settings.web_host, settings.web_port)
+    return board
+
+
+async def run_alone(settings: WebSettings) -> None:
+    service = await Service.open(settings.database_url)
+    board = board_for(settings, service)
+    assert settings.web_port is not None
+    await board.start(settings.web_host, settings.web_port)
+    print(f"Tessera web board on {settings.web_host}:{settings.web_port}", flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await board.close()
+        await service.close()
+
+
+def main(args: Sequence[str]) -> int:
+    """`python -m bot web`: the settings come from the environment and .env, as the bot's."""
+    if args:
+        print("usage: python -m bot web (settings: WEB_PORT, WEB_SECRET, WEB_BASE_URL, DATABASE_URL, ...)")
+        return 2
+    try:
+        settings = load_web_settings()
+    except SettingsError as error:
+        print(f"tessera: {error}")
+        return 2
+    if settings.web_port is None:
+        print("tessera: WEB_PORT is not set; set it (and WEB_SECRET) to serve the web board")
+        return 2
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_alone(settings))
+    return 0

@@ -1,0 +1,163 @@
+"""The web board beside the Discord application (SimCord): board messages carry the "Open board" link to
+the match's capability URL; a /move in Discord reaches a page's event stream within a second; a move made
+on the web is posted in the channel as a board, as a /move would be."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+import games
+from bot import views
+from bot.settings import load_web_settings
+from bot.web import serve
+from bot.web.app import WebBoard
+from bot.web.security import SESSION_COOKIE, match_token
+from games.base import clickable_moves
+from tests.bot.helpers import boards, last_board, match_id_of, start_challenge
+
+SECRET = "w" * 40
+BASE = "https://tessera.example"
+
+
+def _link_urls(message: Any) -> list[str]:
+    return [
+        child.url
+        for row in message.components
+        for child in getattr(row, "children", [])
+        if getattr(child, "url", None)
+    ]
+
+
+@pytest.fixture
+def links() -> Any:
+    settings = load_web_settings(_env_file=None, web_secret=SECRET, web_base_url=BASE)  # type: ignore[call-arg]
+    serve.configure_links(settings)
+    yield settings
+    views.set_board_link(None)
+
+
+@pytest.fixture
+async def web_board(simcord_bot: Any, world: Any, links: Any) -> AsyncIterator[tuple[WebBoard, str]]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    board = WebBoard(
+        simcord_bot.runtime.service, secret=SECRET, base_url=BASE, announce=serve.announcer(simcord_bot)
+    )
+    await board.start("127.0.0.1", port)
+    yield board, f"http://127.0.0.1:{port}"
+    await board.close()
+
+
+async def _next_state(stream: aiohttp.ClientResponse, timeout: float) -> dict[str, Any]:
+    """The next `state` event of an event stream."""
+    event = ""
+    while True:
+        line = (await asyncio.wait_for(stream.content.readline(), timeout)).decode().rstrip("\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: ") and event == "state":
+            data: dict[str, Any] = json.loads(line[6:])
+            return data
+
+
+async def test_board_messages_link_to_the_web_board(world: Any, links: Any) -> None:
+    await start_challenge(world, world.alice, world.bob, "paint")
+    board = last_board(world.channel)
+    match_id = match_id_of(board)
+    assert _link_urls(board) == [f"{BASE}/m/{match_token(SECRET, match_id)}"]
+
+
+async def test_no_link_without_a_web_secret(world: Any) -> None:
+    await start_challenge(world, world.alice, world.bob, "paint")
+    assert _link_urls(last_board(world.channel)) == []
+
+
+async def test_a_server_can_turn_the_web_board_off(world: Any) -> None:
+    settings = load_web_settings(  # type: ignore[call-arg]
+        _env_file=None, web_secret=SECRET, web_base_url=BASE, web_disabled_guilds=str(world.guild.id)
+    )
+    serve.configure_links(settings)
+    try:
+        await start_challenge(world, world.alice, world.bob, "paint")
+        assert _link_urls(last_board(world.channel)) == []
+    finally:
+        views.set_board_link(None)
+
+
+async def test_discord_and_the_web_see_the_same_moves(world: Any, web_board: tuple[WebBoard, str]) -> None:
+    board, base = web_board
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    service = board.service
+    rules = games.get("paint")
+    token = match_token(SECRET, match_id)
+    async with aiohttp.ClientSession() as http, http.get(f"{base}/api/m/{token}/events") as stream:
+        assert stream.headers["Content-Type"] == "text/event-stream"
+        await asyncio.sleep(0.1)  # the stream is subscribed
+        # a /move in Discord reaches the page
+        match = await service.matches.get(match_id)
+        actor = world.alice if match.seats[match.to_move].user_id == world.alice.id else world.bob
+        notation = clickable_moves(rules, match.state)[0].notation
+        await actor.slash(world.channel, "move", notation=notation)
+        state = await _next_state(stream, timeout=1.0)
+        assert state["ply"] == 1 and state["moves"][0]["notation"] == notation
+        # a move on the web is posted in Discord
+        match = await service.matches.get(match_id)
+        mover = match.seats[match.to_move].user_id
+        posted = len(boards(world.channel))
+        cookie = board.signer.session_cookie(mover, "Mover", "en")
+        csrf = board.signer.session(cookie).csrf  # type: ignore[union-attr]
+        web_move = clickable_moves(rules, match.state)[0].notation
+        answer = await http.post(
+            f"{base}/api/m/{token}/move",
+            json={"move": web_move, "ply": 1},
+            headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
+        )
+        assert (await answer.json()) == {"ok": True}
+        state = await _next_state(stream, timeout=1.0)
+        assert state["ply"] == 2
+    for _ in range(100):
+        if len(boards(world.channel)) > posted:
+            break
+        await asyncio.sleep(0.05)
+    newest = last_board(world.channel)
+    assert len(boards(world.channel)) == posted + 1
+    assert "Move 2: " in newest.content and web_move in newest.content  # the web move, in the channel
+
+
+async def test_a_resignation_on_the_web_is_posted_with_the_result(
+    world: Any, web_board: tuple[WebBoard, str]
+) -> None:
+    board, base = web_board
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    rules = games.get("paint")
+    for _ in range(2):  # both have moved: a resignation is a result, not an abort
+        match = await board.service.matches.get(match_id)
+        await board.service.matches.play(
+            match_id, match.seats[match.to_move].user_id, clickable_moves(rules, match.state)[0].notation
+        )
+    posted = len(boards(world.channel))
+    cookie = board.signer.session_cookie(world.alice.id, "alice", "en")
+    csrf = board.signer.session(cookie).csrf  # type: ignore[union-attr]
+    async with aiohttp.ClientSession() as http:
+        answer = await http.post(
+            f"{base}/api/m/{match_token(SECRET, match_id)}/action",
+            json={"action": "resign"},
+            headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
+        )
+        assert (await answer.json()) == {"ok": True}
+    for _ in range(100):
+        if len(boards(world.channel)) > posted:
+            break
+        await asyncio.sleep(0.05)
+    assert len(boards(world.channel)) == posted + 1
+    assert "resign" in last_board(world.channel).content.lower()

@@ -1,0 +1,119 @@
+"""Browser tests of the web board: Debian's chromium driven by Playwright (no browser download), a fake
+Discord OAuth2 server on 127.0.0.1 for the login, and the web board on a temporary SQLite database."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from bot.service import Service
+from bot.web.app import WebBoard
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SCREENSHOTS = Path("/tmp/tessera-web")
+USERS = {101: "Alice", 202: "Bob", 303: "Carol"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class FakeDiscord:
+    """Discord's OAuth2 and /users/@me for the login: `/oauth2/authorize` sends the browser straight back
+    with a code for `next_user`; the code buys a token; the token names the user."""
+
+    port: int
+    next_user: int = 101
+    tokens_asked: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/oauth2/authorize", self.authorize)
+        app.router.add_post("/oauth2/token", self.token)
+        app.router.add_get("/users/@me", self.me)
+        return app
+
+    async def authorize(self, request: web.Request) -> web.Response:
+        assert request.query["scope"] == "identify" and request.query["response_type"] == "code"
+        redirect = request.query["redirect_uri"]
+        raise web.HTTPFound(f"{redirect}?code=code-{self.next_user}&state={request.query['state']}")
+
+    async def token(self, request: web.Request) -> web.Response:
+        form = await request.post()
+        self.tokens_asked.append(dict(form))
+        if request.headers.get("Authorization", "") == "" or not str(form["code"]).startswith("code-"):
+            return web.json_response({"error": "invalid_grant"}, status=400)
+        return web.json_response({"access_token": "token-" + str(form["code"])[5:], "token_type": "Bearer"})
+
+    async def me(self, request: web.Request) -> web.Response:
+        user = int(request.headers["Authorization"].removeprefix("Bearer token-"))
+        return web.json_response(
+            {"id": str(user), "username": USERS[user].lower(), "global_name": USERS[user]}
+        )
+
+
+@dataclass
+class Site:
+    service: Service
+    board: WebBoard
+    discord: FakeDiscord
+    base: str
+
+
+@pytest.fixture
+async def site(tmp_path: Path) -> AsyncIterator[Site]:
+    discord = FakeDiscord(free_port())
+    runner = web.AppRunner(discord.app())
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", discord.port).start()
+    service = await Service.open(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    board = WebBoard(
+        service,
+        secret="s" * 40,
+        base_url=base,
+        client_id="123",
+        client_secret="shh-client-secret",
+        api_url=discord.url,
+        names=_names,
+    )
+    await board.start("127.0.0.1", port)
+    try:
+        yield Site(service, board, discord, base)
+    finally:
+        await board.close()
+        await service.close()
+        await runner.cleanup()
+
+
+async def _names(user_ids: Any) -> dict[int, str]:
+    return {u: USERS[u] for u in user_ids if u in USERS}
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    playwright_api = pytest.importorskip("playwright.async_api")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    async with playwright_api.async_playwright() as p:
+        chromium = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            await chromium.close()

@@ -1,0 +1,459 @@
+// Tessera's web board: the PNG Discord shows, with an SVG layer of its cells (renderer.scene) for clicks,
+// highlights, the ghost piece and keyboard focus. The engine judges every move on the server; this page
+// only narrows the legal moves it was sent by the cells clicked (games.base.ClickMove). No framework.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SVG = "http://www.w3.org/2000/svg";
+  const token = location.pathname.split("/")[2] || "";
+  const prefs = { lang: localStorage.getItem("tessera.lang") || "", theme: localStorage.getItem("tessera.theme") || "default" };
+  let S = null;             // the last state from the server
+  let sel = [];             // cells clicked so far
+  let group = "";           // the chosen piece (games with groups)
+  let pose = [0, false];    // its turn and mirror
+  let hover = -1;           // the cell under the pointer or the keyboard focus
+  let focus = -1;
+  let replayAt = -1;        // the ply shown in replay (-1: live)
+  let timer = null;
+  let polys = [];
+  let dots = [];      // a legal target's mark, like a chess site's move dots
+  let centres = [];
+
+  const q = () => "lang=" + encodeURIComponent(prefs.lang) + "&theme=" + encodeURIComponent(prefs.theme);
+  const t = (key, vals) => {
+    let s = (S && S.texts && S.texts[key]) || key;
+    for (const [k, v] of Object.entries(vals || {})) s = s.split("{" + k + "}").join(v);
+    return s;
+  };
+  const el = (tag, attrs, text) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const btn = (label, onclick, cls) => {
+    const b = el("button", { type: "button" }, label);
+    if (cls) b.className = cls;
+    b.addEventListener("click", onclick);
+    return b;
+  };
+
+  async function load() {
+    const r = await fetch("/api/m/" + token + "?" + q(), { credentials: "same-origin" });
+    if (!r.ok) { $("status").textContent = await r.text(); return; }
+    const data = await r.json();
+    const moved = !S || S.ply !== data.ply;
+    S = data;
+    if (moved) { sel = []; }
+    render();
+  }
+
+  function merge(pub) {
+    const moved = S.ply !== pub.ply || S.active !== pub.active;
+    const you = S.you, clicks = S.clicks;
+    S = Object.assign({}, S, pub, { you, clicks: moved ? [] : clicks });  // events leave out what never changes
+    if (moved) sel = [];
+    if (you && (moved || pub.pending)) load(); else render();
+  }
+
+  function listen() {
+    const es = new EventSource("/api/m/" + token + "/events?" + q());
+    source = es;
+    es.addEventListener("state", (ev) => { $("error").textContent = ""; merge(JSON.parse(ev.data)); });
+    es.onerror = () => { $("error").textContent = t("reconnecting"); };
+    es.onopen = () => { if ($("error").textContent === t("reconnecting")) $("error").textContent = ""; load(); };
+  }
+
+  // ---------------------------------------------------------------------------------------- narrowing
+
+  const clicks = () => (S && S.clicks) || [];
+  const hasGroups = () => clicks().some((c) => c[3]);
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  function fits(c, cells) {
+    const mc = c[1];
+    if (cells.length > mc.length) return false;
+    return c[2] ? cells.every((x, i) => mc[i] === x) : cells.every((x) => mc.includes(x));
+  }
+  const exact = (c, cells) => c[1].length === cells.length && fits(c, cells);
+  function candidates() { return clicks().filter((c) => fits(c, sel)); }
+  function targets() {
+    const out = new Set();
+    for (const c of candidates()) {
+      if (c[2]) { if (c[1].length > sel.length) out.add(c[1][sel.length]); }
+      else for (const x of c[1]) if (!sel.includes(x)) out.add(x);
+    }
+    return out;
+  }
+  function ghost() {
+    if (!group || hover < 0) return null;
+    const mine = clicks().filter((c) => c[3] === group && c[1].includes(hover));
+    if (!mine.length) return null;
+    const posed = mine.filter((c) => c[4] === pose[0] && c[5] === pose[1]);
+    const pool = posed.length ? posed : mine;
+    return pool.find((c) => Math.min(...c[1]) === hover) || pool[0];
+  }
+
+  function clickCell(i) {
+    if (!S || !S.clicks || !S.clicks.length) return;
+    if (group) { const g = ghost(); if (g) play(g[0]); return; }
+    let next = sel.concat([i]);
+    if (sel.includes(i)) next = sel.filter((x) => x !== i);
+    let cands = clicks().filter((c) => fits(c, next));
+    if (!cands.length) { next = [i]; cands = clicks().filter((c) => fits(c, next)); }
+    if (!cands.length) { sel = []; paint(); return; }
+    const done = cands.filter((c) => exact(c, next));
+    if (done.length === 1 && cands.length === 1) { play(done[0][0]); return; }
+    sel = next;
+    paint();
+  }
+
+  // ---------------------------------------------------------------------------------------- drawing
+
+  function render() {
+    if (!S) return;
+    document.documentElement.lang = (S.locale || "en").replace("_", "-");
+    $("title").textContent = S.gameName + " · #" + S.id;
+    document.title = S.gameName + " #" + S.id + " · Tessera";
+    $("status").textContent = S.status;
+    $("moves-title").textContent = t("moves");
+    $("keys").textContent = t("keys");
+    $("theme-label").textContent = t("theme");
+    buildOverlay();
+    showImage();
+    who();
+    players();
+    moves();
+    words();
+    actions();
+    pending();
+    tools();
+    prefsMenu();
+    replayBar();
+  }
+
+  function showImage() {
+    const src = replayAt >= 0 ? S.imageBase + replayAt + ".png?" + S.imageQuery : S.image;
+    const img = $("img");
+    if (img && img.getAttribute("href") !== src) img.setAttribute("href", src);
+    $("alt").textContent = replayAt >= 0 ? t("board", { match_id: S.id }) + " · " + replayAt : S.alt;
+  }
+
+  function who() {
+    const box = $("who");
+    box.textContent = "";
+    if (S.you) {
+      const seats = S.you.seats.map((s) => S.players[s].role).join(", ");
+      box.append(el("span", {}, S.you.name + (seats ? " · " + t("you_play", { seat: seats }) : " · " + t("spectating")) + " "));
+      box.append(btn(t("logout"), async () => { await post("/logout", null, true); location.reload(); }));
+    } else if (!S.demo) {
+      box.append(el("a", { href: "/login?next=" + encodeURIComponent(location.pathname) }, t("login")));
+    } else {
+      box.append(el("a", { href: "/" }, t("login")));
+    }
+  }
+
+  function players() {
+    const ul = $("players");
+    ul.textContent = "";
+    for (const p of S.players) {
+      const li = el("li", {}, p.name + " · " + p.role);
+      if (S.active && S.toMove === p.seat) { li.className = "turn"; li.prepend(el("span", { "aria-hidden": "true" }, "▶ ")); }
+      ul.append(li);
+    }
+  }
+
+  function moves() {
+    const ol = $("moves");
+    ol.textContent = "";
+    for (const m of S.moves) {
+      const li = el("li", { value: String(m.ply + 1) }, m.text || m.notation);
+      if (replayAt >= 0 && m.ply === replayAt - 1) li.className = "now";
+      ol.append(li);
+    }
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  const myTurn = () => S.active && S.you && S.you.seats.includes(S.toMove);
+
+  function words() {
+    const box = $("words");
+    box.textContent = "";
+    if (!myTurn()) return;
+    for (const w of S.words) {
+      box.append(btn(w.label, () => (w.irreversible ? confirmThen(w.label + "?", () => play(w.move)) : play(w.move)), w.main ? "main" : ""));
+    }
+  }
+
+  function actions() {
+    const box = $("actions");
+    box.textContent = "";
+    if (!S.active || !S.you || !S.you.seats.length) return;
+    box.append(btn(t("takeback"), () => act("takeback")));
+    box.append(btn(t("abort"), () => act("abort")));
+    box.append(btn(t("resign"), () => confirmThen(t("confirm_resign"), () => act("resign"))));
+  }
+
+  function pending() {
+    const box = $("pending");
+    box.textContent = "";
+    const p = S.pending;
+    if (!p || !S.active) return;
+    box.append(el("p", {}, t(p.kind === "takeback" ? "takeback_asked" : "abort_asked", { name: p.name })));
+    if (S.you && S.you.seats.length && !S.you.seats.includes(p.seat)) {
+      box.append(btn(t("accept"), () => act("accept"), "main"));
+      box.append(btn(t("decline"), () => act("decline")));
+    }
+  }
+
+  function tools() {
+    const box = $("tools");
+    box.textContent = "";
+    if (!myTurn() || !hasGroups()) { group = ""; return; }
+    const groups = [...new Set(clicks().map((c) => c[3]).filter(Boolean))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+    if (group && !groups.includes(group)) group = "";
+    box.append(el("strong", {}, t("pieces") + ": "));
+    for (const g of groups) {
+      const b = btn(g, () => { group = group === g ? "" : g; pose = [0, false]; sel = []; tools(); paint(); });
+      b.setAttribute("aria-pressed", String(group === g));
+      b.dataset.piece = g;
+      if (group === g) b.className = "on";
+      box.append(b);
+    }
+    box.append(btn(t("rotate"), rotate));
+    box.append(btn(t("reflect"), reflect));
+    box.append(btn(t("clear"), () => { group = ""; sel = []; tools(); paint(); }));
+  }
+
+  function posesOf(g) {
+    const seen = new Map();
+    for (const c of clicks()) if (c[3] === g) seen.set(c[4] + (c[5] ? "m" : ""), [c[4], c[5]]);
+    return [...seen.values()].sort((a, b) => (a[1] - b[1]) || (a[0] - b[0]));
+  }
+  function rotate() {
+    if (!group) return;
+    const same = posesOf(group).filter((p) => p[1] === pose[1]);
+    if (!same.length) return;
+    const i = same.findIndex((p) => p[0] === pose[0]);
+    pose = same[(i + 1) % same.length];
+    paint();
+  }
+  function reflect() {
+    if (!group) return;
+    const other = posesOf(group).filter((p) => p[1] !== pose[1]);
+    if (other.length) pose = other.find((p) => p[0] === pose[0]) || other[0];
+    paint();
+  }
+
+  function prefsMenu() {
+    const th = $("theme"), lg = $("lang");
+    if (!th.options.length) {
+      for (const name of S.themes) th.append(el("option", { value: name }, name));
+      for (const name of S.locales) lg.append(el("option", { value: name }, name));
+      th.addEventListener("change", () => { prefs.theme = th.value; localStorage.setItem("tessera.theme", th.value); reopen(); });
+      lg.addEventListener("change", () => { prefs.lang = lg.value; localStorage.setItem("tessera.lang", lg.value); reopen(); });
+    }
+    th.value = S.theme;
+    lg.value = S.locale;
+  }
+
+  let source = null;
+  function reopen() { if (source) source.close(); load().then(listen); }
+
+  function replayBar() {
+    const bar = $("replay");
+    bar.hidden = S.active;
+    if (S.active) { replayAt = -1; return; }
+    const slider = $("r-slider");
+    slider.max = String(S.ply);
+    if (replayAt < 0) replayAt = S.ply;
+    slider.value = String(replayAt);
+    slider.setAttribute("aria-label", t("replay"));
+    $("r-at").textContent = replayAt + " / " + S.ply;
+    $("r-play").title = $("r-play").ariaLabel = timer ? t("pause") : t("play");
+    turningPoints();
+  }
+
+  function turningPoints() {
+    const points = S.turningPoints || [];
+    $("turning").hidden = !points.length;
+    $("turning-title").textContent = t("turning_points");
+    const list = $("turning-list");
+    list.textContent = "";
+    for (const p of points) {
+      const move = S.moves[p.ply];
+      const label = (move && move.number ? move.number + ". " : "") + S.players[p.seat].name + ": " + p.played + " → " + p.preferred + " (−" + Math.round(p.drop * 100) + "%)";
+      const b = btn(label, () => step(p.ply + 1));
+      if (replayAt === p.ply + 1) b.className = "on";
+      list.append(b);
+    }
+  }
+  function step(to) {
+    replayAt = Math.max(0, Math.min(S.ply, to));
+    if (replayAt === S.ply && timer) { clearInterval(timer); timer = null; }
+    showImage(); moves(); replayBar();
+  }
+  $("r-first").addEventListener("click", () => step(0));
+  $("r-prev").addEventListener("click", () => step(replayAt - 1));
+  $("r-next").addEventListener("click", () => step(replayAt + 1));
+  $("r-last").addEventListener("click", () => step(S.ply));
+  $("r-slider").addEventListener("input", (e) => step(Number(e.target.value)));
+  $("r-play").addEventListener("click", () => {
+    if (timer) { clearInterval(timer); timer = null; replayBar(); return; }
+    if (replayAt >= S.ply) replayAt = 0;
+    timer = setInterval(() => step(replayAt + 1), 900);
+    replayBar();
+  });
+
+  const narrow = window.matchMedia("(max-width: 760px)");
+  narrow.addEventListener("change", () => { if (S) { buildOverlay(); showImage(); } });
+
+  // On a phone the board fills the width: the view is cropped to the cells (the players, the status and
+  // the scores are in the page beside it anyway); elsewhere the whole image, exactly as in Discord.
+  function viewBox(sc) {
+    if (!narrow.matches || !sc.cells.length) return [0, 0, sc.width, sc.height];
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const flat of sc.cells) for (let k = 0; k < flat.length; k += 2) {
+      x0 = Math.min(x0, flat[k]); x1 = Math.max(x1, flat[k]); y0 = Math.min(y0, flat[k + 1]); y1 = Math.max(y1, flat[k + 1]);
+    }
+    const pad = 0.03 * Math.max(x1 - x0, y1 - y0);
+    return [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad];
+  }
+
+  function buildOverlay() {
+    const svg = $("overlay");
+    const sc = S.scene;
+    const key = sc.width + "x" + sc.cells.length + ":" + (sc.cells[0] || []).join(",") + (narrow.matches ? "n" : "w");
+    if (svg.dataset.key !== key) {
+      svg.dataset.key = key;
+      svg.setAttribute("viewBox", viewBox(sc).map((v) => Math.round(v)).join(" "));
+      svg.textContent = "";
+      const image = document.createElementNS(SVG, "image");
+      image.id = "img";
+      image.setAttribute("width", String(sc.width));
+      image.setAttribute("height", String(sc.height));
+      image.setAttribute("aria-hidden", "true");
+      svg.append(image);
+      polys = [];
+      dots = [];
+      centres = [];
+      sc.cells.forEach((flat, i) => {
+        const p = document.createElementNS(SVG, "polygon");
+        const pts = [];
+        let cx = 0, cy = 0;
+        for (let k = 0; k < flat.length; k += 2) { pts.push(flat[k] + "," + flat[k + 1]); cx += flat[k]; cy += flat[k + 1]; }
+        centres.push([cx / (flat.length / 2), cy / (flat.length / 2)]);
+        let area = 0;
+        for (let k = 0; k < flat.length; k += 2) {
+          const n = (k + 2) % flat.length;
+          area += flat[k] * flat[n + 1] - flat[n] * flat[k + 1];
+        }
+        const dot = document.createElementNS(SVG, "circle");
+        dot.setAttribute("cx", String(centres[i][0]));
+        dot.setAttribute("cy", String(centres[i][1]));
+        dot.setAttribute("r", String(0.16 * Math.sqrt(Math.abs(area) / 2)));
+        dot.setAttribute("class", "dot");
+        dots.push(dot);
+        p.setAttribute("points", pts.join(" "));
+        p.setAttribute("class", "cell");
+        p.dataset.i = String(i);
+        p.dataset.label = sc.labels[i];
+        const title = document.createElementNS(SVG, "title");
+        title.textContent = sc.labels[i];
+        p.append(title);
+        p.addEventListener("click", () => { focus = i; hover = i; clickCell(i); });
+        p.addEventListener("mouseenter", () => { hover = i; if (group) paint(); });
+        svg.append(p);
+        polys.push(p);
+      });
+      for (const dot of dots) svg.append(dot);  // above every cell, and never in the way of a click
+    }
+    svg.style.setProperty("--hl", sc.colours.highlight);
+    const seat = S.toMove == null ? 0 : S.toMove;
+    svg.style.setProperty("--ghost", (sc.colours.seats || [])[seat % 4] || "#2b7de9");
+    svg.setAttribute("aria-label", t("board", { match_id: S.id }));
+    paint();
+  }
+
+  function paint() {
+    if (!polys.length) return;
+    const live = replayAt < 0 && myTurn();
+    const tg = live && !group ? targets() : new Set();
+    const g = live ? ghost() : null;
+    const gh = new Set(g ? g[1] : []);
+    polys.forEach((p, i) => {
+      let cls = "cell";
+      if (tg.has(i)) cls += " target";
+      if (sel.includes(i)) cls += " sel";
+      if (gh.has(i)) cls += " ghost";
+      if (i === focus) cls += " focus";
+      p.setAttribute("class", cls);
+      dots[i].setAttribute("class", tg.has(i) && !sel.includes(i) ? "dot on" : "dot");
+    });
+    $("focusname").textContent = focus >= 0 ? S.scene.labels[focus] + (tg.has(focus) ? " ✓" : "") : "";
+  }
+
+  // ---------------------------------------------------------------------------------------- keyboard
+
+  $("overlay").addEventListener("keydown", (e) => {
+    if (!centres.length) return;
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[e.key]) {
+      e.preventDefault();
+      if (focus < 0) { focus = 0; } else {
+        const [dx, dy] = dirs[e.key];
+        const [fx, fy] = centres[focus];
+        let best = -1, bestScore = Infinity;
+        centres.forEach(([x, y], i) => {
+          const along = (x - fx) * dx + (y - fy) * dy;
+          if (i === focus || along <= 1) return;
+          const across = Math.abs((x - fx) * dy) + Math.abs((y - fy) * dx);
+          const score = along + 2 * across;
+          if (score < bestScore) { bestScore = score; best = i; }
+        });
+        if (best >= 0) focus = best;
+      }
+      hover = focus;
+      paint();
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (focus >= 0) { hover = focus; clickCell(focus); }
+    } else if (e.key === "r" || e.key === "R") { rotate(); }
+    else if (e.key === "f" || e.key === "F") { reflect(); }
+    else if (e.key === "Escape") { sel = []; group = ""; tools(); paint(); }
+  });
+  $("overlay").addEventListener("focus", () => { if (focus < 0) { focus = 0; hover = 0; paint(); } });
+
+  // ---------------------------------------------------------------------------------------- requests
+
+  async function post(path, body, raw) {
+    const r = await fetch(path + (raw ? "" : "?" + q()), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": (S && S.you && S.you.csrf) || "" },
+      body: JSON.stringify(body || {}),
+    });
+    let data = null;
+    try { data = await r.json(); } catch (_) { data = { ok: false, error: r.statusText }; }
+    if (!r.ok || !data.ok) $("error").textContent = data.error || r.statusText;
+    else $("error").textContent = "";
+    return data;
+  }
+  async function play(notation) {
+    const data = await post("/api/m/" + token + "/move", { move: notation, ply: S.ply });
+    sel = [];
+    if (data && data.ok) { S.clicks = []; paint(); }
+    load();
+  }
+  async function act(action) { await post("/api/m/" + token + "/action", { action }); load(); }
+
+  function confirmThen(text, then) {
+    const d = $("confirm");
+    $("confirm-text").textContent = text;
+    d.returnValue = "";
+    d.onclose = () => { if (d.returnValue === "yes") then(); };
+    d.showModal();
+  }
+
+  window.tessera = { state: () => S, selected: () => sel.slice(), targets: () => [...targets()], pose: () => pose.slice() };
+  load().then(listen);
+})();
