@@ -55,7 +55,21 @@ function framedByDiscord(parents) {
   return parents.includes(ancestors[ancestors.length - 1]);  // the top page: Discord's client
 }
 
+// Browsers may deny storage to a third-party frame (which Discord's is); app.js keeps its theme and
+// language there, so it gets a storage of this page's lifetime instead.
+function storageOrMemory() {
+  try { window.localStorage.getItem("tessera.theme"); return; } catch (_) { /* denied: use memory */ }
+  const kept = new Map();
+  const memory = {
+    getItem: (k) => (kept.has(k) ? kept.get(k) : null),
+    setItem: (k, v) => { kept.set(k, String(v)); },
+    removeItem: (k) => { kept.delete(k); },
+  };
+  Object.defineProperty(window, "localStorage", { value: memory, configurable: true });
+}
+
 function openMatch(path) {
+  storageOrMemory();
   history.replaceState(null, "", path + location.search);
   const s = el("script", { src: "/static/app.js" });
   document.body.append(s);
@@ -114,7 +128,8 @@ function lobby(sdk, info) {
       channel_id: sdk.channelId, guild_id: sdk.guildId, game: game.value, options: options.value,
       opponent: opponent.value === "bot" ? "bot" : member.value,
     });
-    if (!r.ok) { $("error").textContent = r.error; return; }
+    $("error").textContent = r.ok ? "" : r.error;
+    if (!r.ok) return;
     if (r.match) openMatch(r.match.path); else $("status").textContent = t("waiting");
   });
   box.append(form);
