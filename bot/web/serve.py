@@ -22,6 +22,11 @@ log = logging.getLogger("tessera.web")
 def configure_links(settings: WebSettings) -> None:
     """Let board messages carry the "Open board" link when the web board has a secret (this process may
     not serve it: a separate web process computes the same links)."""
+    if settings.web_secret is None or not settings.activity_enabled:
+        views.set_activity(None)
+    else:
+        off = frozenset(settings.web_disabled_guilds)
+        views.set_activity(lambda guild_id: guild_id not in off)
     if settings.web_secret is None:
         views.set_board_link(None)
         return

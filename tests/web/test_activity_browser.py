@@ -202,7 +202,7 @@ async def _inside(
     await frame.wait_for_selector("body[data-activity='signed-in']")
     if match:
         await frame.wait_for_selector("polygon.cell")
-        await frame.wait_for_selector("#who button")  # the logout button: signed in on the match page
+        await frame.wait_for_selector("#who span")  # the name and seat: signed in on the match page
     return page, frame
 
 
