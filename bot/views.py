@@ -186,7 +186,11 @@ async def launch_activity(interaction: discord.Interaction[Any]) -> None:
         log.warning("Discord refused to launch the Activity: %s", error)
         tr = for_user(interaction)
         await send_ephemeral(
-            interaction, tr("The Activity cannot be opened here; use the board's Open board link instead.")
+            interaction,
+            tr(
+                "The Activity cannot be opened here; use the {label} link under the board instead.",
+                label=tr("Open board"),
+            ),
         )
 
 
