@@ -95,3 +95,35 @@ async def test_servers_with_the_web_board_off_get_no_activity(world: Any, launch
     finally:
         views.set_board_link(None)
         views.set_activity(None)
+
+
+async def test_the_global_sync_keeps_the_entry_point_command(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord creates a "Launch" entry point command (type 4) when Activities are enabled and refuses a
+    bulk overwrite that drops it: with the Activity on, the global sync sends it back unchanged."""
+    bot = world.env.bot
+    entry = {"id": "900", "name": "launch", "type": 4, "description": "Launch Tessera", "handler": 2}
+    sent: list[list[dict[str, Any]]] = []
+    real_upsert = bot.http.bulk_upsert_global_commands
+
+    async def existing(app_id: int) -> list[dict[str, Any]]:
+        return [entry, {"id": "901", "name": "old", "type": 1, "description": "gone"}]
+
+    async def upsert(app_id: int, payload: list[dict[str, Any]]) -> Any:
+        sent.append(payload)
+        stored = await real_upsert(app_id, payload=[c for c in payload if c.get("type") != 4])
+        return [*stored, entry] if any(c.get("type") == 4 for c in payload) else stored
+
+    monkeypatch.setattr(bot.http, "get_global_commands", existing)
+    monkeypatch.setattr(bot.http, "bulk_upsert_global_commands", upsert)
+    monkeypatch.setattr(bot, "settings", bot.settings.model_copy(update={"activity_enabled": True}))
+    synced = await bot.sync_tree(None)
+    names = {c["name"] for c in sent[0]}
+    assert entry in [{k: c.get(k) for k in entry} for c in sent[0]]
+    assert {"play", "move"} <= names and "old" not in names
+    assert "launch" not in {c.name for c in synced} and {"play", "move"} <= {c.name for c in synced}
+    monkeypatch.setattr(bot, "settings", bot.settings.model_copy(update={"activity_enabled": False}))
+    sent.clear()
+    await bot.sync_tree(None)  # without the Activity: discord.py's own sync, no entry point
+    assert sent and all(c.get("type") != 4 for c in sent[0])
