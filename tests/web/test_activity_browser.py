@@ -304,6 +304,7 @@ async def test_challenge_and_accept_inside_discord(activity: ActivitySite, brows
     bob_page, bob = await _inside(activity, browser, BOB, channel, match=False)
     await bob.click(f"button[data-challenge='{pending[0].id}']")
     await bob.wait_for_selector("polygon.cell")
+    assert await bob.query_selector("#activity-lobby") is None, "the lobby gives way to the board"
     match = await activity.service.matches.in_channel(channel)
     assert {s.user_id for s in match.seats} == {ALICE, BOB}
     # Alice opens the Activity again, with the page's CSP in force: the channel now has its match

@@ -70,6 +70,8 @@ function storageOrMemory() {
 
 function openMatch(path) {
   storageOrMemory();
+  const lobbyBox = $("activity-lobby");
+  if (lobbyBox) lobbyBox.remove();
   history.replaceState(null, "", path + location.search);
   const s = el("script", { src: "/static/app.js" });
   document.body.append(s);
