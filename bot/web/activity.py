@@ -89,7 +89,6 @@ class Activity:
         if board.client_id:
             # requests made inside Discord come from the application's proxy origin
             board.origins.add(f"https://{board.client_id}.discordsays.com")
-        self.starts = board.limits
 
     @property
     def frame_ancestors(self) -> str:
