@@ -24,7 +24,7 @@ from bot.i18n import ENGLISH, Tr
 from bot.replies import sentence_case
 from bot.service.ratings import NEW_MU, NEW_SIGMA, shown_rating
 from bot.service.records import Finished, MatchStatus, MatchView, MoveView, Player, RatingChange
-from bot.views import TesseraButton, board_link, button, open_board_button
+from bot.views import TesseraButton, activity_on, board_link, button, open_board_button
 from games.base import Rules, Termination, WordMove
 from games.texts import N_
 from renderer import text as renderer_text
@@ -304,5 +304,7 @@ async def board_message(
     if match.status is MatchStatus.FINISHED:
         buttons.append(button("analyse", match.id, match.ply, tr("Analyse")))
     url = board_link(match.id, match.guild_id)
+    if url is not None and activity_on(match.guild_id):
+        buttons.append(button("activity", match.id, match.ply, tr("Play in Discord")))
     link = (tr("Open board"), url) if url is not None else None
     return BoardMessage("\n".join(text), png, alt, tuple(buttons), link)

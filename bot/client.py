@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from bot.service.ai import AIRunner
 
 log = logging.getLogger("tessera")
+ENTRY_POINT = 4
+"""Discord's application command type of an Activity's entry point (its "Launch" command)."""
 
 EXTENSIONS: tuple[str, ...] = (
     "cogs.play",
@@ -195,12 +197,35 @@ class TesseraBot(commands.AutoShardedBot):
             log.info("slash commands unchanged; no sync needed")
             return False
         guild = self._sync_scope()
-        synced = await self.tree.sync(guild=guild)
+        synced = await self.sync_tree(guild)
         where = f"guild {guild.id}" if guild is not None else "all guilds (global)"
         log.info("synced %d slash commands to %s", len(synced), where)
         remember_command_ids(synced)
         await store.put_meta(key, fingerprint)
         return True
+
+    async def sync_tree(self, guild: discord.abc.Snowflake | None) -> list[app_commands.AppCommand]:
+        """Upload the slash commands. With the Activity on, a global sync sends the Activity's entry point
+        command back as it is: Discord creates it when Activities are enabled and refuses a bulk overwrite
+        that would delete it."""
+        if guild is not None or not self.settings.activity_enabled or self.application_id is None:
+            return await self.tree.sync(guild=guild)
+        tree = self.tree
+        existing: list[Any] = list(await self.http.get_global_commands(self.application_id))
+        keep: list[Any] = [
+            {key: c[key] for key in ("id", "name", "type", "description", "handler") if key in c}
+            for c in existing
+            if c.get("type") == ENTRY_POINT
+        ]
+        translator = tree.translator
+        payload: list[Any] = [
+            await c.get_translated_payload(tree, translator) if translator else c.to_dict(tree)
+            for c in tree._get_all_commands()
+        ]
+        data = await self.http.bulk_upsert_global_commands(self.application_id, payload=payload + keep)
+        return [
+            app_commands.AppCommand(data=d, state=tree._state) for d in data if d.get("type") != ENTRY_POINT
+        ]
 
     async def fetch_command_ids(self) -> None:
         """Learn the synced commands' ids (for clickable mentions) from Discord; if it cannot be asked,

@@ -83,6 +83,11 @@ class WebSettings(DatabaseSettings):
     web_disabled_guilds: Annotated[tuple[int, ...], NoDecode] = Field(
         (), description="Comma-separated server ids whose matches have no web board."
     )
+    activity_enabled: bool = Field(
+        False,
+        description="The application has its Discord Activity set up (README, Activity): board messages get "
+        "a Play in Discord button and /play without an opponent launches it.",
+    )
 
     @field_validator("web_port", "web_secret", "discord_client_id", "discord_client_secret", mode="before")
     @classmethod

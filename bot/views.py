@@ -22,7 +22,8 @@ import discord
 from discord.ext import commands
 
 from bot.health import interaction_done
-from bot.replies import report_error
+from bot.i18n import for_user
+from bot.replies import report_error, send_ephemeral
 
 log = logging.getLogger("tessera.buttons")
 
@@ -158,3 +159,43 @@ def board_link(match_id: int, guild_id: int | None) -> str | None:
 def open_board_button(url: str, label: str) -> discord.ui.Button[Any]:
     """The "Open board" link button under a board message."""
     return discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label)
+
+
+ActivityOn = Callable[[int | None], bool]
+_activity: list[ActivityOn | None] = [None]
+
+
+def set_activity(enabled: ActivityOn | None) -> None:
+    """Whether a server (by guild id) gets the Discord Activity: the "Play in Discord" button under board
+    messages, and /play without an opponent launching it. None: off everywhere (the default)."""
+    _activity[0] = enabled
+
+
+def activity_on(guild_id: int | None) -> bool:
+    enabled = _activity[0]
+    return guild_id is not None and enabled is not None and enabled(guild_id)
+
+
+async def launch_activity(interaction: discord.Interaction[Any]) -> None:
+    """Answer with Discord's launch-activity response (callback type 12): Discord opens Tessera's Activity
+    in this channel. Where the application has no Activity, Discord refuses it and the user is told to use
+    the board's link instead."""
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as error:
+        log.warning("Discord refused to launch the Activity: %s", error)
+        tr = for_user(interaction)
+        await send_ephemeral(
+            interaction,
+            tr(
+                "The Activity cannot be opened here; use the {label} link under the board instead.",
+                label=tr("Open board"),
+            ),
+        )
+
+
+async def _launch_from_board(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
+    await launch_activity(interaction)
+
+
+register_button("activity", _launch_from_board)

@@ -28,7 +28,7 @@ from bot.service.options import (
     suggest_options,
 )
 from bot.service.records import AI_LEVELS, Challenge
-from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
+from bot.views import ButtonCog, ButtonHandler, ButtonRef, activity_on, button, launch_activity, view_of
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     DEFAULT_LEVEL,
@@ -215,6 +215,9 @@ class Play(ButtonCog):
         if lobby:
             assert players is not None
             await open_lobby(interaction, game, given, players, opponent, level or DEFAULT_LEVEL, in_thread)
+            return
+        if opponent is None and activity_on(guild_id):
+            await launch_activity(interaction)  # the Activity offers this game's match to start there
             return
         if opponent is None:
             raise UserError(

@@ -35,6 +35,7 @@ from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
 from bot.service.records import Finished, MatchView, Played
+from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.live import Group, Hub, sse_frame
 from bot.web.security import (
     SESSION_COOKIE,
@@ -62,10 +63,11 @@ IMAGE_SIZE = 960
 """The width of the board image the page shows: the Discord image's."""
 KEEPALIVE = 20.0
 """Seconds between comments on an idle event stream (proxies close silent connections)."""
+FRAME_ANCESTORS = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
     "base-uri 'none'; form-action 'self'; object-src 'none'; "
-    "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com"
+    "frame-ancestors " + FRAME_ANCESTORS
 )
 
 Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
@@ -110,6 +112,8 @@ class WebBoard:
         move_rate: float = 4.0,
         announce: Announce | None = None,
         analysed: Analysed | None = None,
+        activity: bool = False,
+        activity_parents: Sequence[str] | None = None,
     ) -> None:
         self.service = service
         self.secret = secret
@@ -137,6 +141,15 @@ class WebBoard:
         self.analysed = analysed
         self._announcing: set[asyncio.Task[None]] = set()
         service.matches.add_match_listener(changed=lambda m: self.hub.changed(m.id))
+        self.origins = {self.base_url}
+        """Origins whose state-changing requests are accepted (the Activity adds Discord's proxy)."""
+        self.csp = CSP
+        self.activity: Activity | None = None
+        if activity:
+            self.activity = Activity(self, parents=tuple(activity_parents or DISCORD_PARENTS))
+            self.csp = CSP.replace(
+                "frame-ancestors " + FRAME_ANCESTORS, "frame-ancestors " + self.activity.frame_ancestors
+            )
 
     # ------------------------------------------------------------------------------------- links
 
@@ -160,6 +173,8 @@ class WebBoard:
         app.router.add_post("/logout", self._logout)
         if self.demo_users:
             app.router.add_get("/demo/login/{user}", self._demo_login)
+        if self.activity is not None:
+            self.activity.routes(app)
         app.router.add_static("/static/", WEB_DIR, append_version=False)
         return app
 
@@ -210,7 +225,7 @@ class WebBoard:
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         response = await handler(request)
-        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Content-Security-Policy", self.csp)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
@@ -220,7 +235,7 @@ class WebBoard:
     # ------------------------------------------------------------------------------------- helpers
 
     def _session(self, request: web.Request) -> Session | None:
-        return self.signer.session(request.cookies.get(SESSION_COOKIE))
+        return self.signer.session(request.headers.get(SESSION_HEADER) or request.cookies.get(SESSION_COOKIE))
 
     def _locale(self, request: web.Request, session: Session | None) -> str:
         asked = request.query.get("lang", "")
@@ -272,7 +287,11 @@ class WebBoard:
         if not secrets.compare_digest(request.headers.get("X-CSRF-Token", ""), session.csrf):
             raise web.HTTPForbidden(text="missing or wrong CSRF token; reload the page")
         origin = request.headers.get("Origin")
-        if origin is not None and origin != self.base_url and origin != f"{request.scheme}://{request.host}":
+        if (
+            origin is not None
+            and origin not in self.origins
+            and origin != f"{request.scheme}://{request.host}"
+        ):
             raise web.HTTPForbidden(text="requests from other sites are refused")
         if not self.limits.allow(str(session.user_id)):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
@@ -443,6 +462,8 @@ class WebBoard:
     # ------------------------------------------------------------------------------------- handlers
 
     async def _index(self, request: web.Request) -> web.Response:
+        if self.activity is not None and "frame_id" in request.query:
+            return self.activity.page()  # Discord opens the Activity at its URL mapping's root
         rows = []
         for match_id, game in self.demo_matches:
             path = f"/m/{match_token(self.secret, match_id)}"
@@ -458,8 +479,10 @@ class WebBoard:
         )
         return web.Response(text=body, content_type="text/html")
 
-    async def _page(self, request: web.Request) -> web.FileResponse:
+    async def _page(self, request: web.Request) -> web.StreamResponse:
         await self._match(request)
+        if self.activity is not None and "frame_id" in request.query:
+            return self.activity.page()
         response = web.FileResponse(WEB_DIR / "index.html")
         response.headers["Cache-Control"] = "no-store"
         return response

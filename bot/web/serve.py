@@ -23,6 +23,11 @@ log = logging.getLogger("tessera.web")
 def configure_links(settings: WebSettings) -> None:
     """Let board messages carry the "Open board" link when the web board has a secret (this process may
     not serve it: a separate web process computes the same links)."""
+    if settings.web_secret is None or not settings.activity_enabled:
+        views.set_activity(None)
+    else:
+        off = frozenset(settings.web_disabled_guilds)
+        views.set_activity(lambda guild_id: guild_id not in off)
     if settings.web_secret is None:
         views.set_board_link(None)
         return
@@ -50,6 +55,7 @@ def board_for(settings: WebSettings, service: Service, **kwargs: Any) -> WebBoar
         ),
         api_url=settings.discord_api_url,
         disabled_guilds=settings.web_disabled_guilds,
+        activity=settings.activity_enabled,
         **kwargs,
     )
 

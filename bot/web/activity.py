@@ -1,0 +1,329 @@
+"""Tessera as a Discord Activity: the web board inside Discord's frame (issue 28).
+
+Discord loads the Activity at the root of its URL mapping with `?frame_id=...&instance_id=...&platform=...`
+(and `channel_id`, `guild_id`); `WebBoard` answers such a request with the match page whose script is
+`web/activity/activity.js` instead of `app.js`. That script does the Embedded App SDK's handshake, asks
+Discord to `authorize` the `identify` scope, and sends the code here:
+
+    GET  /api/activity/config           the application's client id (public), the page's words
+    POST /api/activity/token            {"code"}: exchanged at Discord's token endpoint with the client secret
+                                        (which never reaches the page) for the user; answers the same signed
+                                        session as the browser login (also set as the cookie), which the page
+                                        sends back in the `X-Tessera-Session` header: inside Discord's frame
+                                        the site's cookies are third-party and browsers may drop them
+    GET  /api/activity/channel          ?channel_id&guild_id: the channel's match (its page), the challenges
+                                        waiting there, the user's matches in this server, the games to start
+    POST /api/activity/start            {"channel_id", "guild_id", "game", "options", "opponent"}: a match
+                                        against the bot, or a challenge, with /play's options and limits
+    POST /api/activity/accept           {"challenge_id"}: the challenged player accepts in the Activity
+
+Only the Discord client may frame it: production's CSP says `frame-ancestors` Discord, and the page itself
+refuses to start when it is framed by anything else (`parents`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+from aiohttp import web
+
+import games
+from bot.i18n import catalog_locale, tr_for
+from bot.service.errors import ServiceError
+from bot.service.options import OptionsTextError, parse_options_text
+from bot.web.security import Session, match_token
+from games.texts import N_
+
+if TYPE_CHECKING:
+    from bot.web.app import WebBoard
+
+log = logging.getLogger("tessera.web.activity")
+
+SESSION_HEADER = "X-Tessera-Session"
+DISCORD_PARENTS = (
+    "https://discord.com",
+    "https://ptb.discord.com",
+    "https://canary.discord.com",
+)
+"""The origins of Discord's client, the only pages that may frame the Activity in production."""
+DEFAULT_LEVEL = "medium"
+
+ACTIVITY_TEXTS: dict[str, str] = {
+    "connecting": N_("Connecting to Discord..."),
+    "authorizing": N_("Waiting for Discord to confirm who you are..."),
+    "outside": N_("This page is Tessera's Discord Activity: open it from Discord."),
+    "refused": N_("This Activity only runs inside Discord."),
+    "failed": N_("Discord did not confirm the login; close the Activity and open it again."),
+    "no_match": N_("There is no match in this channel yet."),
+    "your_matches": N_("Your matches in this server"),
+    "challenges": N_("Challenges waiting here"),
+    "challenge_line": N_("{challenger} challenges {opponent} to {game}"),
+    "accept": N_("Accept"),
+    "open": N_("Open"),
+    "start": N_("Start a match"),
+    "game": N_("Game"),
+    "options": N_("Options (name=value)"),
+    "opponent": N_("Opponent"),
+    "against_bot": N_("Tessera (the bot)"),
+    "opponent_id": N_("A member's user id"),
+    "level": N_("My strength"),
+    "go": N_("Start"),
+    "waiting": N_("Challenge sent: it starts when your opponent accepts it here or in the channel."),
+}
+"""The Activity's own words (the match page's are bot/web/texts.py)."""
+
+
+def _csp_frame_ancestors(parents: tuple[str, ...]) -> str:
+    return " ".join(("'self'", *parents, "https://*.discordsays.com"))
+
+
+class Activity:
+    """The Activity's routes over a `WebBoard` (its service, signer, session and CSRF checks)."""
+
+    def __init__(self, board: WebBoard, *, parents: tuple[str, ...] = DISCORD_PARENTS) -> None:
+        self.board = board
+        self.parents = parents
+        self._page: str | None = None
+        if board.client_id:
+            # requests made inside Discord come from the application's proxy origin
+            board.origins.add(f"https://{board.client_id}.discordsays.com")
+
+    @property
+    def frame_ancestors(self) -> str:
+        return _csp_frame_ancestors(self.parents)
+
+    def routes(self, app: web.Application) -> None:
+        app.router.add_get("/api/activity/config", self._config)
+        app.router.add_post("/api/activity/token", self._token)
+        app.router.add_get("/api/activity/channel", self._channel)
+        app.router.add_post("/api/activity/start", self._start)
+        app.router.add_post("/api/activity/accept", self._accept)
+
+    def page(self) -> web.Response:
+        """The match page with the Activity's script in place of app.js (which it loads once signed in)."""
+        if self._page is None:
+            from bot.web.app import WEB_DIR
+
+            text = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+            script = '<script src="/static/app.js"></script>'
+            assert script in text, "web/index.html must load /static/app.js"
+            self._page = text.replace(
+                script, '<script type="module" src="/static/activity/activity.js"></script>'
+            )
+        return web.Response(text=self._page, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    # ------------------------------------------------------------------------------------- handlers
+
+    async def _config(self, request: web.Request) -> web.Response:
+        if not self.board.client_id:
+            raise web.HTTPServiceUnavailable(
+                text="the Activity needs DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET"
+            )
+        locale = self.board._locale(request, self.board._session(request))
+        tr = tr_for(locale)
+        texts = {key: tr.translations.gettext(message) for key, message in ACTIVITY_TEXTS.items()}
+        body = {
+            "clientId": self.board.client_id,
+            "parents": list(self.parents),
+            "texts": texts,
+            "locale": locale,
+        }
+        return web.json_response(body, headers={"Cache-Control": "no-store"})
+
+    async def _token(self, request: web.Request) -> web.Response:
+        """The code from the SDK's `authorize`, exchanged on this server: the page gets a session and the
+        access token (for the SDK's `authenticate`: the user's own token, scope identify), never the
+        client secret."""
+        board = self.board
+        if not board.client_id or not board.client_secret:
+            raise web.HTTPServiceUnavailable(
+                text="the Activity needs DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET"
+            )
+        if not board.reads.allow("activity-token:" + (request.remote or "?")):
+            raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
+        code = (await board._body(request)).get("code")
+        if not isinstance(code, str) or not 0 < len(code) <= 200:
+            raise web.HTTPBadRequest(text='send {"code": "<the code from authorize>"}')
+        from bot.web.app import _basic
+
+        try:
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
+                async with http.post(
+                    f"{board.api_url}/oauth2/token",
+                    data={"grant_type": "authorization_code", "code": code},
+                    headers={"Authorization": _basic(board.client_id, board.client_secret)},
+                ) as answer:
+                    answer.raise_for_status()
+                    token = str((await answer.json())["access_token"])
+                async with http.get(
+                    f"{board.api_url}/users/@me", headers={"Authorization": f"Bearer {token}"}
+                ) as answer:
+                    answer.raise_for_status()
+                    user = await answer.json()
+                user_id = int(user["id"])
+        except (aiohttp.ClientError, TimeoutError, KeyError, ValueError, TypeError) as error:
+            log.warning("Activity login failed: %s", type(error).__name__)  # never the code or the token
+            raise web.HTTPBadGateway(
+                text="Discord did not confirm the login; open the Activity again"
+            ) from None
+        name = str(user.get("global_name") or user.get("username") or "?")
+        locale = catalog_locale(user.get("locale"))
+        cookie = board.signer.session_cookie(user_id, name, locale)
+        session = board.signer.session(cookie)
+        assert session is not None
+        response = web.json_response(
+            {
+                "session": cookie,
+                "csrf": session.csrf,
+                "accessToken": token,
+                "user": {"id": str(user_id), "name": name, "locale": locale},
+            },
+            headers={"Cache-Control": "no-store"},
+        )
+        board._set_session(response, user_id, name, locale)
+        return response
+
+    def _signed_in(self, request: web.Request) -> Session:
+        session = self.board._session(request)
+        if session is None:
+            raise web.HTTPUnauthorized(text="open the Activity from Discord to sign in")
+        return session
+
+    @staticmethod
+    def _id(value: Any, what: str) -> int | None:
+        if value in (None, "", "null"):
+            return None
+        text = str(value)
+        if not text.isdigit() or len(text) > 19:
+            raise web.HTTPBadRequest(text=f"{what} must be a Discord id")
+        return int(text)
+
+    def _disabled(self, guild_id: int | None) -> bool:
+        return guild_id is not None and guild_id in self.board.disabled_guilds
+
+    async def _channel(self, request: web.Request) -> web.Response:
+        """What the instance's channel offers the signed-in user: its match, waiting challenges, the user's
+        own matches in this server, and the games to start."""
+        session = self._signed_in(request)
+        if not self.board.reads.allow(str(session.user_id)):
+            raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
+        channel_id = self._id(request.query.get("channel_id"), "channel_id")
+        guild_id = self._id(request.query.get("guild_id"), "guild_id")
+        if self._disabled(guild_id):
+            raise web.HTTPNotFound(text="this server has turned the web board off")
+        service = self.board.service
+        match: dict[str, Any] | None = None
+        challenges: list[dict[str, Any]] = []
+        if channel_id is not None:
+            try:
+                found = await service.matches.in_channel(channel_id)
+            except ServiceError:
+                found = None
+            if found is not None and found.guild_id == guild_id:
+                match = self._match_entry(found.id, found.game)
+            for challenge in await service.challenges.pending(channel_id):
+                if challenge.guild_id != guild_id:
+                    continue
+                names = await self.board.names([challenge.challenger_id, challenge.opponent_id])
+                challenges.append(
+                    {
+                        "id": challenge.id,
+                        "game": service.matches.rules(challenge.game).name,
+                        "challenger": names.get(challenge.challenger_id, f"<{challenge.challenger_id}>"),
+                        "opponent": names.get(challenge.opponent_id, f"<{challenge.opponent_id}>"),
+                        "yours": challenge.opponent_id == session.user_id,
+                    }
+                )
+        mine = [
+            self._match_entry(m.id, m.game)
+            for m in await service.matches.of_user(session.user_id)
+            if m.guild_id == guild_id and (match is None or m.id != match["id"])
+        ]
+        games_list = []
+        for game_id in games.GAME_IDS:
+            rules = service.matches.rules(game_id)
+            if 2 in rules.seats:
+                games_list.append(
+                    {"id": game_id, "name": rules.name, "options": [o.name for o in rules.options]}
+                )
+        return web.json_response(
+            {"match": match, "challenges": challenges, "mine": mine, "games": games_list},
+            headers={"Cache-Control": "no-store"},
+        )
+
+    def _match_entry(self, match_id: int, game: str) -> dict[str, Any]:
+        name = self.board.service.matches.rules(game).name
+        return {"id": match_id, "game": name, "path": f"/m/{match_token(self.board.secret, match_id)}"}
+
+    async def _start(self, request: web.Request) -> web.Response:
+        """Start from the Activity as /play does: the same option parsing and checks (the service's), the
+        same limits (one match per channel, open challenges per user and channel, allowed channels)."""
+        session = self.board._check_write(request)
+        body = await self.board._body(request)
+        channel_id = self._id(body.get("channel_id"), "channel_id")
+        guild_id = self._id(body.get("guild_id"), "guild_id")
+        if channel_id is None:
+            raise web.HTTPBadRequest(text="channel_id is required")
+        if self._disabled(guild_id):
+            raise web.HTTPNotFound(text="this server has turned the web board off")
+        game, text, opponent = body.get("game"), body.get("options") or "", body.get("opponent")
+        locale = self.board._locale(request, session)
+        tr = tr_for(locale)
+        service = self.board.service
+        if not isinstance(game, str) or game not in games.GAME_IDS or not isinstance(text, str):
+            raise web.HTTPBadRequest(text="game must be one of " + ", ".join(games.GAME_IDS))
+        try:
+            given: dict[str, Any] = dict(parse_options_text(text)) if text.strip() else {}
+        except OptionsTextError as error:
+            return web.json_response({"ok": False, "error": str(error.args[0])}, status=409)
+        own = {o.name for o in service.matches.rules(game).options}
+        unknown = sorted(set(given) - own)
+        if unknown:
+            message = tr(
+                "`{name}` is not an option of {game}. Its options are: {known}.",
+                name=unknown[0],
+                game=service.matches.rules(game).name,
+                known=", ".join(sorted(own)) or "none",
+            )
+            return web.json_response({"ok": False, "error": message}, status=409)
+        try:
+            if opponent == "bot":
+                assert self.board.client_id is not None
+                match = await service.challenges.play_bot(
+                    game,
+                    given,
+                    session.user_id,
+                    bot_id=int(self.board.client_id),
+                    level=str(body.get("level") or DEFAULT_LEVEL),
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                )
+                return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})
+            opponent_id = self._id(opponent, "opponent")
+            if opponent_id is None:
+                raise web.HTTPBadRequest(text='opponent must be "bot" or a user id')
+            challenge = await service.challenges.create(
+                game, given, session.user_id, opponent_id, guild_id=guild_id, channel_id=channel_id
+            )
+        except ServiceError as error:
+            return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
+        return web.json_response({"ok": True, "challenge": challenge.id})
+
+    async def _accept(self, request: web.Request) -> web.Response:
+        session = self.board._check_write(request)
+        body = await self.board._body(request)
+        challenge_id = body.get("challenge_id")
+        if not isinstance(challenge_id, int):
+            raise web.HTTPBadRequest(text='send {"challenge_id": <number>}')
+        tr = tr_for(self.board._locale(request, session))
+        service = self.board.service
+        try:
+            challenge = await service.challenges.get(challenge_id)
+            if self._disabled(challenge.guild_id):
+                raise web.HTTPNotFound(text="this server has turned the web board off")
+            match = await service.challenges.accept(challenge_id, session.user_id)
+        except ServiceError as error:
+            return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
+        return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})

@@ -1,0 +1,213 @@
+"""The Activity's server side without a browser: the code exchange (the client secret stays on the server),
+the session in a header, Discord's proxy origin for writes, the channel's match, starting and accepting with
+/play's checks, and what production's headers allow to frame the page."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+import games
+from bot.service import Service
+from bot.web.activity import SESSION_HEADER
+from bot.web.app import WebBoard
+from bot.web.security import match_token
+from games.base import resolve_options
+from tests.web.conftest import FakeDiscord, free_port
+
+SECRET = "q" * 40
+CLIENT_ID = "555"
+GUILD = 77
+ALICE, BOB = 101, 202
+Client = TestClient[web.Request, web.Application]
+
+
+@pytest.fixture
+async def discord() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord(free_port())
+    runner = web.AppRunner(fake.app())
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", fake.port).start()
+    yield fake
+    await runner.cleanup()
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[Service]:
+    service = await Service.open(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    yield service
+    await service.close()
+
+
+def _board(service: Service, discord: FakeDiscord, **kwargs: Any) -> WebBoard:
+    return WebBoard(
+        service,
+        secret=SECRET,
+        base_url="https://tessera.example",
+        client_id=CLIENT_ID,
+        client_secret="the-client-secret",
+        api_url=discord.url,
+        disabled_guilds=[666],
+        **kwargs,
+    )
+
+
+@pytest.fixture
+async def client(service: Service, discord: FakeDiscord) -> AsyncIterator[Client]:
+    async with TestClient(TestServer(_board(service, discord, activity=True).app())) as c:
+        yield c
+
+
+async def _login(client: Client, user: int) -> dict[str, Any]:
+    answer = await client.post("/api/activity/token", json={"code": f"code-{user}"})
+    assert answer.status == 200, await answer.text()
+    data: dict[str, Any] = await answer.json()
+    client.session.cookie_jar.clear()  # inside Discord's frame the cookie may never come back
+    return data
+
+
+def _headers(login: dict[str, Any], origin: str | None = None) -> dict[str, str]:
+    headers = {SESSION_HEADER: login["session"], "X-CSRF-Token": login["csrf"]}
+    if origin:
+        headers["Origin"] = origin
+    return headers
+
+
+async def _start(service: Service, channel: int, guild: int | None = GUILD) -> int:
+    rules = games.get("paint")
+    match = await service.matches.start(
+        "paint",
+        resolve_options(rules.options, {}),
+        [(ALICE, None), (BOB, None)],
+        seed=1,
+        rated=False,
+        turn_timeout=3600,
+        guild_id=guild,
+        channel_id=channel,
+    )
+    return match.id
+
+
+async def test_the_code_is_exchanged_on_the_server(client: Client, discord: FakeDiscord) -> None:
+    login = await _login(client, ALICE)
+    assert login["user"] == {"id": str(ALICE), "name": "Alice", "locale": "en"}
+    assert login["accessToken"] == f"token-{ALICE}"  # for the SDK's authenticate: the user's own token
+    assert discord.tokens_asked == [{"grant_type": "authorization_code", "code": f"code-{ALICE}"}]
+    assert "the-client-secret" not in str(login)
+    config = await (await client.get("/api/activity/config")).json()
+    assert config["clientId"] == CLIENT_ID and "the-client-secret" not in str(config)
+    assert (await client.post("/api/activity/token", json={"code": "stolen"})).status == 502
+    assert (await client.post("/api/activity/token", json={})).status == 400
+
+
+async def test_the_session_header_is_the_browser_session(client: Client, service: Service) -> None:
+    match_id = await _start(service, 10)
+    token = match_token(SECRET, match_id)
+    login = await _login(client, ALICE)
+    anonymous = await (await client.get(f"/api/m/{token}")).json()
+    assert anonymous["you"] is None
+    mine = await (await client.get(f"/api/m/{token}", headers=_headers(login))).json()
+    assert mine["you"]["userId"] == str(ALICE) and mine["clicks"]
+    move = mine["clicks"][0][0]
+    proxy = f"https://{CLIENT_ID}.discordsays.com"
+    other = await client.post(
+        f"/api/m/{token}/move", json={"move": move, "ply": 0}, headers=_headers(login, "https://evil.example")
+    )
+    assert other.status == 403
+    played = await client.post(
+        f"/api/m/{token}/move", json={"move": move, "ply": 0}, headers=_headers(login, proxy)
+    )
+    assert (await played.json()) == {"ok": True}
+    assert (await service.matches.get(match_id)).ply == 1
+    forged = {SESSION_HEADER: login["session"][:-2] + "xx"}
+    assert (await (await client.get(f"/api/m/{token}", headers=forged)).json())["you"] is None
+
+
+async def test_the_channel_selects_its_match(client: Client, service: Service) -> None:
+    assert (await client.get("/api/activity/channel?channel_id=20")).status == 401
+    login = await _login(client, BOB)
+    here = await _start(service, 20)
+    elsewhere = await _start(service, 21)
+    other_guild = await _start(service, 22, guild=999)
+    answer = await client.get(
+        f"/api/activity/channel?channel_id=20&guild_id={GUILD}", headers=_headers(login)
+    )
+    data = await answer.json()
+    assert data["match"] == {"id": here, "game": "Paint", "path": f"/m/{match_token(SECRET, here)}"}
+    assert [m["id"] for m in data["mine"]] == [elsewhere]  # Bob's other match in this server
+    assert {g["id"] for g in data["games"]} == set(games.GAME_IDS)
+    wrong = await client.get(f"/api/activity/channel?channel_id=22&guild_id={GUILD}", headers=_headers(login))
+    assert (await wrong.json())["match"] is None, "a channel id from another server shows nothing"
+    assert other_guild not in [m["id"] for m in (await wrong.json())["mine"]]
+    off = await client.get("/api/activity/channel?channel_id=20&guild_id=666", headers=_headers(login))
+    assert off.status == 404
+    bad = await client.get("/api/activity/channel?channel_id=abc", headers=_headers(login))
+    assert bad.status == 400
+
+
+async def test_starting_follows_play(client: Client, service: Service) -> None:
+    alice, bob = await _login(client, ALICE), await _login(client, BOB)
+    body = {"channel_id": "30", "guild_id": str(GUILD), "game": "tilingking", "opponent": "bot"}
+    wrong = await client.post(
+        "/api/activity/start", json=body | {"options": "colour=red"}, headers=_headers(alice)
+    )
+    assert wrong.status == 409 and "`colour` is not an option of TilingKing" in (await wrong.json())["error"]
+    odd = await client.post("/api/activity/start", json=body | {"options": "board"}, headers=_headers(alice))
+    assert odd.status == 409
+    started = await client.post(
+        "/api/activity/start", json=body | {"options": "board=sq9"}, headers=_headers(alice)
+    )
+    data = await started.json()
+    assert data["ok"], data
+    match = await service.matches.in_channel(30)
+    assert match.options["board"] == "sq9" and {s.user_id for s in match.seats} == {ALICE, int(CLIENT_ID)}
+    assert data["match"]["path"] == f"/m/{match_token(SECRET, match.id)}"
+    busy = await client.post("/api/activity/start", json=body, headers=_headers(bob))
+    assert busy.status == 409  # one match per channel, as /play
+    # a challenge, accepted by the one challenged only
+    ask = body | {"channel_id": "31", "game": "paint", "opponent": str(BOB)}
+    challenge = (await (await client.post("/api/activity/start", json=ask, headers=_headers(alice))).json())[
+        "challenge"
+    ]
+    not_you = await client.post(
+        "/api/activity/accept", json={"challenge_id": challenge}, headers=_headers(alice)
+    )
+    assert not_you.status == 409
+    listed = await client.get(f"/api/activity/channel?channel_id=31&guild_id={GUILD}", headers=_headers(bob))
+    assert [(c["id"], c["yours"]) for c in (await listed.json())["challenges"]] == [(challenge, True)]
+    accepted = await client.post(
+        "/api/activity/accept", json={"challenge_id": challenge}, headers=_headers(bob)
+    )
+    assert (await accepted.json())["ok"]
+    assert (await service.matches.in_channel(31)).game == "paint"
+    no_csrf = await client.post("/api/activity/start", json=ask, headers={SESSION_HEADER: alice["session"]})
+    assert no_csrf.status == 403
+
+
+async def test_pages_and_frame_ancestors(client: Client, service: Service, discord: FakeDiscord) -> None:
+    activity_page = await client.get("/?frame_id=f&instance_id=i&platform=desktop")
+    text = await activity_page.text()
+    assert 'type="module" src="/static/activity/activity.js"' in text and "/static/app.js" not in text
+    assert "the-client-secret" not in text
+    csp = activity_page.headers["Content-Security-Policy"]
+    ancestors = csp.split("frame-ancestors ", 1)[1].split(";")[0].split()
+    assert ancestors == [
+        "'self'",
+        "https://discord.com",
+        "https://ptb.discord.com",
+        "https://canary.discord.com",
+        "https://*.discordsays.com",
+    ]
+    token = match_token(SECRET, await _start(service, 40))
+    assert "activity.js" in await (await client.get(f"/m/{token}?frame_id=f")).text()
+    assert "activity.js" not in await (await client.get(f"/m/{token}")).text()
+    module = await client.get("/static/vendor/discord-embedded-app-sdk/index.mjs")
+    assert module.status == 200 and "javascript" in module.headers["Content-Type"]
+    async with TestClient(TestServer(_board(service, discord).app())) as plain:
+        assert (await plain.get("/api/activity/config")).status == 404
+        assert "activity.js" not in await (await plain.get("/?frame_id=f")).text()
