@@ -22,11 +22,8 @@ from renderer.tilingking import _geometry
 from renderer.tilingking import own_colours as tilingking_own_colours
 from tests.renderer.positions import GAME_SETUPS, decode, positions, save_artifact
 
-BUILT_IN_SETUPS = ["paintscape-balance", "paint", "tilingking-sq9", "tilingking-hex8bi", "tilingking-tri6bi"]
-SETUPS = [
-    *BUILT_IN_SETUPS,
-    *(s for s in GAME_SETUPS if GAME_SETUPS[s][0] not in {GAME_SETUPS[b][0] for b in BUILT_IN_SETUPS}),
-]
+SETUPS = list(GAME_SETUPS)
+"""Every game's render setups (its fixtures' `RENDER_SETUPS`)."""
 
 
 def rgb(data: bytes) -> Image.Image:
