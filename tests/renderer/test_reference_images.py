@@ -5,7 +5,8 @@ Each reference is the palette PNG the bot sends (open it to look at it) plus the
 before quantization, which is stricter (quantization merges near colours), and the digest of every theme's
 fixed palette (for the games that share it), which decides the quantization of every drawing in every
 theme and language. Glyph pixels depend on the font files and on Pillow's FreeType, so the manifest
-records them and the image comparison skips, saying why, on a machine whose fonts or FreeType differ. Regenerate, only after a change that is meant to change the images, with
+records them and the image comparison skips, saying why, on a machine whose fonts or FreeType differ.
+Regenerate, only after a change that is meant to change the images, with
 
     python -m tests.renderer.test_reference_images --write
 
