@@ -1,6 +1,6 @@
 """Drawing off the event loop, one kind of work never starving another.
 
-- Boards (a few milliseconds each; TilingKing's /pieces too) render in their own worker processes, one per
+- Boards (a few milliseconds each; /pieces images too) render in their own worker processes, one per
   CPU (`BOARD_WORKERS` at most), not on threads: the renderer is Python code that holds the GIL, so render
   threads share one core with the event loop, while processes use every core (a burst of 50 /moves drew
   twice the boards per second on 2 cores). Nothing else runs there, so a move's board never queues behind
@@ -78,12 +78,14 @@ def _warm_board_worker() -> None:
     the first real board does not pay for them."""
     import games
 
-    rules = games.get("paint")
-    draw_board("paint", rules.new(2, {}, 1), None, ["A", "B"], None, "default")
+    game = games.GAME_IDS[0]  # any registered game: the first by display name
+    rules = games.get(game)
+    seats = min(rules.seats)
+    draw_board(game, rules.new(seats, {}, 1), None, [chr(65 + s) for s in range(seats)], None, "default")
 
 
 def draw_pieces(game: str, state: Any, seat: int, players: list[str], theme: str, locale: str) -> bytes:
-    """One seat's remaining pieces (TilingKing's /pieces) in the language `locale` (run in a board worker)."""
+    """One seat's remaining pieces (/pieces) in the language `locale` (run in a board worker)."""
     return renderer.render_pieces(
         game, state, seat, players=players, theme=theme, translations=translations(locale)
     )
@@ -488,7 +490,7 @@ class Drawing:
     async def pieces(
         self, game: str, state: Any, seat: int, *, players: Sequence[str], theme: str, locale: str = "en"
     ) -> bytes:
-        """One seat's remaining pieces (TilingKing's /pieces) in the language `locale`, on the board pool."""
+        """One seat's remaining pieces (/pieces) in the language `locale`, on the board pool."""
         return await self._draw(draw_pieces, game, state, seat, list(players), theme, locale)
 
     async def turning_point(

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import games
 import renderer
 from bot.boards import BOT_NAME, seat_name
 from bot.i18n import ENGLISH, Tr, for_user
@@ -135,7 +136,7 @@ def legal_notations(rules: Rules[Any, Any], state: Any) -> list[str]:
 
 
 class Moves(ButtonCog):
-    """Moves, boards, takebacks and TilingKing pieces."""
+    """Moves, boards, takebacks and the pieces a player holds (games whose drawer shows them)."""
 
     def buttons(self) -> dict[str, ButtonHandler]:
         return {
@@ -404,13 +405,21 @@ class Moves(ButtonCog):
 
     # ----------------------------------------------------------------------------------------- /pieces
 
-    @app_commands.command(name="pieces", description="TilingKing: see the pieces you have left")
+    @app_commands.command(
+        name="pieces", description="See the pieces you have left (in games where players hold pieces)"
+    )
     @app_commands.guild_only()
     async def pieces(self, interaction: Interaction) -> None:
         parts = parts_of(interaction)
         match = await match_here(interaction)
         if not renderer.has_pieces(match.game):
-            raise UserError(Text("Only TilingKing has pieces to show; this match is not TilingKing."))
+            raise UserError(
+                Text(
+                    "{game} has no pieces to show; /pieces works in matches of {games}.",
+                    game=games.name(match.game),
+                    games=", ".join(games.name(g) for g in games.GAME_IDS if renderer.has_pieces(g)),
+                )
+            )
         seat = match.seat_of(interaction.user.id)
         if seat is None:
             raise UserError(Text("You are not playing in match #{match_id}.", match_id=match.id))

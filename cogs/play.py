@@ -136,11 +136,11 @@ class Play(ButtonCog):
         game="Which game",
         opponent="Who you want to play (pick me, Tessera, to play the bot)",
         options="The game's own options, name=value: board=hex5 balance=off (start typing for a list)",
-        first="Who takes the first seat (Paintscape: who balances; Paint: who is White)",
+        first="Who takes the first seat (what it means depends on the game: see its options)",
         rated="Whether the result changes ratings (on by default)",
         turn_timeout="Time per turn (default: the server's setting)",
         thread="Play in a new public thread",
-        players="Number of players (TilingKing: 3 or 4 opens a lobby)",
+        players="Number of players (more than 2 opens a lobby, in games that allow it)",
         level="My strength when you play against me",
     )
     @app_commands.choices(game=GAME_CHOICES, first=SEAT_CHOICE_LIST, level=LEVEL_CHOICES)

@@ -81,6 +81,7 @@ from games.base import (
 )
 from games.caches import cache_field, remember
 from games.grids import SquareGrid, bits_of
+from games.paint_colours import THEME_COLOURS
 from games.paint_layout import BLACK as BLACK  # the names games.paint has always had
 from games.paint_layout import STANDARD_LAYOUT as STANDARD_LAYOUT
 from games.paint_layout import WHITE as WHITE
@@ -1142,5 +1143,12 @@ paint_move: Final = _paint
 lead_counters: Final = _counters
 
 
-PLUGIN = GamePlugin(RULES, drawer="renderer.paint", ai="games.ai.paint", fixtures="tests.fixtures.paint")
+PLUGIN = GamePlugin(
+    RULES,
+    drawer="renderer.paint",
+    ai="games.ai.paint",
+    colours=THEME_COLOURS,
+    shared_palette=1,
+    fixtures="tests.fixtures.paint",
+)
 """Paint's registration (entry point `tessera.games`, pyproject.toml)."""

@@ -100,6 +100,7 @@ from games.base import (
     resolve_options,
 )
 from games.grids import SquareGrid, bits_of
+from games.paintscape_colours import THEME_COLOURS
 from games.plugins import GamePlugin
 from games.snapshots import Snapshot
 from games.texts import N_, Text
@@ -1076,6 +1077,11 @@ def _outcome_winner(outcome: Outcome) -> int:
 
 
 PLUGIN = GamePlugin(
-    RULES, drawer="renderer.paintscape", ai="games.ai.paintscape", fixtures="tests.fixtures.paintscape"
+    RULES,
+    drawer="renderer.paintscape",
+    ai="games.ai.paintscape",
+    colours=THEME_COLOURS,
+    shared_palette=0,
+    fixtures="tests.fixtures.paintscape",
 )
 """Paintscape's registration (entry point `tessera.games`, pyproject.toml)."""

@@ -78,6 +78,11 @@ class GamePlugin:
     colours: Mapping[str, Mapping[str, RGB]] = field(default_factory=dict)
     """Colours per theme name ("default", "colorblind") by the drawer's names for them; a theme's palette
     includes them so that they are drawn exactly. A theme not listed uses the "default" entry."""
+    shared_palette: int | None = None
+    """The bot's own games share one palette holding all their colours, so that their images stay pixel for
+    pixel what they were before each game brought its own colours: this game's place in it (its colours
+    follow those of lower places). None, as for a game from its own package: only this game's images hold
+    its colours."""
     fixtures: str | None = None
     """The module with what the shared tests need of this game (see tests/fixtures/__init__.py)."""
 

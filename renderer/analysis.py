@@ -109,7 +109,7 @@ def _turning_point(
         top += strip
         img.paste(board, (0, top))
         top += board.height
-    return png_bytes(img, chosen)
+    return png_bytes(img, chosen, game_id)
 
 
 def alt_text(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Sequence
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -45,7 +45,31 @@ from renderer.canvas import (
     thick_line,
     wrap_text,
 )
-from renderer.theme import RGB, Theme, blend
+from renderer.theme import RGB, Theme, blend, game_colours
+
+
+class Colours(NamedTuple):
+    """Paint's colours in one theme, from its plugin (games/paint_colours.py)."""
+
+    neutral: RGB
+    light: RGB
+    """White's squares."""
+    dark: RGB
+    """Black's squares."""
+    disc_white: RGB
+    disc_white_ink: RGB
+    disc_black: RGB
+    disc_black_ink: RGB
+    sphere: RGB
+    sphere_rim: RGB
+
+
+@lru_cache(maxsize=8)
+def own_colours(theme: Theme) -> Colours:
+    """The game's colours in `theme` (its plugin's `colours`)."""
+    named = game_colours(theme, engine.RULES.id)
+    return Colours(**{name: named[name] for name in Colours._fields})
+
 
 TEXTS: dict[str, str] = {
     "paint.tiles": N_("Tiles"),
@@ -157,8 +181,9 @@ def _draw_key(img: Image.Image, pg: Page, theme: Theme, left: int, right: int, p
         draw.rectangle((left, y, left + sw - 1, y + sw - 1), outline=theme.grid_line)
         y += key_text(f"paint.key.{kind}") + pg.px(6)
     r = sw * 0.55
-    paste_centred(img, disc_sprite(r, theme.disc_white, theme.disc_black, 1.5), left + sw / 2, y + sw / 2)
-    draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), theme.disc_white_ink, "mc")
+    own = own_colours(theme)
+    paste_centred(img, disc_sprite(r, own.disc_white, own.disc_black, 1.5), left + sw / 2, y + sw / 2)
+    draw_text(img, left + sw / 2, y + sw / 2, "2", pg.px(12), own.disc_white_ink, "mc")
     y += key_text("paint.key.disc") + pg.px(6)
     paste_centred(img, _sphere_sprite(theme, sw * 0.4, pg.k), left + sw / 2, y + sw / 2)
     key_text("paint.key.sphere")
@@ -185,7 +210,8 @@ def _progress(state: Any, pg: Page) -> tuple[str, str | None, float]:
 @lru_cache(maxsize=64)
 def _square_image(theme: Theme, kind: str, side: int) -> Image.Image:
     """One empty square: neutral, light or dark (dark is dotted in the colour-blind theme as a second cue)."""
-    fill = {"neutral": theme.paint_neutral, "light": theme.paint_light, "dark": theme.paint_dark}[kind]
+    own = own_colours(theme)
+    fill = {"neutral": own.neutral, "light": own.light, "dark": own.dark}[kind]
     img = Image.new("RGB", (side, side), fill)
     if theme.second_cues and kind != "neutral":
         draw = ImageDraw.Draw(img)
@@ -203,14 +229,15 @@ def _square_image(theme: Theme, kind: str, side: int) -> Image.Image:
 
 
 def _sphere_sprite(theme: Theme, radius: float, k: float) -> Image.Image:
-    return disc_sprite(radius, theme.sphere, theme.sphere_rim, max(1.0, k * 2), True)
+    own = own_colours(theme)
+    return disc_sprite(radius, own.sphere, own.sphere_rim, max(1.0, k * 2), True)
 
 
 @lru_cache(maxsize=8)
 def _shiny_sphere(theme: Theme, cell: int, k: float) -> Image.Image:
     """A sphere with its highlight, as one sprite."""
     sprite = _sphere_sprite(theme, cell * 0.27, k).copy()
-    light = blend(theme.sphere, (255, 255, 255), 0.6)
+    light = blend(own_colours(theme).sphere, (255, 255, 255), 0.6)
     shine = disc_sprite(cell * 0.07, light, light, 0.0)
     middle = sprite.width / 2
     paste_centred(sprite, shine, middle - cell * 0.08, middle - cell * 0.08)
@@ -272,9 +299,10 @@ def _draw_pieces(
     rank_px = lay.pg.px(max(12, round(lay.cell * 0.42)))
     near_path = _near(path_squares(move)) if move is not None else set()
     pieces: list[tuple[int, Image.Image, tuple[object, ...]]] = []
+    own = own_colours(theme)
     for discs, fill, edge, ink in (
-        (state.white_discs, theme.disc_white, theme.disc_black, theme.disc_white_ink),
-        (state.black_discs, theme.disc_black, theme.disc_white, theme.disc_black_ink),
+        (state.white_discs, own.disc_white, own.disc_black, own.disc_white_ink),
+        (state.black_discs, own.disc_black, own.disc_white, own.disc_black_ink),
     ):
         for i in bits_of(discs):
             sprite = _ranked_disc(radius, fill, edge, rim, ranks.get(i, 0), rank_px, ink, fonts.chain())
@@ -341,7 +369,7 @@ def _bar(
 def _lead_colour(theme: Theme, leader: int) -> RGB:
     """The lead bar's fill: the leader's square colour (White's light squares, Black's dark ones), as on the
     tile bar above it."""
-    return theme.paint_light if leader == 0 else theme.paint_dark
+    return own_colours(theme).light if leader == 0 else own_colours(theme).dark
 
 
 def _draw_panel(
@@ -381,8 +409,8 @@ def _draw_panel(
         draw,
         (left, y, right, y + pg.px(18)),
         white_tiles / total,
-        theme.paint_light,
-        theme.paint_dark,
+        own_colours(theme).light,
+        own_colours(theme).dark,
         theme.ink,
     )
     middle = (left + right) / 2
@@ -400,7 +428,14 @@ def _draw_panel(
         fill = theme.muted
     draw_text(img, left, y, fit_text(title, pg.px(19), right - left), pg.px(19), theme.ink)
     y += pg.px(28)
-    _bar(draw, (left, y, right, y + pg.px(14)), count / max(1, goal), fill, theme.paint_neutral, theme.ink)
+    _bar(
+        draw,
+        (left, y, right, y + pg.px(14)),
+        count / max(1, goal),
+        fill,
+        own_colours(theme).neutral,
+        theme.ink,
+    )
     y += pg.px(20)
     progress_text, counter, room = _progress(state, pg)  # a translation may be longer: the line wraps
     if counter is not None:
@@ -436,10 +471,9 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
     to_move = rules.to_move(state)
     counts = engine.tiles(state)
     chips = []
+    own = own_colours(theme)
     for seat in range(2):
-        fill, rim = (
-            (theme.disc_white, theme.disc_black) if seat == 0 else (theme.disc_black, theme.disc_white)
-        )
+        fill, rim = (own.disc_white, own.disc_black) if seat == 0 else (own.disc_black, own.disc_white)
         tiles = "paint.chip.tiles_leads" if state.leader == seat else "paint.chip.tiles"
         chips.append(
             SeatChip(

@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Hashable, Sequence
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -46,7 +46,39 @@ from renderer.canvas import (
     text_width,
     wrap_text,
 )
-from renderer.theme import RGB, TILE_LETTERS, Theme, blend
+from renderer.theme import RGB, Theme, blend, game_colours
+
+TILE_LETTERS = ("Y", "R", "C", "P", "N")
+"""Paintscape tile letters (RULES 1.9): yellow, red, cyan, pink, browN."""
+
+
+class Colours(NamedTuple):
+    """Paintscape's colours in one theme, from its plugin (games/paintscape_colours.py)."""
+
+    tiles: tuple[RGB, ...]
+    """By tile index: yellow, red, cyan, pink, brown."""
+    letters: tuple[RGB, ...]
+    """The ink of each tile's letter."""
+    bare_square: RGB
+    stone_black: RGB
+    stone_black_rim: RGB
+    stone_white: RGB
+    stone_white_rim: RGB
+
+
+@lru_cache(maxsize=8)
+def own_colours(theme: Theme) -> Colours:
+    """The game's colours in `theme` (its plugin's `colours`)."""
+    named = game_colours(theme, engine.RULES.id)
+    return Colours(
+        tiles=tuple(named[f"tile_{name}"] for name in COLOURS),
+        letters=tuple(named[f"letter_{name}"] for name in COLOURS),
+        bare_square=named["bare_square"],
+        stone_black=named["stone_black"],
+        stone_black_rim=named["stone_black_rim"],
+        stone_white=named["stone_white"],
+        stone_white_rim=named["stone_white_rim"],
+    )
 
 
 def _move_words(notation: str) -> str:
@@ -126,11 +158,12 @@ def last_move_squares(last_move: str | None) -> list[int]:
 def _tile_image(theme: Theme, colour: int, side: int, letter_px: int, chain: fonts.FontChain) -> Image.Image:
     """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), letter in the corner (in
     the fonts of `chain`, the chain in use)."""
-    fill = theme.tile_colours[colour]
+    own = own_colours(theme)
+    fill = own.tiles[colour]
     img = Image.new("RGB", (side, side), fill)
     draw = ImageDraw.Draw(img)
     if theme.second_cues:
-        ink = blend(fill, theme.tile_letter_ink[colour], 0.45)
+        ink = blend(fill, own.letters[colour], 0.45)
         step = max(4, side // 6)
         width = max(1, side // 40)
         if colour == 1:  # red: rising diagonals
@@ -154,7 +187,7 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int, chain: fon
         mask = text_mask(letter, letter_px)
         ink_box = mask.getbbox() or (0, 0, mask.width, mask.height)
         draw.rectangle((x - 1, y + ink_box[1] - 2, x + ink_box[2] + 2, y + ink_box[3] + 1), fill=fill)
-    draw_text(img, x, y, letter, letter_px, theme.tile_letter_ink[colour])
+    draw_text(img, x, y, letter, letter_px, own.letters[colour])
     return img
 
 
@@ -193,9 +226,9 @@ def _rule_extra(pg: Any) -> int:
 
 def _stone_colours(theme: Theme, colour: int) -> tuple[RGB, RGB]:
     return (
-        (theme.stone_black, theme.stone_black_rim)
+        (own_colours(theme).stone_black, own_colours(theme).stone_black_rim)
         if colour == 0
-        else (theme.stone_white, theme.stone_white_rim)
+        else (own_colours(theme).stone_white, own_colours(theme).stone_white_rim)
     )
 
 
@@ -214,7 +247,9 @@ def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...], chain: fonts.F
     balancer swaps, so one match (or one replay) draws this once and pastes it for every later position."""
     lay = square_layout(size, 8)
     tile_of = _tile_map(tiles)
-    layer = Image.new("RGB", (lay.right - lay.left + 1, lay.bottom - lay.top + 1), theme.bare_square)
+    layer = Image.new(
+        "RGB", (lay.right - lay.left + 1, lay.bottom - lay.top + 1), own_colours(theme).bare_square
+    )
     letter_px = lay.pg.px(16)
     for i in range(64):
         if tile_of[i] >= 0:
@@ -284,7 +319,7 @@ def _draw_square(
     if tile >= 0:
         paste_opaque(img, _tile_image(theme, tile, lay.cell, letter_px, fonts.chain()), left, top)
     else:
-        img.paste(theme.bare_square, (left, top, right, bottom))
+        img.paste(own_colours(theme).bare_square, (left, top, right, bottom))
     draw = ImageDraw.Draw(img)
     draw.line(((left, top), (left, bottom - 1)), fill=theme.grid_line, width=1)
     draw.line(((left, top), (right - 1, top)), fill=theme.grid_line, width=1)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from renderer import DEFAULT_SIZE, drawer
-from renderer.theme import RGB, Theme, get_theme
+from renderer.theme import RGB, Theme, game_colours, get_theme
 
 Polygon = tuple[tuple[float, float], ...]
 
@@ -61,6 +61,7 @@ def scene(game_id: str, state: Any, *, size: int = DEFAULT_SIZE, theme: str | Th
         "background": _hex(chosen.background),
         "panel": _hex(chosen.panel),
         "win": _hex(chosen.win),
-        "seats": [_hex(c) for c in chosen.seat_colours],
+        # A game's own colours named piece_* are its seats' piece colours in colour order (the ghost piece).
+        "seats": [_hex(c) for name, c in game_colours(chosen, game_id).items() if name.startswith("piece_")],
     }
     return Scene(size, size * 2 // 3, cells, names, colours)

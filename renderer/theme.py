@@ -1,7 +1,9 @@
-"""Themes as data: every colour the renderer paints, and the fixed palette images are quantized to.
+"""Themes as data: the colours every image shares (page, header, text, board frame, last-move mark), and the
+fixed palette images are quantized to. A game's own colours per theme come from its plugin
+(`games.plugins.GamePlugin.colours`, read with `game_colours`), so nothing here names a game.
 
-Two themes ship: `default` (warm board colours) and `colorblind` (high contrast, the Okabe-Ito palette, with
-hatching on Paintscape tiles as a second cue beside the tile letters). Pick one by name with `get_theme`.
+Two themes ship: `default` (warm colours) and `colorblind` (high contrast, the Okabe-Ito palette, with
+shapes beside colours as a second cue: `Theme.second_cues`). Pick one by name with `get_theme`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ def hex_rgb(code: str) -> RGB:
 
 @dataclass(frozen=True, slots=True)
 class Theme:
-    """The colours of one theme. Every RGB field goes into the theme's fixed palette exactly."""
+    """The shared colours of one theme. Every RGB field goes into the theme's fixed palette exactly."""
 
     name: str
     # page and text
@@ -41,33 +43,8 @@ class Theme:
     highlight_ink: RGB
     board_edge: RGB
     grid_line: RGB
-    # Paintscape
-    tile_colours: tuple[RGB, RGB, RGB, RGB, RGB]
-    tile_letter_ink: tuple[RGB, RGB, RGB, RGB, RGB]
-    bare_square: RGB
-    stone_black: RGB
-    stone_black_rim: RGB
-    stone_white: RGB
-    stone_white_rim: RGB
     second_cues: bool
-    """Shapes beside colours: hatched Paintscape tiles and Paint squares, seat marks on TilingKing pieces."""
-    # Paint
-    paint_neutral: RGB
-    paint_light: RGB
-    paint_dark: RGB
-    disc_white: RGB
-    disc_white_ink: RGB
-    disc_black: RGB
-    disc_black_ink: RGB
-    sphere: RGB
-    sphere_rim: RGB
-    # TilingKing
-    tk_empty: RGB
-    tk_neutral: RGB
-    seat_colours: tuple[RGB, RGB, RGB, RGB]
-    territory_colours: tuple[RGB, RGB, RGB, RGB]
-    seat_marks: tuple[str, str, str, str]
-    """The shape that marks each TilingKing seat: "circle", "square", "triangle" or "diamond"."""
+    """Shapes beside colours: each game's drawer adds its second cue (hatching, a mark per seat)."""
 
     def __hash__(self) -> int:
         """By name alone: themes are keys of the renderer's caches, looked up dozens of times a board, and
@@ -80,16 +57,10 @@ class Theme:
         out: list[RGB] = []
         for f in fields(self):
             value = getattr(self, f.name)
-            items = value if isinstance(value, tuple) and value and isinstance(value[0], tuple) else (value,)
-            for item in items:
-                is_rgb = isinstance(item, tuple) and len(item) == 3 and all(isinstance(c, int) for c in item)
-                if is_rgb and item not in out:
-                    out.append(item)
+            if isinstance(value, tuple) and value not in out:
+                out.append(value)
         return out
 
-
-TILE_LETTERS = ("Y", "R", "C", "P", "N")
-"""Paintscape tile letters (RULES 1.9): yellow, red, cyan, pink, browN."""
 
 DEFAULT = Theme(
     name="default",
@@ -106,40 +77,7 @@ DEFAULT = Theme(
     highlight_ink=hex_rgb("#fbfbf8"),
     board_edge=hex_rgb("#5c4b37"),
     grid_line=hex_rgb("#8d7b68"),
-    tile_colours=(
-        hex_rgb("#f6d743"),
-        hex_rgb("#d7263d"),
-        hex_rgb("#3ec1d3"),
-        hex_rgb("#f49ac2"),
-        hex_rgb("#7b4b2a"),
-    ),
-    tile_letter_ink=(
-        hex_rgb("#6b5a00"),
-        hex_rgb("#ffd6dc"),
-        hex_rgb("#0b4f59"),
-        hex_rgb("#7a1f4f"),
-        hex_rgb("#f0d9c4"),
-    ),
-    bare_square=hex_rgb("#ddd3c2"),
-    stone_black=hex_rgb("#1b1b1f"),
-    stone_black_rim=hex_rgb("#55555f"),
-    stone_white=hex_rgb("#fbfbf8"),
-    stone_white_rim=hex_rgb("#4b4b55"),
     second_cues=False,
-    paint_neutral=hex_rgb("#ddd3c2"),
-    paint_light=hex_rgb("#fff6d8"),
-    paint_dark=hex_rgb("#5a6378"),
-    disc_white=hex_rgb("#fbfbf8"),
-    disc_white_ink=hex_rgb("#22223b"),
-    disc_black=hex_rgb("#1b1b1f"),
-    disc_black_ink=hex_rgb("#fbfbf8"),
-    sphere=hex_rgb("#c27c3a"),
-    sphere_rim=hex_rgb("#6e3f14"),
-    tk_empty=hex_rgb("#fbfbf8"),
-    tk_neutral=hex_rgb("#3a3a40"),
-    seat_colours=(hex_rgb("#d62839"), hex_rgb("#1f6fd1"), hex_rgb("#2e9e44"), hex_rgb("#e8b500")),
-    territory_colours=(hex_rgb("#f5c2c7"), hex_rgb("#bcd4f4"), hex_rgb("#c4e6c9"), hex_rgb("#f6e3a1")),
-    seat_marks=("circle", "circle", "circle", "circle"),
 )
 
 COLORBLIND = Theme(
@@ -157,41 +95,7 @@ COLORBLIND = Theme(
     highlight_ink=hex_rgb("#ffffff"),
     board_edge=hex_rgb("#000000"),
     grid_line=hex_rgb("#303030"),
-    # Okabe-Ito: yellow, vermillion, sky blue, reddish purple; brown is a dark umber apart in lightness.
-    tile_colours=(
-        hex_rgb("#f0e442"),
-        hex_rgb("#d55e00"),
-        hex_rgb("#56b4e9"),
-        hex_rgb("#cc79a7"),
-        hex_rgb("#5c3b1e"),
-    ),
-    tile_letter_ink=(
-        hex_rgb("#000000"),
-        hex_rgb("#000000"),
-        hex_rgb("#000000"),
-        hex_rgb("#000000"),
-        hex_rgb("#ffffff"),
-    ),
-    bare_square=hex_rgb("#e0e0e0"),
-    stone_black=hex_rgb("#000000"),
-    stone_black_rim=hex_rgb("#ffffff"),
-    stone_white=hex_rgb("#ffffff"),
-    stone_white_rim=hex_rgb("#000000"),
     second_cues=True,
-    paint_neutral=hex_rgb("#c8c8c8"),
-    paint_light=hex_rgb("#f0e442"),
-    paint_dark=hex_rgb("#0072b2"),
-    disc_white=hex_rgb("#ffffff"),
-    disc_white_ink=hex_rgb("#000000"),
-    disc_black=hex_rgb("#000000"),
-    disc_black_ink=hex_rgb("#ffffff"),
-    sphere=hex_rgb("#e69f00"),
-    sphere_rim=hex_rgb("#000000"),
-    tk_empty=hex_rgb("#ffffff"),
-    tk_neutral=hex_rgb("#000000"),
-    seat_colours=(hex_rgb("#d55e00"), hex_rgb("#0072b2"), hex_rgb("#009e73"), hex_rgb("#f0e442")),
-    territory_colours=(hex_rgb("#f5cfb2"), hex_rgb("#b2d4e8"), hex_rgb("#b2e2d5"), hex_rgb("#faf5c6")),
-    seat_marks=("circle", "square", "triangle", "diamond"),
 )
 
 THEMES: dict[str, Theme] = {DEFAULT.name: DEFAULT, COLORBLIND.name: COLORBLIND}
@@ -224,23 +128,31 @@ def game_colours(theme: Theme, game_id: str) -> Mapping[str, RGB]:
     return colours.get(theme.name) or colours.get("default") or {}
 
 
+def shared_colours(theme: Theme) -> list[RGB]:
+    """The colours of the games that share one palette (`GamePlugin.shared_palette`: the bot's own), in
+    their order: every palette of the theme holds them, so those games' images do not depend on which
+    other games are installed."""
+    sharing = sorted((p.shared_palette, p.id) for p in games.PLUGINS.values() if p.shared_palette is not None)
+    return [colour for _, game_id in sharing for colour in game_colours(theme, game_id).values()]
+
+
 @cache
 def palette(theme: Theme, game_id: str | None = None) -> list[RGB]:
     """The theme's fixed palette (at most 255 colours, so a GIF keeps one index free for transparency).
 
-    The theme's own colours come first (drawn exactly), then the game's own (`game_colours`; the built-in
-    games have none, so their images do not depend on which games are installed), then a grey ramp and
-    blends of each key colour towards its neighbours for anti-aliased edges, then a coarse colour cube.
+    The theme's own colours come first (drawn exactly), then the shared colours of the bot's own games
+    (`shared_colours`), then `game_id`'s own colours if it is not one of those, then a grey ramp and blends
+    of each key colour towards its neighbours for anti-aliased edges, then a coarse colour cube.
     """
     colours = theme.palette_colours()
-    if game_id is not None:
-        colours.extend(c for c in game_colours(theme, game_id).values() if c not in colours)
+    own = game_colours(theme, game_id).values() if game_id is not None else ()
+    colours.extend(c for c in dict.fromkeys([*shared_colours(theme), *own]) if c not in colours)
     extras: list[RGB] = []
     for level in range(0, 256, 17):
         extras.append((level, level, level))
-    anchors = [theme.background, theme.ink, theme.header, theme.board_edge, theme.bare_square, theme.tk_empty]
+    anchors = [theme.background, theme.ink, theme.header]
     for colour in colours:
-        for anchor in anchors[:3]:
+        for anchor in anchors:
             extras.append(blend(colour, anchor, 0.5))
     for r in (0, 128, 255):
         for g in (0, 128, 255):

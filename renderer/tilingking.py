@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -42,7 +42,39 @@ from renderer.canvas import (
     wrap_text,
 )
 from renderer.geometry import BoardGeometry
-from renderer.theme import RGB, Theme, blend
+from renderer.theme import RGB, Theme, blend, game_colours
+
+SEAT_COLOURS = ("red", "blue", "green", "yellow")
+"""The seat colours by the engine's colour index (the names of the plugin's `piece_*` and `territory_*`)."""
+SEAT_MARKS = ("circle", "square", "triangle", "diamond")
+"""The shape that marks each seat colour where the theme draws second cues; otherwise every mark is a
+circle."""
+
+
+class Colours(NamedTuple):
+    """TilingKing's colours in one theme, from its plugin (games/tilingking/colours.py), and its marks."""
+
+    empty: RGB
+    neutral: RGB
+    pieces: tuple[RGB, ...]
+    """By colour index: red, blue, green, yellow."""
+    territories: tuple[RGB, ...]
+    marks: tuple[str, ...]
+    """The shape marking each colour: `SEAT_MARKS` with second cues, circles without."""
+
+
+@lru_cache(maxsize=8)
+def own_colours(theme: Theme) -> Colours:
+    """The game's colours in `theme` (its plugin's `colours`)."""
+    named = game_colours(theme, "tilingking")
+    return Colours(
+        empty=named["empty"],
+        neutral=named["neutral"],
+        pieces=tuple(named[f"piece_{name}"] for name in SEAT_COLOURS),
+        territories=tuple(named[f"territory_{name}"] for name in SEAT_COLOURS),
+        marks=SEAT_MARKS if theme.second_cues else ("circle",) * len(SEAT_MARKS),
+    )
+
 
 TEXTS: dict[str, str] = {
     "move.word.pass": N_("passed"),
@@ -154,7 +186,7 @@ def _background(
     draw = ImageDraw.Draw(img)
     neutral = set(board.neutral)
     for i, poly in enumerate(geo.polygons):
-        fill = theme.tk_neutral if i in neutral else theme.tk_empty
+        fill = own_colours(theme).neutral if i in neutral else own_colours(theme).empty
         draw.polygon(poly, fill=fill, outline=theme.grid_line)
     label_px = _cell_label_px(geo)
     coord_px = pg.px(18)
@@ -201,14 +233,14 @@ def _cell_label(img: Image.Image, geo: BoardGeometry, i: int, label: str, px: in
 
 def _piece_colours(theme: Theme, colour: int) -> tuple[RGB, RGB, RGB]:
     """(fill, inner cell lines, outline) for a piece of one colour."""
-    fill = theme.seat_colours[colour]
+    fill = own_colours(theme).pieces[colour]
     return fill, blend(fill, (255, 255, 255), 0.3), blend(fill, (0, 0, 0), 0.7)
 
 
 def _mark_ink(theme: Theme, colour: int) -> RGB:
     """Ink for a seat mark drawn on the seat's colour: dark on light colours (yellow), light otherwise."""
-    r, g, b = theme.seat_colours[colour]
-    return theme.ink if 0.299 * r + 0.587 * g + 0.114 * b > 160 else theme.tk_empty
+    r, g, b = own_colours(theme).pieces[colour]
+    return theme.ink if 0.299 * r + 0.587 * g + 0.114 * b > 160 else own_colours(theme).empty
 
 
 def _outline(
@@ -257,11 +289,11 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
         if owner is None or covered >> i & 1:
             continue
         colour = seat_colour_index(state, owner)
-        draw.polygon(geo.polygons[i], fill=theme.territory_colours[colour], outline=theme.grid_line)
+        draw.polygon(geo.polygons[i], fill=own_colours(theme).territories[colour], outline=theme.grid_line)
         if theme.second_cues or board.kind == "square":
             cx, cy = geo.centres[i]
-            shape = theme.seat_marks[colour]
-            draw.polygon(mark_polygon(shape, cx, cy, mark_r * 0.6), fill=theme.seat_colours[colour])
+            shape = own_colours(theme).marks[colour]
+            draw.polygon(mark_polygon(shape, cx, cy, mark_r * 0.6), fill=own_colours(theme).pieces[colour])
         else:
             _cell_label(
                 img,
@@ -269,7 +301,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
                 i,
                 _in_row(board, i),
                 label_px,
-                blend(theme.territory_colours[colour], theme.ink, 0.5),
+                blend(own_colours(theme).territories[colour], theme.ink, 0.5),
             )
     line = piece_line_width(geo, img.width / BASE_WIDTH)
     for piece in state.placed:
@@ -280,7 +312,7 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
         if theme.second_cues:
             cx, cy = _piece_anchor(geo, piece.cells)
             draw.polygon(
-                mark_polygon(theme.seat_marks[colour], cx, cy, mark_r), fill=_mark_ink(theme, colour)
+                mark_polygon(own_colours(theme).marks[colour], cx, cy, mark_r), fill=_mark_ink(theme, colour)
             )
     if last is not None:
         _outline(draw, geo, last.cells, theme.highlight, line + max(2, round(geo.scale * 0.05)))
@@ -316,7 +348,7 @@ def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outc
                 detail=wording.text("tk.with_note", text=cells, note=wording.text(note)) if note else cells,
                 fill=fill,
                 rim=edge,
-                mark=theme.seat_marks[colour] if theme.second_cues else "",
+                mark=own_colours(theme).marks[colour] if theme.second_cues else "",
                 mark_ink=_mark_ink(theme, colour),
                 to_move=outcome is None and to_move == seat,
                 winner=outcome is not None and seat in outcome.winners,
@@ -354,10 +386,11 @@ def _draw_panel_frame(
         if y + height > py1 - pg.px(40):
             break
         if kind == "neutral":
-            fills = [theme.tk_neutral]
+            fills = [own_colours(theme).neutral]
         else:
             fills = [
-                (theme.seat_colours if kind == "piece" else theme.territory_colours)[c] for c in seat_colours
+                (own_colours(theme).pieces if kind == "piece" else own_colours(theme).territories)[c]
+                for c in seat_colours
             ]
         _legend_swatch(draw, (left, y, left + sw, y + sw), fills, theme.grid_line)
         for n, line in enumerate(lines):  # the first line beside the swatch, the rest below it
@@ -383,7 +416,7 @@ def _draw_panel(
         fill, _, edge = _piece_colours(theme, colour)
         sw = pg.px(26)
         draw.rectangle((left, y, left + sw, y + sw), fill=fill, outline=edge, width=pg.px(2))
-        shape = theme.seat_marks[colour]
+        shape = own_colours(theme).marks[colour]
         if theme.second_cues:
             draw.polygon(
                 mark_polygon(shape, left + sw / 2, y + sw / 2, sw * 0.28), fill=_mark_ink(theme, colour)
@@ -539,7 +572,7 @@ def draw_pieces(
         detail=wording.plural("tk.pieces.left", sum(counts.values())),
         fill=fill,
         rim=edge,
-        mark=theme.seat_marks[colour] if theme.second_cues else "",
+        mark=own_colours(theme).marks[colour] if theme.second_cues else "",
         mark_ink=_mark_ink(theme, colour),
     )
     draw_header(img, pg, theme, [chip], wording.text("tk.pieces.title", name=names[seat]))

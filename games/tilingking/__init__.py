@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from games.plugins import GamePlugin
 from games.tilingking.boards import PRESETS, Board, board
+from games.tilingking.colours import THEME_COLOURS
 from games.tilingking.pieces import Piece, piece_shapes, pieces
 from games.tilingking.rules import (
     COLOURS,
@@ -68,6 +69,11 @@ __all__ = [
 ]
 
 PLUGIN = GamePlugin(
-    RULES, drawer="renderer.tilingking", ai="games.ai.tilingking", fixtures="tests.fixtures.tilingking"
+    RULES,
+    drawer="renderer.tilingking",
+    ai="games.ai.tilingking",
+    colours=THEME_COLOURS,
+    shared_palette=2,
+    fixtures="tests.fixtures.tilingking",
 )
 """TilingKing's registration (entry point `tessera.games`, pyproject.toml)."""

@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 
 import games
+import renderer
 import renderer.analysis
 from bot.drawing import REPLAY_NICENESS, ByteLRU, Drawing, ReplayBusy, ReplayPending
 from games.base import Outcome, Termination
@@ -163,7 +164,7 @@ def test_the_replay_cache_is_bounded_in_bytes_and_keeps_the_recent() -> None:
 
 
 def first_states() -> list[tuple[str, Any]]:
-    return [(game, games.get(game).new(2, {}, 1)) for game in ("paint", "paintscape", "tilingking")]
+    return [(game, games.get(game).new(2, {}, 1)) for game in games.GAME_IDS]
 
 
 async def test_boards_are_drawn_in_worker_processes_for_every_game() -> None:
@@ -176,9 +177,8 @@ async def test_boards_are_drawn_in_worker_processes_for_every_game() -> None:
                 game, state, last_move=None, players=["Ann", "Ben"], outcome=None, theme="default"
             )
             assert png[:4] == b"\x89PNG" and alt, game
-        pieces = await drawing.pieces(
-            "tilingking", first_states()[2][1], 0, players=["Ann", "Ben"], theme="default"
-        )
+        game, state = next((g, s) for g, s in first_states() if renderer.has_pieces(g))
+        pieces = await drawing.pieces(game, state, 0, players=["Ann", "Ben"], theme="default")
         assert pieces[:4] == b"\x89PNG"
         pool = drawing._board_pool
         assert pool is not None and type(pool).__name__ == "BoardProcesses"

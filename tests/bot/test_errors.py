@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+import games
+import renderer
 from tests.bot.helpers import last_board, reply_text, start_challenge, take_user_errors
 
 
@@ -45,12 +49,31 @@ async def test_turns_illegal_and_malformed_moves(world: Any) -> None:
     assert takeback.ephemeral and "no move to take back" in takeback.response.content.lower()
 
     pieces = await alice.slash(channel, "pieces")
-    assert pieces.ephemeral and "Only TilingKing" in pieces.response.content
+    with_pieces = ", ".join(games.name(g) for g in games.GAME_IDS if renderer.has_pieces(g))
+    assert pieces.ephemeral
+    assert f"Paint has no pieces to show; /pieces works in matches of {with_pieces}." in reply_text(pieces)
 
     errors = take_user_errors(world)
     assert len(errors) == 7
     # The board did not move: still White's first turn.
     assert f"<@{alice.id}>, your turn as White" in last_board(channel).content
+
+
+async def test_pieces_names_the_games_whose_drawer_shows_pieces(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/pieces outside such a game says which games have pieces, as the registry's drawers say it (no game
+    named in the host): here Paintscape's drawer is made to show pieces too."""
+    real = renderer.has_pieces
+    monkeypatch.setattr(renderer, "has_pieces", lambda game_id: game_id == "paintscape" or real(game_id))
+    await start_challenge(world, world.alice, world.bob, "paint", first="challenger")
+    answer = await world.alice.slash(world.channel, "pieces")
+    names = [games.name(g) for g in games.GAME_IDS if g == "paintscape" or real(g)]
+    assert "Paintscape" in names and len(names) >= 2
+    assert answer.ephemeral
+    expected = f"Paint has no pieces to show; /pieces works in matches of {', '.join(names)}."
+    assert expected in reply_text(answer)
+    assert len(take_user_errors(world)) == 1
 
 
 async def test_a_stale_button_does_not_act_on_a_newer_position(world: Any) -> None:

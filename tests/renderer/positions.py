@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image
 
 import games
+from tests import fixtures
 
 
 @dataclass(frozen=True)
@@ -28,17 +29,15 @@ class Position:
 def random_game(
     game_id: str, seats: int, options: dict[str, Any], seed: int, limit: int = 400
 ) -> tuple[list[Any], list[str]]:
-    """States and notations of a seeded random game (TilingKing prefers placing to passing)."""
+    """States and notations of a seeded random game, its moves drawn from the game's fixtures'
+    `random_moves` (TilingKing's place rather than pass)."""
     rules = games.get(game_id)
     rng = random.Random(seed)
     state = rules.new(seats, options, seed)
     states: list[Any] = [state]
     moves: list[str] = []
     while rules.outcome(state) is None and len(moves) < limit:
-        legal = list(rules.legal_moves(state))
-        if game_id == "tilingking":
-            placements = [m for m in legal if getattr(m, "action", "") == "place"]
-            legal = placements or legal
+        legal = fixtures.random_moves(game_id, state, list(rules.legal_moves(state)))
         move = rng.choice(legal)
         moves.append(rules.notation(state, move))
         state = rules.apply(state, move)
@@ -53,21 +52,11 @@ def log_of(game_id: str, states: list[Any], moves: list[str]) -> list[tuple[int,
 
 
 GAME_SETUPS: dict[str, tuple[str, int, dict[str, Any]]] = {
-    "paintscape": ("paintscape", 2, {"balance": False}),
-    "paintscape-balance": ("paintscape", 2, {}),
-    "paint": ("paint", 2, {}),
-    "tilingking-sq9": ("tilingking", 2, {"board": "sq9"}),
-    "tilingking-hex8bi": ("tilingking", 3, {"board": "hex8bi"}),
-    "tilingking-tri6bi": ("tilingking", 4, {"board": "tri6bi"}),
+    name: (game_id, seats, options)
+    for game_id in games.GAME_IDS
+    for name, (seats, options) in fixtures.render_setups(game_id).items()
 }
-GAME_SETUPS.update(
-    {
-        game_id: (game_id, min(games.get(game_id).seats), {})
-        for game_id in games.GAME_IDS
-        if game_id not in {game for game, _, _ in GAME_SETUPS.values()}
-    }
-)
-"""Every other registered game (a game package's) at its fewest seats with its default options."""
+"""The seeded games the renderer tests draw, by name: every registered game's fixtures' `RENDER_SETUPS`."""
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 
 

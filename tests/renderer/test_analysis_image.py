@@ -4,6 +4,7 @@ no text on it is cut short, in any language."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import random
 from collections.abc import Callable
@@ -15,7 +16,6 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 import games
-import games.paintscape as paintscape_engine
 import renderer
 import renderer.analysis
 import renderer.canvas
@@ -26,6 +26,7 @@ from bot.i18n import DISCORD_LOCALES, SOURCE_LOCALE, translations
 from games.texts import Translations
 from renderer import DEFAULT_SIZE
 from renderer import text as wording
+from tests import fixtures
 
 RULES = games.get("paintscape")
 LANGUAGES = sorted({SOURCE_LOCALE, *DISCORD_LOCALES.values()})
@@ -133,25 +134,12 @@ def first_position(
     raise AssertionError("no such position")
 
 
-def paintscape_race(state: Any) -> bool:
-    """Both players one stone short of a colour: the panel says who can take which."""
-    race = paintscape_engine.race(state)
-    return state.phase == "play" and sum(1 for b, w, _ in race if 5 in (b, w)) >= 2
-
-
-PANEL_CASES = {
-    "paintscape": ("paintscape", 2, {"balance": False}, 3, paintscape_race),
-    "paint": ("paint", 2, {}, 3, lambda s: s.leader is not None and s.lead_count > 3),
-    "tilingking": ("tilingking", 4, {"board": "hex8bi"}, 3, lambda s: any(s.passall) and s.ply > 12),
-}
-
-
-@pytest.mark.parametrize("case", sorted(PANEL_CASES))
-def test_no_text_of_the_image_is_cut_in_any_language(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("game_id", games.GAME_IDS)
+def test_no_text_of_the_image_is_cut_in_any_language(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every text drawn below the header strips (captions, side panels) is whole in every language: long ones
     are wrapped onto more lines, none is cut short with an ellipsis, and the words of each caption all
     appear. (A header chip of a four-player game has little room; its words are in the panel whole.)"""
-    game_id, seats, options, seed, wanted = PANEL_CASES[case]
+    seats, options, seed, wanted = fixtures.turning_point(game_id)  # where the game's panel says most
     state, played, preferred = first_position(game_id, seats, options, seed, wanted)
     players = ["Alice", "Bob", "Carol", "Dave"][:seats]
     drawn: list[str] = []
@@ -171,8 +159,10 @@ def test_no_text_of_the_image_is_cut_in_any_language(case: str, monkeypatch: pyt
             in_header[0] = False
 
     monkeypatch.setattr(renderer.canvas, "_line", spy)
-    for drawer in (renderer.paintscape, renderer.paint, renderer.tilingking):
-        monkeypatch.setattr(drawer, "draw_header", header)
+    for game in games.GAME_IDS:
+        drawer = importlib.import_module(games.plugin(game).drawer)
+        if hasattr(drawer, "draw_header"):
+            monkeypatch.setattr(drawer, "draw_header", header)
     for language in LANGUAGES:
         words: Translations | None = translations(language)
         drawn.clear()

@@ -18,6 +18,7 @@ from PIL import Image, ImageChops
 
 import renderer
 from renderer import fonts
+from renderer import paintscape as paintscape_drawer
 from renderer.canvas import SeatChip, draw_header, page, text_line, text_mask, text_width
 from renderer.theme import get_theme
 from tests.renderer.positions import decode, positions, save_artifact
@@ -87,7 +88,8 @@ def test_a_name_in_the_header_is_its_own_ink_not_question_marks(script: str) -> 
     images = []
     for shown in (name, "?" * len(name)):
         img = Image.new("RGB", (pg.width, pg.height))
-        chip = SeatChip(shown, "Black", "", theme.stone_black, theme.stone_black_rim)
+        stone = paintscape_drawer.own_colours(theme)
+        chip = SeatChip(shown, "Black", "", stone.stone_black, stone.stone_black_rim)
         draw_header(img, pg, theme, [chip], "status")
         images.append(img.crop(pg.header))
     assert ImageChops.difference(*images).getbbox() is not None

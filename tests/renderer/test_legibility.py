@@ -16,15 +16,14 @@ from bot.i18n import translations
 from bot.service.guilds import LOCALES
 from renderer import text as wording
 from renderer.canvas import page, text_width, wrap_text
+from renderer.paint import own_colours as paint_own_colours
 from renderer.theme import RGB, THEME_NAMES, blend, get_theme
 from renderer.tilingking import _geometry
+from renderer.tilingking import own_colours as tilingking_own_colours
 from tests.renderer.positions import GAME_SETUPS, decode, positions, save_artifact
 
-BUILT_IN_SETUPS = ["paintscape-balance", "paint", "tilingking-sq9", "tilingking-hex8bi", "tilingking-tri6bi"]
-SETUPS = [
-    *BUILT_IN_SETUPS,
-    *(s for s in GAME_SETUPS if GAME_SETUPS[s][0] not in {GAME_SETUPS[b][0] for b in BUILT_IN_SETUPS}),
-]
+SETUPS = list(GAME_SETUPS)
+"""Every game's render setups (its fixtures' `RENDER_SETUPS`)."""
 
 
 def rgb(data: bytes) -> Image.Image:
@@ -96,7 +95,7 @@ def paint_with_leader(leader: int) -> tuple[Any, Any]:
 def test_the_lead_bar_has_the_leaders_colour(theme_name: str) -> None:
     """Where White leads, the lead bar is White's square colour, where Black leads Black's (it was the dark
     turn colour for both)."""
-    theme = get_theme(theme_name)
+    own = paint_own_colours(get_theme(theme_name))
     white_leads, black_leads = paint_with_leader(0)
     drawn = [
         renderer.render("paint", s, last_move=None, players=["Alice", "Bob"], theme=theme_name)
@@ -114,7 +113,7 @@ def test_the_lead_bar_has_the_leaders_colour(theme_name: str) -> None:
         (x, y)
         for y in range(white.height)
         for x in range(white.width)
-        if w_pixels[x, y] == theme.paint_light and b_pixels[x, y] == theme.paint_dark
+        if w_pixels[x, y] == own.light and b_pixels[x, y] == own.dark
     ]
     # the tile bar is the same in both; what differs in these colours is the lead bar, most of its width
     assert len(bar) > (panel[2] - panel[0]) * 0.5 * pg.px(10), len(bar)
@@ -163,7 +162,7 @@ def test_two_touching_pieces_of_one_player_have_a_boundary_between_them(
     )
     board = state.board
     geo = _geometry(board.kind, tuple(board.cells), image.width)
-    fill = theme.seat_colours[state.colours[0] if hasattr(state, "colours") else 0]
+    fill = tilingking_own_colours(theme).pieces[state.colours[0] if hasattr(state, "colours") else 0]
     width = _dark_width(image, geo.centres[a], geo.centres[b], fill)
     assert width >= 3, f"the line between the two pieces is {width:.1f} px wide"
     half = image.resize((image.width // 2, image.height // 2), Image.Resampling.LANCZOS)

@@ -2,9 +2,11 @@
 drawn and compared with a reference made by the renderer as it was (tests/renderer/reference/).
 
 Each reference is the palette PNG the bot sends (open it to look at it) plus the SHA-256 of the RGB drawing
-before quantization, which is stricter (quantization merges near colours). Glyph pixels depend on the font
-files and on Pillow's FreeType, so the manifest records them and the test skips, saying why, on a machine
-whose fonts or FreeType differ. Regenerate, only after a change that is meant to change the images, with
+before quantization, which is stricter (quantization merges near colours), and the digest of every theme's
+fixed palette (for the games that share it), which decides the quantization of every drawing in every
+theme and language. Glyph pixels depend on the font files and on Pillow's FreeType, so the manifest
+records them and the image comparison skips, saying why, on a machine whose fonts or FreeType differ.
+Regenerate, only after a change that is meant to change the images, with
 
     python -m tests.renderer.test_reference_images --write
 
@@ -28,11 +30,13 @@ import PIL
 import pytest
 from PIL import Image, ImageChops, features
 
+import games
 import renderer
 from bot.i18n import translations
 from games.base import Outcome, Termination
 from renderer import fonts
 from renderer.canvas import RegionCache
+from renderer.theme import THEME_NAMES, get_theme, palette
 from tests.renderer.positions import random_game
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -219,6 +223,18 @@ def _digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
+def palettes() -> dict[str, str]:
+    """The digest of each theme's fixed palette, alone and for each game that shares it (the bot's own):
+    the palette decides how every drawing is quantized, in every theme and language, of which the
+    references hold only a few. A game's colours moving elsewhere must leave it as it is."""
+    sharing = [g for g in games.GAME_IDS if games.plugin(g).shared_palette is not None]
+    return {
+        f"{theme}/{game_id or '-'}": _digest(json.dumps(palette(get_theme(theme), game_id)).encode())
+        for theme in THEME_NAMES
+        for game_id in (None, *sharing)
+    }
+
+
 def write_references() -> None:
     """Draw every case with the renderer as it is now and store it as the reference."""
     REFERENCE.mkdir(exist_ok=True)
@@ -229,7 +245,8 @@ def write_references() -> None:
         png, raw = draw_case(case)
         (REFERENCE / f"{case.name}.png").write_bytes(png)
         digests[case.name] = _digest(raw)
-    MANIFEST.write_text(json.dumps({"environment": environment(), "rgb_sha256": digests}, indent=1) + "\n")
+    stored = {"environment": environment(), "rgb_sha256": digests, "palette_sha256": palettes()}
+    MANIFEST.write_text(json.dumps(stored, indent=1) + "\n")
 
 
 @pytest.fixture(autouse=True)
@@ -266,6 +283,11 @@ def manifest() -> Iterator[dict[str, Any]]:
 def test_every_case_has_a_reference(manifest: dict[str, Any]) -> None:
     assert sorted(manifest["rgb_sha256"]) == sorted(c.name for c in CASES)
     assert len({c.name for c in CASES}) == len(CASES)
+
+
+def test_the_palettes_are_those_the_references_were_quantized_to() -> None:
+    """Needs no fonts: the palettes alone, so it runs where the image comparison skips."""
+    assert palettes() == json.loads(MANIFEST.read_text())["palette_sha256"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

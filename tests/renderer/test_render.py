@@ -18,7 +18,7 @@ from renderer import paint as paint_drawer
 from renderer import paintscape as paintscape_drawer
 from renderer import tilingking as tilingking_drawer
 from renderer.canvas import page, square_layout, to_palette
-from renderer.theme import RGB, THEME_NAMES, get_theme, palette
+from renderer.theme import RGB, THEME_NAMES, game_colours, get_theme, palette
 from tests.renderer.positions import GAME_SETUPS, Position, decode, positions, random_game, save_artifact
 
 ALL_POSITIONS = [(setup, n) for setup in GAME_SETUPS for n in range(3)]
@@ -87,7 +87,10 @@ def test_paintscape_stones_sit_at_their_square_centres(theme: str, stage: int) -
     lay = square_layout(960, 8)
     black, white = list(bits_of(state.black)), list(bits_of(state.white))
     assert black and white
-    for squares, colour in ((black, colours.stone_black), (white, colours.stone_white)):
+    for squares, colour in (
+        (black, paintscape_drawer.own_colours(colours).stone_black),
+        (white, paintscape_drawer.own_colours(colours).stone_white),
+    ):
         for i in squares:
             x, y = lay.centre(i)
             assert near(image, x, y, colour, 1), f"no stone colour at the centre of square {i}"
@@ -101,7 +104,9 @@ def test_paintscape_tiles_show_their_colour_where_no_stone_stands() -> None:
     for colour, bits in enumerate(state.tiles):
         for i in bits_of(bits):
             x, y = lay.centre(i)
-            assert image.getpixel((round(x), round(y))) == colours.tile_colours[colour]
+            assert (
+                image.getpixel((round(x), round(y))) == paintscape_drawer.own_colours(colours).tiles[colour]
+            )
 
 
 @pytest.mark.parametrize("theme", THEME_NAMES)
@@ -148,13 +153,18 @@ def test_paint_discs_and_spheres_sit_at_their_square_centres(theme: str, stage: 
     image = rgb_of(renderer.render("paint", state, theme=theme))
     lay = square_layout(960, 9)
     # the rank number is written at the centre, so look just above it, still inside the disc
-    for discs, colour in ((state.white_discs, colours.disc_white), (state.black_discs, colours.disc_black)):
+    for discs, colour in (
+        (state.white_discs, paint_drawer.own_colours(colours).disc_white),
+        (state.black_discs, paint_drawer.own_colours(colours).disc_black),
+    ):
         for i in bits_of(discs):
             x, y = lay.centre(i)
             assert near(image, x, y - lay.cell * 0.28, colour, 1)
     for i in bits_of(state.spheres):
         x, y = lay.centre(i)
-        assert near(image, x + lay.cell * 0.1, y + lay.cell * 0.1, colours.sphere, 1)
+        assert near(
+            image, x + lay.cell * 0.1, y + lay.cell * 0.1, paint_drawer.own_colours(colours).sphere, 1
+        )
 
 
 def test_paint_last_move_shows_the_path_and_the_pushed_sphere() -> None:
@@ -213,7 +223,9 @@ def test_tilingking_pieces_show_their_owners_colour(setup: str) -> None:
     geo = tilingking_drawer._geometry(state.board.kind, tuple(state.board.cells), 960)
     assert state.placed
     for piece in state.placed:
-        fill = colours.seat_colours[tilingking_drawer.seat_colour_index(state, piece.owner)]
+        fill = tilingking_drawer.own_colours(colours).pieces[
+            tilingking_drawer.seat_colour_index(state, piece.owner)
+        ]
         for i in piece.cells:
             assert near(image, geo.centres[i][0], geo.centres[i][1], fill, 1), (
                 f"cell {state.board.label(i)} lacks its owner's colour"
@@ -252,7 +264,9 @@ def test_tilingking_territory_is_shaded_in_its_owners_colour() -> None:
         image = rgb_of(renderer.render("tilingking", state))
         geo = tilingking_drawer._geometry(state.board.kind, tuple(state.board.cells), 960)
         i, owner = owned[0]
-        tint = colours.territory_colours[tilingking_drawer.seat_colour_index(state, owner)]
+        tint = tilingking_drawer.own_colours(colours).territories[
+            tilingking_drawer.seat_colour_index(state, owner)
+        ]
         cx, cy = geo.centres[i]
         r = geo.inner_radius * 0.8
         assert any(near(image, cx + dx * r, cy + dy * r, tint, 1) for dx, dy in ((1, 0), (-1, 0), (0, 1)))
@@ -329,16 +343,21 @@ def test_any_reachable_position_renders_within_budget(
     assert len(renderer.alt_text(game_id, states[n])) <= renderer.ALT_TEXT_LIMIT
 
 
+@pytest.mark.parametrize("game_id", [None, *games.GAME_IDS])
 @pytest.mark.parametrize("theme", THEME_NAMES)
-def test_every_theme_colour_survives_palette_quantization_exactly(theme: str) -> None:
+def test_every_theme_and_game_colour_survives_palette_quantization_exactly(
+    theme: str, game_id: str | None
+) -> None:
     chosen = get_theme(theme)
     colours = chosen.palette_colours()
+    if game_id is not None:
+        colours += [c for c in game_colours(chosen, game_id).values() if c not in colours]
     strip = Image.new("RGB", (len(colours), 1))
     for x, colour in enumerate(colours):
         strip.putpixel((x, 0), colour)
-    mapped = to_palette(strip, chosen).convert("RGB")
+    mapped = to_palette(strip, chosen, game_id).convert("RGB")
     assert [mapped.getpixel((x, 0)) for x in range(len(colours))] == colours
-    assert len(palette(chosen)) <= 255, "one palette index must stay free for GIF transparency"
+    assert len(palette(chosen, game_id)) <= 255, "one palette index must stay free for GIF transparency"
 
 
 def test_paintscape_layout_without_a_colour_says_it_is_not_in_the_game() -> None:
@@ -438,7 +457,7 @@ def test_the_tilingking_key_uses_every_seats_colour(players: int) -> None:
     colours = [tilingking_drawer.seat_colour_index(position.state, s) for s in range(players)]
     for colour in range(4):
         # territory colours appear in the panel only in the key's territory swatch
-        assert (theme.territory_colours[colour] in seen) == (colour in colours)
+        assert (tilingking_drawer.own_colours(theme).territories[colour] in seen) == (colour in colours)
 
 
 @pytest.mark.parametrize("setup", GAME_SETUPS)

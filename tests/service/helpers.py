@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from bot.service import Service
 from bot.service.records import MatchView
+from games.base import FIRST_SEAT
 
 GUILD = 10
 CHANNEL = 100
@@ -25,7 +26,8 @@ async def start_match(
     guild: int | None = GUILD,
 ) -> MatchView:
     """A two-player match with the challenger in seat 0 unless the options say otherwise."""
-    given: dict[str, object] = {"first": "challenger"} if game not in ("paintscape", "paint") else {}
+    plain = service.rules(game).first_seat.option == FIRST_SEAT.option  # seat 0 with a role: drawn by default
+    given: dict[str, object] = {FIRST_SEAT.option: "challenger"} if plain else {}
     given.update(options or {})
     challenge = await service.challenges.create(
         game, given, challenger, opponent, guild_id=guild, channel_id=channel

@@ -17,6 +17,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+import games
 from bot.service import Service
 from bot.service.checkdb import check_database
 from bot.service.records import AI_LEVELS, TakebackRequested
@@ -178,7 +179,7 @@ async def same_records(first: str, second: str) -> None:
             assert await a.moves(match_id) == await b.moves(match_id)
             assert await a.rating_changes(match_id) == await b.rating_changes(match_id)
             assert await a.get_board_message(match_id) == await b.get_board_message(match_id)
-        for game in ("paint", "paintscape", "tilingking"):
+        for game in games.GAME_IDS:
             assert await a.leaderboard(game, GUILD, 10, 1e9) == await b.leaderboard(game, GUILD, 10, 1e9)
         assert await a.get_guild_settings(GUILD) == await b.get_guild_settings(GUILD)
         for user in (ALICE, BOB, CAROL):

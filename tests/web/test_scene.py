@@ -11,7 +11,7 @@ import games
 import renderer
 from games.base import clickable_moves
 from renderer.scene import scene
-from renderer.theme import get_theme
+from renderer.theme import game_colours, get_theme
 
 
 def _inside(poly: tuple[tuple[float, float], ...]) -> tuple[int, int]:
@@ -33,7 +33,7 @@ def test_tilingking_cells_match_the_image(board: str) -> None:
     sc = scene("tilingking", state, size=960)
     assert (sc.width, sc.height) == image.size
     assert len(sc.cells) == len(state.board.cells) == len(sc.labels)
-    empty = get_theme("default").tk_empty
+    empty = game_colours(get_theme("default"), "tilingking")["empty"]
     for i, poly in enumerate(sc.cells):
         pixel = image.getpixel(_inside(poly))
         if i in click.cells:
@@ -53,3 +53,14 @@ def test_square_boards_have_one_polygon_per_square(game_id: str) -> None:
     # a1 is at the bottom left: its top edge is below the top edge of a2 (the square above it)
     assert data["cells"][0][1] > data["cells"][round(len(sc.labels) ** 0.5)][1]
     assert data["colours"]["highlight"] == "#{:02x}{:02x}{:02x}".format(*get_theme("colorblind").highlight)
+
+
+def test_the_ghost_piece_takes_the_games_own_seat_colours() -> None:
+    """The scene's seat colours are the game's own piece colours in colour order (the web page draws the
+    ghost piece in them), in each theme."""
+    for theme in ("default", "colorblind"):
+        own = game_colours(get_theme(theme), "tilingking")
+        sc = scene("tilingking", games.get("tilingking").new(2, {}, 1), size=720, theme=theme)
+        colours = [own[f"piece_{c}"] for c in ("red", "blue", "green", "yellow")]
+        expected = ["#{:02x}{:02x}{:02x}".format(*colour) for colour in colours]
+        assert sc.colours["seats"] == expected
