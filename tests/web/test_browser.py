@@ -63,6 +63,12 @@ async def _wait_ply(page: Any, ply: int) -> None:
     )
 
 
+async def _photo(page: Any, name: str) -> None:
+    """A screenshot of the page, or of the page holding it when `page` is a frame (the Activity's tests)."""
+    holder = page if hasattr(page, "screenshot") else page.page
+    await holder.screenshot(path=str(SCREENSHOTS / name))
+
+
 async def _click_play(page: Any, click: ClickMove) -> None:
     """Play `click` as a player does: cell after cell, or pick the piece, turn it, point and place it."""
     await page.wait_for_function("window.tessera.state().clicks.length > 0")
@@ -73,7 +79,7 @@ async def _click_play(page: Any, click: ClickMove) -> None:
                 assert await page.evaluate("window.tessera.selected()") == [cell]
                 targets = await page.eval_on_selector_all("polygon.target", "ps => ps.map(p => +p.dataset.i)")
                 assert click.cells[1] in targets
-                await page.screenshot(path=str(SCREENSHOTS / "selected.png"))
+                await _photo(page, "selected.png")
         return
     await page.click(f"button[data-piece='{click.group}']")
     turn, mirrored = click.pose
@@ -87,7 +93,7 @@ async def _click_play(page: Any, click: ClickMove) -> None:
     await page.hover(f"polygon[data-i='{anchor}']")
     ghost = await page.eval_on_selector_all("polygon.ghost", "ps => ps.map(p => Number(p.dataset.i))")
     assert sorted(ghost) == sorted(click.cells), "the ghost piece shows where the piece would go"
-    await page.screenshot(path=str(SCREENSHOTS / "ghost.png"))
+    await _photo(page, "ghost.png")
     await page.click(f"polygon[data-i='{anchor}']")
 
 
