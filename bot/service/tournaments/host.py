@@ -249,8 +249,8 @@ class TournamentHost:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
 
     async def apply(self, tournament_id: int, event: Event) -> Tournament:
-        """Step a tournament by `event`, persist it with its actions, and carry the actions out. A
-        TournamentError of the step reaches the caller (nothing is written)."""
+        """Step a tournament by `event`, persist it with its actions, and carry the actions out; the
+        tournament as it is then. A TournamentError of the step reaches the caller (nothing is written)."""
         async with self._lock(tournament_id):
             for _ in range(SAVE_TRIES):
                 row = await self._row(tournament_id)
@@ -271,8 +271,10 @@ class TournamentHost:
                 raise TournamentError()
         if lifecycle.next_wakeup(step.tournament) is not None:
             self._wake.set()
+        if not items:
+            return step.tournament
         await self.carry_out(items)
-        return step.tournament
+        return await self.get(tournament_id)
 
     async def carry_out(self, items: Sequence[OutboxItem]) -> None:
         """Carry out outbox items in order, each marked done once it is; a failure is logged and left for
