@@ -8,8 +8,8 @@ import signal
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 

@@ -1,9 +1,9 @@
 """The tournament host the crash test kills: runs round 1 of a 4-player Swiss and dies by SIGKILL at a set
 point of round 2's opening.
 
-Usage: python -m tests.service.tournament_crash_worker DATABASE_URL POINT. Prints "tournament <id>", then kills
-itself with SIGKILL at POINT: ``saved`` (round 2 and its actions committed, none carried out) or ``opened``
-(round 2's first match inserted, its opening not yet recorded in the tournament).
+Usage: python -m tests.service.tournament_crash_worker DATABASE_URL POINT. Prints "tournament <id>", then
+kills itself with SIGKILL at POINT: ``saved`` (round 2 and its actions committed, none carried out) or
+``opened`` (round 2's first match inserted, its opening not yet recorded in the tournament).
 """
 
 from __future__ import annotations

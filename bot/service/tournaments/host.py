@@ -84,6 +84,7 @@ SAVE_TRIES = 20
 
 Announce = Callable[[Tournament, Action], Awaitable[None]]
 ChannelFor = Callable[[Tournament, OpenMatch], Awaitable[int]]
+Opened = Callable[[Tournament, MatchView], Awaitable[None]]
 
 
 class UnknownTournament(TournamentError):
@@ -137,6 +138,8 @@ class TournamentHost:
         """Posts pairings, pings, standings, the podium and a cancellation (the Discord layer)."""
         self.channel_for: ChannelFor | None = None
         """Where a match is played: a channel (a thread) of its own (one match per channel)."""
+        self.opened: Opened | None = None
+        """Posts a new match's first board (the Discord layer); a failure is only logged."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._carrying: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -329,6 +332,11 @@ class TournamentHost:
                     tournament_game=(t.id, action.game),
                 )
                 match_id = view.id
+                if self.opened is not None:
+                    try:
+                        await self.opened(replace(t, round=action.round), view)
+                    except Exception:
+                        log.exception("tournament %s: posting the board of match %s failed", t.id, match_id)
             except TournamentGameTaken:
                 match_id = await self.store.tournament_match(t.id, action.game)
                 assert match_id is not None
