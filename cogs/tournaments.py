@@ -225,12 +225,13 @@ class Tournaments(commands.Cog):
     @app_commands.describe(number="The tournament's number (default: the only one here)")
     async def start(self, interaction: Interaction, number: int | None = None) -> None:
         t = await self._number(interaction, number)
-        await interaction.response.defer()
+        await interaction.response.defer(ephemeral=True)  # the pairings and pings are the public posts
         t = await service_of(interaction).tournaments.begin(
             t.id, interaction.user.id, manager=is_server_manager(interaction)
         )
-        public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
-        await interaction.followup.send(public("Tournament #{number} has started.", number=t.id))
+        await interaction.followup.send(
+            for_user(interaction)("Tournament #{number} has started.", number=t.id), ephemeral=True
+        )
 
     @group.command(name="cancel", description="Cancel an event (its organiser or Manage Server)")
     @app_commands.describe(number="The tournament's number (default: the only one here)")

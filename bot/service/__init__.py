@@ -180,7 +180,7 @@ class Service:
             self.events.publish,
             now=self.now,
             max_sleep=max_sleep,
-            timers=(self.reminders,) if on_reminder is not None else (),
+            timers=(self.reminders, self.tournaments) if on_reminder is not None else (self.tournaments,),
             shards=self.shards,
         )
         self.bot_turns = BotTurns(
@@ -191,10 +191,10 @@ class Service:
             shards=self.shards,
             sweep_every=SWEEP_EVERY,
         )
+        self.tournaments.wake_clock = self.clock.wake
         self.clock.start()
         await self.bot_turns.resume()
         await self.tournaments.recover()
-        self.tournaments.start()
         self.listen()
         self._checking = asyncio.create_task(self.check_store(), name="tessera-store-check")
 

@@ -16,8 +16,8 @@ The rules it keeps:
 - At a round's deadline `Adjudicate` ends a running match through `MatchService.impose` with the organiser's
   rule, recorded as its own termination (`ADJUDICATION`), rated like the event; a match where a seat never
   moved is aborted instead (a forfeit).
-- The clock: one task per process sends `Tick` to the tournaments of the guilds this process owns (shards)
-  when `next_wakeup` comes, and retries their unfinished actions.
+- The clock: the host is one of the turn clock's timers (clock.py), so the process owning a guild's shard
+  sends `Tick` to its tournaments when `next_wakeup` comes, and retries their unfinished actions.
 """
 
 from __future__ import annotations
@@ -124,7 +124,6 @@ class TournamentHost:
         now: Callable[[], float],
         shards: Shards | None = None,
         rng: random.Random | None = None,
-        max_sleep: float = 300.0,
     ) -> None:
         self.store = store
         self.matches = matches
@@ -133,7 +132,6 @@ class TournamentHost:
         self.now = now
         self.shards = shards
         self.rng = rng or random.SystemRandom()
-        self.max_sleep = max_sleep
         self.announce: Announce | None = None
         """Posts pairings, pings, standings, the podium and a cancellation (the Discord layer)."""
         self.channel_for: ChannelFor | None = None
@@ -143,8 +141,9 @@ class TournamentHost:
         self._locks: dict[int, asyncio.Lock] = {}
         self._carrying: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._wake = asyncio.Event()
-        self._clock: asyncio.Task[None] | None = None
+        self._done: set[int] = set()
+        self.wake_clock: Callable[[], None] | None = None
+        """Cuts the turn clock's sleep short (set when the clock starts: the host is one of its timers)."""
         matches.add_match_listener(finished=self._on_finished)
 
     # ------------------------------------------------------------------------------------------- reading
@@ -212,7 +211,7 @@ class TournamentHost:
             return self._write(made[0])
 
         await self.store.insert_tournament(guild_id, channel_id, at, build)
-        self._wake.set()
+        self.wake()
         return made[0]
 
     async def join(self, tournament_id: int, user_id: int, roles: frozenset[int] = frozenset()) -> Tournament:
@@ -273,7 +272,7 @@ class TournamentHost:
             else:
                 raise TournamentError()
         if lifecycle.next_wakeup(step.tournament) is not None:
-            self._wake.set()
+            self.wake()
         if not items:
             return step.tournament
         await self.carry_out(items)
@@ -283,13 +282,16 @@ class TournamentHost:
         """Carry out outbox items in order, each marked done once it is; a failure is logged and left for
         the clock's next pass. An item this process is carrying out already is skipped."""
         for item in items:
-            if item.id in self._carrying:
+            if item.id in self._carrying or item.id in self._done:
                 continue
             self._carrying.add(item.id)
             try:
                 action: Action = codec.decode(item.action)
                 await self._carry(item.tournament_id, action)
                 await self.store.action_done(item.id)
+                if len(self._done) > 10_000:
+                    self._done.clear()
+                self._done.add(item.id)
             except Exception:
                 log.exception("tournament %s: carrying out %s failed", item.tournament_id, item.action)
             finally:
@@ -458,33 +460,21 @@ class TournamentHost:
             except Exception:
                 log.exception("tournament %s: recovering it failed", row.id)
 
-    def start(self) -> None:
-        """Run the clock in the background."""
-        if self._clock is None:
-            self._clock = asyncio.create_task(self._run(), name="tessera-tournament-clock")
+    async def next_due(self) -> float | None:
+        """The turn clock's `Timer`: when the next tournament of this process's guilds is due."""
+        return await self.store.next_tournament_wakeup(shards=self.shards)
+
+    async def run_due(self, now: float) -> None:
+        """The turn clock's `Timer`: a pass of `tick` (every pass, so undone actions are retried)."""
+        await self.tick(now)
 
     def wake(self) -> None:
-        self._wake.set()
-
-    async def _run(self) -> None:
-        while True:
-            self._wake.clear()
-            try:
-                await self.tick()
-                wakeup = await self.store.next_tournament_wakeup(shards=self.shards)
-            except Exception:
-                log.exception("the tournament clock's pass failed")
-                wakeup = None
-            delay = self.max_sleep if wakeup is None else min(self.max_sleep, max(0.5, wakeup - self.now()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+        """A tournament's wake-up may have moved earlier: the turn clock looks again."""
+        if self.wake_clock is not None:
+            self.wake_clock()
 
     async def stop(self) -> None:
-        if self._clock is not None:
-            self._clock.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._clock
-            self._clock = None
+        """Let the match listener's reports that are under way finish."""
         for task in list(self._tasks):
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await task
