@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 
 import discord
 
@@ -30,6 +31,14 @@ def draw_standings(rows: list[Row], tiebreaks: list[str], title: str, theme: str
 def draw_podium(rows: list[Row], title: str, theme: str, locale: str) -> bytes:
     """The podium image (run on the board pool)."""
     return podium_png(rows, title, theme=theme, translations=translations(locale))
+
+
+def as_of(t: Tournament) -> Tournament:
+    """The tournament as its standings' title should name it: after the last round whose games all ended
+    (the next round opens in the same step that asks for the standings)."""
+    if t.round and any(g.result is None for g in t.round_games()):
+        return replace(t, round=t.round - 1)
+    return t
 
 
 def rows_of(table: list[Standing], names: Mapping[int, str]) -> list[Row]:
@@ -113,7 +122,7 @@ class TournamentPosts:
         names = self.names([s.user_id for s in table])
         theme = await self.parts.looks.theme_for(None, t.guild_id or None)
         keys = [tb.value for tb in t.settings.tiebreak_order()]
-        title = tr.text(texts.title(t, final))
+        title = tr.text(texts.title(as_of(t), final))
         return await self.parts.runtime.drawing.picture(
             draw_standings, rows_of(table, names), keys, title, theme, tr.locale
         )
@@ -137,7 +146,7 @@ class TournamentPosts:
             )
         elif isinstance(action, lifecycle.PostStandings):
             table = compute(t)
-            text = tr.text(texts.standings(t, table, {}, final=action.final))
+            text = tr.text(texts.standings(as_of(t), table, {}, final=action.final))
             await self._send(t, text, await self.standings_image(t, table, tr, final=action.final))
         elif isinstance(action, lifecycle.Podium):
             names = self.names([s.user_id for s in action.places])

@@ -16,7 +16,7 @@ from bot.replies import UserError
 from bot.service.tournaments import texts
 from bot.service.tournaments.model import DeadlineRule, Format, Settings, Status, Tournament
 from bot.service.tournaments.standings import compute
-from bot.tournament_posts import TournamentPosts
+from bot.tournament_posts import TournamentPosts, as_of
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     Interaction,
@@ -253,7 +253,7 @@ class Tournaments(commands.Cog):
         tr = for_user(interaction)
         table = compute(t)
         final = t.status is Status.FINISHED
-        text = tr.text(texts.standings(t, table, {}, final=final))
+        text = tr.text(texts.standings(as_of(t), table, {}, final=final))
         posts = TournamentPosts(parts_of(interaction), self.bot)
         image = await posts.standings_image(t, table, tr, final=final)
         await interaction.followup.send(

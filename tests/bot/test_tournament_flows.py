@@ -115,7 +115,9 @@ async def test_an_eight_player_swiss_with_a_timeout_a_withdrawal_a_bye_and_a_res
     assert t.round == 2, [g for g in t.games if g.round == 1]
     timed_out = next(g for g in t.games if g.number == first.number)
     assert timed_out.result is not None and timed_out.result.kind.value == "forfeit"
-    assert any(image_of(world, m) for m in posted(world) if m.attachments), "standings after round 1"
+    [after_one] = [m for m in posted(world) if m.attachments]
+    assert after_one.content.startswith("Standings after round 1 of 3"), after_one.content
+    assert image_of(world, after_one).width == 960
 
     # A withdrawal in round 2: the match is resigned for them; round 3 has a bye.
     leaver = by_id[t.round_games()[0].seats[0]]
