@@ -99,7 +99,8 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
     for command in slash:
         title = HELP_SECTIONS.get(command.module or "", OTHER_COMMANDS)
         if isinstance(command, app_commands.Group):  # /tournament: what events are, then each subcommand
-            lines = [tr(GROUP_INTROS[command.name])] if command.name in GROUP_INTROS else []
+            lines = [f"{tr.command(command.name)} {tr(command.description)}"]
+            lines += [tr(GROUP_INTROS[command.name])] if command.name in GROUP_INTROS else []
             lines += [
                 f"{tr.command(f'{command.name} {sub.name}')} {tr(sub.description)}"
                 for sub in command.commands

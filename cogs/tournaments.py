@@ -59,21 +59,27 @@ def summary(t: Tournament, tr: Tr) -> str:
     shape = tr(FORMAT_WORDS[s.format])
     if s.format is Format.ARENA:
         shape = tr("{format} of {duration}", format=shape, duration=duration_text(s.duration_s, tr))
-    elif t.rounds_total:
-        shape = tr("{format}, {rounds} rounds", format=shape, rounds=t.rounds_total)
-    elif s.rounds:
-        shape = tr("{format}, {rounds} rounds", format=shape, rounds=s.rounds)
+    elif t.rounds_total or s.rounds:
+        rounds = t.rounds_total or s.rounds or 0
+        shape = tr.ngettext(
+            "{format}, {count} round", "{format}, {count} rounds", rounds, format=shape, count=rounds
+        )
     state = tr(STATUS_WORDS[t.status])
     if t.status is Status.RUNNING and t.rounds_total:
         state = tr("{state} (round {round} of {total})", state=state, round=t.round, total=t.rounds_total)
     players = sum(1 for p in t.players if p.active)
-    return tr(
-        "**#{number}** {game} {shape}, {turn} per turn: {players} players, {state}",
-        number=t.id,
-        game=game_name(s.game),
+    return f"**#{t.id}** {_line(tr, game_name(s.game), shape, duration_text(s.turn_s, tr), players, state)}"
+
+
+def _line(tr: Tr, game: str, shape: str, turn: str, players: int, state: str) -> str:
+    return tr.ngettext(
+        "{game} {shape}, {turn} per turn: {count} player, {state}",
+        "{game} {shape}, {turn} per turn: {count} players, {state}",
+        players,
+        game=game,
         shape=shape,
-        turn=duration_text(s.turn_s, tr),
-        players=players,
+        turn=turn,
+        count=players,
         state=state,
     )
 
@@ -163,10 +169,12 @@ class Tournaments(commands.Cog):
         if role is not None:
             lines.append(public("Open to members with the {role} role.", role=role.mention))
         if starts_in is not None:
-            lines.append(public("It starts by itself <t:{at}:R>.", at=int(settings.starts_at or now)))
+            lines.append(
+                public("It starts by itself {when}.", when=f"<t:{int(settings.starts_at or now)}:R>")
+            )
         lines.append(
             public(
-                "Join with {join} number:{number}; the organiser starts it with {start}.",
+                "Join with {join} (tournament #{number}); the organiser starts it with {start}.",
                 join=public.command("tournament join"),
                 start=public.command("tournament start"),
                 number=t.id,
@@ -200,8 +208,10 @@ class Tournaments(commands.Cog):
         public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
         joined = sum(1 for p in t.players if p.active)
         await interaction.response.send_message(
-            public(
+            public.ngettext(
+                "{player} joined tournament #{number} ({count} player).",
                 "{player} joined tournament #{number} ({count} players).",
+                joined,
                 player=interaction.user.mention,
                 number=t.id,
                 count=joined,
@@ -229,9 +239,8 @@ class Tournaments(commands.Cog):
         t = await service_of(interaction).tournaments.begin(
             t.id, interaction.user.id, manager=is_server_manager(interaction)
         )
-        await interaction.followup.send(
-            for_user(interaction)("Tournament #{number} has started.", number=t.id), ephemeral=True
-        )
+        tr = for_user(interaction)
+        await interaction.followup.send(tr("Tournament #{number} has started.", number=t.id), ephemeral=True)
 
     @group.command(name="cancel", description="Cancel an event (its organiser or Manage Server)")
     @app_commands.describe(number="The tournament's number (default: the only one here)")
@@ -241,9 +250,8 @@ class Tournaments(commands.Cog):
         t = await service_of(interaction).tournaments.cancel(
             t.id, interaction.user.id, manager=is_server_manager(interaction)
         )
-        await interaction.followup.send(
-            for_user(interaction)("Tournament #{number} is cancelled.", number=t.id), ephemeral=True
-        )
+        tr = for_user(interaction)
+        await interaction.followup.send(tr("Tournament #{number} is cancelled.", number=t.id), ephemeral=True)
 
     @group.command(name="standings", description="An event's standings, as text and as an image")
     @app_commands.describe(number="The tournament's number (default: the only one here)")
@@ -299,7 +307,7 @@ def tournament_lines(tournaments: list[Tournament], user_id: int, tr: Tr) -> lis
             continue
         lines.append(
             tr(
-                "#{number} {game} {format}: place {place} of {count}, {points} points ({state})",
+                "#{number} {game} {format}: place {place} of {count}, score {points} ({state})",
                 number=t.id,
                 game=game_name(t.settings.game),
                 format=tr(FORMAT_WORDS[t.settings.format]),
