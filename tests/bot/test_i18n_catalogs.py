@@ -11,9 +11,9 @@ from pathlib import Path
 from string import Formatter
 
 import pytest
-from discord import app_commands
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
+from discord import app_commands
 from discord.ext import commands as ext
 
 from bot.client import EXTENSIONS
