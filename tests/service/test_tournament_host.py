@@ -15,6 +15,7 @@ import pytest
 
 from bot.service import Service
 from bot.service.records import MatchStatus
+from bot.service.shards import Shards
 from bot.service.store.base import TournamentGameTaken, TournamentWrite
 from bot.service.tournaments import codec, lifecycle
 from bot.service.tournaments.host import ADJUDICATION, ARENA_EARLY_PLIES, TournamentHost
@@ -313,3 +314,44 @@ async def test_a_host_killed_while_opening_a_round_completes_it_exactly_once_aft
     t = await service.tournaments.get(tournament_id)
     assert t.status is Status.FINISHED and len(t.games) == 4
     assert recorder.count(lifecycle.Podium) == 1 and not await service.store.pending_actions()
+
+
+async def test_tables_of_three_seat_everyone_and_rank_by_places(service: Service) -> None:
+    settings = Settings("hoard", Format.SWISS, {"target": 30}, seats=3, rounds=1)
+    t, _ = await make(service, settings, 6)
+    t = await service.tournaments.begin(t.id, 1)
+    tables = t.round_games()
+    assert sorted(len(g.seats) for g in tables) == [3, 3]
+    for game in tables:
+        assert game.match_id is not None
+        view = await service.matches.get(game.match_id)
+        assert [p.user_id for p in view.seats] == list(game.seats)
+        for seat in range(3):  # seat 0 scores 2, the others 1 each, then everyone passes
+            await service.matches.play(game.match_id, game.seats[seat], "2" if seat == 0 else "1")
+        for seat in range(3):
+            await service.matches.play(game.match_id, game.seats[seat], "pass")
+    await settle(service)
+    t = await service.tournaments.get(t.id)
+    assert t.status is Status.FINISHED
+    for game in t.games:
+        assert game.result == Result((2.0, 0.5, 0.5))
+
+
+async def test_only_the_process_owning_the_guilds_shard_runs_its_clock(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    owner = await open_service(shards=Shards(2, frozenset({1})))
+    other = await open_service(shards=Shards(2, frozenset({0})))
+    assert owner.shards is not None and owner.shards.shard_of(GUILD) == 1
+    Recorder(owner.tournaments), Recorder(other.tournaments)
+    settings = Settings("race", Format.SWISS, {"target": 3}, rounds=1, starts_at=clock() + 60)
+    t = await owner.tournaments.create(GUILD, CHANNEL, 1, settings)
+    for user in (101, 102):
+        await owner.tournaments.join(t.id, user)
+    clock.advance(61)
+    await other.tournaments.tick()
+    assert (await other.tournaments.get(t.id)).status is Status.OPEN
+    await owner.tournaments.tick()
+    await owner.tournaments.tick()
+    started = await owner.tournaments.get(t.id)
+    assert started.status is Status.RUNNING and len(started.games) == 1
