@@ -18,7 +18,7 @@ from bot.service.records import MatchStatus
 from bot.service.shards import Shards
 from bot.service.store.base import TournamentGameTaken, TournamentWrite
 from bot.service.tournaments import codec, lifecycle
-from bot.service.tournaments.host import ADJUDICATION, ARENA_EARLY_PLIES, TournamentHost
+from bot.service.tournaments.host import ADJUDICATION, ARENA_EARLY_PLIES, IDLE_RETRY, TournamentHost
 from bot.service.tournaments.model import (
     DeadlineRule,
     Format,
@@ -355,3 +355,21 @@ async def test_only_the_process_owning_the_guilds_shard_runs_its_clock(
     await owner.tournaments.tick()
     started = await owner.tournaments.get(t.id)
     assert started.status is Status.RUNNING and len(started.games) == 1
+
+
+async def test_a_due_tournament_with_nothing_to_do_does_not_spin_the_clock(
+    service: Service, clock: FakeClock
+) -> None:
+    settings = Settings("race", Format.SWISS, {"target": 3}, rounds=1, round_s=60)
+    t, recorder = await make(service, settings, 2)
+    recorder.fail_opening = 10
+    t = await service.tournaments.begin(t.id, 1)
+    clock.advance(61)  # the deadline passed, but the only game has no match to adjudicate yet
+    await service.tournaments.tick()
+    assert await service.tournaments.next_due() == clock() + IDLE_RETRY
+    recorder.fail_opening = 0
+    clock.advance(IDLE_RETRY)
+    await service.tournaments.tick()  # the opening is retried, then the next tick adjudicates it
+    await service.tournaments.tick()
+    await settle(service)
+    assert (await service.tournaments.get(t.id)).status is Status.FINISHED

@@ -82,6 +82,9 @@ ORGANISED_AT_ONCE = 1
 
 SAVE_TRIES = 20
 
+IDLE_RETRY = 30.0
+"""Seconds the clock waits before ticking again a tournament that is due but had nothing to do."""
+
 Announce = Callable[[Tournament, Action], Awaitable[None]]
 ChannelFor = Callable[[Tournament, OpenMatch], Awaitable[int]]
 Opened = Callable[[Tournament, MatchView], Awaitable[None]]
@@ -142,6 +145,7 @@ class TournamentHost:
         self._carrying: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._done: set[int] = set()
+        self._idle_at: float | None = None
         self.wake_clock: Callable[[], None] | None = None
         """Cuts the turn clock's sleep short (set when the clock starts: the host is one of its timers)."""
         matches.add_match_listener(finished=self._on_finished)
@@ -426,11 +430,17 @@ class TournamentHost:
         """One pass of the clock: `Tick` every due tournament this process owns, then carry out the actions
         left undone (a failed opening is retried here)."""
         now = self.now() if now is None else now
+        stuck = False
         for tournament_id in await self.store.due_tournaments(now, shards=self.shards):
+            before = await self.store.get_tournament(tournament_id)
             try:
                 await self.apply(tournament_id, Tick(now))
             except Exception:
                 log.exception("tournament %s: the clock's tick failed", tournament_id)
+            after = await self.store.get_tournament(tournament_id)
+            if before is not None and after is not None and after.version == before.version:
+                stuck = True  # due, yet nothing to do now (a match not opened yet): not every pass
+        self._idle_at = now if stuck else None
         await self.retry()
 
     async def retry(self) -> None:
@@ -461,8 +471,12 @@ class TournamentHost:
                 log.exception("tournament %s: recovering it failed", row.id)
 
     async def next_due(self) -> float | None:
-        """The turn clock's `Timer`: when the next tournament of this process's guilds is due."""
-        return await self.store.next_tournament_wakeup(shards=self.shards)
+        """The turn clock's `Timer`: when the next tournament of this process's guilds is due; a due one
+        whose last tick changed nothing waits `IDLE_RETRY` seconds (the clock would spin on it)."""
+        due = await self.store.next_tournament_wakeup(shards=self.shards)
+        if due is not None and self._idle_at is not None and due <= self._idle_at:
+            return self._idle_at + IDLE_RETRY
+        return due
 
     async def run_due(self, now: float) -> None:
         """The turn clock's `Timer`: a pass of `tick` (every pass, so undone actions are retried)."""
