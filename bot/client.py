@@ -49,6 +49,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.info",
     "cogs.admin",
     "cogs.analysis",
+    "cogs.tournaments",
 )
 
 

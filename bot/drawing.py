@@ -487,6 +487,11 @@ class Drawing:
         """A board PNG and its alt text in the language `locale`, drawn on the board pool."""
         return await self._draw(draw_board, game, state, last_move, list(players), outcome, theme, locale)
 
+    async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        """Any other image (a tournament's standings or podium: bot/tournament_posts.py) drawn on the board
+        pool, off the event loop; `function` is a module-level function of picklable arguments."""
+        return await self._draw(function, *args)
+
     async def pieces(
         self, game: str, state: Any, seat: int, *, players: Sequence[str], theme: str, locale: str = "en"
     ) -> bytes:

@@ -20,6 +20,7 @@ from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
 from cogs.common import Interaction, looks_of, parts_of, service_of
 from cogs.play import CHALLENGE_MENU, players_text
+from cogs.tournaments import tournament_lines
 from games.base import Outcome, Termination
 from games.texts import N_, Text
 from renderer import text as renderer_text
@@ -61,9 +62,17 @@ HELP_SECTIONS: dict[str, str] = {
     "cogs.info": N_("Rules, matches and records"),
     "cogs.analysis": N_("Rules, matches and records"),
     "cogs.admin": N_("Settings"),
+    "cogs.tournaments": N_("Tournaments"),
 }
 """/help's sections: the commands of each cog under one title (each title names one field, never twice)."""
 OTHER_COMMANDS = N_("Other commands")
+GROUP_INTROS = {
+    "tournament": N_(
+        "Events run themselves: each round opens its matches in threads and pings the players; standings "
+        "and a podium are posted in the channel."
+    ),
+}
+"""/help's words on a command group before its subcommands."""
 
 
 def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord.Embed:
@@ -82,13 +91,22 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
         (
             c
             for c in tree.get_commands(type=discord.AppCommandType.chat_input)
-            if isinstance(c, app_commands.Command)
+            if isinstance(c, app_commands.Command | app_commands.Group)
         ),
         key=lambda c: c.name,
     )
     sections: dict[str, list[str]] = {title: [] for title in HELP_SECTIONS.values()}
     for command in slash:
         title = HELP_SECTIONS.get(command.module or "", OTHER_COMMANDS)
+        if isinstance(command, app_commands.Group):  # /tournament: what events are, then each subcommand
+            lines = [f"{tr.command(command.name)} {tr(command.description)}"]
+            lines += [tr(GROUP_INTROS[command.name])] if command.name in GROUP_INTROS else []
+            lines += [
+                f"{tr.command(f'{command.name} {sub.name}')} {tr(sub.description)}"
+                for sub in command.commands
+            ]
+            sections.setdefault(title, []).append("\n".join(lines))
+            continue
         line = f"{tr.command(command.name)} {tr(command.description)}"
         sections.setdefault(title, []).append(line)
     for title, lines in sections.items():
@@ -112,6 +130,16 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
     ]
     embed.add_field(name=tr("Games"), value="\n".join(games_list)[:1024], inline=False)
     return embed
+
+
+async def event_lines(interaction: Interaction, user_id: int, guild_id: int | None, tr: Tr) -> list[str]:
+    """/history's and /stats' part on tournaments: a heading and the user's last events with their place
+    (this server's only when `guild_id` is given); nothing when there are none."""
+    events = await service_of(interaction).tournaments.of_user(user_id, limit=5)
+    if guild_id is not None:
+        events = [t for t in events if t.guild_id == guild_id]
+    lines = tournament_lines(events, user_id, tr)
+    return [tr("**Tournaments**"), *lines] if lines else []
 
 
 class Info(ButtonCog):
@@ -161,7 +189,8 @@ class Info(ButtonCog):
             user_id=who.id, guild_id=scope, game=game, limit=10
         )
         tr = for_user(interaction)
-        if not entries:
+        events = await event_lines(interaction, who.id, scope, tr)
+        if not entries and not events:
             if scope is None:
                 empty = tr("{name} has no finished match yet.", name=who.display_name)
             else:
@@ -173,7 +202,9 @@ class Info(ButtonCog):
         else:
             title = tr("**Finished matches of {name} here**", name=who.display_name)
         lines = [title, *(history_line(e, tr) for e in entries)]
-        lines.append(tr("Watch one again with {/replay} and its number."))
+        if entries:
+            lines.append(tr("Watch one again with {/replay} and its number."))
+        lines += events
         await interaction.response.send_message(
             "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -295,7 +326,8 @@ class Info(ButtonCog):
         scope = None if who.id == interaction.user.id else interaction.guild_id
         rows = await service.history.stats(who.id, guild_id=scope)
         tr = for_user(interaction)
-        if not rows:
+        events = await event_lines(interaction, who.id, scope, tr)
+        if not rows and not events:
             if scope is None:
                 empty = tr("{name} has not finished a match yet.", name=who.display_name)
             else:
@@ -330,7 +362,10 @@ class Info(ButtonCog):
                 count=ESTABLISHED_AFTER,
             )
             lines.append(f"-# {footer}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        lines += events
+        await interaction.response.send_message(
+            "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     # ------------------------------------------------------------------------------------------ /matches
 

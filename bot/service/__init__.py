@@ -64,6 +64,7 @@ from bot.service.reminders import ReminderHandler, Reminders
 from bot.service.shards import Shards
 from bot.service.starts import Starts
 from bot.service.store import MatchStore, StoreUnavailable, open_store
+from bot.service.tournaments.host import TournamentHost
 from games.base import Rules
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,10 @@ class Service:
         self.prefs = Prefs(store, now=now, on_change=self.matches.deadlines_changed, cache=self.cache)
         self.messages = Messages(store, now=now)
         self.reminders = Reminders(store, self.matches, self.prefs, now=now, shards=shards)
+        self.tournaments = TournamentHost(
+            store, self.matches, self.starts, self.ratings, now=now, shards=shards, rng=rng
+        )
+        """Swiss, round robin and arena events (tournaments/host.py)."""
         self.events = Events()
         """Who hears the background events (`TimedOut`, `ChallengeExpired`, `BotPlayed`), by type."""
         self.clock: TurnClock | None = None
@@ -175,7 +180,7 @@ class Service:
             self.events.publish,
             now=self.now,
             max_sleep=max_sleep,
-            timers=(self.reminders,) if on_reminder is not None else (),
+            timers=(self.reminders, self.tournaments) if on_reminder is not None else (self.tournaments,),
             shards=self.shards,
         )
         self.bot_turns = BotTurns(
@@ -186,8 +191,10 @@ class Service:
             shards=self.shards,
             sweep_every=SWEEP_EVERY,
         )
+        self.tournaments.wake_clock = self.clock.wake
         self.clock.start()
         await self.bot_turns.resume()
+        await self.tournaments.recover()
         self.listen()
         self._checking = asyncio.create_task(self.check_store(), name="tessera-store-check")
 
@@ -231,6 +238,7 @@ class Service:
         bot picks up any turn of its own in the guilds this process owns."""
         if self.clock is not None:
             self.clock.wake()
+        self.tournaments.wake()
         if self.bot_turns is not None:
             self.bot_turns.resume_soon()
 
@@ -251,6 +259,7 @@ class Service:
             await self.bot_turns.close()
         if self.clock is not None:
             await self.clock.stop()
+        await self.tournaments.stop()
         await self.store.close()
         if self._checking is not None:
             with contextlib.suppress(asyncio.CancelledError):

@@ -385,9 +385,11 @@ class MatchService:
         channel_id: int,
         challenge_id: int | None = None,
         lobby_id: int | None = None,
+        tournament_game: tuple[int, int] | None = None,
     ) -> MatchView:
         """Insert a match with these (engine) options and players, seat 0 first, and play any forced moves of
-        the start. Closes the challenge or lobby it came from in the same transaction."""
+        the start. Closes the challenge or lobby it came from in the same transaction, or records it as a
+        tournament game's match (TournamentGameTaken if that game has one already)."""
         rules = self.rules(game)
         state = rules.new(len(seats), options, seed)
         now = self.now()
@@ -410,7 +412,9 @@ class MatchService:
         if seat is not None and not players[seat].is_ai:
             new = replace(new, deadline=now + turn_timeout)
         try:
-            row = await self.store.insert_match(new, challenge_id=challenge_id, lobby_id=lobby_id)
+            row = await self.store.insert_match(
+                new, challenge_id=challenge_id, lobby_id=lobby_id, tournament_game=tournament_game
+            )
         except ChannelTaken:
             try:
                 busy = await self._stored(self.store.active_match_in_channel(channel_id))
@@ -699,6 +703,17 @@ class MatchService:
         finished = await self._finished(self.view_of(finished_row(row, finish)), by_user=by_user, early=early)
         self.changed(finished.match)
         return finished
+
+    async def impose(self, match_id: int, outcome: Outcome) -> Finished | None:
+        """End an active match with a result nobody played (a tournament's adjudication at its deadline, or
+        an abort): rated like any end of a rated match, unless `outcome` aborts it. None when the match is
+        over already."""
+        async with self.lock(match_id):
+            try:
+                row = await self.active_row(match_id)
+            except MatchOver:
+                return None
+            return await self.end_without_move(row, outcome, by_user=None)
 
     async def _finished(
         self, view: MatchView, *, by_user: int | None, early: Termination | None = None

@@ -13,6 +13,7 @@ from string import Formatter
 import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
+from discord import app_commands
 from discord.ext import commands as ext
 
 from bot.client import EXTENSIONS
@@ -149,8 +150,14 @@ def _translated_names(locale: str) -> list[tuple[str, list[str]]]:
         for _, cog in inspect.getmembers(module, inspect.isclass):
             if issubclass(cog, ext.Cog) and cog.__module__ == module.__name__:
                 for command in cog.__cog_app_commands__:
-                    options = [tr.pgettext(COMMAND_CONTEXT, p.name) for p in command.parameters]
-                    found.append((tr.pgettext(COMMAND_CONTEXT, command.name), options))
+                    group = command if isinstance(command, app_commands.Group) else None
+                    for leaf in group.commands if group is not None else [command]:  # /tournament create
+                        assert isinstance(leaf, app_commands.Command)
+                        options = [tr.pgettext(COMMAND_CONTEXT, p.name) for p in leaf.parameters]
+                        name = tr.pgettext(COMMAND_CONTEXT, leaf.name)
+                        if group is not None:
+                            name = f"{tr.pgettext(COMMAND_CONTEXT, group.name)} {name}"
+                        found.append((name, options))
     assert len(found) >= 15
     return found
 

@@ -6,6 +6,7 @@ the database (as the running bot does) equals the database."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -23,6 +24,8 @@ from bot.service.checkdb import check_database
 from bot.service.records import AI_LEVELS, TakebackRequested
 from bot.service.store import open_store
 from bot.service.store.postgres import with_search_path
+from bot.service.tournaments.model import Format
+from bot.service.tournaments.model import Settings as TournamentSettings
 from bot.service.transfer import INTERNAL_TABLES, TransferError, transfer
 from tests.entry_helpers import closed_port, run
 from tests.service.conftest import FakeClock
@@ -83,6 +86,13 @@ async def fill(url: str, clock: FakeClock) -> None:
         )
         await service.messages.challenge_posted(challenge.id, CHANNEL + 3, 7771)
         await service.store.put_meta("commands-global.sha256", "f00d")
+        # A Swiss event running its first round (its match in a channel of its own), an action left undone.
+        host = service.tournaments
+        host.channel_for = lambda t, action: asyncio.sleep(0, result=CHANNEL + 4)  # type: ignore[assignment]
+        event = await host.create(GUILD, CHANNEL, ALICE, TournamentSettings("paint", Format.SWISS, rounds=1))
+        await host.join(event.id, ALICE)
+        await host.join(event.id, CAROL)
+        assert (await host.begin(event.id, ALICE)).round_games()[0].match_id is not None
     finally:
         await service.store.close()
 

@@ -13,6 +13,7 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from bot.service.records import (
@@ -55,6 +56,42 @@ class ChannelTaken(StoreConflict):
 
 class LobbyChanged(StoreConflict):
     """A lobby's members are no longer the players a match was about to start with."""
+
+
+class TournamentGameTaken(StoreConflict):
+    """A match of this tournament game was opened already (`insert_match`'s `tournament_game`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """A tournament's row: the snapshot (the service's JSON of the value) at `version`."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str
+    version: int
+    snapshot: str
+    wakeup: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentWrite:
+    """What one step writes: the new snapshot, its status, when its clock is due next, and its players."""
+
+    status: str
+    snapshot: str
+    wakeup: float | None
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    """One action a step asked for and the host has not marked done."""
+
+    id: int
+    tournament_id: int
+    action: Any
 
 
 class ShardFilter(Protocol):
@@ -417,12 +454,20 @@ class MatchStore(Protocol):
     # ------------------------------------------------------------------------------------------- matches
 
     async def insert_match(
-        self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
+        self,
+        new: NewMatch,
+        *,
+        challenge_id: int | None = None,
+        lobby_id: int | None = None,
+        tournament_game: tuple[int, int] | None = None,
     ) -> MatchRecord:
-        """Insert a match and its seats, and close the challenge or lobby it came from, in one transaction.
+        """Insert a match and its seats, and close the challenge or lobby it came from, in one transaction;
+        with `tournament_game` (tournament id, game number), record it as that game's match in the same
+        transaction.
 
         Raises ChannelTaken if the channel has an active match, StoreConflict if the challenge or lobby has
-        moved on, LobbyChanged if the lobby's members are not the match's players any more."""
+        moved on, LobbyChanged if the lobby's members are not the match's players any more,
+        TournamentGameTaken if the tournament game has a match already."""
         ...
 
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
@@ -656,4 +701,56 @@ class MatchStore(Protocol):
     async def claim_turn_reminder(self, match_id: int, deadline: float, now: float) -> bool:
         """Mark the turn that ends at `deadline` reminded, if the match is still active at that deadline and
         it was not marked yet: True once per turn, so a reminder is sent at most once."""
+        ...
+
+    # --------------------------------------------------------------------------------------- tournaments
+
+    async def insert_tournament(
+        self, guild_id: int | None, channel_id: int, now: float, build: Callable[[int], TournamentWrite]
+    ) -> int:
+        """A new tournament at version 1: `build` makes its first write from the id the database gave it."""
+        ...
+
+    async def get_tournament(self, tournament_id: int) -> StoredTournament | None: ...
+
+    async def save_tournament(
+        self,
+        tournament_id: int,
+        expected_version: int,
+        write: TournamentWrite,
+        actions: Sequence[Any],
+        now: float,
+    ) -> list[OutboxItem] | None:
+        """Write a step if the row is still at `expected_version` (then at version + 1), and put `actions`
+        (JSON values) in the outbox in the same transaction: the outbox items, in order; None when another
+        writer got there first (nothing written)."""
+        ...
+
+    async def pending_actions(self, tournament_id: int | None = None) -> list[OutboxItem]:
+        """The outbox items not marked done (of one tournament, or of all), in the order they were written."""
+        ...
+
+    async def action_done(self, item_id: int) -> None: ...
+
+    async def live_tournaments(
+        self, *, guild_id: int | None = None, shards: ShardFilter | None = None
+    ) -> list[StoredTournament]:
+        """The tournaments open or running (in one guild, or in the guilds `shards` owns), oldest first."""
+        ...
+
+    async def next_tournament_wakeup(self, *, shards: ShardFilter | None = None) -> float | None: ...
+    async def due_tournaments(self, now: float, *, shards: ShardFilter | None = None) -> list[int]:
+        """The tournaments whose clock is due by `now`."""
+        ...
+
+    async def tournament_match(self, tournament_id: int, game_number: int) -> int | None:
+        """The match opened for a tournament game, if any."""
+        ...
+
+    async def tournament_of_match(self, match_id: int) -> tuple[int, int] | None:
+        """(tournament id, game number) of a tournament's match; None for any other match."""
+        ...
+
+    async def tournaments_of_user(self, user_id: int, limit: int = 10) -> list[StoredTournament]:
+        """The tournaments a user played in (any status), newest first."""
         ...

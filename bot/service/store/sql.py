@@ -41,10 +41,14 @@ from bot.service.store.base import (
     ChannelTaken,
     DamagedRow,
     LobbyChanged,
+    OutboxItem,
     RatingCompute,
     Row,
     ShardFilter,
     StoreConflict,
+    StoredTournament,
+    TournamentGameTaken,
+    TournamentWrite,
     history_from_rows,
     history_query,
     joined_matches,
@@ -250,9 +254,23 @@ class SqlStore:
         return match_from_row(rows[0], seats, self.json_value)
 
     async def insert_match(
-        self, new: NewMatch, *, challenge_id: int | None = None, lobby_id: int | None = None
+        self,
+        new: NewMatch,
+        *,
+        challenge_id: int | None = None,
+        lobby_id: int | None = None,
+        tournament_game: tuple[int, int] | None = None,
     ) -> MatchRecord:
         async with self._transaction() as tx:
+            if tournament_game is not None:
+                taken = await tx.fetch(
+                    "SELECT match_id FROM tournament_matches WHERE tournament_id = ? AND game_number = ?",
+                    *tournament_game,
+                )
+                if taken:
+                    raise TournamentGameTaken(
+                        f"tournament game {tournament_game} has match {taken[0]['match_id']}"
+                    )
             if challenge_id is not None:
                 rows = await tx.fetch("SELECT status FROM challenges WHERE id = ?{FOR_UPDATE}", challenge_id)
                 if not rows or rows[0]["status"] != ChallengeStatus.PENDING:
@@ -316,6 +334,16 @@ class SqlStore:
                 )
                 if changed != 1:
                     raise StoreConflict(f"lobby {lobby_id} is no longer open")
+            if tournament_game is not None:
+                try:
+                    await tx.run(
+                        "INSERT INTO tournament_matches (tournament_id, game_number, match_id) "
+                        "VALUES (?, ?, ?)",
+                        *tournament_game,
+                        match_id,
+                    )
+                except Exception as error:  # a concurrent process opened it meanwhile (the primary key)
+                    raise TournamentGameTaken(f"tournament game {tournament_game} has a match") from error
         row = await self.get_match(match_id)
         assert row is not None
         return row
@@ -1018,6 +1046,161 @@ class SqlStore:
             deadline,
         )
         return changed == 1
+
+    # --------------------------------------------------------------------------------------- tournaments
+
+    @staticmethod
+    def _tournament(r: Row) -> StoredTournament:
+        return StoredTournament(
+            id=r["id"],
+            guild_id=r["guild_id"],
+            channel_id=r["channel_id"],
+            status=r["status"],
+            version=r["version"],
+            snapshot=r["snapshot"],
+            wakeup=r["wakeup"],
+        )
+
+    _TOURNAMENT_COLUMNS = "id, guild_id, channel_id, status, version, snapshot, wakeup"
+
+    async def _write_players(self, tx: Tx, tournament_id: int, players: Sequence[int]) -> None:
+        known = {
+            r["user_id"]
+            for r in await tx.fetch(
+                "SELECT user_id FROM tournament_players WHERE tournament_id = ?", tournament_id
+            )
+        }
+        await tx.run_many(
+            "INSERT INTO tournament_players (tournament_id, user_id) VALUES (?, ?)",
+            [(tournament_id, user) for user in dict.fromkeys(players) if user not in known],
+        )
+
+    async def insert_tournament(
+        self, guild_id: int | None, channel_id: int, now: float, build: Callable[[int], TournamentWrite]
+    ) -> int:
+        async with self._transaction() as tx:
+            [row] = await tx.fetch(
+                "INSERT INTO tournaments (guild_id, channel_id, status, version, snapshot, created_at, "
+                "updated_at) VALUES (?, ?, 'open', 0, '', ?, ?) RETURNING id",
+                guild_id,
+                channel_id,
+                now,
+                now,
+            )
+            tournament_id: int = row["id"]
+            write = build(tournament_id)
+            await tx.run(
+                "UPDATE tournaments SET status = ?, version = 1, snapshot = ?, wakeup = ? WHERE id = ?",
+                write.status,
+                write.snapshot,
+                write.wakeup,
+                tournament_id,
+            )
+            await self._write_players(tx, tournament_id, write.players)
+        return tournament_id
+
+    async def get_tournament(self, tournament_id: int) -> StoredTournament | None:
+        row = await self._fetchone(
+            f"SELECT {self._TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", tournament_id
+        )
+        return None if row is None else self._tournament(row)
+
+    async def save_tournament(
+        self,
+        tournament_id: int,
+        expected_version: int,
+        write: TournamentWrite,
+        actions: Sequence[Any],
+        now: float,
+    ) -> list[OutboxItem] | None:
+        version = expected_version + 1
+        async with self._transaction() as tx:
+            changed = await tx.run(
+                "UPDATE tournaments SET status = ?, version = ?, snapshot = ?, wakeup = ?, updated_at = ? "
+                "WHERE id = ? AND version = ?",
+                write.status,
+                version,
+                write.snapshot,
+                write.wakeup,
+                now,
+                tournament_id,
+                expected_version,
+            )
+            if changed != 1:
+                return None
+            await self._write_players(tx, tournament_id, write.players)
+            items = []
+            for action in actions:
+                [row] = await tx.fetch(
+                    "INSERT INTO tournament_outbox (tournament_id, version, action) "
+                    "VALUES (?, ?, ?) RETURNING id",
+                    tournament_id,
+                    version,
+                    self._to_json(action),
+                )
+                items.append(OutboxItem(row["id"], tournament_id, action))
+        return items
+
+    async def pending_actions(self, tournament_id: int | None = None) -> list[OutboxItem]:
+        where, params = _where(("tournament_id", tournament_id))
+        rows = await self._fetch(
+            "SELECT id, tournament_id, action FROM tournament_outbox WHERE done = {FALSE}"
+            + where
+            + " ORDER BY id",
+            *params,
+        )
+        return [OutboxItem(r["id"], r["tournament_id"], self.json_value(r["action"])) for r in rows]
+
+    async def action_done(self, item_id: int) -> None:
+        await self._write("UPDATE tournament_outbox SET done = {TRUE} WHERE id = ?", item_id)
+
+    async def live_tournaments(
+        self, *, guild_id: int | None = None, shards: ShardFilter | None = None
+    ) -> list[StoredTournament]:
+        where, params = _where(("guild_id", guild_id))
+        rows = await self._fetch(
+            f"SELECT {self._TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ('open', 'running') "
+            f"AND {_shard_filter(shards)}{where} ORDER BY id",
+            *params,
+        )
+        return [self._tournament(r) for r in rows]
+
+    async def next_tournament_wakeup(self, *, shards: ShardFilter | None = None) -> float | None:
+        row = await self._fetchone(
+            "SELECT MIN(wakeup) AS wakeup FROM tournaments "
+            f"WHERE wakeup IS NOT NULL AND {_shard_filter(shards)}"
+        )
+        return None if row is None or row["wakeup"] is None else float(row["wakeup"])
+
+    async def due_tournaments(self, now: float, *, shards: ShardFilter | None = None) -> list[int]:
+        rows = await self._fetch(
+            f"SELECT id FROM tournaments WHERE wakeup <= ? AND {_shard_filter(shards)} ORDER BY wakeup", now
+        )
+        return [r["id"] for r in rows]
+
+    async def tournament_match(self, tournament_id: int, game_number: int) -> int | None:
+        row = await self._fetchone(
+            "SELECT match_id FROM tournament_matches WHERE tournament_id = ? AND game_number = ?",
+            tournament_id,
+            game_number,
+        )
+        return None if row is None else int(row["match_id"])
+
+    async def tournament_of_match(self, match_id: int) -> tuple[int, int] | None:
+        row = await self._fetchone(
+            "SELECT tournament_id, game_number FROM tournament_matches WHERE match_id = ?", match_id
+        )
+        return None if row is None else (int(row["tournament_id"]), int(row["game_number"]))
+
+    async def tournaments_of_user(self, user_id: int, limit: int = 10) -> list[StoredTournament]:
+        rows = await self._fetch(
+            "SELECT t.id, t.guild_id, t.channel_id, t.status, t.version, t.snapshot, t.wakeup "
+            "FROM tournament_players p "
+            "JOIN tournaments t ON t.id = p.tournament_id WHERE p.user_id = ? ORDER BY t.id DESC LIMIT ?",
+            user_id,
+            limit,
+        )
+        return [self._tournament(r) for r in rows]
 
 
 async def migrate_step(tx: Tx, index: int, kind: Kind, json_value: Callable[[Any], Any]) -> None:

@@ -9,4 +9,7 @@
   abort, post the podium), then reports back with `MatchOpened` / `MatchEnded` / `Tick`.
 - `texts`: standings, pairings and the podium in words (`Text`, translated by the Discord layer);
   `renderer.standings` draws the table and the podium.
+- `host`: the wiring (not pure): loads, steps, persists (snapshot with a version, actions in an outbox) and
+  carries out the actions through the match service; the turn clock's timer; `recover` at start-up.
+  `codec`: the value and its actions as JSON for the store.
 """

@@ -13,8 +13,9 @@ The rules:
   (`Adjudicate`, once); the host applies `adjudicate` and reports the result like any other. A seat that
   never moved loses by forfeit (no-show), which is unrated (`is_rated`).
 - Withdrawing while running: the player is paired no more; a match they are still playing is resigned
-  (`ResignMatch`). In a round robin their later games are forfeits won by the opponent (no match opens).
-  Their results stay in the standings (FIDE's practice for a Swiss).
+  (`ResignMatch`), a game whose match has not opened yet is lost by forfeit at once (its match, should it
+  open after all, is aborted: `AbortMatch`). In a round robin their later games are forfeits won by the
+  opponent (no match opens). Their results stay in the standings (FIDE's practice for a Swiss).
 - Swiss rounds: `Settings.rounds`, or `swiss.default_rounds`; if no pairing without a rematch is
   left, the event finishes early. Round robin: n - 1 rounds (odd n: n), twice when double.
 - Arena: from the start until `ends_at` free players are paired at once (see `arena`); players may join
@@ -325,7 +326,19 @@ def _leave(t: Tournament, event: Leave) -> Step:
         for g in t.running_games()
         if event.user_id in g.seats and g.match_id is not None
     ]
-    return Step(replace(t, players=players), tuple(actions))
+    # A game whose match has not opened yet is lost by forfeit now (its match is aborted if it opens).
+    games, forfeited = [], False
+    for game in t.games:
+        if game.result is None and game.match_id is None and event.user_id in game.seats:
+            places = [2 if user == event.user_id else 1 for user in game.seats]
+            game = replace(game, result=Result.from_places(places, ResultKind.FORFEIT))
+            forfeited = True
+        games.append(game)
+    left = replace(t, players=players, games=tuple(games))
+    if not forfeited:
+        return Step(left, tuple(actions))
+    after = _arena_pair(left, event.at) if t.settings.format is Format.ARENA else _after_round(left, event.at)
+    return Step(after.tournament, (*actions, *after.actions))
 
 
 def _start(t: Tournament, at: float) -> Step:
@@ -349,11 +362,13 @@ def _start(t: Tournament, at: float) -> Step:
 
 
 def _opened(t: Tournament, event: MatchOpened) -> Step:
-    games = tuple(
-        replace(g, match_id=event.match_id) if g.number == event.game and g.match_id is None else g
-        for g in t.games
-    )
-    return Step(replace(t, games=games))
+    """Record the match of a game; a game already decided (a player withdrew first) has it aborted."""
+    game = next((g for g in t.games if g.number == event.game and g.match_id is None), None)
+    if game is None:
+        return Step(t)
+    games = tuple(replace(g, match_id=event.match_id) if g is game else g for g in t.games)
+    aborts: tuple[Action, ...] = (AbortMatch(event.match_id),) if game.result is not None else ()
+    return Step(replace(t, games=games), aborts)
 
 
 def _ended(t: Tournament, event: MatchEnded) -> Step:

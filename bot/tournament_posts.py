@@ -1,0 +1,160 @@
+"""The Discord side of the tournament host (bot/service/tournaments/host.py): a thread of the tournament's
+channel for each match (one channel holds one match), the first board in it, and the host's announcements in
+the tournament's channel, in the server's language: pairings (with pings), standings and the podium (text
+and an image drawn on the board pool, off the event loop), and a cancellation."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Mapping
+from dataclasses import replace
+
+import discord
+
+from bot.i18n import Tr, translations
+from bot.parts import Parts
+from bot.service.records import MatchView
+from bot.service.tournaments import lifecycle, texts
+from bot.service.tournaments.model import Tournament
+from bot.service.tournaments.standings import Standing, compute
+from renderer.standings import Row, podium_png, standings_png
+
+log = logging.getLogger(__name__)
+
+
+def draw_standings(rows: list[Row], tiebreaks: list[str], title: str, theme: str, locale: str) -> bytes:
+    """The standings table image (run on the board pool)."""
+    return standings_png(rows, tiebreaks, title, theme=theme, translations=translations(locale))
+
+
+def draw_podium(rows: list[Row], title: str, theme: str, locale: str) -> bytes:
+    """The podium image (run on the board pool)."""
+    return podium_png(rows, title, theme=theme, translations=translations(locale))
+
+
+def as_of(t: Tournament) -> Tournament:
+    """The tournament as its standings' title should name it: after the last round whose games all ended
+    (the next round opens in the same step that asks for the standings)."""
+    if t.round and any(g.result is None for g in t.round_games()):
+        return replace(t, round=t.round - 1)
+    return t
+
+
+def rows_of(table: list[Standing], names: Mapping[int, str]) -> list[Row]:
+    return [
+        Row(
+            s.place,
+            names.get(s.user_id, str(s.user_id)),
+            s.score,
+            s.tiebreaks,
+            s.played,
+            withdrawn=s.withdrawn,
+            on_fire=s.on_fire,
+        )
+        for s in table
+    ]
+
+
+class TournamentPosts:
+    """Wired to `service.tournaments` (`channel_for`, `announce`, `opened`) by the tournaments cog."""
+
+    def __init__(self, parts: Parts, client: discord.Client) -> None:
+        self.parts = parts
+        self.client = client
+
+    def wire(self) -> None:
+        host = self.parts.service.tournaments
+        host.channel_for = self.channel_for
+        host.announce = self.announce
+        host.opened = self.opened
+
+    def names(self, user_ids: list[int]) -> dict[int, str]:
+        """Display names for images (mentions are for text)."""
+        known = self.parts.names.known
+        out = {}
+        for user in user_ids:
+            found = known.get(user)
+            if found is None:
+                member = self.client.get_user(user)
+                found = member.display_name if member is not None else str(user)
+            out[user] = found
+        return out
+
+    async def _tr(self, t: Tournament) -> Tr:
+        return await self.parts.looks.public_tr(t.guild_id or None)
+
+    async def channel_for(self, t: Tournament, action: lifecycle.OpenMatch) -> int:
+        """A public thread of the tournament's channel for one match."""
+        tr = await self._tr(t)
+        names = self.names(list(action.seats))
+        title = tr(
+            "Tournament #{number}, round {round}: {players}",
+            number=t.id,
+            round=action.round,
+            players=" – ".join(names[u] for u in action.seats),
+        )
+        channel = self.client.get_channel(t.channel_id) or await self.client.fetch_channel(t.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise RuntimeError(f"tournament {t.id}: channel {t.channel_id} cannot hold threads")
+        thread = await channel.create_thread(name=title[:100], type=discord.ChannelType.public_thread)
+        return thread.id
+
+    async def opened(self, t: Tournament, match: MatchView) -> None:
+        """Post the first board of a tournament match in its thread."""
+        tr = await self._tr(t)
+        headline = tr("Tournament #{number}, round {round}. The match begins.", number=t.id, round=t.round)
+        board = await self.parts.boards.board(match, headline=headline, tr=tr)
+        await self.parts.posts.post_board(match, board)
+
+    async def _send(
+        self, t: Tournament, content: str, image: bytes | None = None, *, ping: bool = False
+    ) -> None:
+        mentions = discord.AllowedMentions(users=True) if ping else discord.AllowedMentions.none()
+        channel = self.parts.channels.channel(t.channel_id)
+        if image is None:
+            await channel.send(content[:2000], allowed_mentions=mentions)
+        else:
+            file = discord.File(io.BytesIO(image), filename="standings.png")
+            await channel.send(content[:2000], file=file, allowed_mentions=mentions)
+
+    async def standings_image(self, t: Tournament, table: list[Standing], tr: Tr, *, final: bool) -> bytes:
+        names = self.names([s.user_id for s in table])
+        theme = await self.parts.looks.theme_for(None, t.guild_id or None)
+        keys = [tb.value for tb in t.settings.tiebreak_order()]
+        title = tr.text(texts.title(as_of(t), final))
+        return await self.parts.runtime.drawing.picture(
+            draw_standings, rows_of(table, names), keys, title, theme, tr.locale
+        )
+
+    async def announce(self, t: Tournament, action: lifecycle.Action) -> None:
+        tr = await self._tr(t)
+        if isinstance(action, lifecycle.PostPairings):
+            await self._send(t, tr.text(texts.pairings(t, action.round, {})))
+        elif isinstance(action, lifecycle.Ping):
+            mentions = " ".join(f"<@{u}>" for u in dict.fromkeys(action.user_ids))
+            await self._send(
+                t,
+                tr(
+                    "{players}: round {round} of tournament #{number} has begun. Your matches are in their "
+                    "threads below.",
+                    players=mentions,
+                    round=action.round,
+                    number=t.id,
+                ),
+                ping=True,
+            )
+        elif isinstance(action, lifecycle.PostStandings):
+            table = compute(t)
+            text = tr.text(texts.standings(as_of(t), table, {}, final=action.final))
+            await self._send(t, text, await self.standings_image(t, table, tr, final=action.final))
+        elif isinstance(action, lifecycle.Podium):
+            names = self.names([s.user_id for s in action.places])
+            theme = await self.parts.looks.theme_for(None, t.guild_id or None)
+            title = tr("Tournament #{number}: the podium", number=t.id)
+            image = await self.parts.runtime.drawing.picture(
+                draw_podium, rows_of(list(action.places), names), title, theme, tr.locale
+            )
+            await self._send(t, tr.text(texts.podium(t, action.places, {})), image)
+        elif isinstance(action, lifecycle.Cancelled):
+            await self._send(t, tr("Tournament #{number} was cancelled.", number=t.id))

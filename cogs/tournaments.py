@@ -1,0 +1,327 @@
+"""/tournament: create, join, leave, start, standings, pairings, cancel and list events (the host runs them:
+bot/service/tournaments/host.py; its posts: bot/tournament_posts.py). Replies in the user's language; the
+event's own posts in the server's."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import Tr, for_user
+from bot.replies import UserError
+from bot.service.tournaments import texts
+from bot.service.tournaments.model import DeadlineRule, Format, Settings, Status, Tournament
+from bot.service.tournaments.standings import compute
+from bot.tournament_posts import TournamentPosts, as_of
+from cogs import GAME_CHOICES, game_name
+from cogs.common import (
+    Interaction,
+    channel_id_of,
+    duration_text,
+    is_server_manager,
+    names_of,
+    parts_of,
+    service_of,
+)
+from cogs.play import TIMEOUT_CHOICES, Play
+from games.texts import N_, Text
+
+FORMAT_WORDS = {
+    Format.SWISS: N_("Swiss"),
+    Format.ROUND_ROBIN: N_("round robin"),
+    Format.ARENA: N_("arena"),
+}
+FORMAT_CHOICES = [
+    app_commands.Choice(name="Swiss", value=Format.SWISS.value),
+    app_commands.Choice(name="Round robin", value=Format.ROUND_ROBIN.value),
+    app_commands.Choice(name="Arena", value=Format.ARENA.value),
+]
+RULE_CHOICES = [
+    app_commands.Choice(name="Draw", value=DeadlineRule.DRAW.value),
+    app_commands.Choice(name="Loss for the player to move", value=DeadlineRule.LOSS_TO_MOVE.value),
+]
+STATUS_WORDS = {
+    Status.OPEN: N_("open for players"),
+    Status.RUNNING: N_("running"),
+    Status.FINISHED: N_("finished"),
+    Status.CANCELLED: N_("cancelled"),
+}
+DEFAULT_TURN_MINUTES = 24 * 60
+
+
+def summary(t: Tournament, tr: Tr) -> str:
+    """One line: "#3 Paint Swiss, 5 rounds, 1 day per turn: 6 players, running (round 2 of 5)"."""
+    s = t.settings
+    shape = tr(FORMAT_WORDS[s.format])
+    if s.format is Format.ARENA:
+        shape = tr("{format} of {duration}", format=shape, duration=duration_text(s.duration_s, tr))
+    elif t.rounds_total or s.rounds:
+        rounds = t.rounds_total or s.rounds or 0
+        shape = tr.ngettext(
+            "{format}, {count} round", "{format}, {count} rounds", rounds, format=shape, count=rounds
+        )
+    state = tr(STATUS_WORDS[t.status])
+    if t.status is Status.RUNNING and t.rounds_total:
+        state = tr("{state} (round {round} of {total})", state=state, round=t.round, total=t.rounds_total)
+    players = sum(1 for p in t.players if p.active)
+    return f"**#{t.id}** {_line(tr, game_name(s.game), shape, duration_text(s.turn_s, tr), players, state)}"
+
+
+def _line(tr: Tr, game: str, shape: str, turn: str, players: int, state: str) -> str:
+    return tr.ngettext(
+        "{game} {shape}, {turn} per turn: {count} player, {state}",
+        "{game} {shape}, {turn} per turn: {count} players, {state}",
+        players,
+        game=game,
+        shape=shape,
+        turn=turn,
+        count=players,
+        state=state,
+    )
+
+
+class Tournaments(commands.Cog):
+    """Swiss, round robin and arena events that run themselves."""
+
+    group = app_commands.Group(
+        name="tournament", description="Swiss, round robin and arena events", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        TournamentPosts(parts_of(self.bot), self.bot).wire()
+
+    @group.command(name="create", description="Create an event: players join, then it runs itself")
+    @app_commands.describe(
+        game="Which game",
+        format="Swiss (paired by score), round robin (everyone meets everyone) or arena (timed, re-paired)",
+        rounds="Swiss: the number of rounds (default: enough to find a winner)",
+        duration="Arena: minutes of play",
+        turn_timeout="Time per turn in the event's matches",
+        rated="Whether the games count for ratings (forfeits never do)",
+        starts_in="Start by itself after this many minutes (default: /tournament start)",
+        role="Only members with this role may join",
+        max_players="Player limit",
+        round_hours="A round's deadline in hours (default: none, a round waits for its last match)",
+        deadline_rule="What a match still running at the deadline becomes",
+        options="The game's options, as in /play (board=hex5 ...)",
+        seats="Players per table: 3 or 4 for TilingKing tables (Swiss)",
+        double="Round robin: play everyone twice",
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, deadline_rule=RULE_CHOICES)
+    @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
+    async def create(
+        self,
+        interaction: Interaction,
+        game: str,
+        format: str,
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        duration: app_commands.Range[int, 1, 10080] | None = None,
+        turn_timeout: int | None = None,
+        rated: bool = True,
+        starts_in: app_commands.Range[int, 1, 43200] | None = None,
+        role: discord.Role | None = None,
+        max_players: app_commands.Range[int, 2, 1000] | None = None,
+        round_hours: app_commands.Range[int, 1, 720] | None = None,
+        deadline_rule: str = DeadlineRule.DRAW.value,
+        options: str | None = None,
+        seats: app_commands.Range[int, 2, 4] = 2,
+        double: bool = False,
+    ) -> None:
+        service = service_of(interaction)
+        play = self.bot.get_cog("Play")
+        given = play._given_options(game, options, lobby=False) if isinstance(play, Play) else {}
+        now = service.now()
+        settings = Settings(
+            game,
+            Format(format),
+            given,
+            seats=seats,
+            rounds=rounds,
+            double=double,
+            duration_s=(duration or 60) * 60,
+            turn_s=(turn_timeout or DEFAULT_TURN_MINUTES) * 60,
+            round_s=round_hours * 3600 if round_hours is not None else None,
+            deadline_rule=DeadlineRule(deadline_rule),
+            rated=rated,
+            starts_at=now + starts_in * 60 if starts_in is not None else None,
+            role_id=role.id if role is not None else None,
+            max_players=max_players,
+        )
+        t = await service.tournaments.create(
+            interaction.guild_id,
+            channel_id_of(interaction),
+            interaction.user.id,
+            settings,
+            limited=not is_server_manager(interaction),
+        )
+        public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
+        lines = [
+            public("{organiser} created a tournament.", organiser=interaction.user.mention),
+            summary(t, public),
+        ]
+        if role is not None:
+            lines.append(public("Open to members with the {role} role.", role=role.mention))
+        if starts_in is not None:
+            lines.append(
+                public("It starts by itself {when}.", when=f"<t:{int(settings.starts_at or now)}:R>")
+            )
+        lines.append(
+            public(
+                "Join with {join} (tournament #{number}); the organiser starts it with {start}.",
+                join=public.command("tournament join"),
+                start=public.command("tournament start"),
+                number=t.id,
+            )
+        )
+        await interaction.response.send_message(
+            "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def _number(self, interaction: Interaction, number: int | None) -> Tournament:
+        """The tournament named, else the only open or running one of this server."""
+        host = service_of(interaction).tournaments
+        if number is not None:
+            return await host.get(number, guild_id=interaction.guild_id)
+        live = await host.live(interaction.guild_id or 0)
+        if len(live) == 1:
+            return live[0]
+        if not live:
+            raise UserError(
+                Text("No tournament is open or running here. Create one with {/tournament create}.")
+            )
+        raise UserError(Text("Several tournaments run here: give the number (see {/tournament list})."))
+
+    @group.command(name="join", description="Join an event")
+    @app_commands.describe(number="The tournament's number (default: the only one here)")
+    async def join(self, interaction: Interaction, number: int | None = None) -> None:
+        t = await self._number(interaction, number)
+        roles = frozenset(r.id for r in getattr(interaction.user, "roles", ()))
+        t = await service_of(interaction).tournaments.join(t.id, interaction.user.id, roles)
+        names_of(interaction).remember(interaction.user)
+        public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
+        joined = sum(1 for p in t.players if p.active)
+        await interaction.response.send_message(
+            public.ngettext(
+                "{player} joined tournament #{number} ({count} player).",
+                "{player} joined tournament #{number} ({count} players).",
+                joined,
+                player=interaction.user.mention,
+                number=t.id,
+                count=joined,
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @group.command(name="leave", description="Leave an event (once it runs: withdraw from it)")
+    @app_commands.describe(number="The tournament's number (default: the only one here)")
+    async def leave(self, interaction: Interaction, number: int | None = None) -> None:
+        t = await self._number(interaction, number)
+        t = await service_of(interaction).tournaments.leave(t.id, interaction.user.id)
+        tr = for_user(interaction)
+        if t.status is Status.OPEN:
+            text = tr("You left tournament #{number}.", number=t.id)
+        else:
+            text = tr("You withdrew from tournament #{number}; your results so far stay.", number=t.id)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @group.command(name="start", description="Start an event now (its organiser or Manage Server)")
+    @app_commands.describe(number="The tournament's number (default: the only one here)")
+    async def start(self, interaction: Interaction, number: int | None = None) -> None:
+        t = await self._number(interaction, number)
+        await interaction.response.defer(ephemeral=True)  # the pairings and pings are the public posts
+        t = await service_of(interaction).tournaments.begin(
+            t.id, interaction.user.id, manager=is_server_manager(interaction)
+        )
+        tr = for_user(interaction)
+        await interaction.followup.send(tr("Tournament #{number} has started.", number=t.id), ephemeral=True)
+
+    @group.command(name="cancel", description="Cancel an event (its organiser or Manage Server)")
+    @app_commands.describe(number="The tournament's number (default: the only one here)")
+    async def cancel(self, interaction: Interaction, number: int | None = None) -> None:
+        t = await self._number(interaction, number)
+        await interaction.response.defer(ephemeral=True)
+        t = await service_of(interaction).tournaments.cancel(
+            t.id, interaction.user.id, manager=is_server_manager(interaction)
+        )
+        tr = for_user(interaction)
+        await interaction.followup.send(tr("Tournament #{number} is cancelled.", number=t.id), ephemeral=True)
+
+    @group.command(name="standings", description="An event's standings, as text and as an image")
+    @app_commands.describe(number="The tournament's number (default: the only one here)")
+    async def standings(self, interaction: Interaction, number: int | None = None) -> None:
+        t = await self._number(interaction, number)
+        await interaction.response.defer()
+        tr = for_user(interaction)
+        table = compute(t)
+        final = t.status is Status.FINISHED
+        text = tr.text(texts.standings(as_of(t), table, {}, final=final))
+        posts = TournamentPosts(parts_of(interaction), self.bot)
+        image = await posts.standings_image(t, table, tr, final=final)
+        await interaction.followup.send(
+            text[:2000],
+            file=discord.File(io.BytesIO(image), filename="standings.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @group.command(name="pairings", description="A round's pairings (default: the current round)")
+    @app_commands.describe(number="The tournament's number (default: the only one here)", round="Which round")
+    async def pairings(
+        self, interaction: Interaction, number: int | None = None, round: int | None = None
+    ) -> None:
+        t = await self._number(interaction, number)
+        tr = for_user(interaction)
+        wanted = round if round is not None else t.round
+        if not 1 <= wanted <= t.round:
+            raise UserError(Text("Tournament #{number} has no round {round} yet.", number=t.id, round=wanted))
+        await interaction.response.send_message(
+            tr.text(texts.pairings(t, wanted, {}))[:2000],
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @group.command(name="list", description="The open and running events of this server")
+    async def list(self, interaction: Interaction) -> None:
+        tr = for_user(interaction)
+        live = await service_of(interaction).tournaments.live(interaction.guild_id or 0)
+        if not live:
+            text = tr("No tournament is open or running here. Create one with {/tournament create}.")
+        else:
+            text = "\n".join(summary(t, tr) for t in live[:15])
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+
+def tournament_lines(tournaments: list[Tournament], user_id: int, tr: Tr) -> list[str]:
+    """/history's and /stats' lines about a user's events: "#3 Paint Swiss: 2nd of 8 (finished)"."""
+    lines = []
+    for t in tournaments:
+        table = compute(t)
+        mine = next((s for s in table if s.user_id == user_id), None)
+        if mine is None:
+            continue
+        lines.append(
+            tr(
+                "#{number} {game} {format}: place {place} of {count}, score {points} ({state})",
+                number=t.id,
+                game=game_name(t.settings.game),
+                format=tr(FORMAT_WORDS[t.settings.format]),
+                place=mine.place,
+                count=len(table),
+                points=texts.points(mine.score),
+                state=tr(STATUS_WORDS[t.status]),
+            )
+        )
+    return lines
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Tournaments(bot))
+
+
+__all__: list[Any] = ["Tournaments", "setup", "summary", "tournament_lines"]

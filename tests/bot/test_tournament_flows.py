@@ -1,0 +1,199 @@
+"""Tournaments through the real bot in SimCord: /tournament create, join, start, leave, standings, pairings
+and cancel; each round's matches in their own threads, played with /move and /resign; a timeout, a
+withdrawal, a bye and a restart in the middle of a Swiss; a round robin of five; an arena; the podium and the
+standings image as posted; events in /history, /stats and /help."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.service.tournaments.model import Status, Tournament
+from tests.bot.helpers import last_board, reply_text, suggestions, take_user_errors
+
+pytestmark = pytest.mark.simcord(settle_timeout=120)
+
+GAMES = ["paintscape", "paint", "tilingking"]
+
+
+def service_of(world: Any) -> Any:
+    return world.env.bot.parts.service
+
+
+def add_players(world: Any, count: int) -> list[Any]:
+    players = [world.alice, world.bob, world.carol, world.admin]
+    for index in range(count - len(players)):
+        players.append(world.guild.add_member(world.env.create_user(f"player{index}")))
+    return players[:count]
+
+
+async def create(world: Any, **options: Any) -> int:
+    made = await world.admin.slash(world.channel, "tournament create", **options)
+    text = reply_text(made)
+    assert not made.ephemeral, text
+    found = re.search(r"#(\d+)", text)
+    assert found, text
+    return int(found.group(1))
+
+
+async def tournament(world: Any, number: int) -> Tournament:
+    t: Tournament = await service_of(world).tournaments.get(number)
+    return t
+
+
+def thread_of(world: Any, match_channel: int) -> Any:
+    return next(t for t in world.channel.threads if t.id == match_channel)
+
+
+async def play_and_resign(world: Any, by_id: dict[int, Any], match_id: int) -> None:
+    """Both players move once (with a move the autocomplete offers), then the player to move resigns."""
+    match = await service_of(world).matches.get(match_id)
+    thread = thread_of(world, match.channel_id)
+    for _ in range(2):
+        board = last_board(thread)
+        found = re.search(r"<@(\d+)>, your turn", board.content)
+        assert found, board.content
+        player = by_id[int(found.group(1))]
+        moves = await suggestions(player, thread)
+        played = await player.slash(thread, "move", notation=moves[0])
+        assert not played.ephemeral, reply_text(played)
+    board = last_board(thread)
+    found = re.search(r"<@(\d+)>, your turn", board.content)
+    assert found, board.content
+    player = by_id[int(found.group(1))]
+    question = await player.slash(thread, "resign")
+    await player.click(question.response, label="Yes, resign")
+
+
+async def play_round(world: Any, by_id: dict[int, Any], number: int) -> None:
+    t = await tournament(world, number)
+    for game in t.running_games():
+        assert game.match_id is not None
+        await play_and_resign(world, by_id, game.match_id)
+
+
+def posted(world: Any) -> list[Any]:
+    return [m for m in world.channel.history() if m.author.id == world.me.id]
+
+
+def image_of(world: Any, message: Any) -> Image.Image:
+    (attachment,) = [a for a in message.attachments if a.filename == "standings.png"]
+    return Image.open(io.BytesIO(world.env.backend.cdn.get(attachment.url)))
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_an_eight_player_swiss_with_a_timeout_a_withdrawal_a_bye_and_a_restart(
+    world: Any, make_bot: Any, game: str
+) -> None:
+    players = add_players(world, 8)
+    by_id = {p.id: p for p in players}
+    number = await create(world, game=game, format="swiss", rounds=3, turn_timeout=10)
+    for player in players:
+        joined = await player.slash(world.channel, "tournament join", number=number)
+        assert not joined.ephemeral, reply_text(joined)
+    early = await world.alice.slash(world.channel, "tournament start", number=number)
+    assert early.ephemeral and "Only the organiser" in reply_text(early)
+    take_user_errors(world)
+    await world.admin.slash(world.channel, "tournament start", number=number)
+    t = await tournament(world, number)
+    assert t.status is Status.RUNNING and len(t.round_games()) == 4
+    assert len(world.channel.threads) == 4
+    pings = [m for m in posted(world) if "round 1 of tournament" in m.content]
+    assert len(pings) == 1 and all(f"<@{p.id}>" in pings[0].content for p in players)
+
+    # Round 1: one match times out before anyone moved (a forfeit), the others end by resignation.
+    first, *others = t.round_games()
+    for game_ in others:
+        assert game_.match_id is not None
+        await play_and_resign(world, by_id, game_.match_id)
+    await world.env.advance_time(11 * 60)
+    t = await tournament(world, number)
+    assert t.round == 2, [g for g in t.games if g.round == 1]
+    timed_out = next(g for g in t.games if g.number == first.number)
+    assert timed_out.result is not None and timed_out.result.kind.value == "forfeit"
+    [after_one] = [m for m in posted(world) if m.attachments]
+    assert after_one.content.startswith("Standings after round 1 of 3"), after_one.content
+    assert image_of(world, after_one).width == 960
+
+    # A withdrawal in round 2: the match is resigned for them; round 3 has a bye.
+    leaver = by_id[t.round_games()[0].seats[0]]
+    left = await leaver.slash(world.channel, "tournament leave", number=number)
+    assert left.ephemeral and "withdrew" in reply_text(left)
+    await world.env.restart_bot(make_bot())
+    await play_round(world, by_id, number)
+    t = await tournament(world, number)
+    assert t.round == 3 and any(g.is_bye for g in t.round_games())
+    await play_round(world, by_id, number)
+    t = await tournament(world, number)
+    assert t.status is Status.FINISHED
+    podium = [m for m in posted(world) if "is over. The podium" in m.content]
+    assert len(podium) == 1 and podium[0].attachments
+    image = image_of(world, podium[0])
+    assert image.width > image.height
+    standings = await world.bob.slash(world.channel, "tournament standings", number=number)
+    assert "Final standings" in reply_text(standings)
+    history = await world.bob.slash(world.channel, "history")
+    assert "Tournaments" in reply_text(history) and f"#{number}" in reply_text(history)
+
+
+async def test_a_round_robin_of_five_and_its_pairings(world: Any) -> None:
+    players = add_players(world, 5)
+    by_id = {p.id: p for p in players}
+    number = await create(world, game="paint", format="round_robin", rated=False)
+    for player in players:
+        await player.slash(world.channel, "tournament join", number=number)
+    await world.admin.slash(world.channel, "tournament start", number=number)
+    shown = await world.alice.slash(world.channel, "tournament pairings", number=number)
+    assert "Round 1: pairings" in reply_text(shown) and "sits this round out" in reply_text(shown)
+    for _ in range(5):
+        await play_round(world, by_id, number)
+    t = await tournament(world, number)
+    assert t.status is Status.FINISHED and t.round == 5
+    assert len({frozenset(g.seats) for g in t.games if not g.is_bye}) == 10
+    stats = await world.carol.slash(world.channel, "stats")
+    assert "Tournaments" in reply_text(stats)
+
+
+async def test_an_arena_pairs_again_and_ends_on_time(world: Any) -> None:
+    players = add_players(world, 4)
+    by_id = {p.id: p for p in players}
+    number = await create(world, game="paint", format="arena", duration=30)
+    for player in players:
+        await player.slash(world.channel, "tournament join", number=number)
+    await world.admin.slash(world.channel, "tournament start", number=number)
+    t = await tournament(world, number)
+    assert len(t.running_games()) == 2
+    game = t.running_games()[0]
+    assert game.match_id is not None
+    await play_and_resign(world, by_id, game.match_id)
+    t = await tournament(world, number)
+    assert len(t.games) == 2 or len(t.running_games()) == 2  # the two free players wait for new opponents
+    await world.env.advance_time(31 * 60)
+    t = await tournament(world, number)
+    assert t.status is Status.FINISHED
+    assert all(g.result is not None for g in t.games)
+
+
+async def test_cancel_and_the_errors_say_what_to_do(world: Any) -> None:
+    number = await create(world, game="paint", format="swiss")
+    outsider = await world.alice.slash(world.channel, "tournament leave", number=number)
+    assert outsider.ephemeral and "join it first" in reply_text(outsider)
+    few = await world.admin.slash(world.channel, "tournament start", number=number)
+    assert few.ephemeral and "needs more players" in reply_text(few)
+    unknown = await world.alice.slash(world.channel, "tournament join", number=number + 5)
+    assert unknown.ephemeral and "There is no tournament" in reply_text(unknown)
+    cancelled = await world.admin.slash(world.channel, "tournament cancel", number=number)
+    assert cancelled.ephemeral and "cancelled" in reply_text(cancelled)
+    late = await world.alice.slash(world.channel, "tournament join", number=number)
+    assert late.ephemeral and "not taking players" in reply_text(late)
+    member = await world.alice.slash(world.channel, "tournament create", game="paint", format="swiss")
+    assert not member.ephemeral  # any member may organise one at a time
+    again = await world.alice.slash(world.channel, "tournament create", game="paint", format="swiss")
+    assert again.ephemeral and "already organise" in reply_text(again)
+    shown = await world.bob.slash(world.channel, "help")
+    assert "tournament create" in str(shown.response.embeds[0].to_dict())
+    take_user_errors(world)
