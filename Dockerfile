@@ -35,6 +35,8 @@ COPY games ./games
 COPY bot ./bot
 COPY cogs ./cogs
 COPY renderer ./renderer
+# The web board's static pages (bot/web serves them from /app/web when WEB_PORT is set).
+COPY web ./web
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 tessera \
     && mkdir -p /app/data \

@@ -24,20 +24,47 @@ refuses to start when it is framed by anything else (`parents`).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 import aiohttp
 from aiohttp import web
 
 import games
 from bot.i18n import catalog_locale, tr_for
+from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.options import OptionsTextError, parse_options_text
-from bot.web.security import Session, match_token
+from bot.web.security import RateLimiter, Session, Signer, basic_auth, match_token
+from bot.web.static import WEB_DIR
 from games.texts import N_
 
-if TYPE_CHECKING:
-    from bot.web.app import WebBoard
+
+class WebBoard(Protocol):
+    """What the Activity uses of the web board it extends (bot.web.app.WebBoard): its settings, signer,
+    rate limits and request helpers. A protocol, so that the board imports the Activity and not back."""
+
+    service: Service
+    secret: str
+    client_id: str | None
+    client_secret: str | None
+    api_url: str
+    disabled_guilds: frozenset[int]
+    names: Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
+    origins: set[str]
+    signer: Signer
+    reads: RateLimiter
+
+    def _session(self, request: web.Request) -> Session | None: ...
+
+    def _locale(self, request: web.Request, session: Session | None) -> str: ...
+
+    def _check_write(self, request: web.Request) -> Session: ...
+
+    async def _body(self, request: web.Request) -> dict[str, Any]: ...
+
+    def _set_session(self, response: web.StreamResponse, user_id: int, name: str, locale: str) -> None: ...
+
 
 log = logging.getLogger("tessera.web.activity")
 
@@ -104,8 +131,6 @@ class Activity:
     def page(self) -> web.Response:
         """The match page with the Activity's script in place of app.js (which it loads once signed in)."""
         if self._page is None:
-            from bot.web.app import WEB_DIR
-
             text = (WEB_DIR / "index.html").read_text(encoding="utf-8")
             script = '<script src="/static/app.js"></script>'
             assert script in text, "web/index.html must load /static/app.js"
@@ -146,14 +171,12 @@ class Activity:
         code = (await board._body(request)).get("code")
         if not isinstance(code, str) or not 0 < len(code) <= 200:
             raise web.HTTPBadRequest(text='send {"code": "<the code from authorize>"}')
-        from bot.web.app import _basic
-
         try:
             async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
                 async with http.post(
                     f"{board.api_url}/oauth2/token",
                     data={"grant_type": "authorization_code", "code": code},
-                    headers={"Authorization": _basic(board.client_id, board.client_secret)},
+                    headers={"Authorization": basic_auth(board.client_id, board.client_secret)},
                 ) as answer:
                     answer.raise_for_status()
                     token = str((await answer.json())["access_token"])

@@ -15,14 +15,12 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
 from __future__ import annotations
 
 import asyncio
-import base64
 import html
 import json
 import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -45,10 +43,12 @@ from bot.web.security import (
     RateLimiter,
     Session,
     Signer,
+    basic_auth,
     match_token,
     parse_token,
     safe_next,
 )
+from bot.web.static import WEB_DIR
 from bot.web.texts import PAGE_TEXTS
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
@@ -58,7 +58,6 @@ from renderer.theme import THEME_NAMES
 
 log = logging.getLogger("tessera.web")
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 IMAGE_SIZE = 960
 """The width of the board image the page shows: the Discord image's."""
 KEEPALIVE = 20.0
@@ -80,11 +79,6 @@ change: the bot process posts the new board in the match's channel, so Discord s
 
 async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
     return {}
-
-
-def _basic(user: str, password: str) -> str:
-    """An HTTP Basic Authorization value (the client's credentials at Discord's token endpoint)."""
-    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
 
 
 def page_texts(tr: Tr) -> dict[str, str]:
@@ -722,7 +716,7 @@ class WebBoard:
                         "code": code,
                         "redirect_uri": f"{self.base_url}/auth/callback",
                     },
-                    headers={"Authorization": _basic(self.client_id, self.client_secret)},
+                    headers={"Authorization": basic_auth(self.client_id, self.client_secret)},
                 ) as answer:
                     answer.raise_for_status()
                     token = (await answer.json())["access_token"]

@@ -121,3 +121,8 @@ class RateLimiter:
             return False
         self._buckets[key] = (tokens - 1, now)
         return True
+
+
+def basic_auth(user: str, password: str) -> str:
+    """An HTTP Basic Authorization value (the client's credentials at Discord's token endpoint)."""
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
