@@ -5,7 +5,8 @@ square i.
 
 The state
 ---------
-`PaintscapeState` is a NamedTuple (frozen, hashable, equal by value, cheap to copy) with these fields:
+`PaintscapeState` is a frozen, slotted dataclass built by keyword (hashable, equal by value) with these
+fields:
 
 - `black`, `white`: bitboards of Black's and White's stones.
 - `tiles`: five bitboards, the tiles of colour 1..5 (index 0..4 = yellow, red, cyan, pink, brown). A colour
@@ -81,7 +82,8 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.base import (
     GameOver,
@@ -175,8 +177,10 @@ _WHITE_ON_TILE = "yrcpn"
 _BOARD_ALPHABET = set(".BW" + _BOARD_TILE_CHARS + _BLACK_ON_TILE + _WHITE_ON_TILE)
 
 
-class PaintscapeState(NamedTuple):
-    """A Paintscape position (see the module docstring for every field)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PaintscapeState:
+    """A Paintscape position (see the module docstring for every field). Build one by keyword, or with
+    `dataclasses.replace` for a changed copy; the engine's hot path uses `_pack` (below)."""
 
     black: int
     white: int
@@ -190,15 +194,52 @@ class PaintscapeState(NamedTuple):
     swapped: int = 0
 
 
-_make_state = tuple.__new__
-"""`_make_state(PaintscapeState, fields)` serves the hot path, a placement in `apply` (and the collection it
-may make): it packs the fields unpacked from the state before, in declaration order, five times faster than
-`_replace`. Everywhere else states are built by keyword or `_replace`.
+_FIELD_NAMES = tuple(spec.name for spec in fields(PaintscapeState))
+_new_state = object.__new__
+(
+    _set_black,
+    _set_white,
+    _set_tiles,
+    _set_collected,
+    _set_phase,
+    _set_black_seat,
+    _set_ply,
+    _set_turn,
+    _set_swapped,
+) = (getattr(PaintscapeState, name).__set__ for name in _FIELD_NAMES)
 
-This is why Paintscape's state is a NamedTuple where Paint's and TilingKing's are frozen slotted dataclasses:
-a frozen dataclass cannot be packed this way. Measured (one process, CPU time, 300,000 placements): packing a
-NamedTuple 0.33 us, a frozen slotted dataclass filled through its slot descriptors 0.65 us, built by keyword
-1.5 us, against about 3.5 us for a whole ply of a random playout (to_move, legal_moves, apply)."""
+
+def _pack(
+    black: int,
+    white: int,
+    tiles: tuple[int, int, int, int, int],
+    collected: tuple[int | None, int | None, int | None, int | None, int | None],
+    phase: str,
+    black_seat: int | None,
+    ply: int,
+    turn: int,
+    swapped: int,
+) -> PaintscapeState:
+    """The state with these fields, for the hot path: a placement in `apply` (and the collection it may
+    make). Everywhere else states are built by keyword or `dataclasses.replace`.
+
+    A frozen dataclass's `__init__` sets each field through `object.__setattr__` by name, after binding
+    the keywords: measured (one process, CPU time, 300,000 placements) 1.5 us against 0.33 us for packing a
+    NamedTuple and about 3.5 us for a whole ply of a random playout. `_pack` makes the empty instance and
+    fills each slot through its slot descriptor's `__set__` (no keyword binding, no name lookups), which
+    the frozen `__setattr__` does not intercept; the slots' fast attribute reads (every `state.x` in
+    `to_move`, `legal_moves` and `apply`) win back the rest (bench/baselines/engine_playouts.md)."""
+    state = _new_state(PaintscapeState)
+    _set_black(state, black)
+    _set_white(state, white)
+    _set_tiles(state, tiles)
+    _set_collected(state, collected)
+    _set_phase(state, phase)
+    _set_black_seat(state, black_seat)
+    _set_ply(state, ply)
+    _set_turn(state, turn)
+    _set_swapped(state, swapped)
+    return state
 
 
 def swap_move(stone: int, tile: int) -> int:
@@ -677,61 +718,62 @@ class PaintscapeRules:
 
     def apply(self, state: PaintscapeState, move: int) -> PaintscapeState:
         """The position after `move`. Raises IllegalMove (with the reason) or GameOver."""
-        black, white, tiles, collected, phase, black_seat, ply, turn, swapped = state
-        if phase == PLAY and type(move) is int and 0 <= move < 64:
+        if state.phase == PLAY and type(move) is int and 0 <= move < 64:
+            black, white, turn = state.black, state.white, state.turn
             bit = 1 << move
             mine = white if turn else black
             if (black | white) & bit or not _NEIGHBOURS[move] & mine:
                 raise IllegalMove(self._placement_problem(state, move))
             mine |= bit
+            tiles = state.tiles
             for colour_tiles in tiles:
                 if colour_tiles & bit:
                     if (mine & colour_tiles).bit_count() == COLLECT_AT:
                         # The colours' tiles are disjoint, so a tile mask names its colour.
                         return self._collect(state, mine, tiles.index(colour_tiles))
                     break
-            # The hot path: only the mover's stones, the ply and the turn change (see `_make_state`).
+            # The hot path: only the mover's stones, the ply and the turn change (see `_pack`).
             if turn:
-                return _make_state(
-                    PaintscapeState,
-                    (black, mine, tiles, collected, phase, black_seat, ply + 1, turn ^ 1, swapped),
-                )
-            return _make_state(
-                PaintscapeState,
-                (mine, white, tiles, collected, phase, black_seat, ply + 1, turn ^ 1, swapped),
+                white = mine
+            else:
+                black = mine
+            return _pack(
+                black,
+                white,
+                tiles,
+                state.collected,
+                state.phase,
+                state.black_seat,
+                state.ply + 1,
+                turn ^ 1,
+                state.swapped,
             )
         return self._apply_other(state, move)
 
     def _collect(self, state: PaintscapeState, mine: int, k: int) -> PaintscapeState:
         """The mover's 6th stone on colour k: its 12 tiles go, with every stone on them; the mover scores."""
-        black, white, tiles, collected, _phase, black_seat, ply, colour, swapped = state
-        removed = tiles[k]
-        if colour:
-            white = mine
-        else:
-            black = mine
+        colour = state.turn
+        removed = state.tiles[k]
+        black, white = (state.black, mine) if colour else (mine, state.white)
         black &= ~removed
         white &= ~removed
-        new_tiles = list(tiles)
+        new_tiles = list(state.tiles)
         new_tiles[k] = 0
-        new_collected = list(collected)
+        new_collected = list(state.collected)
         new_collected[k] = colour
         over = new_collected.count(colour) >= COLOURS_TO_WIN or _no_colour_left(new_tiles)
         # A collection happens about once in nine placements of a random game: packed like a placement
-        # (see `_make_state`), not by `_replace`, which would cost a random playout about 2%.
-        return _make_state(
-            PaintscapeState,
-            (
-                black,
-                white,
-                (new_tiles[0], new_tiles[1], new_tiles[2], new_tiles[3], new_tiles[4]),
-                (new_collected[0], new_collected[1], new_collected[2], new_collected[3], new_collected[4]),
-                OVER if over else PLAY,
-                black_seat,
-                ply + 1,
-                colour ^ 1,
-                swapped,
-            ),
+        # (see `_pack`), not by `dataclasses.replace`, which would cost a random playout a few per cent.
+        return _pack(
+            black,
+            white,
+            (new_tiles[0], new_tiles[1], new_tiles[2], new_tiles[3], new_tiles[4]),
+            (new_collected[0], new_collected[1], new_collected[2], new_collected[3], new_collected[4]),
+            OVER if over else PLAY,
+            state.black_seat,
+            state.ply + 1,
+            colour ^ 1,
+            state.swapped,
         )
 
     def _apply_other(self, state: PaintscapeState, move: int) -> PaintscapeState:
@@ -746,7 +788,7 @@ class PaintscapeRules:
                     raise IllegalMove(
                         Text("you have a placement, so you cannot pass; place next to one of your stones")
                     )
-                after = state._replace(ply=state.ply + 1, turn=state.turn ^ 1)
+                after = replace(state, ply=state.ply + 1, turn=state.turn ^ 1)
                 assert self.targets(after), "two consecutive passes cannot happen in Paintscape"
                 return after
             if 0 <= move < 64:
@@ -754,7 +796,7 @@ class PaintscapeRules:
             raise IllegalMove(Text("it is the play phase: place a stone next to one of yours, like d4"))
         if state.phase == BALANCE:
             if move == DONE:
-                return state._replace(phase=CHOOSE, ply=state.ply + 1)
+                return replace(state, phase=CHOOSE, ply=state.ply + 1)
             if is_swap(move):
                 stone, tile = swap_squares(move)
                 problem = self._swap_problem(state, stone, tile)
@@ -765,7 +807,7 @@ class PaintscapeRules:
         # CHOOSE
         if move in (PLAY_BLACK, PLAY_WHITE):
             black_seat = 1 if move == PLAY_BLACK else 0
-            return state._replace(phase=PLAY, black_seat=black_seat, ply=state.ply + 1, turn=0)
+            return replace(state, phase=PLAY, black_seat=black_seat, ply=state.ply + 1, turn=0)
         raise IllegalMove(Text("the chooser picks a colour: black (play first) or white (play second)"))
 
     @staticmethod
@@ -780,7 +822,8 @@ class PaintscapeRules:
         tiles = tuple(t & ~tile_bit | stone_bit if t & tile_bit else t for t in state.tiles)
         swapped = state.swapped | tile_bit
         phase = CHOOSE if swapped.bit_count() >= MAX_SWAPS else BALANCE
-        return state._replace(
+        return replace(
+            state,
             black=black,
             white=white,
             tiles=(tiles[0], tiles[1], tiles[2], tiles[3], tiles[4]),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
@@ -36,7 +37,7 @@ from games.ai.race import (
 )
 from games.base import Rules
 from games.grids import bits_of
-from games.paintscape import DONE, PaintscapeState, fast_playout, is_swap, swap_squares
+from games.paintscape import DONE, PLAY, PaintscapeState, fast_playout, is_swap, swap_squares
 
 CENTRE = sum(1 << (8 * y + x) for y in range(2, 6) for x in range(2, 6))
 
@@ -208,7 +209,7 @@ class PaintscapeKnowledge(Knowledge):
 
     def black_win_rate(self, state: PaintscapeState, playouts: int, rng: random.Random) -> float:
         """Black's (moving first) mean reward over the search's playouts from a setup position's board."""
-        play = state._replace(phase="play", black_seat=0, turn=0)
+        play = replace(state, phase=PLAY, black_seat=0, turn=0)
         total = 0.0
         for _ in range(playouts):
             total += cut_playout(play, rng, self.cutoff, self.weights)[0]
@@ -284,7 +285,7 @@ def state_after_swap(state: PaintscapeState, move: int) -> PaintscapeState:
         white = white & ~stone_bit | tile_bit
     t = [t & ~tile_bit | stone_bit if t & tile_bit else t for t in state.tiles]
     tiles = (t[0], t[1], t[2], t[3], t[4])
-    return state._replace(black=black, white=white, tiles=tiles, swapped=state.swapped | tile_bit)
+    return replace(state, black=black, white=white, tiles=tiles, swapped=state.swapped | tile_bit)
 
 
 __all__ = ["PaintscapeKnowledge", "random_playout", "state_after_swap", "urgent_squares"]

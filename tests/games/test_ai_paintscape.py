@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -77,7 +78,8 @@ def test_search_blocks_the_opponents_only_collecting_square() -> None:
 
 def test_third_colour_is_taken_at_once() -> None:
     state = play_position(RED_RACE, empties=2)
-    state = state._replace(
+    state = replace(
+        state,
         tiles=(0, state.tiles[1], 0, state.tiles[3], state.tiles[4]),
         collected=(0, None, 0, None, None),
         black=state.black & ~(state.tiles[0] | state.tiles[2]),

@@ -3,9 +3,12 @@ the words, the layouts and the position text. Property tests live in test_paints
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import re
+from dataclasses import fields
+from typing import Any
 
 import pytest
 
@@ -18,6 +21,7 @@ from games.paintscape import (
     PLAY_WHITE,
     RULES,
     PaintscapeState,
+    _pack,
     colour_to_move,
     from_position_text,
     race,
@@ -647,17 +651,19 @@ def test_seeded_random_games_with_balancing_reach_a_winner() -> None:
         assert max(outcome.scores) == 3
 
 
-def test_placements_and_collections_pack_their_state_without_replace(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every placement, a collecting one included, builds its position directly: `_replace` there cost random
-    playouts through the contract a few per cent (issue 26). The positions are still whole and right."""
+def test_placements_and_collections_pack_their_state_without_init(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every placement, a collecting one included, builds its position with `_pack`, not the dataclass's
+    keyword `__init__` (nor `dataclasses.replace`, which calls it): that would cost a random playout through
+    the contract about a fifth more per ply (bench/baselines/engine_playouts.md). The positions are still
+    whole and equal to the same position built by keyword."""
     calls: list[dict[str, object]] = []
-    original = PaintscapeState._replace
+    original = PaintscapeState.__init__
 
-    def counted(self: PaintscapeState, **changes: object) -> PaintscapeState:
-        calls.append(changes)
-        return original(self, **changes)
+    def counted(self: PaintscapeState, **values: Any) -> None:
+        calls.append(values)
+        original(self, **values)
 
-    monkeypatch.setattr(PaintscapeState, "_replace", counted)
+    monkeypatch.setattr(PaintscapeState, "__init__", counted)
     rng = random.Random(3)
     collections = 0
     for seed in range(8):
@@ -669,9 +675,24 @@ def test_placements_and_collections_pack_their_state_without_replace(monkeypatch
             assert type(after) is PaintscapeState
             assert (after.ply, after.turn) == (state.ply + 1, state.turn ^ 1)
             if move < 64:
-                assert len(calls) == before, f"{move} went through _replace"
+                assert len(calls) == before, f"{move} went through __init__"
+                by_keyword: dict[str, Any] = {spec.name: getattr(after, spec.name) for spec in fields(after)}
+                assert after == PaintscapeState(**by_keyword)
                 if after.collected != state.collected:
                     collections += 1
                     assert after == from_position_text(RULES.position_text(after))
             state = after
     assert collections > 8
+    assert after.collected[1] == 0 and after.tiles[1] == 0, "red was collected by Black"
+
+
+def test_pack_fills_every_field_in_declaration_order() -> None:
+    """`_pack` takes the fields positionally in declaration order; a field added to the state without
+    `_pack` learning it would leave a slot unset."""
+    names = [spec.name for spec in fields(PaintscapeState)]
+    assert list(inspect.signature(_pack).parameters) == names
+    values: tuple[Any, ...] = (1, 2, (4, 0, 8, 16, 32), (None, 1, None, None, None), "play", 1, 7, 1, 2)
+    packed = _pack(*values)
+    by_keyword = PaintscapeState(**dict(zip(names, values, strict=True)))
+    assert packed == by_keyword and hash(packed) == hash(by_keyword)
+    assert [getattr(packed, name) for name in names] == list(values)
