@@ -194,19 +194,23 @@ class PaintscapeState:
     swapped: int = 0
 
 
-_FIELD_NAMES = tuple(spec.name for spec in fields(PaintscapeState))
+class _Packing:
+    """A mutable twin of `PaintscapeState` for `_pack`: the same slots in the same order (so the same memory
+    layout), no checks. An instance lives only inside `_pack`, which turns it into a `PaintscapeState`."""
+
+    __slots__ = tuple(spec.name for spec in fields(PaintscapeState))
+    black: int
+    white: int
+    tiles: tuple[int, int, int, int, int]
+    collected: tuple[int | None, int | None, int | None, int | None, int | None]
+    phase: str
+    black_seat: int | None
+    ply: int
+    turn: int
+    swapped: int
+
+
 _new_state = object.__new__
-(
-    _set_black,
-    _set_white,
-    _set_tiles,
-    _set_collected,
-    _set_phase,
-    _set_black_seat,
-    _set_ply,
-    _set_turn,
-    _set_swapped,
-) = (getattr(PaintscapeState, name).__set__ for name in _FIELD_NAMES)
 
 
 def _pack(
@@ -223,23 +227,26 @@ def _pack(
     """The state with these fields, for the hot path: a placement in `apply` (and the collection it may
     make). Everywhere else states are built by keyword or `dataclasses.replace`.
 
-    A frozen dataclass's `__init__` sets each field through `object.__setattr__` by name, after binding
-    the keywords: measured (one process, CPU time, 300,000 placements) 1.5 us against 0.33 us for packing a
-    NamedTuple and about 3.5 us for a whole ply of a random playout. `_pack` makes the empty instance and
-    fills each slot through its slot descriptor's `__set__` (no keyword binding, no name lookups), which
-    the frozen `__setattr__` does not intercept; the slots' fast attribute reads (every `state.x` in
-    `to_move`, `legal_moves` and `apply`) win back the rest (bench/baselines/engine_playouts.md)."""
-    state = _new_state(PaintscapeState)
-    _set_black(state, black)
-    _set_white(state, white)
-    _set_tiles(state, tiles)
-    _set_collected(state, collected)
-    _set_phase(state, phase)
-    _set_black_seat(state, black_seat)
-    _set_ply(state, ply)
-    _set_turn(state, turn)
-    _set_swapped(state, swapped)
-    return state
+    A frozen dataclass's `__init__` binds the keywords and sets each field through `object.__setattr__`
+    by name: about 1.5 us against 0.33 us for packing a NamedTuple (one process, CPU time, 300,000
+    placements), and a ply of a random playout is about 3.5 us. Filling the slots through their descriptors'
+    `__set__` still cost a contract playout 15% more instructions (bench/baselines/engine_playouts.md).
+    So `_pack` fills a `_Packing` (plain slot stores, which CPython specialises) and then sets its
+    `__class__`: CPython allows that between classes with the same slots (the data model's `__class__`
+    assignment), and the object is from then on an ordinary, frozen `PaintscapeState`, equal and hashed
+    like one built by keyword (tests/games/test_paintscape.py checks both)."""
+    state = _new_state(_Packing)
+    state.black = black
+    state.white = white
+    state.tiles = tiles
+    state.collected = collected
+    state.phase = phase
+    state.black_seat = black_seat
+    state.ply = ply
+    state.turn = turn
+    state.swapped = swapped
+    state.__class__ = PaintscapeState  # type: ignore[assignment]
+    return state  # type: ignore[return-value]
 
 
 def swap_move(stone: int, tile: int) -> int:

@@ -7,7 +7,7 @@ import inspect
 import json
 import random
 import re
-from dataclasses import fields
+from dataclasses import FrozenInstanceError, fields
 from typing import Any
 
 import pytest
@@ -687,12 +687,15 @@ def test_placements_and_collections_pack_their_state_without_init(monkeypatch: p
 
 
 def test_pack_fills_every_field_in_declaration_order() -> None:
-    """`_pack` takes the fields positionally in declaration order; a field added to the state without
-    `_pack` learning it would leave a slot unset."""
+    """`_pack` takes the fields positionally in declaration order (a field added to the state without
+    `_pack` learning it would leave a slot unset), and what it packs is a whole, frozen `PaintscapeState`."""
     names = [spec.name for spec in fields(PaintscapeState)]
     assert list(inspect.signature(_pack).parameters) == names
     values: tuple[Any, ...] = (1, 2, (4, 0, 8, 16, 32), (None, 1, None, None, None), "play", 1, 7, 1, 2)
     packed = _pack(*values)
     by_keyword = PaintscapeState(**dict(zip(names, values, strict=True)))
-    assert packed == by_keyword and hash(packed) == hash(by_keyword)
+    assert type(packed) is PaintscapeState
+    assert packed == by_keyword and hash(packed) == hash(by_keyword) and repr(packed) == repr(by_keyword)
     assert [getattr(packed, name) for name in names] == list(values)
+    with pytest.raises(FrozenInstanceError):
+        packed.ply = 8  # type: ignore[misc]
