@@ -23,9 +23,9 @@ fields:
 - `swapped`: bitboard of the squares of stones already moved by a swap (their NEW squares). Each stone may
   be swapped once; the number of swaps made is `swapped.bit_count()`.
 
-Moves are ints: 0..63 a placement on that square, `PASS`, `DONE` (stop swapping), `PLAY_BLACK`,
-`PLAY_WHITE` (the chooser's answer) and `swap_move(stone, tile)` for a swap. Notation: `d4`, `pass`, `done`,
-`black`, `white`, `swap c3 f6`.
+Moves are small frozen values: `Place(square)` (the engine lists the 64 values of `PLACES`),
+`Swap(stone, tile)`, and the `Word`s `PASS`, `DONE` (stop swapping), `PLAY_BLACK`, `PLAY_WHITE` (the
+chooser's answer). Notation: `d4`, `swap c3 f6`, `pass`, `done`, `black`, `white`; `parse` reads it back.
 
 Besides `RULES` (the `Rules` object): `race(state)` (per colour: Black stones, White stones, free tiles),
 `colour_to_move(state)`, `RULES.targets(state)` (bitboard of the legal placements), `fast_playout(state,
@@ -114,12 +114,17 @@ __all__ = [
     "COLOUR_NAMES",
     "DONE",
     "PASS",
+    "PLACES",
     "PLAY_BLACK",
     "PLAY_WHITE",
     "RULES",
+    "Move",
     "PaintscapeRules",
     "PaintscapeState",
     "Phase",
+    "Place",
+    "Swap",
+    "Word",
     "colour_to_move",
     "fast_playout",
     "from_position_text",
@@ -159,11 +164,56 @@ class Phase(enum.StrEnum):
 BALANCE, CHOOSE, PLAY, OVER = Phase.BALANCE, Phase.CHOOSE, Phase.PLAY, Phase.OVER
 PHASES = tuple(Phase)
 
-PASS = 64
-DONE = 65
-PLAY_BLACK = 66
-PLAY_WHITE = 67
-_SWAP_BASE = 128
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A stone placed on `square` (0..63). The engine lists the 64 values of `PLACES`, built once."""
+
+    square: int
+
+    def __post_init__(self) -> None:
+        if type(self.square) is not int or not 0 <= self.square < 64:
+            raise ValueError(f"a placement names a square 0..63, not {self.square!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """The balancer's swap: the stone on square `stone` and the tile on square `tile` trade places."""
+
+    stone: int
+    tile: int
+
+    def __post_init__(self) -> None:
+        for square in (self.stone, self.tile):
+            if type(square) is not int or not 0 <= square < 64:
+                raise ValueError(f"a swap names two squares 0..63, not {square!r}")
+
+
+class Word(enum.StrEnum):
+    """A move said in a word; its value is its notation."""
+
+    PASS = "pass"
+    """No placement in play (always forced)."""
+    DONE = "done"
+    """The balancer stops swapping."""
+    BLACK = "black"
+    """The chooser plays Black (first)."""
+    WHITE = "white"
+    """The chooser plays White (second)."""
+
+
+Move = Place | Swap | Word
+"""A Paintscape move: `Place(square)`, `Swap(stone, tile)` or a `Word`."""
+PASS, DONE, PLAY_BLACK, PLAY_WHITE = Word.PASS, Word.DONE, Word.BLACK, Word.WHITE
+_MOVE_TYPES = (Place, Swap, Word)
+PLACES = tuple(Place(square) for square in range(64))
+"""`PLACES[square]`: the placement on `square`; the engine lists these, so listing moves builds nothing."""
+_PLACE_TABLES = tuple(
+    tuple(tuple(PLACES[8 * j + b] for b in range(8) if byte >> b & 1) for byte in range(256))
+    for j in range(8)
+)
+"""`_PLACE_TABLES[j][byte]`: the placements on the set bits of `byte` at byte `j` of a bitboard, lowest first
+(the tables of `games.grids.bits_of`, holding `Place` values)."""
 
 _NEIGHBOURS: tuple[int, ...] = GRID.orthogonal_masks
 _FILE_A = sum(1 << (8 * y) for y in range(8))
@@ -249,18 +299,18 @@ def _pack(
     return state  # type: ignore[return-value]
 
 
-def swap_move(stone: int, tile: int) -> int:
+def swap_move(stone: int, tile: int) -> Swap:
     """The move that swaps the stone on square `stone` with the tile on square `tile`."""
-    return _SWAP_BASE + stone * 64 + tile
+    return Swap(stone, tile)
 
 
-def is_swap(move: int) -> bool:
-    return _SWAP_BASE <= move < _SWAP_BASE + 64 * 64
+def is_swap(move: object) -> bool:
+    return type(move) is Swap
 
 
-def swap_squares(move: int) -> tuple[int, int]:
+def swap_squares(move: Swap) -> tuple[int, int]:
     """(stone square, tile square) of a swap move."""
-    return divmod(move - _SWAP_BASE, 64)
+    return move.stone, move.tile
 
 
 def _around(stones: int) -> int:
@@ -647,7 +697,7 @@ class PaintscapeRules:
             return 0
         return 1 if phase == CHOOSE else None
 
-    def legal_moves(self, state: PaintscapeState) -> list[int]:
+    def legal_moves(self, state: PaintscapeState) -> list[Move]:
         """Play: the target squares, lowest first, or [PASS] when there are none. Setup: swaps and done, or
         the two choices. Over: nothing."""
         phase = state.phase
@@ -658,13 +708,20 @@ class PaintscapeRules:
             targets = (
                 ((mine << 8) & FULL) | (mine >> 8) | ((mine & _NOT_FILE_H) << 1) | ((mine & _NOT_FILE_A) >> 1)
             ) & ~(black | white)
-            return bits_of(targets) if targets else [PASS]
+            if not targets:
+                return [PASS]
+            # `bits_of(targets)` with `Place` values: the same byte tables, holding the placements.
+            moves: list[Move] = []
+            for j, byte in enumerate(targets.to_bytes(8, "little")):
+                if byte:
+                    moves += _PLACE_TABLES[j][byte]
+            return moves
         if phase == BALANCE:
             stones = bits_of((state.black | state.white) & ~state.swapped)
             tile_squares = bits_of(_all_tiles(state.tiles) & ~(state.black | state.white))
-            moves = [_SWAP_BASE + s * 64 + t for s in stones for t in tile_squares]
-            moves.append(DONE)
-            return moves
+            swaps: list[Move] = [Swap(s, t) for s in stones for t in tile_squares]
+            swaps.append(DONE)
+            return swaps
         if phase == CHOOSE:
             return [PLAY_BLACK, PLAY_WHITE]
         return []
@@ -682,7 +739,7 @@ class PaintscapeRules:
             return None
         return _outcome_of(state)
 
-    def forced_move(self, state: PaintscapeState) -> int | None:
+    def forced_move(self, state: PaintscapeState) -> Move | None:
         """`pass` when the player to move has no placement; otherwise the player chooses."""
         if state.phase == PLAY and not self.targets(state):
             return PASS
@@ -699,11 +756,11 @@ class PaintscapeRules:
             )
         return ()
 
-    def pass_move(self, state: PaintscapeState) -> int | None:
+    def pass_move(self, state: PaintscapeState) -> Move | None:
         """Only the balancer may pass, and then a pass means `done`; a pass in play is forced, not chosen."""
         return DONE if state.phase == BALANCE else None
 
-    def timeout_move(self, state: PaintscapeState) -> int | None:
+    def timeout_move(self, state: PaintscapeState) -> Move | None:
         """A player out of time loses (RULES 1: timeouts are a host feature)."""
         return None
 
@@ -723,14 +780,15 @@ class PaintscapeRules:
 
     # ----------------------------------------------------------------------------- apply
 
-    def apply(self, state: PaintscapeState, move: int) -> PaintscapeState:
+    def apply(self, state: PaintscapeState, move: Move) -> PaintscapeState:
         """The position after `move`. Raises IllegalMove (with the reason) or GameOver."""
-        if state.phase == PLAY and type(move) is int and 0 <= move < 64:
+        if state.phase == PLAY and type(move) is Place:
+            square = move.square
             black, white, turn = state.black, state.white, state.turn
-            bit = 1 << move
+            bit = 1 << square
             mine = white if turn else black
-            if (black | white) & bit or not _NEIGHBOURS[move] & mine:
-                raise IllegalMove(self._placement_problem(state, move))
+            if (black | white) & bit or not _NEIGHBOURS[square] & mine:
+                raise IllegalMove(self._placement_problem(state, square))
             mine |= bit
             tiles = state.tiles
             for colour_tiles in tiles:
@@ -783,11 +841,11 @@ class PaintscapeRules:
             state.swapped,
         )
 
-    def _apply_other(self, state: PaintscapeState, move: int) -> PaintscapeState:
+    def _apply_other(self, state: PaintscapeState, move: Move) -> PaintscapeState:
         """Every move but a legal placement: passes, swaps, done, the choice, and the errors."""
         if state.phase == OVER:
             raise GameOver(Text("the game is over; start a new one with {/play}"))
-        if type(move) is not int:
+        if type(move) not in _MOVE_TYPES:
             raise IllegalMove(Text("{move!r} is not a Paintscape move", move=move))
         if state.phase == PLAY:
             if move == PASS:
@@ -798,14 +856,14 @@ class PaintscapeRules:
                 after = replace(state, ply=state.ply + 1, turn=state.turn ^ 1)
                 assert self.targets(after), "two consecutive passes cannot happen in Paintscape"
                 return after
-            if 0 <= move < 64:
-                raise IllegalMove(self._placement_problem(state, move))
+            if type(move) is Place:
+                raise IllegalMove(self._placement_problem(state, move.square))
             raise IllegalMove(Text("it is the play phase: place a stone next to one of yours, like d4"))
         if state.phase == BALANCE:
             if move == DONE:
                 return replace(state, phase=CHOOSE, ply=state.ply + 1)
-            if is_swap(move):
-                stone, tile = swap_squares(move)
+            if type(move) is Swap:
+                stone, tile = move.stone, move.tile
                 problem = self._swap_problem(state, stone, tile)
                 if problem:
                     raise IllegalMove(problem)
@@ -874,7 +932,7 @@ class PaintscapeRules:
 
     # ----------------------------------------------------------------------------- text
 
-    def parse(self, state: PaintscapeState, text: str) -> int:
+    def parse(self, state: PaintscapeState, text: str) -> Move:
         """A player's text (any case, extra spaces ignored) to a legal move; errors say what to do instead."""
         text = move_text(text)
         if state.phase == OVER:
@@ -898,7 +956,7 @@ class PaintscapeRules:
             problem = self._swap_problem(state, stone, tile)
             if problem:
                 raise IllegalMove(problem)
-            return swap_move(stone, tile)
+            return Swap(stone, tile)
         if len(words) != 1:
             raise InvalidMove(
                 Text("{text!r} is not a move; {hint}", text=text.strip(), hint=self._hint(state))
@@ -914,9 +972,9 @@ class PaintscapeRules:
             )
         if not self.targets(state) >> square & 1:
             raise IllegalMove(self._placement_problem(state, square))
-        return square
+        return PLACES[square]
 
-    def _parse_word(self, state: PaintscapeState, word: str) -> int:
+    def _parse_word(self, state: PaintscapeState, word: str) -> Word:
         phase = state.phase
         if phase == BALANCE:
             if word in ("done", "pass"):
@@ -954,22 +1012,21 @@ class PaintscapeRules:
             return Text("pass (you have no placement)")
         return Text("place a stone next to one of yours, like d4")
 
-    def notation(self, state: PaintscapeState, move: int) -> str:
-        if 0 <= move < 64:
-            return LABELS[move]
-        if is_swap(move):
-            stone, tile = swap_squares(move)
-            return f"swap {LABELS[stone]} {LABELS[tile]}"
-        words = {PASS: "pass", DONE: "done", PLAY_BLACK: "black", PLAY_WHITE: "white"}
-        if move in words:
-            return words[move]
+    def notation(self, state: PaintscapeState, move: Move) -> str:
+        """`d4`, `swap c3 f6`, or the word: what `parse` reads back as the same move."""
+        if type(move) is Place:
+            return LABELS[move.square]
+        if type(move) is Swap:
+            return f"swap {LABELS[move.stone]} {LABELS[move.tile]}"
+        if type(move) is Word:
+            return move.value
         raise IllegalMove(Text("{move!r} is not a Paintscape move", move=move))
 
-    def describe(self, state: PaintscapeState, move: int) -> str:
+    def describe(self, state: PaintscapeState, move: Move) -> str:
         """The move in words, from the position before it."""
         seat = self.to_move(state)
         seat_name = self.seat_label(state, seat if seat is not None else 0)
-        if 0 <= move < 64:
+        if type(move) is Place:
             colour = colour_to_move(state)
             after = self.apply(state, move)
             gained = [k for k in range(5) if after.collected[k] != state.collected[k]]
@@ -980,15 +1037,15 @@ class PaintscapeRules:
                     "{seat_name} {square} and collects {colour} ({count} colours)",
                     total,
                     seat_name=seat_name,
-                    square=LABELS[move],
+                    square=LABELS[move.square],
                     colour=COLOUR_NAMES[gained[0]],
                     count=total,
                 )
-            return Text("{seat_name} {square}", seat_name=seat_name, square=LABELS[move])
+            return Text("{seat_name} {square}", seat_name=seat_name, square=LABELS[move.square])
         if move == PASS:
             return Text("{seat_name} has no placement and passes", seat_name=seat_name)
-        if is_swap(move):
-            stone, tile = swap_squares(move)
+        if type(move) is Swap:
+            stone, tile = move.stone, move.tile
             colour_index = _colour_at(state.tiles, tile)
             tile_name = COLOUR_NAMES[colour_index] if colour_index is not None else Text("missing")
             return Text(
@@ -1034,7 +1091,7 @@ class PaintscapeRules:
 RULES = PaintscapeRules()
 
 if TYPE_CHECKING:
-    _CONFORMS: Rules[PaintscapeState, int] = RULES  # mypy: the singleton implements the whole contract
+    _CONFORMS: Rules[PaintscapeState, Move] = RULES  # mypy: the singleton implements the whole contract
 
 
 # --------------------------------------------------------------------------------------------- fast path
