@@ -208,10 +208,18 @@ PASS, DONE, PLAY_BLACK, PLAY_WHITE = Word.PASS, Word.DONE, Word.BLACK, Word.WHIT
 _MOVE_TYPES = (Place, Swap, Word)
 PLACES = tuple(Place(square) for square in range(64))
 """`PLACES[square]`: the placement on `square`; the engine lists these, so listing moves builds nothing."""
-_PLACE_TABLES = tuple(
-    tuple(tuple(PLACES[8 * j + b] for b in range(8) if byte >> b & 1) for byte in range(256))
-    for j in range(8)
-)
+
+
+def _place_table(j: int) -> tuple[tuple[Place, ...], ...]:
+    """Per byte value, the placements on its set bits at byte `j` of a bitboard, lowest first."""
+    table: list[tuple[Place, ...]] = [()]
+    for byte in range(1, 256):
+        low = byte & -byte
+        table.append((PLACES[8 * j + low.bit_length() - 1], *table[byte ^ low]))
+    return tuple(table)
+
+
+_PLACE_TABLES = tuple(_place_table(j) for j in range(8))
 """`_PLACE_TABLES[j][byte]`: the placements on the set bits of `byte` at byte `j` of a bitboard, lowest first
 (the tables of `games.grids.bits_of`, holding `Place` values)."""
 

@@ -656,7 +656,7 @@ def test_seeded_random_games_with_balancing_reach_a_winner() -> None:
 def test_placements_and_collections_pack_their_state_without_init(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every placement, a collecting one included, builds its position with `_pack`, not the dataclass's
     keyword `__init__` (nor `dataclasses.replace`, which calls it): that would cost a random playout through
-    the contract about a fifth more per ply (bench/baselines/engine_playouts.md). The positions are still
+    the contract about a third more per ply (bench/baselines/engine_playouts.md). The positions are still
     whole and equal to the same position built by keyword."""
     calls: list[dict[str, object]] = []
     original = PaintscapeState.__init__
