@@ -11,8 +11,8 @@ cells each seat may not cover), so that asking twice costs nothing. Such a cache
 - never written by `dump`, which lists the fields it writes by name.
 
 A cached value that may legitimately be None is wrapped (a tuple, or a bool) so that None keeps meaning
-"not computed yet". Paintscape's `NamedTuple` state has no room for hidden fields and needs none: every
-query there is a handful of bit operations.
+"not computed yet". Paintscape's state has no hidden fields and needs none: every query there is a handful
+of bit operations.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ square i.
 
 The state
 ---------
-`PaintscapeState` is a NamedTuple (frozen, hashable, equal by value, cheap to copy) with these fields:
+`PaintscapeState` is a frozen, slotted dataclass built by keyword (hashable, equal by value) with these
+fields:
 
 - `black`, `white`: bitboards of Black's and White's stones.
 - `tiles`: five bitboards, the tiles of colour 1..5 (index 0..4 = yellow, red, cyan, pink, brown). A colour
@@ -22,9 +23,9 @@ The state
 - `swapped`: bitboard of the squares of stones already moved by a swap (their NEW squares). Each stone may
   be swapped once; the number of swaps made is `swapped.bit_count()`.
 
-Moves are ints: 0..63 a placement on that square, `PASS`, `DONE` (stop swapping), `PLAY_BLACK`,
-`PLAY_WHITE` (the chooser's answer) and `swap_move(stone, tile)` for a swap. Notation: `d4`, `pass`, `done`,
-`black`, `white`, `swap c3 f6`.
+Moves are small frozen values: `Place(square)` (the engine lists the 64 values of `PLACES`),
+`Swap(stone, tile)`, and the `Word`s `PASS`, `DONE` (stop swapping), `PLAY_BLACK`, `PLAY_WHITE` (the
+chooser's answer). Notation: `d4`, `swap c3 f6`, `pass`, `done`, `black`, `white`; `parse` reads it back.
 
 Besides `RULES` (the `Rules` object): `race(state)` (per colour: Black stones, White stones, free tiles),
 `colour_to_move(state)`, `RULES.targets(state)` (bitboard of the legal placements), `fast_playout(state,
@@ -81,7 +82,8 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.base import (
     ClickMove,
@@ -114,12 +116,17 @@ __all__ = [
     "COLOUR_NAMES",
     "DONE",
     "PASS",
+    "PLACES",
     "PLAY_BLACK",
     "PLAY_WHITE",
     "RULES",
+    "Move",
     "PaintscapeRules",
     "PaintscapeState",
     "Phase",
+    "Place",
+    "Swap",
+    "Word",
     "colour_to_move",
     "fast_playout",
     "from_position_text",
@@ -159,11 +166,64 @@ class Phase(enum.StrEnum):
 BALANCE, CHOOSE, PLAY, OVER = Phase.BALANCE, Phase.CHOOSE, Phase.PLAY, Phase.OVER
 PHASES = tuple(Phase)
 
-PASS = 64
-DONE = 65
-PLAY_BLACK = 66
-PLAY_WHITE = 67
-_SWAP_BASE = 128
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A stone placed on `square` (0..63). The engine lists the 64 values of `PLACES`, built once."""
+
+    square: int
+
+    def __post_init__(self) -> None:
+        if type(self.square) is not int or not 0 <= self.square < 64:
+            raise ValueError(f"a placement names a square 0..63, not {self.square!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """The balancer's swap: the stone on square `stone` and the tile on square `tile` trade places."""
+
+    stone: int
+    tile: int
+
+    def __post_init__(self) -> None:
+        for square in (self.stone, self.tile):
+            if type(square) is not int or not 0 <= square < 64:
+                raise ValueError(f"a swap names two squares 0..63, not {square!r}")
+
+
+class Word(enum.StrEnum):
+    """A move said in a word; its value is its notation."""
+
+    PASS = "pass"
+    """No placement in play (always forced)."""
+    DONE = "done"
+    """The balancer stops swapping."""
+    BLACK = "black"
+    """The chooser plays Black (first)."""
+    WHITE = "white"
+    """The chooser plays White (second)."""
+
+
+Move = Place | Swap | Word
+"""A Paintscape move: `Place(square)`, `Swap(stone, tile)` or a `Word`."""
+PASS, DONE, PLAY_BLACK, PLAY_WHITE = Word.PASS, Word.DONE, Word.BLACK, Word.WHITE
+_MOVE_TYPES = (Place, Swap, Word)
+PLACES = tuple(Place(square) for square in range(64))
+"""`PLACES[square]`: the placement on `square`; the engine lists these, so listing moves builds nothing."""
+
+
+def _place_table(j: int) -> tuple[tuple[Place, ...], ...]:
+    """Per byte value, the placements on its set bits at byte `j` of a bitboard, lowest first."""
+    table: list[tuple[Place, ...]] = [()]
+    for byte in range(1, 256):
+        low = byte & -byte
+        table.append((PLACES[8 * j + low.bit_length() - 1], *table[byte ^ low]))
+    return tuple(table)
+
+
+_PLACE_TABLES = tuple(_place_table(j) for j in range(8))
+"""`_PLACE_TABLES[j][byte]`: the placements on the set bits of `byte` at byte `j` of a bitboard, lowest first
+(the tables of `games.grids.bits_of`, holding `Place` values)."""
 
 _NEIGHBOURS: tuple[int, ...] = GRID.orthogonal_masks
 _FILE_A = sum(1 << (8 * y) for y in range(8))
@@ -177,8 +237,10 @@ _WHITE_ON_TILE = "yrcpn"
 _BOARD_ALPHABET = set(".BW" + _BOARD_TILE_CHARS + _BLACK_ON_TILE + _WHITE_ON_TILE)
 
 
-class PaintscapeState(NamedTuple):
-    """A Paintscape position (see the module docstring for every field)."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PaintscapeState:
+    """A Paintscape position (see the module docstring for every field). Build one by keyword, or with
+    `dataclasses.replace` for a changed copy; the engine's hot path uses `_pack` (below)."""
 
     black: int
     white: int
@@ -192,29 +254,73 @@ class PaintscapeState(NamedTuple):
     swapped: int = 0
 
 
-_make_state = tuple.__new__
-"""`_make_state(PaintscapeState, fields)` serves the hot path, a placement in `apply` (and the collection it
-may make): it packs the fields unpacked from the state before, in declaration order, five times faster than
-`_replace`. Everywhere else states are built by keyword or `_replace`.
+class _Packing:
+    """A mutable twin of `PaintscapeState` for `_pack`: the same slots in the same order (so the same memory
+    layout), no checks. An instance lives only inside `_pack`, which turns it into a `PaintscapeState`."""
 
-This is why Paintscape's state is a NamedTuple where Paint's and TilingKing's are frozen slotted dataclasses:
-a frozen dataclass cannot be packed this way. Measured (one process, CPU time, 300,000 placements): packing a
-NamedTuple 0.33 us, a frozen slotted dataclass filled through its slot descriptors 0.65 us, built by keyword
-1.5 us, against about 3.5 us for a whole ply of a random playout (to_move, legal_moves, apply)."""
+    __slots__ = tuple(spec.name for spec in fields(PaintscapeState))
+    black: int
+    white: int
+    tiles: tuple[int, int, int, int, int]
+    collected: tuple[int | None, int | None, int | None, int | None, int | None]
+    phase: str
+    black_seat: int | None
+    ply: int
+    turn: int
+    swapped: int
 
 
-def swap_move(stone: int, tile: int) -> int:
+_new_state = object.__new__
+
+
+def _pack(
+    black: int,
+    white: int,
+    tiles: tuple[int, int, int, int, int],
+    collected: tuple[int | None, int | None, int | None, int | None, int | None],
+    phase: str,
+    black_seat: int | None,
+    ply: int,
+    turn: int,
+    swapped: int,
+) -> PaintscapeState:
+    """The state with these fields, for the hot path: a placement in `apply` (and the collection it may
+    make). Everywhere else states are built by keyword or `dataclasses.replace`.
+
+    A frozen dataclass's `__init__` binds the keywords and sets each field through `object.__setattr__`
+    by name: about 1.5 us against 0.33 us for packing a NamedTuple (one process, CPU time, 300,000
+    placements), and a ply of a random playout is about 3.5 us. Filling the slots through their descriptors'
+    `__set__` still cost a contract playout 15% more instructions (bench/baselines/engine_playouts.md).
+    So `_pack` fills a `_Packing` (plain slot stores, which CPython specialises) and then sets its
+    `__class__`: CPython allows that between classes with the same slots (the data model's `__class__`
+    assignment), and the object is from then on an ordinary, frozen `PaintscapeState`, equal and hashed
+    like one built by keyword (tests/games/test_paintscape.py checks both)."""
+    state = _new_state(_Packing)
+    state.black = black
+    state.white = white
+    state.tiles = tiles
+    state.collected = collected
+    state.phase = phase
+    state.black_seat = black_seat
+    state.ply = ply
+    state.turn = turn
+    state.swapped = swapped
+    state.__class__ = PaintscapeState  # type: ignore[assignment]
+    return state  # type: ignore[return-value]
+
+
+def swap_move(stone: int, tile: int) -> Swap:
     """The move that swaps the stone on square `stone` with the tile on square `tile`."""
-    return _SWAP_BASE + stone * 64 + tile
+    return Swap(stone, tile)
 
 
-def is_swap(move: int) -> bool:
-    return _SWAP_BASE <= move < _SWAP_BASE + 64 * 64
+def is_swap(move: object) -> bool:
+    return type(move) is Swap
 
 
-def swap_squares(move: int) -> tuple[int, int]:
+def swap_squares(move: Swap) -> tuple[int, int]:
     """(stone square, tile square) of a swap move."""
-    return divmod(move - _SWAP_BASE, 64)
+    return move.stone, move.tile
 
 
 def _around(stones: int) -> int:
@@ -601,7 +707,7 @@ class PaintscapeRules:
             return 0
         return 1 if phase == CHOOSE else None
 
-    def legal_moves(self, state: PaintscapeState) -> list[int]:
+    def legal_moves(self, state: PaintscapeState) -> list[Move]:
         """Play: the target squares, lowest first, or [PASS] when there are none. Setup: swaps and done, or
         the two choices. Over: nothing."""
         phase = state.phase
@@ -612,13 +718,20 @@ class PaintscapeRules:
             targets = (
                 ((mine << 8) & FULL) | (mine >> 8) | ((mine & _NOT_FILE_H) << 1) | ((mine & _NOT_FILE_A) >> 1)
             ) & ~(black | white)
-            return bits_of(targets) if targets else [PASS]
+            if not targets:
+                return [PASS]
+            # `bits_of(targets)` with `Place` values: the same byte tables, holding the placements.
+            moves: list[Move] = []
+            for j, byte in enumerate(targets.to_bytes(8, "little")):
+                if byte:
+                    moves += _PLACE_TABLES[j][byte]
+            return moves
         if phase == BALANCE:
             stones = bits_of((state.black | state.white) & ~state.swapped)
             tile_squares = bits_of(_all_tiles(state.tiles) & ~(state.black | state.white))
-            moves = [_SWAP_BASE + s * 64 + t for s in stones for t in tile_squares]
-            moves.append(DONE)
-            return moves
+            swaps: list[Move] = [Swap(s, t) for s in stones for t in tile_squares]
+            swaps.append(DONE)
+            return swaps
         if phase == CHOOSE:
             return [PLAY_BLACK, PLAY_WHITE]
         return []
@@ -636,7 +749,7 @@ class PaintscapeRules:
             return None
         return _outcome_of(state)
 
-    def forced_move(self, state: PaintscapeState) -> int | None:
+    def forced_move(self, state: PaintscapeState) -> Move | None:
         """`pass` when the player to move has no placement; otherwise the player chooses."""
         if state.phase == PLAY and not self.targets(state):
             return PASS
@@ -653,11 +766,11 @@ class PaintscapeRules:
             )
         return ()
 
-    def pass_move(self, state: PaintscapeState) -> int | None:
+    def pass_move(self, state: PaintscapeState) -> Move | None:
         """Only the balancer may pass, and then a pass means `done`; a pass in play is forced, not chosen."""
         return DONE if state.phase == BALANCE else None
 
-    def timeout_move(self, state: PaintscapeState) -> int | None:
+    def timeout_move(self, state: PaintscapeState) -> Move | None:
         """A player out of time loses (RULES 1: timeouts are a host feature)."""
         return None
 
@@ -677,70 +790,72 @@ class PaintscapeRules:
 
     # ----------------------------------------------------------------------------- apply
 
-    def apply(self, state: PaintscapeState, move: int) -> PaintscapeState:
+    def apply(self, state: PaintscapeState, move: Move) -> PaintscapeState:
         """The position after `move`. Raises IllegalMove (with the reason) or GameOver."""
-        black, white, tiles, collected, phase, black_seat, ply, turn, swapped = state
-        if phase == PLAY and type(move) is int and 0 <= move < 64:
-            bit = 1 << move
+        if state.phase == PLAY and type(move) is Place:
+            square = move.square
+            black, white, turn = state.black, state.white, state.turn
+            bit = 1 << square
             mine = white if turn else black
-            if (black | white) & bit or not _NEIGHBOURS[move] & mine:
-                raise IllegalMove(self._placement_problem(state, move))
+            if (black | white) & bit or not _NEIGHBOURS[square] & mine:
+                raise IllegalMove(self._placement_problem(state, square))
             mine |= bit
+            tiles = state.tiles
             for colour_tiles in tiles:
                 if colour_tiles & bit:
                     if (mine & colour_tiles).bit_count() == COLLECT_AT:
                         # The colours' tiles are disjoint, so a tile mask names its colour.
                         return self._collect(state, mine, tiles.index(colour_tiles))
                     break
-            # The hot path: only the mover's stones, the ply and the turn change (see `_make_state`).
+            # The hot path: only the mover's stones, the ply and the turn change (see `_pack`).
             if turn:
-                return _make_state(
-                    PaintscapeState,
-                    (black, mine, tiles, collected, phase, black_seat, ply + 1, turn ^ 1, swapped),
-                )
-            return _make_state(
-                PaintscapeState,
-                (mine, white, tiles, collected, phase, black_seat, ply + 1, turn ^ 1, swapped),
+                white = mine
+            else:
+                black = mine
+            return _pack(
+                black,
+                white,
+                tiles,
+                state.collected,
+                state.phase,
+                state.black_seat,
+                state.ply + 1,
+                turn ^ 1,
+                state.swapped,
             )
         return self._apply_other(state, move)
 
     def _collect(self, state: PaintscapeState, mine: int, k: int) -> PaintscapeState:
         """The mover's 6th stone on colour k: its 12 tiles go, with every stone on them; the mover scores."""
-        black, white, tiles, collected, _phase, black_seat, ply, colour, swapped = state
-        removed = tiles[k]
-        if colour:
-            white = mine
-        else:
-            black = mine
+        colour = state.turn
+        removed = state.tiles[k]
+        black, white = (state.black, mine) if colour else (mine, state.white)
         black &= ~removed
         white &= ~removed
-        new_tiles = list(tiles)
+        new_tiles = list(state.tiles)
         new_tiles[k] = 0
-        new_collected = list(collected)
+        new_collected = list(state.collected)
         new_collected[k] = colour
         over = new_collected.count(colour) >= COLOURS_TO_WIN or _no_colour_left(new_tiles)
         # A collection happens about once in nine placements of a random game: packed like a placement
-        # (see `_make_state`), not by `_replace`, which would cost a random playout about 2%.
-        return _make_state(
-            PaintscapeState,
-            (
-                black,
-                white,
-                (new_tiles[0], new_tiles[1], new_tiles[2], new_tiles[3], new_tiles[4]),
-                (new_collected[0], new_collected[1], new_collected[2], new_collected[3], new_collected[4]),
-                OVER if over else PLAY,
-                black_seat,
-                ply + 1,
-                colour ^ 1,
-                swapped,
-            ),
+        # (see `_pack`), not by `dataclasses.replace`, which would cost a random playout a few per cent.
+        return _pack(
+            black,
+            white,
+            (new_tiles[0], new_tiles[1], new_tiles[2], new_tiles[3], new_tiles[4]),
+            (new_collected[0], new_collected[1], new_collected[2], new_collected[3], new_collected[4]),
+            OVER if over else PLAY,
+            state.black_seat,
+            state.ply + 1,
+            colour ^ 1,
+            state.swapped,
         )
 
-    def _apply_other(self, state: PaintscapeState, move: int) -> PaintscapeState:
+    def _apply_other(self, state: PaintscapeState, move: Move) -> PaintscapeState:
         """Every move but a legal placement: passes, swaps, done, the choice, and the errors."""
         if state.phase == OVER:
             raise GameOver(Text("the game is over; start a new one with {/play}"))
-        if type(move) is not int:
+        if type(move) not in _MOVE_TYPES:
             raise IllegalMove(Text("{move!r} is not a Paintscape move", move=move))
         if state.phase == PLAY:
             if move == PASS:
@@ -748,17 +863,17 @@ class PaintscapeRules:
                     raise IllegalMove(
                         Text("you have a placement, so you cannot pass; place next to one of your stones")
                     )
-                after = state._replace(ply=state.ply + 1, turn=state.turn ^ 1)
+                after = replace(state, ply=state.ply + 1, turn=state.turn ^ 1)
                 assert self.targets(after), "two consecutive passes cannot happen in Paintscape"
                 return after
-            if 0 <= move < 64:
-                raise IllegalMove(self._placement_problem(state, move))
+            if type(move) is Place:
+                raise IllegalMove(self._placement_problem(state, move.square))
             raise IllegalMove(Text("it is the play phase: place a stone next to one of yours, like d4"))
         if state.phase == BALANCE:
             if move == DONE:
-                return state._replace(phase=CHOOSE, ply=state.ply + 1)
-            if is_swap(move):
-                stone, tile = swap_squares(move)
+                return replace(state, phase=CHOOSE, ply=state.ply + 1)
+            if type(move) is Swap:
+                stone, tile = move.stone, move.tile
                 problem = self._swap_problem(state, stone, tile)
                 if problem:
                     raise IllegalMove(problem)
@@ -767,7 +882,7 @@ class PaintscapeRules:
         # CHOOSE
         if move in (PLAY_BLACK, PLAY_WHITE):
             black_seat = 1 if move == PLAY_BLACK else 0
-            return state._replace(phase=PLAY, black_seat=black_seat, ply=state.ply + 1, turn=0)
+            return replace(state, phase=PLAY, black_seat=black_seat, ply=state.ply + 1, turn=0)
         raise IllegalMove(Text("the chooser picks a colour: black (play first) or white (play second)"))
 
     @staticmethod
@@ -782,7 +897,8 @@ class PaintscapeRules:
         tiles = tuple(t & ~tile_bit | stone_bit if t & tile_bit else t for t in state.tiles)
         swapped = state.swapped | tile_bit
         phase = CHOOSE if swapped.bit_count() >= MAX_SWAPS else BALANCE
-        return state._replace(
+        return replace(
+            state,
             black=black,
             white=white,
             tiles=(tiles[0], tiles[1], tiles[2], tiles[3], tiles[4]),
@@ -826,7 +942,7 @@ class PaintscapeRules:
 
     # ----------------------------------------------------------------------------- text
 
-    def parse(self, state: PaintscapeState, text: str) -> int:
+    def parse(self, state: PaintscapeState, text: str) -> Move:
         """A player's text (any case, extra spaces ignored) to a legal move; errors say what to do instead."""
         text = move_text(text)
         if state.phase == OVER:
@@ -850,7 +966,7 @@ class PaintscapeRules:
             problem = self._swap_problem(state, stone, tile)
             if problem:
                 raise IllegalMove(problem)
-            return swap_move(stone, tile)
+            return Swap(stone, tile)
         if len(words) != 1:
             raise InvalidMove(
                 Text("{text!r} is not a move; {hint}", text=text.strip(), hint=self._hint(state))
@@ -866,9 +982,9 @@ class PaintscapeRules:
             )
         if not self.targets(state) >> square & 1:
             raise IllegalMove(self._placement_problem(state, square))
-        return square
+        return PLACES[square]
 
-    def _parse_word(self, state: PaintscapeState, word: str) -> int:
+    def _parse_word(self, state: PaintscapeState, word: str) -> Word:
         phase = state.phase
         if phase == BALANCE:
             if word in ("done", "pass"):
@@ -906,31 +1022,30 @@ class PaintscapeRules:
             return Text("pass (you have no placement)")
         return Text("place a stone next to one of yours, like d4")
 
-    def click_move(self, state: PaintscapeState, move: int) -> ClickMove | None:
+    def click_move(self, state: PaintscapeState, move: Move) -> ClickMove | None:
         """A placement is its square; a swap is its stone, then the tile it swaps with; the words (done,
         black, white, pass) are not played on the board."""
-        if 0 <= move < 64:
-            return ClickMove(self.notation(state, move), (move,))
-        if is_swap(move):
-            return ClickMove(self.notation(state, move), swap_squares(move))
+        if type(move) is Place:
+            return ClickMove(self.notation(state, move), (move.square,))
+        if type(move) is Swap:
+            return ClickMove(self.notation(state, move), (move.stone, move.tile))
         return None
 
-    def notation(self, state: PaintscapeState, move: int) -> str:
-        if 0 <= move < 64:
-            return LABELS[move]
-        if is_swap(move):
-            stone, tile = swap_squares(move)
-            return f"swap {LABELS[stone]} {LABELS[tile]}"
-        words = {PASS: "pass", DONE: "done", PLAY_BLACK: "black", PLAY_WHITE: "white"}
-        if move in words:
-            return words[move]
+    def notation(self, state: PaintscapeState, move: Move) -> str:
+        """`d4`, `swap c3 f6`, or the word: what `parse` reads back as the same move."""
+        if type(move) is Place:
+            return LABELS[move.square]
+        if type(move) is Swap:
+            return f"swap {LABELS[move.stone]} {LABELS[move.tile]}"
+        if type(move) is Word:
+            return move.value
         raise IllegalMove(Text("{move!r} is not a Paintscape move", move=move))
 
-    def describe(self, state: PaintscapeState, move: int) -> str:
+    def describe(self, state: PaintscapeState, move: Move) -> str:
         """The move in words, from the position before it."""
         seat = self.to_move(state)
         seat_name = self.seat_label(state, seat if seat is not None else 0)
-        if 0 <= move < 64:
+        if type(move) is Place:
             colour = colour_to_move(state)
             after = self.apply(state, move)
             gained = [k for k in range(5) if after.collected[k] != state.collected[k]]
@@ -941,15 +1056,15 @@ class PaintscapeRules:
                     "{seat_name} {square} and collects {colour} ({count} colours)",
                     total,
                     seat_name=seat_name,
-                    square=LABELS[move],
+                    square=LABELS[move.square],
                     colour=COLOUR_NAMES[gained[0]],
                     count=total,
                 )
-            return Text("{seat_name} {square}", seat_name=seat_name, square=LABELS[move])
+            return Text("{seat_name} {square}", seat_name=seat_name, square=LABELS[move.square])
         if move == PASS:
             return Text("{seat_name} has no placement and passes", seat_name=seat_name)
-        if is_swap(move):
-            stone, tile = swap_squares(move)
+        if type(move) is Swap:
+            stone, tile = move.stone, move.tile
             colour_index = _colour_at(state.tiles, tile)
             tile_name = COLOUR_NAMES[colour_index] if colour_index is not None else Text("missing")
             return Text(
@@ -995,7 +1110,7 @@ class PaintscapeRules:
 RULES = PaintscapeRules()
 
 if TYPE_CHECKING:
-    _CONFORMS: Rules[PaintscapeState, int] = RULES  # mypy: the singleton implements the whole contract
+    _CONFORMS: Rules[PaintscapeState, Move] = RULES  # mypy: the singleton implements the whole contract
 
 
 # --------------------------------------------------------------------------------------------- fast path

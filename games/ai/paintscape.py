@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
@@ -36,7 +37,7 @@ from games.ai.race import (
 )
 from games.base import Rules
 from games.grids import bits_of
-from games.paintscape import DONE, PaintscapeState, fast_playout, is_swap, swap_squares
+from games.paintscape import DONE, PLACES, PLAY, Move, PaintscapeState, Place, Swap, fast_playout
 
 CENTRE = sum(1 << (8 * y + x) for y in range(2, 6) for x in range(2, 6))
 
@@ -155,7 +156,8 @@ class PaintscapeKnowledge(Knowledge):
             return None
         winner, placed = random_playout(state, rng)
         rewards = [0.5, 0.5] if winner < 0 else [1.0 - winner, float(winner)]
-        return rewards, {(seat, square) for seat in (0, 1) for square in bits_of(placed[seat])}
+        # GRAVE keys AMAF by (seat, move): the placements as the tree lists them, the `PLACES` values.
+        return rewards, {(seat, PLACES[square]) for seat in (0, 1) for square in bits_of(placed[seat])}
 
     take_wins = True
     rave = 300.0
@@ -179,9 +181,9 @@ class PaintscapeKnowledge(Knowledge):
         mine, theirs = (state.white, state.black) if colour else (state.black, state.white)
         collect, block = urgent_squares(mine, theirs, state.tiles)
 
-        def urgency(move: int) -> int:
-            if 0 <= move < 64:
-                bit = 1 << move
+        def urgency(move: Move) -> int:
+            if type(move) is Place:
+                bit = 1 << move.square
                 return 0 if collect & bit else 1 if block & bit else 2
             return 3
 
@@ -189,7 +191,7 @@ class PaintscapeKnowledge(Knowledge):
 
     def move_key(self, state: Any, move: Any) -> int:
         """Placements are keyed by their square; other moves take no part in AMAF."""
-        return move if 0 <= move < 64 else -1
+        return move.square if type(move) is Place else -1
 
     def playout_keys(
         self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int
@@ -208,7 +210,7 @@ class PaintscapeKnowledge(Knowledge):
 
     def black_win_rate(self, state: PaintscapeState, playouts: int, rng: random.Random) -> float:
         """Black's (moving first) mean reward over the search's playouts from a setup position's board."""
-        play = state._replace(phase="play", black_seat=0, turn=0)
+        play = replace(state, phase=PLAY, black_seat=0, turn=0)
         total = 0.0
         for _ in range(playouts):
             total += cut_playout(play, rng, self.cutoff, self.weights)[0]
@@ -216,13 +218,13 @@ class PaintscapeKnowledge(Knowledge):
 
     def swap_candidates(
         self, state: PaintscapeState, moves: list[Any], rng: random.Random, count: int
-    ) -> list[int]:
+    ) -> list[Swap]:
         """A spread of swaps to try: each movable stone to central tiles and to random tiles."""
-        swaps = [m for m in moves if is_swap(m)]
-        central = [m for m in swaps if CENTRE >> swap_squares(m)[1] & 1]
+        swaps = [m for m in moves if type(m) is Swap]
+        central = [m for m in swaps if CENTRE >> m.tile & 1]
         rng.shuffle(central)
         rng.shuffle(swaps)
-        chosen: list[int] = []
+        chosen: list[Swap] = []
         for move in central[: count // 2] + swaps:
             if move not in chosen:
                 chosen.append(move)
@@ -237,12 +239,13 @@ class PaintscapeKnowledge(Knowledge):
         rng: random.Random,
         budget: int,
         deadline: float | None,
-    ) -> int:
+    ) -> Move:
         """The balancer's move: the candidate swap that brings Black's chances nearest to even, if it beats
         stopping now by a clear margin, else `done`."""
         per_estimate = max(16, budget // 26)
         current = self.black_win_rate(state, per_estimate, rng)
-        best_move, best_gap = DONE, abs(current - 0.5)
+        best_move: Move = DONE
+        best_gap = abs(current - 0.5)
         if best_gap < 0.06:
             return DONE
         for move in self.swap_candidates(state, moves, rng, 25):
@@ -273,9 +276,9 @@ class PaintscapeKnowledge(Knowledge):
         return self.balance_move(state, moves, rng, budget, deadline)
 
 
-def state_after_swap(state: PaintscapeState, move: int) -> PaintscapeState:
+def state_after_swap(state: PaintscapeState, move: Swap) -> PaintscapeState:
     """The board after a swap (bookkeeping fields aside): the stone and the tile trade squares."""
-    stone, tile = swap_squares(move)
+    stone, tile = move.stone, move.tile
     stone_bit, tile_bit = 1 << stone, 1 << tile
     black, white = state.black, state.white
     if black & stone_bit:
@@ -284,7 +287,7 @@ def state_after_swap(state: PaintscapeState, move: int) -> PaintscapeState:
         white = white & ~stone_bit | tile_bit
     t = [t & ~tile_bit | stone_bit if t & tile_bit else t for t in state.tiles]
     tiles = (t[0], t[1], t[2], t[3], t[4])
-    return state._replace(black=black, white=white, tiles=tiles, swapped=state.swapped | tile_bit)
+    return replace(state, black=black, white=white, tiles=tiles, swapped=state.swapped | tile_bit)
 
 
 __all__ = ["PaintscapeKnowledge", "random_playout", "state_after_swap", "urgent_squares"]

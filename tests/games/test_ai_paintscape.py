@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 import games
 from games.ai import analyse, best_move
 from games.ai.paintscape import PaintscapeKnowledge, random_playout, state_after_swap, urgent_squares
-from games.paintscape import DONE, PLAY_BLACK, PLAY_WHITE, PaintscapeState, fast_playout, is_swap
+from games.paintscape import DONE, PLAY_BLACK, PLAY_WHITE, PaintscapeState, Place, fast_playout, is_swap
 
 RULES = games.get("paintscape")
 TILE_CHARS = "12345"
@@ -77,7 +78,8 @@ def test_search_blocks_the_opponents_only_collecting_square() -> None:
 
 def test_third_colour_is_taken_at_once() -> None:
     state = play_position(RED_RACE, empties=2)
-    state = state._replace(
+    state = replace(
+        state,
         tiles=(0, state.tiles[1], 0, state.tiles[3], state.tiles[4]),
         collected=(0, None, 0, None, None),
         black=state.black & ~(state.tiles[0] | state.tiles[2]),
@@ -167,3 +169,17 @@ def test_hard_keeps_to_its_time(balance: bool) -> None:
     start = time.process_time()  # CPU time: the search stops on wall time, so a busy machine only shortens it
     best_move(RULES, state, level="hard", seconds=0.3)
     assert time.process_time() - start < 0.3 + 0.5  # a clock check's worth of iterations, and the set-up
+
+
+def test_grave_playout_keys_are_the_moves_the_tree_lists() -> None:
+    """GRAVE keys its AMAF statistics by (seat, move) as the tree lists moves: the fast playout reports the
+    same `Place` values (equal and hashed alike), or its statistics would never meet the tree's."""
+    state = RULES.new(2, {"balance": False}, 4)
+    result = PaintscapeKnowledge.grave_playout(state, random.Random(1))
+    assert result is not None
+    _, played = result
+    seat = RULES.to_move(state)
+    first = set(RULES.legal_moves(state))
+    assert played and all(type(move) is Place for _, move in played)
+    assert any(move in first for mover, move in played if mover == seat), "the first placement is a root move"
+    assert PaintscapeKnowledge().move_key(state, next(iter(first))) in range(64), "RAVE keys by square"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -32,7 +33,7 @@ def midgame(seed: int, plies: int) -> PaintscapeState:
 def colours_swapped(state: PaintscapeState) -> PaintscapeState:
     """The same position with every stone, collected colour and the turn given to the other side."""
     collected = tuple(None if c is None else 1 - c for c in state.collected)
-    return state._replace(black=state.white, white=state.black, collected=collected, turn=state.turn ^ 1)
+    return replace(state, black=state.white, white=state.black, collected=collected, turn=state.turn ^ 1)
 
 
 @settings(max_examples=60, deadline=None)
@@ -52,8 +53,8 @@ def test_a_finished_race_is_certain() -> None:
 def test_two_colours_and_a_collect_in_hand_is_nearly_won() -> None:
     """Black has two colours and five stones on red with a free red tile next to it; White has nothing."""
     state = play_position(RED_RACE, empties=2)
-    ahead = state._replace(collected=(0, None, None, 0, None))
-    behind = state._replace(collected=(1, None, None, 1, None))
+    ahead = replace(state, collected=(0, None, None, 0, None))
+    behind = replace(state, collected=(1, None, None, 1, None))
     assert win_chance(ahead) > 0.9
     assert win_chance(behind) < win_chance(state) < win_chance(ahead)
 
@@ -98,8 +99,8 @@ def test_cut_playout_scores_by_the_race_for_seat_zero() -> None:
     """No placement left to make: the race evaluation, turned to seat 0's side when seat 0 is White."""
     state = midgame(11, 20)
     assert state.phase == "play"
-    black_first = state._replace(black_seat=0)
-    white_first = state._replace(black_seat=1)
+    black_first = replace(state, black_seat=0)
+    white_first = replace(state, black_seat=1)
     assert cut_playout(black_first, random.Random(0), 0)[0] == pytest.approx(win_chance(black_first))
     assert cut_playout(white_first, random.Random(0), 0)[0] == pytest.approx(1.0 - win_chance(white_first))
 
@@ -108,5 +109,5 @@ def test_cut_playout_scores_by_the_race_for_seat_zero() -> None:
 def test_playouts_move_the_colour_whose_turn_it_is(black_seat: int) -> None:
     """Whichever seat plays Black, a playout moves the stone colour to move, as the engine does."""
     for seed in range(20):
-        state = midgame(seed, 7)._replace(black_seat=black_seat)
+        state = replace(midgame(seed, 7), black_seat=black_seat)
         assert random_playout(state, random.Random(seed))[0] == fast_playout(state, random.Random(seed))

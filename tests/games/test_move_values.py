@@ -7,14 +7,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
-from games.base import Rules, advance
+from games.base import IllegalMove, Rules, advance
 from games.paint import Move as PaintMove
-from games.paintscape import is_swap, swap_move, swap_squares
+from games.paintscape import PASS, PLACES, Place, Swap, Word, is_swap, swap_move, swap_squares
 from games.tilingking import Move as TilingMove
+from tests.games.test_paintscape import E5
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PLIES = st.integers(min_value=0, max_value=120)
@@ -41,23 +43,45 @@ def position(game_id: str, seed: int, plies: int, variant: int) -> tuple[Rules[A
     return rules, state
 
 
-def assert_round_trip(rules: Rules[Any, Any], state: Any, kind: type) -> int:
-    """Every legal move survives notation -> parse, as a value of `kind`; returns how many were checked."""
+def assert_round_trip(rules: Rules[Any, Any], state: Any, kind: type | tuple[type, ...]) -> int:
+    """Every legal move survives notation -> parse, as a value of `kind` (or one of the kinds); returns how
+    many were checked."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
     moves = list(rules.legal_moves(state))
     for move in moves:
-        assert type(move) is kind, f"{rules.id} lists a {type(move).__name__}, not a {kind.__name__}"
+        assert type(move) in kinds, f"{rules.id} lists a {type(move).__name__}, not one of {kinds}"
         parsed = rules.parse(state, rules.notation(state, move))
-        assert parsed == move and type(parsed) is kind and hash(parsed) == hash(move)
+        assert parsed == move and type(parsed) is type(move) and hash(parsed) == hash(move)
     return len(moves)
 
 
 @given(seed=SEEDS, plies=PLIES, variant=st.integers(0, 5))
 def test_paintscape_moves_round_trip_through_their_notation(seed: int, plies: int, variant: int) -> None:
     rules, state = position("paintscape", seed, plies, variant)
-    assert_round_trip(rules, state, int)
+    assert_round_trip(rules, state, (Place, Swap, Word))
     for move in rules.legal_moves(state):
         if is_swap(move):
-            assert swap_move(*swap_squares(move)) == move
+            assert swap_move(*swap_squares(move)) == move == Swap(stone=move.stone, tile=move.tile)
+        if type(move) is Place:
+            assert move is PLACES[move.square], "the engine lists the placements built once"
+
+
+def test_paintscape_words_and_passes_round_trip_and_other_values_are_refused() -> None:
+    """The moves `legal_moves` may not list in the positions above (a forced pass) round-trip too, and
+    values that are not moves (the old int encoding, a bare string, a square off the board) are refused."""
+    rules = games.get("paintscape")
+    walled = rules.new(2, {"balance": False, "layout": E5}, 0)  # Black is walled in: it must pass
+    assert rules.legal_moves(walled) == [PASS] and rules.parse(walled, rules.notation(walled, PASS)) is PASS
+    for move in (7, "pass", (3,)):
+        with pytest.raises(IllegalMove, match="not a Paintscape move"):
+            rules.apply(walled, move)
+        with pytest.raises(IllegalMove, match="not a Paintscape move"):
+            rules.notation(walled, move)
+    for bad in (-1, 64, True):
+        with pytest.raises(ValueError):
+            Place(bad)
+        with pytest.raises(ValueError):
+            Swap(bad, 0)
 
 
 @given(seed=SEEDS, plies=PLIES, variant=st.integers(0, 5))

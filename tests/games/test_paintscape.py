@@ -3,9 +3,12 @@ the words, the layouts and the position text. Property tests live in test_paints
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import re
+from dataclasses import FrozenInstanceError, fields
+from typing import Any
 
 import pytest
 
@@ -17,7 +20,10 @@ from games.paintscape import (
     PLAY_BLACK,
     PLAY_WHITE,
     RULES,
+    Move,
     PaintscapeState,
+    Place,
+    _pack,
     colour_to_move,
     from_position_text,
     race,
@@ -52,8 +58,8 @@ def play(state: PaintscapeState, *texts: str) -> PaintscapeState:
     return state
 
 
-def labels_of(moves: list[int]) -> set[str]:
-    return {GRID.labels[m] for m in moves}
+def labels_of(moves: list[Move]) -> set[str]:
+    return {GRID.labels[m.square] for m in moves if type(m) is Place}
 
 
 # Black a1 a2, White g7 h8; d5 is pink, e4 is cyan.
@@ -172,7 +178,7 @@ def test_e2_black_places_orthogonally_next_to_its_stones_on_squares_without_a_st
     with pytest.raises(IllegalMove, match="d3 holds a stone"):
         RULES.parse(state, "d3")
     with pytest.raises(IllegalMove):
-        RULES.apply(state, sq("d4"))
+        RULES.apply(state, Place(sq("d4")))
 
 
 def test_e3_sixth_stone_removes_the_colour_and_every_stone_on_it() -> None:
@@ -210,7 +216,7 @@ def test_e4_race_only_a_player_next_to_a_free_tile_can_collect_it() -> None:
     for move in RULES.legal_moves(state):
         assert RULES.apply(state, move).tiles[CYAN], "Black cannot win cyan directly"
     state = play(state, "b1")
-    assert RULES.describe(state, sq("h1")) == "White h1 and collects cyan (1 colour)"
+    assert RULES.describe(state, Place(sq("h1"))) == "White h1 and collects cyan (1 colour)"
     state = play(state, "h1")
     assert state.collected[CYAN] == 1 and state.tiles[CYAN] == 0
     assert RULES.outcome(state) is None
@@ -250,7 +256,7 @@ def test_e6_third_colour_wins_at_once() -> None:
     with pytest.raises(GameOver):
         RULES.parse(after, "f5")
     with pytest.raises(GameOver):
-        RULES.apply(after, sq("f5"))
+        RULES.apply(after, Place(sq("f5")))
 
 
 def test_e6_with_the_chooser_as_black_the_chooser_seat_wins() -> None:
@@ -315,7 +321,7 @@ def test_done_after_no_swaps_and_white_lead_to_blacks_first_placement() -> None:
     state = play(start(E1, balance=True), "done", "white")
     assert state.phase == "play" and RULES.outcome(state) is None
     assert state.black_seat == 0 and RULES.to_move(state) == 0 and colour_to_move(state) == 0
-    assert all(0 <= m < 64 for m in RULES.legal_moves(state))
+    assert all(type(m) is Place for m in RULES.legal_moves(state))
 
 
 def test_the_choosers_black_makes_the_chooser_move_first() -> None:
@@ -345,7 +351,7 @@ def test_diagonal_placements_and_placements_on_stones_are_illegal() -> None:
 def test_placing_on_an_empty_square_is_legal_and_never_collects() -> None:
     # f8 is empty (no tile); Black reaches it through e8
     state = start(E3)
-    assert RULES.parse(state, "e8") == sq("e8")
+    assert RULES.parse(state, "e8") == Place(sq("e8"))
     empty = RULES.parse(play(state, "e8", "h7"), "f8")
     after = RULES.apply(play(state, "e8", "h7"), empty)
     assert after.tiles == state.tiles and after.collected == state.collected
@@ -386,7 +392,7 @@ def test_parsing_ignores_case_and_extra_spaces() -> None:
     assert RULES.parse(state, " Done ") == DONE
     chooser = play(state, "done")
     assert RULES.parse(chooser, "WHITE") == PLAY_WHITE and RULES.parse(chooser, "Black") == PLAY_BLACK
-    assert RULES.parse(start(E2), " C4 ") == sq("c4")
+    assert RULES.parse(start(E2), " C4 ") == Place(sq("c4"))
 
 
 @pytest.mark.parametrize(
@@ -414,7 +420,7 @@ def test_balancing_errors_name_the_problem() -> None:
         RULES.parse(state, "swap a1 b1")
     assert RULES.parse(state, "pass") == DONE, "pass ends the swapping, as in Ludii"
     with pytest.raises(IllegalMove, match="it is the balancing phase"):
-        RULES.apply(state, sq("c4"))
+        RULES.apply(state, Place(sq("c4")))
 
 
 def test_play_phase_errors_name_the_problem() -> None:
@@ -448,7 +454,7 @@ def test_describe_says_the_move_in_words() -> None:
     assert RULES.describe(state, DONE) == "Balancer is done swapping (0 swaps)"
     chooser = play(state, "done")
     assert RULES.describe(chooser, PLAY_WHITE) == "Chooser plays White (second)"
-    assert RULES.describe(start(E2), sq("c4")) == "Black c4"
+    assert RULES.describe(start(E2), Place(sq("c4"))) == "Black c4"
 
 
 # --------------------------------------------------------------------------------------------- options
@@ -632,7 +638,7 @@ def test_a_pass_cannot_follow_a_pass() -> None:
 def test_apply_never_changes_its_input() -> None:
     state = start(E3)
     before = RULES.position_text(state)
-    RULES.apply(state, sq("e5"))
+    RULES.apply(state, Place(sq("e5")))
     assert RULES.position_text(state) == before
 
 
@@ -647,17 +653,19 @@ def test_seeded_random_games_with_balancing_reach_a_winner() -> None:
         assert max(outcome.scores) == 3
 
 
-def test_placements_and_collections_pack_their_state_without_replace(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every placement, a collecting one included, builds its position directly: `_replace` there cost random
-    playouts through the contract a few per cent (issue 26). The positions are still whole and right."""
+def test_placements_and_collections_pack_their_state_without_init(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every placement, a collecting one included, builds its position with `_pack`, not the dataclass's
+    keyword `__init__` (nor `dataclasses.replace`, which calls it): that would cost a random playout through
+    the contract about a third more per ply (bench/baselines/engine_playouts.md). The positions are still
+    whole and equal to the same position built by keyword."""
     calls: list[dict[str, object]] = []
-    original = PaintscapeState._replace
+    original = PaintscapeState.__init__
 
-    def counted(self: PaintscapeState, **changes: object) -> PaintscapeState:
-        calls.append(changes)
-        return original(self, **changes)
+    def counted(self: PaintscapeState, **values: Any) -> None:
+        calls.append(values)
+        original(self, **values)
 
-    monkeypatch.setattr(PaintscapeState, "_replace", counted)
+    monkeypatch.setattr(PaintscapeState, "__init__", counted)
     rng = random.Random(3)
     collections = 0
     for seed in range(8):
@@ -668,10 +676,28 @@ def test_placements_and_collections_pack_their_state_without_replace(monkeypatch
             after = RULES.apply(state, move)
             assert type(after) is PaintscapeState
             assert (after.ply, after.turn) == (state.ply + 1, state.turn ^ 1)
-            if move < 64:
-                assert len(calls) == before, f"{move} went through _replace"
+            if type(move) is Place:
+                assert len(calls) == before, f"{move} went through __init__"
+                by_keyword: dict[str, Any] = {spec.name: getattr(after, spec.name) for spec in fields(after)}
+                assert after == PaintscapeState(**by_keyword)
                 if after.collected != state.collected:
                     collections += 1
                     assert after == from_position_text(RULES.position_text(after))
             state = after
     assert collections > 8
+    assert after.collected[1] == 0 and after.tiles[1] == 0, "red was collected by Black"
+
+
+def test_pack_fills_every_field_in_declaration_order() -> None:
+    """`_pack` takes the fields positionally in declaration order (a field added to the state without
+    `_pack` learning it would leave a slot unset), and what it packs is a whole, frozen `PaintscapeState`."""
+    names = [spec.name for spec in fields(PaintscapeState)]
+    assert list(inspect.signature(_pack).parameters) == names
+    values: tuple[Any, ...] = (1, 2, (4, 0, 8, 16, 32), (None, 1, None, None, None), "play", 1, 7, 1, 2)
+    packed = _pack(*values)
+    by_keyword = PaintscapeState(**dict(zip(names, values, strict=True)))
+    assert type(packed) is PaintscapeState
+    assert packed == by_keyword and hash(packed) == hash(by_keyword) and repr(packed) == repr(by_keyword)
+    assert [getattr(packed, name) for name in names] == list(values)
+    with pytest.raises(FrozenInstanceError):
+        packed.ply = 8  # type: ignore[misc]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import fields, replace
+from dataclasses import FrozenInstanceError, fields, replace
 from typing import Any
 
 import pytest
@@ -79,11 +79,18 @@ def test_replace_starts_with_an_empty_cache() -> None:
 
 def test_states_are_built_by_keyword() -> None:
     tilingking = played(games.get("tilingking"), 1, 0)
-    positional = {PaintState: (1, 2, 3, 4, 5), TilingState: (tilingking.board, tilingking.settings)}
+    paintscape = played(games.get("paintscape"), 1, 0)
+    positional = {
+        PaintState: (1, 2, 3, 4, 5),
+        TilingState: (tilingking.board, tilingking.settings),
+        PaintscapeState: tuple(getattr(paintscape, spec.name) for spec in fields(PaintscapeState)),
+    }
     for state_type, arguments in positional.items():
         build: Any = state_type
         with pytest.raises(TypeError):
             build(*arguments)
+    with pytest.raises(FrozenInstanceError):
+        paintscape.ply = 3
 
 
 def test_paintscape_phase_is_a_str_enum_that_reads_as_its_string() -> None:
@@ -96,5 +103,5 @@ def test_paintscape_phase_is_a_str_enum_that_reads_as_its_string() -> None:
     assert " phase=balance " in position_text(state)
     loaded = rules.load(rules.dump(state))
     assert loaded.phase is Phase.BALANCE
-    as_string = state._replace(phase="balance")  # what code outside the engine may still write
+    as_string = replace(state, phase="balance")  # what code outside the engine may still write
     assert as_string == state and hash(as_string) == hash(state)
