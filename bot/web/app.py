@@ -34,9 +34,17 @@ from bot.i18n import SOURCE_LOCALE, Tr, catalog_locale, tr_for
 from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
-from bot.service.records import Finished, MatchView, Played
+from bot.service.records import (
+    AbortRequested,
+    Finished,
+    MatchView,
+    Played,
+    TakebackRequested,
+    TakenBack,
+)
+from bot.service.store.base import MatchChange
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
-from bot.web.live import Group, Hub, sse_frame
+from bot.web.live import Group, Hub, NoGuild, sse_frame
 from bot.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
@@ -74,8 +82,10 @@ Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
 Analysed = Callable[[int], Any]
 """The cached post-game analysis of a match (`Analyses.cached`: a `MatchAnalysis`), or None."""
 Announce = Callable[[Any, int], Awaitable[None]]
-"""Called with what a web request changed (a `Played` or `Finished`) and the user who made it, after the
-change: the bot process posts the new board in the match's channel, so Discord sees web moves too."""
+"""Called with what a web request changed (`ANNOUNCED`) and the user who made it, after the change: the
+bot process posts the new board (or the request, with its buttons) in the match's channel, so Discord sees
+web moves and requests too."""
+ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested)
 
 
 async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
@@ -194,14 +204,20 @@ class WebBoard:
             await self._runner.cleanup()
 
     async def _listen(self) -> None:
-        """Other processes' writes: the store's NOTIFY wakes this, and each watched match whose row changed
-        is published (SQLite has a single process, so it never calls)."""
+        """Other processes' writes: the store's NOTIFY names the match that changed, which is published if
+        anyone watches it (this process's own writes are published by the match service's listener); when
+        listening (re)starts, every watched match is read again, since changes meanwhile were not heard
+        (SQLite has a single process, so it never calls)."""
         try:
-            await self.service.store.listen(self._woken)
+            await self.service.store.listen(self._woken, shards=NoGuild(), matches=self._match_changed)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the web board cannot listen for other processes' changes")
+
+    def _match_changed(self, change: MatchChange) -> None:
+        if not change.own:
+            self.hub.changed(change.match_id)
 
     def _woken(self) -> None:
         asyncio.get_running_loop().create_task(self._recheck())
@@ -604,13 +620,13 @@ class WebBoard:
             result = await work()
         except (ServiceError, MoveError) as error:
             return web.json_response({"ok": False, "error": tr_for(locale).error(error)}, status=409)
-        if self.announce is not None and session is not None and isinstance(result, Played | Finished):
+        if self.announce is not None and session is not None and isinstance(result, ANNOUNCED):
             task = asyncio.get_running_loop().create_task(self._announce(result, session.user_id))
             self._announcing.add(task)
             task.add_done_callback(self._announcing.discard)
         return web.json_response({"ok": True})
 
-    async def _announce(self, result: Played | Finished, user_id: int) -> None:
+    async def _announce(self, result: object, user_id: int) -> None:
         assert self.announce is not None
         try:
             await self.announce(result, user_id)
