@@ -200,8 +200,8 @@ class Activity:
             raise web.HTTPBadRequest(text=f"{what} must be a Discord id")
         return int(text)
 
-    def _disabled(self, guild_id: int | None) -> bool:
-        return guild_id is not None and guild_id in self.board.disabled_guilds
+    async def _disabled(self, guild_id: int | None) -> bool:
+        return await self.board.turned_off(guild_id)
 
     async def _channel(self, request: web.Request) -> web.Response:
         """What the instance's channel offers the signed-in user: its match, waiting challenges, the user's
@@ -211,7 +211,7 @@ class Activity:
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         channel_id = self._id(request.query.get("channel_id"), "channel_id")
         guild_id = self._id(request.query.get("guild_id"), "guild_id")
-        if self._disabled(guild_id):
+        if await self._disabled(guild_id):
             raise web.HTTPNotFound(text="this server has turned the web board off")
         service = self.board.service
         match: dict[str, Any] | None = None
@@ -266,7 +266,7 @@ class Activity:
         guild_id = self._id(body.get("guild_id"), "guild_id")
         if channel_id is None:
             raise web.HTTPBadRequest(text="channel_id is required")
-        if self._disabled(guild_id):
+        if await self._disabled(guild_id):
             raise web.HTTPNotFound(text="this server has turned the web board off")
         game, text, opponent = body.get("game"), body.get("options") or "", body.get("opponent")
         locale = self.board._locale(request, session)
@@ -321,7 +321,7 @@ class Activity:
         service = self.board.service
         try:
             challenge = await service.challenges.get(challenge_id)
-            if self._disabled(challenge.guild_id):
+            if await self._disabled(challenge.guild_id):
                 raise web.HTTPNotFound(text="this server has turned the web board off")
             match = await service.challenges.accept(challenge_id, session.user_id)
         except ServiceError as error:

@@ -283,9 +283,18 @@ class WebBoard:
             match = await self.service.matches.get(match_id)
         except ServiceError:
             raise web.HTTPNotFound(text="no such match") from None
-        if match.guild_id is not None and match.guild_id in self.disabled_guilds:
+        if await self.turned_off(match.guild_id):
             raise web.HTTPNotFound(text="this server has turned the web board off")
         return match
+
+    async def turned_off(self, guild_id: int | None) -> bool:
+        """Whether a server has no web board: the operator's WEB_DISABLED_GUILDS, or the server's own
+        setting (/settings web_board; cached, and heard from other processes on PostgreSQL)."""
+        if guild_id is None:
+            return False
+        if guild_id in self.disabled_guilds:
+            return True
+        return not (await self.service.guilds.settings(guild_id)).web_board
 
     async def _player_names(self, match: MatchView, tr: Tr) -> list[str]:
         from bot.boards import seat_name

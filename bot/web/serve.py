@@ -87,6 +87,8 @@ async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> W
     configure_links(settings)
     if settings.web_secret is None:
         return None
+    for guild_id in await service.store.guilds_without_web_board():  # the servers' own switches
+        views.set_web_board(guild_id, False)
     relay = Relay(service, DiscordPoster(bot))
     relay.start()
     if settings.web_port is None:
@@ -118,6 +120,7 @@ async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> W
 
 async def run_alone(settings: WebSettings) -> None:
     service = await Service.open(settings.database_url)
+    service.listen()  # settings (a server's web board switch) are cached while other processes are heard
     board = board_for(settings, service)
     assert settings.web_port is not None
     await board.start(settings.web_host, settings.web_port)

@@ -20,7 +20,7 @@ from bot.web import serve
 from bot.web.app import WebBoard
 from bot.web.security import SESSION_COOKIE, match_token
 from games.base import clickable_moves
-from tests.bot.helpers import boards, last_board, match_id_of, start_challenge
+from tests.bot.helpers import boards, last_board, match_id_of, start_challenge, take_user_errors
 
 SECRET = "w" * 40
 BASE = "https://tessera.example"
@@ -161,3 +161,35 @@ async def test_a_resignation_on_the_web_is_posted_with_the_result(
         await asyncio.sleep(0.05)
     assert len(boards(world.channel)) == posted + 1
     assert "resign" in last_board(world.channel).content.lower()
+
+
+async def test_a_server_admin_turns_the_web_board_off_and_on(
+    world: Any, web_board: tuple[WebBoard, str]
+) -> None:
+    """/settings web_board: off takes the links off the boards posted from then on and closes the pages
+    (also to anyone holding a link); on brings both back. WEB_DISABLED_GUILDS stays the operator's."""
+    _board, base = web_board
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    page = f"{base}/m/{match_token(SECRET, match_id)}"
+    try:
+        refused = await world.alice.slash(world.channel, "settings", web_board=False)
+        assert refused.ephemeral and "Manage Server" in refused.response.content
+        take_user_errors(world)
+        assert _link_urls(last_board(world.channel)) != []
+        answer = await world.admin.slash(world.channel, "settings", web_board=False)
+        assert "Web board (the Open board and Play in Discord buttons, the match pages): off" in (
+            answer.response.content
+        )
+        await world.alice.slash(world.channel, "board")
+        assert _link_urls(last_board(world.channel)) == []
+        async with aiohttp.ClientSession() as http:
+            async with http.get(page) as closed:
+                assert closed.status == 404
+            await world.admin.slash(world.channel, "settings", web_board=True)
+            await world.alice.slash(world.channel, "board")
+            assert _link_urls(last_board(world.channel)) == [page.replace(base, BASE)]
+            async with http.get(page) as opened:
+                assert opened.status == 200
+    finally:
+        views.set_web_board(world.guild.id, True)

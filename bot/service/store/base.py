@@ -612,6 +612,9 @@ class MatchStore(Protocol):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings | None: ...
     async def put_guild_settings(self, settings: GuildSettings) -> None: ...
+    async def guilds_without_web_board(self) -> list[int]:
+        """The guilds whose settings turn the web board off (`GuildSettings.web_board`)."""
+        ...
 
     # --------------------------------------------------------------------------------------------- ratings
 

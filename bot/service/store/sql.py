@@ -775,6 +775,10 @@ class SqlStore:
                     settings.guild_id,
                 )
 
+    async def guilds_without_web_board(self) -> list[int]:
+        rows = await self._fetch("SELECT guild_id FROM guild_web WHERE web_board = {FALSE} ORDER BY guild_id")
+        return [row["guild_id"] for row in rows]
+
     # ---------------------------------------------------------------------------------------- ratings
 
     async def apply_ratings(
