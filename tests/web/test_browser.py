@@ -260,3 +260,26 @@ async def test_keyboard_only_tilingking(site: Site, browser: Any) -> None:
     await _wait_ply(page, 1)
     match = await site.service.matches.get(match_id)
     assert sorted(match.state.placed[0].cells) == sorted(ghost)
+
+
+async def test_the_page_works_where_storage_is_denied(site: Site, browser: Any) -> None:
+    """A third-party frame or a strict browser may throw on any use of localStorage: the page still shows
+    the board, plays, and changes its theme (kept for the page's lifetime)."""
+    match_id, path = await _start(site, "paint")
+    ctx = await browser.new_context(bypass_csp=True)
+    await ctx.add_init_script(
+        "Object.defineProperty(window, 'localStorage', "
+        "{get() { throw new DOMException('denied', 'SecurityError'); }});"
+    )
+    page = await ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    site.discord.next_user = ALICE
+    await page.goto(f"{site.base}/login?next={path}")
+    await page.wait_for_selector("polygon.cell")
+    match = await site.service.matches.get(match_id)
+    await _click_play(page, clickable_moves(games.get("paint"), match.state)[0])
+    await _wait_ply(page, 1)
+    await page.select_option("#theme", "colorblind")
+    await page.wait_for_function("window.tessera.state().theme === 'colorblind'")
+    assert errors == []

@@ -55,21 +55,7 @@ function framedByDiscord(parents) {
   return parents.includes(ancestors[ancestors.length - 1]);  // the top page: Discord's client
 }
 
-// Browsers may deny storage to a third-party frame (which Discord's is); app.js keeps its theme and
-// language there, so it gets a storage of this page's lifetime instead.
-function storageOrMemory() {
-  try { window.localStorage.getItem("tessera.theme"); return; } catch (_) { /* denied: use memory */ }
-  const kept = new Map();
-  const memory = {
-    getItem: (k) => (kept.has(k) ? kept.get(k) : null),
-    setItem: (k, v) => { kept.set(k, String(v)); },
-    removeItem: (k) => { kept.delete(k); },
-  };
-  Object.defineProperty(window, "localStorage", { value: memory, configurable: true });
-}
-
 function openMatch(path) {
-  storageOrMemory();
   const lobbyBox = $("activity-lobby");
   if (lobbyBox) lobbyBox.remove();
   history.replaceState(null, "", path + location.search);
