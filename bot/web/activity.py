@@ -11,9 +11,13 @@ Discord to `authorize` the `identify` scope, and sends the code here:
                                         session as the browser login (also set as the cookie), which the page
                                         sends back in the `X-Tessera-Session` header: inside Discord's frame
                                         the site's cookies are third-party and browsers may drop them
-    GET  /api/activity/channel          ?channel_id&guild_id: the channel's match (its page), the challenges
-                                        waiting there, the user's matches in this server, the games to start
-    POST /api/activity/start            {"channel_id", "guild_id", "game", "options", "opponent"}: a match
+    GET  /api/activity/channel          ?channel_id&guild_id&instance_id: the channel's match (its page), the
+                                        challenges waiting there, the user's matches in this server, the
+                                        games to start; the instance is checked with Discord first (its
+                                        channel, its guild, the user in it: `_verified`), so a page cannot
+                                        name a channel it is not in
+    POST /api/activity/start            {"channel_id", "guild_id", "instance_id", "game", "options",
+                                        "opponent"}: (the instance checked as above) a match
                                         against the bot, or a challenge, with /play's options and limits
     POST /api/activity/accept           {"challenge_id"}: the challenged player accepts in the Activity
 
@@ -24,6 +28,7 @@ refuses to start when it is framed by anything else (`parents`).
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -49,6 +54,8 @@ DISCORD_PARENTS = (
 )
 """The origins of Discord's client, the only pages that may frame the Activity in production."""
 DEFAULT_LEVEL = "medium"
+INSTANCE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
+"""What an Activity instance id looks like (it goes into a Discord API path)."""
 
 ACTIVITY_TEXTS: dict[str, str] = {
     "connecting": N_("Connecting to Discord..."),
@@ -203,6 +210,28 @@ class Activity:
     async def _disabled(self, guild_id: int | None) -> bool:
         return await self.board.turned_off(guild_id)
 
+    async def _verified(
+        self, session: Session, instance_id: Any, channel_id: int | None, guild_id: int | None
+    ) -> None:
+        """The page says which channel it runs in; Discord says where the instance really runs and who is
+        in it (`GET /applications/{id}/activity-instances/{instance}`, with the bot token): a channel the
+        instance is not in, or a user who is not in the instance, is refused."""
+        rest = self.board.rest
+        if rest is None or not self.board.client_id:
+            raise web.HTTPServiceUnavailable(
+                text="the Activity needs DISCORD_TOKEN to check its instance with Discord"
+            )
+        if not isinstance(instance_id, str) or not INSTANCE_ID.fullmatch(instance_id):
+            raise web.HTTPBadRequest(text="instance_id is required (the SDK's instanceId)")
+        instance = await rest.activity_instance(self.board.client_id, instance_id)
+        if (
+            instance is None
+            or instance.channel_id != channel_id
+            or instance.guild_id != guild_id
+            or session.user_id not in instance.users
+        ):
+            raise web.HTTPForbidden(text="this Activity is not running in that channel; open it again")
+
     async def _channel(self, request: web.Request) -> web.Response:
         """What the instance's channel offers the signed-in user: its match, waiting challenges, the user's
         own matches in this server, and the games to start."""
@@ -213,6 +242,7 @@ class Activity:
         guild_id = self._id(request.query.get("guild_id"), "guild_id")
         if await self._disabled(guild_id):
             raise web.HTTPNotFound(text="this server has turned the web board off")
+        await self._verified(session, request.query.get("instance_id"), channel_id, guild_id)
         service = self.board.service
         match: dict[str, Any] | None = None
         challenges: list[dict[str, Any]] = []
@@ -268,6 +298,7 @@ class Activity:
             raise web.HTTPBadRequest(text="channel_id is required")
         if await self._disabled(guild_id):
             raise web.HTTPNotFound(text="this server has turned the web board off")
+        await self._verified(session, body.get("instance_id"), channel_id, guild_id)
         game, text, opponent = body.get("game"), body.get("options") or "", body.get("opponent")
         locale = self.board._locale(request, session)
         tr = tr_for(locale)

@@ -44,6 +44,7 @@ from bot.service.records import (
 )
 from bot.service.store.base import MatchChange
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
+from bot.web.discord_api import DiscordRest
 from bot.web.live import Group, Hub, NoGuild, sse_frame
 from bot.web.security import (
     SESSION_COOKIE,
@@ -124,8 +125,12 @@ class WebBoard:
         analysed: Analysed | None = None,
         activity: bool = False,
         activity_parents: Sequence[str] | None = None,
+        rest: DiscordRest | None = None,
     ) -> None:
         self.service = service
+        self.rest = rest
+        """Bot-token calls to Discord (names in a web process of its own, the Activity's instance check);
+        None without a bot token."""
         self.secret = secret
         self.base_url = base_url.rstrip("/")
         self.secure = self.base_url.startswith("https://")
@@ -202,6 +207,8 @@ class WebBoard:
             await asyncio.wait({task}, timeout=5)
         if self._runner is not None:
             await self._runner.cleanup()
+        if self.rest is not None:
+            await self.rest.close()
 
     async def _listen(self) -> None:
         """Other processes' writes: the store's NOTIFY names the match that changed, which is published if

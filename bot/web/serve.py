@@ -13,6 +13,7 @@ from bot import views
 from bot.service import Service
 from bot.settings import SettingsError, WebSettings, load_web_settings
 from bot.web.app import WebBoard
+from bot.web.discord_api import DiscordRest
 from bot.web.relay import DiscordPoster, Relay
 from bot.web.security import match_token
 
@@ -42,8 +43,16 @@ def configure_links(settings: WebSettings) -> None:
     views.set_board_link(link)
 
 
+def rest_for(settings: WebSettings) -> DiscordRest | None:
+    """Bot-token calls to Discord where there is a bot token (always in the bot process)."""
+    if settings.discord_token is None:
+        return None
+    return DiscordRest(settings.discord_api_url, settings.discord_token.get_secret_value())
+
+
 def board_for(settings: WebSettings, service: Service, **kwargs: Any) -> WebBoard:
     assert settings.web_secret is not None
+    kwargs.setdefault("rest", rest_for(settings))
     return WebBoard(
         service,
         secret=settings.web_secret.get_secret_value(),
@@ -118,10 +127,17 @@ async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> W
     return WebInBot(board, relay)
 
 
+def board_alone(settings: WebSettings, service: Service) -> WebBoard:
+    """The board of a web process of its own: players' names from Discord (the bot token's
+    `GET /users/{id}`, cached) where DISCORD_TOKEN is set; without it, "Player 1" and "Player 2"."""
+    rest = rest_for(settings)
+    return board_for(settings, service, rest=rest, **({"names": rest.names} if rest is not None else {}))
+
+
 async def run_alone(settings: WebSettings) -> None:
     service = await Service.open(settings.database_url)
     service.listen()  # settings (a server's web board switch) are cached while other processes are heard
-    board = board_for(settings, service)
+    board = board_alone(settings, service)
     assert settings.web_port is not None
     await board.start(settings.web_host, settings.web_port)
     print(f"Tessera web board on {settings.web_host}:{settings.web_port}", flush=True)

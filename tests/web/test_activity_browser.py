@@ -26,8 +26,9 @@ from aiohttp import web
 import games
 from bot.service import Service
 from bot.web.app import WebBoard
+from bot.web.discord_api import DiscordRest
 from games.base import clickable_moves, resolve_options
-from tests.web.conftest import SCREENSHOTS, USERS, FakeDiscord, free_port
+from tests.web.conftest import BOT_TOKEN, SCREENSHOTS, USERS, FakeDiscord, free_port
 from tests.web.test_browser import _click_play
 
 ALICE, BOB = 101, 202
@@ -117,6 +118,7 @@ async def _open_site(tmp_path: Path, *, production: bool) -> tuple[ActivitySite,
         names=_names,
         activity=True,
         activity_parents=None if production else (HOST,),
+        rest=DiscordRest(discord.url, BOT_TOKEN),
     )
     await board.start("127.0.0.1", port)
     return ActivitySite(service, board, discord, base), runners

@@ -113,7 +113,8 @@ function lobby(sdk, info) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const r = await json("/api/activity/start", {
-      channel_id: sdk.channelId, guild_id: sdk.guildId, game: game.value, options: options.value,
+      channel_id: sdk.channelId, guild_id: sdk.guildId, instance_id: sdk.instanceId,
+      game: game.value, options: options.value,
       opponent: opponent.value === "bot" ? "bot" : member.value,
     });
     $("error").textContent = r.ok ? "" : r.error;
@@ -152,6 +153,7 @@ async function main() {
   const params = new URLSearchParams();
   if (sdk.channelId) params.set("channel_id", sdk.channelId);
   if (sdk.guildId) params.set("guild_id", sdk.guildId);
+  if (sdk.instanceId) params.set("instance_id", sdk.instanceId);  // the server checks it with Discord
   const token = location.pathname.startsWith("/m/") ? location.pathname : "";
   if (token) { $("status").textContent = ""; openMatch(token); return; }  // reloaded on a match page
   const info = await json("/api/activity/channel?" + params);
