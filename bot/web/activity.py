@@ -27,9 +27,10 @@ refuses to start when it is framed by anything else (`parents`).
 
 from __future__ import annotations
 
+import json
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -38,11 +39,8 @@ import games
 from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import ServiceError
 from bot.service.options import OptionsTextError, parse_options_text
-from bot.web.security import Session, match_token
+from bot.web.security import WEB_DIR, Session, basic_auth, match_token
 from games.texts import N_
-
-if TYPE_CHECKING:
-    from bot.web.app import WebBoard
 
 log = logging.getLogger("tessera.web.activity")
 
@@ -82,14 +80,36 @@ ACTIVITY_TEXTS: dict[str, str] = {
 """The Activity's own words (the match page's are bot/web/texts.py)."""
 
 
+LAUNCH_KEY = "activity-launch:{channel_id}"
+LAUNCH_FRESH = 900.0
+"""Seconds a /play launch's game stays offered to its user in the Activity."""
+
+
+async def remember_launch(
+    service: Any, channel_id: int, user_id: int, game: str, given: dict[str, Any], now: float
+) -> None:
+    """/play game:X without an opponent opens the Activity (Discord's launch response carries no data): the
+    game and its own options are kept for the channel (the store's meta, so a web process of its own sees
+    them too), and the Activity offers them to the same user as the match to start."""
+    own = {o.name for o in service.rules(game).options}
+    options = " ".join(
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in given.items()
+        if name in own
+    )
+    value = json.dumps({"user": str(user_id), "game": game, "options": options, "at": now})
+    await service.store.put_meta(LAUNCH_KEY.format(channel_id=channel_id), value)
+
+
 def _csp_frame_ancestors(parents: tuple[str, ...]) -> str:
     return " ".join(("'self'", *parents, "https://*.discordsays.com"))
 
 
 class Activity:
-    """The Activity's routes over a `WebBoard` (its service, signer, session and CSRF checks)."""
+    """The Activity's routes over a `WebBoard` (its service, signer, session and CSRF checks; typed Any, as
+    bot.web.app builds this and may not be imported back: no import cycle)."""
 
-    def __init__(self, board: WebBoard, *, parents: tuple[str, ...] = DISCORD_PARENTS) -> None:
+    def __init__(self, board: Any, *, parents: tuple[str, ...] = DISCORD_PARENTS) -> None:
         self.board = board
         self.parents = parents
         self._page: str | None = None
@@ -111,8 +131,6 @@ class Activity:
     def page(self) -> web.Response:
         """The match page with the Activity's script in place of app.js (which it loads once signed in)."""
         if self._page is None:
-            from bot.web.app import WEB_DIR
-
             text = (WEB_DIR / "index.html").read_text(encoding="utf-8")
             script = '<script src="/static/app.js"></script>'
             assert script in text, "web/index.html must load /static/app.js"
@@ -153,14 +171,12 @@ class Activity:
         code = (await board._body(request)).get("code")
         if not isinstance(code, str) or not 0 < len(code) <= 200:
             raise web.HTTPBadRequest(text='send {"code": "<the code from authorize>"}')
-        from bot.web.app import _basic
-
         try:
             async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
                 async with http.post(
                     f"{board.api_url}/oauth2/token",
                     data={"grant_type": "authorization_code", "code": code},
-                    headers={"Authorization": _basic(board.client_id, board.client_secret)},
+                    headers={"Authorization": basic_auth(board.client_id, board.client_secret)},
                 ) as answer:
                     answer.raise_for_status()
                     token = str((await answer.json())["access_token"])
@@ -193,7 +209,7 @@ class Activity:
         return response
 
     def _signed_in(self, request: web.Request) -> Session:
-        session = self.board._session(request)
+        session: Session | None = self.board._session(request)
         if session is None:
             raise web.HTTPUnauthorized(text="open the Activity from Discord to sign in")
         return session
@@ -208,7 +224,8 @@ class Activity:
         return int(text)
 
     async def _disabled(self, guild_id: int | None) -> bool:
-        return await self.board.turned_off(guild_id)
+        off: bool = await self.board.turned_off(guild_id)
+        return off
 
     async def _verified(
         self, session: Session, instance_id: Any, channel_id: int | None, guild_id: int | None
@@ -278,10 +295,30 @@ class Activity:
                 games_list.append(
                     {"id": game_id, "name": rules.name, "options": [o.name for o in rules.options]}
                 )
+        asked = await self._asked(channel_id, session.user_id) if match is None else None
         return web.json_response(
-            {"match": match, "challenges": challenges, "mine": mine, "games": games_list},
+            {"match": match, "challenges": challenges, "mine": mine, "games": games_list, "asked": asked},
             headers={"Cache-Control": "no-store"},
         )
+
+    async def _asked(self, channel_id: int | None, user_id: int) -> dict[str, str] | None:
+        """The game (and options) this user asked for with /play in this channel lately, to start here."""
+        if channel_id is None:
+            return None
+        kept = await self.board.service.store.get_meta(LAUNCH_KEY.format(channel_id=channel_id))
+        try:
+            launch = json.loads(kept) if kept else None
+        except ValueError:
+            return None
+        if (
+            not isinstance(launch, dict)
+            or launch.get("user") != str(user_id)
+            or launch.get("game") not in games.GAME_IDS
+            or not isinstance(launch.get("at"), int | float)
+            or self.board.service.now() - launch["at"] > LAUNCH_FRESH
+        ):
+            return None
+        return {"game": str(launch["game"]), "options": str(launch.get("options", ""))}
 
     def _match_entry(self, match_id: int, game: str) -> dict[str, Any]:
         name = self.board.service.matches.rules(game).name
@@ -331,6 +368,7 @@ class Activity:
                     guild_id=guild_id,
                     channel_id=channel_id,
                 )
+                self.board.announce_later(match, session.user_id)  # its first board, as /play posts it
                 return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})
             opponent_id = self._id(opponent, "opponent")
             if opponent_id is None:
@@ -357,4 +395,5 @@ class Activity:
             match = await service.challenges.accept(challenge_id, session.user_id)
         except ServiceError as error:
             return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
+        self.board.announce_later(match, session.user_id)  # its first board, as an accept in Discord posts it
         return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})

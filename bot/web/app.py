@@ -15,14 +15,12 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
 from __future__ import annotations
 
 import asyncio
-import base64
 import html
 import json
 import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -51,9 +49,11 @@ from bot.web.security import (
     SESSION_MAX_AGE,
     STATE_COOKIE,
     STATE_MAX_AGE,
+    WEB_DIR,
     RateLimiter,
     Session,
     Signer,
+    basic_auth,
     match_token,
     parse_token,
     safe_next,
@@ -67,7 +67,6 @@ from renderer.theme import THEME_NAMES
 
 log = logging.getLogger("tessera.web")
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 IMAGE_SIZE = 960
 """The width of the board image the page shows: the Discord image's."""
 KEEPALIVE = 20.0
@@ -87,15 +86,11 @@ Announce = Callable[[Any, int], Awaitable[None]]
 bot process posts the new board (or the request, with its buttons) in the match's channel, so Discord sees
 web moves and requests too."""
 ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested)
+"""What a web request's result may be that Discord is told of (a started match too: `announce_later`)."""
 
 
 async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
     return {}
-
-
-def _basic(user: str, password: str) -> str:
-    """An HTTP Basic Authorization value (the client's credentials at Discord's token endpoint)."""
-    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
 
 
 def page_texts(tr: Tr) -> dict[str, str]:
@@ -636,11 +631,17 @@ class WebBoard:
             result = await work()
         except (ServiceError, MoveError) as error:
             return web.json_response({"ok": False, "error": tr_for(locale).error(error)}, status=409)
-        if self.announce is not None and session is not None and isinstance(result, ANNOUNCED):
-            task = asyncio.get_running_loop().create_task(self._announce(result, session.user_id))
-            self._announcing.add(task)
-            task.add_done_callback(self._announcing.discard)
+        if session is not None and isinstance(result, ANNOUNCED):
+            self.announce_later(result, session.user_id)
         return web.json_response({"ok": True})
+
+    def announce_later(self, result: object, user_id: int) -> None:
+        """Have the bot process post `result` in Discord (`announce`), after this request's answer."""
+        if self.announce is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._announce(result, user_id))
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
 
     async def _announce(self, result: object, user_id: int) -> None:
         assert self.announce is not None
@@ -754,7 +755,7 @@ class WebBoard:
                         "code": code,
                         "redirect_uri": f"{self.base_url}/auth/callback",
                     },
-                    headers={"Authorization": _basic(self.client_id, self.client_secret)},
+                    headers={"Authorization": basic_auth(self.client_id, self.client_secret)},
                 ) as answer:
                     answer.raise_for_status()
                     token = (await answer.json())["access_token"]

@@ -67,6 +67,8 @@ class DiscordPoster:
             await self.taken_back(result.match, [m.notation for m in result.undone], user_id)
         elif isinstance(result, TakebackRequested | AbortRequested):
             await self.request(result)
+        elif isinstance(result, MatchView):  # a match started in the Activity
+            await self.started(result)
 
     async def started(self, match: MatchView) -> None:
         """The first board of a match started elsewhere (the Activity), as /play's accept posts it."""

@@ -108,6 +108,7 @@ function lobby(sdk, info) {
   member.hidden = true;
   opponent.addEventListener("change", () => { member.hidden = opponent.value !== "member"; });
   const label = (key, input) => { const l = el("label", {}, t(key) + " "); l.append(input); return l; };
+  if (info.asked) { game.value = info.asked.game; options.value = info.asked.options; }  // from /play game:X
   form.append(label("game", game), label("options", options), label("opponent", opponent), member);
   form.append(el("button", { type: "submit", class: "main" }, t("go")));
   form.addEventListener("submit", async (e) => {
