@@ -36,9 +36,11 @@ import aiohttp
 from aiohttp import web
 
 import games
+from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import ServiceError
 from bot.service.options import OptionsTextError, parse_options_text
+from bot.service.records import AI_LEVELS
 from bot.web.security import WEB_DIR, Session, basic_auth, match_token
 from games.texts import N_
 
@@ -296,10 +298,13 @@ class Activity:
                     {"id": game_id, "name": rules.name, "options": [o.name for o in rules.options]}
                 )
         asked = await self._asked(channel_id, session.user_id) if match is None else None
-        return web.json_response(
-            {"match": match, "challenges": challenges, "mine": mine, "games": games_list, "asked": asked},
-            headers={"Cache-Control": "no-store"},
-        )
+        tr = tr_for(self.board._locale(request, session))
+        levels = [
+            {"id": level, "name": level_word(level, tr), "default": level == DEFAULT_LEVEL}
+            for level in AI_LEVELS
+        ]
+        body = {"match": match, "challenges": challenges, "mine": mine, "games": games_list, "asked": asked}
+        return web.json_response(body | {"levels": levels}, headers={"Cache-Control": "no-store"})
 
     async def _asked(self, channel_id: int | None, user_id: int) -> dict[str, str] | None:
         """The game (and options) this user asked for with /play in this channel lately, to start here."""

@@ -106,17 +106,28 @@ function lobby(sdk, info) {
   opponent.append(el("option", { value: "member" }, t("opponent_id")));
   const member = el("input", { name: "member", id: "a-member", inputmode: "numeric", pattern: "[0-9]*" });
   member.hidden = true;
-  opponent.addEventListener("change", () => { member.hidden = opponent.value !== "member"; });
+  const level = el("select", { name: "level", id: "a-level" });
+  for (const l of info.levels || []) {
+    const option = el("option", { value: l.id }, l.name);
+    if (l.default) option.selected = true;
+    level.append(option);
+  }
+  const levelLabel = el("label", {}, t("level") + " ");
+  levelLabel.append(level);
+  opponent.addEventListener("change", () => {
+    member.hidden = opponent.value !== "member";
+    levelLabel.hidden = opponent.value !== "bot";
+  });
   const label = (key, input) => { const l = el("label", {}, t(key) + " "); l.append(input); return l; };
   if (info.asked) { game.value = info.asked.game; options.value = info.asked.options; }  // from /play game:X
-  form.append(label("game", game), label("options", options), label("opponent", opponent), member);
+  form.append(label("game", game), label("options", options), label("opponent", opponent), member, levelLabel);
   form.append(el("button", { type: "submit", class: "main" }, t("go")));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const r = await json("/api/activity/start", {
       channel_id: sdk.channelId, guild_id: sdk.guildId, instance_id: sdk.instanceId,
       game: game.value, options: options.value,
-      opponent: opponent.value === "bot" ? "bot" : member.value,
+      opponent: opponent.value === "bot" ? "bot" : member.value, level: level.value,
     });
     $("error").textContent = r.ok ? "" : r.error;
     if (!r.ok) return;
