@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -40,6 +41,10 @@ from bot.web.live import NoGuild
 from games.base import Termination
 
 log = logging.getLogger("tessera.web")
+
+
+class StaleChange(Exception):
+    """The change heard is no longer in the match (taken back since): nothing to post."""
 
 
 class DiscordPoster:
@@ -161,8 +166,8 @@ class Relay:
             change = await self._queue.get()
             try:
                 await self.relay(change)
-            except ServiceError:
-                log.info("match %s of a web change is gone or damaged", change.match_id)
+            except (ServiceError, StaleChange):
+                log.info("match %s of a web change is gone, damaged or taken back", change.match_id)
             except Exception:
                 log.exception("could not post the web change %s in Discord", change)
             finally:
@@ -176,7 +181,7 @@ class Relay:
         if change.kind == "start":
             await self.poster.started(match)
         elif change.kind in ("move", "end"):
-            moves = await self._moves(match, change.before, change.after)
+            moves, match = await self._moves(match, change.before, change.after)
             finished = await self._finished(match, moves) if change.kind == "end" else None
             played_moves = [m for m in moves if m.number is not None]
             if played_moves and len(played_moves) == len(moves):
@@ -195,14 +200,25 @@ class Relay:
             if vote is not None:
                 await self.poster.request(vote)
 
-    async def _moves(self, match: MatchView, before: int, after: int) -> list[MoveView]:
+    async def _moves(self, match: MatchView, before: int, after: int) -> tuple[list[MoveView], MatchView]:
         """The moves the change added (plies `before` to `after`), described as the service describes
-        them."""
+        them, and the match as that change left it: the bot may have answered meanwhile (its board waits
+        for this one), and this board shows the position before its answer."""
         matches = self.service.matches
         stored = await matches.log(match)
+        if len(stored) < after:
+            raise StaleChange(match.id)  # taken back since: that board would show a position gone
         rules = matches.rules(match.game)
         steps = await matches.replay_or_set_aside(match, rules, stored[:after])
-        return [matches.move_view(match, rules, steps[i], stored[i]) for i in range(before, after)]
+        moves = [matches.move_view(match, rules, steps[i], stored[i]) for i in range(before, after)]
+        if match.ply != after and match.is_active:
+            state = (
+                steps[after - 1].after if after else rules.new(len(match.seats), match.options, match.seed)
+            )
+            match = replace(
+                match, ply=after, state=state, to_move=rules.to_move(state), takeback=None, abort_votes=()
+            )
+        return moves, match
 
     async def _finished(self, match: MatchView, moves: list[MoveView]) -> Finished | None:
         """The end as the flow that made it reported it: the result, the rating changes, and who resigned

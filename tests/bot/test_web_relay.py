@@ -67,6 +67,7 @@ async def web_process(
     assert served is not None and served.relay is not None and served.board is None
     web = await Service.open(pg_url)
     await asyncio.sleep(0.3)  # the relay's listening connection is up
+    web.relay = served.relay  # type: ignore[attr-defined]  # (the bot process's, for the tests to hold)
     yield web
     await web.close()
     await served.close()
@@ -93,14 +94,27 @@ async def test_moves_made_in_a_web_process_are_posted_once_and_in_order(
     await start_challenge(world, world.alice, world.bob, "paint")
     match_id = match_id_of(last_board(world.channel))
     posted = len(boards(world.channel))
+    relay = web_process.relay  # type: ignore[attr-defined]
+    gate = asyncio.Event()
+    post = relay.relay
+
+    async def held(change: Any) -> None:  # both moves are in before the first is posted
+        await gate.wait()
+        await post(change)
+
+    relay.relay = held
     first = await _web_move(web_process, match_id)
     second = await _web_move(web_process, match_id)
+    await asyncio.sleep(0.3)
+    gate.set()
     await _wait_for(lambda: len(boards(world.channel)) >= posted + 2)
     await asyncio.sleep(0.5)  # nothing more comes
     new = boards(world.channel)[posted:]
     assert len(new) == 2
     assert "Move 1: " in new[0].content and first in new[0].content
     assert "Move 2: " in new[1].content and second in new[1].content
+    # each board shows the position its move left, as a /move's board does (not the newest one)
+    assert "· Move 2 ·" in new[0].content.split("\n")[0] and "· Move 3 ·" in new[1].content.split("\n")[0]
     # a move made in Discord is posted by its command only: the relay hears it as its own write
     match = await web_process.matches.get(match_id)
     actor = world.alice if match.seats[match.to_move].user_id == world.alice.id else world.bob
@@ -176,3 +190,24 @@ async def test_an_abort_asked_in_a_web_process_is_posted_with_its_buttons(
     assert request is not None
     await world.bob.click(request, label="Agree to abort")
     assert not (await web_process.matches.get(match_id)).is_active
+
+
+def test_only_the_process_of_the_guilds_shard_posts_what_others_wrote() -> None:
+    """Shard-safe: a change is posted by the process that owns the guild's shard, and never by the process
+    that wrote it (its command posted it)."""
+    from types import SimpleNamespace
+
+    from bot.service.shards import Shards
+    from bot.service.store.base import MatchChange
+    from bot.web.relay import DiscordPoster, Relay
+
+    shards = Shards(2, frozenset({0}))
+    mine = next(g for g in range(1 << 22, 1 << 30, 1 << 22) if shards.owns(g))
+    theirs = next(g for g in range(1 << 22, 1 << 30, 1 << 22) if not shards.owns(g))
+    relay = Relay(SimpleNamespace(shards=shards), DiscordPoster(SimpleNamespace()))  # type: ignore[arg-type]
+    assert relay.owns(MatchChange(mine, 1, 0, 1, "move", own=False))
+    assert not relay.owns(MatchChange(theirs, 1, 0, 1, "move", own=False))
+    assert not relay.owns(MatchChange(mine, 1, 0, 1, "move", own=True))
+    assert MatchChange.parse(f"{mine}:7:2:3:move", own=False) == MatchChange(mine, 7, 2, 3, "move", False)
+    assert MatchChange.parse("0:7:2:3:start", own=True) == MatchChange(None, 7, 2, 3, "start", True)
+    assert MatchChange.parse("not a change", own=False) is None
