@@ -211,3 +211,30 @@ def test_only_the_process_of_the_guilds_shard_posts_what_others_wrote() -> None:
     assert MatchChange.parse(f"{mine}:7:2:3:move", own=False) == MatchChange(mine, 7, 2, 3, "move", False)
     assert MatchChange.parse("0:7:2:3:start", own=True) == MatchChange(None, 7, 2, 3, "start", True)
     assert MatchChange.parse("not a change", own=False) is None
+    # one PostgreSQL database may hold several Tessera schemas: another schema's change is not ours
+    assert MatchChange.parse("5:7:2:3:move:tessera", own=False, schema="tessera") is not None
+    assert MatchChange.parse("5:7:2:3:move:other", own=False, schema="tessera") is None
+
+
+async def test_a_match_against_the_bot_started_in_a_web_process_opens_in_order(
+    world: Any, web_process: Service
+) -> None:
+    """A match started in a web process of its own (the Activity there) against the bot: the bot process
+    posts its first board, then the bot's opening move after it, not before."""
+    bot = world.env.bot
+    match = await web_process.challenges.play_bot(
+        "paint",
+        {"white": "opponent"},  # the bot plays White and opens
+        world.alice.id,
+        bot_id=bot.user.id,
+        level="easy",
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+    )
+    assert match.seats[match.to_move].user_id == bot.user.id
+    bot.runtime.service.heard()  # the NOTIFY that wakes the bot's turns (its listening is off in these tests)
+    await _wait_for(lambda: len(boards(world.channel)) >= 2, timeout=8.0)
+    first, answer = boards(world.channel)[:2]
+    assert "The match begins." in first.content and f"match #{match.id}" in first.content
+    assert "Move 1: White" in answer.content
+    assert (await web_process.matches.get(match.id)).ply == 1

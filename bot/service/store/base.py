@@ -403,10 +403,13 @@ class MatchChange:
     own: bool
 
     @classmethod
-    def parse(cls, payload: str, *, own: bool) -> MatchChange | None:
-        """The change a `MATCH_CHANNEL` payload names (None if it is not one)."""
-        parts = payload.split(":")
-        if len(parts) != 5 or not all(p.isdigit() for p in parts[:4]):
+    def parse(cls, payload: str, *, own: bool, schema: str | None = None) -> MatchChange | None:
+        """The change a `MATCH_CHANNEL` payload names (None if it is not one, or if it was written in
+        another schema than `schema`, when given)."""
+        parts = payload.split(":", 5)
+        if len(parts) < 5 or not all(p.isdigit() for p in parts[:4]):
+            return None
+        if schema is not None and (len(parts) < 6 or parts[5] != schema):
             return None
         guild, match, before, after = (int(p) for p in parts[:4])
         return cls(guild or None, match, before, after, parts[4], own)

@@ -278,8 +278,12 @@ class PostgresStore(SqlStore):
             if changes is not None:
                 changes.changed(str(payload))
 
+        schema: list[str] = []  # this database's schema, read on the listening connection
+
         def match_changed(_conn: Connection, pid: int, _channel: str, payload: object) -> None:
-            change = MatchChange.parse(str(payload), own=pid in self._own)
+            change = MatchChange.parse(
+                str(payload), own=pid in self._own, schema=schema[0] if schema else None
+            )
             if change is not None and matches is not None:
                 matches(change)
 
@@ -296,6 +300,7 @@ class PostgresStore(SqlStore):
                 await conn.add_listener(WAKE_CHANNEL, heard)
                 await conn.add_listener(CHANGE_CHANNEL, changed)
                 if matches is not None:
+                    schema[:] = [str(await conn.fetchval("SELECT current_schema()") or "")]
                     await conn.add_listener(MATCH_CHANNEL, match_changed)
                 wake()
                 if changes is not None:

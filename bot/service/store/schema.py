@@ -30,8 +30,10 @@ CHANGE_CHANNEL = "tessera_changed"
 payload is the row's key, ``guild:<id>`` (guild_settings), ``theme:<id>`` (guild_prefs) or ``user:<id>``
 (user_prefs)."""
 MATCH_CHANNEL = "tessera_match"
-"""The LISTEN/NOTIFY channel of changed matches: ``<guild id>:<match id>:<ply before>:<ply after>:<kind>``,
-kind one of start, move, back (a takeback), takeback (asked), abort (a vote), end, other."""
+"""The LISTEN/NOTIFY channel of changed matches:
+``<guild id>:<match id>:<ply before>:<ply after>:<kind>:<schema>``, kind one of start, move, back (a
+takeback), takeback (asked), abort (a vote), end, other; the schema tells apart databases that share one
+PostgreSQL database (a notification reaches every listener of the database, whatever its schema)."""
 
 
 @dataclass(frozen=True)
@@ -437,7 +439,8 @@ MIGRATIONS: tuple[Step, ...] = (
                 END IF;
             END IF;
             PERFORM pg_notify('{MATCH_CHANNEL}', COALESCE(NEW.guild_id, 0)::text || ':' || NEW.id::text
-                || ':' || before::text || ':' || NEW.ply::text || ':' || kind);
+                || ':' || before::text || ':' || NEW.ply::text || ':' || kind
+                || ':' || COALESCE(current_schema(), ''));
             RETURN NULL;
         END $$""",
         ),
