@@ -330,6 +330,7 @@ async def test_against_the_bot_at_easy_inside_discord(activity: ActivitySite, br
         await alice.fill("#a-options", "move_cap=20")
         assert await alice.eval_on_selector("#a-level", "s => s.value") == "medium"
         await alice.select_option("#a-level", "easy")
+        await page.screenshot(path=str(SCREENSHOTS / "activity-start-form.png"))
         await alice.click("#activity-start button[type=submit]")
         await alice.wait_for_selector("polygon.cell")
         match = await activity.service.matches.in_channel(channel)
