@@ -77,6 +77,11 @@ class WebSettings(DatabaseSettings):
     web_secret: SecretStr | None = Field(
         None, description="Signs sessions and match links (32+ random characters); required with WEB_PORT."
     )
+    discord_token: SecretStr | None = Field(
+        None,
+        description="The bot token; a web process of its own uses it, when set, for players' names and the "
+        "Activity's instance check.",
+    )
     discord_client_id: str | None = Field(None, description="The application's OAuth2 client id (login).")
     discord_client_secret: SecretStr | None = Field(None, description="The application's OAuth2 secret.")
     discord_api_url: str = Field("https://discord.com/api", description="Discord's API (tests use a fake).")
@@ -92,6 +97,12 @@ class WebSettings(DatabaseSettings):
     @field_validator("web_port", "web_secret", "discord_client_id", "discord_client_secret", mode="before")
     @classmethod
     def _blank_web_value_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _blank_token_is_unset(cls, value: Any) -> Any:
+        """A web process of its own may run without a token (the bot's own settings require one)."""
         return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("web_disabled_guilds", mode="before")
@@ -126,6 +137,12 @@ class Settings(WebSettings):
     )
     health_host: str = Field("127.0.0.1", description="The address the health and metrics server binds.")
     log_format: Literal["text", "json"] = Field("text", description="text, or json: one object per line.")
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _blank_token_is_unset(cls, value: Any) -> Any:
+        """The bot needs its token: a blank one is refused by the check below, with what to do."""
+        return value
 
     @field_validator("discord_token")
     @classmethod

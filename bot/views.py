@@ -153,7 +153,31 @@ def set_board_link(link: BoardLink | None) -> None:
 def board_link(match_id: int, guild_id: int | None) -> str | None:
     """The web board's capability link of a match, or None (no web board, or this server turned it off)."""
     link = _board_link[0]
-    return link(match_id, guild_id) if link is not None else None
+    if link is None or not web_board_on(guild_id):
+        return None
+    return link(match_id, guild_id)
+
+
+def web_configured() -> bool:
+    """Whether board messages carry web board links at all (WEB_SECRET set)."""
+    return _board_link[0] is not None
+
+
+_web_off: set[int] = set()
+"""The servers whose own setting turns the web board off (/settings web_board): loaded at start, kept right
+by /settings (which runs in the process of the server's shard, the one that posts its boards)."""
+
+
+def set_web_board(guild_id: int, on: bool) -> None:
+    """A server's own web board switch (its stored setting; WEB_DISABLED_GUILDS is the operator's, on top)."""
+    if on:
+        _web_off.discard(guild_id)
+    else:
+        _web_off.add(guild_id)
+
+
+def web_board_on(guild_id: int | None) -> bool:
+    return guild_id is None or guild_id not in _web_off
 
 
 def open_board_button(url: str, label: str) -> discord.ui.Button[Any]:
@@ -173,7 +197,7 @@ def set_activity(enabled: ActivityOn | None) -> None:
 
 def activity_on(guild_id: int | None) -> bool:
     enabled = _activity[0]
-    return guild_id is not None and enabled is not None and enabled(guild_id)
+    return guild_id is not None and enabled is not None and web_board_on(guild_id) and enabled(guild_id)
 
 
 async def launch_activity(interaction: discord.Interaction[Any]) -> None:

@@ -14,6 +14,7 @@ from bot.service.guilds import FOLLOW_DISCORD, LOCALES
 from bot.service.prefs import DEFAULT_THEME, FOLLOW_SERVER, ReminderMode, UserPrefs
 from bot.service.records import GuildSettings
 from bot.service.reminders import MAX_DELAY, MIN_TURN
+from bot.views import set_web_board, web_configured
 from cogs.common import Interaction, duration_text, service_of
 from cogs.play import TIMEOUT_CHOICES
 from games.texts import N_, Text
@@ -72,6 +73,13 @@ def settings_text(settings: GuildSettings, theme: str | None, tr: Tr = ENGLISH) 
         ),
         tr("Language of boards, results and challenges: {language}", language=language),
     ]
+    if web_configured():
+        lines.append(
+            tr(
+                "Web board (the Open board and Play in Discord buttons, the match pages): {state}",
+                state=tr("on") if settings.web_board else tr("off"),
+            )
+        )
     return "\n".join(lines)
 
 
@@ -121,6 +129,7 @@ class Admin(commands.Cog):
         every_channel="Allow games in every channel again",
         theme="Board colours for players who chose none with /prefs",
         language="Language of boards, results and challenges here (replies follow each player's Discord)",
+        web_board="The web board here: the Open board and Play in Discord buttons, and the match pages",
     )
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
     @app_commands.choices(theme=THEME_CHOICES, language=LANGUAGE_CHOICES)
@@ -134,6 +143,7 @@ class Admin(commands.Cog):
         every_channel: bool | None = None,
         theme: str | None = None,
         language: str | None = None,
+        web_board: bool | None = None,
     ) -> None:
         service = service_of(interaction)
         guilds = service.guilds
@@ -155,7 +165,7 @@ class Admin(commands.Cog):
                         )
                     )
                 channels.discard(disallow_channel.id)
-        changed = any(value is not None for value in (turn_timeout, threads, channels, language))
+        changed = any(value is not None for value in (turn_timeout, threads, channels, language, web_board))
         if changed:
             current = await guilds.update(
                 guild_id,
@@ -163,7 +173,9 @@ class Admin(commands.Cog):
                 threads=threads,
                 allowed_channels=channels,
                 locale=language,
+                web_board=web_board,
             )
+            set_web_board(guild_id, current.web_board)  # the links of the boards posted from now on
         if theme is not None:
             await service.prefs.set_guild_theme(guild_id, theme)
             changed = True

@@ -29,6 +29,7 @@ from bot.service.options import (
 )
 from bot.service.records import AI_LEVELS, Challenge
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, activity_on, button, launch_activity, view_of
+from bot.web.activity import remember_launch
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     DEFAULT_LEVEL,
@@ -217,6 +218,10 @@ class Play(ButtonCog):
             await open_lobby(interaction, game, given, players, opponent, level or DEFAULT_LEVEL, in_thread)
             return
         if opponent is None and activity_on(guild_id):
+            assert interaction.channel_id is not None
+            await remember_launch(
+                service, interaction.channel_id, interaction.user.id, game, given, service.now()
+            )
             await launch_activity(interaction)  # the Activity offers this game's match to start there
             return
         if opponent is None:

@@ -6,7 +6,20 @@
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
   const token = location.pathname.split("/")[2] || "";
-  const prefs = { lang: localStorage.getItem("tessera.lang") || "", theme: localStorage.getItem("tessera.theme") || "default" };
+  // Kept choices (theme, language): a browser may deny storage (a third-party frame such as Discord's, a
+  // private window), or its quota may be full; then they last as long as the page.
+  const kept = new Map();
+  const store = {
+    get(key) {
+      try { const value = window.localStorage.getItem(key); if (value !== null) return value; } catch (_) { /* denied */ }
+      return kept.has(key) ? kept.get(key) : null;
+    },
+    set(key, value) {
+      kept.set(key, String(value));
+      try { window.localStorage.setItem(key, String(value)); } catch (_) { /* denied or full: kept in memory */ }
+    },
+  };
+  const prefs = { lang: store.get("tessera.lang") || "", theme: store.get("tessera.theme") || "default" };
   let S = null;             // the last state from the server
   let sel = [];             // cells clicked so far
   let group = "";           // the chosen piece (games with groups)
@@ -249,8 +262,8 @@
     if (!th.options.length) {
       for (const name of S.themes) th.append(el("option", { value: name }, name));
       for (const name of S.locales) lg.append(el("option", { value: name }, name));
-      th.addEventListener("change", () => { prefs.theme = th.value; localStorage.setItem("tessera.theme", th.value); reopen(); });
-      lg.addEventListener("change", () => { prefs.lang = lg.value; localStorage.setItem("tessera.lang", lg.value); reopen(); });
+      th.addEventListener("change", () => { prefs.theme = th.value; store.set("tessera.theme", th.value); reopen(); });
+      lg.addEventListener("change", () => { prefs.lang = lg.value; store.set("tessera.lang", lg.value); reopen(); });
     }
     th.value = S.theme;
     lg.value = S.locale;

@@ -100,9 +100,11 @@ class Guilds:
         threads: bool | None = None,
         allowed_channels: Iterable[int] | None = None,
         locale: str | None = None,
+        web_board: bool | None = None,
     ) -> GuildSettings:
         """Change some settings (None keeps one). `turn_timeout` is in seconds, one minute to 14 days;
-        `locale` is one of `LOCALES`, or `FOLLOW_DISCORD` to follow the server's Discord language."""
+        `locale` is one of `LOCALES`, or `FOLLOW_DISCORD` to follow the server's Discord language;
+        `web_board` turns the web board (links, pages, the Activity) on or off for the server."""
         current = await self.settings(guild_id)
         if turn_timeout is not None and (
             isinstance(turn_timeout, bool)
@@ -127,6 +129,7 @@ class Guilds:
             current.threads if threads is None else threads,
             current.allowed_channels if allowed_channels is None else tuple(sorted(set(allowed_channels))),
             new_locale,
+            current.web_board if web_board is None else bool(web_board),
         )
         try:
             await self.store.put_guild_settings(new)

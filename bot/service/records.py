@@ -380,13 +380,15 @@ class Lobby:
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """Per-guild settings: turn timeout in seconds, matches in threads, channels where games may start
-    (empty = every channel), the language of public messages (None: the server's Discord language)."""
+    (empty = every channel), the language of public messages (None: the server's Discord language), and
+    whether the server's matches have the web board (its links, its pages, the Activity)."""
 
     guild_id: int
     turn_timeout: float
     threads: bool
     allowed_channels: tuple[int, ...]
     locale: str | None = None
+    web_board: bool = True
 
 
 @dataclass(frozen=True, slots=True)

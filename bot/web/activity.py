@@ -11,9 +11,13 @@ Discord to `authorize` the `identify` scope, and sends the code here:
                                         session as the browser login (also set as the cookie), which the page
                                         sends back in the `X-Tessera-Session` header: inside Discord's frame
                                         the site's cookies are third-party and browsers may drop them
-    GET  /api/activity/channel          ?channel_id&guild_id: the channel's match (its page), the challenges
-                                        waiting there, the user's matches in this server, the games to start
-    POST /api/activity/start            {"channel_id", "guild_id", "game", "options", "opponent"}: a match
+    GET  /api/activity/channel          ?channel_id&guild_id&instance_id: the channel's match (its page), the
+                                        challenges waiting there, the user's matches in this server, the
+                                        games to start; the instance is checked with Discord first (its
+                                        channel, its guild, the user in it: `_verified`), so a page cannot
+                                        name a channel it is not in
+    POST /api/activity/start            {"channel_id", "guild_id", "instance_id", "game", "options",
+                                        "opponent"}: (the instance checked as above) a match
                                         against the bot, or a challenge, with /play's options and limits
     POST /api/activity/accept           {"challenge_id"}: the challenged player accepts in the Activity
 
@@ -23,48 +27,22 @@ refuses to start when it is framed by anything else (`parents`).
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Protocol
+import re
+from typing import Any
 
 import aiohttp
 from aiohttp import web
 
 import games
+from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
-from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.options import OptionsTextError, parse_options_text
-from bot.web.security import RateLimiter, Session, Signer, basic_auth, match_token
-from bot.web.static import WEB_DIR
+from bot.service.records import AI_LEVELS
+from bot.web.security import WEB_DIR, Session, basic_auth, match_token
 from games.texts import N_
-
-
-class WebBoard(Protocol):
-    """What the Activity uses of the web board it extends (bot.web.app.WebBoard): its settings, signer,
-    rate limits and request helpers. A protocol, so that the board imports the Activity and not back."""
-
-    service: Service
-    secret: str
-    client_id: str | None
-    client_secret: str | None
-    api_url: str
-    disabled_guilds: frozenset[int]
-    names: Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
-    origins: set[str]
-    signer: Signer
-    reads: RateLimiter
-
-    def _session(self, request: web.Request) -> Session | None: ...
-
-    def _locale(self, request: web.Request, session: Session | None) -> str: ...
-
-    def _check_write(self, request: web.Request) -> Session: ...
-
-    async def _body(self, request: web.Request) -> dict[str, Any]: ...
-
-    def _set_session(self, response: web.StreamResponse, user_id: int, name: str, locale: str) -> None: ...
-
 
 log = logging.getLogger("tessera.web.activity")
 
@@ -76,6 +54,8 @@ DISCORD_PARENTS = (
 )
 """The origins of Discord's client, the only pages that may frame the Activity in production."""
 DEFAULT_LEVEL = "medium"
+INSTANCE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
+"""What an Activity instance id looks like (it goes into a Discord API path)."""
 
 ACTIVITY_TEXTS: dict[str, str] = {
     "connecting": N_("Connecting to Discord..."),
@@ -102,14 +82,36 @@ ACTIVITY_TEXTS: dict[str, str] = {
 """The Activity's own words (the match page's are bot/web/texts.py)."""
 
 
+LAUNCH_KEY = "activity-launch:{channel_id}"
+LAUNCH_FRESH = 900.0
+"""Seconds a /play launch's game stays offered to its user in the Activity."""
+
+
+async def remember_launch(
+    service: Any, channel_id: int, user_id: int, game: str, given: dict[str, Any], now: float
+) -> None:
+    """/play game:X without an opponent opens the Activity (Discord's launch response carries no data): the
+    game and its own options are kept for the channel (the store's meta, so a web process of its own sees
+    them too), and the Activity offers them to the same user as the match to start."""
+    own = {o.name for o in service.rules(game).options}
+    options = " ".join(
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in given.items()
+        if name in own
+    )
+    value = json.dumps({"user": str(user_id), "game": game, "options": options, "at": now})
+    await service.store.put_meta(LAUNCH_KEY.format(channel_id=channel_id), value)
+
+
 def _csp_frame_ancestors(parents: tuple[str, ...]) -> str:
     return " ".join(("'self'", *parents, "https://*.discordsays.com"))
 
 
 class Activity:
-    """The Activity's routes over a `WebBoard` (its service, signer, session and CSRF checks)."""
+    """The Activity's routes over a `WebBoard` (its service, signer, session and CSRF checks; typed Any, as
+    bot.web.app builds this and may not be imported back: no import cycle)."""
 
-    def __init__(self, board: WebBoard, *, parents: tuple[str, ...] = DISCORD_PARENTS) -> None:
+    def __init__(self, board: Any, *, parents: tuple[str, ...] = DISCORD_PARENTS) -> None:
         self.board = board
         self.parents = parents
         self._page: str | None = None
@@ -209,7 +211,7 @@ class Activity:
         return response
 
     def _signed_in(self, request: web.Request) -> Session:
-        session = self.board._session(request)
+        session: Session | None = self.board._session(request)
         if session is None:
             raise web.HTTPUnauthorized(text="open the Activity from Discord to sign in")
         return session
@@ -223,8 +225,31 @@ class Activity:
             raise web.HTTPBadRequest(text=f"{what} must be a Discord id")
         return int(text)
 
-    def _disabled(self, guild_id: int | None) -> bool:
-        return guild_id is not None and guild_id in self.board.disabled_guilds
+    async def _disabled(self, guild_id: int | None) -> bool:
+        off: bool = await self.board.turned_off(guild_id)
+        return off
+
+    async def _verified(
+        self, session: Session, instance_id: Any, channel_id: int | None, guild_id: int | None
+    ) -> None:
+        """The page says which channel it runs in; Discord says where the instance really runs and who is
+        in it (`GET /applications/{id}/activity-instances/{instance}`, with the bot token): a channel the
+        instance is not in, or a user who is not in the instance, is refused."""
+        rest = self.board.rest
+        if rest is None or not self.board.client_id:
+            raise web.HTTPServiceUnavailable(
+                text="the Activity needs DISCORD_TOKEN to check its instance with Discord"
+            )
+        if not isinstance(instance_id, str) or not INSTANCE_ID.fullmatch(instance_id):
+            raise web.HTTPBadRequest(text="instance_id is required (the SDK's instanceId)")
+        instance = await rest.activity_instance(self.board.client_id, instance_id)
+        if (
+            instance is None
+            or instance.channel_id != channel_id
+            or instance.guild_id != guild_id
+            or session.user_id not in instance.users
+        ):
+            raise web.HTTPForbidden(text="this Activity is not running in that channel; open it again")
 
     async def _channel(self, request: web.Request) -> web.Response:
         """What the instance's channel offers the signed-in user: its match, waiting challenges, the user's
@@ -234,8 +259,9 @@ class Activity:
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         channel_id = self._id(request.query.get("channel_id"), "channel_id")
         guild_id = self._id(request.query.get("guild_id"), "guild_id")
-        if self._disabled(guild_id):
+        if await self._disabled(guild_id):
             raise web.HTTPNotFound(text="this server has turned the web board off")
+        await self._verified(session, request.query.get("instance_id"), channel_id, guild_id)
         service = self.board.service
         match: dict[str, Any] | None = None
         challenges: list[dict[str, Any]] = []
@@ -271,10 +297,33 @@ class Activity:
                 games_list.append(
                     {"id": game_id, "name": rules.name, "options": [o.name for o in rules.options]}
                 )
-        return web.json_response(
-            {"match": match, "challenges": challenges, "mine": mine, "games": games_list},
-            headers={"Cache-Control": "no-store"},
-        )
+        asked = await self._asked(channel_id, session.user_id) if match is None else None
+        tr = tr_for(self.board._locale(request, session))
+        levels = [
+            {"id": level, "name": level_word(level, tr), "default": level == DEFAULT_LEVEL}
+            for level in AI_LEVELS
+        ]
+        body = {"match": match, "challenges": challenges, "mine": mine, "games": games_list, "asked": asked}
+        return web.json_response(body | {"levels": levels}, headers={"Cache-Control": "no-store"})
+
+    async def _asked(self, channel_id: int | None, user_id: int) -> dict[str, str] | None:
+        """The game (and options) this user asked for with /play in this channel lately, to start here."""
+        if channel_id is None:
+            return None
+        kept = await self.board.service.store.get_meta(LAUNCH_KEY.format(channel_id=channel_id))
+        try:
+            launch = json.loads(kept) if kept else None
+        except ValueError:
+            return None
+        if (
+            not isinstance(launch, dict)
+            or launch.get("user") != str(user_id)
+            or launch.get("game") not in games.GAME_IDS
+            or not isinstance(launch.get("at"), int | float)
+            or self.board.service.now() - launch["at"] > LAUNCH_FRESH
+        ):
+            return None
+        return {"game": str(launch["game"]), "options": str(launch.get("options", ""))}
 
     def _match_entry(self, match_id: int, game: str) -> dict[str, Any]:
         name = self.board.service.matches.rules(game).name
@@ -289,8 +338,9 @@ class Activity:
         guild_id = self._id(body.get("guild_id"), "guild_id")
         if channel_id is None:
             raise web.HTTPBadRequest(text="channel_id is required")
-        if self._disabled(guild_id):
+        if await self._disabled(guild_id):
             raise web.HTTPNotFound(text="this server has turned the web board off")
+        await self._verified(session, body.get("instance_id"), channel_id, guild_id)
         game, text, opponent = body.get("game"), body.get("options") or "", body.get("opponent")
         locale = self.board._locale(request, session)
         tr = tr_for(locale)
@@ -323,6 +373,7 @@ class Activity:
                     guild_id=guild_id,
                     channel_id=channel_id,
                 )
+                self.board.announce_later(match, session.user_id)  # its first board, as /play posts it
                 return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})
             opponent_id = self._id(opponent, "opponent")
             if opponent_id is None:
@@ -344,9 +395,10 @@ class Activity:
         service = self.board.service
         try:
             challenge = await service.challenges.get(challenge_id)
-            if self._disabled(challenge.guild_id):
+            if await self._disabled(challenge.guild_id):
                 raise web.HTTPNotFound(text="this server has turned the web board off")
             match = await service.challenges.accept(challenge_id, session.user_id)
         except ServiceError as error:
             return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
+        self.board.announce_later(match, session.user_id)  # its first board, as an accept in Discord posts it
         return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})

@@ -32,14 +32,24 @@ from bot.i18n import SOURCE_LOCALE, Tr, catalog_locale, tr_for
 from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
-from bot.service.records import Finished, MatchView, Played
+from bot.service.records import (
+    AbortRequested,
+    Finished,
+    MatchView,
+    Played,
+    TakebackRequested,
+    TakenBack,
+)
+from bot.service.store.base import MatchChange
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
-from bot.web.live import Group, Hub, sse_frame
+from bot.web.discord_api import DiscordRest
+from bot.web.live import Group, Hub, NoGuild, sse_frame
 from bot.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
     STATE_COOKIE,
     STATE_MAX_AGE,
+    WEB_DIR,
     RateLimiter,
     Session,
     Signer,
@@ -48,7 +58,6 @@ from bot.web.security import (
     parse_token,
     safe_next,
 )
-from bot.web.static import WEB_DIR
 from bot.web.texts import PAGE_TEXTS
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
@@ -73,8 +82,11 @@ Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
 Analysed = Callable[[int], Any]
 """The cached post-game analysis of a match (`Analyses.cached`: a `MatchAnalysis`), or None."""
 Announce = Callable[[Any, int], Awaitable[None]]
-"""Called with what a web request changed (a `Played` or `Finished`) and the user who made it, after the
-change: the bot process posts the new board in the match's channel, so Discord sees web moves too."""
+"""Called with what a web request changed (`ANNOUNCED`) and the user who made it, after the change: the
+bot process posts the new board (or the request, with its buttons) in the match's channel, so Discord sees
+web moves and requests too."""
+ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested)
+"""What a web request's result may be that Discord is told of (a started match too: `announce_later`)."""
 
 
 async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
@@ -108,8 +120,12 @@ class WebBoard:
         analysed: Analysed | None = None,
         activity: bool = False,
         activity_parents: Sequence[str] | None = None,
+        rest: DiscordRest | None = None,
     ) -> None:
         self.service = service
+        self.rest = rest
+        """Bot-token calls to Discord (names in a web process of its own, the Activity's instance check);
+        None without a bot token."""
         self.secret = secret
         self.base_url = base_url.rstrip("/")
         self.secure = self.base_url.startswith("https://")
@@ -186,16 +202,24 @@ class WebBoard:
             await asyncio.wait({task}, timeout=5)
         if self._runner is not None:
             await self._runner.cleanup()
+        if self.rest is not None:
+            await self.rest.close()
 
     async def _listen(self) -> None:
-        """Other processes' writes: the store's NOTIFY wakes this, and each watched match whose row changed
-        is published (SQLite has a single process, so it never calls)."""
+        """Other processes' writes: the store's NOTIFY names the match that changed, which is published if
+        anyone watches it (this process's own writes are published by the match service's listener); when
+        listening (re)starts, every watched match is read again, since changes meanwhile were not heard
+        (SQLite has a single process, so it never calls)."""
         try:
-            await self.service.store.listen(self._woken)
+            await self.service.store.listen(self._woken, shards=NoGuild(), matches=self._match_changed)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the web board cannot listen for other processes' changes")
+
+    def _match_changed(self, change: MatchChange) -> None:
+        if not change.own:
+            self.hub.changed(change.match_id)
 
     def _woken(self) -> None:
         asyncio.get_running_loop().create_task(self._recheck())
@@ -261,9 +285,18 @@ class WebBoard:
             match = await self.service.matches.get(match_id)
         except ServiceError:
             raise web.HTTPNotFound(text="no such match") from None
-        if match.guild_id is not None and match.guild_id in self.disabled_guilds:
+        if await self.turned_off(match.guild_id):
             raise web.HTTPNotFound(text="this server has turned the web board off")
         return match
+
+    async def turned_off(self, guild_id: int | None) -> bool:
+        """Whether a server has no web board: the operator's WEB_DISABLED_GUILDS, or the server's own
+        setting (/settings web_board; cached, and heard from other processes on PostgreSQL)."""
+        if guild_id is None:
+            return False
+        if guild_id in self.disabled_guilds:
+            return True
+        return not (await self.service.guilds.settings(guild_id)).web_board
 
     async def _player_names(self, match: MatchView, tr: Tr) -> list[str]:
         from bot.boards import seat_name
@@ -598,13 +631,19 @@ class WebBoard:
             result = await work()
         except (ServiceError, MoveError) as error:
             return web.json_response({"ok": False, "error": tr_for(locale).error(error)}, status=409)
-        if self.announce is not None and session is not None and isinstance(result, Played | Finished):
-            task = asyncio.get_running_loop().create_task(self._announce(result, session.user_id))
-            self._announcing.add(task)
-            task.add_done_callback(self._announcing.discard)
+        if session is not None and isinstance(result, ANNOUNCED):
+            self.announce_later(result, session.user_id)
         return web.json_response({"ok": True})
 
-    async def _announce(self, result: Played | Finished, user_id: int) -> None:
+    def announce_later(self, result: object, user_id: int) -> None:
+        """Have the bot process post `result` in Discord (`announce`), after this request's answer."""
+        if self.announce is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._announce(result, user_id))
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
+    async def _announce(self, result: object, user_id: int) -> None:
         assert self.announce is not None
         try:
             await self.announce(result, user_id)

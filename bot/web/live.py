@@ -123,6 +123,18 @@ class Hub:
                 self.unsubscribe(subscriber)
 
 
+class NoGuild:
+    """A shard filter that owns no guild: a listener of the store's match changes (`matches`) that wants
+    `wake()` only when listening (re)starts, when every change meanwhile was lost, not on every clock
+    wake-up (the service's own listening has those)."""
+
+    def owns(self, guild_id: int | None) -> bool:
+        return False
+
+    def sql_filter(self, column: str = "guild_id") -> str:
+        return "1 = 0"
+
+
 def sse_frame(payload: bytes) -> bytes:
     """A server-sent `state` event carrying `payload` (JSON: one line)."""
     return b"event: state\ndata: " + payload + b"\n\n"

@@ -17,10 +17,13 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+"""The browser side's static folder (no build step)."""
 KEY_CHARS = 22
 """Characters of a match key: 22 base64url characters carry 132 bits."""
 SESSION_COOKIE = "tessera_session"

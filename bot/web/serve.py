@@ -10,11 +10,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import views
-from bot.parts import Parts
 from bot.service import Service
-from bot.service.records import Finished, Played
 from bot.settings import SettingsError, WebSettings, load_web_settings
 from bot.web.app import WebBoard
+from bot.web.discord_api import DiscordRest
+from bot.web.relay import DiscordPoster, Relay
 from bot.web.security import match_token
 
 log = logging.getLogger("tessera.web")
@@ -43,8 +43,16 @@ def configure_links(settings: WebSettings) -> None:
     views.set_board_link(link)
 
 
+def rest_for(settings: WebSettings) -> DiscordRest | None:
+    """Bot-token calls to Discord where there is a bot token (always in the bot process)."""
+    if settings.discord_token is None:
+        return None
+    return DiscordRest(settings.discord_api_url, settings.discord_token.get_secret_value())
+
+
 def board_for(settings: WebSettings, service: Service, **kwargs: Any) -> WebBoard:
     assert settings.web_secret is not None
+    kwargs.setdefault("rest", rest_for(settings))
     return WebBoard(
         service,
         secret=settings.web_secret.get_secret_value(),
@@ -61,24 +69,39 @@ def board_for(settings: WebSettings, service: Service, **kwargs: Any) -> WebBoar
 
 
 def announcer(bot: Any) -> Any:
-    """Post the board of a web move (or of a resignation) in the match's channel, as a /move would."""
-
-    async def announce(result: Played | Finished, user_id: int) -> None:
-        parts: Parts = bot.parts  # wired by the client's setup_hook, after the web board started
-        if isinstance(result, Played):
-            message = await parts.boards.played_board(result, viewer=user_id)
-        else:
-            message = await parts.boards.board(result.match, finished=result)
-        await parts.posts.post_board(result.match, message)
-
-    return announce
+    """Post what a web request changed (a move, a resignation, a takeback, a takeback or abort request) in
+    the match's channel, as the Discord flow would (relay.DiscordPoster)."""
+    return DiscordPoster(bot).post
 
 
-async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> WebBoard | None:
-    """Serve the board from the bot process when WEB_PORT is set, naming players from the bot's cache."""
+class WebInBot:
+    """What the bot process runs for the web board: the board itself (WEB_PORT set) and the relay that
+    posts in Discord the changes a web process of its own made (relay.py)."""
+
+    def __init__(self, board: WebBoard | None, relay: Relay | None) -> None:
+        self.board = board
+        self.relay = relay
+
+    async def close(self) -> None:
+        if self.relay is not None:
+            await self.relay.close()
+        if self.board is not None:
+            await self.board.close()
+
+
+async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> WebInBot | None:
+    """Serve the board from the bot process when WEB_PORT is set, naming players from the bot's cache; and
+    wherever the web board is configured (WEB_SECRET), post in Discord what web processes of their own
+    change in this process's guilds (on PostgreSQL)."""
     configure_links(settings)
-    if settings.web_port is None:
+    if settings.web_secret is None:
         return None
+    for guild_id in await service.store.guilds_without_web_board():  # the servers' own switches
+        views.set_web_board(guild_id, False)
+    relay = Relay(service, DiscordPoster(bot))
+    relay.start()
+    if settings.web_port is None:
+        return WebInBot(None, relay)
 
     async def names(user_ids: Sequence[int]) -> Mapping[int, str]:
         found = {}
@@ -95,14 +118,26 @@ async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> W
         announce=announcer(bot),
         analysed=lambda match_id: bot.runtime.analyses.cached(match_id),
     )
-    await board.start(settings.web_host, settings.web_port)
+    try:
+        await board.start(settings.web_host, settings.web_port)
+    except OSError:
+        await relay.close()
+        raise
     log.info("web board on %s:%s", settings.web_host, settings.web_port)
-    return board
+    return WebInBot(board, relay)
+
+
+def board_alone(settings: WebSettings, service: Service) -> WebBoard:
+    """The board of a web process of its own: players' names from Discord (the bot token's
+    `GET /users/{id}`, cached) where DISCORD_TOKEN is set; without it, "Player 1" and "Player 2"."""
+    rest = rest_for(settings)
+    return board_for(settings, service, rest=rest, **({"names": rest.names} if rest is not None else {}))
 
 
 async def run_alone(settings: WebSettings) -> None:
     service = await Service.open(settings.database_url)
-    board = board_for(settings, service)
+    service.listen()  # settings (a server's web board switch) are cached while other processes are heard
+    board = board_alone(settings, service)
     assert settings.web_port is not None
     await board.start(settings.web_host, settings.web_port)
     print(f"Tessera web board on {settings.web_host}:{settings.web_port}", flush=True)

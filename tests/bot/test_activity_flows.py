@@ -5,16 +5,24 @@ user is told to use the board's link; without the setting everything is as befor
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from collections.abc import Iterator
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 
+import games
 from bot import views
 from bot.settings import load_web_settings
 from bot.web import serve
-from tests.bot.helpers import button_labels, last_board, start_challenge, take_user_errors
+from bot.web.activity import SESSION_HEADER
+from bot.web.app import WebBoard
+from bot.web.discord_api import ActivityInstance, DiscordRest
+from games.base import clickable_moves
+from tests.bot.helpers import boards, button_labels, last_board, start_challenge, take_user_errors
 
 SECRET = "v" * 40
 BASE = "https://tessera.example"
@@ -127,3 +135,93 @@ async def test_the_global_sync_keeps_the_entry_point_command(
     sent.clear()
     await bot.sync_tree(None)  # without the Activity: discord.py's own sync, no entry point
     assert sent and all(c.get("type") != 4 for c in sent[0])
+
+
+class _Instances(DiscordRest):
+    """Discord's answer about Activity instances: every instance runs in the channel its id names."""
+
+    def __init__(self, guild_id: int, users: frozenset[int]) -> None:
+        super().__init__("http://127.0.0.1:9", "unused")
+        self.guild_id, self.users = guild_id, users
+
+    async def activity_instance(self, application_id: str, instance_id: str) -> ActivityInstance | None:
+        return ActivityInstance(instance_id, int(instance_id.removeprefix("i-")), self.guild_id, self.users)
+
+
+async def test_a_match_started_in_the_activity_is_played_in_the_channel(
+    world: Any, activity: None, launches: list[Any]
+) -> None:
+    """/play game:X without an opponent carries the game and its options into the Activity; the match started
+    there against the bot gets its first board in the channel at once, as /play's does, and the bot's answer
+    to a move made in the Activity follows that move's board."""
+    bot = world.env.bot
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    board = WebBoard(
+        bot.runtime.service,
+        secret=SECRET,
+        base_url=BASE,
+        client_id=str(bot.user.id),
+        client_secret="activity-secret",
+        announce=serve.announcer(bot),
+        activity=True,
+        rest=_Instances(world.guild.id, frozenset({world.alice.id})),
+    )
+    await board.start("127.0.0.1", port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        await world.alice.slash(world.channel, "play", game="paint", options="move_cap=40")
+        assert launches == [world.channel.id]
+        cookie = board.signer.session_cookie(world.alice.id, "alice", "en")
+        headers = {SESSION_HEADER: cookie, "X-CSRF-Token": board.signer.session(cookie).csrf}  # type: ignore[union-attr]
+        place = {"channel_id": str(world.channel.id), "guild_id": str(world.guild.id)}
+        instance = f"i-{world.channel.id}"
+        posted = len(boards(world.channel))
+        async with aiohttp.ClientSession() as http:
+            query = "&".join(f"{k}={v}" for k, v in (place | {"instance_id": instance}).items())
+            async with http.get(f"{base}/api/activity/channel?{query}", headers=headers) as answer:
+                offered = await answer.json()
+            assert offered["match"] is None and offered["asked"] == {
+                "game": "paint",
+                "options": "move_cap=40",
+            }
+            start = place | {"instance_id": instance, "game": "paint", "options": "move_cap=40"}
+            async with http.post(
+                f"{base}/api/activity/start",
+                json=start | {"opponent": "bot", "level": "easy"},
+                headers=headers,
+            ) as answer:
+                started = await answer.json()
+            assert started["ok"], started
+            match_id = started["match"]["id"]
+            await _wait_for(lambda: len(boards(world.channel)) > posted)
+            first = boards(world.channel)[posted]
+            assert "The match begins." in first.content and f"match #{match_id}" in first.content
+            service = board.service
+            match = await service.matches.get(match_id)
+            if match.seats[match.to_move].user_id != world.alice.id:  # the bot opened: its board follows
+                await _wait_for(lambda: len(boards(world.channel)) > posted + 1)
+                match = await service.matches.get(match_id)
+            assert match.seats[match.to_move].user_id == world.alice.id
+            token = started["match"]["path"].split("/")[-1]
+            before = len(boards(world.channel))
+            move = clickable_moves(games.get("paint"), match.state)[0].notation
+            async with http.post(
+                f"{base}/api/m/{token}/move", json={"move": move, "ply": match.ply}, headers=headers
+            ) as answer:
+                assert (await answer.json()) == {"ok": True}
+            await _wait_for(lambda: len(boards(world.channel)) >= before + 2, timeout=8.0)
+        mine, answer_board = boards(world.channel)[before : before + 2]
+        assert move in mine.content and f"<@{world.alice.id}>, your turn" in answer_board.content
+        assert (await service.matches.get(match_id)).ply == match.ply + 2
+    finally:
+        await board.close()
+
+
+async def _wait_for(predicate: Any, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "nothing came"
+        await asyncio.sleep(0.05)

@@ -20,7 +20,14 @@ from bot.web import serve
 from bot.web.app import WebBoard
 from bot.web.security import SESSION_COOKIE, match_token
 from games.base import clickable_moves
-from tests.bot.helpers import boards, last_board, match_id_of, start_challenge
+from tests.bot.helpers import (
+    boards,
+    button_labels,
+    last_board,
+    match_id_of,
+    start_challenge,
+    take_user_errors,
+)
 
 SECRET = "w" * 40
 BASE = "https://tessera.example"
@@ -161,3 +168,87 @@ async def test_a_resignation_on_the_web_is_posted_with_the_result(
         await asyncio.sleep(0.05)
     assert len(boards(world.channel)) == posted + 1
     assert "resign" in last_board(world.channel).content.lower()
+
+
+async def test_a_server_admin_turns_the_web_board_off_and_on(
+    world: Any, web_board: tuple[WebBoard, str]
+) -> None:
+    """/settings web_board: off takes the links off the boards posted from then on and closes the pages
+    (also to anyone holding a link); on brings both back. WEB_DISABLED_GUILDS stays the operator's."""
+    _board, base = web_board
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    page = f"{base}/m/{match_token(SECRET, match_id)}"
+    try:
+        refused = await world.alice.slash(world.channel, "settings", web_board=False)
+        assert refused.ephemeral and "Manage Server" in refused.response.content
+        take_user_errors(world)
+        assert _link_urls(last_board(world.channel)) != []
+        answer = await world.admin.slash(world.channel, "settings", web_board=False)
+        assert "Web board (the Open board and Play in Discord buttons, the match pages): off" in (
+            answer.response.content
+        )
+        await world.alice.slash(world.channel, "board")
+        assert _link_urls(last_board(world.channel)) == []
+        async with aiohttp.ClientSession() as http:
+            async with http.get(page) as closed:
+                assert closed.status == 404
+            await world.admin.slash(world.channel, "settings", web_board=True)
+            await world.alice.slash(world.channel, "board")
+            assert _link_urls(last_board(world.channel)) == [page.replace(base, BASE)]
+            async with http.get(page) as opened:
+                assert opened.status == 200
+    finally:
+        views.set_web_board(world.guild.id, True)
+
+
+async def test_takeback_and_abort_requests_on_the_web_are_posted_with_their_buttons(
+    world: Any, web_board: tuple[WebBoard, str]
+) -> None:
+    """A takeback asked on the web is posted in the channel with the Discord flow's buttons, which answer
+    it; so is an abort request."""
+    board, base = web_board
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    rules = games.get("paint")
+    for _ in range(2):
+        match = await board.service.matches.get(match_id)
+        await board.service.matches.play(
+            match_id, match.seats[match.to_move].user_id, clickable_moves(rules, match.state)[0].notation
+        )
+    match = await board.service.matches.get(match_id)
+    mover = match.seats[1 - match.to_move].user_id
+    other = world.bob if mover == world.alice.id else world.alice
+
+    async def act(user_id: int, action: str) -> None:
+        cookie = board.signer.session_cookie(user_id, "someone", "en")
+        csrf = board.signer.session(cookie).csrf  # type: ignore[union-attr]
+        async with aiohttp.ClientSession() as http:
+            answer = await http.post(
+                f"{base}/api/m/{match_token(SECRET, match_id)}/action",
+                json={"action": action},
+                headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
+            )
+            assert (await answer.json()) == {"ok": True}
+
+    async def posted_with(label: str) -> Any:
+        for _ in range(100):
+            for message in reversed(list(world.channel.history())):
+                if label in button_labels(message):
+                    return message
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no message with {label!r}")
+
+    await act(mover, "takeback")
+    request = await posted_with("Accept takeback")
+    assert f"<@{mover}> asks to take back" in request.content
+    await other.click(request, label="Accept takeback")
+    match = await board.service.matches.get(match_id)
+    assert match.ply == 1
+    await board.service.matches.play(  # both have moved again: an abort needs everyone's agreement
+        match_id, match.seats[match.to_move].user_id, clickable_moves(rules, match.state)[0].notation
+    )
+    await act(world.alice.id, "abort")
+    vote = await posted_with("Agree to abort")
+    await world.bob.click(vote, label="Agree to abort")
+    assert not (await board.service.matches.get(match_id)).is_active

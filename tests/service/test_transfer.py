@@ -52,7 +52,12 @@ async def fill(url: str, clock: FakeClock) -> None:
     service = Service(await open_store(url), now=clock, rng=random.Random(5))
     try:
         await service.guilds.update(
-            GUILD, turn_timeout=7200, threads=True, allowed_channels=range(CHANNEL, CHANNEL + 10), locale="ja"
+            GUILD,
+            turn_timeout=7200,
+            threads=True,
+            allowed_channels=range(CHANNEL, CHANNEL + 10),
+            locale="ja",
+            web_board=False,
         )
         await service.prefs.set_user(ALICE, theme="colorblind", reminders="dm")
         await service.prefs.set_user(BOB, reminders="mention")

@@ -19,6 +19,7 @@ from bot.web.app import WebBoard
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path("/tmp/tessera-web")
 USERS = {101: "Alice", 202: "Bob", 303: "Carol"}
+BOT_TOKEN = "fake-bot-token"
 
 
 def free_port() -> int:
@@ -35,6 +36,11 @@ class FakeDiscord:
     port: int
     next_user: int = 101
     tokens_asked: list[dict[str, Any]] = field(default_factory=list)
+    bot_asked: list[str] = field(default_factory=list)
+    """The paths asked with the bot token (names, Activity instances), in order."""
+    instances: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Activity instances by id; an id `i-<channel>-<guild>` not listed here runs in that channel with
+    every test user in it (the test host page makes such ids)."""
 
     @property
     def url(self) -> str:
@@ -45,7 +51,50 @@ class FakeDiscord:
         app.router.add_get("/oauth2/authorize", self.authorize)
         app.router.add_post("/oauth2/token", self.token)
         app.router.add_get("/users/@me", self.me)
+        app.router.add_get("/users/{user:[0-9]+}", self.user)
+        app.router.add_get("/applications/{app}/activity-instances/{instance}", self.instance)
         return app
+
+    def _bot(self, request: web.Request) -> None:
+        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+            raise web.HTTPUnauthorized(text='{"message": "401: Unauthorized"}')
+        self.bot_asked.append(request.path)
+
+    async def user(self, request: web.Request) -> web.Response:
+        """`GET /users/{id}` with the bot token: a user's public profile."""
+        self._bot(request)
+        user = int(request.match_info["user"])
+        if user not in USERS:
+            return web.json_response({"message": "Unknown User", "code": 10013}, status=404)
+        return web.json_response(
+            {"id": str(user), "username": USERS[user].lower(), "global_name": USERS[user]}
+        )
+
+    async def instance(self, request: web.Request) -> web.Response:
+        """`GET /applications/{id}/activity-instances/{instance}` (bot token): where it runs, who is in."""
+        self._bot(request)
+        instance = request.match_info["instance"]
+        found = self.instances.get(instance)
+        if found is None and instance.startswith("i-"):
+            channel, _, guild = instance[2:].partition("-")
+            found = {"channel_id": channel, "guild_id": guild or None, "users": [str(u) for u in USERS]}
+        if found is None:
+            return web.json_response({"message": "Unknown Activity Instance"}, status=404)
+        location = {
+            "id": "gc-x",
+            "kind": "gc",
+            "channel_id": found["channel_id"],
+            "guild_id": found["guild_id"],
+        }
+        return web.json_response(
+            {
+                "application_id": request.match_info["app"],
+                "instance_id": instance,
+                "launch_id": "1",
+                "location": location,
+                "users": found["users"],
+            }
+        )
 
     async def authorize(self, request: web.Request) -> web.Response:
         assert request.query["scope"] == "identify" and request.query["response_type"] == "code"

@@ -25,9 +25,11 @@ from aiohttp import web
 
 import games
 from bot.service import Service
+from bot.service.ai import AIRunner
 from bot.web.app import WebBoard
+from bot.web.discord_api import DiscordRest
 from games.base import clickable_moves, resolve_options
-from tests.web.conftest import SCREENSHOTS, USERS, FakeDiscord, free_port
+from tests.web.conftest import BOT_TOKEN, SCREENSHOTS, USERS, FakeDiscord, free_port
 from tests.web.test_browser import _click_play
 
 ALICE, BOB = 101, 202
@@ -117,6 +119,7 @@ async def _open_site(tmp_path: Path, *, production: bool) -> tuple[ActivitySite,
         names=_names,
         activity=True,
         activity_parents=None if production else (HOST,),
+        rest=DiscordRest(discord.url, BOT_TOKEN),
     )
     await board.start("127.0.0.1", port)
     return ActivitySite(service, board, discord, base), runners
@@ -312,6 +315,48 @@ async def test_challenge_and_accept_inside_discord(activity: ActivitySite, brows
     assert await alice_again.evaluate("window.tessera.state().id") == match.id
     await bob_page.screenshot(path=str(SCREENSHOTS / "activity-accepted.png"))
     assert alice_page.errors == [] and bob_page.errors == []
+
+
+async def test_against_the_bot_at_easy_inside_discord(activity: ActivitySite, browser: Any) -> None:
+    """A channel without a match: Alice starts one against the bot at easy from the Activity's form (the
+    level offered as /play offers it); the bot answers each move she clicks, on her board."""
+    runner = AIRunner(workers=1, iterations=40)
+    await activity.service.start(ai=runner)
+    try:
+        channel = next(_channels)
+        page, alice = await _inside(activity, browser, ALICE, channel, match=False)
+        await alice.wait_for_selector("#activity-start")
+        await alice.select_option("#a-game", "paint")
+        await alice.fill("#a-options", "move_cap=20")
+        assert await alice.eval_on_selector("#a-level", "s => s.value") == "medium"
+        await alice.select_option("#a-level", "easy")
+        await page.screenshot(path=str(SCREENSHOTS / "activity-start-form.png"))
+        await alice.click("#activity-start button[type=submit]")
+        await alice.wait_for_selector("polygon.cell")
+        match = await activity.service.matches.in_channel(channel)
+        assert [(s.user_id, s.ai_level) for s in match.seats if s.is_ai] == [(int(CLIENT_ID), "easy")]
+        rules = games.get("paint")
+        for _ in range(3):
+            for _ in range(200):  # the bot's turn (if it opened) is played by the service
+                match = await activity.service.matches.get(match.id)
+                if not match.is_active or match.seats[match.to_move].user_id == ALICE:
+                    break
+                await asyncio.sleep(0.05)
+            assert match.is_active and match.seats[match.to_move].user_id == ALICE, "the bot did not answer"
+            await alice.wait_for_function(f"window.tessera.state().ply === {match.ply}")
+            await _click_play(alice, clickable_moves(rules, match.state)[0])
+            await alice.wait_for_function(f"window.tessera.state().ply >= {match.ply + 2}", timeout=10000)
+        moves = await activity.service.matches.moves(match.id)
+        assert [m.seat for m in moves[-2:]] != [moves[-1].seat] * 2, "the moves alternate: the bot answered"
+        await page.screenshot(path=str(SCREENSHOTS / "activity-bot.png"))
+        assert page.errors == []
+    finally:  # the bot stops thinking before its runner goes (the fixture closes the service)
+        service = activity.service
+        if service.bot_turns is not None:
+            await service.bot_turns.close()
+        if service.clock is not None:
+            await service.clock.stop()
+        await runner.aclose()
 
 
 async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, browser: Any) -> None:

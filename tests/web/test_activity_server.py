@@ -4,6 +4,7 @@ the session in a header, Discord's proxy origin for writes, the channel's match,
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,10 @@ import games
 from bot.service import Service
 from bot.web.activity import SESSION_HEADER
 from bot.web.app import WebBoard
+from bot.web.discord_api import DiscordRest
 from bot.web.security import match_token
 from games.base import resolve_options
-from tests.web.conftest import FakeDiscord, free_port
+from tests.web.conftest import BOT_TOKEN, FakeDiscord, free_port
 
 SECRET = "q" * 40
 CLIENT_ID = "555"
@@ -53,6 +55,7 @@ def _board(service: Service, discord: FakeDiscord, **kwargs: Any) -> WebBoard:
         client_secret="the-client-secret",
         api_url=discord.url,
         disabled_guilds=[666],
+        rest=DiscordRest(discord.url, BOT_TOKEN),
         **kwargs,
     )
 
@@ -135,13 +138,17 @@ async def test_the_channel_selects_its_match(client: Client, service: Service) -
     elsewhere = await _start(service, 21)
     other_guild = await _start(service, 22, guild=999)
     answer = await client.get(
-        f"/api/activity/channel?channel_id=20&guild_id={GUILD}", headers=_headers(login)
+        f"/api/activity/channel?channel_id=20&guild_id={GUILD}&instance_id=i-20-{GUILD}",
+        headers=_headers(login),
     )
     data = await answer.json()
     assert data["match"] == {"id": here, "game": "Paint", "path": f"/m/{match_token(SECRET, here)}"}
     assert [m["id"] for m in data["mine"]] == [elsewhere]  # Bob's other match in this server
     assert {g["id"] for g in data["games"]} == set(games.GAME_IDS)
-    wrong = await client.get(f"/api/activity/channel?channel_id=22&guild_id={GUILD}", headers=_headers(login))
+    wrong = await client.get(
+        f"/api/activity/channel?channel_id=22&guild_id={GUILD}&instance_id=i-22-{GUILD}",
+        headers=_headers(login),
+    )
     assert (await wrong.json())["match"] is None, "a channel id from another server shows nothing"
     assert other_guild not in [m["id"] for m in (await wrong.json())["mine"]]
     off = await client.get("/api/activity/channel?channel_id=20&guild_id=666", headers=_headers(login))
@@ -152,7 +159,13 @@ async def test_the_channel_selects_its_match(client: Client, service: Service) -
 
 async def test_starting_follows_play(client: Client, service: Service) -> None:
     alice, bob = await _login(client, ALICE), await _login(client, BOB)
-    body = {"channel_id": "30", "guild_id": str(GUILD), "game": "tilingking", "opponent": "bot"}
+    body = {
+        "channel_id": "30",
+        "guild_id": str(GUILD),
+        "instance_id": f"i-30-{GUILD}",
+        "game": "tilingking",
+        "opponent": "bot",
+    }
     wrong = await client.post(
         "/api/activity/start", json=body | {"options": "colour=red"}, headers=_headers(alice)
     )
@@ -170,7 +183,7 @@ async def test_starting_follows_play(client: Client, service: Service) -> None:
     busy = await client.post("/api/activity/start", json=body, headers=_headers(bob))
     assert busy.status == 409  # one match per channel, as /play
     # a challenge, accepted by the one challenged only
-    ask = body | {"channel_id": "31", "game": "paint", "opponent": str(BOB)}
+    ask = body | {"channel_id": "31", "instance_id": f"i-31-{GUILD}", "game": "paint", "opponent": str(BOB)}
     challenge = (await (await client.post("/api/activity/start", json=ask, headers=_headers(alice))).json())[
         "challenge"
     ]
@@ -178,7 +191,10 @@ async def test_starting_follows_play(client: Client, service: Service) -> None:
         "/api/activity/accept", json={"challenge_id": challenge}, headers=_headers(alice)
     )
     assert not_you.status == 409
-    listed = await client.get(f"/api/activity/channel?channel_id=31&guild_id={GUILD}", headers=_headers(bob))
+    listed = await client.get(
+        f"/api/activity/channel?channel_id=31&guild_id={GUILD}&instance_id=i-31-{GUILD}",
+        headers=_headers(bob),
+    )
     assert [(c["id"], c["yours"]) for c in (await listed.json())["challenges"]] == [(challenge, True)]
     accepted = await client.post(
         "/api/activity/accept", json={"challenge_id": challenge}, headers=_headers(bob)
@@ -211,3 +227,80 @@ async def test_pages_and_frame_ancestors(client: Client, service: Service, disco
     async with TestClient(TestServer(_board(service, discord).app())) as plain:
         assert (await plain.get("/api/activity/config")).status == 404
         assert "activity.js" not in await (await plain.get("/?frame_id=f")).text()
+
+
+async def test_a_forged_channel_is_refused(client: Client, service: Service, discord: FakeDiscord) -> None:
+    """The page names its channel; Discord names the instance's: a page that names another channel (or a
+    user outside the instance, or an instance Discord does not know) selects nothing and starts nothing."""
+    here = await _start(service, 40)
+    login = await _login(client, BOB)
+    ok = await client.get(
+        f"/api/activity/channel?channel_id=40&guild_id={GUILD}&instance_id=i-40-{GUILD}",
+        headers=_headers(login),
+    )
+    assert (await ok.json())["match"]["id"] == here
+    for query in (
+        f"channel_id=40&guild_id={GUILD}&instance_id=i-41-{GUILD}",  # the instance runs in channel 41
+        f"channel_id=40&guild_id={GUILD}&instance_id=i-40-78",  # ... in another server
+        f"channel_id=40&guild_id={GUILD}&instance_id=unknown",  # Discord knows no such instance
+    ):
+        forged = await client.get(f"/api/activity/channel?{query}", headers=_headers(login))
+        assert forged.status == 403, query
+    missing = await client.get(
+        f"/api/activity/channel?channel_id=40&guild_id={GUILD}", headers=_headers(login)
+    )
+    assert missing.status == 400
+    discord.instances["alone"] = {"channel_id": "40", "guild_id": str(GUILD), "users": [str(ALICE)]}
+    outsider = await client.get(
+        f"/api/activity/channel?channel_id=40&guild_id={GUILD}&instance_id=alone", headers=_headers(login)
+    )
+    assert outsider.status == 403, "Bob is not in that instance"
+    start = {"channel_id": "40", "guild_id": str(GUILD), "instance_id": f"i-41-{GUILD}", "game": "paint"}
+    refused = await client.post(
+        "/api/activity/start", json=start | {"opponent": "bot"}, headers=_headers(login)
+    )
+    assert refused.status == 403
+    assert all("fake-bot-token" not in path for path in discord.bot_asked)
+
+
+async def test_names_come_from_discord_once(discord: FakeDiscord) -> None:
+    """A web process of its own names players through Discord (`GET /users/{id}`, bot token), once per user
+    however many pages ask; unknown users are left out; the token is never in a repr."""
+    rest = DiscordRest(discord.url, BOT_TOKEN)
+    try:
+        first = await rest.names([ALICE, BOB, 999])
+        again = await rest.names([BOB, ALICE])
+        assert first == {ALICE: "Alice", BOB: "Bob"} and again == {BOB: "Bob", ALICE: "Alice"}
+        assert sorted(discord.bot_asked) == ["/users/101", "/users/202", "/users/999"]
+        assert BOT_TOKEN not in repr(rest)
+    finally:
+        await rest.close()
+
+
+async def test_a_web_process_of_its_own_shows_names(
+    service: Service, discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`python -m bot web` with DISCORD_TOKEN names the players as Discord does (without it, Player 1 and
+    2); the token is in no page, no answer and no log line."""
+    from bot.settings import load_web_settings
+    from bot.web import serve
+
+    match_id = await _start(service, 50)
+    settings = load_web_settings(  # type: ignore[call-arg]
+        _env_file=None, web_secret=SECRET, discord_token=BOT_TOKEN, discord_api_url=discord.url
+    )
+    board = serve.board_alone(settings, service)
+    try:
+        async with TestClient(TestServer(board.app())) as web_client:
+            token = match_token(SECRET, match_id)
+            state = await (await web_client.get(f"/api/m/{token}")).json()
+            assert [p["name"] for p in state["players"]] == ["Alice", "Bob"]
+            page = await (await web_client.get(f"/m/{token}")).text()
+            assert BOT_TOKEN not in page and BOT_TOKEN not in json.dumps(state)
+    finally:
+        await board.close()
+    assert BOT_TOKEN not in caplog.text
+    tokenless = serve.board_alone(load_web_settings(_env_file=None, web_secret=SECRET), service)  # type: ignore[call-arg]
+    async with TestClient(TestServer(tokenless.app())) as web_client:
+        state = await (await web_client.get(f"/api/m/{match_token(SECRET, match_id)}")).json()
+        assert [p["name"] for p in state["players"]] == ["Player 1", "Player 2"]

@@ -6,6 +6,7 @@ Discord application uses) holds the moves; keyboard-only play; a phone-sized vie
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import games
@@ -97,11 +98,44 @@ async def _click_play(page: Any, click: ClickMove) -> None:
     await page.click(f"polygon[data-i='{anchor}']")
 
 
+Choose = Callable[[Any, Any, list[ClickMove], random.Random], ClickMove]
+
+
+def _any_click(rules: Any, state: Any, clicks: list[ClickMove], rng: random.Random) -> ClickMove:
+    return rng.choice(clicks)
+
+
+def _paintscape_collector(rules: Any, state: Any, clicks: list[ClickMove], rng: random.Random) -> ClickMove:
+    """A player who heads for the end (RULES.md 1.5, 1.7): collect a colour when a placement can, else put
+    the stone where the mover has most stones on one colour already (the 6th collects it); swaps at random.
+    Chosen among the moves the page offers (the state's click moves)."""
+    if state.phase != "play":
+        return rng.choice(clicks)
+    black = state.black_seat == rules.to_move(state)
+
+    def value(click: ClickMove) -> tuple[int, int, float]:
+        after = rules.apply(state, rules.parse(state, click.notation))
+        mine = after.black if black else after.white
+        collected = after.collected.count(0 if black else 1)
+        most = max(bin(mine & tiles).count("1") for tiles in after.tiles) if any(after.tiles) else 0
+        return collected, most, rng.random()
+
+    return max(clicks, key=value)
+
+
 async def _play_game(
-    site: Site, browser: Any, game: str, moves: int, options: dict[str, Any] | None = None, *, resigns: bool
+    site: Site,
+    browser: Any,
+    game: str,
+    moves: int,
+    options: dict[str, Any] | None = None,
+    *,
+    resigns: bool,
+    choose: Choose = _any_click,
 ) -> None:
-    """Play up to `moves` moves by clicking (both players in their own browsers, a third one watching),
-    then resign if the game has not ended by itself (`resigns` says which is expected)."""
+    """Play up to `moves` moves by clicking (both players in their own browsers, a third one watching), each
+    chosen by `choose` among the clicks the position offers, then resign if the game has not ended by itself
+    (`resigns` says which is expected)."""
     match_id, path = await _start(site, game, options)
     pages = {ALICE: await _login(site, browser, ALICE, path), BOB: await _login(site, browser, BOB, path)}
     watcher = await _spectator(site, browser, path)
@@ -116,7 +150,7 @@ async def _play_game(
         clicks = clickable_moves(rules, match.state)
         words = rules.word_moves(match.state)
         if clicks:
-            await _click_play(page, rng.choice(clicks))
+            await _click_play(page, choose(rules, match.state, clicks, rng))
         else:
             label = rules.word_moves(match.state)[0].label
             assert words, "a position with neither clicks nor words"
@@ -161,7 +195,9 @@ async def test_paint_by_clicks_with_a_spectator(site: Site, browser: Any) -> Non
 
 
 async def test_paintscape_swaps_choice_and_placements(site: Site, browser: Any) -> None:
-    await _play_game(site, browser, "paintscape", 10, resigns=True)
+    """The balancing (swaps, then the choice of colour in words), then placements to the natural end: a
+    player collects three colours."""
+    await _play_game(site, browser, "paintscape", 200, resigns=False, choose=_paintscape_collector)
 
 
 async def test_tilingking_pick_turn_and_place(site: Site, browser: Any) -> None:
@@ -266,3 +302,26 @@ async def test_keyboard_only_tilingking(site: Site, browser: Any) -> None:
     await _wait_ply(page, 1)
     match = await site.service.matches.get(match_id)
     assert sorted(match.state.placed[0].cells) == sorted(ghost)
+
+
+async def test_the_page_works_where_storage_is_denied(site: Site, browser: Any) -> None:
+    """A third-party frame or a strict browser may throw on any use of localStorage: the page still shows
+    the board, plays, and changes its theme (kept for the page's lifetime)."""
+    match_id, path = await _start(site, "paint")
+    ctx = await browser.new_context(bypass_csp=True)
+    await ctx.add_init_script(
+        "Object.defineProperty(window, 'localStorage', "
+        "{get() { throw new DOMException('denied', 'SecurityError'); }});"
+    )
+    page = await ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    site.discord.next_user = ALICE
+    await page.goto(f"{site.base}/login?next={path}")
+    await page.wait_for_selector("polygon.cell")
+    match = await site.service.matches.get(match_id)
+    await _click_play(page, clickable_moves(games.get("paint"), match.state)[0])
+    await _wait_ply(page, 1)
+    await page.select_option("#theme", "colorblind")
+    await page.wait_for_function("window.tessera.state().theme === 'colorblind'")
+    assert errors == []

@@ -55,21 +55,7 @@ function framedByDiscord(parents) {
   return parents.includes(ancestors[ancestors.length - 1]);  // the top page: Discord's client
 }
 
-// Browsers may deny storage to a third-party frame (which Discord's is); app.js keeps its theme and
-// language there, so it gets a storage of this page's lifetime instead.
-function storageOrMemory() {
-  try { window.localStorage.getItem("tessera.theme"); return; } catch (_) { /* denied: use memory */ }
-  const kept = new Map();
-  const memory = {
-    getItem: (k) => (kept.has(k) ? kept.get(k) : null),
-    setItem: (k, v) => { kept.set(k, String(v)); },
-    removeItem: (k) => { kept.delete(k); },
-  };
-  Object.defineProperty(window, "localStorage", { value: memory, configurable: true });
-}
-
 function openMatch(path) {
-  storageOrMemory();
   const lobbyBox = $("activity-lobby");
   if (lobbyBox) lobbyBox.remove();
   history.replaceState(null, "", path + location.search);
@@ -120,15 +106,28 @@ function lobby(sdk, info) {
   opponent.append(el("option", { value: "member" }, t("opponent_id")));
   const member = el("input", { name: "member", id: "a-member", inputmode: "numeric", pattern: "[0-9]*" });
   member.hidden = true;
-  opponent.addEventListener("change", () => { member.hidden = opponent.value !== "member"; });
+  const level = el("select", { name: "level", id: "a-level" });
+  for (const l of info.levels || []) {
+    const option = el("option", { value: l.id }, l.name);
+    if (l.default) option.selected = true;
+    level.append(option);
+  }
+  const levelLabel = el("label", {}, t("level") + " ");
+  levelLabel.append(level);
+  opponent.addEventListener("change", () => {
+    member.hidden = opponent.value !== "member";
+    levelLabel.hidden = opponent.value !== "bot";
+  });
   const label = (key, input) => { const l = el("label", {}, t(key) + " "); l.append(input); return l; };
-  form.append(label("game", game), label("options", options), label("opponent", opponent), member);
+  if (info.asked) { game.value = info.asked.game; options.value = info.asked.options; }  // from /play game:X
+  form.append(label("game", game), label("options", options), label("opponent", opponent), member, levelLabel);
   form.append(el("button", { type: "submit", class: "main" }, t("go")));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const r = await json("/api/activity/start", {
-      channel_id: sdk.channelId, guild_id: sdk.guildId, game: game.value, options: options.value,
-      opponent: opponent.value === "bot" ? "bot" : member.value,
+      channel_id: sdk.channelId, guild_id: sdk.guildId, instance_id: sdk.instanceId,
+      game: game.value, options: options.value,
+      opponent: opponent.value === "bot" ? "bot" : member.value, level: level.value,
     });
     $("error").textContent = r.ok ? "" : r.error;
     if (!r.ok) return;
@@ -166,6 +165,7 @@ async function main() {
   const params = new URLSearchParams();
   if (sdk.channelId) params.set("channel_id", sdk.channelId);
   if (sdk.guildId) params.set("guild_id", sdk.guildId);
+  if (sdk.instanceId) params.set("instance_id", sdk.instanceId);  // the server checks it with Discord
   const token = location.pathname.startsWith("/m/") ? location.pathname : "";
   if (token) { $("status").textContent = ""; openMatch(token); return; }  // reloaded on a match page
   const info = await json("/api/activity/channel?" + params);

@@ -425,6 +425,32 @@ class ChangeListener(Protocol):
     def listening(self, live: bool) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class MatchChange:
+    """A committed change of a match heard from the database (`listen`'s `matches`): its guild (None for
+    none), its id, its ply before and after, what happened (start, move, back, takeback, abort, end, other)
+    and whether this process wrote it (`own`)."""
+
+    guild_id: int | None
+    match_id: int
+    before: int
+    after: int
+    kind: str
+    own: bool
+
+    @classmethod
+    def parse(cls, payload: str, *, own: bool, schema: str | None = None) -> MatchChange | None:
+        """The change a `MATCH_CHANNEL` payload names (None if it is not one, or if it was written in
+        another schema than `schema`, when given)."""
+        parts = payload.split(":", 5)
+        if len(parts) < 5 or not all(p.isdigit() for p in parts[:4]):
+            return None
+        if schema is not None and (len(parts) < 6 or parts[5] != schema):
+            return None
+        guild, match, before, after = (int(p) for p in parts[:4])
+        return cls(guild or None, match, before, after, parts[4], own)
+
+
 class MatchStore(Protocol):
     """What the match service needs from a database.
 
@@ -542,14 +568,16 @@ class MatchStore(Protocol):
         *,
         shards: ShardFilter | None = None,
         changes: ChangeListener | None = None,
+        matches: Callable[[MatchChange], None] | None = None,
     ) -> None:
         """Call `wake()` (sync, cheap) whenever any process commits a write that may move the turn clock
         earlier (a match started, moved, rewound or ended, a challenge made or answered, a guild's timeout
         changed), in a guild `shards` owns when given; and `changes.changed(key)` whenever one writes a
         server's settings (``guild:<id>``) or theme (``theme:<id>``) or a user's preferences
         (``user:<id>``), with `changes.listening(True)` once hearing starts and `False` when it stops
-        (nothing heard in between). Runs until cancelled (the service runs it as a task); returns at once
-        where one process is all there is (SQLite)."""
+        (nothing heard in between); and `matches(change)` on every change of a match a player sees, by any
+        process, this one included (`MatchChange.own`). Runs until cancelled (the service runs it as a
+        task); returns at once where one process is all there is (SQLite)."""
         ...
 
     async def unsettled_match_ids(self) -> list[int]:
@@ -631,6 +659,9 @@ class MatchStore(Protocol):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings | None: ...
     async def put_guild_settings(self, settings: GuildSettings) -> None: ...
+    async def guilds_without_web_board(self) -> list[int]:
+        """The guilds whose settings turn the web board off (`GuildSettings.web_board`)."""
+        ...
 
     # --------------------------------------------------------------------------------------------- ratings
 

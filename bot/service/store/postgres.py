@@ -24,8 +24,21 @@ from urllib.parse import urlencode, urlsplit
 import asyncpg
 
 from bot.service.records import Finish, MoveRecord
-from bot.service.store.base import ChangeListener, SchemaTooNew, ShardFilter, StoreFull, StoreUnavailable
-from bot.service.store.schema import CHANGE_CHANNEL, POSTGRES_LEGACY, SCHEMA_VERSION, WAKE_CHANNEL
+from bot.service.store.base import (
+    ChangeListener,
+    MatchChange,
+    SchemaTooNew,
+    ShardFilter,
+    StoreFull,
+    StoreUnavailable,
+)
+from bot.service.store.schema import (
+    CHANGE_CHANNEL,
+    MATCH_CHANNEL,
+    POSTGRES_LEGACY,
+    SCHEMA_VERSION,
+    WAKE_CHANNEL,
+)
 from bot.service.store.sql import SqlStore, migrate_step
 
 log = logging.getLogger(__name__)
@@ -89,6 +102,12 @@ class _PoolConnection(asyncpg.Connection):
         return ""
 
 
+async def _setup_own_connection(conn: asyncpg.Connection, own: set[int]) -> None:
+    """`_setup_connection`, and remember the connection's server process (whose NOTIFYs are ours)."""
+    own.add(conn.get_server_pid())
+    await _setup_connection(conn)
+
+
 async def _setup_connection(conn: asyncpg.Connection) -> None:
     """JSONB in and out as Python values."""
     await conn.set_type_codec(
@@ -128,9 +147,12 @@ class PostgresStore(SqlStore):
     shared = True
     """Several shard processes write one database."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, own: set[int] | None = None) -> None:
         self._pool = pool
         self._url = url
+        self._own = own if own is not None else set()
+        """The server process ids of this store's pool connections: a NOTIFY one of them sent is this
+        process's own write (`MatchChange.own`)."""
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10, timeout: float = 10.0) -> PostgresStore:
@@ -138,13 +160,14 @@ class PostgresStore(SqlStore):
 
         An unreachable server, a refused login or a missing database raise `StoreUnavailable` with one line
         saying which database (never the password) and what to do."""
+        own: set[int] = set()
         try:
             pool = await asyncpg.create_pool(
                 url,
                 min_size=1,
                 max_size=pool_size,
                 timeout=timeout,
-                init=_setup_connection,
+                init=lambda conn: _setup_own_connection(conn, own),
                 connection_class=_PoolConnection,
             )
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
@@ -157,7 +180,7 @@ class PostgresStore(SqlStore):
             if isinstance(error, SchemaTooNew | OSError | TimeoutError | asyncpg.PostgresError):
                 raise StoreUnavailable(f"{describe(url)} cannot be used: {_reason(error)}") from error
             raise
-        return cls(pool, url)
+        return cls(pool, url, own)
 
     async def close(self) -> None:
         await self._pool.close()
@@ -239,6 +262,7 @@ class PostgresStore(SqlStore):
         *,
         shards: ShardFilter | None = None,
         changes: ChangeListener | None = None,
+        matches: Callable[[MatchChange], None] | None = None,
     ) -> None:
         """Call `wake()` on every NOTIFY of a write that may move a turn clock (of a guild `shards` owns, when
         given), and `changes.changed(key)` on every NOTIFY of a changed setting or preference
@@ -254,6 +278,15 @@ class PostgresStore(SqlStore):
             if changes is not None:
                 changes.changed(str(payload))
 
+        schema: list[str] = []  # this database's schema, read on the listening connection
+
+        def match_changed(_conn: Connection, pid: int, _channel: str, payload: object) -> None:
+            change = MatchChange.parse(
+                str(payload), own=pid in self._own, schema=schema[0] if schema else None
+            )
+            if change is not None and matches is not None:
+                matches(change)
+
         while True:
             try:
                 conn = await asyncpg.connect(self._url)
@@ -266,6 +299,9 @@ class PostgresStore(SqlStore):
             try:
                 await conn.add_listener(WAKE_CHANNEL, heard)
                 await conn.add_listener(CHANGE_CHANNEL, changed)
+                if matches is not None:
+                    schema[:] = [str(await conn.fetchval("SELECT current_schema()") or "")]
+                    await conn.add_listener(MATCH_CHANNEL, match_changed)
                 wake()
                 if changes is not None:
                     changes.listening(True)

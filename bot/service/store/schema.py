@@ -29,6 +29,11 @@ CHANGE_CHANNEL = "tessera_changed"
 """The LISTEN/NOTIFY channel of changed settings and preferences (the service's cache, cache.py): the
 payload is the row's key, ``guild:<id>`` (guild_settings), ``theme:<id>`` (guild_prefs) or ``user:<id>``
 (user_prefs)."""
+MATCH_CHANNEL = "tessera_match"
+"""The LISTEN/NOTIFY channel of changed matches:
+``<guild id>:<match id>:<ply before>:<ply after>:<kind>:<schema>``, kind one of start, move, back (a
+takeback), takeback (asked), abort (a vote), end, other; the schema tells apart databases that share one
+PostgreSQL database (a notification reaches every listener of the database, whatever its schema)."""
 
 
 @dataclass(frozen=True)
@@ -440,6 +445,62 @@ MIGRATIONS: tuple[Step, ...] = (
         )""",
         """CREATE INDEX IF NOT EXISTS tournament_outbox_pending ON tournament_outbox (tournament_id, id)
             WHERE done = {FALSE}""",
+    ),
+    (
+        # The web board: a server may turn it off (/settings web_board; a row here says so, read with the
+        # guild's settings); and every change a player sees (a match started, a move, a takeback, a
+        # request, the end) is heard by every process with the match's id (`MATCH_CHANNEL`), so a bot
+        # process posts the boards of moves made on the web by another process, and a web process re-reads
+        # only the match that changed. Every statement may run again on a database that has it.
+        """CREATE TABLE IF NOT EXISTS guild_web (
+            guild_id {BIGINT} PRIMARY KEY,
+            web_board {BOOL} NOT NULL
+        )""",
+        Only(
+            _PG,
+            """CREATE OR REPLACE TRIGGER guild_web_changed AFTER INSERT OR UPDATE OR DELETE ON guild_web
+            FOR EACH ROW EXECUTE FUNCTION tessera_changed('guild', 'guild_id')""",
+        ),
+        Only(
+            _PG,
+            f"""CREATE OR REPLACE FUNCTION tessera_match_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            kind text;
+            before integer;
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                kind := 'start'; before := NEW.ply;
+            ELSIF OLD.ply IS NOT DISTINCT FROM NEW.ply AND OLD.status IS NOT DISTINCT FROM NEW.status
+                AND OLD.takeback IS NOT DISTINCT FROM NEW.takeback
+                AND OLD.abort_votes::text IS NOT DISTINCT FROM NEW.abort_votes::text THEN
+                RETURN NULL;  -- nothing a player sees (the columns are compared here, not in the trigger's
+                              -- WHEN, which would pin their types)
+            ELSE
+                before := OLD.ply;
+                IF NEW.status IS DISTINCT FROM OLD.status AND NEW.status <> 'active' THEN kind := 'end';
+                ELSIF NEW.ply > OLD.ply THEN kind := 'move';
+                ELSIF NEW.ply < OLD.ply THEN kind := 'back';
+                ELSIF NEW.takeback IS NOT NULL AND OLD.takeback IS NULL THEN kind := 'takeback';
+                ELSIF NEW.abort_votes::text <> '[]' AND OLD.abort_votes::text = '[]' THEN kind := 'abort';
+                ELSE kind := 'other';
+                END IF;
+            END IF;
+            PERFORM pg_notify('{MATCH_CHANNEL}', COALESCE(NEW.guild_id, 0)::text || ':' || NEW.id::text
+                || ':' || before::text || ':' || NEW.ply::text || ':' || kind
+                || ':' || COALESCE(current_schema(), ''));
+            RETURN NULL;
+        END $$""",
+        ),
+        Only(
+            _PG,
+            """CREATE OR REPLACE TRIGGER matches_started AFTER INSERT ON matches
+            FOR EACH ROW EXECUTE FUNCTION tessera_match_changed()""",
+        ),
+        Only(
+            _PG,
+            """CREATE OR REPLACE TRIGGER matches_changed AFTER UPDATE ON matches
+            FOR EACH ROW EXECUTE FUNCTION tessera_match_changed()""",
+        ),
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -41,6 +41,7 @@ from bot.service.store.base import (
     ChannelTaken,
     DamagedRow,
     LobbyChanged,
+    MatchChange,
     OutboxItem,
     RatingCompute,
     Row,
@@ -206,6 +207,7 @@ class SqlStore:
         *,
         shards: ShardFilter | None = None,
         changes: ChangeListener | None = None,
+        matches: Callable[[MatchChange], None] | None = None,
     ) -> None:
         """Nothing to hear where one process is all there is (see `MatchStore.listen`)."""
 
@@ -761,7 +763,11 @@ class SqlStore:
     # --------------------------------------------------------------------------------- guild settings
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings | None:
-        row = await self._fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", guild_id)
+        row = await self._fetchone(
+            "SELECT s.*, w.web_board FROM guild_settings s LEFT JOIN guild_web w ON w.guild_id = s.guild_id "
+            "WHERE s.guild_id = ?",
+            guild_id,
+        )
         if row is None:
             return None
         return GuildSettings(
@@ -770,21 +776,36 @@ class SqlStore:
             bool(row["threads"]),
             tuple(self.json_value(row["allowed_channels"])),
             row["locale"],
+            row["web_board"] is None or bool(row["web_board"]),
         )
 
     async def put_guild_settings(self, settings: GuildSettings) -> None:
-        await self._write(
-            "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels, locale) "
-            "VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
-            "threads = excluded.threads, allowed_channels = excluded.allowed_channels, "
-            "locale = excluded.locale",
-            settings.guild_id,
-            settings.turn_timeout,
-            settings.threads,
-            self._to_json(list(settings.allowed_channels)),
-            settings.locale,
-        )
+        async with self._transaction() as tx:
+            await tx.run(
+                "INSERT INTO guild_settings (guild_id, turn_timeout, threads, allowed_channels, locale) "
+                "VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
+                "threads = excluded.threads, allowed_channels = excluded.allowed_channels, "
+                "locale = excluded.locale",
+                settings.guild_id,
+                settings.turn_timeout,
+                settings.threads,
+                self._to_json(list(settings.allowed_channels)),
+                settings.locale,
+            )
+            # the web board's switch (its own table, schema.py): a row only where it is off
+            if settings.web_board:
+                await tx.run("DELETE FROM guild_web WHERE guild_id = ?", settings.guild_id)
+            else:
+                await tx.run(
+                    "INSERT INTO guild_web (guild_id, web_board) VALUES (?, {FALSE}) "
+                    "ON CONFLICT (guild_id) DO UPDATE SET web_board = excluded.web_board",
+                    settings.guild_id,
+                )
+
+    async def guilds_without_web_board(self) -> list[int]:
+        rows = await self._fetch("SELECT guild_id FROM guild_web WHERE web_board = {FALSE} ORDER BY guild_id")
+        return [row["guild_id"] for row in rows]
 
     # ---------------------------------------------------------------------------------------- ratings
 

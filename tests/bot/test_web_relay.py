@@ -1,0 +1,240 @@
+"""A web process of its own (`python -m bot web`) beside the bot process, on one PostgreSQL database: what a
+player does on the web there reaches Discord through the store's NOTIFY. The bot process posts each move's
+board exactly once and in order, as a /move would, takeback and abort requests with the Discord flow's
+buttons, and never posts a second board for what it did itself. Skipped without TESSERA_TEST_DATABASE_URL
+(CI sets it)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import discord
+import pytest
+
+import games
+from bot.service import Service
+from bot.service.store.postgres import with_search_path
+from bot.settings import Settings
+from bot.web import serve
+from games.base import clickable_moves
+from tests.bot.conftest import make_settings
+from tests.bot.helpers import boards, button_labels, last_board, match_id_of, start_challenge
+from tests.service.conftest import postgres_server
+
+SECRET = "r" * 40
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    server = postgres_server()
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        yield with_search_path(server, schema)
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_service_listening(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's service would listen on a connection of its own, a wait SimCord cannot see through; these
+    tests need only the relay's listening (its own connection, started outside the bot's work)."""
+    monkeypatch.setattr(Service, "listen", lambda self: None)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, pg_url: str) -> Settings:
+    """The bot process on PostgreSQL, with the web board configured (links) but not served by it."""
+    return make_settings(
+        tmp_path / "data", database_url=pg_url, web_secret=SECRET, web_base_url="https://tessera.example"
+    )
+
+
+@pytest.fixture
+async def web_process(
+    pg_url: str, simcord_bot: Any, world: Any, settings: Settings
+) -> AsyncIterator[Service]:
+    """The bot process's web part (`start_with_bot`: the relay) and a second service on the same database:
+    the separate web process."""
+    served = await serve.start_with_bot(settings, simcord_bot.runtime.service, simcord_bot)
+    assert served is not None and served.relay is not None and served.board is None
+    web = await Service.open(pg_url)
+    await asyncio.sleep(0.3)  # the relay's listening connection is up
+    web.relay = served.relay  # type: ignore[attr-defined]  # (the bot process's, for the tests to hold)
+    yield web
+    await web.close()
+    await served.close()
+
+
+async def _wait_for(predicate: Any, timeout: float = 3.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "nothing came"
+        await asyncio.sleep(0.05)
+
+
+async def _web_move(web: Service, match_id: int) -> str:
+    match = await web.matches.get(match_id)
+    notation = clickable_moves(games.get(match.game), match.state)[0].notation
+    await web.matches.play(match_id, match.seats[match.to_move].user_id, notation, expected_ply=match.ply)
+    return notation
+
+
+async def test_moves_made_in_a_web_process_are_posted_once_and_in_order(
+    world: Any, web_process: Service
+) -> None:
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    posted = len(boards(world.channel))
+    relay = web_process.relay  # type: ignore[attr-defined]
+    gate = asyncio.Event()
+    post = relay.relay
+
+    async def held(change: Any) -> None:  # both moves are in before the first is posted
+        await gate.wait()
+        await post(change)
+
+    relay.relay = held
+    first = await _web_move(web_process, match_id)
+    second = await _web_move(web_process, match_id)
+    await asyncio.sleep(0.3)
+    gate.set()
+    await _wait_for(lambda: len(boards(world.channel)) >= posted + 2)
+    await asyncio.sleep(0.5)  # nothing more comes
+    new = boards(world.channel)[posted:]
+    assert len(new) == 2
+    assert "Move 1: " in new[0].content and first in new[0].content
+    assert "Move 2: " in new[1].content and second in new[1].content
+    # each board shows the position its move left, as a /move's board does (not the newest one)
+    assert "· Move 2 ·" in new[0].content.split("\n")[0] and "· Move 3 ·" in new[1].content.split("\n")[0]
+    # a move made in Discord is posted by its command only: the relay hears it as its own write
+    match = await web_process.matches.get(match_id)
+    actor = world.alice if match.seats[match.to_move].user_id == world.alice.id else world.bob
+    notation = clickable_moves(games.get("paint"), match.state)[0].notation
+    await actor.slash(world.channel, "move", notation=notation)
+    await asyncio.sleep(0.5)
+    assert len(boards(world.channel)) == posted + 3
+
+
+async def test_a_resignation_in_a_web_process_is_posted_with_the_result(
+    world: Any, web_process: Service
+) -> None:
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    await _web_move(web_process, match_id)
+    await _web_move(web_process, match_id)
+    await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
+    posted = len(boards(world.channel))
+    await web_process.matches.resign(match_id, world.alice.id)
+    await _wait_for(lambda: len(boards(world.channel)) > posted)
+    await asyncio.sleep(0.3)
+    assert len(boards(world.channel)) == posted + 1
+    assert f"<@{world.alice.id}> resigned" in last_board(world.channel).content
+
+
+async def test_a_takeback_asked_in_a_web_process_is_posted_with_its_buttons(
+    world: Any, web_process: Service
+) -> None:
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    await _web_move(web_process, match_id)
+    match = await web_process.matches.get(match_id)
+    mover = match.seats[1 - match.to_move].user_id
+    other = world.bob if mover == world.alice.id else world.alice
+    await _wait_for(lambda: "Move 1: " in last_board(world.channel).content)
+    await web_process.agreements.request_takeback(match_id, mover)
+
+    def asked() -> discord.Message | None:
+        for message in reversed(list(world.channel.history())):
+            if "Accept takeback" in button_labels(message):
+                return message
+        return None
+
+    await _wait_for(lambda: asked() is not None)
+    request = asked()
+    assert request is not None and f"<@{mover}> asks to take back" in request.content
+    posted = len(boards(world.channel))
+    await other.click(request, label="Accept takeback")  # the Discord flow's own button answers it
+    assert (await web_process.matches.get(match_id)).ply == 0
+    await _wait_for(lambda: len(boards(world.channel)) > posted)
+    await asyncio.sleep(0.3)
+    assert len(boards(world.channel)) == posted + 1  # the Discord flow's board, not a second one
+
+
+async def test_an_abort_asked_in_a_web_process_is_posted_with_its_buttons(
+    world: Any, web_process: Service
+) -> None:
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    await _web_move(web_process, match_id)
+    await _web_move(web_process, match_id)  # both have moved: an abort needs everyone's agreement
+    await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
+    await web_process.agreements.request_abort(match_id, world.alice.id)
+
+    def asked() -> discord.Message | None:
+        for message in reversed(list(world.channel.history())):
+            if "Agree to abort" in button_labels(message):
+                return message
+        return None
+
+    await _wait_for(lambda: asked() is not None)
+    request = asked()
+    assert request is not None
+    await world.bob.click(request, label="Agree to abort")
+    assert not (await web_process.matches.get(match_id)).is_active
+
+
+def test_only_the_process_of_the_guilds_shard_posts_what_others_wrote() -> None:
+    """Shard-safe: a change is posted by the process that owns the guild's shard, and never by the process
+    that wrote it (its command posted it)."""
+    from types import SimpleNamespace
+
+    from bot.service.shards import Shards
+    from bot.service.store.base import MatchChange
+    from bot.web.relay import DiscordPoster, Relay
+
+    shards = Shards(2, frozenset({0}))
+    mine = next(g for g in range(1 << 22, 1 << 30, 1 << 22) if shards.owns(g))
+    theirs = next(g for g in range(1 << 22, 1 << 30, 1 << 22) if not shards.owns(g))
+    relay = Relay(SimpleNamespace(shards=shards), DiscordPoster(SimpleNamespace()))  # type: ignore[arg-type]
+    assert relay.owns(MatchChange(mine, 1, 0, 1, "move", own=False))
+    assert not relay.owns(MatchChange(theirs, 1, 0, 1, "move", own=False))
+    assert not relay.owns(MatchChange(mine, 1, 0, 1, "move", own=True))
+    assert MatchChange.parse(f"{mine}:7:2:3:move", own=False) == MatchChange(mine, 7, 2, 3, "move", False)
+    assert MatchChange.parse("0:7:2:3:start", own=True) == MatchChange(None, 7, 2, 3, "start", True)
+    assert MatchChange.parse("not a change", own=False) is None
+    # one PostgreSQL database may hold several Tessera schemas: another schema's change is not ours
+    assert MatchChange.parse("5:7:2:3:move:tessera", own=False, schema="tessera") is not None
+    assert MatchChange.parse("5:7:2:3:move:other", own=False, schema="tessera") is None
+
+
+async def test_a_match_against_the_bot_started_in_a_web_process_opens_in_order(
+    world: Any, web_process: Service
+) -> None:
+    """A match started in a web process of its own (the Activity there) against the bot: the bot process
+    posts its first board, then the bot's opening move after it, not before."""
+    bot = world.env.bot
+    match = await web_process.challenges.play_bot(
+        "paint",
+        {"white": "opponent"},  # the bot plays White and opens
+        world.alice.id,
+        bot_id=bot.user.id,
+        level="easy",
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+    )
+    assert match.seats[match.to_move].user_id == bot.user.id
+    bot.runtime.service.heard()  # the NOTIFY that wakes the bot's turns (its listening is off in these tests)
+    await _wait_for(lambda: len(boards(world.channel)) >= 2, timeout=8.0)
+    first, answer = boards(world.channel)[:2]
+    assert "The match begins." in first.content and f"match #{match.id}" in first.content
+    assert "Move 1: White" in answer.content
+    assert (await web_process.matches.get(match.id)).ply == 1
