@@ -34,7 +34,7 @@ from typing import Any
 from games.ai.analysis import LEVEL, positions
 from games.ai.knowledge import knowledge_for
 from games.ai.search import MoveStats, Search, SearchReport, analyse, seat_count
-from games.base import RESIGN, GameOver, Rules, Seat, Step, replay_state
+from games.base import GameOver, Rules, Seat, Step, replay_state
 
 MARGIN = 0.3
 """The solution's win chance is at least this much above every other move's, in both searches."""
@@ -242,11 +242,12 @@ def find_puzzles(
     on_examined: Callable[[Step[Any, Any], Examined], None] | None = None,
 ) -> list[Puzzle]:
     """The puzzles of the finished match played from `start` with `log` (see the module doc). ValueError
-    unless the match is over: its log ends the game or with a resignation, or the host says it `ended`
-    otherwise (a timeout, which the log does not record). Puzzles come only from finished matches."""
+    unless the match is over: its log ends the game, or the host says it `ended` otherwise (a resignation
+    or a timeout in a two-player game, which the log does not record). Puzzles come only from finished
+    matches."""
     steps = positions(rules, start, log)
     over = rules.outcome(replay_state(rules, start, log)) is not None
-    if not (over or ended or (log and log[-1][1] == RESIGN)):
+    if not (over or ended):
         raise ValueError("puzzles come only from finished matches")
     if budget.max_positions is not None:
         steps = steps[: budget.max_positions]

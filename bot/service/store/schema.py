@@ -394,6 +394,60 @@ MIGRATIONS: tuple[Step, ...] = (
         Only(_PG, "ALTER TABLE matches ALTER COLUMN abort_votes TYPE JSONB USING to_jsonb(abort_votes)"),
         Only(_PG, "ALTER TABLE matches ALTER COLUMN abort_votes SET DEFAULT '[]'"),
     ),
+    (
+        # Puzzles mined from finished matches (bot/service/puzzles.py): the position (the engine's dump as
+        # JSON text), the seat to move, the solution line, the finder's figures and the puzzle's own rating.
+        # The source match and ply are kept to mine each position once; they are never shown.
+        """CREATE TABLE puzzles (
+            id {ID},
+            game TEXT NOT NULL,
+            options {JSON} NOT NULL,
+            seats INTEGER NOT NULL,
+            position TEXT NOT NULL,
+            mover INTEGER NOT NULL,
+            solution {JSON} NOT NULL,
+            source_match {BIGINT} NOT NULL,
+            source_ply INTEGER NOT NULL,
+            figures {JSON} NOT NULL,
+            mu {REAL} NOT NULL,
+            sigma {REAL} NOT NULL,
+            created_at {REAL} NOT NULL,
+            UNIQUE (source_match, source_ply)
+        )""",
+        "CREATE INDEX puzzles_rating ON puzzles (game, mu)",
+        # Each solver's puzzle rating and streak (consecutive puzzles solved).
+        """CREATE TABLE puzzle_players (
+            user_id {BIGINT} PRIMARY KEY,
+            mu {REAL} NOT NULL,
+            sigma {REAL} NOT NULL,
+            streak INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            solved INTEGER NOT NULL,
+            tried INTEGER NOT NULL,
+            updated_at {REAL} NOT NULL
+        )""",
+        # The puzzles shown to each user; solved is NULL until answered (one answer per puzzle and user).
+        """CREATE TABLE puzzle_attempts (
+            user_id {BIGINT} NOT NULL,
+            puzzle_id {BIGINT} NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+            shown_at {REAL} NOT NULL,
+            solved {BOOL},
+            answered_at {REAL},
+            PRIMARY KEY (user_id, puzzle_id)
+        )""",
+        "CREATE INDEX puzzle_attempts_open ON puzzle_attempts (user_id, shown_at) WHERE solved IS NULL",
+        # Finished matches whose mining was claimed (once, whichever process got there first).
+        """CREATE TABLE puzzle_mined (
+            match_id {BIGINT} PRIMARY KEY,
+            claimed_at {REAL} NOT NULL
+        )""",
+        # A server's daily puzzle: the channel it picked and the last day (UTC, YYYY-MM-DD) posted.
+        """CREATE TABLE puzzle_daily (
+            guild_id {BIGINT} PRIMARY KEY,
+            channel_id {BIGINT} NOT NULL,
+            last_day TEXT
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 RECOUNT_RESIGNATION_PLIES = 7
