@@ -47,6 +47,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.info",
     "cogs.admin",
     "cogs.analysis",
+    "cogs.puzzles",
 )
 
 

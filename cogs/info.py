@@ -61,6 +61,7 @@ HELP_SECTIONS: dict[str, str] = {
     "cogs.info": N_("Rules, matches and records"),
     "cogs.analysis": N_("Rules, matches and records"),
     "cogs.admin": N_("Settings"),
+    "cogs.puzzles": N_("Puzzles"),
 }
 """/help's sections: the commands of each cog under one title (each title names one field, never twice)."""
 OTHER_COMMANDS = N_("Other commands")

@@ -268,6 +268,10 @@ class NoPuzzles(ServiceError):
     template = N_("There is no new puzzle for you yet: puzzles come from finished matches. Try again later.")
 
 
+class NoOpenPuzzle(ServiceError):
+    template = N_("You have no puzzle to answer. Ask for one with {/puzzle}, then answer it.")
+
+
 class PuzzleAnswered(ServiceError):
     template = N_("You have answered that puzzle already. Ask for the next one with {/puzzle}.")
 
