@@ -158,9 +158,7 @@ def review_in_worker(
     )
 
 
-def puzzle_in_worker(
-    game_id: str, position: AnalysisPosition, budget: PuzzleBudget, seed: int
-) -> Examined:
+def puzzle_in_worker(game_id: str, position: AnalysisPosition, budget: PuzzleBudget, seed: int) -> Examined:
     """Whether one position of a finished match is a puzzle (`games.ai.puzzles.examine`), in a worker."""
     rules = games.get(game_id)
     state = rules.load(position.state)

@@ -69,13 +69,14 @@ def shown(result: Any) -> Any:
 
 
 async def test_a_streak_of_puzzles_by_buttons_and_by_the_answer_option(world: Any) -> None:
-    (first, first_move), (second, second_move), (third, third_move) = await paint_puzzles(world, 3)
+    (first, first_move), (second, second_move), (_, third_move) = await paint_puzzles(world, 3)
     alice, channel = world.alice, world.channel
     result = await alice.slash(channel, "puzzle")
     message = shown(result)
     assert message.ephemeral
     text = str(message.content)
-    assert f"**Puzzle #{first}** (Paint, rated 1500). White to move: find the move that is clearly best" in text
+    heading = f"**Puzzle #{first}** (Paint, rated 1500). White to move: find the move that is clearly best"
+    assert heading in text
     assert "Your first puzzle" in text
     nameless(world, text)
     (attachment,) = message.attachments
@@ -138,6 +139,7 @@ async def test_the_daily_puzzle_is_posted_once_in_the_channel_an_admin_picked(wo
     before = len(channel.history())
     puzzles = world.env.bot.runtime.puzzles
     [post] = await puzzles.post_daily()
+    assert (post.guild_id, post.channel_id) == (world.guild.id, channel.id)
     await world.env.settle()
     assert await puzzles.post_daily() == [], "once a day"
     posted = channel.history()[before:]
