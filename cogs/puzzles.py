@@ -1,5 +1,5 @@
 """Puzzles: /puzzle (show one; answer with a button or its `answer` option, whose autocomplete lists the
-legal moves), and /daily-puzzle (a server admin picks the channel of the daily puzzle).
+legal moves), and /dailypuzzle (a server admin picks the channel of the daily puzzle).
 
 A puzzle is the user's own: shown privately, in the language of their Discord client. The daily post is in
 the server's language; its button shows the day's puzzle privately to whoever presses it. Nothing shown
@@ -202,7 +202,7 @@ class PuzzleCog(ButtonCog):
         await interaction.followup.send(text, file=file, view=view, ephemeral=True)
 
     @app_commands.command(
-        name="daily-puzzle", description="Post a puzzle every day in a channel of this server"
+        name="dailypuzzle", description="Post a puzzle every day in a channel of this server"
     )
     @app_commands.guild_only()
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -215,7 +215,7 @@ class PuzzleCog(ButtonCog):
         await self.puzzles_of(interaction).set_daily(guild_id, None if channel is None else channel.id)
         tr = for_user(interaction)
         if channel is None:
-            text = tr("The daily puzzle is off. Turn it on again with {/daily-puzzle} and a channel.")
+            text = tr("The daily puzzle is off. Turn it on again with {/dailypuzzle} and a channel.")
         else:
             text = tr("The daily puzzle will be posted in {channel} once a day.", channel=channel.mention)
         await interaction.response.send_message(text, ephemeral=True)

@@ -1,4 +1,4 @@
-"""/puzzle and /daily-puzzle through the real command tree: a puzzle is shown privately with its image, whose
+"""/puzzle and /dailypuzzle through the real command tree: a puzzle is shown privately with its image, whose
 move and what to find, answered by a button or the answer option (its autocomplete lists the legal moves);
 a right answer grows the streak and the rating, a wrong one resets the streak and shows the solution; the
 daily puzzle is posted once a day; refusals are private; no player's name appears anywhere."""
@@ -131,10 +131,10 @@ async def test_a_streak_of_puzzles_by_buttons_and_by_the_answer_option(world: An
 async def test_the_daily_puzzle_is_posted_once_in_the_channel_an_admin_picked(world: Any) -> None:
     [(puzzle_id, _)] = await paint_puzzles(world, 1)
     channel = world.channel
-    refused = await world.alice.slash(channel, "daily-puzzle", channel=channel)
+    refused = await world.alice.slash(channel, "dailypuzzle", channel=channel)
     assert refused.ephemeral
     take_user_errors(world)
-    picked = await world.admin.slash(channel, "daily-puzzle", channel=channel)
+    picked = await world.admin.slash(channel, "dailypuzzle", channel=channel)
     assert picked.ephemeral and "will be posted in" in str(picked.response.content)
     before = len(channel.history())
     puzzles = world.env.bot.runtime.puzzles
@@ -149,5 +149,5 @@ async def test_the_daily_puzzle_is_posted_once_in_the_channel_an_admin_picked(wo
     nameless(world, daily[0].content)
     solve = await world.carol.click(daily[0], label="Solve it")
     assert f"**Puzzle #{puzzle_id}**" in str(shown(solve).content) and shown(solve).ephemeral
-    off = await world.admin.slash(channel, "daily-puzzle")
+    off = await world.admin.slash(channel, "dailypuzzle")
     assert off.ephemeral and "The daily puzzle is off" in str(off.response.content)
