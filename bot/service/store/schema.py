@@ -397,8 +397,9 @@ MIGRATIONS: tuple[Step, ...] = (
     (
         # Puzzles mined from finished matches (bot/service/puzzles.py): the position (the engine's dump as
         # JSON text), the seat to move, the solution line, the finder's figures and the puzzle's own rating.
-        # The source match and ply are kept to mine each position once; they are never shown.
-        """CREATE TABLE puzzles (
+        # The source match and ply are kept to mine each position once; they are never shown. IF NOT EXISTS:
+        # the upgrade tests run the migrations after the recount again over a current database.
+        """CREATE TABLE IF NOT EXISTS puzzles (
             id {ID},
             game TEXT NOT NULL,
             options {JSON} NOT NULL,
@@ -414,9 +415,9 @@ MIGRATIONS: tuple[Step, ...] = (
             created_at {REAL} NOT NULL,
             UNIQUE (source_match, source_ply)
         )""",
-        "CREATE INDEX puzzles_rating ON puzzles (game, mu)",
+        "CREATE INDEX IF NOT EXISTS puzzles_rating ON puzzles (game, mu)",
         # Each solver's puzzle rating and streak (consecutive puzzles solved).
-        """CREATE TABLE puzzle_players (
+        """CREATE TABLE IF NOT EXISTS puzzle_players (
             user_id {BIGINT} PRIMARY KEY,
             mu {REAL} NOT NULL,
             sigma {REAL} NOT NULL,
@@ -427,7 +428,7 @@ MIGRATIONS: tuple[Step, ...] = (
             updated_at {REAL} NOT NULL
         )""",
         # The puzzles shown to each user; solved is NULL until answered (one answer per puzzle and user).
-        """CREATE TABLE puzzle_attempts (
+        """CREATE TABLE IF NOT EXISTS puzzle_attempts (
             user_id {BIGINT} NOT NULL,
             puzzle_id {BIGINT} NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
             shown_at {REAL} NOT NULL,
@@ -435,14 +436,15 @@ MIGRATIONS: tuple[Step, ...] = (
             answered_at {REAL},
             PRIMARY KEY (user_id, puzzle_id)
         )""",
-        "CREATE INDEX puzzle_attempts_open ON puzzle_attempts (user_id, shown_at) WHERE solved IS NULL",
+        """CREATE INDEX IF NOT EXISTS puzzle_attempts_open ON puzzle_attempts (user_id, shown_at)
+            WHERE solved IS NULL""",
         # Finished matches whose mining was claimed (once, whichever process got there first).
-        """CREATE TABLE puzzle_mined (
+        """CREATE TABLE IF NOT EXISTS puzzle_mined (
             match_id {BIGINT} PRIMARY KEY,
             claimed_at {REAL} NOT NULL
         )""",
         # A server's daily puzzle: the channel it picked and the last day (UTC, YYYY-MM-DD) posted.
-        """CREATE TABLE puzzle_daily (
+        """CREATE TABLE IF NOT EXISTS puzzle_daily (
             guild_id {BIGINT} PRIMARY KEY,
             channel_id {BIGINT} NOT NULL,
             last_day TEXT
