@@ -127,7 +127,7 @@ def report(game: str, mined: list[Mined], count: int, budget: PuzzleBudget, args
     for number, (seed, puzzle, _) in enumerate(rows, 1):
         f = puzzle.figures
         lines.append(
-            f"| {number} | {seed} | {puzzle.ply} | seat {puzzle.mover} | {' '.join(puzzle.solution)} | "
+            f"| {number} | {seed} | {puzzle.ply} | seat {puzzle.mover} | {' → '.join(puzzle.solution)} | "
             f"{f.first_best:.2f} / {f.first_runner_up:.2f} {f.first_runner_up_move} ({f.first_margin:.2f}) | "
             f"{f.second_best:.2f} / {f.second_runner_up:.2f} {f.second_runner_up_move} "
             f"({f.second_margin:.2f}) | {f.played} {f.played_value:.2f} ({f.played_loss:.2f}) | "

@@ -77,7 +77,7 @@ def puzzle_text(puzzle: PuzzleRecord, to_move: str, tr: Tr = ENGLISH) -> str:
 def answer_text(result: Answered, tr: Tr = ENGLISH) -> str:
     """Right or wrong, the solution line with the search's figures, and the new rating and streak."""
     puzzle, after, before = result.puzzle, result.after, result.before
-    line = " ".join(puzzle.solution)
+    line = " → ".join(puzzle.solution)
     if result.solved:
         head = tr("Right: **{move}** is the move.", move=puzzle.move)
     else:

@@ -111,7 +111,7 @@ async def test_a_streak_of_puzzles_by_buttons_and_by_the_answer_option(world: An
     wrong = await alice.click(third_shown, label=wrong_label)
     text = str(wrong.response.content)
     assert text.startswith(f"Not this one: you chose **{wrong_label}**; the move was **{third_move}**.")
-    assert f"The line: {third_move} " in text and "streak 0." in text and "(-" in text
+    assert f"The line: {third_move} → " in text and "streak 0." in text and "(-" in text
     rating_after = int(re.search(r"Your puzzle rating: (\d+)", text).group(1))
     assert rating_after < rating
 
