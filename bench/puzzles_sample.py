@@ -157,13 +157,15 @@ def main() -> None:
     parser.add_argument("--play-iterations", type=int, default=80)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seconds", type=float, default=1800.0, help="per game at most")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first match's start seed")
+    parser.add_argument("--out", type=Path, help="write here instead of bench/baselines/puzzles_<game>.md")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     budget = PuzzleBudget(first=args.first, second=args.second, rival=args.rival, rivals=args.rivals)
     for game in args.game or GAMES:
         began = time.monotonic()
         mined: list[Mined] = []
-        seeds = iter(range(1 << 30))
+        seeds = iter(range(args.first_seed, 1 << 30))
         with ProcessPoolExecutor(args.jobs) as pool:
             running: set[Future[Mined]] = set()
             while True:
@@ -184,7 +186,7 @@ def main() -> None:
                         flush=True,
                     )
                 if not args.no_write:  # written as it goes: a run cut short leaves what it found
-                    path = BASELINES / f"puzzles_{game}.md"
+                    path = args.out or BASELINES / f"puzzles_{game}.md"
                     path.write_text(report(game, mined, args.count, budget, args) + "\n")
                 if sum(len(m.puzzles) for m in mined) >= args.count or late:
                     for future in running:
@@ -194,7 +196,7 @@ def main() -> None:
         if args.no_write:
             print(text)
         else:
-            path = BASELINES / f"puzzles_{game}.md"
+            path = args.out or BASELINES / f"puzzles_{game}.md"
             path.write_text(text + "\n")
             print(f"wrote {path}")
 
