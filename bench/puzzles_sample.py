@@ -116,7 +116,8 @@ def report(game: str, mined: list[Mined], count: int, budget: PuzzleBudget, args
         f"move played at least {PLAYED_LOSS} below the solution (searched alone, {budget.rival} iterations).",
         "",
         f"Mined {len(mined)} matches, {examined} positions examined, {sum(len(m.puzzles) for m in mined)} "
-        f"puzzles found ({len(rows)} listed), {seconds:.0f} worker-seconds (each match's wall time in its worker, summed). Positions that failed a check: "
+        f"puzzles found ({len(rows)} listed), {seconds:.0f} worker-seconds (each match's wall time in its "
+        "worker, summed). Positions that failed a check: "
         + ", ".join(f"{key} {value}" for key, value in sorted(failed.items()))
         + ".",
         "",
