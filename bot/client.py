@@ -50,6 +50,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.admin",
     "cogs.analysis",
     "cogs.tournaments",
+    "cogs.puzzles",
 )
 
 

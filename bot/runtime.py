@@ -18,6 +18,7 @@ from bot.i18n import COMMAND_IDS
 from bot.service import Service
 from bot.service.ai import AIRunner
 from bot.service.analysis import Analyses
+from bot.service.puzzles import Puzzles
 from bot.service.records import MatchView
 from bot.service.reminders import ReminderHandler
 from bot.settings import Settings
@@ -44,12 +45,16 @@ class Runtime:
         *,
         owns_ai: bool,
         drawing: Drawing | None = None,
+        mine_puzzles: bool = True,
     ) -> None:
         self.service = service
         self.ai = ai
         self._owns_ai = owns_ai
         self.drawing = drawing or Drawing()
         self.analyses = Analyses(service.matches, ai)
+        self.puzzles = Puzzles(service.store, service.matches, now=service.now, shards=service.shards)
+        self.mine_puzzles = mine_puzzles
+        """Whether finished matches are mined for puzzles in the AI pool (settings.puzzle_mining)."""
         service.matches.add_match_listener(started=match_started, finished=match_finished)
         count_errors()
         self._closed = False
@@ -68,7 +73,13 @@ class Runtime:
         service opened now from `settings`."""
         if service is None:
             service = await open_service(settings, now=now)
-        return cls(service, ai_runner or AIRunner(), owns_ai=ai_runner is None, drawing=drawing)
+        return cls(
+            service,
+            ai_runner or AIRunner(),
+            owns_ai=ai_runner is None,
+            drawing=drawing,
+            mine_puzzles=settings.puzzle_mining,
+        )
 
     async def start(
         self,
@@ -80,6 +91,7 @@ class Runtime:
         match where the bot is to move (`on_thinking` hears when it starts thinking)."""
         self.drawing.start()
         await self.service.start(ai=self.ai, on_thinking=on_thinking, on_reminder=on_reminder)
+        self.puzzles.start(self.ai, mine=self.mine_puzzles)
 
     async def close(self) -> None:
         """Stop thinking, stop the clock, close the store (every write is a finished transaction)."""
@@ -87,6 +99,7 @@ class Runtime:
             return
         self._closed = True
         COMMAND_IDS.forget()  # the commands' ids are learnt again at the next start
+        await self.puzzles.close()
         await self.service.close()
         await self.drawing.close()
         if self._owns_ai:

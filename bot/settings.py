@@ -137,6 +137,9 @@ class Settings(WebSettings):
     )
     health_host: str = Field("127.0.0.1", description="The address the health and metrics server binds.")
     log_format: Literal["text", "json"] = Field("text", description="text, or json: one object per line.")
+    puzzle_mining: bool = Field(
+        True, description="Mine finished matches for puzzles in the AI pool, at its lowest priority."
+    )
 
     @field_validator("discord_token", mode="before")
     @classmethod

@@ -63,6 +63,7 @@ HELP_SECTIONS: dict[str, str] = {
     "cogs.analysis": N_("Rules, matches and records"),
     "cogs.admin": N_("Settings"),
     "cogs.tournaments": N_("Tournaments"),
+    "cogs.puzzles": N_("Puzzles"),
 }
 """/help's sections: the commands of each cog under one title (each title names one field, never twice)."""
 OTHER_COMMANDS = N_("Other commands")

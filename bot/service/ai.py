@@ -2,8 +2,8 @@
 
 `AIRunner.choose` sends a position (as its `dump`) to a `ProcessPoolExecutor`; a priority queue in front
 of it makes further requests wait their turn instead of piling up in the pool, the bot's own moves first,
-then hints, then analysis work (see `AIRunner`). The worker loads the game, calls `games.ai.best_move` and
-returns the move's notation.
+then hints, then analysis work, then puzzle mining (see `AIRunner`). The worker loads the game, calls
+`games.ai.best_move` and returns the move's notation.
 
 `BotTurns` keeps at most one background task per match where the bot is to move: it listens to the match
 service's commits (`add_match_listener(changed=...)`), so every change that hands the bot its turn (a
@@ -50,6 +50,7 @@ from bot.service.records import BotPlayed, Event, MatchView, Played
 from bot.service.shards import Shards
 from games.ai import Level, best_move
 from games.ai.analysis import Hint, Reviewed, hint, positions, review
+from games.ai.puzzles import Examined, PuzzleBudget, examine
 from games.base import Seat
 
 log = logging.getLogger(__name__)
@@ -157,6 +158,13 @@ def review_in_worker(
     )
 
 
+def puzzle_in_worker(game_id: str, position: AnalysisPosition, budget: PuzzleBudget, seed: int) -> Examined:
+    """Whether one position of a finished match is a puzzle (`games.ai.puzzles.examine`), in a worker."""
+    rules = games.get(game_id)
+    state = rules.load(position.state)
+    return examine(rules, state, position.ply, position.played, budget=budget, seed=seed)
+
+
 def hint_in_worker(
     game_id: str, state_dump: Mapping[str, Any], iterations: int, seconds: float | None, seed: int
 ) -> Hint:
@@ -187,6 +195,9 @@ class Job(IntEnum):
     """A player's /hint: someone waits, but nobody's clock runs."""
     ANALYSIS = 2
     """A finished match's analysis (one position per job): batch work."""
+    PUZZLE = 3
+    """Mining a finished match for puzzles (one position per job): background work nobody waits for, last
+    in line, and on at most `puzzle_workers` workers at once, so a hint or an analysis finds one free."""
 
 
 class AIRunner:
@@ -229,6 +240,10 @@ class AIRunner:
         """Jobs (searches, analyses, hints) running in the pool right now (never more than `slots`)."""
         self.running_batch = 0
         """Hints and analysis jobs among them (never more than `workers`); the rest are moves."""
+        self.puzzle_workers = max(1, self.workers // 2)
+        """Puzzle-mining jobs that may run at once (half the workers, at least one)."""
+        self.running_puzzles = 0
+        """Puzzle-mining jobs among the batch jobs running."""
         self.peak = 0
         """The most jobs that have run at the same time."""
 
@@ -285,19 +300,37 @@ class AIRunner:
         games.get(game_id)
         return await self._submit(Job.HINT, hint_in_worker, game_id, state_dump, iterations, seconds, seed)
 
+    async def puzzle_positions(
+        self, game_id: str, options: Mapping[str, Any], seed: int, seats: int, log: list[tuple[Seat, str]]
+    ) -> list[AnalysisPosition]:
+        """The decisions of a finished match, replayed in a worker process at the puzzles' priority."""
+        games.get(game_id)
+        return await self._submit(Job.PUZZLE, positions_in_worker, game_id, dict(options), seed, seats, log)
+
+    async def puzzle(
+        self, game_id: str, position: AnalysisPosition, *, budget: PuzzleBudget, seed: int
+    ) -> Examined:
+        """Whether one position is a puzzle (games/ai/puzzles.py), searched in a worker process at the
+        lowest priority: one job per position, so every other kind of job gets a worker between them."""
+        return await self._submit(Job.PUZZLE, puzzle_in_worker, game_id, position, budget, seed)
+
     def _may_start(self, job: Job) -> bool:
         if job is Job.MOVE:
             return self.running - self.running_batch < self.move_slots
+        if job is Job.PUZZLE and self.running_puzzles >= self.puzzle_workers:
+            return False
         return self.running_batch < self.workers
 
     def _take(self, job: Job) -> None:
         self.running += 1
         self.running_batch += job is not Job.MOVE
+        self.running_puzzles += job is Job.PUZZLE
         self.peak = max(self.peak, self.running)
 
     def _release(self, job: Job) -> None:
         self.running -= 1
         self.running_batch -= job is not Job.MOVE
+        self.running_puzzles -= job is Job.PUZZLE
         self._grant()
 
     def _grant(self) -> None:

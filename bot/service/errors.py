@@ -264,5 +264,25 @@ class HintsAgainstMeOnly(ServiceError):
     template = N_("Hints are only for matches against me. Pick me as the opponent in {/play} to get them.")
 
 
+class NoPuzzles(ServiceError):
+    template = N_("There is no new puzzle for you yet: puzzles come from finished matches. Try again later.")
+
+
+class NoOpenPuzzle(ServiceError):
+    template = N_("You have no puzzle to answer. Ask for one with {/puzzle}, then answer it.")
+
+
+class PuzzleAnswered(ServiceError):
+    template = N_("You have answered that puzzle already. Ask for the next one with {/puzzle}.")
+
+
+class UnknownPuzzle(ServiceError):
+    template = N_("There is no puzzle #{puzzle_id}. Ask for one with {/puzzle}.")
+
+
+class NotAPuzzleMove(ServiceError):
+    template = N_("{move!r} is not a legal move in this puzzle. Pick one from the list.")
+
+
 USER_ERRORS: tuple[type[Exception], ...] = (ServiceError, MoveError, InvalidOptions)
 """Every exception whose message is meant for the player: catch these, reply with str(error)."""

@@ -489,3 +489,64 @@ class UserPrefs:
     user_id: int
     theme: str | None = None
     reminders: ReminderMode = ReminderMode.OFF
+
+
+@dataclass(frozen=True, slots=True)
+class NewPuzzle:
+    """A puzzle the finder found (games/ai/puzzles.py), to store: the position is the engine's dump, the
+    solution line starts with the move to find. `source_match`/`source_ply` are private (never shown)."""
+
+    game: str
+    options: Mapping[str, Any]
+    seats: int
+    position: Mapping[str, Any]
+    mover: int
+    solution: tuple[str, ...]
+    source_match: int
+    source_ply: int
+    figures: Mapping[str, Any]
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRecord:
+    """A stored puzzle (see `NewPuzzle`) with its id and current rating."""
+
+    id: int
+    game: str
+    options: Mapping[str, Any]
+    seats: int
+    position: Mapping[str, Any]
+    mover: int
+    solution: tuple[str, ...]
+    figures: Mapping[str, Any]
+    mu: float
+    sigma: float
+
+    @property
+    def move(self) -> str:
+        """The move to find."""
+        return self.solution[0]
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePlayer:
+    """A solver's puzzle rating (openskill mu, sigma), current and best streak, and counts."""
+
+    user_id: int
+    mu: float
+    sigma: float
+    streak: int = 0
+    best_streak: int = 0
+    solved: int = 0
+    tried: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPuzzleChannel:
+    """Where a server's daily puzzle goes, and the last day (UTC, YYYY-MM-DD) it was posted."""
+
+    guild_id: int
+    channel_id: int
+    last_day: str | None

@@ -28,6 +28,7 @@ def make_settings(data_dir: Path, **overrides: Any) -> Settings:
         "discord_token": FAKE_TOKEN,
         "database_url": f"sqlite:///{data_dir / 'tessera.sqlite3'}",
         "shard_count": 1,
+        "puzzle_mining": False,  # tests/bot/test_puzzle_flows.py turns it on where it mines
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

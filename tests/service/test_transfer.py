@@ -21,7 +21,8 @@ import pytest
 import games
 from bot.service import Service
 from bot.service.checkdb import check_database
-from bot.service.records import AI_LEVELS, TakebackRequested
+from bot.service.puzzles import Puzzles
+from bot.service.records import AI_LEVELS, NewPuzzle, TakebackRequested
 from bot.service.store import open_store
 from bot.service.store.postgres import with_search_path
 from bot.service.tournaments.model import Format
@@ -98,6 +99,29 @@ async def fill(url: str, clock: FakeClock) -> None:
         await host.join(event.id, ALICE)
         await host.join(event.id, CAROL)
         assert (await host.begin(event.id, ALICE)).round_games()[0].match_id is not None
+        # A puzzle mined from the Paint match, answered by Alice, and a server's daily puzzle posted.
+        assert await service.store.claim_puzzle_mining(paint.id, clock())
+        rules = service.rules("paint")
+        puzzle = NewPuzzle(
+            game="paint",
+            options={"white": "opponent"},
+            seats=2,
+            position=rules.dump(rules.new(2, {}, 1)),
+            mover=0,
+            solution=("c1-c3", "b9-b8"),
+            source_match=paint.id,
+            source_ply=0,
+            figures={"first_best": 0.9, "played": "c1-c2"},
+            mu=26.5,
+            sigma=8.0,
+        )
+        puzzles = Puzzles(service.store, service.matches, now=clock)
+        puzzle_id = await service.store.insert_puzzle(puzzle, clock())
+        assert puzzle_id is not None
+        await puzzles.answer(ALICE, puzzle_id, "c1-c3")
+        await puzzles.next(BOB)  # shown, not answered
+        await puzzles.set_daily(GUILD, CHANNEL + 4)
+        assert await puzzles.post_daily()
     finally:
         await service.store.close()
 

@@ -21,6 +21,7 @@ from bot.service.records import (
     THEMES,
     Challenge,
     ChallengeStatus,
+    DailyPuzzleChannel,
     Finish,
     GuildSettings,
     Lobby,
@@ -30,8 +31,11 @@ from bot.service.records import (
     MatchStatus,
     MoveRecord,
     NewMatch,
+    NewPuzzle,
     Player,
     PostedMessage,
+    PuzzlePlayer,
+    PuzzleRecord,
     Rating,
     RatingChange,
     ReminderMode,
@@ -398,6 +402,10 @@ class SchemaTooNew(RuntimeError):
     """The database was migrated by a newer Tessera than this one."""
 
 
+PuzzleCompute = Callable[
+    [tuple[float, float], tuple[float, float], bool], tuple[tuple[float, float], tuple[float, float]]
+]
+"""(solver's mu, sigma), (puzzle's mu, sigma), solved -> both new ratings (bot/service/puzzles.py)."""
 RatingCompute = Callable[[dict[str, tuple[float, float] | None]], dict[str, tuple[float, float]]]
 """Given each player key's current (mu, sigma), or None if unrated, return each key's new (mu, sigma)."""
 
@@ -784,4 +792,57 @@ class MatchStore(Protocol):
 
     async def tournaments_of_user(self, user_id: int, limit: int = 10) -> list[StoredTournament]:
         """The tournaments a user played in (any status), newest first."""
+
+    # ---------------------------------------------------------------------------- puzzles (schema 12)
+
+    async def claim_puzzle_mining(self, match_id: int, now: float) -> bool:
+        """True once per match: whoever claims it mines its puzzles (across processes and restarts)."""
+        ...
+
+    async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:
+        """Store a puzzle; its id, or None if its source position is stored already."""
+        ...
+
+    async def get_puzzle(self, puzzle_id: int) -> PuzzleRecord | None: ...
+    async def count_puzzles(self, game: str | None = None) -> int: ...
+    async def open_puzzle(self, user_id: int) -> PuzzleRecord | None:
+        """The puzzle shown to the user last and not answered yet, if any."""
+        ...
+
+    async def pick_puzzle(self, user_id: int, game: str | None, mu: float) -> PuzzleRecord | None:
+        """A puzzle (of `game`, or any) the user was never shown, its rating nearest `mu` (then oldest)."""
+        ...
+
+    async def nth_puzzle(self, index: int) -> PuzzleRecord | None:
+        """The puzzle at `index` in id order (the daily puzzle's pick)."""
+        ...
+
+    async def show_puzzle(self, user_id: int, puzzle_id: int, now: float) -> None:
+        """Record that the user was shown the puzzle (unanswered); nothing if it was shown before."""
+        ...
+
+    async def get_puzzle_player(self, user_id: int) -> PuzzlePlayer | None: ...
+    async def answer_puzzle(
+        self,
+        user_id: int,
+        puzzle_id: int,
+        solved: bool,
+        compute: PuzzleCompute,
+        new: PuzzlePlayer,
+        now: float,
+    ) -> tuple[PuzzlePlayer, PuzzlePlayer] | None:
+        """Answer a shown puzzle once, in one transaction: the solver's rating and streak (from `new` for a
+        first answer) and the puzzle's rating move by `compute`. (before, after), or None if this user has no
+        unanswered showing of the puzzle (answered already, or never shown)."""
+        ...
+
+    async def set_daily_puzzle_channel(self, guild_id: int, channel_id: int | None) -> None:
+        """Post the server's daily puzzle in `channel_id` (None: stop posting it)."""
+        ...
+
+    async def daily_puzzle_channels(
+        self, *, shards: ShardFilter | None = None
+    ) -> list[DailyPuzzleChannel]: ...
+    async def claim_daily_puzzle(self, guild_id: int, day: str) -> bool:
+        """True once per server and day: mark `day` posted unless it was."""
         ...

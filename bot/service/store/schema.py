@@ -502,6 +502,62 @@ MIGRATIONS: tuple[Step, ...] = (
             FOR EACH ROW EXECUTE FUNCTION tessera_match_changed()""",
         ),
     ),
+    (
+        # Puzzles mined from finished matches (bot/service/puzzles.py): the position (the engine's dump as
+        # JSON text), the seat to move, the solution line, the finder's figures and the puzzle's own rating.
+        # The source match and ply are kept to mine each position once; they are never shown. IF NOT EXISTS:
+        # the upgrade tests run the migrations after the recount again over a current database.
+        """CREATE TABLE IF NOT EXISTS puzzles (
+            id {ID},
+            game TEXT NOT NULL,
+            options {JSON} NOT NULL,
+            seats INTEGER NOT NULL,
+            position TEXT NOT NULL,
+            mover INTEGER NOT NULL,
+            solution {JSON} NOT NULL,
+            source_match {BIGINT} NOT NULL,
+            source_ply INTEGER NOT NULL,
+            figures {JSON} NOT NULL,
+            mu {REAL} NOT NULL,
+            sigma {REAL} NOT NULL,
+            created_at {REAL} NOT NULL,
+            UNIQUE (source_match, source_ply)
+        )""",
+        "CREATE INDEX IF NOT EXISTS puzzles_rating ON puzzles (game, mu)",
+        # Each solver's puzzle rating and streak (consecutive puzzles solved).
+        """CREATE TABLE IF NOT EXISTS puzzle_players (
+            user_id {BIGINT} PRIMARY KEY,
+            mu {REAL} NOT NULL,
+            sigma {REAL} NOT NULL,
+            streak INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            solved INTEGER NOT NULL,
+            tried INTEGER NOT NULL,
+            updated_at {REAL} NOT NULL
+        )""",
+        # The puzzles shown to each user; solved is NULL until answered (one answer per puzzle and user).
+        """CREATE TABLE IF NOT EXISTS puzzle_attempts (
+            user_id {BIGINT} NOT NULL,
+            puzzle_id {BIGINT} NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+            shown_at {REAL} NOT NULL,
+            solved {BOOL},
+            answered_at {REAL},
+            PRIMARY KEY (user_id, puzzle_id)
+        )""",
+        """CREATE INDEX IF NOT EXISTS puzzle_attempts_open ON puzzle_attempts (user_id, shown_at)
+            WHERE solved IS NULL""",
+        # Finished matches whose mining was claimed (once, whichever process got there first).
+        """CREATE TABLE IF NOT EXISTS puzzle_mined (
+            match_id {BIGINT} PRIMARY KEY,
+            claimed_at {REAL} NOT NULL
+        )""",
+        # A server's daily puzzle: the channel it picked and the last day (UTC, YYYY-MM-DD) posted.
+        """CREATE TABLE IF NOT EXISTS puzzle_daily (
+            guild_id {BIGINT} PRIMARY KEY,
+            channel_id {BIGINT} NOT NULL,
+            last_day TEXT
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 RECOUNT_RESIGNATION_PLIES = 7

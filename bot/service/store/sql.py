@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 from bot.service.records import (
     Challenge,
     ChallengeStatus,
+    DailyPuzzleChannel,
     Finish,
     GuildSettings,
     Lobby,
@@ -28,7 +29,10 @@ from bot.service.records import (
     MatchStatus,
     MoveRecord,
     NewMatch,
+    NewPuzzle,
     PostedMessage,
+    PuzzlePlayer,
+    PuzzleRecord,
     Rating,
     RatingChange,
     Requests,
@@ -43,6 +47,7 @@ from bot.service.store.base import (
     LobbyChanged,
     MatchChange,
     OutboxItem,
+    PuzzleCompute,
     RatingCompute,
     Row,
     ShardFilter,
@@ -1222,6 +1227,192 @@ class SqlStore:
             limit,
         )
         return [self._tournament(r) for r in rows]
+
+    # -------------------------------------------------------------------------------- puzzles (schema 12)
+
+    def _puzzle(self, r: Row) -> PuzzleRecord:
+        return PuzzleRecord(
+            int(r["id"]),
+            r["game"],
+            self.json_value(r["options"]),
+            int(r["seats"]),
+            json.loads(r["position"]),
+            int(r["mover"]),
+            tuple(self.json_value(r["solution"])),
+            self.json_value(r["figures"]),
+            float(r["mu"]),
+            float(r["sigma"]),
+        )
+
+    @staticmethod
+    def _puzzle_player(r: Row) -> PuzzlePlayer:
+        return PuzzlePlayer(
+            int(r["user_id"]),
+            float(r["mu"]),
+            float(r["sigma"]),
+            int(r["streak"]),
+            int(r["best_streak"]),
+            int(r["solved"]),
+            int(r["tried"]),
+        )
+
+    async def claim_puzzle_mining(self, match_id: int, now: float) -> bool:
+        changed = await self._write(
+            "INSERT INTO puzzle_mined (match_id, claimed_at) VALUES (?, ?) ON CONFLICT (match_id) DO NOTHING",
+            match_id,
+            now,
+        )
+        return changed == 1
+
+    async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:
+        rows = await self._write_fetch(
+            "INSERT INTO puzzles (game, options, seats, position, mover, solution, source_match, source_ply, "
+            "figures, mu, sigma, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (source_match, source_ply) DO NOTHING RETURNING id",
+            new.game,
+            self._to_json(dict(new.options)),
+            new.seats,
+            json.dumps(dict(new.position), separators=(",", ":"), sort_keys=True),
+            new.mover,
+            self._to_json(list(new.solution)),
+            new.source_match,
+            new.source_ply,
+            self._to_json(dict(new.figures)),
+            new.mu,
+            new.sigma,
+            now,
+        )
+        return int(rows[0]["id"]) if rows else None
+
+    async def get_puzzle(self, puzzle_id: int) -> PuzzleRecord | None:
+        row = await self._fetchone("SELECT * FROM puzzles WHERE id = ?", puzzle_id)
+        return None if row is None else self._puzzle(row)
+
+    async def count_puzzles(self, game: str | None = None) -> int:
+        if game is None:
+            row = await self._fetchone("SELECT COUNT(*) AS n FROM puzzles")
+        else:
+            row = await self._fetchone("SELECT COUNT(*) AS n FROM puzzles WHERE game = ?", game)
+        return 0 if row is None else int(row["n"])
+
+    async def open_puzzle(self, user_id: int) -> PuzzleRecord | None:
+        row = await self._fetchone(
+            "SELECT p.* FROM puzzle_attempts a JOIN puzzles p ON p.id = a.puzzle_id "
+            "WHERE a.user_id = ? AND a.solved IS NULL ORDER BY a.shown_at DESC, p.id DESC LIMIT 1",
+            user_id,
+        )
+        return None if row is None else self._puzzle(row)
+
+    async def pick_puzzle(self, user_id: int, game: str | None, mu: float) -> PuzzleRecord | None:
+        where = "" if game is None else "p.game = ? AND "
+        params: list[Any] = [] if game is None else [game]
+        row = await self._fetchone(
+            f"SELECT p.* FROM puzzles p WHERE {where}NOT EXISTS (SELECT 1 FROM puzzle_attempts a "
+            "WHERE a.user_id = ? AND a.puzzle_id = p.id) ORDER BY ABS(p.mu - ?), p.id LIMIT 1",
+            *params,
+            user_id,
+            mu,
+        )
+        return None if row is None else self._puzzle(row)
+
+    async def nth_puzzle(self, index: int) -> PuzzleRecord | None:
+        row = await self._fetchone("SELECT * FROM puzzles ORDER BY id LIMIT 1 OFFSET ?", index)
+        return None if row is None else self._puzzle(row)
+
+    async def show_puzzle(self, user_id: int, puzzle_id: int, now: float) -> None:
+        await self._write(
+            "INSERT INTO puzzle_attempts (user_id, puzzle_id, shown_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id, puzzle_id) DO NOTHING",
+            user_id,
+            puzzle_id,
+            now,
+        )
+
+    async def get_puzzle_player(self, user_id: int) -> PuzzlePlayer | None:
+        row = await self._fetchone("SELECT * FROM puzzle_players WHERE user_id = ?", user_id)
+        return None if row is None else self._puzzle_player(row)
+
+    async def answer_puzzle(
+        self,
+        user_id: int,
+        puzzle_id: int,
+        solved: bool,
+        compute: PuzzleCompute,
+        new: PuzzlePlayer,
+        now: float,
+    ) -> tuple[PuzzlePlayer, PuzzlePlayer] | None:
+        async with self._transaction() as tx:
+            changed = await tx.run(
+                "UPDATE puzzle_attempts SET solved = ?, answered_at = ? "
+                "WHERE user_id = ? AND puzzle_id = ? AND solved IS NULL",
+                solved,
+                now,
+                user_id,
+                puzzle_id,
+            )
+            if changed != 1:
+                return None
+            rows = await tx.fetch("SELECT * FROM puzzle_players WHERE user_id = ?{FOR_UPDATE}", user_id)
+            before = self._puzzle_player(rows[0]) if rows else new
+            [puzzle] = await tx.fetch("SELECT mu, sigma FROM puzzles WHERE id = ?{FOR_UPDATE}", puzzle_id)
+            (mu, sigma), (puzzle_mu, puzzle_sigma) = compute(
+                (before.mu, before.sigma), (float(puzzle["mu"]), float(puzzle["sigma"])), solved
+            )
+            streak = before.streak + 1 if solved else 0
+            after = PuzzlePlayer(
+                user_id,
+                mu,
+                sigma,
+                streak,
+                max(before.best_streak, streak),
+                before.solved + solved,
+                before.tried + 1,
+            )
+            await tx.run(
+                "INSERT INTO puzzle_players "
+                "(user_id, mu, sigma, streak, best_streak, solved, tried, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET mu = excluded.mu, "
+                "sigma = excluded.sigma, streak = excluded.streak, best_streak = excluded.best_streak, "
+                "solved = excluded.solved, tried = excluded.tried, updated_at = excluded.updated_at",
+                user_id,
+                mu,
+                sigma,
+                after.streak,
+                after.best_streak,
+                after.solved,
+                after.tried,
+                now,
+            )
+            await tx.run(
+                "UPDATE puzzles SET mu = ?, sigma = ? WHERE id = ?", puzzle_mu, puzzle_sigma, puzzle_id
+            )
+            return before, after
+
+    async def set_daily_puzzle_channel(self, guild_id: int, channel_id: int | None) -> None:
+        if channel_id is None:
+            await self._write("DELETE FROM puzzle_daily WHERE guild_id = ?", guild_id)
+            return
+        await self._write(
+            "INSERT INTO puzzle_daily (guild_id, channel_id) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id",
+            guild_id,
+            channel_id,
+        )
+
+    async def daily_puzzle_channels(self, *, shards: ShardFilter | None = None) -> list[DailyPuzzleChannel]:
+        rows = await self._fetch(
+            f"SELECT * FROM puzzle_daily WHERE {_shard_filter(shards)} ORDER BY guild_id"
+        )
+        return [DailyPuzzleChannel(int(r["guild_id"]), int(r["channel_id"]), r["last_day"]) for r in rows]
+
+    async def claim_daily_puzzle(self, guild_id: int, day: str) -> bool:
+        changed = await self._write(
+            "UPDATE puzzle_daily SET last_day = ? WHERE guild_id = ? AND (last_day IS NULL OR last_day <> ?)",
+            day,
+            guild_id,
+            day,
+        )
+        return changed == 1
 
 
 async def migrate_step(tx: Tx, index: int, kind: Kind, json_value: Callable[[Any], Any]) -> None:

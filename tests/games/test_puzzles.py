@@ -1,0 +1,116 @@
+"""The puzzle finder (games/ai/puzzles.py): every puzzle it finds holds its checks, it is reproducible, and it
+refuses unfinished matches. Connect Four (the example plugin) keeps the searches small; one Paint match shows
+it works on a real game of the bot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import games
+from games.ai import best_move
+from games.ai.puzzles import MARGIN, MIN_CHOICES, PLAYED_LOSS, Puzzle, PuzzleBudget, examine, find_puzzles
+from games.base import Seat
+
+BUDGET = PuzzleBudget(first=100, second=200, rival=100)
+
+
+def self_play(game: str, seed: int, iterations: int = 10, stop: int | None = None) -> list[tuple[Seat, str]]:
+    """A match of the easy level against itself (it errs), to the end or `stop` plies."""
+    rules = games.get(game)
+    state = rules.new(2, {}, seed)
+    log: list[tuple[Seat, str]] = []
+    while rules.outcome(state) is None and (stop is None or len(log) < stop):
+        seat = rules.to_move(state)
+        assert seat is not None
+        move = best_move(rules, state, level="easy", iterations=iterations, seed=seed * 1000 + len(log))
+        log.append((seat, rules.notation(state, move)))
+        state = rules.apply(state, move)
+    return log
+
+
+def mined(
+    game: str, seed: int, budget: PuzzleBudget = BUDGET
+) -> tuple[Any, list[tuple[Seat, str]], list[Puzzle]]:
+    rules = games.get(game)
+    log = self_play(game, seed)
+    return rules, log, find_puzzles(rules, rules.new(2, {}, seed), log, budget=budget, seed=seed)
+
+
+def check(rules: Any, log: list[tuple[Seat, str]], puzzle: Puzzle) -> None:
+    """A puzzle's solution is a legal move for the seat to move, the margins hold in both searches, and the
+    move played there (the match's own) is not the solution and lost at least PLAYED_LOSS."""
+    state = rules.load(puzzle.position)
+    assert rules.to_move(state) == puzzle.mover == log[puzzle.ply][0]
+    legal = {rules.notation(state, m) for m in rules.legal_moves(state)}
+    assert len(legal) >= MIN_CHOICES
+    assert puzzle.move in legal
+    f = puzzle.figures
+    assert f.first_margin >= MARGIN and f.second_margin >= MARGIN
+    assert f.first_runner_up_move != puzzle.move and f.second_runner_up_move != puzzle.move
+    assert f.played == log[puzzle.ply][1] != puzzle.move
+    assert f.played_loss >= PLAYED_LOSS
+    if len(puzzle.solution) > 1:  # the expected reply is legal after the solution
+        after = rules.apply(state, rules.parse(state, puzzle.move))
+        assert puzzle.solution[1] in {rules.notation(after, m) for m in rules.legal_moves(after)}
+
+
+def test_connect_four_matches_give_puzzles_that_hold_their_checks() -> None:
+    found = 0
+    for seed in (4, 5, 7):
+        rules, log, puzzles = mined("connect_four", seed)
+        for puzzle in puzzles:
+            check(rules, log, puzzle)
+        found += len(puzzles)
+    assert found >= 3  # seeds known to hold puzzles: the finder finds them
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_every_puzzle_found_holds_its_checks(seed: int) -> None:
+    rules, log, puzzles = mined("connect_four", seed)
+    for puzzle in puzzles:
+        check(rules, log, puzzle)
+
+
+def test_the_finder_is_deterministic_for_a_seed() -> None:
+    first = mined("connect_four", 7)[2]
+    again = mined("connect_four", 7)[2]
+    assert first and first == again
+
+
+def test_a_position_where_the_match_found_the_best_move_is_no_puzzle() -> None:
+    rules, _, puzzles = mined("connect_four", 7)
+    puzzle = puzzles[0]
+    state = rules.load(puzzle.position)
+    verdict = examine(rules, state, puzzle.ply, puzzle.move, budget=BUDGET, seed=7 + puzzle.ply)
+    assert verdict.puzzle is None and verdict.failed == "found in the match"
+
+
+def test_an_unfinished_match_gives_no_puzzles() -> None:
+    rules = games.get("connect_four")
+    log = self_play("connect_four", 7, stop=6)
+    assert rules.outcome(rules.new(2, {}, 7)) is None
+    with pytest.raises(ValueError, match="finished"):
+        find_puzzles(rules, rules.new(2, {}, 7), log, budget=BUDGET)
+
+
+def test_a_match_the_host_says_ended_counts_as_finished() -> None:
+    """A two-player resignation or a timeout ends a match without a logged move: the host says so."""
+    rules = games.get("connect_four")
+    log = self_play("connect_four", 7, stop=6)
+    assert isinstance(find_puzzles(rules, rules.new(2, {}, 7), log, budget=BUDGET, ended=True), list)
+
+
+def test_a_paint_match_gives_a_puzzle_that_holds_its_checks() -> None:
+    """Paint, seed 1 (the bench's first match with puzzles at this budget): it works on a real game."""
+    rules = games.get("paint")
+    log = self_play("paint", 1, iterations=80)
+    budget = PuzzleBudget(first=150, second=300, rival=100, max_positions=40)
+    puzzles = find_puzzles(rules, rules.new(2, {}, 1), log, budget=budget, seed=1)
+    assert puzzles
+    for puzzle in puzzles:
+        check(rules, log, puzzle)

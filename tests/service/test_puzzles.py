@@ -1,0 +1,296 @@
+"""Puzzles in the service (bot/service/puzzles.py) on both databases: shown once per user, answered once, the
+rating and streak of the solver and the puzzle's rating move, finished matches are mined once (and nothing
+of their players is stored), the daily puzzle is posted once a day per server and only by the process owning
+its shard; and the AI pool runs puzzle mining last, never in a bot move's way."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+import bot.service.ai as ai
+from bot.service import Service
+from bot.service.ai import AIRunner, AnalysisPosition, Job
+from bot.service.errors import NoPuzzles, NotAPuzzleMove, PuzzleAnswered, UnknownGame
+from bot.service.puzzles import DailyPost, Puzzles, rate
+from bot.service.ratings import NEW_MU, NEW_SIGMA
+from bot.service.records import NewPuzzle
+from bot.service.shards import Shards
+from games.ai.puzzles import Examined, PuzzleBudget, examine
+from games.base import Seat
+from tests.games.test_puzzles import self_play
+from tests.service.conftest import FakeClock
+from tests.service.helpers import ALICE, BOB, CAROL, GUILD, start_match
+
+DAY = 86_400.0
+
+
+def puzzles_of(service: Service) -> Puzzles:
+    return Puzzles(service.store, service.matches, now=service.now, shards=service.shards)
+
+
+async def stored_puzzle(service: Service, source: int = 1, ply: int = 0, mu: float = NEW_MU) -> int:
+    """A Connect Four puzzle: the first position, solution 'd' (made up: the service only compares)."""
+    rules = service.rules("connect_four")
+    new = NewPuzzle(
+        game="connect_four",
+        options={},
+        seats=2,
+        position=rules.dump(rules.new(2, {}, 0)),
+        mover=0,
+        solution=("d", "d"),
+        source_match=source,
+        source_ply=ply,
+        figures={"first_best": 0.9},
+        mu=mu,
+        sigma=NEW_SIGMA,
+    )
+    found = await service.store.insert_puzzle(new, 1.0)
+    assert found is not None
+    return found
+
+
+async def test_a_puzzle_is_shown_again_until_answered_then_the_next_one(service: Service) -> None:
+    puzzles = puzzles_of(service)
+    first = await stored_puzzle(service, ply=0)
+    second = await stored_puzzle(service, ply=1)
+    shown = await puzzles.next(ALICE)
+    assert shown.puzzle.id == first and shown.player is None
+    assert (await puzzles.next(ALICE)).puzzle.id == first, "an unanswered puzzle is shown again"
+    await puzzles.answer(ALICE, first, "d")
+    assert (await puzzles.next(ALICE)).puzzle.id == second
+    await puzzles.answer(ALICE, second, "a")
+    with pytest.raises(NoPuzzles):
+        await puzzles.next(ALICE)
+    assert (await puzzles.next(BOB)).puzzle.id == first, "another user starts at the beginning"
+    with pytest.raises(UnknownGame):
+        await puzzles.next(BOB, "chess")
+
+
+async def test_the_same_position_is_stored_once(service: Service) -> None:
+    await stored_puzzle(service, source=5, ply=3)
+    with pytest.raises(AssertionError):
+        await stored_puzzle(service, source=5, ply=3)
+    assert await service.store.count_puzzles() == 1
+
+
+async def test_a_right_answer_grows_the_streak_and_a_wrong_one_resets_it(service: Service) -> None:
+    puzzles = puzzles_of(service)
+    ids = [await stored_puzzle(service, ply=ply) for ply in range(3)]
+    right = await puzzles.answer(ALICE, ids[0], "d")
+    assert right.solved and right.after.streak == 1 and right.after.mu > right.before.mu == NEW_MU
+    again = await puzzles.answer(ALICE, ids[1], " d ")
+    assert again.after.streak == again.after.best_streak == 2 and again.after.solved == 2
+    wrong = await puzzles.answer(ALICE, ids[2], "a")
+    assert not wrong.solved and wrong.move == "a" and wrong.puzzle.solution == ("d", "d")
+    assert wrong.after.streak == 0 and wrong.after.best_streak == 2 and wrong.after.tried == 3
+    assert wrong.after.mu < wrong.before.mu
+    stored = await puzzles.player(ALICE)
+    assert stored == wrong.after
+    solved_puzzle, missed_puzzle = await puzzles.get(ids[0]), await puzzles.get(ids[2])
+    assert solved_puzzle.mu < NEW_MU < missed_puzzle.mu, "a puzzle solved gets easier, one missed harder"
+
+
+async def test_a_puzzle_is_answered_once_and_an_illegal_move_uses_nothing(service: Service) -> None:
+    puzzles = puzzles_of(service)
+    puzzle = await stored_puzzle(service)
+    await puzzles.next(ALICE)
+    with pytest.raises(NotAPuzzleMove):
+        await puzzles.answer(ALICE, puzzle, "z9")
+    assert await puzzles.player(ALICE) is None
+    first = await puzzles.answer(ALICE, puzzle, "d")
+    with pytest.raises(PuzzleAnswered):
+        await puzzles.answer(ALICE, puzzle, "d")
+    assert await puzzles.player(ALICE) == first.after
+
+
+async def test_answers_at_once_count_once(service: Service) -> None:
+    puzzles = puzzles_of(service)
+    puzzle = await stored_puzzle(service)
+    results = await asyncio.gather(
+        *(puzzles.answer(CAROL, puzzle, "d") for _ in range(4)), return_exceptions=True
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert all(isinstance(r, PuzzleAnswered) for r in results if isinstance(r, BaseException))
+    player = await puzzles.player(CAROL)
+    assert player is not None and player.tried == 1 and player.streak == 1
+
+
+def test_ratings_move_by_openskill_like_a_match() -> None:
+    (mu, sigma), (p_mu, p_sigma) = rate((NEW_MU, NEW_SIGMA), (NEW_MU, NEW_SIGMA), True)
+    assert mu > NEW_MU > p_mu and sigma < NEW_SIGMA and p_sigma < NEW_SIGMA
+    (mu, _), (p_mu, _) = rate((NEW_MU, NEW_SIGMA), (NEW_MU, NEW_SIGMA), False)
+    assert mu < NEW_MU < p_mu
+
+
+async def test_the_daily_puzzle_is_posted_once_a_day_per_server(service: Service, clock: FakeClock) -> None:
+    puzzles = puzzles_of(service)
+    heard: list[DailyPost] = []
+
+    async def on_daily(post: DailyPost) -> None:
+        heard.append(post)
+
+    puzzles.on_daily = on_daily
+    assert await puzzles.post_daily() == [], "nothing to post without a channel"
+    await puzzles.set_daily(GUILD, 77)
+    assert await puzzles.post_daily() == [], "nothing to post without a puzzle"
+    await stored_puzzle(service)
+    [post] = await puzzles.post_daily()
+    assert (post.guild_id, post.channel_id) == (GUILD, 77) and heard == [post]
+    again = puzzles_of(service)  # a restart: the day is stored
+    assert await again.post_daily() == []
+    clock.advance(DAY)
+    [tomorrow] = await again.post_daily()
+    assert tomorrow.day != post.day
+    await puzzles.set_daily(GUILD, None)
+    clock.advance(DAY)
+    assert await puzzles.post_daily() == []
+
+
+async def test_only_the_process_owning_the_guilds_shard_posts_its_daily_puzzle(service: Service) -> None:
+    await stored_puzzle(service)
+    shards = Shards(2, frozenset({0}))
+    owned, other = 2 << 22, 3 << 22  # shard 0, shard 1
+    assert shards.owns(owned) and not shards.owns(other)
+    for guild in (owned, other):
+        await service.store.set_daily_puzzle_channel(guild, 5)
+    process = Puzzles(service.store, service.matches, now=service.now, shards=shards)
+    assert [p.guild_id for p in await process.post_daily()] == [owned]
+    other_process = Puzzles(service.store, service.matches, now=service.now, shards=Shards(2, frozenset({1})))
+    assert [p.guild_id for p in await other_process.post_daily()] == [other]
+
+
+class InlineRunner(AIRunner):
+    """An AI runner that mines in this process (no pool), counting its puzzle jobs."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=1, iterations=100)
+        self.jobs: list[str] = []
+
+    async def puzzle_positions(
+        self, game_id: str, options: Any, seed: int, seats: int, log: list[tuple[Seat, str]]
+    ) -> list[AnalysisPosition]:
+        self.jobs.append("positions")
+        return ai.positions_in_worker(game_id, options, seed, seats, log)
+
+    async def puzzle(
+        self, game_id: str, position: AnalysisPosition, *, budget: PuzzleBudget, seed: int
+    ) -> Examined:
+        self.jobs.append(f"ply {position.ply}")
+        return ai.puzzle_in_worker(game_id, position, budget, seed)
+
+
+async def play_out(service: Service) -> int:
+    """A Connect Four match between Alice and Bob, played as the easy bot played it (seed 7 has puzzles)."""
+    match = await start_match(service, "connect_four", {})
+    view = await service.matches.get(match.id)
+    rules = service.rules("connect_four")
+    for _, notation in self_play("connect_four", view.seed):
+        view = await service.matches.get(match.id)
+        if not view.is_active:
+            break
+        user = view.user_to_move
+        assert user is not None
+        await service.matches.play(match.id, user, notation)
+    view = await service.matches.get(match.id)
+    assert rules.outcome(view.state) is not None
+    return match.id
+
+
+async def test_a_finished_match_is_mined_once_in_the_background(service: Service) -> None:
+    runner = InlineRunner()
+    puzzles = puzzles_of(service)
+    puzzles.start(runner, budget=PuzzleBudget(first=100, second=200, rival=100), daily_every=None)
+    try:
+        found = 0
+        for _ in range(6):  # seeds come from the service's random source: play until a match has one
+            match_id = await play_out(service)
+            await puzzles.drain()
+            found = await service.store.count_puzzles()
+            if found:
+                break
+        assert found, "six finished matches of the erring bot gave no puzzle"
+        jobs = len(runner.jobs)
+        assert await puzzles.mine(match_id) == 0 and len(runner.jobs) == jobs, "mined once"
+        stored = await puzzles.next(CAROL)
+        puzzle = stored.puzzle
+        rules = service.rules(puzzle.game)
+        state = rules.load(puzzle.position)
+        assert puzzle.move in {rules.notation(state, m) for m in rules.legal_moves(state)}
+        assert puzzle.figures["second_best"] - puzzle.figures["second_runner_up"] >= 0.3
+        assert not hasattr(puzzle, "source_match"), "the source match is not part of what is served"
+        assert set(puzzle.figures) >= {"first_best", "second_best", "played", "played_value"}
+    finally:
+        await puzzles.close()
+
+
+async def test_an_unfinished_match_is_not_mined(service: Service) -> None:
+    runner = InlineRunner()
+    puzzles = puzzles_of(service)
+    puzzles.start(runner, daily_every=None)
+    try:
+        match = await start_match(service, "connect_four", {})
+        assert await puzzles.mine(match.id) == 0
+        await puzzles.drain()
+        assert runner.jobs == [] and await service.store.count_puzzles() == 0
+    finally:
+        await puzzles.close()
+
+
+class GatedPool(ThreadPoolExecutor):
+    """Threads standing in for the worker processes: every job records its name, then waits for the gate."""
+
+    def __init__(self, threads: int) -> None:
+        super().__init__(threads)
+        self.gate = threading.Event()
+        self.started: list[str] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        def gated() -> Any:
+            self.started.append(str(args[-1]))
+            self.gate.wait(10)
+            return args[-1]
+
+        return super().submit(gated)
+
+
+async def until(condition: Any) -> None:
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
+
+
+async def test_puzzle_mining_never_holds_a_bot_move_or_a_hint_back() -> None:
+    """Deterministic (no timing): the pool's jobs wait for a gate; what starts while mining fills the queue
+    shows the priorities. Mining takes at most half the workers, a hint gets a worker at once, a bot move a
+    slot of its own, and waiting hints and analyses go before waiting mining."""
+    runner = AIRunner(workers=2, iterations=10)
+    pool = GatedPool(8)
+    runner._pool = pool  # type: ignore[assignment]
+
+    def job(kind: Job, name: str) -> asyncio.Task[Any]:
+        return asyncio.create_task(runner._submit(kind, examine, name))
+
+    try:
+        mining = [job(Job.PUZZLE, f"puzzle {n}") for n in range(5)]
+        await until(lambda: len(pool.started) == 1)
+        assert runner.running_puzzles == 1 and runner.waiting == 4, "mining keeps to half the workers"
+        hint = job(Job.HINT, "hint")
+        await until(lambda: "hint" in pool.started)
+        move = job(Job.MOVE, "bot move")
+        await until(lambda: "bot move" in pool.started)
+        review = job(Job.ANALYSIS, "review")
+        await until(lambda: runner.waiting == 5)
+        pool.gate.set()
+        await asyncio.gather(*mining, hint, move, review)
+        assert pool.started.index("review") < pool.started.index("puzzle 1"), "analysis before mining"
+    finally:
+        pool.gate.set()
+        runner.close()
+        pool.shutdown()
