@@ -377,10 +377,13 @@ async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, brows
     assert cell >= 24, f"a cell is {cell:.0f} px wide: too small to tap"
     height = await frame.eval_on_selector("#actions button", "b => b.getBoundingClientRect().height")
     assert height >= 44, "buttons are touch-sized on a phone"
+    before = await frame.get_attribute("#img", "href")
     await frame.tap("button[data-piece='I3']")
     await frame.tap("polygon[data-i='30']")
     await _wait_ply(frame, 1)
     assert (await activity.service.matches.get(match_id)).ply == 1
+    assert await frame.get_attribute("#img", "href") != before, "the board image follows the move"
+    await page.wait_for_load_state("networkidle")  # the new image drawn before the picture is taken
     await page.screenshot(path=str(SCREENSHOTS / "activity-phone.png"))
     assert page.errors == []
 

@@ -255,9 +255,13 @@ async def test_phone_viewport(site: Site, browser: Any) -> None:
     assert width <= 390, "nothing sticks out sideways on a phone"
     cell = await page.eval_on_selector("polygon[data-i='0']", "p => p.getBoundingClientRect().width")
     assert cell >= 24, f"a cell is {cell:.0f} px wide: too small to tap (the phone view crops to the board)"
+    before = await page.get_attribute("#img", "href")
     await page.click("button[data-piece='I3']")
     await page.tap("polygon[data-i='30']")
     await _wait_ply(page, 1)
+    after = await page.get_attribute("#img", "href")
+    assert after != before, "the board image follows the move"
+    await page.wait_for_load_state("networkidle")  # the new image drawn before the picture is taken
     await page.screenshot(path=str(SCREENSHOTS / "phone-tilingking.png"), full_page=True)
 
 
