@@ -1,7 +1,8 @@
 """Tournaments through the real bot in SimCord: /tournament create, join, start, leave, standings, pairings
 and cancel; each round's matches in their own threads, played with /move and /resign; a timeout, a
 withdrawal, a bye and a restart in the middle of a Swiss; a round robin of five; an arena; the podium and the
-standings image as posted; events in /history, /stats and /help."""
+standings image as posted; events in /history, /stats and /help. Every flow runs on SQLite and on
+PostgreSQL (a schema of its own on the test server)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,28 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.service import Service
 from bot.service.tournaments.model import Status, Tournament
+from bot.settings import Settings
+from tests.bot.conftest import make_settings
 from tests.bot.helpers import last_board, reply_text, suggestions, take_user_errors
+from tests.service.conftest import postgres_url  # noqa: F401  (the fixture of the PostgreSQL runs)
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
 
 GAMES = ["paintscape", "paint", "tilingking"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def settings(request: pytest.FixtureRequest, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """The bot's settings on a fresh database of each kind. On PostgreSQL the service's own listening
+    connection (NOTIFY from other processes; there are none here) is off: SimCord cannot see through its
+    wait."""
+    if request.param == "sqlite":
+        return make_settings(tmp_path / "data")
+    monkeypatch.setattr(Service, "listen", lambda self: None)
+    url: str = request.getfixturevalue("postgres_url")
+    return make_settings(tmp_path / "data", database_url=url)
 
 
 def service_of(world: Any) -> Any:
