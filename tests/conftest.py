@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import sys
 import threading
+import time
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -28,6 +32,38 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "settle_timeout" not in options:
             options["settle_timeout"] = SETTLE_SECONDS
             item.add_marker(pytest.mark.simcord(**options), append=False)
+
+
+TIMES_FILE = os.environ.get("TESSERA_TEST_TIMES")
+"""Where to append each test's times (one JSON line per test), when set: see `pytest_runtest_protocol`."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """With TESSERA_TEST_TIMES=path, record each test's wall and CPU seconds (set-up, call and tear-down).
+
+    `--durations` shows wall time only, which on a busy machine mostly measures the other load; the CPU
+    seconds of this process (all its threads) plus its waited-for child processes show what a test costs.
+    """
+    if TIMES_FILE is None:
+        yield
+        return
+    wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
+    yield
+    record = {
+        "test": item.nodeid,
+        "wall": round(time.perf_counter() - wall, 3),
+        "cpu": round(time.process_time() - cpu, 3),
+        "children": round(_children_cpu() - children, 3),
+        "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+    }
+    with open(TIMES_FILE, "a", encoding="utf-8") as out:
+        out.write(json.dumps(record) + "\n")
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 AIOSQLITE_WORKER = "_connection_worker_thread"
