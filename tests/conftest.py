@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+import simcord.env as simcord_env
 from hypothesis import HealthCheck, settings
 
 # No property test may fail because the machine is slow or busy (a shared 2-core CI machine once failed on a
@@ -22,6 +23,17 @@ settings.load_profile("tessera")
 SETTLE_SECONDS = 60.0
 """The real seconds SimCord waits for the bot to settle before failing a test (its own default is 5): the
 bot drawing boards or thinking on a busy 2-core machine may take longer, and only a hung bot takes this."""
+
+
+SETTLE_POLL_SECONDS = 0.005
+"""How often SimCord looks again whether the bot has settled while a task of the bot still runs (its own
+default is 0.05). The bot's background loops (the turn clock, the bot's turn sweep) never finish, so SimCord
+waited the whole 0.05 s after every step of virtual time in which they touched the database, though they were
+parked again within milliseconds: hours of virtual time took 15 s of waiting. SimCord has no setting for it
+(simcord is pinned in pyproject.toml; tests/bot/test_settle_limit.py checks that this still applies)."""
+_SETTLE_DEFAULTS = getattr(simcord_env.Env._settle_internal, "__kwdefaults__", None) or {}
+if "idle" in _SETTLE_DEFAULTS:
+    _SETTLE_DEFAULTS["idle"] = SETTLE_POLL_SECONDS
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
