@@ -82,6 +82,8 @@ MINE = Shards(4096, frozenset({2749}))
 (another xdist worker's or another checkout's tests write meanwhile), and no other test's guilds fall in this
 one (guild ids g with (g >> 22) % 4096 == 2749)."""
 MY_GUILD, OTHER_SHARDS_GUILD = 2749 << 22, 2750 << 22
+MARKER_GUILD = (2749 + 4096) << 22
+"""A guild of MINE that only the end marker writes to: told apart from the write before it."""
 _channels = iter(range(1000, 10**6))
 
 
@@ -127,7 +129,7 @@ async def wakes_of_mine_after(
     listening: PostgresStore, writing: PostgresStore, write: Awaitable[object]
 ) -> int:
     """How many wake-ups a listener of `MINE` hears from `write`, without waiting for one that should not
-    come: a challenge in MY_GUILD written after it marks the end, since NOTIFY arrives in commit order."""
+    come: a challenge in MARKER_GUILD written after it marks the end, since NOTIFY arrives in commit order."""
     seen = Seen(MINE)
     connected = asyncio.Event()
     count = 0
@@ -142,10 +144,10 @@ async def wakes_of_mine_after(
         await asyncio.wait_for(connected.wait(), HANG)  # the wake-up every (re)connection gives
         before = count
         await write
-        await writing.insert_challenge("race", {}, MY_GUILD, next(_channels), 1, 2, 0.0, 60.0)
+        await writing.insert_challenge("race", {}, MARKER_GUILD, next(_channels), 1, 2, 0.0, 60.0)
 
         async def marker_seen() -> None:
-            while MY_GUILD not in seen.guilds:
+            while MARKER_GUILD not in seen.guilds:
                 await asyncio.sleep(0.01)
 
         await asyncio.wait_for(marker_seen(), HANG)
