@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import sys
 import threading
+import time
+from collections.abc import Iterator
 
 import pytest
+import simcord.env as simcord_env
 from hypothesis import HealthCheck, settings
 
 # No property test may fail because the machine is slow or busy (a shared 2-core CI machine once failed on a
@@ -20,6 +25,17 @@ SETTLE_SECONDS = 60.0
 bot drawing boards or thinking on a busy 2-core machine may take longer, and only a hung bot takes this."""
 
 
+SETTLE_POLL_SECONDS = 0.005
+"""How often SimCord looks again whether the bot has settled while a task of the bot still runs (its own
+default is 0.05). The bot's background loops (the turn clock, the bot's turn sweep) never finish, so SimCord
+waited the whole 0.05 s after every step of virtual time in which they touched the database, though they were
+parked again within milliseconds: hours of virtual time took 15 s of waiting. SimCord has no setting for it
+(simcord is pinned in pyproject.toml; tests/bot/test_settle_limit.py checks that this still applies)."""
+_SETTLE_DEFAULTS = getattr(simcord_env.Env._settle_internal, "__kwdefaults__", None) or {}
+if "idle" in _SETTLE_DEFAULTS:
+    _SETTLE_DEFAULTS["idle"] = SETTLE_POLL_SECONDS
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Give every test SimCord's settle limit of SETTLE_SECONDS unless its own marker sets one."""
     for item in items:
@@ -28,6 +44,38 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "settle_timeout" not in options:
             options["settle_timeout"] = SETTLE_SECONDS
             item.add_marker(pytest.mark.simcord(**options), append=False)
+
+
+TIMES_FILE = os.environ.get("TESSERA_TEST_TIMES")
+"""Where to append each test's times (one JSON line per test), when set: see `pytest_runtest_protocol`."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """With TESSERA_TEST_TIMES=path, record each test's wall and CPU seconds (set-up, call and tear-down).
+
+    `--durations` shows wall time only, which on a busy machine mostly measures the other load; the CPU
+    seconds of this process (all its threads) plus its waited-for child processes show what a test costs.
+    """
+    if TIMES_FILE is None:
+        yield
+        return
+    wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
+    yield
+    record = {
+        "test": item.nodeid,
+        "wall": round(time.perf_counter() - wall, 3),
+        "cpu": round(time.process_time() - cpu, 3),
+        "children": round(_children_cpu() - children, 3),
+        "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+    }
+    with open(TIMES_FILE, "a", encoding="utf-8") as out:
+        out.write(json.dumps(record) + "\n")
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 AIOSQLITE_WORKER = "_connection_worker_thread"

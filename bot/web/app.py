@@ -43,7 +43,7 @@ from bot.service.records import (
 from bot.service.store.base import MatchChange
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.discord_api import DiscordRest
-from bot.web.live import Group, Hub, NoGuild, sse_frame
+from bot.web.live import Group, Hub, NoGuild, Subscriber, sse_frame
 from bot.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
@@ -150,6 +150,8 @@ class WebBoard:
         self.announce = announce
         self.analysed = analysed
         self._announcing: set[asyncio.Task[None]] = set()
+        self._streams: set[Subscriber] = set()
+        self._stopping = False
         service.matches.add_match_listener(changed=lambda m: self.hub.changed(m.id))
         self.origins = {self.base_url}
         """Origins whose state-changing requests are accepted (the Activity adds Discord's proxy)."""
@@ -186,7 +188,15 @@ class WebBoard:
         if self.activity is not None:
             self.activity.routes(app)
         app.router.add_static("/static/", WEB_DIR, append_version=False)
+        app.on_shutdown.append(self._end_streams)
         return app
+
+    async def _end_streams(self, _app: web.Application) -> None:
+        """On shutdown, end every open event stream at once: aiohttp waits for each handler before it stops,
+        and a stream otherwise waits up to KEEPALIVE seconds for news (longer than a container's stop)."""
+        self._stopping = True
+        for subscriber in self._streams:
+            subscriber.news.set()
 
     async def start(self, host: str, port: int) -> None:
         """Serve on host:port and listen for other processes' changes (PostgreSQL NOTIFY)."""
@@ -543,15 +553,18 @@ class WebBoard:
             response.write,
             (lambda: transport.get_write_buffer_size()) if transport is not None else (lambda: 0),
         )
+        self._streams.add(subscriber)
         try:
             await response.write(b"retry: 1000\n\n")
-            while True:
+            while not self._stopping:
                 try:
                     async with asyncio.timeout(KEEPALIVE):  # no task per wait, unlike wait_for
                         await subscriber.news.wait()
                 except TimeoutError:
                     await response.write(b": keepalive\n\n")
                     continue
+                if self._stopping:
+                    break
                 subscriber.news.clear()
                 latest = self.hub.latest(subscriber)
                 if latest is not None and latest[0] != subscriber.sent:
@@ -560,6 +573,7 @@ class WebBoard:
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
+            self._streams.discard(subscriber)
             self.hub.unsubscribe(subscriber)
         return response
 

@@ -85,12 +85,12 @@ async def test_the_bots_board_waits_for_the_board_owed_before_it(
     await asyncio.sleep(0.2)
     assert not waiting.done(), "the bot's board waits for Alice's"
     order.out(match.id, ply)
-    await asyncio.wait_for(waiting, 1.0)
+    await asyncio.wait_for(waiting, 60)  # a limit only a hang reaches
     assert order.owed == {}
 
     order.changed(played.match)  # owed again; this time Alice's board never comes
     monkeypatch.setattr(bot.board_order, "BOARD_ORDER_WAIT", 0.2)
     started = asyncio.get_running_loop().time()
-    await asyncio.wait_for(order.wait(match.id, ply), 2.0)
+    await asyncio.wait_for(order.wait(match.id, ply), 60)  # a limit only a hang reaches
     assert asyncio.get_running_loop().time() - started >= 0.15, "it waited about BOARD_ORDER_WAIT"
     assert order.owed == {}, "given up on, so forgotten"

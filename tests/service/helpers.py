@@ -61,7 +61,7 @@ async def next_wakeup(service: Service) -> float | None:
     return min(times) if times else None
 
 
-async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+async def until(condition: Callable[[], bool], seconds: float = 60.0) -> None:
     """Wait until `condition()` holds (polling the event loop), failing after `seconds`."""
 
     async def poll() -> None:

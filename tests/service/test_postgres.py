@@ -6,7 +6,6 @@ Each test gets a fresh schema on the server `TESSERA_TEST_DATABASE_URL` names (s
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable
 from urllib.parse import urlsplit
 
@@ -76,8 +75,35 @@ async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
         await PostgresStore.open(postgres_url)
 
 
-async def wakes_after(store: PostgresStore, write: Awaitable[object], shards: Shards | None = None) -> int:
-    """How many wake-ups a listener hears after `write` (an awaitable) commits."""
+HANG = 60.0
+"""Seconds after which an awaited wake-up counts as never coming: only a real hang reaches it."""
+MINE = Shards(4096, frozenset({2749}))
+"""The listener's shards where a wake-up must NOT come: every schema on the server shares the NOTIFY channel
+(another xdist worker's or another checkout's tests write meanwhile), and no other test's guilds fall in this
+one (guild ids g with (g >> 22) % 4096 == 2749)."""
+MY_GUILD, OTHER_SHARDS_GUILD = 2749 << 22, 2750 << 22
+MARKER_GUILD = (2749 + 4096) << 22
+"""A guild of MINE that only the end marker writes to: told apart from the write before it."""
+_channels = iter(range(1000, 10**6))
+
+
+class Seen:
+    """A shard filter (`MINE`) that notes the guild of every NOTIFY the listener has looked at, in order."""
+
+    def __init__(self, shards: Shards) -> None:
+        self.shards = shards
+        self.guilds: list[int | None] = []
+
+    def owns(self, guild_id: int | None) -> bool:
+        self.guilds.append(guild_id)
+        return self.shards.owns(guild_id)
+
+    def sql_filter(self, column: str = "guild_id") -> str:
+        return self.shards.sql_filter(column)
+
+
+async def wakes_after(listening: PostgresStore, write: Awaitable[object]) -> int:
+    """How many wake-ups a listener hears after `write` (an awaitable) commits (at least one, or it hangs)."""
     heard = asyncio.Event()
     count = 0
 
@@ -86,14 +112,46 @@ async def wakes_after(store: PostgresStore, write: Awaitable[object], shards: Sh
         count += 1
         heard.set()
 
-    listener = asyncio.create_task(store.listen(wake, shards=shards))
+    listener = asyncio.create_task(listening.listen(wake))
     try:
-        await asyncio.wait_for(heard.wait(), 10)  # the wake-up every (re)connection gives
+        await asyncio.wait_for(heard.wait(), HANG)  # the wake-up every (re)connection gives
         heard.clear()
         await write
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(heard.wait(), 1)
+        await asyncio.wait_for(heard.wait(), HANG)
         return count - 1
+    finally:
+        listener.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await listener
+
+
+async def wakes_of_mine_after(
+    listening: PostgresStore, writing: PostgresStore, write: Awaitable[object]
+) -> int:
+    """How many wake-ups a listener of `MINE` hears from `write`, without waiting for one that should not
+    come: a challenge in MARKER_GUILD written after it marks the end, since NOTIFY arrives in commit order."""
+    seen = Seen(MINE)
+    connected = asyncio.Event()
+    count = 0
+
+    def wake() -> None:
+        nonlocal count
+        count += 1
+        connected.set()
+
+    listener = asyncio.create_task(listening.listen(wake, shards=seen))
+    try:
+        await asyncio.wait_for(connected.wait(), HANG)  # the wake-up every (re)connection gives
+        before = count
+        await write
+        await writing.insert_challenge("race", {}, MARKER_GUILD, next(_channels), 1, 2, 0.0, 60.0)
+
+        async def marker_seen() -> None:
+            while MARKER_GUILD not in seen.guilds:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(marker_seen(), HANG)
+        return count - before - 1  # the marker's own wake-up
     finally:
         listener.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -103,15 +161,17 @@ async def wakes_after(store: PostgresStore, write: Awaitable[object], shards: Sh
 async def test_another_processs_writes_wake_the_listener(postgres_url: str) -> None:
     listening, writing = await PostgresStore.open(postgres_url), await PostgresStore.open(postgres_url)
     try:
-        challenge = writing.insert_challenge("race", {}, 5 << 22, 1, 1, 2, 0.0, 60.0)
+        challenge = writing.insert_challenge("race", {}, MY_GUILD, next(_channels), 1, 2, 0.0, 60.0)
         assert await wakes_after(listening, challenge) >= 1
-        settings = writing.put_guild_settings(GuildSettings(7, 120.0, False, ()))
+        settings = writing.put_guild_settings(GuildSettings(MY_GUILD, 120.0, False, ()))
         assert await wakes_after(listening, settings) >= 1
-        # A guild whose shard the listener does not own wakes nobody (guild 5 << 22 is shard 1 of 2).
-        other = writing.insert_challenge("race", {}, 5 << 22, 2, 1, 2, 0.0, 60.0)
-        assert await wakes_after(listening, other, Shards(2, frozenset({0}))) == 0
-        theme = writing.set_guild_theme(7, "dark", 0.0)  # no clock moves: no wake-up
-        assert await wakes_after(listening, theme) == 0
+        # A guild whose shard the listener does not own wakes nobody.
+        other = writing.insert_challenge("race", {}, OTHER_SHARDS_GUILD, next(_channels), 1, 2, 0.0, 60.0)
+        assert await wakes_of_mine_after(listening, writing, other) == 0
+        theme = writing.set_guild_theme(MY_GUILD, "dark", 0.0)  # no clock moves: no wake-up
+        assert await wakes_of_mine_after(listening, writing, theme) == 0
+        settings = writing.put_guild_settings(GuildSettings(MY_GUILD, 60.0, False, ()))
+        assert await wakes_of_mine_after(listening, writing, settings) == 1, "the marker counts the others"
     finally:
         await listening.close()
         await writing.close()
