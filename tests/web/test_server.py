@@ -251,7 +251,9 @@ async def test_oauth_state_must_match(board: WebBoard, client: Any, caplog: pyte
 async def test_a_change_made_elsewhere_reaches_the_stream(
     service: Service, board: WebBoard, client: Any
 ) -> None:
-    """A move through the service (a /move in Discord, the bot) reaches an open event stream at once."""
+    """A move through the service (a /move in Discord, the bot) reaches an open event stream, pushed by the
+    service's match listener (how fast is bench/web_live.py's measure, not a test's: no test depends on the
+    machine's speed)."""
     match_id = await _start(service)
     token = match_token(SECRET, match_id)
     stream = await client.get(f"/api/m/{token}/events")
@@ -260,14 +262,11 @@ async def test_a_change_made_elsewhere_reaches_the_stream(
     await asyncio.sleep(0.05)
     match = await service.matches.get(match_id)
     move = clickable_moves(games.get("paint"), match.state)[0].notation
-    loop = asyncio.get_running_loop()
-    started = loop.time()
     await service.matches.play(match_id, match.seats[match.to_move].user_id, move)
     while True:
-        line = await asyncio.wait_for(stream.content.readline(), 1.0)
+        line = await asyncio.wait_for(stream.content.readline(), 60)  # only a hang reaches it
         if line.startswith(b"data: "):
             break
-    assert loop.time() - started < 1.0
     state = json.loads(line[6:])
     assert state["ply"] == 1 and state["moves"][0]["notation"] == move
     assert "clicks" not in state and "scene" not in state  # no private moves; nothing that never changes
