@@ -103,3 +103,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         sys.stderr.flush()
         sys.stdout.flush()
         os._exit(3)
+
+
+@pytest.fixture(autouse=True)
+def _web_switches_reset() -> Iterator[None]:
+    """The web board's link and Activity switches are process-wide (bot/views.py, set at start-up); a test
+    that turns them on must not leave them on for the next test of its process (xdist runs many files in
+    one process)."""
+    yield
+    from bot import views
+
+    views.set_board_link(None)
+    views.set_activity(None)
+    views._web_off.clear()

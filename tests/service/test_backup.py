@@ -49,7 +49,8 @@ async def test_a_backup_while_the_bot_holds_the_database_is_a_consistent_copy(
         assert Path(f"{database}-wal").stat().st_size > 0
         done = backup(tmp_path, url, "--to", str(tmp_path / "copy.sqlite3"))
         assert done.returncode == 0, done.stderr
-        assert "checked" in done.stdout and "3 matches" in done.stdout
+        matches = len(sqlite_tables(database)["matches"])
+        assert "checked" in done.stdout and f"{matches} matches" in done.stdout
         copy = tmp_path / "copy.sqlite3"
         assert sqlite_tables(copy) == sqlite_tables(database)
         assert lock_is_held(database), "the backup leaves the bot's lock alone"

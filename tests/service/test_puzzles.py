@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import bot.service.ai as ai
+import games
 from bot.service import Service
 from bot.service.ai import AIRunner, AnalysisPosition, Job
 from bot.service.errors import NoPuzzles, NotAPuzzleMove, PuzzleAnswered, UnknownGame
@@ -22,11 +23,21 @@ from bot.service.records import NewPuzzle
 from bot.service.shards import Shards
 from games.ai.puzzles import Examined, PuzzleBudget, examine
 from games.base import Seat
-from tests.games.test_puzzles import self_play
+from tests.games.test_puzzles import SMALL, self_play
 from tests.service.conftest import FakeClock
 from tests.service.helpers import ALICE, BOB, CAROL, GUILD, start_match
 
 DAY = 86_400.0
+
+
+def _opening_notations() -> list[str]:
+    rules = games.get(SMALL)
+    state = rules.new(2, {}, 0)
+    return [rules.notation(state, move) for move in rules.legal_moves(state)]
+
+
+WRONG, RIGHT = _opening_notations()[0], _opening_notations()[-1]
+"""Two opening moves of the small game: the made-up puzzles' solution, and another answer."""
 
 
 def puzzles_of(service: Service) -> Puzzles:
@@ -34,15 +45,15 @@ def puzzles_of(service: Service) -> Puzzles:
 
 
 async def stored_puzzle(service: Service, source: int = 1, ply: int = 0, mu: float = NEW_MU) -> int:
-    """A Connect Four puzzle: the first position, solution 'd' (made up: the service only compares)."""
-    rules = service.rules("connect_four")
+    """A puzzle of the small game: the first position, solution RIGHT (made up: the service only compares)."""
+    rules = service.rules(SMALL)
     new = NewPuzzle(
-        game="connect_four",
+        game=SMALL,
         options={},
         seats=2,
         position=rules.dump(rules.new(2, {}, 0)),
         mover=0,
-        solution=("d", "d"),
+        solution=(RIGHT, RIGHT),
         source_match=source,
         source_ply=ply,
         figures={"first_best": 0.9},
@@ -61,9 +72,9 @@ async def test_a_puzzle_is_shown_again_until_answered_then_the_next_one(service:
     shown = await puzzles.next(ALICE)
     assert shown.puzzle.id == first and shown.player is None
     assert (await puzzles.next(ALICE)).puzzle.id == first, "an unanswered puzzle is shown again"
-    await puzzles.answer(ALICE, first, "d")
+    await puzzles.answer(ALICE, first, RIGHT)
     assert (await puzzles.next(ALICE)).puzzle.id == second
-    await puzzles.answer(ALICE, second, "a")
+    await puzzles.answer(ALICE, second, WRONG)
     with pytest.raises(NoPuzzles):
         await puzzles.next(ALICE)
     assert (await puzzles.next(BOB)).puzzle.id == first, "another user starts at the beginning"
@@ -81,12 +92,12 @@ async def test_the_same_position_is_stored_once(service: Service) -> None:
 async def test_a_right_answer_grows_the_streak_and_a_wrong_one_resets_it(service: Service) -> None:
     puzzles = puzzles_of(service)
     ids = [await stored_puzzle(service, ply=ply) for ply in range(3)]
-    right = await puzzles.answer(ALICE, ids[0], "d")
+    right = await puzzles.answer(ALICE, ids[0], RIGHT)
     assert right.solved and right.after.streak == 1 and right.after.mu > right.before.mu == NEW_MU
-    again = await puzzles.answer(ALICE, ids[1], " d ")
+    again = await puzzles.answer(ALICE, ids[1], f" {RIGHT} ")  # spaces are ignored
     assert again.after.streak == again.after.best_streak == 2 and again.after.solved == 2
-    wrong = await puzzles.answer(ALICE, ids[2], "a")
-    assert not wrong.solved and wrong.move == "a" and wrong.puzzle.solution == ("d", "d")
+    wrong = await puzzles.answer(ALICE, ids[2], WRONG)
+    assert not wrong.solved and wrong.move == WRONG and wrong.puzzle.solution == (RIGHT, RIGHT)
     assert wrong.after.streak == 0 and wrong.after.best_streak == 2 and wrong.after.tried == 3
     assert wrong.after.mu < wrong.before.mu
     stored = await puzzles.player(ALICE)
@@ -102,9 +113,9 @@ async def test_a_puzzle_is_answered_once_and_an_illegal_move_uses_nothing(servic
     with pytest.raises(NotAPuzzleMove):
         await puzzles.answer(ALICE, puzzle, "z9")
     assert await puzzles.player(ALICE) is None
-    first = await puzzles.answer(ALICE, puzzle, "d")
+    first = await puzzles.answer(ALICE, puzzle, RIGHT)
     with pytest.raises(PuzzleAnswered):
-        await puzzles.answer(ALICE, puzzle, "d")
+        await puzzles.answer(ALICE, puzzle, RIGHT)
     assert await puzzles.player(ALICE) == first.after
 
 
@@ -112,7 +123,7 @@ async def test_answers_at_once_count_once(service: Service) -> None:
     puzzles = puzzles_of(service)
     puzzle = await stored_puzzle(service)
     results = await asyncio.gather(
-        *(puzzles.answer(CAROL, puzzle, "d") for _ in range(4)), return_exceptions=True
+        *(puzzles.answer(CAROL, puzzle, RIGHT) for _ in range(4)), return_exceptions=True
     )
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert all(isinstance(r, PuzzleAnswered) for r in results if isinstance(r, BaseException))
@@ -185,11 +196,11 @@ class InlineRunner(AIRunner):
 
 
 async def play_out(service: Service) -> int:
-    """A Connect Four match between Alice and Bob, played as the easy bot played it (seed 7 has puzzles)."""
-    match = await start_match(service, "connect_four", {})
+    """A match of the small game between Alice and Bob, played as the easy bot played it."""
+    match = await start_match(service, SMALL, {})
     view = await service.matches.get(match.id)
-    rules = service.rules("connect_four")
-    for _, notation in self_play("connect_four", view.seed):
+    rules = service.rules(SMALL)
+    for _, notation in self_play(SMALL, view.seed):
         view = await service.matches.get(match.id)
         if not view.is_active:
             break
@@ -233,7 +244,7 @@ async def test_an_unfinished_match_is_not_mined(service: Service) -> None:
     puzzles = puzzles_of(service)
     puzzles.start(runner, daily_every=None)
     try:
-        match = await start_match(service, "connect_four", {})
+        match = await start_match(service, SMALL, {})
         assert await puzzles.mine(match.id) == 0
         await puzzles.drain()
         assert runner.jobs == [] and await service.store.count_puzzles() == 0
