@@ -56,6 +56,11 @@ class BoardPosts:
             await self.board_sent(match.id, sent, open_at=open_ply(match))
         return sent
 
+    def board_lost(self, match_id: int, ply: int | None) -> None:
+        """A board of the match at `ply` could not be sent (its reply failed): the bot's board that waits for
+        it (`BoardOrder`) need not wait any longer."""
+        self.order.out(match_id, ply)
+
     async def board_sent(self, match_id: int, sent: discord.Message, *, open_at: int | None = None) -> None:
         """A board of the match was just sent (posted, or as an interaction reply): remember it as the newest
         and take the buttons off the board it supersedes, and off the requests it closes: every request not

@@ -118,7 +118,11 @@ async def send_board(interaction: Interaction, match: MatchView, message: BoardM
     if interaction.type is discord.InteractionType.component:
         await posts.post_board(match, message)
         return
-    sent = await interaction.followup.send(**message.send_kwargs(), wait=True)
+    try:
+        sent = await interaction.followup.send(**message.send_kwargs(), wait=True)
+    except BaseException:
+        posts.board_lost(match.id, open_ply(match))  # the bot's board, if it waits for this one, goes on
+        raise
     await posts.board_sent(match.id, sent, open_at=open_ply(match))
 
 
