@@ -382,7 +382,9 @@ async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, brows
     await frame.tap("polygon[data-i='30']")
     await _wait_ply(frame, 1)
     assert (await activity.service.matches.get(match_id)).ply == 1
-    assert await frame.get_attribute("#img", "href") != before, "the board image follows the move"
+    # the board image follows the move (its address changes once the page has drawn the new state)
+    changed = "b => document.getElementById('img').getAttribute('href') !== b"
+    await frame.wait_for_function(changed, arg=before)
     await page.wait_for_load_state("networkidle")  # the new image drawn before the picture is taken
     await page.screenshot(path=str(SCREENSHOTS / "activity-phone.png"))
     assert page.errors == []

@@ -259,8 +259,9 @@ async def test_phone_viewport(site: Site, browser: Any) -> None:
     await page.click("button[data-piece='I3']")
     await page.tap("polygon[data-i='30']")
     await _wait_ply(page, 1)
-    after = await page.get_attribute("#img", "href")
-    assert after != before, "the board image follows the move"
+    # the board image follows the move (its address changes once the page has drawn the new state)
+    changed = "b => document.getElementById('img').getAttribute('href') !== b"
+    await page.wait_for_function(changed, arg=before)
     await page.wait_for_load_state("networkidle")  # the new image drawn before the picture is taken
     await page.screenshot(path=str(SCREENSHOTS / "phone-tilingking.png"), full_page=True)
 
