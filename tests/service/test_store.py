@@ -239,3 +239,15 @@ async def test_requests_change_only_at_the_expected_ply_and_merge(service: Servi
     await service.matches.play(match.id, ALICE, "1")
     row = await store.get_match(match.id)
     assert row is not None and (row.abort_votes, row.takeback) == ((), None), "a move clears them"
+
+
+def test_a_dialect_must_supply_its_connection_methods() -> None:
+    """The written-once store is abstract: a dialect that forgets how to read, write or recognise a taken
+    channel cannot be made (instead of failing on the first query)."""
+    from bot.service.store.sql import SqlStore
+
+    class Incomplete(SqlStore):
+        KIND = "sqlite"
+
+    with pytest.raises(TypeError, match=r"_channel_taken.*_fetch.*_transaction"):
+        Incomplete()  # type: ignore[abstract]

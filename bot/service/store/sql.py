@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Protocol
@@ -134,8 +135,9 @@ def _challenge(r: Row, json_value: Callable[[Any], Any]) -> Challenge:
     )
 
 
-class SqlStore:
-    """`MatchStore` over SQL; a subclass per database supplies the dialect (see the module doc)."""
+class SqlStore(ABC):
+    """`MatchStore` over SQL; a subclass per database supplies the dialect (see the module doc): the three
+    abstract methods below, which a subclass must define (Python refuses to make a store without them)."""
 
     KIND: ClassVar[Kind]
     MATCH_BATCH: ClassVar[int] = 500
@@ -177,17 +179,17 @@ class SqlStore:
         return f"{column} IN ({','.join('?' * len(values))})", list(values)
 
     @staticmethod
+    @abstractmethod
     def _channel_taken(error: Exception) -> bool:
         """Whether a failed insert of a match broke the one-active-match-per-channel index."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def _fetch(self, sql: str, *params: Any) -> Sequence[Row]:
         """The rows of a read outside any write transaction."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _transaction(self) -> AbstractAsyncContextManager[Tx]:
         """One write transaction, committed at the end of the block (rolled back on an exception)."""
-        raise NotImplementedError
 
     async def _write(self, sql: str, *params: Any) -> int:
         """One write in a transaction of its own; the rows it changed."""
@@ -201,6 +203,7 @@ class SqlStore:
 
     async def _lock_ratings(self, tx: Tx, game: str) -> None:
         """Rate the matches of one game one at a time (nothing to do where a write holds the database)."""
+        return None  # a hook: PostgreSQL takes an advisory lock here
 
     async def _fetchone(self, sql: str, *params: Any) -> Row | None:
         rows = await self._fetch(sql, *params)
@@ -215,6 +218,7 @@ class SqlStore:
         matches: Callable[[MatchChange], None] | None = None,
     ) -> None:
         """Nothing to hear where one process is all there is (see `MatchStore.listen`)."""
+        return None  # a hook: PostgreSQL listens for NOTIFY here
 
     # ------------------------------------------------------------------------------------------- meta
 
