@@ -142,6 +142,22 @@ def _board_worker(sock: socket.socket) -> None:
         return
 
 
+def loop_watches_sockets(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether `loop` can watch sockets (`add_reader`), which feeding the board processes needs; Windows'
+    proactor loop cannot."""
+    left, right = socket.socketpair()
+    try:
+        loop.add_reader(left.fileno(), lambda: None)
+    except NotImplementedError:
+        return False
+    else:
+        loop.remove_reader(left.fileno())
+        return True
+    finally:
+        left.close()
+        right.close()
+
+
 class _Worker:
     """One board process: the bot's end of its socket (non-blocking), what has come in of its next message
     and is still to go out of a request, whether it is warm, and the job it is drawing."""
@@ -216,7 +232,7 @@ class BoardProcesses:
         if len(self._waiting) > len(self._idle) + starting and len(self._workers) < self.most:
             try:
                 self._spawn()
-            except (OSError, RuntimeError, NotImplementedError) as error:
+            except (OSError, RuntimeError) as error:
                 self._break(error)
                 return
         while self._idle and self._waiting:
@@ -410,6 +426,8 @@ class Drawing:
         max_waiting: int = MAX_WAITING_REPLAYS,
     ) -> None:
         self.board_processes = board_processes
+        self._loop_asked = False
+        """Whether the event loop was asked once if it can feed board processes (`loop_watches_sockets`)."""
         self.board_workers = max(1, board_workers or min(os.cpu_count() or 1, BOARD_WORKERS))
         self._board_pool: BoardProcesses | None = None
         self._board_threads = ThreadPoolExecutor(board_threads, thread_name_prefix="tessera-board")
@@ -432,16 +450,26 @@ class Drawing:
     def start(self) -> None:
         """Start the board processes now (they warm up in the background), so the first move does not wait
         for them. Called inside the running event loop, which feeds them."""
-        if not self.board_processes:
+        if not self._processes_usable():
             return
         try:
             self._board_executor().start_all()
-        except (OSError, RuntimeError, NotImplementedError):  # NotImplementedError: a loop without add_reader
+        except (OSError, RuntimeError):
             log.warning("could not start the board processes; boards are drawn on threads", exc_info=True)
             self.board_processes = False
             pool, self._board_pool = self._board_pool, None
             if pool is not None:
                 pool.terminate(BrokenProcessPool("the board processes could not start"))
+
+    def _processes_usable(self) -> bool:
+        """Whether boards go to the board processes: they are wanted, and the running loop can feed them
+        (asked once; a loop that cannot, Windows' proactor, draws every board on the threads)."""
+        if self.board_processes and not self._loop_asked:
+            self._loop_asked = True
+            if not loop_watches_sockets(asyncio.get_running_loop()):
+                log.warning("this event loop cannot watch sockets; boards are drawn on threads")
+                self.board_processes = False
+        return self.board_processes
 
     def _board_executor(self) -> BoardProcesses:
         if self._board_pool is None:
@@ -454,13 +482,11 @@ class Drawing:
         if self._closed:
             raise RuntimeError("the drawing pools are closed")
         loop = asyncio.get_running_loop()
-        if self.board_processes:
+        if self._processes_usable():
             try:
                 return await self._board_executor().submit(function, *args)
-            except (BrokenProcessPool, OSError, NotImplementedError) as error:
+            except (BrokenProcessPool, OSError) as error:
                 log.warning("a board process failed (%r); drawing this board on a thread", error)
-                if isinstance(error.__cause__ or error, NotImplementedError):  # a loop without add_reader
-                    self.board_processes = False
                 pool, self._board_pool = self._board_pool, None
                 if pool is not None:
                     pool.terminate(BrokenProcessPool("the board processes were stopped after a failure"))
