@@ -27,7 +27,7 @@ from bot.service.options import (
     parse_options_text,
     suggest_options,
 )
-from bot.service.records import AI_LEVELS, Challenge
+from bot.service.records import AI_LEVELS, Challenge, MatchView
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, activity_on, button, launch_activity, view_of
 from bot.web.activity import remember_launch
 from cogs import GAME_CHOICES, game_name
@@ -434,6 +434,18 @@ class Play(ButtonCog):
         lines.append(tr("Accept or decline {when}.", when=f"<t:{int(challenge.expires_at)}:R>"))
         return "\n".join(lines)
 
+    def accepted_text(self, challenge: Challenge, match: MatchView, tr: Tr = ENGLISH) -> str:
+        """The challenge message once accepted (here or in the Activity): who challenged whom, the match."""
+        if match.channel_id != challenge.channel_id:
+            accepted = tr(
+                "Accepted: match #{match_id} in {channel}.",
+                match_id=match.id,
+                channel=f"<#{match.channel_id}>",
+            )
+        else:
+            accepted = tr("Accepted: match #{match_id}.", match_id=match.id)
+        return f"{self.challenge_text(challenge, tr).splitlines()[0]}\n{accepted}"
+
     @staticmethod
     def challenge_view(challenge: Challenge, *, thread: bool, tr: Tr = ENGLISH) -> discord.ui.View:
         arg = "thread" if thread else ""
@@ -466,17 +478,8 @@ class Play(ButtonCog):
                 await delete_thread(self.bot, thread_id)
                 raise
             interaction.extras["match_id"] = match.id
-            if match.channel_id != challenge.channel_id:
-                accepted = public(
-                    "Accepted: match #{match_id} in {channel}.",
-                    match_id=match.id,
-                    channel=f"<#{match.channel_id}>",
-                )
-            else:
-                accepted = public("Accepted: match #{match_id}.", match_id=match.id)
             await interaction.edit_original_response(
-                content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
-                view=None,
+                content=self.accepted_text(challenge, match, public), view=None
             )
             await post_start(parts, match, viewer=interaction.user.id)
 

@@ -80,9 +80,17 @@ class DiscordPoster:
             await self.started(result)
 
     async def started(self, match: MatchView) -> None:
-        """The first board of a match started elsewhere (the Activity), as /play's accept posts it."""
+        """The first board of a match started elsewhere (the Activity), as /play's accept posts it; a
+        challenge accepted there has its message say so and lose its buttons, as its Accept button does."""
         parts = self.parts
         tr = await parts.looks.public_tr(match.guild_id)
+        challenge = await parts.service.challenges.of_match(match.id)
+        posted = await parts.service.messages.challenge_message(challenge.id) if challenge else None
+        if challenge is not None and posted is not None:
+            text = self.bot.get_cog("Play").accepted_text(challenge, match, tr)
+            await parts.channels.edit_posted(
+                posted, content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
         message = await parts.boards.board(match, headline=tr("The match begins."), tr=tr)
         await parts.posts.post_board(match, message)
 

@@ -225,3 +225,55 @@ async def _wait_for(predicate: Any, timeout: float = 5.0) -> None:
     while not predicate():
         assert loop.time() < end, "nothing came"
         await asyncio.sleep(0.05)
+
+
+async def test_a_challenge_accepted_in_the_activity_updates_its_message_in_the_channel(
+    world: Any, activity: None
+) -> None:
+    """A /play challenge accepted inside the Activity: its message in the channel says it was accepted and
+    loses its buttons, as its Accept button leaves it, and the match's first board follows."""
+    bot = world.env.bot
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    board = WebBoard(
+        bot.runtime.service,
+        secret=SECRET,
+        base_url=BASE,
+        client_id=str(bot.user.id),
+        client_secret="activity-secret",
+        announce=serve.announcer(bot),
+        activity=True,
+        rest=_Instances(world.guild.id, frozenset({world.bob.id})),
+    )
+    await board.start("127.0.0.1", port)
+    try:
+        asked = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
+        message_id = asked.response.id
+        challenge_id = (await board.service.challenges.pending(world.channel.id))[0].id
+        posted = len(boards(world.channel))
+        cookie = board.signer.session_cookie(world.bob.id, "bob", "en")
+        headers = {SESSION_HEADER: cookie, "X-CSRF-Token": board.signer.session(cookie).csrf}  # type: ignore[union-attr]
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(
+                f"http://127.0.0.1:{port}/api/activity/accept",
+                json={"challenge_id": challenge_id},
+                headers=headers,
+            ) as answer,
+        ):
+            accepted = await answer.json()
+        assert accepted["ok"], accepted
+        match_id = accepted["match"]["id"]
+        await _wait_for(lambda: len(boards(world.channel)) > posted)
+
+        def challenge_message() -> Any:
+            return next(m for m in world.channel.history() if m.id == message_id)
+
+        await _wait_for(lambda: f"Accepted: match #{match_id}." in challenge_message().content)
+        assert challenge_message().content.startswith(
+            f"<@{world.bob.id}>, <@{world.alice.id}> challenges you"
+        )
+        assert button_labels(challenge_message()) == []
+    finally:
+        await board.close()

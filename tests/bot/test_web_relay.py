@@ -298,3 +298,17 @@ async def test_a_takeback_declined_or_an_abort_withdrawn_in_a_web_process_closes
     said = f"<@{world.alice.id}> withdrew their abort request."
     await _wait_for(lambda: said in _by_id(world, vote.id).content)
     assert button_labels(_by_id(world, vote.id)) == []
+
+
+async def test_a_challenge_accepted_in_a_web_process_updates_its_message(
+    world: Any, web_process: Service, simcord_bot: Any
+) -> None:
+    """Accepted in the Activity of a web process of its own: the challenge message in the channel says so
+    and loses its buttons, and the first board follows."""
+    asked = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
+    challenge = (await web_process.challenges.pending(world.channel.id))[0]
+    web_process.challenges.now = simcord_bot.runtime.service.now  # SimCord's clock made the challenge
+    match = await web_process.challenges.accept(challenge.id, world.bob.id)
+    await _wait_for(lambda: f"Accepted: match #{match.id}." in _by_id(world, asked.response.id).content)
+    assert button_labels(_by_id(world, asked.response.id)) == []
+    await _wait_for(lambda: any("The match begins." in b.content for b in boards(world.channel)))

@@ -615,6 +615,10 @@ class MatchStore(Protocol):
     ) -> Challenge: ...
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None: ...
+    async def challenge_of_match(self, match_id: int) -> Challenge | None:
+        """The challenge whose acceptance started the match, None if it started otherwise."""
+        ...
+
     async def set_challenge_status(
         self,
         challenge_id: int,

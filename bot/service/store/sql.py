@@ -591,6 +591,10 @@ class SqlStore(ABC):
         row = await self._fetchone("SELECT * FROM challenges WHERE id = ?", challenge_id)
         return None if row is None else _challenge(row, self.json_value)
 
+    async def challenge_of_match(self, match_id: int) -> Challenge | None:
+        row = await self._fetchone("SELECT * FROM challenges WHERE match_id = ?", match_id)
+        return None if row is None else _challenge(row, self.json_value)
+
     async def set_challenge_status(
         self,
         challenge_id: int,
