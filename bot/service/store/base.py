@@ -484,6 +484,14 @@ class MatchStore(Protocol):
         ...
 
     async def put_meta(self, key: str, value: str) -> None: ...
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        """Every value whose key starts with `prefix` (no `%` or `_` in it), by key."""
+        ...
+
+    async def delete_meta(self, key: str, value: str | None = None) -> bool:
+        """Delete a value (only while it is still `value`, if given: another process may have written it
+        again since it was read); whether a row went."""
+        ...
 
     # ------------------------------------------------------------------------------------------- matches
 

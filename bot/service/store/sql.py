@@ -234,6 +234,15 @@ class SqlStore(ABC):
             value,
         )
 
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        rows = await self._fetch("SELECT key, value FROM meta WHERE key LIKE ?", prefix + "%")
+        return {str(r["key"]): str(r["value"]) for r in rows}
+
+    async def delete_meta(self, key: str, value: str | None = None) -> bool:
+        if value is None:
+            return await self._write("DELETE FROM meta WHERE key = ?", key) > 0
+        return await self._write("DELETE FROM meta WHERE key = ? AND value = ?", key, value) > 0
+
     # ---------------------------------------------------------------------------------------- matches
 
     async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Row]]:
