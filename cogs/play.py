@@ -22,9 +22,8 @@ from bot.replies import UserError, report_error
 from bot.service.options import (
     SEAT_CHOICES,
     MatchOptions,
-    OptionsTextError,
+    given_options,
     host_given,
-    parse_options_text,
     suggest_options,
 )
 from bot.service.records import AI_LEVELS, Challenge, MatchView
@@ -192,7 +191,7 @@ class Play(ButtonCog):
                     most=rules.seats.stop - 1,
                 )
             )
-        given = self._given_options(game, options, lobby=lobby)
+        given = given_options(rules, options)
         if first is not None and lobby:
             raise UserError(Text("Seats in a lobby are drawn at random; leave `first` out."))
         given.update(host_given(rules, rated=rated, turn_timeout=turn_timeout, first=first))
@@ -332,29 +331,6 @@ class Play(ButtonCog):
             await self._play_bot(interaction, game, {}, DEFAULT_LEVEL, in_thread)
             return
         await self._challenge(interaction, game, {}, opponent_id, thread=in_thread, picked=True)
-
-    def _given_options(self, game: str, text: str | None, *, lobby: bool) -> dict[str, Any]:
-        """The game's options typed in `options`; the host's own options have their own fields."""
-        if not text:
-            return {}
-        try:
-            given: dict[str, Any] = dict(parse_options_text(text))
-        except OptionsTextError as error:
-            raise UserError(Text("{problem}.", problem=error.args[0])) from None
-        rules = service_of(self.bot).rules(game)
-        own = {o.name for o in rules.options}
-        for name in given:
-            if name not in own:
-                known = ", ".join(sorted(own)) or "none"
-                raise UserError(
-                    Text(
-                        "`{name}` is not an option of {game}. Its options are: {known}.",
-                        name=name,
-                        game=rules.name,
-                        known=known,
-                    )
-                )
-        return given
 
     @play.autocomplete("options")
     async def options_autocomplete(

@@ -40,7 +40,7 @@ import games
 from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import ServiceError
-from bot.service.options import OptionsTextError, parse_options_text
+from bot.service.options import given_options
 from bot.service.records import AI_LEVELS
 from bot.web.security import WEB_DIR, Session, basic_auth, match_token
 from games.texts import N_
@@ -387,19 +387,9 @@ class Activity:
         if not isinstance(game, str) or game not in games.GAME_IDS or not isinstance(text, str):
             raise web.HTTPBadRequest(text="game must be one of " + ", ".join(games.GAME_IDS))
         try:
-            given: dict[str, Any] = dict(parse_options_text(text)) if text.strip() else {}
-        except OptionsTextError as error:
-            return web.json_response({"ok": False, "error": str(error.args[0])}, status=409)
-        own = {o.name for o in service.matches.rules(game).options}
-        unknown = sorted(set(given) - own)
-        if unknown:
-            message = tr(
-                "`{name}` is not an option of {game}. Its options are: {known}.",
-                name=unknown[0],
-                game=service.matches.rules(game).name,
-                known=", ".join(sorted(own)) or "none",
-            )
-            return web.json_response({"ok": False, "error": message}, status=409)
+            given = given_options(service.matches.rules(game), text)
+        except ServiceError as error:
+            return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
         try:
             if opponent == "bot":
                 assert self.board.client_id is not None
