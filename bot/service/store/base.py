@@ -807,8 +807,23 @@ class MatchStore(Protocol):
 
     # ---------------------------------------------------------------------------- puzzles (schema 12)
 
-    async def claim_puzzle_mining(self, match_id: int, now: float) -> bool:
-        """True once per match: whoever claims it mines its puzzles (across processes and restarts)."""
+    async def claim_puzzle_mining(
+        self, match_id: int, now: float, *, stale_before: float | None = None
+    ) -> bool:
+        """True once per match: whoever claims it mines its puzzles (across processes and restarts). A claim
+        whose mining never finished (`finish_puzzle_mining`) and was made before `stale_before` may be
+        claimed again: its process died or was stopped while mining."""
+        ...
+
+    async def finish_puzzle_mining(self, match_id: int, now: float) -> None:
+        """The claimed match's mining is over: it is never claimed again."""
+        ...
+
+    async def unmined_matches(
+        self, stale_before: float, *, limit: int, shards: ShardFilter | None = None
+    ) -> list[int]:
+        """Finished matches (oldest first, at most `limit`) never claimed for mining, or whose claim made
+        before `stale_before` never finished: the sweep's work."""
         ...
 
     async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:

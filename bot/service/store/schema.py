@@ -558,6 +558,19 @@ MIGRATIONS: tuple[Step, ...] = (
             last_day TEXT
         )""",
     ),
+    (
+        # A mining claim is finished (a row here) once the match's puzzles are stored: a claim left open (its
+        # process stopped while mining) is taken again by the sweep after a lease (bot/service/puzzles.py).
+        # Claims made before this table count as finished (no backlog of matches mined twice). Every
+        # statement may run again on a database that has it. (SQLite parses an upsert after a SELECT only
+        # with a WHERE.)
+        """CREATE TABLE IF NOT EXISTS puzzle_mining_done (
+            match_id {BIGINT} PRIMARY KEY,
+            done_at {REAL} NOT NULL
+        )""",
+        """INSERT INTO puzzle_mining_done (match_id, done_at) SELECT match_id, claimed_at FROM puzzle_mined
+            WHERE 1 = 1 ON CONFLICT (match_id) DO NOTHING""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 RECOUNT_RESIGNATION_PLIES = 7
