@@ -255,7 +255,9 @@ async def test_an_unfinished_match_is_not_mined(service: Service) -> None:
 BUDGET = PuzzleBudget(first=100, second=200, rival=100)
 
 
-async def test_matches_that_ended_while_nobody_mined_are_swept_once_across_processes(service: Service) -> None:
+async def test_matches_that_ended_while_nobody_mined_are_swept_once_across_processes(
+    service: Service,
+) -> None:
     """Matches that finished while no process mined them (the bot was down) are mined by the sweep; two
     processes sweeping at once mine each match once (the claim), and a later sweep finds nothing to do."""
     ended = [await play_out(service) for _ in range(3)]
