@@ -94,11 +94,22 @@ class BoardPosts:
         """A request message lost its buttons by its own answer: nothing to take off later."""
         self.open_requests.get(match_id, {}).pop(message_id, None)
 
-    async def close_requests(self, match_id: int, kind: str, *, keep: int | None = None) -> None:
+    async def close_requests(
+        self, match_id: int, kind: str, *, keep: int | None = None, content: str | None = None
+    ) -> None:
         """Take the buttons off every message of the match that shows a request of `kind`, but `keep` (a
-        message id): the request was answered, or is shown again in a newer message."""
+        message id): the request was answered, or is shown again in a newer message. With `content`, each
+        such message is reworded too (how the request was closed, as its own button would have said)."""
         requests = self.open_requests.get(match_id, {})
         for message_id, request in list(requests.items()):
             if request.kind == kind and message_id != keep:
                 del requests[message_id]
-                await self.channels.remove_buttons(request.message)
+                if content is None:
+                    await self.channels.remove_buttons(request.message)
+                else:
+                    await self.channels.edit_posted(
+                        request.message,
+                        content=content,
+                        view=None,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )

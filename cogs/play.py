@@ -22,12 +22,11 @@ from bot.replies import UserError, report_error
 from bot.service.options import (
     SEAT_CHOICES,
     MatchOptions,
-    OptionsTextError,
+    given_options,
     host_given,
-    parse_options_text,
     suggest_options,
 )
-from bot.service.records import AI_LEVELS, Challenge
+from bot.service.records import AI_LEVELS, Challenge, MatchView
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, activity_on, button, launch_activity, view_of
 from bot.web.activity import remember_launch
 from cogs import GAME_CHOICES, game_name
@@ -192,7 +191,7 @@ class Play(ButtonCog):
                     most=rules.seats.stop - 1,
                 )
             )
-        given = self._given_options(game, options, lobby=lobby)
+        given = given_options(rules, options)
         if first is not None and lobby:
             raise UserError(Text("Seats in a lobby are drawn at random; leave `first` out."))
         given.update(host_given(rules, rated=rated, turn_timeout=turn_timeout, first=first))
@@ -333,29 +332,6 @@ class Play(ButtonCog):
             return
         await self._challenge(interaction, game, {}, opponent_id, thread=in_thread, picked=True)
 
-    def _given_options(self, game: str, text: str | None, *, lobby: bool) -> dict[str, Any]:
-        """The game's options typed in `options`; the host's own options have their own fields."""
-        if not text:
-            return {}
-        try:
-            given: dict[str, Any] = dict(parse_options_text(text))
-        except OptionsTextError as error:
-            raise UserError(Text("{problem}.", problem=error.args[0])) from None
-        rules = service_of(self.bot).rules(game)
-        own = {o.name for o in rules.options}
-        for name in given:
-            if name not in own:
-                known = ", ".join(sorted(own)) or "none"
-                raise UserError(
-                    Text(
-                        "`{name}` is not an option of {game}. Its options are: {known}.",
-                        name=name,
-                        game=rules.name,
-                        known=known,
-                    )
-                )
-        return given
-
     @play.autocomplete("options")
     async def options_autocomplete(
         self, interaction: Interaction, current: str
@@ -434,6 +410,18 @@ class Play(ButtonCog):
         lines.append(tr("Accept or decline {when}.", when=f"<t:{int(challenge.expires_at)}:R>"))
         return "\n".join(lines)
 
+    def accepted_text(self, challenge: Challenge, match: MatchView, tr: Tr = ENGLISH) -> str:
+        """The challenge message once accepted (here or in the Activity): who challenged whom, the match."""
+        if match.channel_id != challenge.channel_id:
+            accepted = tr(
+                "Accepted: match #{match_id} in {channel}.",
+                match_id=match.id,
+                channel=f"<#{match.channel_id}>",
+            )
+        else:
+            accepted = tr("Accepted: match #{match_id}.", match_id=match.id)
+        return f"{self.challenge_text(challenge, tr).splitlines()[0]}\n{accepted}"
+
     @staticmethod
     def challenge_view(challenge: Challenge, *, thread: bool, tr: Tr = ENGLISH) -> discord.ui.View:
         arg = "thread" if thread else ""
@@ -466,17 +454,8 @@ class Play(ButtonCog):
                 await delete_thread(self.bot, thread_id)
                 raise
             interaction.extras["match_id"] = match.id
-            if match.channel_id != challenge.channel_id:
-                accepted = public(
-                    "Accepted: match #{match_id} in {channel}.",
-                    match_id=match.id,
-                    channel=f"<#{match.channel_id}>",
-                )
-            else:
-                accepted = public("Accepted: match #{match_id}.", match_id=match.id)
             await interaction.edit_original_response(
-                content=f"{self.challenge_text(challenge, public).splitlines()[0]}\n{accepted}",
-                view=None,
+                content=self.accepted_text(challenge, match, public), view=None
             )
             await post_start(parts, match, viewer=interaction.user.id)
 

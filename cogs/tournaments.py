@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.i18n import Tr, for_user
 from bot.replies import UserError
+from bot.service.options import given_options
 from bot.service.tournaments import texts
 from bot.service.tournaments.model import DeadlineRule, Format, Settings, Status, Tournament
 from bot.service.tournaments.standings import compute
@@ -27,7 +28,7 @@ from cogs.common import (
     parts_of,
     service_of,
 )
-from cogs.play import TIMEOUT_CHOICES, Play
+from cogs.play import TIMEOUT_CHOICES
 from games.texts import N_, Text
 
 FORMAT_WORDS = {
@@ -135,8 +136,7 @@ class Tournaments(commands.Cog):
         double: bool = False,
     ) -> None:
         service = service_of(interaction)
-        play = self.bot.get_cog("Play")
-        given = play._given_options(game, options, lobby=False) if isinstance(play, Play) else {}
+        given = given_options(service.rules(game), options)
         now = service.now()
         settings = Settings(
             game,

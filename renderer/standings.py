@@ -174,7 +174,8 @@ def podium_png(
     translations: Translations | None = None,
 ) -> bytes:
     """The podium: places 1 to 3 on steps (2nd left, 1st centre, 3rd right), each with the name and points
-    above it; players sharing a place share its step (names one under the other)."""
+    above it; players sharing a place share its step (names one under the other; more than three: the first
+    two and how many more share it)."""
     chosen = get_theme(theme)
     words = _words(translations)
     k = width / WIDTH
@@ -210,8 +211,22 @@ def podium_png(
         cx = left + step_w / 2
         draw_text(img, cx, (top + floor) / 2, str(place), round(48 * k), chosen.ink, "mc")
         standing = [r for r in rows if r.place == place]
+        shown = standing if len(standing) <= 3 else standing[:2]
         y = top - round(10 * k)
-        for row in reversed(standing[:3]):
+        if len(standing) > len(shown):
+            more = len(standing) - len(shown)
+            text = words.ngettext("…and {count} more player", "…and {count} more players", more)
+            draw_text(
+                img,
+                cx,
+                y,
+                fit_text(text.format(count=more), points_px, step_w),
+                points_px,
+                chosen.muted,
+                "mb",
+            )
+            y -= round(34 * k)
+        for row in reversed(shown):
             points = words.gettext(N_("Points: {points}")).format(points=number(row.points))
             draw_text(img, cx, y, points, points_px, chosen.muted, "mb")
             y -= round(26 * k)

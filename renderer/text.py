@@ -183,7 +183,10 @@ _QUALIFIED_NAME = re.compile(r"(?P<name>.*\S) \((?P<qualifier>[^()]+)\)")
 
 def with_role(name: str, role: object) -> str:
     """A name with its role: "Alice (Black)". A name that already ends in a bracket shares it, so the bot
-    reads "Tessera (easy, Black)", not "Tessera (easy) (Black)"."""
+    reads "Tessera (easy, Black)", not "Tessera (easy) (Black)"; a name that is its role (a puzzle names the
+    seats by their roles) is not repeated: "White", not "White (White)"."""
+    if name == word(role):
+        return name
     qualified = _QUALIFIED_NAME.fullmatch(name)
     if qualified is None:
         return text("name.with_role", name=name, role=role)

@@ -320,16 +320,22 @@
   const narrow = window.matchMedia("(max-width: 760px)");
   narrow.addEventListener("change", () => { if (S) { buildOverlay(); showImage(); } });
 
-  // On a phone the board fills the width: the view is cropped to the cells (the players, the status and
-  // the scores are in the page beside it anyway); elsewhere the whole image, exactly as in Discord.
+  // On a phone the board fills the width: the view is cropped to the cells and the coordinates drawn beside
+  // them (the players, the status and the scores are in the page beside it anyway); elsewhere the whole
+  // image, exactly as in Discord. The drawers write coordinates within 30 px of the cells (at the image's
+  // 960 px): row letters left and right of hexagon and triangle rows, ranks left of and files below square
+  // boards (renderer/canvas.py's SquareLayout, renderer/tilingking.py); nothing above the cells but a
+  // square board's frame, and the side panel 27 px right of a square board. Margins at 960 px:
+  const CROP = { left: 32, right: 24, top: 10, bottom: 32 };
   function viewBox(sc) {
     if (!narrow.matches || !sc.cells.length) return [0, 0, sc.width, sc.height];
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const flat of sc.cells) for (let k = 0; k < flat.length; k += 2) {
       x0 = Math.min(x0, flat[k]); x1 = Math.max(x1, flat[k]); y0 = Math.min(y0, flat[k + 1]); y1 = Math.max(y1, flat[k + 1]);
     }
-    const pad = 0.03 * Math.max(x1 - x0, y1 - y0);
-    return [x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad];
+    const k = sc.width / 960;
+    const left = Math.max(0, x0 - CROP.left * k), top = Math.max(0, y0 - CROP.top * k);
+    return [left, top, Math.min(sc.width, x1 + CROP.right * k) - left, Math.min(sc.height, y1 + CROP.bottom * k) - top];
   }
 
   function buildOverlay() {

@@ -103,6 +103,10 @@ class Challenges:
             raise UnknownChallenge(challenge_id=challenge_id)
         return challenge
 
+    async def of_match(self, match_id: int) -> Challenge | None:
+        """The challenge whose acceptance started the match (None: it started otherwise), for its message."""
+        return await self.store.challenge_of_match(match_id)
+
     async def pending(self, channel_id: int | None = None) -> list[Challenge]:
         return await self.store.pending_challenges(channel_id)
 

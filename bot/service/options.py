@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot.service.errors import ServiceError
 from games.base import Option, Rules, resolve_options
 from games.texts import N_, Text
 
@@ -152,6 +153,34 @@ def parse_options_text(text: str) -> dict[str, str]:
             raise OptionsTextError(Text("{name} is given twice", name=name))
         found[name] = value
     return found
+
+
+class BadOptionsText(ServiceError):
+    """Options text that is not ``name=value`` pairs; `problem` says what to type."""
+
+    template = N_("{problem}.")
+
+
+class UnknownOption(ServiceError):
+    template = N_("`{name}` is not an option of {game}. Its options are: {known}.")
+
+
+def given_options(rules: Rules[Any, Any], text: str | None) -> dict[str, Any]:
+    """The game's own options typed as ``name=value`` pairs, the one reading of every place that takes them
+    (/play's and /tournament create's `options`, the Activity's form; the host's own options have fields of
+    their own): BadOptionsText if the text is not such pairs, UnknownOption for a name the game has not
+    (the first, as typed). The values are checked later, with the rest of the options (`resolve`)."""
+    if not text or not text.strip():
+        return {}
+    try:
+        given: dict[str, Any] = dict(parse_options_text(text))
+    except OptionsTextError as error:
+        raise BadOptionsText(problem=error.args[0]) from None
+    own = {o.name for o in rules.options}
+    unknown = next((name for name in given if name not in own), None)
+    if unknown is not None:
+        raise UnknownOption(name=unknown, game=rules.name, known=", ".join(sorted(own)) or "none")
+    return given
 
 
 def _values_of(spec: Option) -> list[str]:

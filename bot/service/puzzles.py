@@ -4,9 +4,13 @@ to players with a puzzle rating and a streak, and posted daily in the channel a 
 - Mining: when a match this process ends is finished (not aborted), it is claimed once in the store
   (`claim_puzzle_mining`: one process, once, even across restarts) and mined in the AI pool at the lowest
   priority (`Job.PUZZLE`, one position per job; the bot's moves have slots of their own, hints and analyses
-  go first), one match at a time. Each puzzle found is stored with its solution line and figures; its source
-  match and ply are kept only so a position is stored once, and are never shown. Nothing about players is
-  stored with a puzzle.
+  go first), one match at a time; the claim is marked finished after (`finish_puzzle_mining`). Each puzzle
+  found is stored with its solution line and figures; its source match and ply are kept only so a position
+  is stored once, and are never shown. Nothing about players is stored with a puzzle.
+- The sweep (`sweep`, at start-up and every `SWEEP_EVERY` seconds, below the live mining): finished
+  matches nobody claimed (they ended while no process mined: the bot was down, or mining was off), and
+  claims never finished after `MINING_LEASE` seconds (the process stopped while mining), of this process's
+  shards, oldest first, each claimed as above (so two processes never mine one match twice at once).
 - Serving: `next` gives the user's unanswered puzzle again, or a new one (never shown to them before) whose
   rating is nearest theirs. `answer` takes a move in notation: a move that is not legal is refused without
   using up the puzzle; a legal one is right if it is the solution. The user's puzzle rating and the puzzle's
@@ -39,6 +43,7 @@ from bot.service.records import (
     DailyPuzzleChannel,
     Finished,
     MatchStatus,
+    MatchView,
     NewPuzzle,
     PuzzlePlayer,
     PuzzleRecord,
@@ -54,9 +59,21 @@ _MODEL = PlackettLuce()
 
 DAILY_CHECK_EVERY = 600.0
 """Seconds between two looks for servers whose daily puzzle is due."""
+SWEEP_EVERY = 600.0
+"""Seconds between two sweeps for finished matches nobody mined."""
+SWEEP_BATCH = 20
+"""Matches the sweep reads at a time."""
+MINING_LEASE = 3600.0
+"""Seconds after which a mining claim that never finished may be taken again (its process stopped)."""
 DIFFICULTY_POINTS = 300.0
 """A new puzzle's rating: a new player's, plus up to this many points for the hardest (minus for the
 easiest), by the finder's difficulty."""
+
+
+def _cancelling() -> bool:
+    """Whether the running task is being cancelled (the process is stopping)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def budget_for(runner: AIRunner) -> PuzzleBudget:
@@ -143,6 +160,7 @@ class Puzzles:
         self._mining: set[asyncio.Task[int]] = set()
         self._one_at_a_time = asyncio.Semaphore(1)
         self._daily: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
         matches.add_match_listener(finished=self._finished)
 
     # ------------------------------------------------------------------------------------------ mining
@@ -155,9 +173,11 @@ class Puzzles:
         on_daily: DailyHandler | None = None,
         budget: PuzzleBudget | None = None,
         daily_every: float | None = DAILY_CHECK_EVERY,
+        sweep_every: float | None = SWEEP_EVERY,
     ) -> None:
-        """Mine finished matches in `runner`'s pool from now on (unless `mine` is False), and (with
-        `daily_every`) post the daily puzzles through `on_daily` in the background."""
+        """Mine finished matches in `runner`'s pool from now on (unless `mine` is False), sweep for those
+        nobody mined now and every `sweep_every` seconds, and (with `daily_every`) post the daily puzzles
+        through `on_daily` in the background."""
         self.runner = runner
         self.mining = mine
         self.budget = budget or budget_for(runner)
@@ -165,6 +185,8 @@ class Puzzles:
             self.on_daily = on_daily
         if daily_every is not None and self._daily is None:
             self._daily = asyncio.create_task(self._daily_loop(daily_every), name="tessera-daily-puzzle")
+        if mine and sweep_every is not None and self._sweeping is None:
+            self._sweeping = asyncio.create_task(self._sweep_loop(sweep_every), name="tessera-puzzle-sweep")
 
     def _finished(self, finished: Finished) -> None:
         """A match this process ended: mine it in the background if it finished (not aborted)."""
@@ -183,15 +205,25 @@ class Puzzles:
 
     async def mine(self, match_id: int) -> int:
         """Mine one finished match once (claimed in the store) and store its puzzles; how many were stored.
-        Does nothing for a match that is not finished or was claimed already."""
+        Does nothing for a match that is not finished or was claimed already (a claim older than
+        `MINING_LEASE` that never finished may be taken again). The claim is finished whatever the mining
+        came to, unless it was cut off (cancelled): then the sweep takes it again after the lease."""
         runner = self.runner
         if runner is None:
             raise RuntimeError("puzzle mining needs the AI runner: call start first")
         match = await self.matches.get(match_id)
         if match.status is not MatchStatus.FINISHED:
             return 0
-        if not await self.store.claim_puzzle_mining(match.id, self.now()):
+        now = self.now()
+        if not await self.store.claim_puzzle_mining(match.id, now, stale_before=now - MINING_LEASE):
             return 0
+        try:
+            return await self._mine_claimed(runner, match)
+        finally:
+            if not _cancelling():
+                await self.store.finish_puzzle_mining(match.id, self.now())
+
+    async def _mine_claimed(self, runner: AIRunner, match: MatchView) -> int:
         log_entries = [(m.seat, m.notation) for m in await self.matches.log(match.id)]
         stored = 0
         async with self._one_at_a_time:
@@ -222,6 +254,36 @@ class Puzzles:
             sigma=sigma,
         )
         return 0 if await self.store.insert_puzzle(new, self.now()) is None else 1
+
+    async def sweep(self) -> int:
+        """Mine, one after the other and each after the live mining in progress, every finished match of
+        this process's shards nobody mined (see the module doc); how many matches were mined."""
+        tried: set[int] = set()
+        mined = 0
+        while True:
+            now = self.now()
+            found = await self.store.unmined_matches(
+                now - MINING_LEASE, limit=SWEEP_BATCH + len(tried), shards=self.shards
+            )
+            todo = [match_id for match_id in found if match_id not in tried]
+            if not todo:
+                return mined
+            for match_id in todo:
+                tried.add(match_id)
+                while self._mining:  # the matches that just ended first: the sweep's work waits
+                    await asyncio.gather(*list(self._mining), return_exceptions=True)
+                await self._mine_logged(match_id)
+                mined += 1
+
+    async def _sweep_loop(self, every: float) -> None:
+        while True:
+            try:
+                swept = await self.sweep()
+                if swept:
+                    log.info("the puzzle sweep mined %d finished matches nobody had mined", swept)
+            except Exception:
+                log.exception("the puzzle sweep failed; trying again later")
+            await asyncio.sleep(every)
 
     async def drain(self) -> None:
         """Wait until the mining in progress has finished (tests)."""
@@ -341,11 +403,14 @@ class Puzzles:
             await asyncio.sleep(every)
 
     async def close(self) -> None:
-        """Stop the daily loop and the mining in progress."""
-        tasks = [*self._mining, *([self._daily] if self._daily is not None else [])]
+        """Stop the daily loop, the sweep and the mining in progress (and mine nothing more)."""
+        self.mining = False
+        loops = [task for task in (self._daily, self._sweeping) if task is not None]
+        tasks = [*self._mining, *loops]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._daily = None
+        self._sweeping = None

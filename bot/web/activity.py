@@ -27,6 +27,7 @@ refuses to start when it is framed by anything else (`parents`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -39,7 +40,7 @@ import games
 from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import ServiceError
-from bot.service.options import OptionsTextError, parse_options_text
+from bot.service.options import given_options
 from bot.service.records import AI_LEVELS
 from bot.web.security import WEB_DIR, Session, basic_auth, match_token
 from games.texts import N_
@@ -84,7 +85,7 @@ ACTIVITY_TEXTS: dict[str, str] = {
 
 LAUNCH_KEY = "activity-launch:{channel_id}"
 LAUNCH_FRESH = 900.0
-"""Seconds a /play launch's game stays offered to its user in the Activity."""
+"""Seconds a /play launch's game stays offered to its user in the Activity; older ones are deleted."""
 
 
 async def remember_launch(
@@ -100,7 +101,43 @@ async def remember_launch(
         if name in own
     )
     value = json.dumps({"user": str(user_id), "game": game, "options": options, "at": now})
+    await forget_stale_launches(service.store, now)
     await service.store.put_meta(LAUNCH_KEY.format(channel_id=channel_id), value)
+
+
+def _launch_at(value: str) -> float | None:
+    """When a kept launch was asked for (None: not a launch this code wrote)."""
+    try:
+        launch = json.loads(value)
+    except ValueError:
+        return None
+    at = launch.get("at") if isinstance(launch, dict) else None
+    return float(at) if isinstance(at, int | float) else None
+
+
+async def forget_stale_launches(store: Any, now: float) -> int:
+    """Delete every kept launch older than LAUNCH_FRESH (or unreadable), in every channel: each new launch
+    sweeps them, so the meta table keeps only the last quarter hour's. A row written again meanwhile (by
+    another process) stays. The number deleted."""
+    prefix = LAUNCH_KEY.split("{", 1)[0]
+    deleted = 0
+    for key, value in (await store.meta_with_prefix(prefix)).items():
+        at = _launch_at(value)
+        if at is None or now - at > LAUNCH_FRESH:
+            deleted += await store.delete_meta(key, value)
+    return deleted
+
+
+async def forget_launch(store: Any, channel_id: int, user_id: int) -> None:
+    """The launch kept for `channel_id` was used by `user_id` (a match or a challenge started in the
+    Activity): it is no longer offered, and its row goes."""
+    key = LAUNCH_KEY.format(channel_id=channel_id)
+    value = await store.get_meta(key)
+    if value is None:
+        return
+    with contextlib.suppress(ValueError, AttributeError):
+        if json.loads(value).get("user") == str(user_id):
+            await store.delete_meta(key, value)
 
 
 def _csp_frame_ancestors(parents: tuple[str, ...]) -> str:
@@ -320,8 +357,10 @@ class Activity:
             or launch.get("user") != str(user_id)
             or launch.get("game") not in games.GAME_IDS
             or not isinstance(launch.get("at"), int | float)
-            or self.board.service.now() - launch["at"] > LAUNCH_FRESH
         ):
+            return None
+        if self.board.service.now() - launch["at"] > LAUNCH_FRESH:
+            await self.board.service.store.delete_meta(LAUNCH_KEY.format(channel_id=channel_id), kept)
             return None
         return {"game": str(launch["game"]), "options": str(launch.get("options", ""))}
 
@@ -348,19 +387,9 @@ class Activity:
         if not isinstance(game, str) or game not in games.GAME_IDS or not isinstance(text, str):
             raise web.HTTPBadRequest(text="game must be one of " + ", ".join(games.GAME_IDS))
         try:
-            given: dict[str, Any] = dict(parse_options_text(text)) if text.strip() else {}
-        except OptionsTextError as error:
-            return web.json_response({"ok": False, "error": str(error.args[0])}, status=409)
-        own = {o.name for o in service.matches.rules(game).options}
-        unknown = sorted(set(given) - own)
-        if unknown:
-            message = tr(
-                "`{name}` is not an option of {game}. Its options are: {known}.",
-                name=unknown[0],
-                game=service.matches.rules(game).name,
-                known=", ".join(sorted(own)) or "none",
-            )
-            return web.json_response({"ok": False, "error": message}, status=409)
+            given = given_options(service.matches.rules(game), text)
+        except ServiceError as error:
+            return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
         try:
             if opponent == "bot":
                 assert self.board.client_id is not None
@@ -374,6 +403,7 @@ class Activity:
                     channel_id=channel_id,
                 )
                 self.board.announce_later(match, session.user_id)  # its first board, as /play posts it
+                await forget_launch(service.store, channel_id, session.user_id)
                 return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})
             opponent_id = self._id(opponent, "opponent")
             if opponent_id is None:
@@ -383,6 +413,7 @@ class Activity:
             )
         except ServiceError as error:
             return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
+        await forget_launch(service.store, channel_id, session.user_id)
         return web.json_response({"ok": True, "challenge": challenge.id})
 
     async def _accept(self, request: web.Request) -> web.Response:

@@ -21,6 +21,7 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -85,7 +86,18 @@ Announce = Callable[[Any, int], Awaitable[None]]
 """Called with what a web request changed (`ANNOUNCED`) and the user who made it, after the change: the
 bot process posts the new board (or the request, with its buttons) in the match's channel, so Discord sees
 web moves and requests too."""
-ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestClosed:
+    """A takeback declined or an abort vote withdrawn on the web (`kind`: takeback or abort): Discord's
+    request message says so and loses its buttons, as the request's own Decline or Withdraw button does."""
+
+    match: MatchView
+    kind: str
+
+
+ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested, RequestClosed)
 """What a web request's result may be that Discord is told of (a started match too: `announce_later`)."""
 
 
@@ -690,17 +702,20 @@ class WebBoard:
                 if match.takeback is not None
                 else agreements.request_abort(match.id, user)
             ),
-            "decline": lambda: (
-                agreements.decline_takeback(match.id, user)
-                if match.takeback is not None
-                else agreements.withdraw_abort(match.id, user)
-            ),
+            "decline": lambda: self._decline(match, user),
         }
         if action not in actions:
             raise web.HTTPBadRequest(text=f"action must be one of {', '.join(actions)}")
         answer = await self._answer(request, actions[str(action)])
         self.hub.changed(match.id)  # a vote or a withdrawn request does not always commit a change
         return answer
+
+    async def _decline(self, match: MatchView, user: int) -> RequestClosed:
+        """Decline the open takeback, or withdraw one's abort vote."""
+        agreements = self.service.agreements
+        if match.takeback is not None:
+            return RequestClosed(await agreements.decline_takeback(match.id, user), "takeback")
+        return RequestClosed(await agreements.withdraw_abort(match.id, user), "abort")
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:

@@ -19,13 +19,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
 
 from bot.parts import Parts
 from bot.service import Service
+from bot.service.agreements import takeback_target
 from bot.service.errors import ServiceError
 from bot.service.records import (
     AbortRequested,
@@ -37,6 +38,7 @@ from bot.service.records import (
     TakenBack,
 )
 from bot.service.store.base import MatchChange
+from bot.web.app import RequestClosed
 from bot.web.live import NoGuild
 from games.base import Termination
 
@@ -72,13 +74,23 @@ class DiscordPoster:
             await self.taken_back(result.match, [m.notation for m in result.undone], user_id)
         elif isinstance(result, TakebackRequested | AbortRequested):
             await self.request(result)
+        elif isinstance(result, RequestClosed):
+            await self.request_closed(result.match, result.kind, user_id)
         elif isinstance(result, MatchView):  # a match started in the Activity
             await self.started(result)
 
     async def started(self, match: MatchView) -> None:
-        """The first board of a match started elsewhere (the Activity), as /play's accept posts it."""
+        """The first board of a match started elsewhere (the Activity), as /play's accept posts it; a
+        challenge accepted there has its message say so and lose its buttons, as its Accept button does."""
         parts = self.parts
         tr = await parts.looks.public_tr(match.guild_id)
+        challenge = await parts.service.challenges.of_match(match.id)
+        posted = await parts.service.messages.challenge_message(challenge.id) if challenge else None
+        if challenge is not None and posted is not None:
+            text = self.bot.get_cog("Play").accepted_text(challenge, match, tr)
+            await parts.channels.edit_posted(
+                posted, content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
         message = await parts.boards.board(match, headline=tr("The match begins."), tr=tr)
         await parts.posts.post_board(match, message)
 
@@ -89,6 +101,20 @@ class DiscordPoster:
         headline = tr("Taken back: {moves}.", moves=", ".join(undone)) if undone else ""
         message = await parts.boards.board(match, headline=headline, viewer=user_id, tr=tr)
         await parts.posts.post_board(match, message)
+
+    async def request_closed(self, match: MatchView, kind: str, user_id: int | None) -> None:
+        """A takeback declined (by `user_id`; None: by a player not known here) or an abort vote withdrawn
+        (by its starter, `user_id`) elsewhere: every message showing that request says so and loses its
+        buttons, as the request's own Decline or Withdraw button leaves it."""
+        parts = self.parts
+        tr = await parts.looks.public_tr(match.guild_id)
+        if kind == "takeback" and user_id is None:
+            text = tr("The takeback request was declined.")
+        elif kind == "takeback":
+            text = tr("{player} declined the takeback.", player=f"<@{user_id}>")
+        else:
+            text = tr("{player} withdrew their abort request.", player=f"<@{user_id}>")
+        await parts.posts.close_requests(match.id, kind, content=text)
 
     async def request(self, result: TakebackRequested | AbortRequested) -> None:
         """A takeback or abort request with the buttons the Discord flow gives it (the cogs' `Moves` and
@@ -111,6 +137,18 @@ class DiscordPoster:
         parts.posts.request_posted(match.id, sent.channel.id, sent.id, kind=kind, ply=match.ply)
 
 
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A takeback or abort request as the relay heard it asked (by any process): what the post of its answer
+    made elsewhere needs, since the answer's change no longer shows it. `undone`: the moves a takeback
+    would take back (its "Taken back" line; the log loses them)."""
+
+    ply: int
+    by_user: int
+    waiting_for: tuple[int, ...]
+    undone: tuple[str, ...] = ()
+
+
 class Relay:
     """Hears the matches other processes change (PostgreSQL) and posts them in Discord (module doc)."""
 
@@ -119,6 +157,8 @@ class Relay:
         self.poster = poster
         self._queue: asyncio.Queue[MatchChange] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._asked: dict[tuple[int, str], Asked] = {}
+        """The open request of each kind per match of this process's guilds (match id, kind), heard asked."""
 
     def start(self) -> None:
         """Listen and post in the background (nothing to hear on SQLite: one process is all there is)."""
@@ -148,13 +188,20 @@ class Relay:
     def owns(self, change: MatchChange) -> bool:
         """Whether this process posts `change`: another process wrote it, in a guild of this process's
         shards."""
+        return not change.own and self._serves(change)
+
+    def _serves(self, change: MatchChange) -> bool:
+        """Whether `change` is in a guild of this process's shards."""
         shards = self.service.shards
-        return not change.own and (shards is None or shards.owns(change.guild_id))
+        return shards is None or shards.owns(change.guild_id)
 
     def heard(self, change: MatchChange) -> None:
         """A NOTIFY (sync, in commit order): queue what this process posts, and hold the bot's answer to a
-        move or a start until its board is out."""
+        move or a start until its board is out. This process's own changes are queued only to be noted
+        (`_note`: a request asked here may be answered elsewhere)."""
         if not self.owns(change):
+            if self._serves(change):
+                self._queue.put_nowait(change)
             return
         if change.kind in ("move", "start", "back"):
             with contextlib.suppress(AttributeError):  # before the client wired its parts
@@ -164,6 +211,12 @@ class Relay:
     async def _consume(self) -> None:
         while True:
             change = await self._queue.get()
+            if change.own:
+                try:
+                    await self._note(change)
+                except Exception:
+                    log.exception("could not note the change %s", change)
+                continue
             try:
                 await self.relay(change)
             except (ServiceError, StaleChange):
@@ -190,15 +243,58 @@ class Relay:
             elif finished is not None:
                 await self.poster.post(finished, finished.by_user)
         elif change.kind == "back":
-            await self.poster.taken_back(match, [], None)
-        elif change.kind == "takeback":
-            takeback = await self.service.agreements.open_takeback(match.id)
-            if takeback is not None:
-                await self.poster.request(takeback)
-        elif change.kind == "abort":
-            vote = await self.service.agreements.open_abort(match.id)
-            if vote is not None:
-                await self.poster.request(vote)
+            asked = self._asked.get((match.id, "takeback"))
+            undone = list(asked.undone) if asked is not None and asked.ply == change.before else []
+            await self.poster.taken_back(match, undone, None)
+        elif change.kind in ("takeback", "abort"):
+            request = await self._remember(match, change.kind)
+            if request is not None:
+                await self.poster.request(request)
+        elif change.kind == "other":
+            await self._closed(match)
+        self._forget(change)
+
+    async def _note(self, change: MatchChange) -> None:
+        """What this process did itself (posted by its command already): a request asked is remembered for
+        its answer made elsewhere; a move, a takeback or the end closes every request."""
+        if change.kind in ("takeback", "abort"):
+            await self._remember(await self.service.matches.get(change.match_id), change.kind)
+        self._forget(change)
+
+    def _forget(self, change: MatchChange) -> None:
+        if change.kind in ("move", "back", "end"):
+            self._asked.pop((change.match_id, "takeback"), None)
+            self._asked.pop((change.match_id, "abort"), None)
+
+    async def _remember(self, match: MatchView, kind: str) -> TakebackRequested | AbortRequested | None:
+        """The match's open request of `kind`, remembered (`Asked`); None if there is none (answered)."""
+        agreements = self.service.agreements
+        request = await (agreements.open_takeback if kind == "takeback" else agreements.open_abort)(match.id)
+        if request is None:
+            return None
+        undone: tuple[str, ...] = ()
+        if isinstance(request, TakebackRequested) and request.match.takeback is not None:
+            log_ = await self.service.matches.log(match)
+            target = takeback_target(log_, request.match.takeback.seat)
+            undone = tuple(m.notation for m in log_[target:]) if target is not None else ()
+        ply = request.match.ply
+        self._asked[match.id, kind] = Asked(ply, request.by_user, request.waiting_for, undone)
+        return request
+
+    async def _closed(self, match: MatchView) -> None:
+        """A change that neither moved nor asked: a remembered request no longer open at its ply was declined
+        (a takeback) or withdrawn (an abort vote, by its starter) elsewhere; its messages here say so. The
+        decliner of a takeback is named when only one player was left to answer it."""
+        for kind, still_open in (("takeback", match.takeback), ("abort", match.abort_votes)):
+            asked = self._asked.get((match.id, kind))
+            if asked is None or (still_open and match.ply == asked.ply):
+                continue
+            del self._asked[match.id, kind]
+            if kind == "takeback":
+                by = asked.waiting_for[0] if len(asked.waiting_for) == 1 else None
+            else:
+                by = asked.by_user
+            await self.poster.request_closed(match, kind, by)
 
     async def _moves(self, match: MatchView, before: int, after: int) -> tuple[list[MoveView], MatchView]:
         """The moves the change added (plies `before` to `after`), described as the service describes

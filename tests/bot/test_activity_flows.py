@@ -18,7 +18,7 @@ import games
 from bot import views
 from bot.settings import load_web_settings
 from bot.web import serve
-from bot.web.activity import SESSION_HEADER
+from bot.web.activity import LAUNCH_FRESH, LAUNCH_KEY, SESSION_HEADER
 from bot.web.app import WebBoard
 from bot.web.discord_api import ActivityInstance, DiscordRest
 from games.base import clickable_moves
@@ -195,6 +195,8 @@ async def test_a_match_started_in_the_activity_is_played_in_the_channel(
                 started = await answer.json()
             assert started["ok"], started
             match_id = started["match"]["id"]
+            # the suggestion, used, is no longer offered nor kept
+            assert await board.service.store.get_meta(LAUNCH_KEY.format(channel_id=world.channel.id)) is None
             await _wait_for(lambda: len(boards(world.channel)) > posted)
             first = boards(world.channel)[posted]
             assert "The match begins." in first.content and f"match #{match_id}" in first.content
@@ -225,3 +227,77 @@ async def _wait_for(predicate: Any, timeout: float = 5.0) -> None:
     while not predicate():
         assert loop.time() < end, "nothing came"
         await asyncio.sleep(0.05)
+
+
+async def test_a_challenge_accepted_in_the_activity_updates_its_message_in_the_channel(
+    world: Any, activity: None
+) -> None:
+    """A /play challenge accepted inside the Activity: its message in the channel says it was accepted and
+    loses its buttons, as its Accept button leaves it, and the match's first board follows."""
+    bot = world.env.bot
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    board = WebBoard(
+        bot.runtime.service,
+        secret=SECRET,
+        base_url=BASE,
+        client_id=str(bot.user.id),
+        client_secret="activity-secret",
+        announce=serve.announcer(bot),
+        activity=True,
+        rest=_Instances(world.guild.id, frozenset({world.bob.id})),
+    )
+    await board.start("127.0.0.1", port)
+    try:
+        asked = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
+        message_id = asked.response.id
+        challenge_id = (await board.service.challenges.pending(world.channel.id))[0].id
+        posted = len(boards(world.channel))
+        cookie = board.signer.session_cookie(world.bob.id, "bob", "en")
+        headers = {SESSION_HEADER: cookie, "X-CSRF-Token": board.signer.session(cookie).csrf}  # type: ignore[union-attr]
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(
+                f"http://127.0.0.1:{port}/api/activity/accept",
+                json={"challenge_id": challenge_id},
+                headers=headers,
+            ) as answer,
+        ):
+            accepted = await answer.json()
+        assert accepted["ok"], accepted
+        match_id = accepted["match"]["id"]
+        await _wait_for(lambda: len(boards(world.channel)) > posted)
+
+        def challenge_message() -> Any:
+            return next(m for m in world.channel.history() if m.id == message_id)
+
+        await _wait_for(lambda: f"Accepted: match #{match_id}." in challenge_message().content)
+        assert challenge_message().content.startswith(
+            f"<@{world.bob.id}>, <@{world.alice.id}> challenges you"
+        )
+        assert button_labels(challenge_message()) == []
+    finally:
+        await board.close()
+
+
+async def test_play_suggestions_for_the_activity_expire_from_the_database(
+    world: Any, activity: None, launches: list[Any]
+) -> None:
+    """/play game:X without an opponent keeps its game for the Activity one quarter-hour: a later launch in
+    any channel deletes the stale ones, so the meta table does not keep a row per channel for ever."""
+    store = world.env.bot.runtime.service.store
+    other = world.guild.create_text_channel("more-games")
+    await world.alice.slash(world.channel, "play", game="paint")
+    await world.env.advance_time(LAUNCH_FRESH / 2)
+    await world.bob.slash(other, "play", game="paint")
+    prefix = LAUNCH_KEY.split("{")[0]
+    kept = {LAUNCH_KEY.format(channel_id=c.id) for c in (world.channel, other)}
+    assert set(await store.meta_with_prefix(prefix)) == kept
+    await world.env.advance_time(LAUNCH_FRESH / 2 + 1)
+    await world.carol.slash(other, "play", game="tilingking")
+    assert set(await store.meta_with_prefix(prefix)) == {LAUNCH_KEY.format(channel_id=other.id)}
+    await world.env.advance_time(LAUNCH_FRESH + 1)
+    await world.alice.slash(world.channel, "play", game="paint")
+    assert set(await store.meta_with_prefix(prefix)) == {LAUNCH_KEY.format(channel_id=world.channel.id)}
+    assert len(launches) == 4

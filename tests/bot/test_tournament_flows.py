@@ -214,3 +214,21 @@ async def test_cancel_and_the_errors_say_what_to_do(world: Any) -> None:
     shown = await world.bob.slash(world.channel, "help")
     assert "tournament create" in str(shown.response.embeds[0].to_dict())
     take_user_errors(world)
+
+
+async def test_tournament_options_are_read_as_plays_even_without_the_play_cog(world: Any) -> None:
+    """/tournament create reads `options` with the one public reading /play uses (bot.service.options):
+    the same refusals, and the options kept, with or without the Play cog loaded (it borrowed that cog's
+    private helper, and dropped the options when the cog was not there)."""
+    await world.env.bot.remove_cog("Play")
+    typo = await world.admin.slash(
+        world.channel, "tournament create", game="tilingking", format="swiss", options="board hex5"
+    )
+    assert typo.ephemeral and "'board' is not an option: write name=value" in reply_text(typo)
+    wrong = await world.admin.slash(
+        world.channel, "tournament create", game="paint", format="swiss", options="board=hex5"
+    )
+    assert wrong.ephemeral and "`board` is not an option of Paint. Its options are:" in reply_text(wrong)
+    take_user_errors(world)
+    number = await create(world, game="tilingking", format="swiss", options="board=hex5")
+    assert (await tournament(world, number)).settings.options["board"] == "hex5"

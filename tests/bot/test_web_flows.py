@@ -252,3 +252,55 @@ async def test_takeback_and_abort_requests_on_the_web_are_posted_with_their_butt
     vote = await posted_with("Agree to abort")
     await world.bob.click(vote, label="Agree to abort")
     assert not (await board.service.matches.get(match_id)).is_active
+
+
+async def test_a_takeback_declined_or_an_abort_withdrawn_on_the_web_closes_the_discord_request(
+    world: Any, web_board: tuple[WebBoard, str]
+) -> None:
+    """Declining a takeback or withdrawing an abort vote on the web rewords the request message in Discord
+    and takes its buttons off, as its own Decline or Withdraw button does (they would refuse to act)."""
+    board, base = web_board
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    rules = games.get("paint")
+    for _ in range(2):  # both have moved: an abort needs everyone's agreement
+        match = await board.service.matches.get(match_id)
+        await board.service.matches.play(
+            match_id, match.seats[match.to_move].user_id, clickable_moves(rules, match.state)[0].notation
+        )
+    match = await board.service.matches.get(match_id)
+    mover = match.seats[1 - match.to_move].user_id
+    other = world.bob.id if mover == world.alice.id else world.alice.id
+
+    async def act(user_id: int, action: str) -> None:
+        cookie = board.signer.session_cookie(user_id, "someone", "en")
+        csrf = board.signer.session(cookie).csrf  # type: ignore[union-attr]
+        async with aiohttp.ClientSession() as http:
+            answer = await http.post(
+                f"{base}/api/m/{match_token(SECRET, match_id)}/action",
+                json={"action": action},
+                headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
+            )
+            assert (await answer.json()) == {"ok": True}
+
+    async def message_with(text: str) -> Any:
+        for _ in range(100):
+            for message in reversed(list(world.channel.history())):
+                if text in message.content:
+                    return message
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no message saying {text!r}")
+
+    await act(mover, "takeback")
+    request = await message_with("asks to take back")
+    assert "Decline" in button_labels(request)
+    await act(other, "decline")
+    closed = await message_with(f"<@{other}> declined the takeback.")
+    assert closed.id == request.id and button_labels(closed) == []
+    await act(world.alice.id, "abort")
+    vote = await message_with("wants to abort")
+    assert "Withdraw request" in button_labels(vote)
+    await act(world.alice.id, "decline")  # the starter withdraws it
+    withdrawn = await message_with(f"<@{world.alice.id}> withdrew their abort request.")
+    assert withdrawn.id == vote.id and button_labels(withdrawn) == []
+    assert (await board.service.matches.get(match_id)).is_active

@@ -238,3 +238,77 @@ async def test_a_match_against_the_bot_started_in_a_web_process_opens_in_order(
     assert "The match begins." in first.content and f"match #{match.id}" in first.content
     assert "Move 1: White" in answer.content
     assert (await web_process.matches.get(match.id)).ply == 1
+
+
+def _by_id(world: Any, message_id: int) -> discord.Message:
+    return next(m for m in world.channel.history() if m.id == message_id)
+
+
+def _asked(world: Any, label: str) -> discord.Message | None:
+    for message in reversed(list(world.channel.history())):
+        if label in button_labels(message):
+            return message
+    return None
+
+
+async def test_a_takeback_accepted_in_a_web_process_is_posted_with_what_it_took_back(
+    world: Any, web_process: Service
+) -> None:
+    """Asked in Discord, accepted in the web process: the board the relay posts says "Taken back: <moves>",
+    as the Discord flow's board does, though the log no longer holds those moves."""
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    notation = await _web_move(web_process, match_id)
+    match = await web_process.matches.get(match_id)
+    mover = world.alice if match.seats[1 - match.to_move].user_id == world.alice.id else world.bob
+    other = world.bob if mover is world.alice else world.alice
+    await _wait_for(lambda: "Move 1: " in last_board(world.channel).content)
+    await mover.slash(world.channel, "takeback")
+    await _wait_for(lambda: _asked(world, "Accept takeback") is not None)
+    await asyncio.sleep(0.3)  # the relay has noted the request
+    posted = len(boards(world.channel))
+    await web_process.agreements.accept_takeback(match_id, other.id)
+    await _wait_for(lambda: len(boards(world.channel)) > posted)
+    assert f"Taken back: {notation}." in last_board(world.channel).content
+
+
+async def test_a_takeback_declined_or_an_abort_withdrawn_in_a_web_process_closes_the_discord_request(
+    world: Any, web_process: Service
+) -> None:
+    await start_challenge(world, world.alice, world.bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    await _web_move(web_process, match_id)
+    await _web_move(web_process, match_id)  # both have moved: an abort needs everyone's agreement
+    await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
+    match = await web_process.matches.get(match_id)
+    mover = match.seats[1 - match.to_move].user_id
+    other = world.bob.id if mover == world.alice.id else world.alice.id
+    await web_process.agreements.request_takeback(match_id, mover)
+    await _wait_for(lambda: _asked(world, "Accept takeback") is not None)
+    request = _asked(world, "Accept takeback")
+    assert request is not None
+    await web_process.agreements.decline_takeback(match_id, other)
+    await _wait_for(lambda: f"<@{other}> declined the takeback." in _by_id(world, request.id).content)
+    assert button_labels(_by_id(world, request.id)) == []
+    await world.alice.slash(world.channel, "abort")  # asked in Discord, withdrawn on the web
+    vote = _asked(world, "Agree to abort")
+    assert vote is not None
+    await asyncio.sleep(0.3)  # the relay has noted the vote
+    await web_process.agreements.withdraw_abort(match_id, world.alice.id)
+    said = f"<@{world.alice.id}> withdrew their abort request."
+    await _wait_for(lambda: said in _by_id(world, vote.id).content)
+    assert button_labels(_by_id(world, vote.id)) == []
+
+
+async def test_a_challenge_accepted_in_a_web_process_updates_its_message(
+    world: Any, web_process: Service, simcord_bot: Any
+) -> None:
+    """Accepted in the Activity of a web process of its own: the challenge message in the channel says so
+    and loses its buttons, and the first board follows."""
+    asked = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
+    challenge = (await web_process.challenges.pending(world.channel.id))[0]
+    web_process.challenges.now = simcord_bot.runtime.service.now  # SimCord's clock made the challenge
+    match = await web_process.challenges.accept(challenge.id, world.bob.id)
+    await _wait_for(lambda: f"Accepted: match #{match.id}." in _by_id(world, asked.response.id).content)
+    assert button_labels(_by_id(world, asked.response.id)) == []
+    await _wait_for(lambda: any("The match begins." in b.content for b in boards(world.channel)))

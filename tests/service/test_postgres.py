@@ -6,6 +6,7 @@ Each test gets a fresh schema on the server `TESSERA_TEST_DATABASE_URL` names (s
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Awaitable
 from urllib.parse import urlsplit
 
@@ -15,6 +16,8 @@ import pytest
 from bot.service.records import GuildSettings
 from bot.service.shards import Shards
 from bot.service.store import SCHEMA_VERSION, PostgresStore, StoreUnavailable, open_store
+from bot.service.store.postgres import with_search_path
+from bot.service.store.schema import CHANGE_CHANNEL, WAKE_CHANNEL, schema_channel
 from tests.service.conftest import postgres_server
 
 
@@ -78,9 +81,9 @@ async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
 HANG = 60.0
 """Seconds after which an awaited wake-up counts as never coming: only a real hang reaches it."""
 MINE = Shards(4096, frozenset({2749}))
-"""The listener's shards where a wake-up must NOT come: every schema on the server shares the NOTIFY channel
-(another xdist worker's or another checkout's tests write meanwhile), and no other test's guilds fall in this
-one (guild ids g with (g >> 22) % 4096 == 2749)."""
+"""The listener's shards where a wake-up must NOT come: no other test's guilds fall in this one (guild ids g
+with (g >> 22) % 4096 == 2749). (Each schema has NOTIFY channels of its own, so another xdist worker's or
+another checkout's tests writing meanwhile are not heard; this also holds where they were shared.)"""
 MY_GUILD, OTHER_SHARDS_GUILD = 2749 << 22, 2750 << 22
 MARKER_GUILD = (2749 + 4096) << 22
 """A guild of MINE that only the end marker writes to: told apart from the write before it."""
@@ -175,3 +178,41 @@ async def test_another_processs_writes_wake_the_listener(postgres_url: str) -> N
     finally:
         await listening.close()
         await writing.close()
+
+
+async def test_each_schema_hears_only_its_own_writes_and_the_previous_release_still_hears_all(
+    postgres_url: str,
+) -> None:
+    """Schemas sharing one database are databases of their own: a write in another schema wakes nobody here
+    (each schema has its own channels), also for a schema whose name is too long for a channel (its md5
+    then). The shared channels the previous release listens to still carry every write, so its processes
+    keep working through a rolling upgrade."""
+    server = postgres_server()
+    long_schema = f"test_{uuid.uuid4().hex}_{'x' * 24}"  # 61 characters: 'tessera_changed:' + it is too long
+    assert len(schema_channel(CHANGE_CHANNEL, long_schema)) <= 63
+    admin = await asyncpg.connect(server)
+    await admin.execute(f"CREATE SCHEMA {long_schema}")
+    old_release = await asyncpg.connect(server)
+    shared: list[str] = []
+    await old_release.add_listener(WAKE_CHANNEL, lambda *args: shared.append(str(args[3])))
+    listening, writing = await PostgresStore.open(postgres_url), await PostgresStore.open(postgres_url)
+    elsewhere = await PostgresStore.open(with_search_path(server, long_schema))
+    try:
+        other = elsewhere.insert_challenge("race", {}, MY_GUILD, next(_channels), 1, 2, 0.0, 60.0)
+        assert await wakes_of_mine_after(listening, writing, other) == 0, "another schema's write"
+        mine = writing.insert_challenge("race", {}, MY_GUILD, next(_channels), 1, 2, 0.0, 60.0)
+        assert await wakes_of_mine_after(listening, writing, mine) == 1
+        own = elsewhere.insert_challenge("race", {}, MY_GUILD, next(_channels), 1, 2, 0.0, 60.0)
+        assert await wakes_after(elsewhere, own) >= 1, "the long-named schema hears its own writes"
+        for _ in range(500):
+            if shared.count(str(MY_GUILD)) >= 3:
+                break
+            await asyncio.sleep(0.01)
+        assert shared.count(str(MY_GUILD)) >= 3, "the shared channel still hears both schemas' writes"
+    finally:
+        await listening.close()
+        await writing.close()
+        await elsewhere.close()
+        await old_release.close()
+        await admin.execute(f"DROP SCHEMA {long_schema} CASCADE")
+        await admin.close()

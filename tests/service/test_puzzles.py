@@ -17,7 +17,7 @@ import games
 from bot.service import Service
 from bot.service.ai import AIRunner, AnalysisPosition, Job
 from bot.service.errors import NoPuzzles, NotAPuzzleMove, PuzzleAnswered, UnknownGame
-from bot.service.puzzles import DailyPost, Puzzles, rate
+from bot.service.puzzles import MINING_LEASE, DailyPost, Puzzles, rate
 from bot.service.ratings import NEW_MU, NEW_SIGMA
 from bot.service.records import NewPuzzle
 from bot.service.shards import Shards
@@ -250,6 +250,91 @@ async def test_an_unfinished_match_is_not_mined(service: Service) -> None:
         assert runner.jobs == [] and await service.store.count_puzzles() == 0
     finally:
         await puzzles.close()
+
+
+BUDGET = PuzzleBudget(first=100, second=200, rival=100)
+
+
+async def test_matches_that_ended_while_nobody_mined_are_swept_once_across_processes(
+    service: Service,
+) -> None:
+    """Matches that finished while no process mined them (the bot was down) are mined by the sweep; two
+    processes sweeping at once mine each match once (the claim), and a later sweep finds nothing to do."""
+    ended = [await play_out(service) for _ in range(3)]
+    aborted = await start_match(service, SMALL, {})
+    await service.matches.resign(aborted.id, ALICE)  # before anyone moved: aborted, nothing to mine
+    runner = InlineRunner()
+    one, other = puzzles_of(service), puzzles_of(service)
+    for process in (one, other):
+        process.start(runner, budget=BUDGET, daily_every=None, sweep_every=None)
+    try:
+        assert sorted(await service.store.unmined_matches(service.now(), limit=10)) == ended
+        await asyncio.gather(one.sweep(), other.sweep())
+        assert runner.jobs.count("positions") == len(ended), "each match mined once, by one process"
+        assert await service.store.unmined_matches(service.now() + 10 * DAY, limit=10) == []
+        assert await one.sweep() == 0 and runner.jobs.count("positions") == len(ended)
+    finally:
+        await one.close()
+        await other.close()
+
+
+async def test_a_mining_cut_off_after_its_claim_is_swept_after_the_lease(
+    service: Service, clock: FakeClock
+) -> None:
+    """A claim whose mining never finished (its process stopped) is taken again by the sweep once
+    MINING_LEASE has passed, not before (another process may still be mining it)."""
+    match_id = await play_out(service)
+    assert await service.store.claim_puzzle_mining(match_id, clock())  # the process that died mining it
+    runner = InlineRunner()
+    puzzles = puzzles_of(service)
+    puzzles.start(runner, budget=BUDGET, daily_every=None, sweep_every=None)
+    try:
+        assert await puzzles.sweep() == 0 and runner.jobs == []
+        clock.advance(MINING_LEASE + 1)
+        assert await puzzles.sweep() == 1 and runner.jobs.count("positions") == 1
+        clock.advance(MINING_LEASE + 1)
+        assert await puzzles.sweep() == 0, "a finished claim is never taken again"
+    finally:
+        await puzzles.close()
+
+
+async def test_the_sweep_runs_at_start_up_and_a_cancelled_mining_is_left_to_it(
+    service: Service, clock: FakeClock
+) -> None:
+    """`start` sweeps at once (what ended while the bot was down is mined without waiting); a mining
+    cancelled because the process stops leaves its claim open, to be swept after the lease."""
+    match_id = await play_out(service)
+    runner = InlineRunner()
+    puzzles = puzzles_of(service)
+    puzzles.start(runner, budget=BUDGET, daily_every=None)
+    try:
+        for _ in range(500):  # the start-up sweep mines it to the end, in the background
+            if not await service.store.unmined_matches(clock() + 10 * DAY, limit=5):
+                break
+            await asyncio.sleep(0.01)
+        assert runner.jobs.count("positions") == 1
+    finally:
+        await puzzles.close()
+    assert await service.store.unmined_matches(clock() + 10 * DAY, limit=5) == []
+    second = await play_out(service)
+    stopping = puzzles_of(service)
+    gate = asyncio.Event()
+
+    class Stuck(InlineRunner):
+        async def puzzle_positions(self, *args: Any) -> list[AnalysisPosition]:
+            await gate.wait()
+            return []
+
+    stopping.start(Stuck(), budget=BUDGET, daily_every=None, sweep_every=None)
+    task = asyncio.create_task(stopping.mine(second))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await stopping.close()
+    assert await service.store.unmined_matches(clock(), limit=5) == []  # claimed, within its lease
+    assert await service.store.unmined_matches(clock() + MINING_LEASE + 1, limit=5) == [second]
+    assert match_id != second
 
 
 class GatedPool(ThreadPoolExecutor):

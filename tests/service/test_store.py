@@ -85,6 +85,22 @@ async def test_meta_values_are_stored_and_replaced(store_url: str) -> None:
         await store.close()
 
 
+async def test_meta_values_are_listed_by_prefix_and_deleted_while_unchanged(store_url: str) -> None:
+    store = await open_store(store_url)
+    try:
+        for key, value in (("launch:1", "a"), ("launch:2", "b"), ("other", "c"), ("launch", "d")):
+            await store.put_meta(key, value)
+        assert await store.meta_with_prefix("launch:") == {"launch:1": "a", "launch:2": "b"}
+        assert not await store.delete_meta("launch:1", "written again since")
+        assert await store.delete_meta("launch:1", "a")
+        assert await store.delete_meta("launch:2")
+        assert not await store.delete_meta("launch:2")
+        assert await store.meta_with_prefix("launch:") == {}
+        assert await store.get_meta("other") == "c"
+    finally:
+        await store.close()
+
+
 async def test_the_shard_filter_keeps_other_guilds_out(store_url: str) -> None:
     store = await open_store(store_url)
     try:

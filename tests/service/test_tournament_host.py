@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import games
 from bot.service import Service
 from bot.service.records import MatchStatus
 from bot.service.shards import Shards
@@ -373,3 +374,35 @@ async def test_a_due_tournament_with_nothing_to_do_does_not_spin_the_clock(
     await service.tournaments.tick()
     await settle(service)
     assert (await service.tournaments.get(t.id)).status is Status.FINISHED
+
+
+async def test_a_tilingking_seat_of_three_that_never_moves_forfeits(
+    service: Service, clock: FakeClock
+) -> None:
+    """A 3-player TilingKing table whose third seat never moves: its first timeout comes before every seat
+    has chosen a move, so the match is aborted (it never goes on with that seat passing) and the game is a
+    forfeit lost by the no-show, unrated, as in 2-player events; the two who played share first place."""
+    rules = games.get("tilingking")
+    settings = Settings("tilingking", Format.SWISS, {"board": "hex5"}, seats=3, rounds=1, turn_s=60)
+    t, _ = await make(service, settings, 3)
+    t = await service.tournaments.begin(t.id, 1)
+    (game,) = t.round_games()
+    assert game.match_id is not None
+    for _ in range(2):
+        view = await service.matches.get(game.match_id)
+        move = rules.notation(view.state, next(iter(rules.legal_moves(view.state))))
+        assert view.to_move is not None
+        await service.matches.play(game.match_id, view.seats[view.to_move].user_id, move)
+    view = await service.matches.get(game.match_id)
+    absent = view.to_move
+    assert absent is not None
+    clock.advance(61)
+    await service.matches.expire_due()
+    await settle(service)
+    t = await service.tournaments.get(t.id)
+    (result,) = [g.result for g in t.games]
+    assert result is not None and result.kind is ResultKind.FORFEIT
+    assert [p for s, p in enumerate(result.points) if s == absent] == [0.0]
+    assert sorted(result.points) == [0.0, 1.5, 1.5]
+    stored = await service.store.get_match(game.match_id)
+    assert stored is not None and stored.status is MatchStatus.ABORTED and not stored.ratings_applied

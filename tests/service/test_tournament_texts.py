@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.i18n import tr_for, translations
@@ -18,9 +21,11 @@ from bot.service.tournaments.model import (
     ResultKind,
     Settings,
     Status,
+    TieBreak,
     Tournament,
 )
 from bot.service.tournaments.standings import compute
+from renderer import canvas
 from renderer.standings import MAX_ROWS, Row, medal_colours, podium_png, standings_png
 from renderer.theme import COLORBLIND, DEFAULT
 from tests.service.test_tournament_standings import A, B, C, D, E, swiss_with_unplayed_rounds
@@ -38,14 +43,29 @@ def test_text_standings_list_places_points_and_tiebreaks() -> None:
         "3. Cy: 1½ (Bh 6, MBh 2, SB 2½, DE 0, Wins 1)",
         "4. Ed: 1½ (Bh 4, MBh 1½, SB 2, DE 0, Wins 1)",
         "5. Bo: ½ (Bh 5, MBh 2, SB 1, DE 0, Wins 0) · withdrew",
-        "Bh: Buchholz · MBh: median Buchholz · SB: Sonneborn-Berger · DE: direct encounter",
+        "Bh: Buchholz, MBh: median Buchholz, SB: Sonneborn-Berger, DE: direct encounter",
     ]
     german = tr_for("de").text(text).splitlines()
     assert german[0] == "Tabelle nach Runde 3 von 3"
     assert german[1] == "1. Ann: 2½ (Bh 4½, MBh 1½, SB 3½, DV 0, Siege 2)"
     assert german[5].endswith("· zurückgezogen")
+    assert german[-1] == "Bh: Buchholz, MBh: Median-Buchholz, SB: Sonneborn-Berger, DV: direkter Vergleich"
     japanese = tr_for("ja").text(text).splitlines()
     assert japanese[1] == "1. Ann：2½（Bh 4½、MBh 1½、SB 3½、直接 0、勝数 2）"
+
+
+def test_the_tiebreak_key_names_only_the_events_tiebreaks() -> None:
+    """A round robin breaks ties by direct encounter, Sonneborn-Berger and wins: its key explains those two
+    abbreviations and no Buchholz; an event ranked by wins alone has no key at all."""
+    swiss = swiss_with_unplayed_rounds()
+    robin = replace(swiss, settings=replace(swiss.settings, format=Format.ROUND_ROBIN))
+    lines = texts.standings(robin, compute(robin), NAMES, final=True).splitlines()
+    assert lines[1].startswith("1. ") and "(DE " in lines[1] and "Bh" not in lines[1]
+    assert lines[-1] == "DE: direct encounter, SB: Sonneborn-Berger"
+    assert not any("Buchholz" in line for line in lines)
+    wins_only = replace(swiss, settings=replace(swiss.settings, tiebreaks=(TieBreak.WINS,)))
+    last = texts.standings(wins_only, compute(wins_only), NAMES, final=True).splitlines()[-1]
+    assert last.startswith("5. Bo")
 
 
 def test_text_standings_count_the_players_past_the_limit_in_each_languages_plural() -> None:
@@ -132,3 +152,28 @@ def test_the_images_word_their_heads_in_the_readers_language() -> None:
     assert english != japanese
     podium = image(podium_png(rows(3), "Tournament #1 is over", translations=translations("de")))
     assert podium.width == 960 and podium.height == round(960 * 0.56)
+
+
+def test_a_podium_step_shared_by_more_than_three_names_two_and_counts_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Five players tied for first: the step shows two names and "…and 3 more players" (the text podium
+    lists all five), never three names as if they were all."""
+    drawn: list[str] = []
+    real = canvas.draw_text
+
+    def spy(img: Any, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(img, x, y, text, *args, **kwargs)
+
+    monkeypatch.setattr("renderer.standings.draw_text", spy)
+    tied = [Row(1, f"Player {n + 1}", 3.0, (), 4) for n in range(5)] + [Row(6, "Player 6", 1.0, (), 4)]
+    png = podium_png(tied, "Tournament #1: the podium")
+    names = [text for text in drawn if text.startswith("Player ")]
+    assert names == ["Player 2", "Player 1"]  # drawn bottom up
+    assert "…and 3 more players" in drawn
+    Path("/tmp/podium-five-way.png").write_bytes(png)
+    drawn.clear()
+    podium_png(tied[:3] + tied[5:], "Tournament #1: the podium")
+    assert [t for t in drawn if t.startswith("Player ")] == ["Player 3", "Player 2", "Player 1"]
+    assert not any(t.startswith("…and") for t in drawn)

@@ -101,6 +101,7 @@ async def fill(url: str, clock: FakeClock) -> None:
         assert (await host.begin(event.id, ALICE)).round_games()[0].match_id is not None
         # A puzzle mined from the Paint match, answered by Alice, and a server's daily puzzle posted.
         assert await service.store.claim_puzzle_mining(paint.id, clock())
+        await service.store.finish_puzzle_mining(paint.id, clock())
         rules = service.rules("paint")
         puzzle = NewPuzzle(
             game="paint",

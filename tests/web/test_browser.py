@@ -5,13 +5,18 @@ Discord application uses) holds the moves; keyboard-only play; a phone-sized vie
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Callable
 from typing import Any
 
+import aiohttp
+from PIL import Image, ImageChops
+
 import games
 from bot.web.security import match_token
 from games.base import ClickMove, clickable_moves
+from renderer import canvas
 from tests.web.conftest import SCREENSHOTS, Site
 
 ALICE, BOB, CAROL = 101, 202, 303
@@ -19,7 +24,9 @@ LIVE_MS = 1000
 """A spectator's board must change within this many milliseconds of a move."""
 
 
-async def _start(site: Site, game: str, options: dict[str, Any] | None = None) -> tuple[int, str]:
+async def _start(
+    site: Site, game: str, options: dict[str, Any] | None = None, *, channel: int = 1
+) -> tuple[int, str]:
     rules = games.get(game)
     from games.base import resolve_options
 
@@ -31,7 +38,7 @@ async def _start(site: Site, game: str, options: dict[str, Any] | None = None) -
         rated=False,
         turn_timeout=86400,
         guild_id=None,
-        channel_id=1,
+        channel_id=channel,
     )
     return match.id, f"/m/{match_token(site.board.secret, match.id)}"
 
@@ -264,6 +271,47 @@ async def test_phone_viewport(site: Site, browser: Any) -> None:
     await page.wait_for_function(changed, arg=before)
     await page.wait_for_load_state("networkidle")  # the new image drawn before the picture is taken
     await page.screenshot(path=str(SCREENSHOTS / "phone-tilingking.png"), full_page=True)
+
+
+async def test_the_phone_view_keeps_the_boards_coordinates(site: Site, browser: Any) -> None:
+    """The phone view crops the image to the board: the row letters and numbers drawn beside the cells (hex
+    and triangle rows on both sides, square ranks on the left and files below) stay inside it. Checked on the
+    PNG the page shows: every pixel of the board area that is not background lies in the view."""
+    ctx = await browser.new_context(
+        bypass_csp=True, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = await ctx.new_page()
+    header = canvas.page(960).header[3]
+    boards = (
+        ("tilingking", {"board": "hex5"}),
+        ("tilingking", {"board": "tri4"}),
+        ("tilingking", {"board": "sq13bi"}),
+        ("paint", {}),
+    )
+    for channel, (game, options) in enumerate(boards, start=1):
+        _, path = await _start(site, game, options, channel=channel)
+        await page.goto(site.base + path)
+        await page.wait_for_selector("polygon.cell")
+        x, y, w, h = (float(v) for v in (await page.get_attribute("#overlay", "viewBox") or "").split())
+        async with aiohttp.ClientSession() as http, http.get(site.base + await _image_href(page)) as answer:
+            image = Image.open(io.BytesIO(await answer.read())).convert("RGB")
+        paper = image.getpixel((2, image.height - 2))
+        board_right = next(i for i in range(image.width) if image.getpixel((i, image.height - 2)) != paper)
+        area = image.crop((0, header + 2, board_right, image.height))  # the board's part of the image
+        background = Image.new("RGB", area.size, paper)
+        left, top, right, bottom = ImageChops.difference(area, background).getbbox() or (0, 0, 0, 0)
+        top, bottom = top + header + 2, bottom + header + 2
+        seen = (game, options, (left, top, right, bottom), (x, y, w, h))
+        assert x <= left and right <= x + w and y <= top and bottom <= y + h, seen
+        assert y >= header and x + w <= board_right, "neither the header nor the side panel shows"
+        await page.screenshot(path=str(SCREENSHOTS / f"phone-{game}-{options.get('board', '')}.png"))
+    await ctx.close()
+
+
+async def _image_href(page: Any) -> str:
+    href = await page.get_attribute("#img", "href")
+    assert href is not None
+    return str(href)
 
 
 async def test_spectators_cannot_move_and_wrong_links_are_404(site: Site, browser: Any) -> None:

@@ -484,6 +484,14 @@ class MatchStore(Protocol):
         ...
 
     async def put_meta(self, key: str, value: str) -> None: ...
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        """Every value whose key starts with `prefix` (no `%` or `_` in it), by key."""
+        ...
+
+    async def delete_meta(self, key: str, value: str | None = None) -> bool:
+        """Delete a value (only while it is still `value`, if given: another process may have written it
+        again since it was read); whether a row went."""
+        ...
 
     # ------------------------------------------------------------------------------------------- matches
 
@@ -615,6 +623,10 @@ class MatchStore(Protocol):
     ) -> Challenge: ...
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None: ...
+    async def challenge_of_match(self, match_id: int) -> Challenge | None:
+        """The challenge whose acceptance started the match, None if it started otherwise."""
+        ...
+
     async def set_challenge_status(
         self,
         challenge_id: int,
@@ -795,8 +807,23 @@ class MatchStore(Protocol):
 
     # ---------------------------------------------------------------------------- puzzles (schema 12)
 
-    async def claim_puzzle_mining(self, match_id: int, now: float) -> bool:
-        """True once per match: whoever claims it mines its puzzles (across processes and restarts)."""
+    async def claim_puzzle_mining(
+        self, match_id: int, now: float, *, stale_before: float | None = None
+    ) -> bool:
+        """True once per match: whoever claims it mines its puzzles (across processes and restarts). A claim
+        whose mining never finished (`finish_puzzle_mining`) and was made before `stale_before` may be
+        claimed again: its process died or was stopped while mining."""
+        ...
+
+    async def finish_puzzle_mining(self, match_id: int, now: float) -> None:
+        """The claimed match's mining is over: it is never claimed again."""
+        ...
+
+    async def unmined_matches(
+        self, stale_before: float, *, limit: int, shards: ShardFilter | None = None
+    ) -> list[int]:
+        """Finished matches (oldest first, at most `limit`) never claimed for mining, or whose claim made
+        before `stale_before` never finished: the sweep's work."""
         ...
 
     async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:

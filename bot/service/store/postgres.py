@@ -38,6 +38,7 @@ from bot.service.store.schema import (
     POSTGRES_LEGACY,
     SCHEMA_VERSION,
     WAKE_CHANNEL,
+    schema_channel,
 )
 from bot.service.store.sql import SqlStore, migrate_step
 
@@ -266,7 +267,8 @@ class PostgresStore(SqlStore):
     ) -> None:
         """Call `wake()` on every NOTIFY of a write that may move a turn clock (of a guild `shards` owns, when
         given), and `changes.changed(key)` on every NOTIFY of a changed setting or preference
-        (`CHANGE_CHANNEL`), on a connection of its own; runs until cancelled. A lost connection is opened
+        (`CHANGE_CHANNEL`), on a connection of its own, on this schema's channels only (`schema_channel`:
+        other schemas of the database are other databases); runs until cancelled. A lost connection is opened
         again, and `wake()` and `changes.listening(True)` are called after each (re)connection, since
         notifications sent meanwhile are lost (`changes.listening(False)` when it is lost or this ends)."""
 
@@ -297,11 +299,11 @@ class PostgresStore(SqlStore):
             lost = asyncio.Event()
             conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
             try:
-                await conn.add_listener(WAKE_CHANNEL, heard)
-                await conn.add_listener(CHANGE_CHANNEL, changed)
+                schema[:] = [str(await conn.fetchval("SELECT current_schema()") or "")]
+                await conn.add_listener(schema_channel(WAKE_CHANNEL, schema[0]), heard)
+                await conn.add_listener(schema_channel(CHANGE_CHANNEL, schema[0]), changed)
                 if matches is not None:
-                    schema[:] = [str(await conn.fetchval("SELECT current_schema()") or "")]
-                    await conn.add_listener(MATCH_CHANNEL, match_changed)
+                    await conn.add_listener(schema_channel(MATCH_CHANNEL, schema[0]), match_changed)
                 wake()
                 if changes is not None:
                     changes.listening(True)

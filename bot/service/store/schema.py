@@ -16,6 +16,7 @@ here at once, and so on; a stored number up to 5 is read as that numbering.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,26 @@ MATCH_CHANNEL = "tessera_match"
 ``<guild id>:<match id>:<ply before>:<ply after>:<kind>:<schema>``, kind one of start, move, back (a
 takeback), takeback (asked), abort (a vote), end, other; the schema tells apart databases that share one
 PostgreSQL database (a notification reaches every listener of the database, whatever its schema)."""
+CHANNEL_BYTES = 63
+"""PostgreSQL's longest channel name (NAMEDATALEN - 1)."""
+
+
+def schema_channel(channel: str, schema: str) -> str:
+    """The NOTIFY channel `channel` of one schema (``tessera_wake:public``): a process listens only to its
+    own schema's writes, so databases sharing one PostgreSQL database (tests, several deployments) do not
+    hear each other. A name too long for a channel takes the schema's md5 instead; the triggers name it the
+    same way (`_schema_channel_sql`)."""
+    name = f"{channel}:{schema}"
+    if len(name.encode()) <= CHANNEL_BYTES:
+        return name
+    return f"{channel}:{hashlib.md5(schema.encode()).hexdigest()}"
+
+
+def _schema_channel_sql(channel: str) -> str:
+    """`schema_channel` of the table a trigger fired on, in SQL."""
+    name = f"'{channel}:' || TG_TABLE_SCHEMA"
+    hashed = f"'{channel}:' || md5(TG_TABLE_SCHEMA)"
+    return f"CASE WHEN octet_length({name}) <= {CHANNEL_BYTES} THEN {name} ELSE {hashed} END"
 
 
 @dataclass(frozen=True)
@@ -557,6 +578,79 @@ MIGRATIONS: tuple[Step, ...] = (
             channel_id {BIGINT} NOT NULL,
             last_day TEXT
         )""",
+    ),
+    (
+        # A mining claim is finished (a row here) once the match's puzzles are stored: a claim left open (its
+        # process stopped while mining) is taken again by the sweep after a lease (bot/service/puzzles.py).
+        # Claims made before this table count as finished (no backlog of matches mined twice). Every
+        # statement may run again on a database that has it. (SQLite parses an upsert after a SELECT only
+        # with a WHERE.)
+        """CREATE TABLE IF NOT EXISTS puzzle_mining_done (
+            match_id {BIGINT} PRIMARY KEY,
+            done_at {REAL} NOT NULL
+        )""",
+        """INSERT INTO puzzle_mining_done (match_id, done_at) SELECT match_id, claimed_at FROM puzzle_mined
+            WHERE 1 = 1 ON CONFLICT (match_id) DO NOTHING""",
+    ),
+    (
+        # Each schema its own NOTIFY channels (`schema_channel`): a process listens to its schema's only.
+        # The triggers also still notify the shared channels, which the processes of the previous release
+        # listen to: during a rolling upgrade they keep hearing every write until they are replaced (a later
+        # release may drop those lines). Every statement may run again on a database that has it.
+        Only(
+            _PG,
+            f"""CREATE OR REPLACE FUNCTION tessera_wake() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify({_schema_channel_sql(WAKE_CHANNEL)}, COALESCE(NEW.guild_id, 0)::text);
+            PERFORM pg_notify('{WAKE_CHANNEL}', COALESCE(NEW.guild_id, 0)::text);
+            RETURN NULL;
+        END $$""",
+        ),
+        Only(
+            _PG,
+            f"""CREATE OR REPLACE FUNCTION tessera_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            changed jsonb;
+            payload text;
+        BEGIN
+            IF TG_OP = 'DELETE' THEN changed := to_jsonb(OLD); ELSE changed := to_jsonb(NEW); END IF;
+            payload := TG_ARGV[0] || ':' || (changed ->> TG_ARGV[1]);
+            PERFORM pg_notify({_schema_channel_sql(CHANGE_CHANNEL)}, payload);
+            PERFORM pg_notify('{CHANGE_CHANNEL}', payload);
+            RETURN NULL;
+        END $$""",
+        ),
+        Only(
+            _PG,
+            f"""CREATE OR REPLACE FUNCTION tessera_match_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            kind text;
+            before integer;
+            payload text;
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                kind := 'start'; before := NEW.ply;
+            ELSIF OLD.ply IS NOT DISTINCT FROM NEW.ply AND OLD.status IS NOT DISTINCT FROM NEW.status
+                AND OLD.takeback IS NOT DISTINCT FROM NEW.takeback
+                AND OLD.abort_votes::text IS NOT DISTINCT FROM NEW.abort_votes::text THEN
+                RETURN NULL;
+            ELSE
+                before := OLD.ply;
+                IF NEW.status IS DISTINCT FROM OLD.status AND NEW.status <> 'active' THEN kind := 'end';
+                ELSIF NEW.ply > OLD.ply THEN kind := 'move';
+                ELSIF NEW.ply < OLD.ply THEN kind := 'back';
+                ELSIF NEW.takeback IS NOT NULL AND OLD.takeback IS NULL THEN kind := 'takeback';
+                ELSIF NEW.abort_votes::text <> '[]' AND OLD.abort_votes::text = '[]' THEN kind := 'abort';
+                ELSE kind := 'other';
+                END IF;
+            END IF;
+            payload := COALESCE(NEW.guild_id, 0)::text || ':' || NEW.id::text || ':' || before::text
+                || ':' || NEW.ply::text || ':' || kind || ':' || COALESCE(current_schema(), '');
+            PERFORM pg_notify({_schema_channel_sql(MATCH_CHANNEL)}, payload);
+            PERFORM pg_notify('{MATCH_CHANNEL}', payload);
+            RETURN NULL;
+        END $$""",
+        ),
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

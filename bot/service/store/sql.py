@@ -234,6 +234,15 @@ class SqlStore(ABC):
             value,
         )
 
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        rows = await self._fetch("SELECT key, value FROM meta WHERE key LIKE ?", prefix + "%")
+        return {str(r["key"]): str(r["value"]) for r in rows}
+
+    async def delete_meta(self, key: str, value: str | None = None) -> bool:
+        if value is None:
+            return await self._write("DELETE FROM meta WHERE key = ?", key) > 0
+        return await self._write("DELETE FROM meta WHERE key = ? AND value = ?", key, value) > 0
+
     # ---------------------------------------------------------------------------------------- matches
 
     async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[Row]]:
@@ -589,6 +598,10 @@ class SqlStore(ABC):
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
         row = await self._fetchone("SELECT * FROM challenges WHERE id = ?", challenge_id)
+        return None if row is None else _challenge(row, self.json_value)
+
+    async def challenge_of_match(self, match_id: int) -> Challenge | None:
+        row = await self._fetchone("SELECT * FROM challenges WHERE match_id = ?", match_id)
         return None if row is None else _challenge(row, self.json_value)
 
     async def set_challenge_status(
@@ -1260,13 +1273,40 @@ class SqlStore(ABC):
             int(r["tried"]),
         )
 
-    async def claim_puzzle_mining(self, match_id: int, now: float) -> bool:
+    async def claim_puzzle_mining(
+        self, match_id: int, now: float, *, stale_before: float | None = None
+    ) -> bool:
         changed = await self._write(
-            "INSERT INTO puzzle_mined (match_id, claimed_at) VALUES (?, ?) ON CONFLICT (match_id) DO NOTHING",
+            "INSERT INTO puzzle_mined (match_id, claimed_at) VALUES (?, ?) ON CONFLICT (match_id) DO UPDATE "
+            "SET claimed_at = excluded.claimed_at WHERE puzzle_mined.claimed_at < ? "
+            "AND NOT EXISTS (SELECT 1 FROM puzzle_mining_done d WHERE d.match_id = puzzle_mined.match_id)",
+            match_id,
+            now,
+            stale_before if stale_before is not None else float("-inf"),
+        )
+        return changed == 1
+
+    async def finish_puzzle_mining(self, match_id: int, now: float) -> None:
+        await self._write(
+            "INSERT INTO puzzle_mining_done (match_id, done_at) VALUES (?, ?) "
+            "ON CONFLICT (match_id) DO NOTHING",
             match_id,
             now,
         )
-        return changed == 1
+
+    async def unmined_matches(
+        self, stale_before: float, *, limit: int, shards: ShardFilter | None = None
+    ) -> list[int]:
+        rows = await self._fetch(
+            "SELECT m.id FROM matches m LEFT JOIN puzzle_mined p ON p.match_id = m.id "
+            "LEFT JOIN puzzle_mining_done d ON d.match_id = m.id "
+            "WHERE m.status = 'finished' AND m.quarantine IS NULL "
+            "AND (p.match_id IS NULL OR (d.match_id IS NULL AND p.claimed_at < ?)) "
+            f"AND {_shard_filter(shards, 'm.guild_id')} ORDER BY m.id LIMIT ?",
+            stale_before,
+            limit,
+        )
+        return [int(r["id"]) for r in rows]
 
     async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:
         rows = await self._write_fetch(

@@ -18,7 +18,14 @@ TIEBREAK_ABBREVIATIONS: Mapping[TieBreak, str] = {
 }
 """The short names of the tie-breaks (the image's column heads too)."""
 
-TIEBREAK_KEY = N_("Bh: Buchholz · MBh: median Buchholz · SB: Sonneborn-Berger · DE: direct encounter")
+TIEBREAK_KEYS: Mapping[TieBreak, str] = {
+    TieBreak.BUCHHOLZ: N_("Bh: Buchholz"),
+    TieBreak.MEDIAN_BUCHHOLZ: N_("MBh: median Buchholz"),
+    TieBreak.SONNEBORN_BERGER: N_("SB: Sonneborn-Berger"),
+    TieBreak.DIRECT_ENCOUNTER: N_("DE: direct encounter"),
+}
+"""What each abbreviation stands for, under the standings: only those of the event's tie-breaks (Wins is
+plain), so a round robin's key names no Buchholz."""
 MEDALS = ("🥇", "🥈", "🥉")
 
 
@@ -79,8 +86,9 @@ def standings(
     if len(table) > limit:
         more = len(table) - limit
         lines.append(Text.ngettext("…and {count} more player", "…and {count} more players", more, count=more))
-    if order:
-        lines.append(Text(TIEBREAK_KEY))
+    key = [Text(TIEBREAK_KEYS[t]) for t in order if t in TIEBREAK_KEYS]
+    if key:
+        lines.append(_joined(key))
     return Text.concat(*_lines(lines))
 
 
