@@ -471,10 +471,8 @@ def ring_sprite(radius: float, colour: RGB, width: float) -> Image.Image:
 def mark_ring(img: Image.Image, cx: float, cy: float, radius: float, theme: Theme, k: float) -> None:
     """The last-move ring: a thick highlight ring edged by a thin ink line outside and a thin contrasting
     line inside, so it shows on every tile and disc colour."""
-    width, thin = 3.5 * k, max(1.0, 1.2 * k)
-    paste_centred(img, ring_sprite(radius + width / 2 + thin / 2, theme.ink, thin), cx, cy)
-    paste_centred(img, ring_sprite(radius, theme.highlight, width), cx, cy)
-    paste_centred(img, ring_sprite(radius - thin, theme.highlight_ink, thin), cx, cy)
+    for sprite in ring_sprites(radius, theme, k):
+        paste_centred(img, sprite, cx, cy)
 
 
 def paste_opaque(img: Image.Image, tile: Image.Image, left: int, top: int) -> None:
@@ -494,6 +492,34 @@ def inside_cell(sprite: Image.Image, cell: Box, cx: float, cy: float) -> bool:
         and top >= cell[1]
         and left + sprite.width <= cell[2]
         and top + sprite.height <= cell[3]
+    )
+
+
+def ink_box(sprite: Image.Image, cx: float, cy: float) -> Box | None:
+    """The box of the inked (not fully transparent) pixels of an RGBA sprite pasted centred on (cx, cy)
+    (`paste_centred`); None if it has no ink."""
+    ink = sprite.getchannel("A").getbbox()
+    if ink is None:
+        return None
+    left, top = round(cx - sprite.width / 2), round(cy - sprite.height / 2)
+    return left + ink[0], top + ink[1], left + ink[2], top + ink[3]
+
+
+@lru_cache(maxsize=256)
+def ring_ink(radius: float, theme: Theme, k: float, cx: float, cy: float) -> tuple[Box, ...]:
+    """The boxes of the ink of `mark_ring`'s ring centred on (cx, cy) (`ink_box`), outermost first."""
+    return tuple(
+        box for sprite in ring_sprites(radius, theme, k) if (box := ink_box(sprite, cx, cy)) is not None
+    )
+
+
+def ring_sprites(radius: float, theme: Theme, k: float) -> tuple[Image.Image, ...]:
+    """The sprites of `mark_ring`'s last-move ring, outermost first."""
+    width, thin = 3.5 * k, max(1.0, 1.2 * k)
+    return (
+        ring_sprite(radius + width / 2 + thin / 2, theme.ink, thin),
+        ring_sprite(radius, theme.highlight, width),
+        ring_sprite(radius - thin, theme.highlight_ink, thin),
     )
 
 

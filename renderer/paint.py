@@ -20,6 +20,7 @@ from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
+    Box,
     Page,
     RegionCache,
     SeatChip,
@@ -37,6 +38,7 @@ from renderer.canvas import (
     new_canvas,
     paste_centred,
     paste_opaque,
+    ring_ink,
     seat_names,
     square_layout,
     square_polygons,
@@ -45,6 +47,7 @@ from renderer.canvas import (
     thick_line,
     wrap_text,
 )
+from renderer.incremental import Board
 from renderer.theme import RGB, Theme, blend, game_colours
 
 
@@ -288,17 +291,17 @@ CELLS = RegionCache(2048)
 whose square is as it was is one opaque paste."""
 
 
-def _draw_pieces(
-    img: Image.Image, state: Any, theme: Theme, lay: SquareLayout, move: tuple[int, int] | None
-) -> None:
-    """The discs with their ranks and the spheres. A square near the last move's path is drawn afresh (the
-    path lies under its piece); any other comes from `CELLS`."""
+Piece = tuple[int, Image.Image, tuple[object, ...]]
+"""A piece on the board: its square, its sprite, and what it is (kind, colour, rank) as a cache key."""
+
+
+def _pieces(state: Any, theme: Theme, lay: SquareLayout) -> list[Piece]:
+    """The discs with their ranks and the spheres, each with its sprite."""
     ranks = engine.disc_ranks(state)
     rim = max(1.0, lay.pg.k * 2)
     radius = lay.cell * 0.39
     rank_px = lay.pg.px(max(12, round(lay.cell * 0.42)))
-    near_path = _near(path_squares(move)) if move is not None else set()
-    pieces: list[tuple[int, Image.Image, tuple[object, ...]]] = []
+    pieces: list[Piece] = []
     own = own_colours(theme)
     for discs, fill, edge, ink in (
         (state.white_discs, own.disc_white, own.disc_black, own.disc_white_ink),
@@ -309,9 +312,41 @@ def _draw_pieces(
             pieces.append((i, sprite, ("disc", fill, ranks.get(i, 0))))
     sphere = _shiny_sphere(theme, lay.cell, lay.pg.k)
     pieces.extend((i, sphere, ("sphere",)) for i in bits_of(state.spheres))
-    # a piece larger than its square (small images) overlaps its neighbours: then all are drawn as they are
-    cached = all(inside_cell(sprite, lay.box(i), *lay.centre(i)) for i, sprite, _ in pieces)
+    return pieces
+
+
+def _inside_squares(pieces: list[Piece], lay: SquareLayout) -> bool:
+    """Whether every piece stays inside its square (a piece larger than its square, on small images,
+    overlaps its neighbours)."""
+    return all(_fits(lay, i, sprite.size) for i, sprite, _ in pieces)
+
+
+@lru_cache(maxsize=4096)
+def _fits(lay: SquareLayout, i: int, size: tuple[int, int]) -> bool:
+    """Whether a sprite of `size` pasted centred on square i stays inside it (`inside_cell`)."""
+    return inside_cell(Image.new("L", size), lay.box(i), *lay.centre(i))
+
+
+def _draw_pieces(
+    img: Image.Image,
+    state: Any,
+    theme: Theme,
+    lay: SquareLayout,
+    move: tuple[int, int] | None,
+    only: set[int] | None = None,
+    pieces: list[Piece] | None = None,
+) -> None:
+    """The discs with their ranks and the spheres (`pieces`, if known; with `only`, those on these
+    squares alone). A square near the last move's path is drawn afresh (the path lies under its piece);
+    any other comes from `CELLS`."""
+    near_path = _near(path_squares(move)) if move is not None else set()
+    if pieces is None:
+        pieces = _pieces(state, theme, lay)
+    # a piece larger than its square overlaps its neighbours: then all are drawn as they are
+    cached = _inside_squares(pieces, lay)
     for i, sprite, what in pieces:
+        if only is not None and i not in only:
+            continue
         if cached and i not in near_path:
             key = (theme, lay.pg.width, _square_kind(state, i), what)
             CELLS.draw(img, lay.box(i), key, partial(paste_centred, img, sprite, *lay.centre(i)))
@@ -572,3 +607,123 @@ def cell_polygons(state: Any, size: int) -> tuple[tuple[tuple[float, float], ...
 def cell_labels(state: Any) -> tuple[str, ...]:
     """Each square's name as a player types it (a1...i9)."""
     return GRID.labels
+
+
+def _marked(state: Any, move: tuple[int, int] | None) -> set[int]:
+    """The squares the last move's marks may touch: its path with every square beside it (a diagonal
+    line crosses their corners), and the pushed sphere's ring with the squares beside it."""
+    if move is None:
+        return set()
+    beyond = pushed_sphere(state, move)
+    return _near(path_squares(move)) | (_near([beyond]) if beyond is not None else set())
+
+
+@lru_cache(maxsize=8)
+def _panel_background(
+    theme: Theme, size: int, language: Hashable, chain: fonts.FontChain, progress_lines: int
+) -> Image.Image:
+    """The panel's box of `_background`: what the panel is drawn over."""
+    return _background(theme, size, language, chain, progress_lines).crop(square_layout(size, N).pg.panel)
+
+
+@lru_cache(maxsize=8)
+def _board_base(
+    theme: Theme, size: int, language: Hashable, chain: fonts.FontChain, progress_lines: int
+) -> Image.Image:
+    """`_background` with the grid drawn: the pixels round the squares as `draw` leaves them under the
+    last-move rings (a ring on an edge square reaches a pixel or so past it)."""
+    img = _background(theme, size, language, chain, progress_lines).copy()
+    square_layout(size, N).draw_grid(img, theme.grid_line)
+    return img
+
+
+def _ring_boxes(
+    state: Any, move: tuple[int, int] | None, theme: Theme, lay: SquareLayout
+) -> list[Box] | None:
+    """The boxes of the last-move rings' ink (`_mark_end`); None if one reaches further than the squares
+    beside its own or leaves the board's area."""
+    if move is None:
+        return []
+    rings = [(move[1], lay.cell * 0.42)]
+    beyond = pushed_sphere(state, move)
+    if beyond is not None:
+        rings.append((beyond, lay.cell * 0.31))
+    boxes = []
+    area = lay.pg.board
+    for i, radius in rings:
+        cell = lay.box(i)
+        for box in ring_ink(radius, theme, lay.pg.k, *lay.centre(i)):
+            if not (
+                box[0] > cell[0] - lay.cell
+                and box[1] > cell[1] - lay.cell
+                and box[2] < cell[2] + lay.cell
+                and box[3] < cell[3] + lay.cell
+                and box[0] >= area[0]
+                and box[1] >= area[1]
+                and box[2] <= area[2]
+                and box[3] <= area[3]
+            ):
+                return None
+            boxes.append(box)
+    return boxes
+
+
+def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
+    """Draw on `img` the parts of `after`'s image that may differ from `before`'s (see
+    `renderer.incremental`): the header, the panel, and the squares whose kind or piece changed or that
+    either move's marks touch, each from nothing in the order `draw` paints them; returns their boxes.
+    None where pieces overlap their neighbours (small images)."""
+    theme, size = after.theme, after.size
+    rules = games.get("paint")
+    lay = square_layout(size, N)
+    pg = lay.pg
+    state, old = after.state, before.state
+    pieces, old_pieces = _pieces(state, theme, lay), _pieces(old, theme, lay)
+    move, old_move = parse_last_move(after.last_move), parse_last_move(before.last_move)
+    rings, old_rings = _ring_boxes(state, move, theme, lay), _ring_boxes(old, old_move, theme, lay)
+    if rings is None or old_rings is None:
+        return None
+    if not (_inside_squares(pieces, lay) and _inside_squares(old_pieces, lay)):
+        return None
+    now = {i: what for i, _, what in pieces}
+    then = {i: what for i, _, what in old_pieces}
+    dirty = _marked(state, move) | _marked(old, old_move)
+    dirty.update(bits_of((state.light ^ old.light) | (state.dark ^ old.dark)))
+    dirty.update(i for i in now.keys() | then.keys() if now.get(i) != then.get(i))
+    progress_text, _, room = _progress(state, pg)
+    progress_lines = len(wrap_text(progress_text, pg.px(16), room))
+    language, chain = wording.language(), fonts.chain()
+    base = _board_base(theme, size, language, chain, progress_lines)
+    for box in rings + old_rings:  # what lies past the squares under a ring; the squares come next
+        paste_opaque(img, base.crop(box), box[0], box[1])
+    draw_lines = ImageDraw.Draw(img)
+    for i in dirty:
+        left, top, right, bottom = lay.box(i)
+        paste_opaque(img, _square_image(theme, _square_kind(state, i), lay.cell), left, top)
+        draw_lines.line(((left, top), (left, bottom - 1)), fill=theme.grid_line, width=1)
+        draw_lines.line(((left, top), (right - 1, top)), fill=theme.grid_line, width=1)
+    if move is not None:
+        _mark_path(img, move, theme, lay)
+    _draw_pieces(img, state, theme, lay, move, only=dirty, pieces=pieces)
+    if move is not None:
+        _mark_end(img, state, move, theme, lay)
+    outcome = final_outcome(rules, state, after.outcome)
+    names = seat_names(rules, state, after.players, 2)
+    under = _panel_background(theme, size, language, chain, progress_lines)
+    paste_opaque(img, under, pg.panel[0], pg.panel[1])
+    _draw_panel(img, state, theme, lay, names, after.last_move)
+    draw_header(
+        img,
+        pg,
+        theme,
+        _chips(rules, state, names, theme, outcome),
+        status_text(rules, state, names, outcome=outcome),
+    )
+    boxes: list[Box] = [pg.header, pg.panel, *rings, *old_rings]
+    for i in sorted(dirty):  # one box per run of squares drawn along a row (never one not drawn)
+        box = lay.box(i)
+        if i % N and i - 1 in dirty:
+            boxes[-1] = (boxes[-1][0], box[1], box[2], box[3])
+        else:
+            boxes.append(box)
+    return boxes
