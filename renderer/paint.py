@@ -614,8 +614,22 @@ def _marked(state: Any, move: tuple[int, int] | None) -> set[int]:
     line crosses their corners), and the pushed sphere's ring with the squares beside it."""
     if move is None:
         return set()
-    beyond = pushed_sphere(state, move)
-    return _near(path_squares(move)) | (_near([beyond]) if beyond is not None else set())
+    return set(_marks(move, pushed_sphere(state, move)))
+
+
+@lru_cache(maxsize=4096)
+def _marks(move: tuple[int, int], beyond: int | None) -> frozenset[int]:
+    return frozenset(_near(path_squares(move)) | (_near([beyond]) if beyond is not None else set()))
+
+
+@lru_cache(maxsize=64)
+def _lined_square(theme: Theme, kind: str, side: int) -> Image.Image:
+    """A square as `_draw_board` leaves it: the square with the grid's lines on its left and top edges."""
+    img = _square_image(theme, kind, side).copy()
+    draw = ImageDraw.Draw(img)
+    draw.line(((0, 0), (0, side - 1)), fill=theme.grid_line, width=1)
+    draw.line(((0, 0), (side - 1, 0)), fill=theme.grid_line, width=1)
+    return img
 
 
 @lru_cache(maxsize=8)
@@ -696,12 +710,8 @@ def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
     base = _board_base(theme, size, language, chain, progress_lines)
     for box in rings + old_rings:  # what lies past the squares under a ring; the squares come next
         paste_opaque(img, base.crop(box), box[0], box[1])
-    draw_lines = ImageDraw.Draw(img)
     for i in dirty:
-        left, top, right, bottom = lay.box(i)
-        paste_opaque(img, _square_image(theme, _square_kind(state, i), lay.cell), left, top)
-        draw_lines.line(((left, top), (left, bottom - 1)), fill=theme.grid_line, width=1)
-        draw_lines.line(((left, top), (right - 1, top)), fill=theme.grid_line, width=1)
+        paste_opaque(img, _lined_square(theme, _square_kind(state, i), lay.cell), *lay.box(i)[:2])
     if move is not None:
         _mark_path(img, move, theme, lay)
     _draw_pieces(img, state, theme, lay, move, only=dirty, pieces=pieces)
