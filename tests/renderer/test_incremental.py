@@ -49,7 +49,7 @@ def drawn_from_last(boards: Boards, key: int, game_id: str, board: dict[str, Any
     )
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     setup=st.sampled_from(SETUPS),
     seed=st.integers(0, 10**6),
