@@ -410,6 +410,8 @@ def _lead_colour(theme: Theme, leader: int) -> RGB:
 def _draw_panel(
     img: Image.Image, state: Any, theme: Theme, lay: SquareLayout, names: list[str], last_move: str | None
 ) -> None:
+    """The panel over its background (the title and the key come with it): the tiles, the lead, the
+    counters and the last move, all inside `_panel_parts`."""
     pg = lay.pg
     draw = ImageDraw.Draw(img)
     px0, py0, px1, py1 = pg.panel
@@ -492,6 +494,24 @@ def _draw_panel(
         draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
 
 
+def _progress_lines(state: Any, pg: Page) -> int:
+    """How many lines the progress line takes (the key below it moves down for each)."""
+    progress_text, _, room = _progress(state, pg)
+    return len(wrap_text(progress_text, pg.px(16), room))
+
+
+def _panel_parts(pg: Page, progress_lines: int) -> tuple[Box, Box]:
+    """The two boxes `_draw_panel` draws in: from the panel's top to below the move cap line, and round the
+    last move's line at the bottom (a line's ink stays within twice its pitch of where it is put); the
+    title and the key between them are the background's."""
+    px0, py0, px1, py1 = pg.panel
+    small = pg.px(16)
+    y = py0 + pg.px(14) + pg.px(34) + pg.px(42) + pg.px(40) + pg.px(28) + pg.px(20)  # as `_draw_panel`
+    y += pg.px(22) + (progress_lines - 1) * line_pitch(small)  # the move cap line
+    reach = 2 * line_pitch(small)
+    return (px0, py0, px1, min(py1, y + reach)), (px0, max(py0, py1 - pg.px(14) - reach), px1, py1)
+
+
 def _name_with_seat(names: list[str], seat: int) -> str:
     return wording.with_role(names[seat], wording.text(SEAT_KEYS[seat]))
 
@@ -538,8 +558,7 @@ def draw(
     outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, N)
     names = seat_names(rules, state, players, 2)
-    progress_text, _, room = _progress(state, lay.pg)
-    progress_lines = len(wrap_text(progress_text, lay.pg.px(16), room))
+    progress_lines = _progress_lines(state, lay.pg)
     img = _background(theme, size, wording.language(), fonts.chain(), progress_lines).copy()
     _draw_board(img, state, theme, lay)
     move = parse_last_move(last_move)
@@ -633,14 +652,6 @@ def _lined_square(theme: Theme, kind: str, side: int) -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def _panel_background(
-    theme: Theme, size: int, language: Hashable, chain: fonts.FontChain, progress_lines: int
-) -> Image.Image:
-    """The panel's box of `_background`: what the panel is drawn over."""
-    return _background(theme, size, language, chain, progress_lines).crop(square_layout(size, N).pg.panel)
-
-
-@lru_cache(maxsize=8)
 def _board_base(
     theme: Theme, size: int, language: Hashable, chain: fonts.FontChain, progress_lines: int
 ) -> Image.Image:
@@ -704,8 +715,7 @@ def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
     dirty = _marked(state, move) | _marked(old, old_move)
     dirty.update(bits_of((state.light ^ old.light) | (state.dark ^ old.dark)))
     dirty.update(i for i in now.keys() | then.keys() if now.get(i) != then.get(i))
-    progress_text, _, room = _progress(state, pg)
-    progress_lines = len(wrap_text(progress_text, pg.px(16), room))
+    progress_lines = _progress_lines(state, pg)
     language, chain = wording.language(), fonts.chain()
     base = _board_base(theme, size, language, chain, progress_lines)
     for box in rings + old_rings:  # what lies past the squares under a ring; the squares come next
@@ -719,8 +729,12 @@ def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
         _mark_end(img, state, move, theme, lay)
     outcome = final_outcome(rules, state, after.outcome)
     names = seat_names(rules, state, after.players, 2)
-    under = _panel_background(theme, size, language, chain, progress_lines)
-    paste_opaque(img, under, pg.panel[0], pg.panel[1])
+    under = _background(theme, size, language, chain, progress_lines)
+    parts: tuple[Box, ...] = (pg.panel,)  # the key moves down for a progress line that wraps
+    if _progress_lines(old, pg) == progress_lines:  # else the panel's title and key stay as they are
+        parts = _panel_parts(pg, progress_lines)
+    for box in parts:
+        paste_opaque(img, under.crop(box), box[0], box[1])
     _draw_panel(img, state, theme, lay, names, after.last_move)
     draw_header(
         img,
@@ -729,7 +743,7 @@ def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
         _chips(rules, state, names, theme, outcome),
         status_text(rules, state, names, outcome=outcome),
     )
-    boxes: list[Box] = [pg.header, pg.panel, *rings, *old_rings]
+    boxes: list[Box] = [pg.header, *parts, *rings, *old_rings]
     for i in sorted(dirty):  # one box per run of squares drawn along a row (never one not drawn)
         box = lay.box(i)
         if i % N and i - 1 in dirty:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import games
@@ -55,6 +55,7 @@ def drawn_from_last(boards: Boards, key: int, game_id: str, board: dict[str, Any
     seed=st.integers(0, 10**6),
     steps=st.lists(st.sampled_from(STEPS), min_size=1, max_size=25),
 )
+@example(setup="paint", seed=519, steps=["move"] * 10 + ["language", "move"])  # the key moved down a line
 def test_a_board_drawn_from_its_last_board_is_the_png_of_a_full_draw(
     setup: str, seed: int, steps: list[str]
 ) -> None:
