@@ -27,9 +27,9 @@ from PIL import Image
 
 from games.base import Outcome
 from games.texts import Translations
-from renderer import drawer, fonts, png
+from renderer import _check_size, drawer, fonts, png
 from renderer import text as wording
-from renderer.canvas import Box, palette_bytes, palette_image
+from renderer.canvas import Box, page, palette_bytes, palette_image, png_bytes
 from renderer.theme import Theme, get_theme
 
 LIMIT_BYTES = 80 * 2**20
@@ -100,6 +100,7 @@ class Boards:
         """The PNG `renderer.render` gives for these arguments, drawn from `key`'s last board where the
         game's drawer can."""
         chosen = get_theme(theme)
+        size = _check_size(size)
         board = Board(
             state, last_move, tuple(players) if players is not None else None, outcome, chosen, size
         )
@@ -132,6 +133,8 @@ class Boards:
                 image = module.draw(
                     state, last_move=last_move, players=players, theme=chosen, size=size, outcome=outcome
                 )
+                if image.mode != "RGB":  # a drawer of another mode: encoded as `renderer.render` does
+                    return png_bytes(image, chosen, game_id)
                 image.load()
                 indices = image.im.convert("P", 0, holder)
         self._keep(key, _Last(game_id, board, language, chain, indices))
@@ -141,8 +144,6 @@ class Boards:
         """The scratch RGB image boards of `size` are redrawn on (its old pixels are never read)."""
         scratch = self._scratch.get(size)
         if scratch is None:
-            from renderer.canvas import page
-
             pg = page(size)
             scratch = self._scratch[size] = Image.new("RGB", (pg.width, pg.height), theme.background)
         return scratch
