@@ -372,9 +372,9 @@ def draw_text(
     spread = _spread(chain, text, px) if anchor[1] != "c" else None
     if spread is not None:  # a new line of known words ("Move 27 · Alice to play"): each word's stamp
         width, height, words = spread
-        left = x - {"l": 0.0, "m": width / 2, "r": float(width)}[anchor[0]]
-        top = y - {"t": 0.0, "m": height / 2, "b": float(height)}[anchor[1]]
-        origin_x, origin_y = round(left), round(top)  # as `_text_origin` puts the line's mask
+        # where `_text_origin` puts the line's mask
+        origin_x = round(x - {"l": 0.0, "m": width / 2, "r": float(width)}[anchor[0]])
+        origin_y = round(y - {"t": 0.0, "m": height / 2, "b": float(height)}[anchor[1]])
         for word, offset in words:
             stamp = _stamp(chain, word, px, colour)
             if stamp.image is not None:
