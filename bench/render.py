@@ -2,7 +2,10 @@
 their ratio (medians of runs; CPU time, which a busy machine disturbs less than wall time); then the p50
 and p99 wall time to render and encode a board PNG at the default size and the p50 and p99 PNG size, over
 positions sampled from seeded random games; then the time and size of a replay GIF of a 150-move game.
-Targets: drawing <= 2 ms of CPU, render+encode <= 15 ms, PNG <= 60 KB, 150-move GIF <= 2 MB.
+Targets: drawing <= 2 ms of CPU, render+encode <= 15 ms, PNG <= 60 KB, 150-move GIF <= 2 MB. Each game's
+CPU line is followed by the CPU time to draw and encode a board from its match's last board, as the bot's
+board processes draw a match's next move (`renderer.incremental`; games whose drawer has no `redraw` are
+drawn in full there too), against drawing the same way in full (other matches of the same game).
 
     python bench/render.py            # about a minute (bench/replay.py measures replay memory)
     python bench/render.py --cpu-only # only the CPU time of drawing and encoding
@@ -130,7 +133,53 @@ def bench_cpu(
         f" render/encode {render / encode:4.2f}  (median of {runs} runs, {matches} matches x {moves} moves;"
         f" target render <= {TARGET_RENDER_MS:.0f} ms)"
     )
+    from_last = bench_from_last(game_id, seats, options, runs, matches, moves, keep=True)
+    in_full = bench_from_last(game_id, seats, options, runs, matches, moves, keep=False)
+    print(
+        f"{'':<18} render + encode from the match's last board (as a board process draws a move):"
+        f" {from_last:5.2f} ms CPU, against {in_full:5.2f} in full the same way"
+    )
     return render, encode
+
+
+def bench_from_last(
+    game_id: str, seats: int, options: dict[str, Any], runs: int, matches: int, moves: int, *, keep: bool
+) -> float:
+    """CPU time (this thread's) to draw and encode a board from its match's last board
+    (`renderer.incremental.Boards`, what a board process does for a match's next move), or with `keep`
+    False, in full the same way (a `Boards` that keeps nothing), over other matches than `bench_cpu`'s and
+    each other's (none of their texts drawn before), each move in turn; the median over runs of the mean
+    per board, in ms."""
+    from renderer.incremental import Boards
+
+    players = ["Alice", "Bob", "Carol", "Dave"][:seats]
+    per_run = []
+    for run in range(runs):
+        boards, windows = Boards() if keep else Boards(limit_bytes=0), []
+        first_seed = ((1 if keep else 2) * runs + run) * matches
+        for seed in range(first_seed, first_seed + matches):
+            states, notations = random_game(game_id, seats, options, 1000 + seed, limit=300)
+            first = max(1, len(states) // 2 - moves // 2)
+            windows.append(
+                [(states[n], notations[n - 1]) for n in range(first, min(len(states), first + moves))]
+            )
+            last = notations[first - 2] if first > 1 else None  # the match's board before the window
+            boards.render(
+                seed, game_id, states[first - 1], last_move=last, players=players, size=renderer.DEFAULT_SIZE
+            )
+        spent, count = 0.0, 0
+        for k in range(moves):
+            for seed, window in enumerate(windows, start=first_seed):
+                if k < len(window):
+                    state, last = window[k]
+                    start = time.thread_time()
+                    boards.render(
+                        seed, game_id, state, last_move=last, players=players, size=renderer.DEFAULT_SIZE
+                    )
+                    spent += time.thread_time() - start
+                    count += 1
+        per_run.append(spent * 1000 / count)
+    return statistics.median(per_run)
 
 
 def percentile(values: list[float] | list[int], pct: float) -> float:

@@ -255,6 +255,7 @@ async def render_board(
             outcome=match.outcome,
             theme=theme,
             locale=tr.locale,
+            match=match.id,
         )
     except Exception:
         log.exception("rendering match %s failed; sending the position as text", match.id)

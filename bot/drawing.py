@@ -44,6 +44,7 @@ from bot.i18n import translations
 from bot.replies import UserError
 from games.base import Outcome
 from games.texts import Text
+from renderer.incremental import Boards
 from renderer.replay import replay_gif
 
 log = logging.getLogger("tessera.drawing")
@@ -119,7 +120,9 @@ def _board_worker(sock: socket.socket) -> None:
     """A board process: warm up and say so (an empty message), then draw what comes through the socket until
     it closes. A request is a pickled (function, args); the reply is (True, result) or (False, the exception
     it raised), each written whole in one call, so the bot never reads half of one."""
+    global LAST_BOARDS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the bot, which closes this socket
+    LAST_BOARDS = Boards()
     _warm_board_worker()
     try:
         sock.sendall(_frame(b""))
@@ -162,7 +165,9 @@ class _Worker:
     """One board process: the bot's end of its socket (non-blocking), what has come in of its next message
     and is still to go out of a request, whether it is warm, and the job it is drawing."""
 
-    def __init__(self, process: BaseProcess, sock: socket.socket) -> None:
+    def __init__(self, slot: int, process: BaseProcess, sock: socket.socket) -> None:
+        self.slot = slot
+        """Its place among the processes: the jobs of one match go to the same slot (`submit`)."""
         self.process = process
         self.sock = sock
         self.fd = sock.fileno()
@@ -186,7 +191,8 @@ class BoardProcesses:
         self.most = workers
         self._workers: list[_Worker] = []
         self._idle: list[_Worker] = []
-        self._waiting: deque[tuple[asyncio.Future[Any], bytes]] = deque()
+        self._waiting: deque[tuple[asyncio.Future[Any], bytes, int | None]] = deque()
+        """Jobs not sent yet: the future, the request and the slot of the process it would rather go to."""
         self.broken = False
 
     def start_all(self) -> None:
@@ -206,7 +212,7 @@ class BoardProcesses:
         finally:
             theirs.close()
         ours.setblocking(False)
-        worker = _Worker(process, ours)
+        worker = _Worker(len(self._workers), process, ours)
         self._workers.append(worker)  # before add_reader, which may refuse: `terminate` still stops it
         self._loop.add_reader(worker.fd, self._readable, worker)
 
@@ -215,19 +221,25 @@ class BoardProcesses:
         """The board processes' ids (benches read their CPU time)."""
         return [w.process.pid for w in self._workers if w.process.pid is not None]
 
-    def submit(self, function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        """Run `function(*args)` (a module-level function: it crosses by name) in the next idle process."""
+    def submit(
+        self, function: Callable[..., T], *args: Any, affinity: Hashable | None = None
+    ) -> asyncio.Future[T]:
+        """Run `function(*args)` (a module-level function: it crosses by name) in the next idle process;
+        jobs of the same `affinity` (a match) go to the same process when it is idle (it keeps the match's
+        last board and draws only what changed), to another idle one rather than wait."""
         if self.broken:
             raise BrokenProcessPool("the board processes are stopped")
         future: asyncio.Future[T] = self._loop.create_future()
         request = _frame(pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL))
-        self._waiting.append((future, request))
+        slot = None if affinity is None else hash(affinity) % self.most
+        self._waiting.append((future, request, slot))
         self._dispatch()
         return future
 
     def _dispatch(self) -> None:
-        """Send waiting jobs to idle processes; start another process (up to `most`) when jobs wait and
-        none is idle or starting for them."""
+        """Send waiting jobs to idle processes, each to the process of its slot if that one is idle, then
+        the first waiting to any idle one (a busy process's job goes elsewhere rather than keep a core
+        idle); start another process (up to `most`) when jobs wait and none is idle or starting for them."""
         starting = sum(not w.ready for w in self._workers)
         if len(self._waiting) > len(self._idle) + starting and len(self._workers) < self.most:
             try:
@@ -235,13 +247,27 @@ class BoardProcesses:
             except (OSError, RuntimeError) as error:
                 self._break(error)
                 return
-        while self._idle and self._waiting:
-            future, request = self._waiting.popleft()
-            if future.done():  # its caller gave up waiting
-                continue
-            worker = self._idle.pop()
-            worker.job = future
-            self._send(worker, request)
+        if not self._idle:
+            return
+        idle_slots = {w.slot for w in self._idle}
+        for index, (future, request, slot) in enumerate(self._waiting):
+            if slot in idle_slots and not future.done():
+                del self._waiting[index]
+                worker = next(w for w in self._idle if w.slot == slot)
+                self._idle.remove(worker)
+                self._start(worker, future, request)
+                break  # the deque changed: look again from the start
+        else:
+            while self._idle and self._waiting:
+                future, request, _ = self._waiting.popleft()
+                if not future.done():  # else its caller gave up waiting
+                    self._start(self._idle.pop(), future, request)
+            return
+        self._dispatch()
+
+    def _start(self, worker: _Worker, future: asyncio.Future[Any], request: bytes) -> None:
+        worker.job = future
+        self._send(worker, request)
 
     def _send(self, worker: _Worker, data: bytes) -> None:
         """Write what the socket takes now; the rest when it is writable again (a large state)."""
@@ -312,7 +338,7 @@ class BoardProcesses:
         """Stop at once: every job held or waiting fails with `error`, the processes are killed
         (multiprocessing reaps them later)."""
         self.broken = True
-        held = [w.job for w in self._workers] + [future for future, _ in self._waiting]
+        held = [w.job for w in self._workers] + [future for future, _, _ in self._waiting]
         self._waiting.clear()
         for future in held:
             if future is not None and not future.done():
@@ -334,7 +360,7 @@ class BoardProcesses:
     async def close(self) -> None:
         """Stop the processes: waiting jobs are cancelled, each process ends after the board it draws."""
         self.broken = True
-        for future in [w.job for w in self._workers] + [future for future, _ in self._waiting]:
+        for future in [w.job for w in self._workers] + [future for future, _, _ in self._waiting]:
             if future is not None:
                 future.cancel()
         self._waiting.clear()
@@ -349,6 +375,11 @@ class BoardProcesses:
                 worker.process.join()
 
 
+LAST_BOARDS: Boards | None = None
+"""In a board process: each match's last board, which its next is drawn from (`renderer.incremental`).
+None elsewhere: the fallback threads draw every board in full (one scratch image cannot serve two threads)."""
+
+
 def draw_board(
     game: str,
     state: Any,
@@ -357,12 +388,33 @@ def draw_board(
     outcome: Outcome | None,
     theme: str,
     locale: str = "en",
+    match: int | None = None,
 ) -> tuple[bytes, str]:
-    """A board PNG and its alt text in the language `locale` (run in a board thread)."""
+    """A board PNG and its alt text in the language `locale` (run in a board process or thread); in a
+    board process, drawn from `match`'s last board there."""
     words = translations(locale)
-    png = renderer.render(
-        game, state, last_move=last_move, players=players, outcome=outcome, theme=theme, translations=words
-    )
+    if LAST_BOARDS is not None and match is not None:
+        png = LAST_BOARDS.render(
+            match,
+            game,
+            state,
+            last_move=last_move,
+            players=players,
+            outcome=outcome,
+            theme=theme,
+            size=renderer.DEFAULT_SIZE,
+            translations=words,
+        )
+    else:
+        png = renderer.render(
+            game,
+            state,
+            last_move=last_move,
+            players=players,
+            outcome=outcome,
+            theme=theme,
+            translations=words,
+        )
     alt = renderer.alt_text(
         game, state, players=players, last_move=last_move, outcome=outcome, translations=words
     )
@@ -476,15 +528,16 @@ class Drawing:
             self._board_pool = BoardProcesses(self.board_workers)
         return self._board_pool
 
-    async def _draw(self, function: Callable[..., T], *args: Any) -> T:
-        """Run a board job in a board process; on the fallback thread if the processes cannot (they could
-        not start, or one died: the pool is started afresh for the next job)."""
+    async def _draw(self, function: Callable[..., T], *args: Any, affinity: Hashable | None = None) -> T:
+        """Run a board job in a board process (the process of `affinity`, a match, when it is idle); on the
+        fallback thread if the processes cannot (they could not start, or one died: the pool is started
+        afresh for the next job)."""
         if self._closed:
             raise RuntimeError("the drawing pools are closed")
         loop = asyncio.get_running_loop()
         if self._processes_usable():
             try:
-                return await self._board_executor().submit(function, *args)
+                return await self._board_executor().submit(function, *args, affinity=affinity)
             except (BrokenProcessPool, OSError) as error:
                 log.warning("a board process failed (%r); drawing this board on a thread", error)
                 pool, self._board_pool = self._board_pool, None
@@ -509,9 +562,13 @@ class Drawing:
         outcome: Outcome | None,
         theme: str,
         locale: str = "en",
+        match: int | None = None,
     ) -> tuple[bytes, str]:
-        """A board PNG and its alt text in the language `locale`, drawn on the board pool."""
-        return await self._draw(draw_board, game, state, last_move, list(players), outcome, theme, locale)
+        """A board PNG and its alt text in the language `locale`, drawn on the board pool; the boards of
+        one `match` go to the same board process, which draws only what changed since its last board."""
+        return await self._draw(
+            draw_board, game, state, last_move, list(players), outcome, theme, locale, match, affinity=match
+        )
 
     async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:
         """Any other image (a tournament's standings or podium: bot/tournament_posts.py) drawn on the board

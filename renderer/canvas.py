@@ -368,12 +368,55 @@ def draw_text(
         left, top = _text_origin(line, x, y, anchor)
         img.paste(colour, (left, top), line.mask)
         return line.width
-    stamp = _stamp(fonts.chain(), text, px, colour)
+    chain = fonts.chain()
+    spread = _spread(chain, text, px) if anchor[1] != "c" else None
+    if spread is not None:  # a new line of known words ("Move 27 · Alice to play"): each word's stamp
+        width, height, words = spread
+        # where `_text_origin` puts the line's mask
+        origin_x = round(x - {"l": 0.0, "m": width / 2, "r": float(width)}[anchor[0]])
+        origin_y = round(y - {"t": 0.0, "m": height / 2, "b": float(height)}[anchor[1]])
+        for word, offset in words:
+            stamp = _stamp(chain, word, px, colour)
+            if stamp.image is not None:
+                paste_rgba(img, stamp.image, origin_x + offset + stamp.ink[0], origin_y + stamp.ink[1])
+        return width
+    stamp = _stamp(chain, text, px, colour)
     left, top = _text_origin(stamp.line, x, y, anchor)
     if stamp.image is not None:
         left, top = left + stamp.ink[0], top + stamp.ink[1]
         paste_rgba(img, stamp.image, left, top)
     return stamp.line.width
+
+
+@lru_cache(maxsize=4096)
+def _spread(
+    chain: fonts.FontChain, text: str, px: int
+) -> tuple[int, int, tuple[tuple[str, int], ...]] | None:
+    """A line put together from its words' masks (`_line`), as (its width, its height, each inked word
+    with where its own mask starts in the line), where the words' inked columns do not overlap and stay
+    inside the line: then pasting each word's stamp there changes exactly the pixels the line's stamp
+    does, without drawing the line (most such lines are new: the move number, the counters). None for
+    any other line."""
+    words = _words(chain, text)
+    if words is None:
+        return None
+    ascent, descent = chain.primary.font(px).getmetrics()
+    width = _width(chain, text, px)
+    space = _plain_length(chain, " ", px)
+    placed: list[tuple[str, int]] = []
+    x, inked_to = 0.0, 0
+    for word in words:
+        if word:
+            piece, ink_left = _word_ink(chain, word, px)
+            if piece is not None:
+                start = round(x) + ink_left
+                if start < inked_to or start + piece.width > width or piece.height != ascent + descent:
+                    return None
+                inked_to = start + piece.width
+                placed.append((word, round(x)))
+            x += _plain_length(chain, word, px)
+        x += space
+    return width, ascent + descent, tuple(placed)
 
 
 def _text_origin(line: Line, x: float, y: float, anchor: str) -> tuple[int, int]:
@@ -471,10 +514,8 @@ def ring_sprite(radius: float, colour: RGB, width: float) -> Image.Image:
 def mark_ring(img: Image.Image, cx: float, cy: float, radius: float, theme: Theme, k: float) -> None:
     """The last-move ring: a thick highlight ring edged by a thin ink line outside and a thin contrasting
     line inside, so it shows on every tile and disc colour."""
-    width, thin = 3.5 * k, max(1.0, 1.2 * k)
-    paste_centred(img, ring_sprite(radius + width / 2 + thin / 2, theme.ink, thin), cx, cy)
-    paste_centred(img, ring_sprite(radius, theme.highlight, width), cx, cy)
-    paste_centred(img, ring_sprite(radius - thin, theme.highlight_ink, thin), cx, cy)
+    for sprite in ring_sprites(radius, theme, k):
+        paste_centred(img, sprite, cx, cy)
 
 
 def paste_opaque(img: Image.Image, tile: Image.Image, left: int, top: int) -> None:
@@ -494,6 +535,34 @@ def inside_cell(sprite: Image.Image, cell: Box, cx: float, cy: float) -> bool:
         and top >= cell[1]
         and left + sprite.width <= cell[2]
         and top + sprite.height <= cell[3]
+    )
+
+
+def ink_box(sprite: Image.Image, cx: float, cy: float) -> Box | None:
+    """The box of the inked (not fully transparent) pixels of an RGBA sprite pasted centred on (cx, cy)
+    (`paste_centred`); None if it has no ink."""
+    ink = sprite.getchannel("A").getbbox()
+    if ink is None:
+        return None
+    left, top = round(cx - sprite.width / 2), round(cy - sprite.height / 2)
+    return left + ink[0], top + ink[1], left + ink[2], top + ink[3]
+
+
+@lru_cache(maxsize=256)
+def ring_ink(radius: float, theme: Theme, k: float, cx: float, cy: float) -> tuple[Box, ...]:
+    """The boxes of the ink of `mark_ring`'s ring centred on (cx, cy) (`ink_box`), outermost first."""
+    return tuple(
+        box for sprite in ring_sprites(radius, theme, k) if (box := ink_box(sprite, cx, cy)) is not None
+    )
+
+
+def ring_sprites(radius: float, theme: Theme, k: float) -> tuple[Image.Image, ...]:
+    """The sprites of `mark_ring`'s last-move ring, outermost first."""
+    width, thin = 3.5 * k, max(1.0, 1.2 * k)
+    return (
+        ring_sprite(radius + width / 2 + thin / 2, theme.ink, thin),
+        ring_sprite(radius, theme.highlight, width),
+        ring_sprite(radius - thin, theme.highlight_ink, thin),
     )
 
 

@@ -150,13 +150,16 @@ class FontChain:
     """The fonts in the order they are tried; the first one sets the line height. Compared and hashed by
     identity (caches key on the chain in use), with each character's font remembered."""
 
-    __slots__ = ("_ascii", "_found", "faces")
+    __slots__ = ("_ascii", "_found", "_plain", "faces")
 
     def __init__(self, faces: Sequence[Face]) -> None:
         if not faces:
             raise ValueError("a font chain needs at least one font")
         self.faces: tuple[Face, ...] = tuple(faces)
         self._found: dict[str, int | None] = {}
+        self._plain: set[str] = set()
+        """Characters met so far that the first face has and that attach to nothing: a text of these
+        alone is one run of the first face (`runs`)."""
         self._ascii = all(faces[0].has(chr(c)) for c in range(0x20, 0x7F))
 
     def __repr__(self) -> str:
@@ -176,6 +179,8 @@ class FontChain:
         """`text` split into (face index, run) pieces, in logical order; characters no face has become "?"."""
         if self._ascii and text.isascii() and text.isprintable():
             return [(0, text)] if text else []
+        if text and self._plain.issuperset(text):
+            return [(0, text)]
         out: list[tuple[int, list[str]]] = []
         for ch in text:
             if ord(ch) in _SKIN_TONES:
@@ -185,6 +190,8 @@ class FontChain:
                     out[-1][1].append(ch)
                 continue
             found = self.face_for(ch)
+            if found == 0:
+                self._plain.add(ch)
             face, ch = (found, ch) if found is not None else (0, MISSING)
             if out and out[-1][0] == face:
                 out[-1][1].append(ch)

@@ -20,6 +20,7 @@ from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
+    Box,
     Page,
     RegionCache,
     SeatChip,
@@ -37,6 +38,7 @@ from renderer.canvas import (
     new_canvas,
     paste_centred,
     paste_opaque,
+    ring_ink,
     seat_names,
     square_layout,
     square_polygons,
@@ -45,6 +47,7 @@ from renderer.canvas import (
     thick_line,
     wrap_text,
 )
+from renderer.incremental import Board
 from renderer.theme import RGB, Theme, blend, game_colours
 
 
@@ -288,17 +291,17 @@ CELLS = RegionCache(2048)
 whose square is as it was is one opaque paste."""
 
 
-def _draw_pieces(
-    img: Image.Image, state: Any, theme: Theme, lay: SquareLayout, move: tuple[int, int] | None
-) -> None:
-    """The discs with their ranks and the spheres. A square near the last move's path is drawn afresh (the
-    path lies under its piece); any other comes from `CELLS`."""
+Piece = tuple[int, Image.Image, tuple[object, ...]]
+"""A piece on the board: its square, its sprite, and what it is (kind, colour, rank) as a cache key."""
+
+
+def _pieces(state: Any, theme: Theme, lay: SquareLayout) -> list[Piece]:
+    """The discs with their ranks and the spheres, each with its sprite."""
     ranks = engine.disc_ranks(state)
     rim = max(1.0, lay.pg.k * 2)
     radius = lay.cell * 0.39
     rank_px = lay.pg.px(max(12, round(lay.cell * 0.42)))
-    near_path = _near(path_squares(move)) if move is not None else set()
-    pieces: list[tuple[int, Image.Image, tuple[object, ...]]] = []
+    pieces: list[Piece] = []
     own = own_colours(theme)
     for discs, fill, edge, ink in (
         (state.white_discs, own.disc_white, own.disc_black, own.disc_white_ink),
@@ -309,9 +312,41 @@ def _draw_pieces(
             pieces.append((i, sprite, ("disc", fill, ranks.get(i, 0))))
     sphere = _shiny_sphere(theme, lay.cell, lay.pg.k)
     pieces.extend((i, sphere, ("sphere",)) for i in bits_of(state.spheres))
-    # a piece larger than its square (small images) overlaps its neighbours: then all are drawn as they are
-    cached = all(inside_cell(sprite, lay.box(i), *lay.centre(i)) for i, sprite, _ in pieces)
+    return pieces
+
+
+def _inside_squares(pieces: list[Piece], lay: SquareLayout) -> bool:
+    """Whether every piece stays inside its square (a piece larger than its square, on small images,
+    overlaps its neighbours)."""
+    return all(_fits(lay, i, sprite.size) for i, sprite, _ in pieces)
+
+
+@lru_cache(maxsize=4096)
+def _fits(lay: SquareLayout, i: int, size: tuple[int, int]) -> bool:
+    """Whether a sprite of `size` pasted centred on square i stays inside it (`inside_cell`)."""
+    return inside_cell(Image.new("L", size), lay.box(i), *lay.centre(i))
+
+
+def _draw_pieces(
+    img: Image.Image,
+    state: Any,
+    theme: Theme,
+    lay: SquareLayout,
+    move: tuple[int, int] | None,
+    only: set[int] | None = None,
+    pieces: list[Piece] | None = None,
+) -> None:
+    """The discs with their ranks and the spheres (`pieces`, if known; with `only`, those on these
+    squares alone). A square near the last move's path is drawn afresh (the path lies under its piece);
+    any other comes from `CELLS`."""
+    near_path = _near(path_squares(move)) if move is not None else set()
+    if pieces is None:
+        pieces = _pieces(state, theme, lay)
+    # a piece larger than its square overlaps its neighbours: then all are drawn as they are
+    cached = _inside_squares(pieces, lay)
     for i, sprite, what in pieces:
+        if only is not None and i not in only:
+            continue
         if cached and i not in near_path:
             key = (theme, lay.pg.width, _square_kind(state, i), what)
             CELLS.draw(img, lay.box(i), key, partial(paste_centred, img, sprite, *lay.centre(i)))
@@ -375,6 +410,8 @@ def _lead_colour(theme: Theme, leader: int) -> RGB:
 def _draw_panel(
     img: Image.Image, state: Any, theme: Theme, lay: SquareLayout, names: list[str], last_move: str | None
 ) -> None:
+    """The panel over its background (the title and the key come with it): the tiles, the lead, the
+    counters and the last move, all inside `_panel_parts`."""
     pg = lay.pg
     draw = ImageDraw.Draw(img)
     px0, py0, px1, py1 = pg.panel
@@ -457,6 +494,24 @@ def _draw_panel(
         draw_text(img, left, py1 - pg.px(14), fit_text(text, small, right - left), small, theme.ink, "lb")
 
 
+def _progress_lines(state: Any, pg: Page) -> int:
+    """How many lines the progress line takes (the key below it moves down for each)."""
+    progress_text, _, room = _progress(state, pg)
+    return len(wrap_text(progress_text, pg.px(16), room))
+
+
+def _panel_parts(pg: Page, progress_lines: int) -> tuple[Box, Box]:
+    """The two boxes `_draw_panel` draws in: from the panel's top to below the move cap line, and round the
+    last move's line at the bottom (a line's ink stays within twice its pitch of where it is put); the
+    title and the key between them are the background's."""
+    px0, py0, px1, py1 = pg.panel
+    small = pg.px(16)
+    y = py0 + pg.px(14) + pg.px(34) + pg.px(42) + pg.px(40) + pg.px(28) + pg.px(20)  # as `_draw_panel`
+    y += pg.px(22) + (progress_lines - 1) * line_pitch(small)  # the move cap line
+    reach = 2 * line_pitch(small)
+    return (px0, py0, px1, min(py1, y + reach)), (px0, max(py0, py1 - pg.px(14) - reach), px1, py1)
+
+
 def _name_with_seat(names: list[str], seat: int) -> str:
     return wording.with_role(names[seat], wording.text(SEAT_KEYS[seat]))
 
@@ -503,8 +558,7 @@ def draw(
     outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, N)
     names = seat_names(rules, state, players, 2)
-    progress_text, _, room = _progress(state, lay.pg)
-    progress_lines = len(wrap_text(progress_text, lay.pg.px(16), room))
+    progress_lines = _progress_lines(state, lay.pg)
     img = _background(theme, size, wording.language(), fonts.chain(), progress_lines).copy()
     _draw_board(img, state, theme, lay)
     move = parse_last_move(last_move)
@@ -572,3 +626,128 @@ def cell_polygons(state: Any, size: int) -> tuple[tuple[tuple[float, float], ...
 def cell_labels(state: Any) -> tuple[str, ...]:
     """Each square's name as a player types it (a1...i9)."""
     return GRID.labels
+
+
+def _marked(state: Any, move: tuple[int, int] | None) -> set[int]:
+    """The squares the last move's marks may touch: its path with every square beside it (a diagonal
+    line crosses their corners), and the pushed sphere's ring with the squares beside it."""
+    if move is None:
+        return set()
+    return set(_marks(move, pushed_sphere(state, move)))
+
+
+@lru_cache(maxsize=4096)
+def _marks(move: tuple[int, int], beyond: int | None) -> frozenset[int]:
+    return frozenset(_near(path_squares(move)) | (_near([beyond]) if beyond is not None else set()))
+
+
+@lru_cache(maxsize=64)
+def _lined_square(theme: Theme, kind: str, side: int) -> Image.Image:
+    """A square as `_draw_board` leaves it: the square with the grid's lines on its left and top edges."""
+    img = _square_image(theme, kind, side).copy()
+    draw = ImageDraw.Draw(img)
+    draw.line(((0, 0), (0, side - 1)), fill=theme.grid_line, width=1)
+    draw.line(((0, 0), (side - 1, 0)), fill=theme.grid_line, width=1)
+    return img
+
+
+@lru_cache(maxsize=8)
+def _board_base(
+    theme: Theme, size: int, language: Hashable, chain: fonts.FontChain, progress_lines: int
+) -> Image.Image:
+    """`_background` with the grid drawn: the pixels round the squares as `draw` leaves them under the
+    last-move rings (a ring on an edge square reaches a pixel or so past it)."""
+    img = _background(theme, size, language, chain, progress_lines).copy()
+    square_layout(size, N).draw_grid(img, theme.grid_line)
+    return img
+
+
+def _ring_boxes(
+    state: Any, move: tuple[int, int] | None, theme: Theme, lay: SquareLayout
+) -> list[Box] | None:
+    """The boxes of the last-move rings' ink (`_mark_end`); None if one reaches further than the squares
+    beside its own or leaves the board's area."""
+    if move is None:
+        return []
+    rings = [(move[1], lay.cell * 0.42)]
+    beyond = pushed_sphere(state, move)
+    if beyond is not None:
+        rings.append((beyond, lay.cell * 0.31))
+    boxes = []
+    area = lay.pg.board
+    for i, radius in rings:
+        cell = lay.box(i)
+        for box in ring_ink(radius, theme, lay.pg.k, *lay.centre(i)):
+            if not (
+                box[0] > cell[0] - lay.cell
+                and box[1] > cell[1] - lay.cell
+                and box[2] < cell[2] + lay.cell
+                and box[3] < cell[3] + lay.cell
+                and box[0] >= area[0]
+                and box[1] >= area[1]
+                and box[2] <= area[2]
+                and box[3] <= area[3]
+            ):
+                return None
+            boxes.append(box)
+    return boxes
+
+
+def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
+    """Draw on `img` the parts of `after`'s image that may differ from `before`'s (see
+    `renderer.incremental`): the header, the panel, and the squares whose kind or piece changed or that
+    either move's marks touch, each from nothing in the order `draw` paints them; returns their boxes.
+    None where pieces overlap their neighbours (small images)."""
+    theme, size = after.theme, after.size
+    rules = games.get("paint")
+    lay = square_layout(size, N)
+    pg = lay.pg
+    state, old = after.state, before.state
+    pieces, old_pieces = _pieces(state, theme, lay), _pieces(old, theme, lay)
+    move, old_move = parse_last_move(after.last_move), parse_last_move(before.last_move)
+    rings, old_rings = _ring_boxes(state, move, theme, lay), _ring_boxes(old, old_move, theme, lay)
+    if rings is None or old_rings is None:
+        return None
+    if not (_inside_squares(pieces, lay) and _inside_squares(old_pieces, lay)):
+        return None
+    now = {i: what for i, _, what in pieces}
+    then = {i: what for i, _, what in old_pieces}
+    dirty = _marked(state, move) | _marked(old, old_move)
+    dirty.update(bits_of((state.light ^ old.light) | (state.dark ^ old.dark)))
+    dirty.update(i for i in now.keys() | then.keys() if now.get(i) != then.get(i))
+    progress_lines = _progress_lines(state, pg)
+    language, chain = wording.language(), fonts.chain()
+    base = _board_base(theme, size, language, chain, progress_lines)
+    for box in rings + old_rings:  # what lies past the squares under a ring; the squares come next
+        paste_opaque(img, base.crop(box), box[0], box[1])
+    for i in dirty:
+        paste_opaque(img, _lined_square(theme, _square_kind(state, i), lay.cell), *lay.box(i)[:2])
+    if move is not None:
+        _mark_path(img, move, theme, lay)
+    _draw_pieces(img, state, theme, lay, move, only=dirty, pieces=pieces)
+    if move is not None:
+        _mark_end(img, state, move, theme, lay)
+    outcome = final_outcome(rules, state, after.outcome)
+    names = seat_names(rules, state, after.players, 2)
+    under = _background(theme, size, language, chain, progress_lines)
+    parts: tuple[Box, ...] = (pg.panel,)  # the key moves down for a progress line that wraps
+    if _progress_lines(old, pg) == progress_lines:  # else the panel's title and key stay as they are
+        parts = _panel_parts(pg, progress_lines)
+    for box in parts:
+        paste_opaque(img, under.crop(box), box[0], box[1])
+    _draw_panel(img, state, theme, lay, names, after.last_move)
+    draw_header(
+        img,
+        pg,
+        theme,
+        _chips(rules, state, names, theme, outcome),
+        status_text(rules, state, names, outcome=outcome),
+    )
+    boxes: list[Box] = [pg.header, *parts, *rings, *old_rings]
+    for i in sorted(dirty):  # one box per run of squares drawn along a row (never one not drawn)
+        box = lay.box(i)
+        if i % N and i - 1 in dirty:
+            boxes[-1] = (boxes[-1][0], box[1], box[2], box[3])
+        else:
+            boxes.append(box)
+    return boxes

@@ -22,6 +22,7 @@ from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
+    Box,
     Page,
     RegionCache,
     SeatChip,
@@ -46,6 +47,7 @@ from renderer.canvas import (
     text_width,
     wrap_text,
 )
+from renderer.incremental import Board
 from renderer.theme import RGB, Theme, blend, game_colours
 
 TILE_LETTERS = ("Y", "R", "C", "P", "N")
@@ -266,31 +268,61 @@ def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...], chain: fonts.F
     return layer
 
 
-def _draw_board(img: Image.Image, state: Any, theme: Theme, lay: SquareLayout) -> None:
-    """The squares with their tiles and stones, and the grid. Each square comes from `SQUARES` as drawn
-    before with the same tile and stone; where a stone is larger than its square (small images), the whole
-    board is drawn in layers as before: tiles and grid, then the stones."""
-    tiles = tuple(state.tiles)
-    tile_of = _tile_map(tiles)
+def _squares(
+    state: Any, theme: Theme, lay: SquareLayout
+) -> tuple[list[int], list[int], list[Image.Image | None]]:
+    """Each square's tile colour (-1: bare), stone colour (-1: none) and stone sprite."""
+    tile_of = _tile_map(tuple(state.tiles))
     stone_of = [-1] * 64
     for colour, bits in ((0, state.black), (1, state.white)):
         for i in bits_of(bits):
             stone_of[i] = colour
-    sprites = [_stone_sprite(theme, lay, tile_of[i], stone_of[i]) for i in range(64)]
-    if any(
-        sprite is not None and not inside_cell(sprite, lay.box(i), *lay.centre(i))
-        for i, sprite in enumerate(sprites)
-    ):
-        img.paste(_tiles_layer(theme, lay.pg.width, tiles, fonts.chain()), (lay.left, lay.top))
+    return tile_of, stone_of, [_stone_sprite(theme, lay, tile_of[i], stone_of[i]) for i in range(64)]
+
+
+def _stones_inside(sprites: list[Image.Image | None], lay: SquareLayout) -> bool:
+    """Whether every stone stays inside its square (a stone larger than its square, on small images,
+    overlaps its neighbours)."""
+    return all(sprite is None or _fits(lay, i, sprite.size) for i, sprite in enumerate(sprites))
+
+
+@lru_cache(maxsize=4096)
+def _fits(lay: SquareLayout, i: int, size: tuple[int, int]) -> bool:
+    """Whether a sprite of `size` pasted centred on square i stays inside it (`inside_cell`)."""
+    return inside_cell(Image.new("L", size), lay.box(i), *lay.centre(i))
+
+
+def _draw_board(
+    img: Image.Image,
+    state: Any,
+    theme: Theme,
+    lay: SquareLayout,
+    only: set[int] | None = None,
+) -> None:
+    """The squares with their tiles and stones, and the grid. Each square comes from `SQUARES` as drawn
+    before with the same tile and stone; where a stone is larger than its square (small images), the whole
+    board is drawn in layers as before: tiles and grid, then the stones. With `only`, those squares alone
+    (without the grid's right and bottom edges)."""
+    tile_of, stone_of, sprites = _squares(state, theme, lay)
+    if only is None and not _stones_inside(sprites, lay):
+        img.paste(_tiles_layer(theme, lay.pg.width, tuple(state.tiles), fonts.chain()), (lay.left, lay.top))
         for i, sprite in enumerate(sprites):
             if sprite is not None:
                 paste_centred(img, sprite, *lay.centre(i))
         return
     letter_px = lay.pg.px(16)
     for i, sprite in enumerate(sprites):
+        if only is not None and i not in only:
+            continue
         paint = partial(_draw_square, img, theme, lay, i, tile_of[i], letter_px, sprite)
         SQUARES.draw(img, lay.box(i), (theme, lay.pg.width, tile_of[i], stone_of[i]), paint)
-    draw = ImageDraw.Draw(img)  # the grid's right and bottom edges (each square holds its left and top ones)
+    if only is None:
+        _draw_edges(img, theme, lay)
+
+
+def _draw_edges(img: Image.Image, theme: Theme, lay: SquareLayout) -> None:
+    """The grid's right and bottom edges (each square holds its left and top ones)."""
+    draw = ImageDraw.Draw(img)
     draw.line(((lay.right, lay.top), (lay.right, lay.bottom)), fill=theme.grid_line, width=1)
     draw.line(((lay.left, lay.bottom), (lay.right, lay.bottom)), fill=theme.grid_line, width=1)
 
@@ -631,3 +663,89 @@ def cell_polygons(state: Any, size: int) -> tuple[tuple[tuple[float, float], ...
 def cell_labels(state: Any) -> tuple[str, ...]:
     """Each square's name as a player types it (a1...h8)."""
     return GRID.labels
+
+
+@lru_cache(maxsize=8)
+def _board_base(theme: Theme, size: int, language: Hashable, chain: fonts.FontChain) -> Image.Image:
+    """`_background` with the grid's right and bottom edges: the pixels round the squares as `draw` leaves
+    them under the last move's marks (which reach a pixel or so past their squares)."""
+    img = _background(theme, size, language, chain).copy()
+    _draw_edges(img, theme, square_layout(size, 8))
+    return img
+
+
+@lru_cache(maxsize=8)
+def _panel_background(theme: Theme, size: int, language: Hashable, chain: fonts.FontChain) -> Image.Image:
+    """The panel's box of `_background`: what the panel is drawn over."""
+    return _background(theme, size, language, chain).crop(square_layout(size, 8).pg.panel)
+
+
+def _marked(squares: list[int], lay: SquareLayout) -> tuple[set[int], list[Box]]:
+    """What the last move's marks (`_mark_last_move`) may touch: the squares from the first marked one to
+    the last (a swap's line runs between them) with every square beside them, and round each marked
+    square a box a quarter of a square wider on every side, inside the board's area (its frames reach
+    the next square's edge and past the grid's edges)."""
+    if not squares:
+        return set(), []
+    files = [GRID.xy(i)[0] for i in squares]
+    ranks = [GRID.xy(i)[1] for i in squares]
+    near = {
+        GRID.index(x, y)
+        for x in range(max(0, min(files) - 1), min(7, max(files) + 1) + 1)
+        for y in range(max(0, min(ranks) - 1), min(7, max(ranks) + 1) + 1)
+    }
+    area, reach = lay.pg.board, lay.cell // 4
+    boxes = []
+    for i in squares:
+        left, top, right, bottom = lay.box(i)
+        boxes.append(
+            (
+                max(area[0], left - reach),
+                max(area[1], top - reach),
+                min(area[2], right + reach),
+                min(area[3], bottom + reach),
+            )
+        )
+    return near, boxes
+
+
+def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
+    """Draw on `img` the parts of `after`'s image that may differ from `before`'s (see
+    `renderer.incremental`): the header, the panel, and the squares whose tile or stone changed or that
+    either move's marks touch, each from nothing in the order `draw` paints them; returns their boxes.
+    None where stones overlap their neighbours (small images)."""
+    theme, size = after.theme, after.size
+    rules = games.get("paintscape")
+    lay = square_layout(size, 8)
+    pg = lay.pg
+    state, old = after.state, before.state
+    tiles, stones, sprites = _squares(state, theme, lay)
+    old_tiles, old_stones, old_sprites = _squares(old, theme, lay)
+    if not (_stones_inside(sprites, lay) and _stones_inside(old_sprites, lay)):
+        return None
+    marked, marks = last_move_squares(after.last_move), last_move_squares(before.last_move)
+    near, boxes = _marked(marked, lay)
+    old_near, old_boxes = _marked(marks, lay)
+    dirty = near | old_near
+    dirty.update(i for i in range(64) if tiles[i] != old_tiles[i] or stones[i] != old_stones[i])
+    language, chain = wording.language(), fonts.chain()
+    base = _board_base(theme, size, language, chain)
+    for box in boxes + old_boxes:  # what lies past the squares under a mark; the squares come next
+        paste_opaque(img, base.crop(box), box[0], box[1])
+    _draw_board(img, state, theme, lay, only=dirty)
+    _mark_last_move(img, marked, theme, lay)
+    outcome = final_outcome(rules, state, after.outcome)
+    names = seat_names(rules, state, after.players, 2)
+    paste_opaque(img, _panel_background(theme, size, language, chain), pg.panel[0], pg.panel[1])
+    _draw_panel(img, state, theme, lay, _player_by_colour(state, names), after.last_move, outcome is not None)
+    note = "" if outcome is not None else _phase_note(state)
+    status = status_text(rules, state, names, note, outcome)
+    draw_header(img, pg, theme, _chips(rules, state, names, theme, outcome), status)
+    drawn: list[Box] = [pg.header, pg.panel, *boxes, *old_boxes]
+    for i in sorted(dirty):  # one box per run of squares drawn along a row (never one not drawn)
+        box = lay.box(i)
+        if i % 8 and i - 1 in dirty:
+            drawn[-1] = (drawn[-1][0], box[1], box[2], box[3])
+        else:
+            drawn.append(box)
+    return drawn

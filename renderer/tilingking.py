@@ -11,8 +11,8 @@ player's score (covered + territory), pieces left and pass/resign state.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
@@ -24,6 +24,7 @@ from renderer import fonts
 from renderer import text as wording
 from renderer.canvas import (
     BASE_WIDTH,
+    Box,
     Page,
     SeatChip,
     draw_header,
@@ -42,6 +43,7 @@ from renderer.canvas import (
     wrap_text,
 )
 from renderer.geometry import BoardGeometry
+from renderer.incremental import Board
 from renderer.theme import RGB, Theme, blend, game_colours
 
 SEAT_COLOURS = ("red", "blue", "green", "yellow")
@@ -276,8 +278,32 @@ def _last_piece(state: Any, last_move: str | None) -> Any | None:
     return max(state.placed, key=lambda p: p.ply)
 
 
+Op = tuple[Box, Hashable, Callable[[], None]]
+"""One step of drawing the board: the box it may paint in, what it paints (a key: the same key paints the
+same pixels over the same pixels), and the drawing itself."""
+
+
 def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, last: Any | None) -> None:
-    board = state.board
+    for _, _, paint in _board_ops(img, state, theme, geo, last):
+        paint()
+
+
+def _box_of(points: Sequence[tuple[float, float]], reach: float) -> Box:
+    """The pixels within `reach` of the points' bounding box (and a pixel more for rounding)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    margin = math.ceil(reach) + 2
+    return (
+        math.floor(min(xs)) - margin,
+        math.floor(min(ys)) - margin,
+        math.ceil(max(xs)) + margin + 1,
+        math.ceil(max(ys)) + margin + 1,
+    )
+
+
+def _board_ops(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, last: Any | None) -> list[Op]:
+    """The board's drawing over `_background`, step by step in order: each territory cell not covered by
+    a piece (its colour, with its seat mark or its label), each piece in the order placed (cells, inner
+    lines, outline, mark), the outline of the last piece placed."""
     draw = ImageDraw.Draw(img)
     label_px = _cell_label_px(geo)
     covered = 0
@@ -285,38 +311,95 @@ def _draw_board(img: Image.Image, state: Any, theme: Theme, geo: BoardGeometry, 
         for i in piece.cells:
             covered |= 1 << i
     mark_r = max(3.0, geo.inner_radius * 0.32)
+    ops: list[Op] = []
     for i, owner in enumerate(state.territory):
         if owner is None or covered >> i & 1:
             continue
         colour = seat_colour_index(state, owner)
-        draw.polygon(geo.polygons[i], fill=own_colours(theme).territories[colour], outline=theme.grid_line)
-        if theme.second_cues or board.kind == "square":
-            cx, cy = geo.centres[i]
-            shape = own_colours(theme).marks[colour]
-            draw.polygon(mark_polygon(shape, cx, cy, mark_r * 0.6), fill=own_colours(theme).pieces[colour])
-        else:
-            _cell_label(
-                img,
-                geo,
-                i,
-                _in_row(board, i),
-                label_px,
-                blend(own_colours(theme).territories[colour], theme.ink, 0.5),
+        ops.append(
+            (
+                _box_of(geo.polygons[i], 1),
+                ("territory", i, colour),
+                partial(_territory, img, draw, state, theme, geo, i, colour, label_px, mark_r),
             )
+        )
     line = piece_line_width(geo, img.width / BASE_WIDTH)
-    for piece in state.placed:
+    for n, piece in enumerate(state.placed):
         colour = seat_colour_index(state, piece.owner)
-        fill, inner, edge = _piece_colours(theme, colour)
-        _fill_cells(draw, [geo.polygons[i] for i in piece.cells], fill, inner)
-        _outline(draw, geo, piece.cells, edge, line)
-        if theme.second_cues:
-            cx, cy = _piece_anchor(geo, piece.cells)
-            draw.polygon(
-                mark_polygon(own_colours(theme).marks[colour], cx, cy, mark_r), fill=_mark_ink(theme, colour)
+        cells = tuple(piece.cells)
+        points = [p for i in cells for p in geo.polygons[i]]
+        ops.append(
+            (
+                _box_of(points, line / 2 + 1),
+                ("piece", n, colour, cells),
+                partial(_piece, draw, theme, geo, cells, colour, line, mark_r),
             )
+        )
     if last is not None:
-        _outline(draw, geo, last.cells, theme.highlight, line + max(2, round(geo.scale * 0.05)))
-        _outline(draw, geo, last.cells, theme.highlight_ink, max(1, line // 2))
+        cells = tuple(last.cells)
+        width = line + max(2, round(geo.scale * 0.05))
+        points = [p for i in cells for p in geo.polygons[i]]
+        ops.append(
+            (
+                _box_of(points, width / 2 + 1),
+                ("last", cells),
+                partial(_last_outline, draw, theme, geo, cells, line),
+            )
+        )
+    return ops
+
+
+def _territory(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    state: Any,
+    theme: Theme,
+    geo: BoardGeometry,
+    i: int,
+    colour: int,
+    label_px: int,
+    mark_r: float,
+) -> None:
+    draw.polygon(geo.polygons[i], fill=own_colours(theme).territories[colour], outline=theme.grid_line)
+    if theme.second_cues or state.board.kind == "square":
+        cx, cy = geo.centres[i]
+        shape = own_colours(theme).marks[colour]
+        draw.polygon(mark_polygon(shape, cx, cy, mark_r * 0.6), fill=own_colours(theme).pieces[colour])
+    else:
+        _cell_label(
+            img,
+            geo,
+            i,
+            _in_row(state.board, i),
+            label_px,
+            blend(own_colours(theme).territories[colour], theme.ink, 0.5),
+        )
+
+
+def _piece(
+    draw: ImageDraw.ImageDraw,
+    theme: Theme,
+    geo: BoardGeometry,
+    cells: tuple[int, ...],
+    colour: int,
+    line: int,
+    mark_r: float,
+) -> None:
+    fill, inner, edge = _piece_colours(theme, colour)
+    _fill_cells(draw, [geo.polygons[i] for i in cells], fill, inner)
+    _outline(draw, geo, cells, edge, line)
+    if theme.second_cues:
+        cx, cy = _piece_anchor(geo, cells)
+        draw.polygon(
+            mark_polygon(own_colours(theme).marks[colour], cx, cy, mark_r), fill=_mark_ink(theme, colour)
+        )
+
+
+def _last_outline(
+    draw: ImageDraw.ImageDraw, theme: Theme, geo: BoardGeometry, cells: tuple[int, ...], line: int
+) -> None:
+    _outline(draw, geo, cells, theme.highlight, line + max(2, round(geo.scale * 0.05)))
+    _outline(draw, geo, cells, theme.highlight_ink, max(1, line // 2))
 
 
 def _fill_cells(
@@ -631,3 +714,64 @@ def cell_polygons(state: Any, size: int) -> tuple[tuple[tuple[float, float], ...
 def cell_labels(state: Any) -> tuple[str, ...]:
     """Each cell's name as a player types it."""
     return tuple(state.board.labels)
+
+
+def _overlaps(box: Box, boxes: Sequence[Box]) -> bool:
+    return any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes)
+
+
+def _merged(boxes: list[Box]) -> list[Box]:
+    """`boxes` with every two that overlap replaced by the box round both, until none overlap."""
+    out: list[Box] = []
+    for box in boxes:
+        while True:
+            joined = next((b for b in out if _overlaps(box, [b])), None)
+            if joined is None:
+                break
+            out.remove(joined)
+            box = (
+                min(box[0], joined[0]),
+                min(box[1], joined[1]),
+                max(box[2], joined[2]),
+                max(box[3], joined[3]),
+            )
+        out.append(box)
+    return out
+
+
+def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
+    """Draw on `img` the parts of `after`'s image that may differ from `before`'s (see
+    `renderer.incremental`): the header, the panel, and round every step of the board's drawing that
+    differs between the two (a cell's territory, a piece, the last piece's outline) the background and
+    every step that paints there, in `draw`'s order; returns their boxes. None for another board or when
+    the seats' colours changed (a swap)."""
+    theme, size = after.theme, after.size
+    rules = games.get("tilingking")
+    state, old = after.state, before.state
+    board = state.board
+    colours = tuple(seat_colour_index(state, seat) for seat in range(state.seats))
+    if old.board.id != board.id or tuple(seat_colour_index(old, s) for s in range(old.seats)) != colours:
+        return None
+    pg = page(size, BOARD_SHARE)
+    geo = _geometry(board.kind, tuple(board.cells), size)
+    ops = _board_ops(img, state, theme, geo, _last_piece(state, after.last_move))
+    old_ops = _board_ops(img, old, theme, geo, _last_piece(old, before.last_move))
+    keys, old_keys = {key for _, key, _ in ops}, {key for _, key, _ in old_ops}
+    width, height = img.size
+    changed = [box for box, key, _ in ops if key not in old_keys]
+    changed += [box for box, key, _ in old_ops if key not in keys]
+    damaged = _merged([(max(0, b[0]), max(0, b[1]), min(width, b[2]), min(height, b[3])) for b in changed])
+    language, chain = wording.language(), fonts.chain()
+    under = _background(theme, size, board.id, colours, language, chain)
+    for box in damaged:
+        img.paste(under.crop(box), box[:2])
+    for box, _, paint in ops:
+        if _overlaps(box, damaged):
+            paint()
+    img.paste(under.crop(pg.panel), pg.panel[:2])
+    outcome = final_outcome(rules, state, after.outcome)
+    names = seat_names(rules, state, after.players, state.seats)
+    _draw_panel(img, state, theme, pg, names, after.last_move)
+    status = status_text(rules, state, names, outcome=outcome)
+    draw_header(img, pg, theme, _chips(rules, state, names, theme, outcome), status)
+    return [pg.header, pg.panel, *damaged]

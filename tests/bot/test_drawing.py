@@ -334,3 +334,58 @@ async def test_a_board_never_waits_for_an_analysis_image(monkeypatch: pytest.Mon
     finally:
         gate.set()
         await drawing.close()
+
+
+def boards_redrawn() -> tuple[int, int]:
+    """Which process ran the job, and how many boards it drew from a match's last board."""
+    from bot import drawing
+
+    assert drawing.LAST_BOARDS is not None, "board processes keep the last boards"
+    return os.getpid(), drawing.LAST_BOARDS.redrawn
+
+
+def pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+async def test_a_matchs_boards_go_to_its_process_which_draws_them_from_the_last_board() -> None:
+    """The boards of one match go to the same board process while it is idle, which draws each from the
+    match's last board (the same PNG as a full draw); a job whose process is busy goes to an idle one."""
+    drawing = Drawing(board_workers=2)
+    try:
+        drawing.start()
+        pool = drawing._board_pool
+        assert pool is not None
+        for _ in range(1000):
+            if all(w.ready for w in pool._workers) and len(pool._workers) == 2:
+                break
+            await asyncio.sleep(0.02)
+        where = {m: {(await drawing._draw(pid_and, n, affinity=m))[0] for n in range(4)} for m in range(6)}
+        assert all(len(pids) == 1 for pids in where.values()), "one process per match"
+        assert set.union(*where.values()) == set(pool.pids), "the matches are spread over the processes"
+        rules = games.get("paint")
+        state, last_move = rules.new(2, {}, 3), None
+        for _ in range(5):
+            move = next(iter(rules.legal_moves(state)))
+            state, last_move = rules.apply(state, move), rules.notation(state, move)
+            png, alt = await drawing.board(
+                "paint",
+                state,
+                last_move=last_move,
+                players=["Ann", "Ben"],
+                outcome=None,
+                theme="default",
+                match=2,
+            )
+            full = renderer.render("paint", state, last_move=last_move, players=["Ann", "Ben"])
+            assert png == full and alt
+        pid, redrawn = await drawing._draw(boards_redrawn, affinity=2)
+        assert {pid} == where[2] and redrawn == 4, "every board but the first drawn from the last"
+        busy = asyncio.ensure_future(drawing._draw(pid_after, 0.5, affinity=2))
+        await asyncio.sleep(0.1)
+        elsewhere = await drawing._draw(pid_after, 0, affinity=2)
+        assert {elsewhere} == set(pool.pids) - where[2], "not kept waiting behind its busy process"
+        assert await busy in where[2]
+    finally:
+        await drawing.close()

@@ -121,6 +121,24 @@ def test_marks_selectors_joiners_and_skin_tones_stay_with_their_character() -> N
     assert text_width("👨\u200d👩\u200d👧", 20) > 0
 
 
+def test_texts_of_characters_met_before_split_into_the_same_runs() -> None:
+    """`runs` remembers the characters the first font has (a text of those alone is one run): what it
+    gives for a text is what a chain that never met them gives, however often the text comes back."""
+    need(LATIN)
+    texts = [
+        "Zoë · 12 tiles",
+        "Move 3 · Zoë (White)",
+        "Zoë\u0301 · 名前",
+        f"é{MISSING_CODEPOINT}·",
+        "👍🏽 · ok",
+    ]
+    chain = fonts.chain()
+    for _ in range(3):
+        for text in texts:
+            assert chain.runs(text) == fonts.FontChain(chain.faces).runs(text), text
+    assert chain.runs("· Zoë ·") == [(0, "· Zoë ·")]
+
+
 def test_a_character_no_font_has_becomes_a_question_mark() -> None:
     need(LATIN)
     chain = fonts.chain()

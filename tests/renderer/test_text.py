@@ -86,3 +86,38 @@ def test_every_text_key_the_drawers_use_exists_and_fills_in() -> None:
 )
 def test_a_role_joins_a_bracket_the_name_already_has(name: str, expected: str) -> None:
     assert wording.with_role(name, "Black") == expected
+
+
+@given(
+    words=st.lists(
+        st.sampled_from(["Move", "27", "·", "Zoë", "(White)", "to", "play", "of", "600", "moves", "", "WWW"]),
+        min_size=2,
+        max_size=7,
+    ),
+    px=st.sampled_from([12, 16, 21, 30]),
+    anchor=st.sampled_from(["lt", "mt", "rt", "lm", "mm", "rb"]),
+    x=st.floats(60, 140),
+    y=st.floats(20, 40),
+)
+def test_a_line_drawn_word_by_word_is_the_line_drawn_whole(
+    words: list[str], px: int, anchor: str, x: float, y: float
+) -> None:
+    """A line of known words is pasted a word's stamp at a time (no mask of the line is made): exactly
+    the pixels of pasting the whole line's stamp."""
+    from PIL import Image
+
+    from renderer import canvas, fonts
+
+    text = " ".join(words)
+    if not text.strip():
+        return
+    background = Image.new("RGB", (260, 70), (230, 225, 210))
+    by_words = background.copy()
+    width = canvas.draw_text(by_words, x, y, text, px, (40, 30, 90), anchor)
+    whole = background.copy()
+    stamp = canvas._stamp(fonts.chain(), text, px, (40, 30, 90))
+    left, top = canvas._text_origin(stamp.line, x, y, anchor)
+    if stamp.image is not None:
+        whole.paste(stamp.image, (left + stamp.ink[0], top + stamp.ink[1]), stamp.image)
+    assert width == stamp.line.width
+    assert by_words.tobytes() == whole.tobytes()
