@@ -1297,16 +1297,20 @@ class SqlStore(ABC):
     async def unmined_matches(
         self, stale_before: float, *, limit: int, shards: ShardFilter | None = None
     ) -> list[int]:
-        rows = await self._fetch(
+        rows = await self._fetch(self.unmined_sql(shards), stale_before, limit)
+        return [int(r["id"]) for r in rows]
+
+    @staticmethod
+    def unmined_sql(shards: ShardFilter | None = None) -> str:
+        """`unmined_matches`'s query (parameters: stale_before, limit): it walks the index of finished
+        matches (``matches_finished_id``) in id order and probes each one's mining rows by key."""
+        return (
             "SELECT m.id FROM matches m LEFT JOIN puzzle_mined p ON p.match_id = m.id "
             "LEFT JOIN puzzle_mining_done d ON d.match_id = m.id "
             "WHERE m.status = 'finished' AND m.quarantine IS NULL "
             "AND (p.match_id IS NULL OR (d.match_id IS NULL AND p.claimed_at < ?)) "
-            f"AND {_shard_filter(shards, 'm.guild_id')} ORDER BY m.id LIMIT ?",
-            stale_before,
-            limit,
+            f"AND {_shard_filter(shards, 'm.guild_id')} ORDER BY m.id LIMIT ?"
         )
-        return [int(r["id"]) for r in rows]
 
     async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:
         rows = await self._write_fetch(
