@@ -49,7 +49,9 @@ async def test_the_sqlite_sweep_walks_the_finished_matches_index(db_path: Path, 
 
 
 @pytest.mark.parametrize("upgraded", [False, True], ids=["new", "upgraded"])
-async def test_the_postgresql_sweep_walks_the_finished_matches_index(postgres_url: str, upgraded: bool) -> None:
+async def test_the_postgresql_sweep_walks_the_finished_matches_index(
+    postgres_url: str, upgraded: bool
+) -> None:
     if upgraded:
         await old_postgres(postgres_url, _before_index(POSTGRES_MIGRATIONS), [])
     store = await PostgresStore.open(postgres_url)

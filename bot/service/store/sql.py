@@ -36,7 +36,9 @@ from bot.service.records import (
     PuzzleRecord,
     Rating,
     RatingChange,
+    RequestMessage,
     Requests,
+    TakebackRecord,
     TakebackRequest,
     UserPrefs,
     UserStats,
@@ -489,8 +491,30 @@ class SqlStore(ABC):
         async with self._transaction() as tx:
             if await tx.run(self._GUARDED_MOVE, to_ply, snapshot, deadline, now, match_id, expected_ply) != 1:
                 return False
+            undone = await tx.fetch(
+                "SELECT notation FROM moves WHERE match_id = ? AND ply >= ? ORDER BY ply", match_id, to_ply
+            )
             await tx.run("DELETE FROM moves WHERE match_id = ? AND ply >= ?", match_id, to_ply)
+            await tx.run(
+                "INSERT INTO match_takebacks (match_id, from_ply, to_ply, moves, taken_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET from_ply = excluded.from_ply, "
+                "to_ply = excluded.to_ply, moves = excluded.moves, taken_at = excluded.taken_at",
+                match_id,
+                expected_ply,
+                to_ply,
+                self._to_json([r["notation"] for r in undone]),
+                now,
+            )
         return True
+
+    async def last_takeback(self, match_id: int) -> TakebackRecord | None:
+        row = await self._fetchone(
+            "SELECT from_ply, to_ply, moves FROM match_takebacks WHERE match_id = ?", match_id
+        )
+        if row is None:
+            return None
+        moves = tuple(str(m) for m in self.json_value(row["moves"]))
+        return TakebackRecord(int(row["from_ply"]), int(row["to_ply"]), moves)
 
     async def update_requests(
         self, match_id: int, expected_ply: int, change: Callable[[Requests], Requests]
@@ -1029,6 +1053,42 @@ class SqlStore(ABC):
             "SELECT channel_id, message_id FROM challenge_messages WHERE challenge_id = ?", challenge_id
         )
         return None if row is None else PostedMessage(row["channel_id"], row["message_id"])
+
+    async def put_request_message(self, request: RequestMessage, now: float) -> None:
+        await self._write(
+            "INSERT INTO request_messages (message_id, channel_id, match_id, kind, ply, by_user, waiting, "
+            "posted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET "
+            "waiting = excluded.waiting",
+            request.posted.message_id,
+            request.posted.channel_id,
+            request.match_id,
+            request.kind,
+            request.ply,
+            request.by_user,
+            self._to_json(list(request.waiting)),
+            now,
+        )
+
+    async def request_messages(self, match_id: int) -> list[RequestMessage]:
+        rows = await self._fetch(
+            "SELECT message_id, channel_id, match_id, kind, ply, by_user, waiting FROM request_messages "
+            "WHERE match_id = ? ORDER BY message_id",
+            match_id,
+        )
+        return [
+            RequestMessage(
+                PostedMessage(int(r["channel_id"]), int(r["message_id"])),
+                int(r["match_id"]),
+                str(r["kind"]),
+                int(r["ply"]),
+                int(r["by_user"]),
+                tuple(int(u) for u in self.json_value(r["waiting"])),
+            )
+            for r in rows
+        ]
+
+    async def delete_request_message(self, message_id: int) -> bool:
+        return await self._write("DELETE FROM request_messages WHERE message_id = ?", message_id) > 0
 
     # --------------------------------------------------------------------------------- turn reminders
 
