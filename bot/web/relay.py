@@ -96,7 +96,7 @@ class DiscordPoster:
     async def taken_back(self, match: MatchView, undone: list[str], user_id: int | None) -> None:
         parts = self.parts
         tr = await parts.looks.public_tr(match.guild_id)
-        await parts.posts.close_requests(match.id, "takeback")
+        await parts.posts.close_requests(match.id, "takeback", content=tr("Takeback accepted."))
         headline = tr("Taken back: {moves}.", moves=", ".join(undone)) if undone else ""
         message = await parts.boards.board(match, headline=headline, viewer=user_id, tr=tr)
         await parts.posts.post_board(match, message)
@@ -259,17 +259,20 @@ class Relay:
 
     async def _answered(self, match: MatchView) -> None:
         """A change that neither moved nor asked, to the requests whose messages this process posted (the
-        database keeps them, and who was still to answer, across restarts): one no longer open at its ply was
-        declined (a takeback) or withdrawn (an abort vote, by its starter) elsewhere, and its messages say
-        so; one still open that some accepted says who is left, as its own Accept button does (one nobody is
-        left to answer is about to be carried out: its own change posts it). The decliner
-        of a takeback is named when only one player was left to answer it."""
+        database keeps them, and who was still to answer, across restarts): one no longer open at its ply,
+        the match still at that ply, was declined (a takeback) or withdrawn (an abort vote, by its starter)
+        elsewhere, and its messages say so; one still open that some accepted says who is left, as its own
+        Accept button does (one nobody is left to answer is about to be carried out, and a match that moved
+        on or was taken back since closes it with that change's board). The decliner of a takeback is named
+        when only one player was left to answer it."""
         shown = {r.kind: r for r in await self.poster.parts.posts.open_requests(match.id)}
         for kind, still_open in (("takeback", match.takeback), ("abort", match.abort_votes)):
             request = shown.get(kind)
             if request is None:
                 continue
-            if still_open and match.ply == request.ply:
+            if match.ply != request.ply:
+                continue  # moved on or taken back since: that change's board closes it
+            if still_open:
                 current = await self._open(match, kind)
                 if (
                     current is not None

@@ -363,7 +363,7 @@ async def test_a_restart_between_a_takeback_request_and_its_answer_loses_nothing
 ) -> None:
     """The bot process restarts between a request asked on the web and its answer there: a decline still
     rewords the request message and takes its buttons off, naming who declined; an accept still posts the
-    board with its "Taken back" line and takes the request's buttons off."""
+    board with its "Taken back" line, and the request says it was accepted, without its buttons."""
     await start_challenge(world, world.alice, world.bob, "paint")
     match_id = match_id_of(last_board(world.channel))
     await _web_move(web_process, match_id)
@@ -391,6 +391,7 @@ async def test_a_restart_between_a_takeback_request_and_its_answer_loses_nothing
     await _wait_for(lambda: len(boards(world.channel)) > posted)
     assert f"Taken back: {notation}." in last_board(world.channel).content
     await _wait_for(lambda: button_labels(_by_id(world, second.id)) == [])
+    assert _by_id(world, second.id).content == "Takeback accepted."  # as its own Accept button says
 
 
 async def test_a_partial_accept_in_a_web_process_updates_who_is_still_to_answer(
