@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import Tr
 from bot.parts import Parts
 from bot.service import Service
 from bot.service.errors import ServiceError
@@ -115,18 +116,22 @@ class DiscordPoster:
             text = tr("{player} withdrew their abort request.", player=f"<@{user_id}>")
         await parts.posts.close_requests(match.id, kind, content=text)
 
+    def _shown(self, result: TakebackRequested | AbortRequested, tr: Tr) -> tuple[str, str, discord.ui.View]:
+        """A request's kind, and its text and buttons as the Discord flow words them (the cogs' `Moves`
+        and `Ending`)."""
+        if isinstance(result, TakebackRequested):
+            cog = self.bot.get_cog("Moves")
+            return "takeback", cog.takeback_text(result, tr), cog.takeback_view(result, tr)
+        cog = self.bot.get_cog("Ending")
+        return "abort", cog.abort_text(result, tr), cog.abort_view(result, tr)
+
     async def request(self, result: TakebackRequested | AbortRequested) -> None:
         """A takeback or abort request with the buttons the Discord flow gives it (the cogs' `Moves` and
         `Ending`); the newest request message is the one with live buttons."""
         parts = self.parts
         match = result.match
         tr = await parts.looks.public_tr(match.guild_id)
-        if isinstance(result, TakebackRequested):
-            cog, kind = self.bot.get_cog("Moves"), "takeback"
-            text, view = cog.takeback_text(result, tr), cog.takeback_view(result, tr)
-        else:
-            cog, kind = self.bot.get_cog("Ending"), "abort"
-            text, view = cog.abort_text(result, tr), cog.abort_view(result, tr)
+        kind, text, view = self._shown(result, tr)
         try:
             sent = await parts.channels.channel(match.channel_id).send(text, view=view)
         except discord.HTTPException:
@@ -142,12 +147,7 @@ class DiscordPoster:
         parts = self.parts
         match = result.match
         tr = await parts.looks.public_tr(match.guild_id)
-        if isinstance(result, TakebackRequested):
-            cog, kind = self.bot.get_cog("Moves"), "takeback"
-            text, view = cog.takeback_text(result, tr), cog.takeback_view(result, tr)
-        else:
-            cog, kind = self.bot.get_cog("Ending"), "abort"
-            text, view = cog.abort_text(result, tr), cog.abort_view(result, tr)
+        kind, text, view = self._shown(result, tr)
         for request in await parts.posts.open_requests(match.id):
             if request.kind != kind or request.ply != match.ply:
                 continue

@@ -273,13 +273,15 @@ async def test_a_takeback_accepted_in_a_web_process_is_posted_with_what_it_took_
     assert f"Taken back: {notation}." in last_board(world.channel).content
 
 
-async def test_a_takeback_declined_or_an_abort_withdrawn_in_a_web_process_closes_the_discord_request(
+async def _takeback_asked_on_the_web(
     world: Any, web_process: Service
-) -> None:
+) -> tuple[int, str, int, int, discord.Message]:
+    """A Paint match in which both have moved on the web, the last mover asking there to take it back,
+    its request posted in Discord: the match, the move, the asker, the other player and the request."""
     await start_challenge(world, world.alice, world.bob, "paint")
     match_id = match_id_of(last_board(world.channel))
     await _web_move(web_process, match_id)
-    await _web_move(web_process, match_id)  # both have moved: an abort needs everyone's agreement
+    notation = await _web_move(web_process, match_id)  # both have moved: an abort needs everyone's agreement
     await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
     match = await web_process.matches.get(match_id)
     mover = match.seats[1 - match.to_move].user_id
@@ -288,6 +290,13 @@ async def test_a_takeback_declined_or_an_abort_withdrawn_in_a_web_process_closes
     await _wait_for(lambda: _asked(world, "Accept takeback") is not None)
     request = _asked(world, "Accept takeback")
     assert request is not None
+    return match_id, notation, mover, other, request
+
+
+async def test_a_takeback_declined_or_an_abort_withdrawn_in_a_web_process_closes_the_discord_request(
+    world: Any, web_process: Service
+) -> None:
+    match_id, _, _, other, request = await _takeback_asked_on_the_web(world, web_process)
     await web_process.agreements.decline_takeback(match_id, other)
     await _wait_for(lambda: f"<@{other}> declined the takeback." in _by_id(world, request.id).content)
     assert button_labels(_by_id(world, request.id)) == []
@@ -364,18 +373,7 @@ async def test_a_restart_between_a_takeback_request_and_its_answer_loses_nothing
     """The bot process restarts between a request asked on the web and its answer there: a decline still
     rewords the request message and takes its buttons off, naming who declined; an accept still posts the
     board with its "Taken back" line, and the request says it was accepted, without its buttons."""
-    await start_challenge(world, world.alice, world.bob, "paint")
-    match_id = match_id_of(last_board(world.channel))
-    await _web_move(web_process, match_id)
-    notation = await _web_move(web_process, match_id)
-    await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
-    match = await web_process.matches.get(match_id)
-    mover = match.seats[1 - match.to_move].user_id
-    other = world.bob.id if mover == world.alice.id else world.alice.id
-    await web_process.agreements.request_takeback(match_id, mover)
-    await _wait_for(lambda: _asked(world, "Accept takeback") is not None)
-    request = _asked(world, "Accept takeback")
-    assert request is not None
+    match_id, notation, mover, other, request = await _takeback_asked_on_the_web(world, web_process)
     await _restart_relay(world, web_process)
     await web_process.agreements.decline_takeback(match_id, other)
     await _wait_for(lambda: f"<@{other}> declined the takeback." in _by_id(world, request.id).content)
