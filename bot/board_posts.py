@@ -1,11 +1,11 @@
 """Which of the bot's messages keep live buttons: every board of a match is recorded as the match's newest
 (`board_sent`), and the board it supersedes loses its buttons, so only the newest board has live buttons;
-an abort or takeback request keeps its buttons until it is answered or a board shows the match moved on."""
+an abort or takeback request keeps its buttons until it is answered or a board shows the match moved on.
+Both are recorded in the database (`Messages`), so a restart forgets none of them."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 import discord
 
@@ -13,19 +13,9 @@ from bot.board_order import BoardOrder
 from bot.boards import BoardMessage
 from bot.channels import Channels
 from bot.service import Service
-from bot.service.messages import PostedMessage
-from bot.service.records import MatchView
+from bot.service.records import AbortRequested, MatchView, PostedMessage, RequestMessage, TakebackRequested
 
 log = logging.getLogger("tessera.runtime")
-
-
-@dataclass(frozen=True, slots=True)
-class OpenRequest:
-    """A posted abort or takeback request with live buttons: its message, its kind, its ply."""
-
-    message: PostedMessage
-    kind: str
-    ply: int
 
 
 def open_ply(match: MatchView) -> int | None:
@@ -41,10 +31,6 @@ class BoardPosts:
         self.service = service
         self.channels = channels
         self.order = order
-        self.open_requests: dict[int, dict[int, OpenRequest]] = {}
-        """Per match, the abort and takeback request messages with live buttons, by message id. Kept in memory
-        (the process that serves a guild posts its boards): after a restart old request buttons stay, and
-        act while their request is open (a button carries its ply)."""
 
     async def post_board(
         self, match: MatchView, message: BoardMessage, *, raise_transient: bool = False
@@ -75,24 +61,47 @@ class BoardPosts:
             return
         if superseded is not None:
             await self.channels.remove_buttons(superseded)
-        requests = self.open_requests.get(match_id, {})
-        for message_id, request in list(requests.items()):
+        for request in await self.open_requests(match_id):
             if open_at is None or request.ply != open_at:
-                del requests[message_id]
-                await self.channels.remove_buttons(request.message)
+                await self._close(request)
 
-    def request_posted(
-        self, match_id: int, channel_id: int | None, message_id: int | None, *, kind: str, ply: int
+    async def open_requests(self, match_id: int) -> list[RequestMessage]:
+        """The match's request messages with live buttons (none if they cannot be read: a lost edit only
+        leaves old buttons, which refuse to act anyway)."""
+        try:
+            return await self.service.messages.request_messages(match_id)
+        except Exception:
+            log.exception("could not read the request messages of match %s", match_id)
+            return []
+
+    async def request_posted(
+        self, request: TakebackRequested | AbortRequested, channel_id: int | None, message_id: int | None
     ) -> None:
-        """An abort or takeback request (`kind`) asked at `ply` was posted with buttons: they stay until it is
-        answered (`request_closed`) or a board shows the match moved on (`board_sent`)."""
-        if channel_id is not None and message_id is not None:
-            posted = PostedMessage(channel_id, message_id)
-            self.open_requests.setdefault(match_id, {})[message_id] = OpenRequest(posted, kind, ply)
+        """A takeback or abort request was posted with buttons (or its message reworded with who is still to
+        answer): they stay until it is answered (`request_closed`) or a board shows the match moved on
+        (`board_sent`)."""
+        if channel_id is None or message_id is None:
+            return
+        kind = "takeback" if isinstance(request, TakebackRequested) else "abort"
+        posted = RequestMessage(
+            PostedMessage(channel_id, message_id),
+            request.match.id,
+            kind,
+            request.match.ply,
+            request.by_user,
+            tuple(request.waiting_for),
+        )
+        try:
+            await self.service.messages.request_posted(posted)
+        except Exception:
+            log.exception("could not record request message %s of match %s", message_id, request.match.id)
 
-    def request_closed(self, match_id: int, message_id: int) -> None:
+    async def request_closed(self, match_id: int, message_id: int) -> None:
         """A request message lost its buttons by its own answer: nothing to take off later."""
-        self.open_requests.get(match_id, {}).pop(message_id, None)
+        try:
+            await self.service.messages.request_closed(message_id)
+        except Exception:
+            log.exception("could not forget request message %s of match %s", message_id, match_id)
 
     async def close_requests(
         self, match_id: int, kind: str, *, keep: int | None = None, content: str | None = None
@@ -100,16 +109,21 @@ class BoardPosts:
         """Take the buttons off every message of the match that shows a request of `kind`, but `keep` (a
         message id): the request was answered, or is shown again in a newer message. With `content`, each
         such message is reworded too (how the request was closed, as its own button would have said)."""
-        requests = self.open_requests.get(match_id, {})
-        for message_id, request in list(requests.items()):
-            if request.kind == kind and message_id != keep:
-                del requests[message_id]
-                if content is None:
-                    await self.channels.remove_buttons(request.message)
-                else:
-                    await self.channels.edit_posted(
-                        request.message,
-                        content=content,
-                        view=None,
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+        for request in await self.open_requests(match_id):
+            if request.kind == kind and request.posted.message_id != keep:
+                await self._close(request, content)
+
+    async def _close(self, request: RequestMessage, content: str | None = None) -> None:
+        """Forget `request` and take its buttons off (rewording it with `content`); only the first of two
+        closings (a board and an answer at once) edits it."""
+        try:
+            if not await self.service.messages.request_closed(request.posted.message_id):
+                return
+        except Exception:
+            log.exception("could not forget request message %s", request.posted.message_id)
+        if content is None:
+            await self.channels.remove_buttons(request.posted)
+        else:
+            await self.channels.edit_posted(
+                request.posted, content=content, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )

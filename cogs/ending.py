@@ -121,20 +121,21 @@ class Ending(ButtonCog):
                 return
             await interaction.response.edit_message(view=None)  # the request's text stays, as asked
             if interaction.message is not None:
-                parts.posts.request_closed(match.id, interaction.message.id)
+                await parts.posts.request_closed(match.id, interaction.message.id)
             await self.post_result(result, viewer=interaction.user.id)
             return
         public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
         text, view = self.abort_text(result, public), self.abort_view(result, public)
         if not respond_new:
             await interaction.response.edit_message(content=text, view=view)
+            if interaction.message is not None:  # who is still to agree, for an answer made elsewhere
+                edited = interaction.message
+                await parts.posts.request_posted(result, edited.channel.id, edited.id)
             return
         sent = await interaction.response.send_message(text, view=view)
         if sent.message_id is not None:  # one message shows the vote's buttons: the newest
             await parts.posts.close_requests(match.id, "abort", keep=sent.message_id)
-        parts.posts.request_posted(
-            match.id, interaction.channel_id, sent.message_id, kind="abort", ply=result.match.ply
-        )
+        await parts.posts.request_posted(result, interaction.channel_id, sent.message_id)
 
     @staticmethod
     def abort_text(vote: AbortRequested, tr: Tr = ENGLISH) -> str:
@@ -171,7 +172,7 @@ class Ending(ButtonCog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if interaction.message is not None:
-            parts.posts.request_closed(ref.ref, interaction.message.id)
+            await parts.posts.request_closed(ref.ref, interaction.message.id)
         await parts.posts.close_requests(ref.ref, "abort")
 
 

@@ -307,9 +307,7 @@ class Moves(ButtonCog):
         )
         if sent.message_id is not None:
             await parts.posts.close_requests(match.id, "takeback", keep=sent.message_id)
-        parts.posts.request_posted(
-            match.id, interaction.channel_id, sent.message_id, kind="takeback", ply=result.match.ply
-        )
+        await parts.posts.request_posted(result, interaction.channel_id, sent.message_id)
 
     @staticmethod
     def takeback_text(request: TakebackRequested, tr: Tr = ENGLISH) -> str:
@@ -342,7 +340,7 @@ class Moves(ButtonCog):
         if interaction.type is discord.InteractionType.component:
             await interaction.response.edit_message(content=public("Takeback accepted."), view=None)
             if interaction.message is not None:
-                parts.posts.request_closed(taken.match.id, interaction.message.id)
+                await parts.posts.request_closed(taken.match.id, interaction.message.id)
             await parts.posts.close_requests(taken.match.id, "takeback")
         else:
             await interaction.response.defer()
@@ -367,6 +365,10 @@ class Moves(ButtonCog):
             await interaction.response.edit_message(
                 content=self.takeback_text(result, public), view=self.takeback_view(result, public)
             )
+            if interaction.message is not None:  # who is still to answer, for an answer made elsewhere
+                await parts_of(interaction).posts.request_posted(
+                    result, interaction.message.channel.id, interaction.message.id
+                )
             return
         await self.post_taken_back(interaction, result)
 
@@ -400,7 +402,7 @@ class Moves(ButtonCog):
             content=public(text, player=player), view=None, allowed_mentions=discord.AllowedMentions.none()
         )
         if interaction.message is not None:
-            parts.posts.request_closed(ref.ref, interaction.message.id)
+            await parts.posts.request_closed(ref.ref, interaction.message.id)
         await parts.posts.close_requests(ref.ref, "takeback")
 
     # ----------------------------------------------------------------------------------------- /pieces

@@ -1,5 +1,6 @@
 """Posted messages the bot edits later: the newest board of each match (its buttons go when a newer board
-is posted) and the message of each challenge (edited in place when it expires). Kept in the database, so a
+is posted), the message of each challenge (edited in place when it expires) and each takeback or abort
+request's message with live buttons (reworded when it is answered). Kept in the database, so a
 restart forgets nothing. Only ids are stored; the application does the editing."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from bot.service.errors import valid_id
 from bot.service.records import PostedMessage as PostedMessage  # the record lives in records.py
+from bot.service.records import RequestMessage
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
 
 
 class Messages:
-    """The newest board message of each match, and each challenge's message."""
+    """The newest board message of each match, each challenge's message, and the open requests' messages."""
 
     def __init__(self, store: MatchStore, *, now: Callable[[], float]) -> None:
         self.store = store
@@ -40,3 +42,19 @@ class Messages:
 
     async def challenge_message(self, challenge_id: int) -> PostedMessage | None:
         return await self.store.get_challenge_message(valid_id(challenge_id, "challenge"))
+
+    async def request_posted(self, request: RequestMessage) -> None:
+        """Record a takeback or abort request message with live buttons (again, with who is still to answer
+        it: the message was reworded)."""
+        valid_id(request.match_id, "match")
+        valid_id(request.posted.channel_id, "channel")
+        valid_id(request.posted.message_id, "message")
+        await self.store.put_request_message(request, self.now())
+
+    async def request_messages(self, match_id: int) -> list[RequestMessage]:
+        """The match's request messages with live buttons, oldest first."""
+        return await self.store.request_messages(valid_id(match_id, "match"))
+
+    async def request_closed(self, message_id: int) -> bool:
+        """A request message lost its buttons; whether it was still recorded (the first to close it)."""
+        return await self.store.delete_request_message(valid_id(message_id, "message"))

@@ -469,6 +469,28 @@ class PostedMessage:
     message_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class RequestMessage:
+    """A posted takeback or abort request (`kind`) with live buttons: the request asked at `ply` by
+    `by_user`, and who was still to answer it as the message shows (`waiting`)."""
+
+    posted: PostedMessage
+    match_id: int
+    kind: str
+    ply: int
+    by_user: int
+    waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRecord:
+    """A match's last takeback: from ply `from_ply` back to `to_ply`, undoing `moves` (their notations)."""
+
+    from_ply: int
+    to_ply: int
+    moves: tuple[str, ...]
+
+
 THEMES: tuple[str, ...] = ("default", "colorblind")
 """The renderer's theme names (`renderer.THEME_NAMES`; the service does not import the renderer, a test
 keeps the two equal)."""

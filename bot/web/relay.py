@@ -19,14 +19,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import discord
 
+from bot.i18n import Tr
 from bot.parts import Parts
 from bot.service import Service
-from bot.service.agreements import takeback_target
 from bot.service.errors import ServiceError
 from bot.service.records import (
     AbortRequested,
@@ -97,7 +97,7 @@ class DiscordPoster:
     async def taken_back(self, match: MatchView, undone: list[str], user_id: int | None) -> None:
         parts = self.parts
         tr = await parts.looks.public_tr(match.guild_id)
-        await parts.posts.close_requests(match.id, "takeback")
+        await parts.posts.close_requests(match.id, "takeback", content=tr("Takeback accepted."))
         headline = tr("Taken back: {moves}.", moves=", ".join(undone)) if undone else ""
         message = await parts.boards.board(match, headline=headline, viewer=user_id, tr=tr)
         await parts.posts.post_board(match, message)
@@ -116,37 +116,45 @@ class DiscordPoster:
             text = tr("{player} withdrew their abort request.", player=f"<@{user_id}>")
         await parts.posts.close_requests(match.id, kind, content=text)
 
+    def _shown(self, result: TakebackRequested | AbortRequested, tr: Tr) -> tuple[str, str, discord.ui.View]:
+        """A request's kind, and its text and buttons as the Discord flow words them (the cogs' `Moves`
+        and `Ending`)."""
+        if isinstance(result, TakebackRequested):
+            cog = self.bot.get_cog("Moves")
+            return "takeback", cog.takeback_text(result, tr), cog.takeback_view(result, tr)
+        cog = self.bot.get_cog("Ending")
+        return "abort", cog.abort_text(result, tr), cog.abort_view(result, tr)
+
     async def request(self, result: TakebackRequested | AbortRequested) -> None:
         """A takeback or abort request with the buttons the Discord flow gives it (the cogs' `Moves` and
         `Ending`); the newest request message is the one with live buttons."""
         parts = self.parts
         match = result.match
         tr = await parts.looks.public_tr(match.guild_id)
-        if isinstance(result, TakebackRequested):
-            cog, kind = self.bot.get_cog("Moves"), "takeback"
-            text, view = cog.takeback_text(result, tr), cog.takeback_view(result, tr)
-        else:
-            cog, kind = self.bot.get_cog("Ending"), "abort"
-            text, view = cog.abort_text(result, tr), cog.abort_view(result, tr)
+        kind, text, view = self._shown(result, tr)
         try:
             sent = await parts.channels.channel(match.channel_id).send(text, view=view)
         except discord.HTTPException:
             log.exception("could not post a %s request in channel %s", kind, match.channel_id)
             return
         await parts.posts.close_requests(match.id, kind, keep=sent.id)
-        parts.posts.request_posted(match.id, sent.channel.id, sent.id, kind=kind, ply=match.ply)
+        await parts.posts.request_posted(result, sent.channel.id, sent.id)
 
-
-@dataclass(frozen=True, slots=True)
-class Asked:
-    """A takeback or abort request as the relay heard it asked (by any process): what the post of its answer
-    made elsewhere needs, since the answer's change no longer shows it. `undone`: the moves a takeback
-    would take back (its "Taken back" line; the log loses them)."""
-
-    ply: int
-    by_user: int
-    waiting_for: tuple[int, ...]
-    undone: tuple[str, ...] = ()
+    async def request_updated(self, result: TakebackRequested | AbortRequested) -> None:
+        """A takeback accepted, or an abort agreed to, by some of the players elsewhere: every message that
+        shows the request says who is still to answer, with its buttons, as its own Accept button leaves
+        it."""
+        parts = self.parts
+        match = result.match
+        tr = await parts.looks.public_tr(match.guild_id)
+        kind, text, view = self._shown(result, tr)
+        for request in await parts.posts.open_requests(match.id):
+            if request.kind != kind or request.ply != match.ply:
+                continue
+            await parts.channels.edit_posted(
+                request.posted, content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+            await parts.posts.request_posted(result, request.posted.channel_id, request.posted.message_id)
 
 
 class Relay:
@@ -157,8 +165,6 @@ class Relay:
         self.poster = poster
         self._queue: asyncio.Queue[MatchChange] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
-        self._asked: dict[tuple[int, str], Asked] = {}
-        """The open request of each kind per match of this process's guilds (match id, kind), heard asked."""
 
     def start(self) -> None:
         """Listen and post in the background (nothing to hear on SQLite: one process is all there is)."""
@@ -197,11 +203,8 @@ class Relay:
 
     def heard(self, change: MatchChange) -> None:
         """A NOTIFY (sync, in commit order): queue what this process posts, and hold the bot's answer to a
-        move or a start until its board is out. This process's own changes are queued only to be noted
-        (`_note`: a request asked here may be answered elsewhere)."""
+        move or a start until its board is out."""
         if not self.owns(change):
-            if self._serves(change):
-                self._queue.put_nowait(change)
             return
         if change.kind in ("move", "start", "back"):
             with contextlib.suppress(AttributeError):  # before the client wired its parts
@@ -211,12 +214,6 @@ class Relay:
     async def _consume(self) -> None:
         while True:
             change = await self._queue.get()
-            if change.own:
-                try:
-                    await self._note(change)
-                except Exception:
-                    log.exception("could not note the change %s", change)
-                continue
             try:
                 await self.relay(change)
             except (ServiceError, StaleChange):
@@ -243,57 +240,51 @@ class Relay:
             elif finished is not None:
                 await self.poster.post(finished, finished.by_user)
         elif change.kind == "back":
-            asked = self._asked.get((match.id, "takeback"))
-            undone = list(asked.undone) if asked is not None and asked.ply == change.before else []
-            await self.poster.taken_back(match, undone, None)
+            taken = await self.service.store.last_takeback(match.id)
+            same = taken is not None and (taken.from_ply, taken.to_ply) == (change.before, change.after)
+            await self.poster.taken_back(match, list(taken.moves) if taken is not None and same else [], None)
         elif change.kind in ("takeback", "abort"):
-            request = await self._remember(match, change.kind)
+            request = await self._open(match, change.kind)
             if request is not None:
                 await self.poster.request(request)
         elif change.kind == "other":
-            await self._closed(match)
-        self._forget(change)
+            await self._answered(match)
 
-    async def _note(self, change: MatchChange) -> None:
-        """What this process did itself (posted by its command already): a request asked is remembered for
-        its answer made elsewhere; a move, a takeback or the end closes every request."""
-        if change.kind in ("takeback", "abort"):
-            await self._remember(await self.service.matches.get(change.match_id), change.kind)
-        self._forget(change)
-
-    def _forget(self, change: MatchChange) -> None:
-        if change.kind in ("move", "back", "end"):
-            self._asked.pop((change.match_id, "takeback"), None)
-            self._asked.pop((change.match_id, "abort"), None)
-
-    async def _remember(self, match: MatchView, kind: str) -> TakebackRequested | AbortRequested | None:
-        """The match's open request of `kind`, remembered (`Asked`); None if there is none (answered)."""
+    async def _open(self, match: MatchView, kind: str) -> TakebackRequested | AbortRequested | None:
+        """The match's open request of `kind`, None if there is none."""
         agreements = self.service.agreements
-        request = await (agreements.open_takeback if kind == "takeback" else agreements.open_abort)(match.id)
-        if request is None:
-            return None
-        undone: tuple[str, ...] = ()
-        if isinstance(request, TakebackRequested) and request.match.takeback is not None:
-            log_ = await self.service.matches.log(match)
-            target = takeback_target(log_, request.match.takeback.seat)
-            undone = tuple(m.notation for m in log_[target:]) if target is not None else ()
-        ply = request.match.ply
-        self._asked[match.id, kind] = Asked(ply, request.by_user, request.waiting_for, undone)
-        return request
+        if kind == "takeback":
+            return await agreements.open_takeback(match.id)
+        return await agreements.open_abort(match.id)
 
-    async def _closed(self, match: MatchView) -> None:
-        """A change that neither moved nor asked: a remembered request no longer open at its ply was declined
-        (a takeback) or withdrawn (an abort vote, by its starter) elsewhere; its messages here say so. The
-        decliner of a takeback is named when only one player was left to answer it."""
+    async def _answered(self, match: MatchView) -> None:
+        """A change that neither moved nor asked, to the requests whose messages this process posted (the
+        database keeps them, and who was still to answer, across restarts): one no longer open at its ply,
+        the match still at that ply, was declined (a takeback) or withdrawn (an abort vote, by its starter)
+        elsewhere, and its messages say so; one still open that some accepted says who is left, as its own
+        Accept button does (one nobody is left to answer is about to be carried out, and a match that moved
+        on or was taken back since closes it with that change's board). The decliner of a takeback is named
+        when only one player was left to answer it."""
+        shown = {r.kind: r for r in await self.poster.parts.posts.open_requests(match.id)}
         for kind, still_open in (("takeback", match.takeback), ("abort", match.abort_votes)):
-            asked = self._asked.get((match.id, kind))
-            if asked is None or (still_open and match.ply == asked.ply):
+            request = shown.get(kind)
+            if request is None:
                 continue
-            del self._asked[match.id, kind]
+            if match.ply != request.ply:
+                continue  # moved on or taken back since: that change's board closes it
+            if still_open:
+                current = await self._open(match, kind)
+                if (
+                    current is not None
+                    and current.waiting_for
+                    and tuple(current.waiting_for) != request.waiting
+                ):
+                    await self.poster.request_updated(current)
+                continue
             if kind == "takeback":
-                by = asked.waiting_for[0] if len(asked.waiting_for) == 1 else None
+                by = request.waiting[0] if len(request.waiting) == 1 else None
             else:
-                by = asked.by_user
+                by = request.by_user
             await self.poster.request_closed(match, kind, by)
 
     async def _moves(self, match: MatchView, before: int, after: int) -> tuple[list[MoveView], MatchView]:

@@ -18,6 +18,7 @@ from tests.bot.helpers import (
     bot_member,
     button_labels,
     last_board,
+    match_id_of,
     reply_text,
     start_challenge,
     suggestions,
@@ -122,8 +123,8 @@ async def test_request_buttons_go_when_the_match_moves_on(world: Any) -> None:
     asked = await bob.slash(channel, "takeback")
     await alice.click(asked.response, label="Decline")
     assert "declined the takeback" in asked.response.message.content
-    open_requests = world.env.bot.parts.posts.open_requests
-    assert not any(open_requests.values()), "the answered request is not edited again"
+    match_id = match_id_of(last_board(channel))
+    assert await world.env.bot.parts.posts.open_requests(match_id) == [], "the answered request is forgotten"
     await bob.slash(channel, "move", notation=(await suggestions(bob, channel))[0])
     assert "declined the takeback" in asked.response.message.content
     take_user_errors(world)

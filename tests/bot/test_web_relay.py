@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -272,13 +273,15 @@ async def test_a_takeback_accepted_in_a_web_process_is_posted_with_what_it_took_
     assert f"Taken back: {notation}." in last_board(world.channel).content
 
 
-async def test_a_takeback_declined_or_an_abort_withdrawn_in_a_web_process_closes_the_discord_request(
+async def _takeback_asked_on_the_web(
     world: Any, web_process: Service
-) -> None:
+) -> tuple[int, str, int, int, discord.Message]:
+    """A Paint match in which both have moved on the web, the last mover asking there to take it back,
+    its request posted in Discord: the match, the move, the asker, the other player and the request."""
     await start_challenge(world, world.alice, world.bob, "paint")
     match_id = match_id_of(last_board(world.channel))
     await _web_move(web_process, match_id)
-    await _web_move(web_process, match_id)  # both have moved: an abort needs everyone's agreement
+    notation = await _web_move(web_process, match_id)  # both have moved: an abort needs everyone's agreement
     await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
     match = await web_process.matches.get(match_id)
     mover = match.seats[1 - match.to_move].user_id
@@ -287,6 +290,13 @@ async def test_a_takeback_declined_or_an_abort_withdrawn_in_a_web_process_closes
     await _wait_for(lambda: _asked(world, "Accept takeback") is not None)
     request = _asked(world, "Accept takeback")
     assert request is not None
+    return match_id, notation, mover, other, request
+
+
+async def test_a_takeback_declined_or_an_abort_withdrawn_in_a_web_process_closes_the_discord_request(
+    world: Any, web_process: Service
+) -> None:
+    match_id, _, _, other, request = await _takeback_asked_on_the_web(world, web_process)
     await web_process.agreements.decline_takeback(match_id, other)
     await _wait_for(lambda: f"<@{other}> declined the takeback." in _by_id(world, request.id).content)
     assert button_labels(_by_id(world, request.id)) == []
@@ -312,3 +322,111 @@ async def test_a_challenge_accepted_in_a_web_process_updates_its_message(
     await _wait_for(lambda: f"Accepted: match #{match.id}." in _by_id(world, asked.response.id).content)
     assert button_labels(_by_id(world, asked.response.id)) == []
     await _wait_for(lambda: any("The match begins." in b.content for b in boards(world.channel)))
+
+
+async def test_a_takeback_against_the_bot_in_a_web_process_is_posted_with_what_it_took_back(
+    world: Any, web_process: Service
+) -> None:
+    """Against the bot a takeback happens at once, with no request the relay could have heard: the board it
+    posts still says "Taken back: <moves>" (the store keeps the moves a takeback undid)."""
+    bot = world.env.bot
+    match = await web_process.challenges.play_bot(
+        "paint",
+        {"white": "opponent"},
+        world.alice.id,
+        bot_id=bot.user.id,
+        level="easy",
+        guild_id=world.guild.id,
+        channel_id=world.channel.id,
+    )
+    bot.runtime.service.heard()  # the bot opens (its listening is off in these tests)
+    await _wait_for(lambda: any("Move 1: White" in b.content for b in boards(world.channel)), timeout=8.0)
+    notation = await _web_move(web_process, match.id)  # Alice's answer; the bot is not woken to reply
+    await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
+    posted = len(boards(world.channel))
+    taken = await web_process.agreements.request_takeback(match.id, world.alice.id)
+    assert [m.notation for m in taken.undone] == [notation]  # type: ignore[union-attr]
+    await _wait_for(lambda: len(boards(world.channel)) > posted)
+    assert f"Taken back: {notation}." in last_board(world.channel).content
+
+
+async def _restart_relay(world: Any, web_process: Service) -> None:
+    """The bot process restarts: its relay and its record of posted messages start afresh (what they knew
+    in memory is gone)."""
+    from bot.board_posts import BoardPosts
+    from bot.web.relay import DiscordPoster, Relay
+
+    bot = world.env.bot
+    old = web_process.relay  # type: ignore[attr-defined]
+    await old.close()
+    parts = bot.parts
+    bot.parts = replace(parts, posts=BoardPosts(parts.service, parts.channels, parts.order))
+    fresh = Relay(bot.runtime.service, DiscordPoster(bot))
+    fresh.start()
+    web_process.relay = fresh  # type: ignore[attr-defined]
+    await asyncio.sleep(0.3)  # its listening connection is up
+
+
+async def test_a_restart_between_a_takeback_request_and_its_answer_loses_nothing(
+    world: Any, web_process: Service
+) -> None:
+    """The bot process restarts between a request asked on the web and its answer there: a decline still
+    rewords the request message and takes its buttons off, naming who declined; an accept still posts the
+    board with its "Taken back" line, and the request says it was accepted, without its buttons."""
+    match_id, notation, mover, other, request = await _takeback_asked_on_the_web(world, web_process)
+    await _restart_relay(world, web_process)
+    await web_process.agreements.decline_takeback(match_id, other)
+    await _wait_for(lambda: f"<@{other}> declined the takeback." in _by_id(world, request.id).content)
+    assert button_labels(_by_id(world, request.id)) == []
+
+    await web_process.agreements.request_takeback(match_id, mover)
+    await _wait_for(lambda: (_asked(world, "Accept takeback") or request).id != request.id)
+    second = _asked(world, "Accept takeback")
+    assert second is not None
+    await _restart_relay(world, web_process)
+    posted = len(boards(world.channel))
+    await web_process.agreements.accept_takeback(match_id, other)
+    await _wait_for(lambda: len(boards(world.channel)) > posted)
+    assert f"Taken back: {notation}." in last_board(world.channel).content
+    await _wait_for(lambda: button_labels(_by_id(world, second.id)) == [])
+    assert _by_id(world, second.id).content == "Takeback accepted."  # as its own Accept button says
+
+
+async def test_a_partial_accept_in_a_web_process_updates_who_is_still_to_answer(
+    world: Any, web_process: Service
+) -> None:
+    """Three players: one of the two asked accepts a takeback (or agrees to abort) in a web process; the
+    request message in Discord then waits for the last one only, with its buttons, as its own Accept button
+    leaves it; that one's decline is then worded with their name."""
+    alice, bob, carol = world.alice.id, world.bob.id, world.carol.id
+    lobby = await web_process.lobbies.create(
+        "tilingking", {}, alice, guild_id=world.guild.id, channel_id=world.channel.id, max_players=3
+    )
+    for user in (bob, carol):
+        await web_process.lobbies.join(lobby.id, user)
+    match = await web_process.lobbies.start(lobby.id, alice)
+    for _ in range(3):  # everyone moves once
+        await _web_move(web_process, match.id)
+    await _wait_for(lambda: any("Move 3: " in b.content for b in boards(world.channel)), timeout=8.0)
+    match = await web_process.matches.get(match.id)
+    asker = match.seats[(match.to_move - 1) % 3].user_id
+    first, last = [p.user_id for p in match.seats if p.user_id != asker]
+    await web_process.agreements.request_takeback(match.id, asker)
+    await _wait_for(lambda: _asked(world, "Accept takeback") is not None)
+    request = _asked(world, "Accept takeback")
+    assert request is not None and f"Waiting for <@{first}>, <@{last}>." in request.content
+    await web_process.agreements.accept_takeback(match.id, first)
+    await _wait_for(lambda: f"Waiting for <@{last}>." in _by_id(world, request.id).content)
+    assert "Accept takeback" in button_labels(_by_id(world, request.id))
+    await web_process.agreements.decline_takeback(match.id, last)
+    await _wait_for(lambda: f"<@{last}> declined the takeback." in _by_id(world, request.id).content)
+    assert button_labels(_by_id(world, request.id)) == []
+
+    await web_process.agreements.request_abort(match.id, asker)
+    await _wait_for(lambda: _asked(world, "Agree to abort") is not None)
+    vote = _asked(world, "Agree to abort")
+    assert vote is not None and f"<@{first}>, <@{last}>: agree?" in vote.content
+    await web_process.agreements.request_abort(match.id, first)
+    await _wait_for(lambda: f"(no result). <@{last}>: agree?" in _by_id(world, vote.id).content)
+    assert "Agree to abort" in button_labels(_by_id(world, vote.id))
+    assert carol in (asker, first, last)

@@ -3,11 +3,21 @@ its asker withdrawing it (`withdraw_takeback`, `withdraw_abort`), on every store
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.service import Service
 from bot.service.errors import NoAbortVote, NoTakebackRequest, NotYourRequest, OwnRequest
-from bot.service.records import AbortRequested, Finished, TakebackRequested, TakenBack
+from bot.service.records import (
+    AbortRequested,
+    Finished,
+    PostedMessage,
+    RequestMessage,
+    TakebackRecord,
+    TakebackRequested,
+    TakenBack,
+)
 from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, everyone_moves, start_match
 
 
@@ -118,3 +128,41 @@ async def test_a_move_makes_the_abort_vote_stale_for_showing_and_withdrawing(ser
     assert await service.agreements.open_abort(match_id) is None
     with pytest.raises(NoAbortVote):
         await service.agreements.withdraw_abort(match_id, BOB)
+
+
+async def test_a_takeback_is_kept_with_the_moves_it_undid(service: Service) -> None:
+    """The store keeps each match's last takeback with the notations of the moves it deleted, written with
+    the takeback itself (a process that posts it later, even after a restart, can still say what it undid)."""
+    match = await start_match(service)
+    assert await service.store.last_takeback(match.id) is None
+    await service.matches.play(match.id, ALICE, "1")
+    await service.matches.play(match.id, BOB, "2")
+    await service.agreements.request_takeback(match.id, ALICE)
+    done = await service.agreements.accept_takeback(match.id, BOB)
+    assert isinstance(done, TakenBack)
+    taken = await service.store.last_takeback(match.id)
+    assert taken == TakebackRecord(2, 0, tuple(m.notation for m in done.undone)) and taken.moves == ("1", "2")
+    await service.matches.play(match.id, ALICE, "2")
+    await service.agreements.request_takeback(match.id, ALICE)
+    await service.agreements.accept_takeback(match.id, BOB)
+    assert await service.store.last_takeback(match.id) == TakebackRecord(1, 0, ("2",))  # the last one only
+
+
+async def test_request_messages_are_kept_until_closed_once(service: Service) -> None:
+    """A posted request message is recorded with who is still to answer (recorded again: the list changes),
+    listed per match, and forgotten once: only the first closing gets True."""
+    match = await start_match(service)
+    other = await start_match(service, channel=CHANNEL + 1, challenger=CAROL)
+    first = RequestMessage(PostedMessage(CHANNEL, 11), match.id, "takeback", 3, ALICE, (BOB, CAROL))
+    second = RequestMessage(PostedMessage(CHANNEL, 12), match.id, "abort", 3, BOB, (ALICE,))
+    elsewhere = RequestMessage(PostedMessage(CHANNEL + 1, 13), other.id, "abort", 0, CAROL, (BOB,))
+    for posted in (second, first, elsewhere):
+        await service.messages.request_posted(posted)
+    assert await service.messages.request_messages(match.id) == [first, second]
+    fewer = replace(first, waiting=(CAROL,))
+    await service.messages.request_posted(fewer)
+    assert await service.messages.request_messages(match.id) == [fewer, second]
+    assert await service.messages.request_closed(11)
+    assert not await service.messages.request_closed(11)
+    assert await service.messages.request_messages(match.id) == [second]
+    assert await service.messages.request_messages(other.id) == [elsewhere]

@@ -121,18 +121,30 @@ async def test_a_swiss_with_a_bye_runs_to_its_podium_and_every_match_is_opened_o
 async def test_the_round_deadline_adjudicates_by_the_rule_and_a_seat_that_never_moved_forfeits(
     service: Service, clock: FakeClock
 ) -> None:
+    """At the round's deadline a running match is adjudicated by the organiser's rule; a seat that never
+    moved is a no-show (a forfeit, unrated) only once its own turn time is over (here the turn clock has not
+    got to it yet): a seat whose first turn came late in the round and is still within its time is not."""
     settings = Settings(
-        "race", Format.SWISS, {"target": 30}, rounds=1, round_s=3600, deadline_rule=DeadlineRule.LOSS_TO_MOVE
+        "race",
+        Format.SWISS,
+        {"target": 30},
+        rounds=1,
+        turn_s=1800,
+        round_s=3600,
+        deadline_rule=DeadlineRule.LOSS_TO_MOVE,
     )
-    t, _ = await make(service, settings, 4)
+    t, _ = await make(service, settings, 6)
     host = service.tournaments
     t = await host.begin(t.id, 1)
-    played, absent = [g.match_id for g in t.round_games()]
-    assert played is not None and absent is not None
+    played, absent, late = [g.match_id for g in t.round_games()]
+    assert played is not None and absent is not None and late is not None
     view = await service.matches.get(played)
     await service.matches.play(played, view.seats[0].user_id, "1")
     await service.matches.play(played, view.seats[1].user_id, "1")  # seat 0 is to move at the deadline
-    clock.advance(3599)
+    clock.advance(3500)
+    late_view = await service.matches.get(late)
+    await service.matches.play(late, late_view.seats[0].user_id, "1")  # seat 1's first turn: 100 s left
+    clock.advance(99)
     await host.tick()
     assert (await host.get(t.id)).running_games()
     clock.advance(2)
@@ -143,12 +155,33 @@ async def test_the_round_deadline_adjudicates_by_the_rule_and_a_seat_that_never_
     by_match = {g.match_id: g.result for g in t.games}
     assert by_match[played] == Result((0.0, 1.0), ResultKind.ADJUDICATED)
     assert by_match[absent] is not None and by_match[absent].kind is ResultKind.FORFEIT
-    assert by_match[absent].points == (0.0, 1.0)  # seat 0 never moved
-    adjudicated = await service.store.get_match(played)
-    assert adjudicated is not None and adjudicated.outcome is not None
-    assert adjudicated.outcome.termination is ADJUDICATION and adjudicated.ratings_applied
+    assert by_match[absent].points == (0.0, 1.0)  # seat 0 never moved in its 1800 s
+    assert by_match[late] == Result((1.0, 0.0), ResultKind.ADJUDICATED)  # the rule, not a forfeit
+    for match_id in (played, late):
+        adjudicated = await service.store.get_match(match_id)
+        assert adjudicated is not None and adjudicated.outcome is not None
+        assert adjudicated.outcome.termination is ADJUDICATION and adjudicated.ratings_applied
     aborted = await service.store.get_match(absent)
     assert aborted is not None and aborted.status is MatchStatus.ABORTED and not aborted.ratings_applied
+
+
+@pytest.mark.parametrize("rule", list(DeadlineRule))
+async def test_a_seat_within_its_turn_time_at_the_deadline_is_no_no_show(
+    service: Service, clock: FakeClock, rule: DeadlineRule
+) -> None:
+    """Nobody moved yet, the first seat still within its turn time when the round's deadline comes: the
+    organiser's rule decides (a draw, or a loss for the seat to move), never a forfeit."""
+    settings = Settings("race", Format.SWISS, {"target": 30}, rounds=1, round_s=60, deadline_rule=rule)
+    t, _ = await make(service, settings, 2)
+    host = service.tournaments
+    t = await host.begin(t.id, 1)
+    [game] = t.round_games()
+    clock.advance(61)
+    await host.tick()
+    await settle(service)
+    [game] = (await host.get(t.id)).games
+    expected = (0.5, 0.5) if rule is DeadlineRule.DRAW else (0.0, 1.0)
+    assert game.result == Result(expected, ResultKind.ADJUDICATED)
 
 
 async def test_an_opening_that_failed_is_retried_by_the_clock(service: Service) -> None:

@@ -22,7 +22,7 @@ import games
 from bot.service import Service
 from bot.service.checkdb import check_database
 from bot.service.puzzles import Puzzles
-from bot.service.records import AI_LEVELS, NewPuzzle, TakebackRequested
+from bot.service.records import AI_LEVELS, NewPuzzle, PostedMessage, RequestMessage, TakebackRequested
 from bot.service.store import open_store
 from bot.service.store.postgres import with_search_path
 from bot.service.tournaments.model import Format
@@ -86,6 +86,15 @@ async def fill(url: str, clock: FakeClock) -> None:
         await play(service, tilingking.id, 2, seed=3)
         asked = await service.agreements.request_takeback(tilingking.id, ALICE)
         assert isinstance(asked, TakebackRequested)
+        shown = PostedMessage(CHANNEL + 2, 6661)
+        await service.messages.request_posted(
+            RequestMessage(shown, tilingking.id, "takeback", asked.match.ply, ALICE, asked.waiting_for)
+        )
+        # A Paint match whose moves were taken back.
+        taken = await start_match(service, "paint", {"white": "challenger"}, channel=CHANNEL + 5)
+        await play(service, taken.id, 2, seed=4)
+        await service.agreements.request_takeback(taken.id, ALICE)
+        await service.agreements.accept_takeback(taken.id, BOB)
         # A challenge still open, with its message.
         challenge = await service.challenges.create(
             "tilingking", {}, CAROL, ALICE, guild_id=GUILD, channel_id=CHANNEL + 3

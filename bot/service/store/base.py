@@ -39,8 +39,10 @@ from bot.service.records import (
     Rating,
     RatingChange,
     ReminderMode,
+    RequestMessage,
     Requests,
     SeatResult,
+    TakebackRecord,
     TakebackRequest,
     UserPrefs,
     UserStats,
@@ -553,7 +555,8 @@ class MatchStore(Protocol):
     async def rewind_match(
         self, match_id: int, expected_ply: int, to_ply: int, snapshot: str, deadline: float | None, now: float
     ) -> bool:
-        """Delete the moves from `to_ply` on and store the snapshot of the shorter log (a takeback)."""
+        """Delete the moves from `to_ply` on and store the snapshot of the shorter log (a takeback); the
+        match's `last_takeback` becomes this one, with the notations of the moves deleted."""
         ...
 
     async def update_requests(
@@ -724,6 +727,21 @@ class MatchStore(Protocol):
     async def get_board_message(self, match_id: int) -> PostedMessage | None: ...
     async def put_challenge_message(self, challenge_id: int, posted: PostedMessage, now: float) -> None: ...
     async def get_challenge_message(self, challenge_id: int) -> PostedMessage | None: ...
+    async def put_request_message(self, request: RequestMessage, now: float) -> None:
+        """Record a request message with live buttons (again: its waiting list is replaced)."""
+        ...
+
+    async def request_messages(self, match_id: int) -> list[RequestMessage]:
+        """The match's request messages with live buttons, oldest first."""
+        ...
+
+    async def delete_request_message(self, message_id: int) -> bool:
+        """Forget a request message (its buttons are off); whether it was recorded."""
+        ...
+
+    async def last_takeback(self, match_id: int) -> TakebackRecord | None:
+        """The match's last takeback (`rewind_match` records it), None if it never had one."""
+        ...
 
     # -------------------------------------------------------------------- turn reminders (schema 3)
 

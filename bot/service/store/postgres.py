@@ -385,7 +385,11 @@ class PostgresStore(SqlStore):
             "    abort_votes = '[]', takeback = NULL"
             "  WHERE id = $1 AND ply = $2 AND status = 'active' RETURNING id), "
             "removed AS (DELETE FROM moves USING updated "
-            "  WHERE moves.match_id = updated.id AND moves.ply >= $3) "
+            "  WHERE moves.match_id = updated.id AND moves.ply >= $3 RETURNING moves.ply, moves.notation), "
+            "taken AS (INSERT INTO match_takebacks (match_id, from_ply, to_ply, moves, taken_at) "
+            "  SELECT id, $2, $3, COALESCE((SELECT jsonb_agg(notation ORDER BY ply) FROM removed), '[]'), $6 "
+            "  FROM updated ON CONFLICT (match_id) DO UPDATE SET from_ply = excluded.from_ply, "
+            "  to_ply = excluded.to_ply, moves = excluded.moves, taken_at = excluded.taken_at) "
             "SELECT COUNT(*) FROM updated",
             match_id,
             expected_ply,

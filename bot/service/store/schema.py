@@ -652,6 +652,39 @@ MIGRATIONS: tuple[Step, ...] = (
         END $$""",
         ),
     ),
+    (
+        # The puzzle sweep (store.unmined_matches, every 10 minutes) walks the finished matches in id order
+        # from this index, probing each one's mining rows by key, instead of scanning every match ever
+        # played. May run again on a database that has it.
+        """CREATE INDEX IF NOT EXISTS matches_finished_id ON matches (id)
+            WHERE status = 'finished' AND quarantine IS NULL""",
+    ),
+    (
+        # What the bot process that posts a match's changes in Discord needs from a change made elsewhere
+        # (bot/web/relay.py), kept here so a restart loses none of it. Each takeback or abort request message
+        # posted with live buttons, with its ply and who was still to answer (its answer elsewhere rewords it;
+        # deleted once its buttons are off), and each match's last takeback with the moves it undid (its
+        # "Taken back" line: the log no longer has them), written with the takeback. Every statement may run
+        # again on a database that has it.
+        """CREATE TABLE IF NOT EXISTS request_messages (
+            message_id {BIGINT} PRIMARY KEY,
+            channel_id {BIGINT} NOT NULL,
+            match_id {BIGINT} NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('takeback', 'abort')),
+            ply INTEGER NOT NULL,
+            by_user {BIGINT} NOT NULL,
+            waiting {JSON} NOT NULL,
+            posted_at {REAL} NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS request_messages_match ON request_messages (match_id)",
+        """CREATE TABLE IF NOT EXISTS match_takebacks (
+            match_id {BIGINT} PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            from_ply INTEGER NOT NULL,
+            to_ply INTEGER NOT NULL,
+            moves {JSON} NOT NULL,
+            taken_at {REAL} NOT NULL
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 RECOUNT_RESIGNATION_PLIES = 7

@@ -36,7 +36,9 @@ from bot.service.records import (
     PuzzleRecord,
     Rating,
     RatingChange,
+    RequestMessage,
     Requests,
+    TakebackRecord,
     TakebackRequest,
     UserPrefs,
     UserStats,
@@ -489,8 +491,30 @@ class SqlStore(ABC):
         async with self._transaction() as tx:
             if await tx.run(self._GUARDED_MOVE, to_ply, snapshot, deadline, now, match_id, expected_ply) != 1:
                 return False
+            undone = await tx.fetch(
+                "SELECT notation FROM moves WHERE match_id = ? AND ply >= ? ORDER BY ply", match_id, to_ply
+            )
             await tx.run("DELETE FROM moves WHERE match_id = ? AND ply >= ?", match_id, to_ply)
+            await tx.run(
+                "INSERT INTO match_takebacks (match_id, from_ply, to_ply, moves, taken_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET from_ply = excluded.from_ply, "
+                "to_ply = excluded.to_ply, moves = excluded.moves, taken_at = excluded.taken_at",
+                match_id,
+                expected_ply,
+                to_ply,
+                self._to_json([r["notation"] for r in undone]),
+                now,
+            )
         return True
+
+    async def last_takeback(self, match_id: int) -> TakebackRecord | None:
+        row = await self._fetchone(
+            "SELECT from_ply, to_ply, moves FROM match_takebacks WHERE match_id = ?", match_id
+        )
+        if row is None:
+            return None
+        moves = tuple(str(m) for m in self.json_value(row["moves"]))
+        return TakebackRecord(int(row["from_ply"]), int(row["to_ply"]), moves)
 
     async def update_requests(
         self, match_id: int, expected_ply: int, change: Callable[[Requests], Requests]
@@ -1030,6 +1054,42 @@ class SqlStore(ABC):
         )
         return None if row is None else PostedMessage(row["channel_id"], row["message_id"])
 
+    async def put_request_message(self, request: RequestMessage, now: float) -> None:
+        await self._write(
+            "INSERT INTO request_messages (message_id, channel_id, match_id, kind, ply, by_user, waiting, "
+            "posted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET "
+            "waiting = excluded.waiting",
+            request.posted.message_id,
+            request.posted.channel_id,
+            request.match_id,
+            request.kind,
+            request.ply,
+            request.by_user,
+            self._to_json(list(request.waiting)),
+            now,
+        )
+
+    async def request_messages(self, match_id: int) -> list[RequestMessage]:
+        rows = await self._fetch(
+            "SELECT message_id, channel_id, match_id, kind, ply, by_user, waiting FROM request_messages "
+            "WHERE match_id = ? ORDER BY message_id",
+            match_id,
+        )
+        return [
+            RequestMessage(
+                PostedMessage(int(r["channel_id"]), int(r["message_id"])),
+                int(r["match_id"]),
+                str(r["kind"]),
+                int(r["ply"]),
+                int(r["by_user"]),
+                tuple(int(u) for u in self.json_value(r["waiting"])),
+            )
+            for r in rows
+        ]
+
+    async def delete_request_message(self, message_id: int) -> bool:
+        return await self._write("DELETE FROM request_messages WHERE message_id = ?", message_id) > 0
+
     # --------------------------------------------------------------------------------- turn reminders
 
     _REMINDABLE = (
@@ -1297,16 +1357,20 @@ class SqlStore(ABC):
     async def unmined_matches(
         self, stale_before: float, *, limit: int, shards: ShardFilter | None = None
     ) -> list[int]:
-        rows = await self._fetch(
+        rows = await self._fetch(self.unmined_sql(shards), stale_before, limit)
+        return [int(r["id"]) for r in rows]
+
+    @staticmethod
+    def unmined_sql(shards: ShardFilter | None = None) -> str:
+        """`unmined_matches`'s query (parameters: stale_before, limit): it walks the index of finished
+        matches (``matches_finished_id``) in id order and probes each one's mining rows by key."""
+        return (
             "SELECT m.id FROM matches m LEFT JOIN puzzle_mined p ON p.match_id = m.id "
             "LEFT JOIN puzzle_mining_done d ON d.match_id = m.id "
             "WHERE m.status = 'finished' AND m.quarantine IS NULL "
             "AND (p.match_id IS NULL OR (d.match_id IS NULL AND p.claimed_at < ?)) "
-            f"AND {_shard_filter(shards, 'm.guild_id')} ORDER BY m.id LIMIT ?",
-            stale_before,
-            limit,
+            f"AND {_shard_filter(shards, 'm.guild_id')} ORDER BY m.id LIMIT ?"
         )
-        return [int(r["id"]) for r in rows]
 
     async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:
         rows = await self._write_fetch(

@@ -32,7 +32,7 @@ from dataclasses import replace
 from bot.service.errors import MatchOver
 from bot.service.matches import MatchService, aborted_outcome
 from bot.service.ratings import START_RATING, Ratings, shown_rating
-from bot.service.records import Finished, MatchView
+from bot.service.records import Finished, MatchRecord, MatchView
 from bot.service.shards import Shards
 from bot.service.starts import Starts
 from bot.service.store.base import (
@@ -356,13 +356,21 @@ class TournamentHost:
             return
         view = self.matches.view_of(row)
         seats = len(row.seats)
-        if not await self.matches.has_everyone_moved(row):
-            outcome = aborted_outcome(seats)  # someone never moved: a forfeit, unrated
+        if self.ran_out(row) and not await self.matches.has_everyone_moved(row):
+            outcome = aborted_outcome(seats)  # the seat to move never moved in its time: a forfeit, unrated
         else:
             result = lifecycle.adjudicate(rule, seats, view.to_move)
             outcome = Outcome(ADJUDICATION, ranks_of(result.points))
         finished = await self.matches.impose(match_id, outcome)
         await self.match_ended(match_id, finished)
+
+    def ran_out(self, row: MatchRecord) -> bool:
+        """Whether the seat to move has used up its own turn time (the turn clock has not ended the match
+        yet). Only then is a seat that never moved a no-show at the round's deadline: as FIDE defaults only a
+        player absent past the default time, and lichess only one who let the first-move timer run out, a
+        seat whose turn time is not over has not failed to appear; its match is unfinished, and the
+        organiser's deadline rule decides it like any other."""
+        return row.deadline is not None and row.deadline <= self.now()
 
     # ------------------------------------------------------------------------------------ ended matches
 

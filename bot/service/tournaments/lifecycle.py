@@ -11,7 +11,7 @@ The rules:
   after the last round the event finishes: final standings and a `Podium`.
 - A round with a deadline (`round_s`): at the deadline every match still running is sent for adjudication
   (`Adjudicate`, once); the host applies `adjudicate` and reports the result like any other. A seat that
-  never moved loses by forfeit (no-show), which is unrated (`is_rated`).
+  never moved and whose own turn time is over loses by forfeit (no-show), which is unrated (`is_rated`).
 - Withdrawing while running: the player is paired no more; a match they are still playing is resigned
   (`ResignMatch`), a game whose match has not opened yet is lost by forfeit at once (its match, should it
   open after all, is aborted: `AbortMatch`). In a round robin their later games are forfeits won by the
