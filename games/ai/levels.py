@@ -1,0 +1,241 @@
+"""The bot's eight levels, and the three time-based levels they replaced (kept for old matches).
+
+A level is a search budget in iterations (so a level plays the same on any machine, and its calibration
+holds everywhere) with a wall-clock cap (`CAP_SECONDS`) so that no level thinks longer than that on a slow
+or busy machine. Every level uses the game's full knowledge, whatever it is, so every move a level
+considers is one the knowledge finds sensible; the weak levels err the way people do:
+
+- a shallow horizon: a small iteration budget (each level doubles the one below);
+- oversight: each move the search would consider at the root is overlooked with the level's `overlook`
+  chance, a winning move or a capture included, so a beginner sometimes misses the obvious (but what it
+  plays is still one of the moves it saw and searched);
+- misjudgement: the final choice adds gaussian noise (`noise`, on the [0, 1] reward scale) to the value of
+  each well-searched root move, so a level sometimes prefers a slightly worse move.
+
+Levels are stored by their ids ("1" to "8"; "easy", "medium" and "hard" for old matches), so an old match
+in progress goes on at its old strength. The bot's rating per level and game comes from the calibration by
+self-play (bench/calibrate_levels.py), kept in `level_ratings.json` next to this module; a game without a
+calibration gets the nominal ladder (`nominal_rating`).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from games.base import Rules
+
+
+class Level(enum.StrEnum):
+    """The three time-based levels of old matches (before the eight levels); kept so that old matches read
+    and play as before, and as fixed points of the calibration."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+@dataclass(frozen=True, slots=True)
+class LevelSettings:
+    """What a level means: its budget (`iterations`, capped at `seconds` of wall-clock time; a level without
+    iterations thinks for `seconds`), whether it uses the game's weak knowledge, how loosely it picks, and
+    how it errs (`overlook`, `noise`)."""
+
+    seconds: float
+    weak: bool
+    temperature: float
+    """0 plays the most visited move; above 0 draws a move with probability ~ visits ** (1 / temperature)."""
+    iterations: int | None = None
+    overlook: float = 0.0
+    """The chance that the level does not see a given root move (a winning move included)."""
+    noise: float = 0.0
+    """The standard deviation of the misjudgement added to each root move's value at the final choice."""
+
+
+LEVELS: dict[Level, LevelSettings] = {
+    Level.EASY: LevelSettings(seconds=0.2, weak=True, temperature=1.0),
+    Level.MEDIUM: LevelSettings(seconds=1.0, weak=False, temperature=0.0),
+    Level.HARD: LevelSettings(seconds=3.0, weak=False, temperature=0.0),
+}
+"""The old time-based levels (easy 0.2 s with the weak knowledge and a loose pick, medium 1 s, hard 3 s)."""
+
+LEVEL_IDS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8")
+"""The eight levels a player can choose, weakest first."""
+OLD_LEVEL_IDS: tuple[str, ...] = tuple(level.value for level in Level)
+"""The old levels' ids: still valid in stored matches and lobbies, no longer offered."""
+ALL_LEVEL_IDS: tuple[str, ...] = LEVEL_IDS + OLD_LEVEL_IDS
+
+NEW_PLAYER_LEVEL = "2"
+"""The level a player without a rating in the game gets."""
+
+CAP_SECONDS = 2.5
+"""No level thinks longer than this (wall clock) whatever its iteration budget: under 3 s on a busy
+2-core machine."""
+
+OVERLOOK: tuple[float, ...] = (0.5, 0.35, 0.25, 0.15, 0.08, 0.04, 0.0, 0.0)
+"""Per level, the chance of overlooking each root move."""
+NOISE: tuple[float, ...] = (0.2, 0.14, 0.1, 0.06, 0.03, 0.0, 0.0, 0.0)
+"""Per level, the misjudgement (standard deviation) at the final choice."""
+
+ITERATIONS: Mapping[str, tuple[int, ...]] = {
+    # Sized so that level 8 thinks about 0.25 s a move on one core (as the time-odds goal, issue 30) and the
+    # calibration's 40 games per neighbouring pair fit its CPU budget; each level doubles the one below.
+    "paintscape": (24, 48, 96, 190, 380, 750, 1500, 3000),
+    "paint": (6, 10, 18, 36, 70, 140, 280, 560),
+    "tilingking": (6, 12, 24, 45, 90, 180, 360, 720),
+}
+"""Per game, the iteration budget of levels 1 to 8."""
+DEFAULT_ITERATIONS: tuple[int, ...] = (8, 16, 32, 64, 128, 256, 512, 1024)
+"""The budgets of a game without its own ladder."""
+
+SPACING = 175
+"""The nominal gap between neighbouring levels in shown rating points (about a 73% score for the stronger):
+big enough to feel, small enough that some level is near every player."""
+NOMINAL_ANCHOR = 1500
+"""Level 2's nominal rating: what a new player shows, so a new player's nearest level is level 2."""
+
+
+def is_level(level: str) -> bool:
+    """Whether `level` names a level (one of the eight, or an old one)."""
+    return level in ALL_LEVEL_IDS
+
+
+def level_settings(level: str, game_id: str = "") -> LevelSettings:
+    """The settings of a level in a game; ValueError for an unknown level."""
+    if level in OLD_LEVEL_IDS:
+        return LEVELS[Level(level)]
+    if level not in LEVEL_IDS:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(ALL_LEVEL_IDS)})")
+    index = LEVEL_IDS.index(level)
+    ladder = ITERATIONS.get(game_id, DEFAULT_ITERATIONS)
+    return LevelSettings(
+        seconds=CAP_SECONDS,
+        weak=False,
+        temperature=0.0,
+        iterations=ladder[index],
+        overlook=OVERLOOK[index],
+        noise=NOISE[index],
+    )
+
+
+# ------------------------------------------------------------------------------------------- erring
+
+
+def _wins_outright(rules: Rules[Any, Any], state: Any, seat: int) -> bool:
+    outcome = rules.outcome(state)
+    return outcome is not None and outcome.winners == (seat,)
+
+
+class Overlooking:
+    """A mixin over a game's knowledge (see `overlooking`): the root sees each move only with chance
+    1 - `overlook`, and an outright win only if it is seen."""
+
+    overlook: float = 0.0
+    sees_wins: bool = False
+    """Whether the knowledge underneath looks for outright wins first (its own `take_wins`)."""
+    take_wins = False  # the root's win check is done here, where it can be overlooked
+
+    def root_moves(
+        self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random
+    ) -> list[Any]:
+        chance = self.overlook
+        if self.sees_wins and len(moves) <= 400:
+            mover = rules.to_move(state)
+            for move in moves:
+                if _wins_outright(rules, rules.apply(state, move), mover) and rng.random() >= chance:
+                    return [move]
+        seen: list[Any] = super().root_moves(rules, state, moves, rng)  # type: ignore[misc]
+        kept = [move for move in seen if rng.random() >= chance]
+        return kept or seen[:1]
+
+
+@cache
+def _overlooking_class(base: type) -> type:
+    return type(f"Overlooking{base.__name__}", (Overlooking, base), {})
+
+
+def overlooking(knowledge: Any, chance: float) -> Any:
+    """A copy of `knowledge` (a `Knowledge`) whose root overlooks each move with `chance` (see the module
+    doc); the knowledge itself, unchanged, when the chance is 0."""
+    if chance <= 0:
+        return knowledge
+    copy = object.__new__(_overlooking_class(type(knowledge)))
+    copy.__dict__.update(knowledge.__dict__)
+    copy.sees_wins = bool(knowledge.take_wins)
+    copy.take_wins = False
+    copy.overlook = chance
+    return copy
+
+
+def misjudged(stats: Sequence[Any], noise: float, rng: random.Random) -> Any:
+    """The move a level that misjudges by `noise` picks from the root's `MoveStats` (most visited first):
+    the best value plus gaussian noise among the moves searched at least a third as often as the most
+    visited one (the others' values mean little)."""
+    top = stats[0].visits
+    best, best_score = stats[0].move, float("-inf")
+    for s in stats:
+        if s.visits * 3 < top:
+            continue
+        score = s.value + rng.gauss(0.0, noise)
+        if score > best_score:
+            best, best_score = s.move, score
+    return best
+
+
+# ------------------------------------------------------------------------------------------- ratings
+
+
+def nominal_rating(level: str) -> int:
+    """A level's rating before any calibration: `SPACING` apart, level 2 at `NOMINAL_ANCHOR`; the old levels
+    where they were meant to be (easy near level 2, medium near 5, hard near 7)."""
+    index = LEVEL_IDS.index(level) if level in LEVEL_IDS else {"easy": 1, "medium": 4, "hard": 6}[level]
+    return NOMINAL_ANCHOR + SPACING * (index - 1)
+
+
+@cache
+def calibrated() -> dict[str, dict[str, int]]:
+    """The calibrated ratings shipped in the package: game id -> level id -> shown rating."""
+    try:
+        text = resources.files("games.ai").joinpath("level_ratings.json").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    data = json.loads(text)
+    return {game: {str(k): int(v) for k, v in levels.items()} for game, levels in data["ratings"].items()}
+
+
+def level_rating(game_id: str, level: str) -> int:
+    """The bot's shown rating at a level in a game: the calibrated one, else the nominal one."""
+    found = calibrated().get(game_id, {}).get(level)
+    return found if found is not None else nominal_rating(level)
+
+
+def nearest_level(game_id: str, rating: int | None) -> str:
+    """The level whose rating is nearest to a player's (`NEW_PLAYER_LEVEL` without a rating; the weaker of
+    two equally near)."""
+    if rating is None:
+        return NEW_PLAYER_LEVEL
+    return min(LEVEL_IDS, key=lambda level: (abs(level_rating(game_id, level) - rating), int(level)))
+
+
+__all__ = [
+    "ALL_LEVEL_IDS",
+    "LEVELS",
+    "LEVEL_IDS",
+    "NEW_PLAYER_LEVEL",
+    "OLD_LEVEL_IDS",
+    "Level",
+    "LevelSettings",
+    "is_level",
+    "level_rating",
+    "level_settings",
+    "misjudged",
+    "nearest_level",
+    "nominal_rating",
+    "overlooking",
+]
