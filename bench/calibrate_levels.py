@@ -70,10 +70,11 @@ OLD_PAIRS: tuple[tuple[str, str], ...] = (("easy", "2"), ("medium", "8"), ("hard
 and hard, with 4 and 12 times level 8's thinking time, above the top)."""
 
 COST: dict[str, tuple[float, float]] = {
-    # (plies per game, CPU seconds per iteration) measured on the 2-core development machine, one core.
-    "paintscape": (42, 1 / 9000),
-    "paint": (60, 1 / 2200),
-    "tilingking": (20, 1 / 900),
+    # (plies per game, CPU seconds per iteration) measured on the 2-core development machine, one core (the
+    # strong levels' Paint games are longer: about 150 plies).
+    "paintscape": (58, 1 / 15000),
+    "paint": (100, 1 / 3300),
+    "tilingking": (18, 1 / 1300),
 }
 """What `plan` estimates the cost from."""
 
@@ -92,7 +93,12 @@ class Job:
 
     @property
     def key(self) -> str:
-        return f"{self.game}:{self.a}:{self.b}:{self.k}"
+        """The game's identity: pair, k and both levels' settings (a result of other settings is stale)."""
+        return record_key(self.game, self.a, self.b, self.k)
+
+
+def record_key(game: str, a: str, b: str, k: int) -> str:
+    return f"{game}:{a}:{b}:{k}:{settings_text(game, a)}:{settings_text(game, b)}"
 
 
 def pair_games(a: str, b: str, counts: dict[str, int]) -> int:
@@ -120,7 +126,7 @@ def move_cost(game: str, level: str) -> float:
     settings = level_settings(level, game)
     if settings.iterations is None:
         return settings.seconds
-    return min(CAP_SECONDS, settings.iterations * per_iteration + 0.005)
+    return min(CAP_SECONDS, settings.iterations * per_iteration + 0.01)
 
 
 def game_cost(job: Job) -> float:
@@ -158,6 +164,7 @@ def play(job: Job) -> dict[str, Any]:
     else:
         score = 1.0 / len(outcome.winners) if seat_a in outcome.winners else 0.0
     return {
+        "key": job.key,
         "game": job.game,
         "a": job.a,
         "b": job.b,
@@ -180,8 +187,13 @@ def read_results(paths: Iterable[Path]) -> list[dict[str, Any]]:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 record = json.loads(line)
-                found[f"{record['game']}:{record['a']}:{record['b']}:{record['k']}"] = record
+                found[record["key"]] = record
     return list(found.values())
+
+
+def current(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records played with the levels' current settings (the others are stale)."""
+    return [r for r in records if r["key"] == record_key(r["game"], r["a"], r["b"], r["k"])]
 
 
 def parse_pairs(text: str) -> list[tuple[str, str]]:
@@ -208,7 +220,7 @@ def counts(args: argparse.Namespace) -> dict[str, int]:
 def run_play(args: argparse.Namespace) -> None:
     jobs = schedule(args.game.split(","), parse_pairs(args.pairs), counts(args))
     out = Path(args.out)
-    done = {f"{r['game']}:{r['a']}:{r['b']}:{r['k']}" for r in read_results([out])}
+    done = {r["key"] for r in read_results([out])}
     todo = [job for job in jobs if job.key not in done]
     estimate = sum(game_cost(job) for job in todo)
     print(f"{len(todo)} games to play ({len(jobs) - len(todo)} already in {out}); estimate "
@@ -423,7 +435,10 @@ def _order(level: str) -> int:
 
 
 def run_fit(args: argparse.Namespace) -> None:
-    records = read_results(Path(p) for p in args.results.split(","))
+    found_all = read_results(Path(p) for p in args.results.split(","))
+    records = current(found_all)
+    if len(records) < len(found_all):
+        print(f"{len(found_all) - len(records)} games left out: played with other settings than today's")
     think = json.loads(THINK.read_text(encoding="utf-8")) if THINK.exists() else {}
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
