@@ -28,6 +28,9 @@ Three steps:
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
+import importlib
 import itertools
 import json
 import math
@@ -98,7 +101,22 @@ class Job:
 
 
 def record_key(game: str, a: str, b: str, k: int) -> str:
-    return f"{game}:{a}:{b}:{k}:{settings_text(game, a)}:{settings_text(game, b)}"
+    return f"{game}:{a}:{b}:{k}:{settings_text(game, a)}:{settings_text(game, b)}:{code_version(game)}"
+
+
+@functools.cache
+def code_version(game: str) -> str:
+    """A digest of the code a game's levels play with (the search, the game's knowledge and rules): a result
+    played with other code is stale, so a calibration never mixes two versions of the AI."""
+    rules = games.get(game)
+    modules = ["games.ai.search", "games.ai.knowledge", type(rules).__module__, games.plugin(game).ai or ""]
+    digest = hashlib.sha256()
+    for name in modules:
+        module = sys.modules.get(name) or (importlib.import_module(name) if name else None)
+        source = getattr(module, "__file__", None)
+        if source:
+            digest.update(Path(source).read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def pair_games(a: str, b: str, counts: dict[str, int]) -> int:
