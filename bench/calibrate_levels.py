@@ -1,28 +1,32 @@
 """Calibrate the bot's eight levels (games/ai/levels.py) by self-play, and the three old levels against them.
 
-Three steps:
+Steps:
 
-  play   Games between levels: every neighbouring pair of the eight (1-2, ..., 7-8) --games times, and the
-         old levels against the new ones (`OLD_PAIRS`: easy --games times, medium --medium-games and hard
-         --hard-games times, as they think 0.2 s, 1 s and 3 s a move), in every game given. Game k of a pair
-         starts from the seeded start k // 2 with the seats swapped on odd k, so every start is played
-         from both sides. Each level plays at its own budget (iterations, capped in time), exactly as the
-         bot does. Results go to a JSON lines file, one game a line, written as each game ends; a rerun
-         skips the games already there, so a cut-off run resumes. Standard library (and the game code)
-         only: this is the step for a big machine.
-  think  The thinking time per move of every level on this machine: --games self-play games per level
-         and game, the wall-clock and CPU time of each move (a level must stay under 3 s at p99).
+  play   Games between levels, in every game given: every neighbouring pair of the eight (1-2, ..., 7-8)
+         --games times, then the old levels against the new ones nearest them (`OLD_PAIRS`) --easy-games,
+         --medium-games and --hard-games times (they think 0.2 s, 1 s and 3 s a move, far more than the
+         low levels). Game k of a pair starts from the seeded start k // 2 with the seats swapped on odd k,
+         so every start is played from both sides; each level plays at its own budget (iterations, capped
+         in time), exactly as the bot does. Results go to a JSON lines file, a game a line, written as each
+         game ends; a rerun skips the games already there (played with the same level settings and the same
+         AI code), so a cut-off run resumes. The eight levels' pairs come first, then easy's, medium's and
+         hard's, each phase round by round, so a run stopped by --core-minutes loses the anchors first and
+         leaves the pairs of a phase with about as many games. Standard library (and the game code) only:
+         the step for a big machine.
+  plan   The schedule and its estimated cost (from `COST`, measured here).
+  think  Thinking time per move of every level on this machine: --games self-play games per level and
+         game, the wall-clock and CPU time of each move (a level must stay under 3 s at p99).
   fit    Ratings from the results (openskill's Plackett-Luce, the model of bot/service/ratings.py, fitted
          over many shuffled passes), anchored so that level 2 shows what a new player shows (1500); writes
          bench/baselines/levels_<game>.md (level, settings, shown rating, thinking time, games per pair,
-         neighbours' scores with Wilson 95% intervals) and the ratings the bot shows and keeps,
-         games/ai/level_ratings.json.
+         scores with Wilson 95% intervals) and the ratings the bot shows and keeps,
+         games/ai/level_ratings.json. Needs openskill (the development machine).
 
     python bench/calibrate_levels.py plan                                   # the schedule and its cost
-    python bench/calibrate_levels.py play --jobs 16                         # the full run (big machine)
+    python bench/calibrate_levels.py play --jobs 16 --core-minutes 58       # the big run (16 cores, ~4 min)
     python bench/calibrate_levels.py think --games 2 --jobs 1               # thinking times here
     python bench/calibrate_levels.py fit                                    # tables and ratings
-    python bench/calibrate_levels.py play --games 4 --game paint --pairs 1-2,2-3 --jobs 2
+    python bench/calibrate_levels.py play --games 4 --game paint --pairs 1-2,2-3 --jobs 2 --out /tmp/r.jsonl
 """
 
 from __future__ import annotations
@@ -34,13 +38,14 @@ import importlib
 import itertools
 import json
 import math
+import multiprocessing
 import os
 import random
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,22 +125,29 @@ def code_version(game: str) -> str:
 
 
 def pair_games(a: str, b: str, counts: dict[str, int]) -> int:
-    """How many games a pair plays: `counts["hard"]` with hard, `counts["medium"]` with medium (the old,
-    expensive levels, 3 s and 1 s a move), else `counts["games"]`."""
-    for level in (Level.HARD.value, Level.MEDIUM.value):
+    """How many games a pair plays: `counts[old]` with an old level (they think 0.2 s, 1 s and 3 s a move,
+    far more than the low levels), else `counts["games"]`."""
+    for level in (Level.HARD.value, Level.MEDIUM.value, Level.EASY.value):
         if level in (a, b):
             return counts[level]
     return counts["games"]
 
 
 def schedule(game_ids: Sequence[str], pairs: Sequence[tuple[str, str]], counts: dict[str, int]) -> list[Job]:
-    """Every game to play, round by round (both sides of start 0 of every pair, then of start 1...), the
-    most expensive first within a round: a run cut off at any time leaves every pair with about as many
-    games, and the pool's workers end together."""
+    """Every game to play: the eight levels' pairs first, then the old levels'; each round by round (both
+    sides of start 0 of every pair, then of start 1...), the most expensive first within a round. A run cut
+    off at any time leaves every pair of a phase with about as many games, the ladder before the anchors."""
     jobs = [
         Job(game, a, b, k) for game in game_ids for a, b in pairs for k in range(pair_games(a, b, counts))
     ]
-    return sorted(jobs, key=lambda job: (job.k // 2, -game_cost(job)))
+    return sorted(jobs, key=lambda job: (phase(job), job.k // 2, -game_cost(job)))
+
+
+def phase(job: Job) -> int:
+    """0 for the eight levels' pairs, then 1, 2, 3 for the pairs with easy, medium, hard."""
+    return max(
+        (OLD_LEVEL_IDS.index(level) + 1 for level in (job.a, job.b) if level in OLD_LEVEL_IDS), default=0
+    )
 
 
 def move_cost(game: str, level: str) -> float:
@@ -232,7 +244,12 @@ def parse_pairs(text: str) -> list[tuple[str, str]]:
 
 
 def counts(args: argparse.Namespace) -> dict[str, int]:
-    return {"games": args.games, "medium": args.medium_games, "hard": args.hard_games}
+    return {
+        "games": args.games,
+        "easy": args.easy_games,
+        "medium": args.medium_games,
+        "hard": args.hard_games,
+    }
 
 
 def run_play(args: argparse.Namespace) -> None:
@@ -244,16 +261,34 @@ def run_play(args: argparse.Namespace) -> None:
     print(f"{len(todo)} games to play ({len(jobs) - len(todo)} already in {out}); estimate "
           f"{estimate / 60:.0f} core-minutes at the development machine's speed", flush=True)  # fmt: skip
     out.parent.mkdir(parents=True, exist_ok=True)
+    jobs_n = max(1, args.jobs)
     started = time.perf_counter()
+    deadline = None if args.core_minutes is None else started + args.core_minutes * 60 / jobs_n
     cpu_total = 0.0
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool, out.open("a", encoding="utf-8") as sink:
-        for n, record in enumerate(pool.map(play, todo, chunksize=1), 1):
-            sink.write(json.dumps(record, separators=(",", ":")) + "\n")
-            sink.flush()
-            cpu_total += sum(sum(v) for v in record["cpu_ms"].values()) / 1000
-            if n % 20 == 0 or n == len(todo):
-                print(f"{n}/{len(todo)} games, {time.perf_counter() - started:.0f} s, "
-                      f"{cpu_total / 60:.1f} core-minutes thinking", flush=True)  # fmt: skip
+    pool = ProcessPoolExecutor(jobs_n)
+    pending = {pool.submit(play, job) for job in todo}
+    n = 0
+    try:
+        with out.open("a", encoding="utf-8") as sink:
+            while pending:
+                left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+                finished, pending = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    record = future.result()
+                    sink.write(json.dumps(record, separators=(",", ":")) + "\n")
+                    sink.flush()
+                    n += 1
+                    cpu_total += sum(sum(v) for v in record["cpu_ms"].values()) / 1000
+                    if n % 20 == 0 or n == len(todo):
+                        print(f"{n}/{len(todo)} games, {time.perf_counter() - started:.0f} s, "
+                              f"{cpu_total / 60:.1f} core-minutes thinking", flush=True)  # fmt: skip
+                if deadline is not None and time.perf_counter() >= deadline and pending:
+                    print(f"time is up: {n} games played, {len(pending)} left for a later run", flush=True)
+                    break
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in multiprocessing.active_children():  # games still running when time ran out
+            child.terminate()
 
 
 def run_plan(args: argparse.Namespace) -> None:
@@ -489,10 +524,17 @@ def main() -> None:
             "--pairs", default="neighbours,old", help="neighbours, old, or pairs like 1-2,easy-3"
         )
         step.add_argument("--games", type=int, default=40, help="games per pair (default 40)")
+        step.add_argument("--easy-games", type=int, default=20, help="games per pair with easy (20)")
         step.add_argument("--medium-games", type=int, default=4, help="games per pair with medium (4)")
         step.add_argument("--hard-games", type=int, default=2, help="games per pair with hard (2)")
         step.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
         step.add_argument("--out", default=str(RESULTS), help="the results file (JSON lines; resumed)")
+        step.add_argument(
+            "--core-minutes",
+            type=float,
+            default=None,
+            help="stop after this many core-minutes (wall time x jobs); a later run resumes",
+        )
     think = steps.add_parser("think")
     think.add_argument("--game", default=",".join(GAMES))
     think.add_argument("--levels", default=",".join(LEVEL_IDS))

@@ -162,15 +162,21 @@ class Overlooking:
         if self.sees_wins and len(seen) <= 400:
             mover = rules.to_move(state)
             for move in seen:
-                if _wins_outright(rules, rules.apply(state, move), mover):
+                if mover is not None and _wins_outright(rules, rules.apply(state, move), mover):
                     return [move]
         ranked: list[Any] = super().root_moves(rules, state, seen, rng)  # type: ignore[misc]
         return ranked
 
 
-@cache
+_OVERLOOKING: dict[type, type] = {}
+
+
 def _overlooking_class(base: type) -> type:
-    return type(f"Overlooking{base.__name__}", (Overlooking, base), {})
+    """The knowledge class `base` with `Overlooking` over it (made once per class)."""
+    made = _OVERLOOKING.get(base)
+    if made is None:
+        made = _OVERLOOKING[base] = type(f"Overlooking{base.__name__}", (Overlooking, base), {})
+    return made
 
 
 def overlooking(knowledge: Any, chance: float) -> Any:
@@ -178,7 +184,7 @@ def overlooking(knowledge: Any, chance: float) -> Any:
     doc); the knowledge itself, unchanged, when the chance is 0."""
     if chance <= 0:
         return knowledge
-    copy = object.__new__(_overlooking_class(type(knowledge)))
+    copy: Any = object.__new__(_overlooking_class(type(knowledge)))
     copy.__dict__.update(knowledge.__dict__)
     copy.sees_wins = bool(knowledge.take_wins)
     copy.take_wins = False

@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards, knowledge_for
-from games.ai.levels import Level, level_settings, misjudged, overlooking
+from games.ai.levels import Level as Level  # re-exported: callers import the old levels from here
+from games.ai.levels import level_settings, misjudged, overlooking
 from games.base import GameOver, Rules, Seat
 from games.texts import Text
 
