@@ -507,6 +507,46 @@ def run_fit(args: argparse.Namespace) -> None:
     out["note"] = "Written by bench/calibrate_levels.py fit: the bot's shown rating per game and level."
     if args.write_ratings:
         ratings_path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        readme = ROOT / "README.md"
+        readme.write_text(
+            with_readme_table(readme.read_text(encoding="utf-8"), out["ratings"]), encoding="utf-8"
+        )
+
+
+README_START, README_END = (
+    "<!-- levels table: bench/calibrate_levels.py fit -->",
+    "<!-- end of levels table -->",
+)
+
+
+def readme_table(ratings: dict[str, dict[str, int]]) -> str:
+    """The README's table of levels: per game, each level's budget and the bot's rating there."""
+    names = {game: games.get(game).name for game in GAMES}
+    lines = [
+        "| level | " + " | ".join(names[g] for g in GAMES) + " |",
+        "|---|" + "---:|" * len(GAMES),
+    ]
+    for level in LEVEL_IDS + OLD_LEVEL_IDS:
+        cells = []
+        for game in GAMES:
+            rating = ratings.get(game, {}).get(level)
+            shown = str(rating) if rating is not None else "not calibrated"
+            settings = level_settings(level, game)
+            budget = (
+                f"{settings.iterations} it" if settings.iterations is not None else f"{settings.seconds:g} s"
+            )
+            cells.append(f"{shown} ({budget})")
+        lines.append(f"| {level} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def with_readme_table(text: str, ratings: dict[str, dict[str, int]]) -> str:
+    """The README with the table between its markers replaced (unchanged if it has no markers)."""
+    if README_START not in text or README_END not in text:
+        return text
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    return f"{head}{README_START}\n{readme_table(ratings)}\n{README_END}{tail}"
 
 
 # ------------------------------------------------------------------------------------------------- main
