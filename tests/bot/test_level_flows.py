@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from bot.boards import bot_label
 from bot.service.ratings import shown_rating
 from games.ai.levels import LEVEL_IDS, level_rating, nearest_level
-from tests.bot.helpers import bot_member, last_board, take_user_errors
+from tests.bot.helpers import bot_member, button_labels, last_board, take_user_errors
 from tests.bot.test_leaderboard_flows import rated_paint_match
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
@@ -94,6 +95,11 @@ async def test_an_old_match_at_hard_keeps_its_level_name(world: Any) -> None:
     view = await service.matches.get(match.id)
     [seat] = [s for s in view.seats if s.is_ai]
     assert seat.ai_level == "hard"
-    from bot.boards import bot_label
-
     assert bot_label(seat.ai_level) == "Tessera (hard)"
+
+
+async def test_a_lobby_with_the_bot_seats_it_at_the_host_s_nearest_level(world: Any) -> None:
+    alice, channel = world.alice, world.channel
+    lobby = await alice.slash(channel, "play", game="tilingking", players=3, opponent=bot_member(world))
+    assert "Tessera (level 2)" in lobby.response.content, "a new host: level 2"
+    assert "Add bot (level 2)" in button_labels(lobby.response)
