@@ -6,9 +6,9 @@ or busy machine. Every level uses the game's full knowledge, whatever it is, so 
 considers is one the knowledge finds sensible; the weak levels err the way people do:
 
 - a shallow horizon: a small iteration budget (each level doubles the one below);
-- oversight: each legal move is overlooked at the root with the level's `overlook` chance, a winning move
-  or a capture included, so a beginner sometimes misses the obvious; the game's knowledge then ranks and
-  prunes the moves it did see as always, so what it plays is a sensible move among those;
+- oversight: the root sees only a random share 1 - `overlook` of the legal moves (at least `MIN_SEEN`),
+  so a beginner sometimes misses the obvious, a winning move or a capture; the game's knowledge then ranks
+  and prunes the moves it did see as always, so what it plays is a sensible move among those;
 - misjudgement: the final choice adds gaussian noise (`noise`, on the [0, 1] reward scale) to the value of
   each well-searched root move, so a level sometimes prefers a slightly worse move.
 
@@ -53,7 +53,7 @@ class LevelSettings:
     """0 plays the most visited move; above 0 draws a move with probability ~ visits ** (1 / temperature)."""
     iterations: int | None = None
     overlook: float = 0.0
-    """The chance that the level does not see a given root move (a winning move included)."""
+    """The share of the legal moves the level does not see at the root (a winning move included)."""
     noise: float = 0.0
     """The standard deviation of the misjudgement added to each root move's value at the final choice."""
 
@@ -86,9 +86,9 @@ OVERLOOK: Mapping[str, tuple[float, ...]] = {
     # its beginners see fewer.
     "tilingking": (0.97, 0.94, 0.9, 0.8, 0.6, 0.35, 0.15, 0.0),
 }
-"""Per game, per level, the chance of overlooking each legal move at the root."""
+"""Per game, per level, the share of the legal moves the level overlooks at the root (drawn at random)."""
 DEFAULT_OVERLOOK: tuple[float, ...] = (0.85, 0.7, 0.55, 0.38, 0.24, 0.13, 0.05, 0.0)
-"""The chances of overlooking a move in a game without its own."""
+"""The shares overlooked in a game without its own."""
 NOISE: tuple[float, ...] = (0.35, 0.25, 0.17, 0.11, 0.07, 0.04, 0.02, 0.0)
 """Per level, the misjudgement (standard deviation) at the final choice."""
 
@@ -180,8 +180,8 @@ def _overlooking_class(base: type) -> type:
 
 
 def overlooking(knowledge: Any, chance: float) -> Any:
-    """A copy of `knowledge` (a `Knowledge`) whose root overlooks each move with `chance` (see the module
-    doc); the knowledge itself, unchanged, when the chance is 0."""
+    """A copy of `knowledge` (a `Knowledge`) whose root overlooks the share `chance` of the legal moves (see
+    the module doc); the knowledge itself, unchanged, when the share is 0."""
     if chance <= 0:
         return knowledge
     copy: Any = object.__new__(_overlooking_class(type(knowledge)))
