@@ -60,6 +60,8 @@ from games.ai.levels import (
     NOMINAL_ANCHOR,
     OLD_LEVEL_IDS,
     Level,
+    calibrated,
+    level_rating,
     level_settings,
 )
 
@@ -507,6 +509,7 @@ def run_fit(args: argparse.Namespace) -> None:
     out["note"] = "Written by bench/calibrate_levels.py fit: the bot's shown rating per game and level."
     if args.write_ratings:
         ratings_path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        calibrated.cache_clear()  # the table reads the file just written
         readme = ROOT / "README.md"
         readme.write_text(
             with_readme_table(readme.read_text(encoding="utf-8"), out["ratings"]), encoding="utf-8"
@@ -530,7 +533,7 @@ def readme_table(ratings: dict[str, dict[str, int]]) -> str:
         cells = []
         for game in GAMES:
             rating = ratings.get(game, {}).get(level)
-            shown = str(rating) if rating is not None else "not calibrated"
+            shown = str(rating) if rating is not None else f"{level_rating(game, level)}, not measured yet"
             settings = level_settings(level, game)
             budget = (
                 f"{settings.iterations} it" if settings.iterations is not None else f"{settings.seconds:g} s"

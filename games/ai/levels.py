@@ -229,9 +229,19 @@ def calibrated() -> dict[str, dict[str, int]]:
 
 
 def level_rating(game_id: str, level: str) -> int:
-    """The bot's shown rating at a level in a game: the calibrated one, else the nominal one."""
-    found = calibrated().get(game_id, {}).get(level)
-    return found if found is not None else nominal_rating(level)
+    """The bot's shown rating at a level in a game: the calibrated one; for one of the eight that the
+    calibration has not measured yet, `SPACING` per level from the nearest measured one; else the nominal
+    one."""
+    known = calibrated().get(game_id, {})
+    if level in known:
+        return known[level]
+    if level in LEVEL_IDS:
+        index = LEVEL_IDS.index(level)
+        measured = [(abs(i - index), i) for i, other in enumerate(LEVEL_IDS) if other in known]
+        if measured:
+            _, nearest = min(measured)
+            return known[LEVEL_IDS[nearest]] + SPACING * (index - nearest)
+    return nominal_rating(level)
 
 
 def nearest_level(game_id: str, rating: int | None) -> str:

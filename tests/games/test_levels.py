@@ -20,6 +20,7 @@ from games.ai.levels import (
     LEVEL_IDS,
     NEW_PLAYER_LEVEL,
     OLD_LEVEL_IDS,
+    SPACING,
     Level,
     LevelSettings,
     calibrated,
@@ -92,9 +93,16 @@ def test_ratings_come_from_the_calibration_file_else_the_nominal_ladder() -> Non
     assert calibrated() == {g: {k: int(v) for k, v in levels.items()} for g, levels in shipped.items()}
     for game, levels in shipped.items():
         assert levels["2"] == 1500, "the calibration anchors level 2 at what a new player shows"
-        for level in LEVEL_IDS + OLD_LEVEL_IDS:
-            expected = levels.get(level, nominal_rating(level))
-            assert level_rating(game, level) == expected
+        for level in OLD_LEVEL_IDS:
+            assert level_rating(game, level) == levels.get(level, nominal_rating(level))
+        ladder = [level_rating(game, level) for level in LEVEL_IDS]
+        for level, rating in zip(LEVEL_IDS, ladder, strict=True):
+            if level in levels:
+                assert rating == levels[level]
+        measured = [i for i, level in enumerate(LEVEL_IDS) if level in levels]
+        top = max(measured)
+        # A level not measured yet sits SPACING above the strongest measured one, per level.
+        assert ladder[top:] == [ladder[top] + SPACING * n for n in range(8 - top)]
     assert "race" not in shipped
     assert [level_rating("race", level) for level in LEVEL_IDS] == [1325 + 175 * n for n in range(8)]
 
