@@ -438,8 +438,8 @@ def table(
         per_pair[r["a"], r["b"]].append(r["score_a"])
         for level, times in r["cpu_ms"].items():
             cpu[level].extend(times)
-    levels = [lv for lv in LEVEL_IDS + OLD_LEVEL_IDS if lv in ratings]
     here = think.get(game, {})
+    levels = [lv for lv in LEVEL_IDS + OLD_LEVEL_IDS if lv in ratings or lv in here]
     lines = [
         f"# Levels of {game}: calibration",
         "",
@@ -459,10 +459,9 @@ def table(
         p99 = percentile(times, 0.99) / 1000
         wall = here.get(level, {}).get("wall_p99_s")
         wall_text = f"{wall:.2f} s" if wall is not None else "-"
-        think_text = f"{mean:.3f} / {p99:.3f} s"
-        lines.append(
-            f"| {level} | {settings_text(game, level)} | {ratings[level]} | {think_text} | {wall_text} |"
-        )
+        think_text = f"{mean:.3f} / {p99:.3f} s" if times else "-"
+        rating = str(ratings[level]) if level in ratings else "not measured yet"
+        lines.append(f"| {level} | {settings_text(game, level)} | {rating} | {think_text} | {wall_text} |")
     lines += [
         "",
         "Pairs (score of the first level, seats swapped, seeded starts):",
@@ -485,6 +484,12 @@ def table(
     return "\n".join(lines)
 
 
+def _relative(path: str) -> str:
+    """A path as the pages show it: from the repository root when it is inside."""
+    resolved = Path(path).resolve()
+    return str(resolved.relative_to(ROOT)) if resolved.is_relative_to(ROOT) else str(path)
+
+
 def _order(level: str) -> int:
     return (LEVEL_IDS + OLD_LEVEL_IDS).index(level)
 
@@ -502,7 +507,7 @@ def run_fit(args: argparse.Namespace) -> None:
     out = json.loads(ratings_path.read_text(encoding="utf-8")) if ratings_path.exists() else {"ratings": {}}
     for game, found in sorted(by_game.items()):
         ratings = shown(fit_ratings(found))
-        page = table(game, found, ratings, think, args.results)
+        page = table(game, found, ratings, think, ", ".join(_relative(p) for p in args.results.split(",")))
         (pages / f"levels_{game}.md").write_text(page, encoding="utf-8")
         print(page)
         out["ratings"][game] = {level: ratings[level] for level in sorted(ratings, key=_order)}
