@@ -45,7 +45,7 @@ from bot.service import Service
 from bot.service.ai import AIRunner
 from cogs.moves import Moves
 from games.ai import Level
-from games.ai.search import LEVELS
+from games.ai.levels import LEVELS
 
 BOT_ID = 1
 

@@ -25,6 +25,7 @@ from bot.replies import sentence_case
 from bot.service.ratings import NEW_MU, NEW_SIGMA, shown_rating
 from bot.service.records import Finished, MatchStatus, MatchView, MoveView, Player, RatingChange
 from bot.views import TesseraButton, activity_on, board_link, button, open_board_button
+from games.ai.levels import LEVEL_IDS
 from games.base import Rules, Termination, WordMove
 from games.texts import N_
 from renderer import text as renderer_text
@@ -34,11 +35,14 @@ log = logging.getLogger("tessera.boards")
 BOT_NAME = "Tessera"
 
 AI_LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
-"""The bot's levels in words (the level itself is data: a command choice value and a database value)."""
+"""The old levels in words (the level itself is data: a command choice value and a database value)."""
 
 
 def level_word(level: str | None, tr: Tr = ENGLISH) -> str:
-    """The bot's level in the language of `tr` ("hard", "difficile")."""
+    """The bot's level in the language of `tr`: "level 3" ("niveau 3"); an old match's "hard"
+    ("difficile")."""
+    if level in LEVEL_IDS:
+        return tr("level {number}", number=level)
     return tr(AI_LEVEL_WORDS[level]) if level in AI_LEVEL_WORDS else str(level)
 
 

@@ -26,6 +26,7 @@ from bot.runtime import Runtime
 from bot.service import Service
 from bot.service.options import HostOptions, MatchOptions
 from bot.service.records import MatchView
+from games.ai.levels import NEW_PLAYER_LEVEL
 from games.base import Rules
 from games.texts import N_, Text
 
@@ -36,8 +37,8 @@ Interaction = discord.Interaction[Any]
 
 log = logging.getLogger("tessera.cogs")
 
-DEFAULT_LEVEL = "medium"
-"""The bot's level when a player does not choose one."""
+DEFAULT_LEVEL = NEW_PLAYER_LEVEL
+"""The bot's level where no player's rating can choose one (a lobby's "Add bot" button without a level)."""
 
 
 def parts_of(source: Interaction | discord.Client) -> Parts:

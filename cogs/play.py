@@ -26,7 +26,7 @@ from bot.service.options import (
     host_given,
     suggest_options,
 )
-from bot.service.records import AI_LEVELS, Challenge, MatchView
+from bot.service.records import Challenge, MatchView
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, activity_on, button, launch_activity, view_of
 from bot.web.activity import remember_launch
 from cogs import GAME_CHOICES, game_name
@@ -46,6 +46,7 @@ from cogs.common import (
     service_of,
 )
 from cogs.lobbies import open_lobby
+from games.ai.levels import LEVEL_IDS, level_rating
 from games.base import Rules
 from games.texts import N_, Text
 
@@ -59,7 +60,6 @@ TIMEOUT_CHOICES = [
     app_commands.Choice(name="3 days", value=3 * 24 * 60),
     app_commands.Choice(name="7 days", value=7 * 24 * 60),
 ]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
 SEAT_CHOICE_LIST = [app_commands.Choice(name=choice, value=choice) for choice in SEAT_CHOICES]
 
 
@@ -141,9 +141,9 @@ class Play(ButtonCog):
         turn_timeout="Time per turn (default: the server's setting)",
         thread="Play in a new public thread",
         players="Number of players (more than 2 opens a lobby, in games that allow it)",
-        level="My strength when you play against me",
+        level="My strength, level 1 to 8 (by default the level nearest your rating)",
     )
-    @app_commands.choices(game=GAME_CHOICES, first=SEAT_CHOICE_LIST, level=LEVEL_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, first=SEAT_CHOICE_LIST)
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
     async def play(
         self,
@@ -212,6 +212,8 @@ class Play(ButtonCog):
         guild_id = interaction.guild_id
         settings = await service.guilds.settings(guild_id) if guild_id is not None else None
         in_thread = thread if thread is not None else bool(settings and settings.threads)
+        if level is None and (lobby or against_bot):
+            level = await service.ratings.level_for(game, interaction.user.id)
         if lobby:
             assert players is not None
             await open_lobby(interaction, game, given, players, opponent, level or DEFAULT_LEVEL, in_thread)
@@ -328,7 +330,8 @@ class Play(ButtonCog):
             await interaction.response.edit_message(
                 content=tr("{game} against me: here we go.", game=rules.name), view=None
             )
-            await self._play_bot(interaction, game, {}, DEFAULT_LEVEL, in_thread)
+            level = await parts.service.ratings.level_for(game, interaction.user.id)
+            await self._play_bot(interaction, game, {}, level, in_thread)
             return
         await self._challenge(interaction, game, {}, opponent_id, thread=in_thread, picked=True)
 
@@ -348,6 +351,36 @@ class Play(ButtonCog):
             app_commands.Choice(name=tr.text(label)[:100], value=value)
             for label, value in suggest_options(rules.options, current)
         ]
+
+    @play.autocomplete("level")
+    async def level_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The eight levels with the bot's rating at each in the chosen game, the one nearest the user's
+        rating marked (it is what leaving `level` out picks)."""
+        tr = for_user(interaction)
+        game = str(getattr(interaction.namespace, "game", "") or "")
+        if game not in games.GAME_IDS:
+            return [
+                app_commands.Choice(name=tr("Level {number}", number=level), value=level)
+                for level in LEVEL_IDS
+            ]
+        try:
+            nearest = await service_of(interaction).ratings.level_for(game, interaction.user.id)
+        except Exception:  # the list still helps without the mark
+            log.exception("level autocomplete could not read the rating of user %s", interaction.user.id)
+            nearest = None
+        choices = []
+        for level in LEVEL_IDS:
+            if current.strip() and not level.startswith(current.strip()):
+                continue
+            rating = level_rating(game, level)
+            if level == nearest:
+                name = tr("Level {number} · rating {rating} · nearest to yours", number=level, rating=rating)
+            else:
+                name = tr("Level {number} · rating {rating}", number=level, rating=rating)
+            choices.append(app_commands.Choice(name=name[:100], value=level))
+        return choices
 
     async def _play_bot(
         self, interaction: Interaction, game: str, given: dict[str, Any], level: str, in_thread: bool
@@ -378,7 +411,11 @@ class Play(ButtonCog):
         )
         interaction.extras["match_id"] = match.id
         public = await parts.looks.public_tr(match.guild_id, interaction.guild_locale)
-        headline = public("A match against me at level {level}.", level=level_word(level, public))
+        headline = public(
+            "A match against me, {level} (rating {rating}).",
+            level=level_word(level, public),
+            rating=level_rating(game, level),
+        )
         if home is not None:
             await interaction.followup.send(
                 public(

@@ -48,8 +48,9 @@ from bot.service.errors import USER_ERRORS
 from bot.service.matches import MatchService
 from bot.service.records import BotPlayed, Event, MatchView, Played
 from bot.service.shards import Shards
-from games.ai import Level, best_move
+from games.ai import best_move
 from games.ai.analysis import Hint, Reviewed, hint, positions, review
+from games.ai.levels import level_settings
 from games.ai.puzzles import Examined, PuzzleBudget, examine
 from games.base import Seat
 
@@ -206,14 +207,14 @@ class AIRunner:
     `workers` defaults to the number of CPUs: at most that many hints and analysis jobs run at once, a
     waiting hint before waiting analysis work. The bot's own moves have slots of their own (`move_slots`),
     so they never wait for a hint or an analysis; by default `MOVE_SLOTS_PER_WORKER` per worker when their
-    searches are bounded by time (the levels' own times, or `seconds`): such a search ends on time whatever
+    searches are bounded by time (the levels' own caps, or `seconds`): such a search ends on time whatever
     runs beside it, so four hard searches elsewhere never delay a match's move by more than its own
     thinking time, they only share the cores. Searches bounded by `iterations` (tests) are slowed by
     company, so moves then get `workers` slots. The workers run below the bot's CPU priority
     (`AI_NICENESS`), so searches never take the cores that the event loop and the boards need.
 
     `seconds`/`iterations` override every level's budget (tests use a small iteration budget; production
-    leaves both unset and each level thinks for its own time).
+    leaves both unset and each level searches its own budget, games/ai/levels.py).
     """
 
     def __init__(
@@ -265,7 +266,7 @@ class AIRunner:
         Raises ValueError for an unknown level, KeyError for an unknown game, GameOver if the game has
         ended, and RuntimeError once the runner is closed.
         """
-        Level(level)  # an unknown level fails here, in the caller's process, with a clear message
+        level_settings(level, game_id)  # an unknown level fails here, in the caller's process, clearly
         games.get(game_id)
         args = (game_id, state_dump, level, seed, self.seconds, self.iterations)
         return await self._submit(Job.MOVE, choose_in_worker, *args)

@@ -194,7 +194,7 @@ class CannotPass(ServiceError):
 
 
 class BadAiLevel(ServiceError):
-    template = N_("Unknown level {level!r}: choose easy, medium or hard.")
+    template = N_("Unknown level {level!r}: choose a level from 1 to 8.")
 
 
 class NothingToTakeBack(ServiceError):

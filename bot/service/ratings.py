@@ -1,6 +1,8 @@
 """Ratings: openskill's Plackett-Luce model, one rating per game and player key (``user:<id>``, or
 ``ai:<level>`` for the bot), updated once when a rated match finishes (a flag on the match makes it
-idempotent, so a crash between the end and the rating is repaired by `recover`).
+idempotent, so a crash between the end and the rating is repaired by `recover`). The bot's rating at each
+level is fixed by the calibration (`bot_rating`): people's ratings move against it as against any player,
+the bot's never drift.
 
 Players read a rating on one scale, `shown_rating`, the one definition of the number shown and of its
 provisional mark: the skill estimate mu on an Elo-like scale where a new player shows 1500. It is not the
@@ -22,8 +24,9 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.service.errors import UnknownGame
-from bot.service.records import AI_LEVELS, MatchRecord, MatchStatus, Rating, RatingChange, player_key
+from bot.service.records import MatchRecord, MatchStatus, Rating, RatingChange, parse_player_key, player_key
 from bot.service.store import DamagedRow, MatchStore
+from games.ai.levels import LEVEL_IDS, level_rating, nearest_level
 from games.base import Rules
 
 log = logging.getLogger(__name__)
@@ -72,6 +75,12 @@ def shown_rating(mu: float, sigma: float) -> ShownRating:
     return ShownRating(points, sigma > PROVISIONAL_SIGMA)
 
 
+def bot_rating(game: str, level: str) -> tuple[float, float]:
+    """The bot's (mu, sigma) at a level in a game: its calibrated shown rating (games/ai/levels.py) on the
+    mu scale, with a settled sigma. It never drifts: a rated match updates the person, not the bot."""
+    return NEW_MU + (level_rating(game, level) - START_RATING) / POINTS_PER_MU, SETTLED_SIGMA
+
+
 def after_match(
     before: Sequence[tuple[float, float] | None], ranks: Sequence[float]
 ) -> list[tuple[float, float]]:
@@ -101,12 +110,16 @@ class Ratings:
             return []
         ranks = [float(r) for r in row.outcome.ranks]
         keys = [p.player_key for p in row.seats]
+        game = row.game
 
         def compute(current: dict[str, tuple[float, float] | None]) -> dict[str, tuple[float, float]]:
-            return dict(zip(keys, after_match([current[key] for key in keys], ranks), strict=True))
+            pinned = {key: bot_rating(game, level) for key in keys if (level := parse_player_key(key)[1])}
+            before = [pinned.get(key, current[key]) for key in keys]
+            after = dict(zip(keys, after_match(before, ranks), strict=True))
+            return after | pinned
 
         await self.store.apply_ratings(match_id, row.game, keys, compute, self.now())
-        return await self.store.rating_changes(match_id)
+        return [c for c in await self.store.rating_changes(match_id) if c.ai_level is None]
 
     async def recover(self) -> int:
         """Rate every finished match whose rating was not applied (a crash in between); returns how many."""
@@ -128,12 +141,15 @@ class Ratings:
         return await self.store.leaderboard(game, guild_id, limit, PROVISIONAL_SIGMA)
 
     async def bot_ratings(self, game: str) -> list[Rating]:
-        """The bot's rating in a game at each level it has played rated, easiest first (shown apart from
-        the leaderboard)."""
+        """The bot's rating in a game at each of the eight levels, easiest first (shown apart from the
+        leaderboard): the calibrated ones, with the rated games played at each level."""
         self._check(game)
-        keys = [player_key(0, level) for level in AI_LEVELS]
+        keys = [player_key(0, level) for level in LEVEL_IDS]
         found = await self.store.get_ratings(game, keys)
-        return [found[key] for key in keys if key in found and found[key].played > 0]
+        return [
+            Rating(game, key, *bot_rating(game, level), played=found[key].played if key in found else 0)
+            for key, level in zip(keys, LEVEL_IDS, strict=True)
+        ]
 
     def _check(self, game: str) -> None:
         try:
@@ -145,3 +161,11 @@ class Ratings:
         """A user's rating in a game, or None if unrated."""
         key = player_key(user_id, None)
         return (await self.store.get_ratings(game, [key])).get(key)
+
+    async def level_for(self, game: str, user_id: int) -> str:
+        """The bot's level nearest to a user's shown rating in a game (`NEW_PLAYER_LEVEL`, level 2, for a
+        user without a rated game in it): what /play against the bot picks when no level is given."""
+        rating = await self.rating(game, user_id)
+        if rating is None or rating.played == 0:
+            return nearest_level(game, None)
+        return nearest_level(game, shown_rating(rating.mu, rating.sigma).points)

@@ -41,8 +41,8 @@ from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import ServiceError
 from bot.service.options import given_options
-from bot.service.records import AI_LEVELS
 from bot.web.security import WEB_DIR, Session, basic_auth, match_token
+from games.ai.levels import LEVEL_IDS, NEW_PLAYER_LEVEL
 from games.texts import N_
 
 log = logging.getLogger("tessera.web.activity")
@@ -54,7 +54,7 @@ DISCORD_PARENTS = (
     "https://canary.discord.com",
 )
 """The origins of Discord's client, the only pages that may frame the Activity in production."""
-DEFAULT_LEVEL = "medium"
+DEFAULT_LEVEL = NEW_PLAYER_LEVEL
 INSTANCE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
 """What an Activity instance id looks like (it goes into a Discord API path)."""
 
@@ -338,7 +338,7 @@ class Activity:
         tr = tr_for(self.board._locale(request, session))
         levels = [
             {"id": level, "name": level_word(level, tr), "default": level == DEFAULT_LEVEL}
-            for level in AI_LEVELS
+            for level in LEVEL_IDS
         ]
         body = {"match": match, "challenges": challenges, "mine": mine, "games": games_list, "asked": asked}
         return web.json_response(body | {"levels": levels}, headers={"Cache-Control": "no-store"})

@@ -10,43 +10,18 @@ level and the seed. A time budget (`seconds=`) stops after a wall-clock time, so
 
 from __future__ import annotations
 
-import enum
 import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards, knowledge_for
+from games.ai.levels import Level as Level  # re-exported: callers import the old levels from here
+from games.ai.levels import level_settings, misjudged, overlooking
 from games.base import GameOver, Rules, Seat
 from games.texts import Text
-
-
-class Level(enum.StrEnum):
-    """How hard the bot plays."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-
-
-@dataclass(frozen=True, slots=True)
-class LevelSettings:
-    """What a level means: thinking time, whether the game knowledge is the weak (easy) version, and how
-    loosely it picks."""
-
-    seconds: float
-    weak: bool
-    temperature: float
-    """0 plays the most visited move; above 0 draws a move with probability ~ visits ** (1 / temperature)."""
-
-
-LEVELS: dict[Level, LevelSettings] = {
-    Level.EASY: LevelSettings(seconds=0.2, weak=True, temperature=1.0),
-    Level.MEDIUM: LevelSettings(seconds=1.0, weak=False, temperature=0.0),
-    Level.HARD: LevelSettings(seconds=3.0, weak=False, temperature=0.0),
-}
 
 TIME_CHECK_EVERY = 8  # iterations between clock reads
 
@@ -277,7 +252,7 @@ def analyse(
     """Search the position and report the chosen move with the statistics behind it (see `best_move`)."""
     if rules.to_move(state) is None:
         raise GameOver(Text("the game is over; there is nothing to play"))
-    settings = LEVELS[Level(level)]
+    settings = level_settings(str(level), rules.id)
     forced = rules.forced_move(state)
     if forced is not None:
         return SearchReport(forced, 0, 0.0, (), "forced")
@@ -285,7 +260,7 @@ def analyse(
     if len(moves) == 1:
         return SearchReport(moves[0], 0, 0.0, (), "only move")
     if knowledge is None:
-        knowledge = knowledge_for(rules.id, weak=settings.weak)
+        knowledge = overlooking(knowledge_for(rules.id, weak=settings.weak), settings.overlook)
     rng = random.Random(seed)
     mover = rules.to_move(state)
     assert mover is not None
@@ -294,7 +269,7 @@ def analyse(
             if _wins_outright(rules, rules.apply(state, move), mover):
                 return SearchReport(move, 0, 0.0, (), "winning move")
     if seconds is None and iterations is None:
-        seconds = settings.seconds
+        seconds, iterations = settings.seconds, settings.iterations
     special = knowledge.special_move(rules, state, moves, rng, iterations, seconds)
     if special is not None:
         return SearchReport(special, 0, 0.0, (), "special")
@@ -303,7 +278,10 @@ def analyse(
         return SearchReport(candidates[0], 0, 0.0, (), "only move")
     search = Search(rules, knowledge, seat_count(rules, state), rng)
     temperature = settings.temperature
-    return search.run(state, candidates, seconds=seconds, iterations=iterations, temperature=temperature)
+    report = search.run(state, candidates, seconds=seconds, iterations=iterations, temperature=temperature)
+    if settings.noise > 0 and report.moves:
+        report = replace(report, move=misjudged(report.moves, settings.noise, rng))
+    return report
 
 
 def best_move(
@@ -318,7 +296,8 @@ def best_move(
     """A legal move for the seat to move, chosen by a search at `level`.
 
     A forced move or a single legal move is returned at once. With `iterations` set (and `seconds` unset)
-    the result is the same for the same position, level and seed. With neither set, the level's thinking
-    time is used (easy 0.2 s, medium 1 s, hard 3 s). Raises GameOver on a finished game.
+    the result is the same for the same position, level and seed. With neither set, the level's own budget
+    is used (games/ai/levels.py: levels "1" to "8" by iterations, capped in time; the old easy 0.2 s, medium
+    1 s, hard 3 s). Raises GameOver on a finished game, ValueError on an unknown level.
     """
     return analyse(rules, state, level=level, seconds=seconds, iterations=iterations, seed=seed).move

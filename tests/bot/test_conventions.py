@@ -50,7 +50,7 @@ async def test_the_context_menu_on_me_starts_a_match_against_the_bot(world: Any)
     menu = await alice.context_menu(channel, "Challenge to a game", bot_member(world))
     await alice.select(menu.response, ["paint"])
     board = last_board(channel)
-    assert "Tessera (medium" in board.content and "**Paint**" in board.content
+    assert "Tessera (level 2" in board.content and "**Paint**" in board.content, "a new player: level 2"
 
 
 @pytest.mark.parametrize("target", ["self", "other bot"])

@@ -9,6 +9,7 @@ from typing import Any
 from bot.service import Service
 from bot.service.ratings import ESTABLISHED_AFTER, shown_rating
 from bot.service.records import Finished
+from games.ai.levels import LEVEL_IDS, level_rating
 
 
 async def rated_paint_match(
@@ -56,8 +57,8 @@ async def test_the_leaderboard_ranks_established_players_and_sets_the_bot_apart(
     assert lines[1] == f"1. <@{alice.id}>: {alice_shown} · 28 games"
     assert lines[2] == f"2. <@{bob.id}>: {bob_shown} · 29 games"
     assert f"<@{carol.id}>" not in text, "a provisional rating is not ranked"
-    [bot] = await service.ratings.bot_ratings("paint")
-    assert lines[3] == f"Tessera, not ranked: hard {shown_rating(bot.mu, bot.sigma)}"
+    levels = " · ".join(f"level {level} {level_rating('paint', level)}" for level in LEVEL_IDS)
+    assert lines[3] == f"Tessera, not ranked: {levels}", "the eight levels at their calibrated ratings"
     assert lines[4] == (
         f"-# Only established ratings are ranked: a rating marked ? is provisional until about "
         f"{ESTABLISHED_AFTER} rated games."

@@ -167,7 +167,7 @@ async def test_the_match_timeout_option_and_the_guild_setting(service: Service, 
 
 
 async def test_ai_matches(service: Service) -> None:
-    with pytest.raises(BadAiLevel, match="easy, medium or hard"):
+    with pytest.raises(BadAiLevel, match="from 1 to 8"):
         await service.challenges.play_bot(
             "race", {}, ALICE, bot_id=BOT, level="godlike", guild_id=GUILD, channel_id=1
         )

@@ -13,6 +13,7 @@ from bot.service import Service
 from bot.service.ratings import PROVISIONAL_SIGMA, shown_rating
 from bot.service.records import Finish, Finished, MatchStatus, Rating
 from bot.service.store import MatchStore, PostgresStore, SqliteStore
+from games.ai.levels import LEVEL_IDS, level_rating
 from games.base import Outcome, Termination
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, everyone_moves, start_match
 from tests.service.old_databases import (
@@ -101,7 +102,8 @@ async def test_leaderboards_rank_established_people_by_shown_rating(service: Ser
         await service.matches.play(ai.id, BOT, "1")
         result = await service.matches.resign(ai.id, CAROL)
         assert isinstance(result, Finished)
-        assert {c.player_key for c in result.rating_changes} == {"user:3", "ai:hard"}
+        # The bot's rating is its calibrated one and does not move: only Carol's change is reported.
+        assert {c.player_key for c in result.rating_changes} == {"user:3"}
 
     everyone = await service.store.get_ratings("race", [f"user:{u}" for u in (ALICE, BOB, CAROL, DAVE)])
     shown = {key: shown_rating(r.mu, r.sigma) for key, r in everyone.items()}
@@ -119,9 +121,12 @@ async def test_leaderboards_rank_established_people_by_shown_rating(service: Ser
     assert keys(local) == ["user:1", "user:2"]
     assert await service.ratings.leaderboard("race", guild_id=GUILD + 1) == []
     assert keys(await service.ratings.leaderboard("race", limit=1)) == ["user:1"]
-    [bot] = await service.ratings.bot_ratings("race")
-    assert (bot.player_key, bot.ai_level, bot.played) == ("ai:hard", "hard", 2)
-    assert await service.ratings.bot_ratings("hoard") == []
+    bots = await service.ratings.bot_ratings("race")
+    assert [b.ai_level for b in bots] == list(LEVEL_IDS), "the eight levels, weakest first"
+    assert [shown_rating(b.mu, b.sigma).points for b in bots] == [level_rating("race", v) for v in LEVEL_IDS]
+    assert [b.played for b in bots] == [0] * 8, "the old hard level is not one of the eight"
+    stored = (await service.store.get_ratings("race", ["ai:hard"]))["ai:hard"]
+    assert stored.played == 2 and shown_rating(stored.mu, stored.sigma).points == level_rating("race", "hard")
     assert (await service.ratings.rating("race", ALICE)) == everyone["user:1"]
     assert await service.ratings.rating("race", 12345) is None
     with pytest.raises(Exception, match="no game called"):

@@ -317,9 +317,10 @@ async def test_challenge_and_accept_inside_discord(activity: ActivitySite, brows
     assert alice_page.errors == [] and bob_page.errors == []
 
 
-async def test_against_the_bot_at_easy_inside_discord(activity: ActivitySite, browser: Any) -> None:
-    """A channel without a match: Alice starts one against the bot at easy from the Activity's form (the
-    level offered as /play offers it); the bot answers each move she clicks, on her board."""
+async def test_against_the_bot_at_level_1_inside_discord(activity: ActivitySite, browser: Any) -> None:
+    """A channel without a match: Alice starts one against the bot at level 1 from the Activity's form (the
+    eight levels, level 2 by default as for a new player); the bot answers each move she clicks, on her
+    board."""
     runner = AIRunner(workers=1, iterations=40)
     await activity.service.start(ai=runner)
     try:
@@ -328,13 +329,13 @@ async def test_against_the_bot_at_easy_inside_discord(activity: ActivitySite, br
         await alice.wait_for_selector("#activity-start")
         await alice.select_option("#a-game", "paint")
         await alice.fill("#a-options", "move_cap=20")
-        assert await alice.eval_on_selector("#a-level", "s => s.value") == "medium"
-        await alice.select_option("#a-level", "easy")
+        assert await alice.eval_on_selector("#a-level", "s => s.value") == "2"
+        await alice.select_option("#a-level", "1")
         await page.screenshot(path=str(SCREENSHOTS / "activity-start-form.png"))
         await alice.click("#activity-start button[type=submit]")
         await alice.wait_for_selector("polygon.cell")
         match = await activity.service.matches.in_channel(channel)
-        assert [(s.user_id, s.ai_level) for s in match.seats if s.is_ai] == [(int(CLIENT_ID), "easy")]
+        assert [(s.user_id, s.ai_level) for s in match.seats if s.is_ai] == [(int(CLIENT_ID), "1")]
         rules = games.get("paint")
         for _ in range(3):
             for _ in range(200):  # the bot's turn (if it opened) is played by the service

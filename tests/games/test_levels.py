@@ -1,0 +1,175 @@
+"""The bot's eight levels (games/ai/levels.py): settings that grow stronger level by level, the old levels
+kept as they were, the level nearest a rating, and weak levels that err like people (they overlook an
+immediate win sometimes, but play sensible moves, never random ones)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from statistics import mean
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import games
+from games.ai import analyse
+from games.ai.levels import (
+    CAP_SECONDS,
+    LEVEL_IDS,
+    NEW_PLAYER_LEVEL,
+    OLD_LEVEL_IDS,
+    SPACING,
+    Level,
+    LevelSettings,
+    calibrated,
+    is_level,
+    level_rating,
+    level_settings,
+    nearest_level,
+    nominal_rating,
+)
+from games.ai.tilingking import Features
+
+GAMES = ("paintscape", "paint", "tilingking", "race")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_level_searches_more_and_errs_less_than_the_one_below(game: str) -> None:
+    ladder = [level_settings(level, game) for level in LEVEL_IDS]
+    budgets = [s.iterations for s in ladder]
+    assert all(b is not None for b in budgets)
+    assert budgets == sorted(budgets) and len(set(budgets)) == 8, budgets
+    overlook = [s.overlook for s in ladder]
+    noise = [s.noise for s in ladder]
+    assert overlook == sorted(overlook, reverse=True) and overlook[0] > 0.5 and overlook[-1] == 0
+    assert noise == sorted(noise, reverse=True) and noise[0] > 0 and noise[-1] == 0
+    for s in ladder:  # every level uses the full knowledge, picks by search, and is capped in time
+        assert not s.weak and s.temperature == 0 and s.seconds == CAP_SECONDS < 3.0
+
+
+def test_the_old_levels_keep_their_time_based_settings() -> None:
+    assert OLD_LEVEL_IDS == ("easy", "medium", "hard")
+    assert level_settings("easy", "paint") == LevelSettings(seconds=0.2, weak=True, temperature=1.0)
+    assert level_settings("medium", "paint") == LevelSettings(seconds=1.0, weak=False, temperature=0.0)
+    assert level_settings(Level.HARD, "tilingking") == LevelSettings(seconds=3.0, weak=False, temperature=0.0)
+    assert all(is_level(level) for level in LEVEL_IDS + OLD_LEVEL_IDS)
+
+
+@pytest.mark.parametrize("bad", ["0", "9", "godlike", "", "Hard"])
+def test_an_unknown_level_is_refused(bad: str) -> None:
+    assert not is_level(bad)
+    with pytest.raises(ValueError, match="unknown level"):
+        level_settings(bad, "paint")
+    rules = games.get("paint")
+    with pytest.raises(ValueError, match="unknown level"):
+        analyse(rules, rules.new(2, {}, 0), level=bad, iterations=4)
+
+
+def test_a_new_player_gets_level_2() -> None:
+    assert NEW_PLAYER_LEVEL == "2"
+    for game in GAMES:
+        assert nearest_level(game, None) == "2"
+
+
+@given(st.sampled_from(GAMES), st.integers(0, 4000))
+def test_the_nearest_level_is_nearest_to_the_rating(game: str, rating: int) -> None:
+    chosen = nearest_level(game, rating)
+    gap = abs(level_rating(game, chosen) - rating)
+    assert all(gap <= abs(level_rating(game, other) - rating) for other in LEVEL_IDS)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_level_s_own_rating_picks_that_level(game: str) -> None:
+    for level in LEVEL_IDS:
+        if sum(level_rating(game, other) == level_rating(game, level) for other in LEVEL_IDS) == 1:
+            assert nearest_level(game, level_rating(game, level)) == level
+
+
+def test_ratings_come_from_the_calibration_file_else_the_nominal_ladder() -> None:
+    text = resources.files("games.ai").joinpath("level_ratings.json").read_text(encoding="utf-8")
+    shipped = json.loads(text)["ratings"]
+    assert calibrated() == {g: {k: int(v) for k, v in levels.items()} for g, levels in shipped.items()}
+    for game, levels in shipped.items():
+        assert levels["2"] == 1500, "the calibration anchors level 2 at what a new player shows"
+        for level in OLD_LEVEL_IDS:
+            assert level_rating(game, level) == levels.get(level, nominal_rating(level))
+        ladder = [level_rating(game, level) for level in LEVEL_IDS]
+        for level, rating in zip(LEVEL_IDS, ladder, strict=True):
+            if level in levels:
+                assert rating == levels[level]
+        measured = [i for i, level in enumerate(LEVEL_IDS) if level in levels]
+        top = max(measured)
+        # A level not measured yet sits SPACING above the strongest measured one, per level.
+        assert ladder[top:] == [ladder[top] + SPACING * n for n in range(8 - top)]
+    assert "race" not in shipped
+    assert [level_rating("race", level) for level in LEVEL_IDS] == [1325 + 175 * n for n in range(8)]
+
+
+# ------------------------------------------------------------------------------------------ erring
+
+WIN_AT_A4 = (
+    "3CWccW..YBWWyY..Y.BBB..11B...y..3..Y.Wyc3BCy.ByWYCWcBW.WCc.WB... "
+    "phase=play turn=black black=0 collected=.B.BW swapped=- ply=62"
+)
+"""A Paintscape position (from seeded self-play) where Black, to move, wins at once with a4, one of 14
+placements."""
+
+
+def winning_picks(level: str, seeds: int = 40) -> tuple[int, list[Any]]:
+    """How often `level` plays the immediate win in `WIN_AT_A4` over `seeds` seeds, and its reports."""
+    rules = games.get("paintscape")
+    state = rules.load({"position": WIN_AT_A4})
+    reports = [analyse(rules, state, level=level, seed=seed) for seed in range(seeds)]
+    return sum(rules.notation(state, r.move) == "a4" for r in reports), reports
+
+
+def test_a_beginner_sometimes_overlooks_an_immediate_win_and_stronger_levels_less_often() -> None:
+    rules = games.get("paintscape")
+    state = rules.load({"position": WIN_AT_A4})
+    moves = list(rules.legal_moves(state))
+    assert len(moves) == 14
+    assert [m for m in moves if (o := rules.outcome(rules.apply(state, m))) and o.winners == (0,)] == [
+        m for m in moves if rules.notation(state, m) == "a4"
+    ]
+    hits = {level: winning_picks(level)[0] for level in ("1", "3", "5", "8")}
+    assert hits["8"] == 40, hits
+    assert 0 < hits["1"] < 40, f"level 1 should sometimes see the win and sometimes not: {hits}"
+    assert hits["1"] < hits["3"] < hits["5"] <= hits["8"], hits
+
+
+def test_a_beginner_that_misses_the_win_still_plays_a_move_it_searched() -> None:
+    rules = games.get("paintscape")
+    state = rules.load({"position": WIN_AT_A4})
+    _, reports = winning_picks("1")
+    missed = [r for r in reports if rules.notation(state, r.move) != "a4"]
+    assert missed
+    for report in missed:
+        assert report.reason == "search" and report.move in [s.move for s in report.moves]
+
+
+def test_weak_levels_play_sensible_tilingking_placements_not_random_ones() -> None:
+    """On a TilingKing position with hundreds of placements, level 1 never plays one of the worst quarter by
+    the game's placement heuristic and averages well above a random placement; level 8 plays better still."""
+    rules = games.get("tilingking")
+    state = rules.new(2, {}, 4)
+    for ply in range(4):
+        state = rules.apply(state, analyse(rules, state, level="4", seed=ply).move)
+    placements = [m for m in rules.legal_moves(state) if m.action == "place"]
+    assert len(placements) > 300
+    features = Features(rules, state, state.turn)
+    scores = sorted(features.score(m.mask) for m in placements)
+
+    def percentile(move: Any) -> float:
+        return sum(1 for s in scores if s < features.score(move.mask)) / len(scores)
+
+    random_mean = mean(percentile(m) for m in placements)
+    by_level = {
+        level: [percentile(analyse(rules, state, level=level, seed=seed).move) for seed in range(20)]
+        for level in ("1", "8")
+    }
+    quarter = sum(1 for s in scores if s < scores[len(scores) // 4]) / len(scores)
+    assert min(by_level["1"]) >= quarter
+    assert mean(by_level["1"]) > random_mean + 0.15
+    assert mean(by_level["8"]) > mean(by_level["1"])

@@ -1,0 +1,53 @@
+"""The bot's rating per level is its calibrated one and never drifts; a person's rating moves against it as
+against any player with that rating. The level nearest a player's rating is what /play picks."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import Service
+from bot.service.errors import BadAiLevel
+from bot.service.ratings import after_match, bot_rating, shown_rating
+from bot.service.records import Finished
+from games.ai.levels import level_rating, nearest_level
+from tests.service.helpers import BOT, CAROL, GUILD
+
+
+async def lose_to_the_bot(service: Service, level: str, channel: int) -> Finished:
+    match = await service.challenges.play_bot(
+        "race", {"first": "challenger"}, CAROL, bot_id=BOT, level=level, guild_id=GUILD, channel_id=channel
+    )
+    await service.matches.play(match.id, CAROL, "1")
+    await service.matches.play(match.id, BOT, "1")
+    result = await service.matches.resign(match.id, CAROL)
+    assert isinstance(result, Finished)
+    return result
+
+
+async def test_a_player_s_rating_moves_against_the_bot_s_fixed_rating(service: Service) -> None:
+    assert await service.ratings.level_for("race", CAROL) == "2", "no rating yet: level 2"
+    before = None
+    for channel in (1, 2, 3):
+        result = await lose_to_the_bot(service, "1", channel)
+        [change] = result.rating_changes  # the bot's rating does not change, so it is not reported
+        assert change.user_id == CAROL
+        expected = after_match([before, bot_rating("race", "1")], [2.0, 1.0])[0]
+        assert (change.mu_after, change.sigma_after) == pytest.approx(expected)
+        before = expected
+        bot = (await service.store.get_ratings("race", ["ai:1"]))["ai:1"]
+        assert shown_rating(bot.mu, bot.sigma).points == level_rating("race", "1")
+        assert not shown_rating(bot.mu, bot.sigma).provisional
+    mine = await service.ratings.rating("race", CAROL)
+    assert mine is not None and mine.played == 3
+    points = shown_rating(mine.mu, mine.sigma).points
+    assert points < 1400, "three losses to level 1 (1325)"
+    assert await service.ratings.level_for("race", CAROL) == nearest_level("race", points) == "1"
+
+
+async def test_an_old_level_still_plays_and_a_made_up_one_is_refused(service: Service) -> None:
+    result = await lose_to_the_bot(service, "hard", 1)
+    assert [c.user_id for c in result.rating_changes] == [CAROL]
+    with pytest.raises(BadAiLevel, match="from 1 to 8"):
+        await service.challenges.play_bot(
+            "race", {}, CAROL, bot_id=BOT, level="9", guild_id=GUILD, channel_id=2
+        )
