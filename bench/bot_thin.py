@@ -315,7 +315,7 @@ async def run(args: argparse.Namespace) -> None:
         label = " (render stubbed)" if args.stub_render else " (boards on threads)" if threads else ""
         print(f"bot_thin N={size} rounds={args.rounds}{label}: medians of the rounds")
         for name, value in figures.items():
-            print(f"  {name:<20}{value:10.1f}" if isinstance(value, float) else f"  {name:<20}{value}")
+            print(f"  {name:<20}{value:10.2f}" if isinstance(value, float) else f"  {name:<20}{value}")
     if profile is not None:
         profile.dump_stats(args.profile)
 
