@@ -1,6 +1,7 @@
 """`MatchStore` on SQLite through aiosqlite: the embedded default for one bot process.
 
-WAL journal, foreign keys on, every write in one explicit transaction under one writer connection; a file
+WAL journal, foreign keys on, every write in one explicit transaction under one writer connection (the
+hot ones, `_atomic`, run whole in one trip to that connection's thread: BEGIN, statements, COMMIT); a file
 database reads through a second connection, so readers only ever see committed data, and a third connection
 checkpoints the WAL in the background, so no move waits for a checkpoint's disk flush. Rows are read by
 column name. The queries are `SqlStore`'s (sql.py); this is the SQLite dialect. The schema (schema.py) is
