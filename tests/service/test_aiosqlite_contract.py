@@ -6,7 +6,8 @@ sqlite3.Connection that thread uses. A release that changes either fails here be
 Why private: a write must run, report its rowcount and lastrowid, and close its cursor in one trip to the
 connection's thread (see `_on_thread` in bot/service/store/sqlite.py); aiosqlite's public calls take two
 trips for that, and a cursor left to the garbage collector on the event loop's thread corrupts a later
-statement."""
+statement. A whole write transaction (BEGIN, its statements, COMMIT) is one such trip too (`_atomic`):
+nothing more of aiosqlite than these two parts."""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from bot.service.records import (
     MoveRecord,
     NewMatch,
     Player,
+    PostedMessage,
     Requests,
     TakebackRequest,
 )
@@ -267,3 +268,25 @@ def test_a_dialect_must_supply_its_connection_methods() -> None:
 
     with pytest.raises(TypeError, match=r"_channel_taken.*_fetch.*_transaction"):
         Incomplete()  # type: ignore[abstract]
+
+
+async def test_a_board_swap_keeps_the_newest_message_and_says_which_one_is_superseded(store_url: str) -> None:
+    """`swap_board_message` (one write transaction, run whole on SQLite's writer thread): the newest board
+    is kept; the answer is the board this one supersedes, or this one itself when a newer one is kept."""
+    store = await open_store(store_url)
+    assert isinstance(store, SqlStore)
+    try:
+        match_id = (await store.insert_match(new_match(300))).id
+        first, second, third = PostedMessage(5, 50), PostedMessage(5, 60), PostedMessage(6, 70)
+        assert await store.swap_board_message(match_id, first, 1.0) is None
+        assert await store.swap_board_message(match_id, third, 2.0) == first
+        assert await store.swap_board_message(match_id, second, 3.0) == second  # older: superseded at once
+        assert await store.swap_board_message(match_id, third, 4.0) is None  # the same board again
+        assert await store.get_board_message(match_id) == third
+        swaps = [store.swap_board_message(match_id, PostedMessage(7, 100 + n), 5.0) for n in range(6)]
+        superseded = await asyncio.gather(*swaps)
+        assert await store.get_board_message(match_id) == PostedMessage(7, 105)
+        # Every board but the newest is answered as superseded exactly once (by itself or by its successor).
+        assert sorted(p.message_id for p in superseded if p is not None) == [70, 100, 101, 102, 103, 104]
+    finally:
+        await store.close()

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.service.records import (
     Challenge,
@@ -111,6 +111,11 @@ class Tx(Protocol):
     async def run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
 
+T = TypeVar("T")
+Work = Callable[[Tx], Coroutine[Any, Any, T]]
+"""The body of a write transaction for `SqlStore._atomic`: it awaits nothing but its `Tx`'s calls."""
+
+
 def _shard_filter(shards: ShardFilter | None, column: str = "guild_id") -> str:
     return "1 = 1" if shards is None else shards.sql_filter(column)
 
@@ -193,15 +198,29 @@ class SqlStore(ABC):
     def _transaction(self) -> AbstractAsyncContextManager[Tx]:
         """One write transaction, committed at the end of the block (rolled back on an exception)."""
 
+    async def _atomic(self, work: Work[T]) -> T:
+        """`work(tx)` in one write transaction, committed before this returns (rolled back if it raises);
+        what it returns. `work` awaits nothing but `tx`'s statements and touches nothing of the event loop,
+        so a store may run it whole in one trip to its database (SQLite runs it on the writer's thread:
+        one wake-up of the event loop instead of one per statement, BEGIN and COMMIT)."""
+        async with self._transaction() as tx:
+            return await work(tx)
+
     async def _write(self, sql: str, *params: Any) -> int:
         """One write in a transaction of its own; the rows it changed."""
-        async with self._transaction() as tx:
+
+        async def work(tx: Tx) -> int:
             return await tx.run(sql, *params)
+
+        return await self._atomic(work)
 
     async def _write_fetch(self, sql: str, *params: Any) -> Sequence[Row]:
         """One write with RETURNING in a transaction of its own; the rows it returned."""
-        async with self._transaction() as tx:
+
+        async def work(tx: Tx) -> Sequence[Row]:
             return await tx.fetch(sql, *params)
+
+        return await self._atomic(work)
 
     async def _lock_ratings(self, tx: Tx, game: str) -> None:
         """Rate the matches of one game one at a time (nothing to do where a write holds the database)."""
@@ -456,7 +475,7 @@ class SqlStore(ABC):
         now: float,
         finish: Finish | None = None,
     ) -> bool:
-        async with self._transaction() as tx:
+        async def work(tx: Tx) -> bool:
             new_ply = expected_ply + len(moves)
             if (
                 await tx.run(self._GUARDED_MOVE, new_ply, snapshot, deadline, now, match_id, expected_ply)
@@ -469,7 +488,9 @@ class SqlStore(ABC):
             )
             if finish is not None:
                 await self._write_finish(tx, match_id, finish)
-        return True
+            return True
+
+        return await self._atomic(work)
 
     async def finish_match(self, match_id: int, expected_ply: int, finish: Finish) -> bool:
         async with self._transaction() as tx:
@@ -1008,7 +1029,7 @@ class SqlStore(ABC):
     async def swap_board_message(
         self, match_id: int, posted: PostedMessage, now: float
     ) -> PostedMessage | None:
-        async with self._transaction() as tx:
+        async def work(tx: Tx) -> PostedMessage | None:
             # The match row orders two swaps of one match even when neither board row exists yet.
             await tx.fetch("SELECT 1 FROM matches WHERE id = ?{FOR_UPDATE}", match_id)
             rows = await tx.fetch(
@@ -1029,6 +1050,8 @@ class SqlStore(ABC):
                 now,
             )
             return previous
+
+        return await self._atomic(work)
 
     async def get_board_message(self, match_id: int) -> PostedMessage | None:
         row = await self._fetchone(

@@ -1,6 +1,7 @@
 """`MatchStore` on SQLite through aiosqlite: the embedded default for one bot process.
 
-WAL journal, foreign keys on, every write in one explicit transaction under one writer connection; a file
+WAL journal, foreign keys on, every write in one explicit transaction under one writer connection (the
+hot ones, `_atomic`, run whole in one trip to that connection's thread: BEGIN, statements, COMMIT); a file
 database reads through a second connection, so readers only ever see committed data, and a third connection
 checkpoints the WAL in the background, so no move waits for a checkpoint's disk flush. Rows are read by
 column name. The queries are `SqlStore`'s (sql.py); this is the SQLite dialect. The schema (schema.py) is
@@ -32,7 +33,7 @@ import aiosqlite
 
 from bot.service.store.base import BadDatabaseUrl, SchemaTooNew, StoreFull, StoreUnavailable
 from bot.service.store.schema import SCHEMA_VERSION
-from bot.service.store.sql import SqlStore, migrate_step
+from bot.service.store.sql import SqlStore, T, Work, migrate_step
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +145,50 @@ class _Tx:
 
     async def run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await _run_many(self.db, self.sql(sql), rows)
+
+
+class _ThreadTx:
+    """The statements of one write transaction run on the writer connection's own thread (`_atomic`): each
+    runs at once, its cursor closed there, so the `Tx` calls of the work never suspend it."""
+
+    def __init__(self, conn: sqlite3.Connection, sql: Callable[[str], str]) -> None:
+        self.conn = conn
+        self.sql = sql
+
+    async def fetch(self, sql: str, *params: Any) -> list[Row]:
+        cursor = self.conn.execute(self.sql(sql), params)
+        try:
+            rows: list[Row] = cursor.fetchall()
+            return rows
+        finally:
+            cursor.close()
+
+    async def run(self, sql: str, *params: Any) -> int:
+        return _statement(self.conn, self.sql(sql), params).rowcount
+
+    async def run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        _statements(self.conn, self.sql(sql), list(rows))
+
+
+def _whole_transaction(conn: sqlite3.Connection, work: Work[T], sql: Callable[[str], str]) -> T:
+    """BEGIN, `work`'s statements and COMMIT, on the connection's thread (see `SqliteStore._atomic`); a
+    failure rolls it back, unless SQLite already did (as it does on a full disk)."""
+    _statement(conn, "BEGIN IMMEDIATE", ())
+    try:
+        body = work(_ThreadTx(conn, sql))
+        try:
+            body.send(None)
+        except StopIteration as done:
+            result: T = done.value
+        else:
+            body.close()
+            raise RuntimeError("a transaction's work awaited something other than its statements")
+        _statement(conn, "COMMIT", ())
+    except BaseException:
+        if conn.in_transaction:
+            _statement(conn, "ROLLBACK", ())
+        raise
+    return result
 
 
 class SqliteStore(SqlStore):
@@ -345,13 +390,31 @@ class SqliteStore(SqlStore):
             except BaseException as error:
                 if self._writer.in_transaction:
                     await _run(self._writer, "ROLLBACK")
-                if isinstance(error, sqlite3.Error) and error.sqlite_errorcode == sqlite3.SQLITE_FULL:
-                    raise StoreFull(
-                        f"the database {self._path} is full ({error}); nothing of this write was saved: "
-                        "free disk space"
-                    ) from error
+                if isinstance(error, sqlite3.Error):
+                    self._raise_full(error)
                 raise
         self._committed()
+
+    async def _atomic(self, work: Work[T]) -> T:
+        """The whole transaction in one trip to the writer's thread: BEGIN, `work`'s statements (each run
+        there as `work` calls it) and COMMIT, before the answer comes back; a failure rolls it back there.
+        Writes stay one at a time (the write lock), as with `_transaction`."""
+        async with self._write_lock:
+            try:
+                result: T = await _on_thread(self._writer, _whole_transaction, work, self._sql)
+            except sqlite3.Error as error:
+                self._raise_full(error)
+                raise
+        self._committed()
+        return result
+
+    def _raise_full(self, error: sqlite3.Error) -> None:
+        """A full disk or size limit is `StoreFull` (raised from `error`)."""
+        if error.sqlite_errorcode == sqlite3.SQLITE_FULL:
+            raise StoreFull(
+                f"the database {self._path} is full ({error}); nothing of this write was saved: "
+                "free disk space"
+            ) from error
 
     async def _fetch(self, sql: str, *params: Any) -> list[Row]:
         # One call on the connection's thread runs the statement to its end, so its read transaction ends
