@@ -55,13 +55,13 @@ class BoardPosts:
         old buttons, which refuse to act anyway (stale check)."""
         self.order.out(match_id, open_at)
         try:
-            superseded = await self.service.messages.board_posted(match_id, sent.channel.id, sent.id)
+            posted = await self.service.messages.board_posted(match_id, sent.channel.id, sent.id)
         except Exception:
             log.exception("could not record board message %s of match %s", sent.id, match_id)
             return
-        if superseded is not None:
-            await self.channels.remove_buttons(superseded)
-        for request in await self.open_requests(match_id):
+        if posted.superseded is not None:
+            await self.channels.remove_buttons(posted.superseded)
+        for request in posted.requests:
             if open_at is None or request.ply != open_at:
                 await self._close(request)
 

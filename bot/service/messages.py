@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.service.errors import valid_id
+from bot.service.records import BoardPosted, RequestMessage
 from bot.service.records import PostedMessage as PostedMessage  # the record lives in records.py
-from bot.service.records import RequestMessage
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -24,12 +24,13 @@ class Messages:
         self.store = store
         self.now = now
 
-    async def board_posted(self, match_id: int, channel_id: int, message_id: int) -> PostedMessage | None:
+    async def board_posted(self, match_id: int, channel_id: int, message_id: int) -> BoardPosted:
         """Record a board just posted for a match; returns the board it supersedes, whose buttons should go
-        (the previous one, or this one if an even newer board was recorded meanwhile), None if none."""
+        (the previous one, or this one if an even newer board was recorded meanwhile; None if none), and
+        the match's request messages with live buttons, read in the same transaction."""
         valid_id(match_id, "match")
         posted = PostedMessage(valid_id(channel_id, "channel"), valid_id(message_id, "message"))
-        return await self.store.swap_board_message(match_id, posted, self.now())
+        return await self.store.post_board(match_id, posted, self.now())
 
     async def last_board(self, match_id: int) -> PostedMessage | None:
         return await self.store.get_board_message(valid_id(match_id, "match"))

@@ -486,6 +486,15 @@ class RequestMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardPosted:
+    """A board just recorded as its match's newest: the board it superseded (whose buttons go; None if none)
+    and the match's request messages that still have live buttons, read in the same transaction."""
+
+    superseded: PostedMessage | None
+    requests: tuple[RequestMessage, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TakebackRecord:
     """A match's last takeback: from ply `from_ply` back to `to_ply`, undoing `moves` (their notations)."""
 

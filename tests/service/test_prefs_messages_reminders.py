@@ -125,11 +125,12 @@ async def test_a_damaged_preference_reads_as_its_default_and_is_logged(
 async def test_the_newest_board_supersedes_the_previous_one_in_any_order(service: Service) -> None:
     match = await start_match(service)
     messages = service.messages
-    assert await messages.board_posted(match.id, 100, 500) is None
-    assert await messages.board_posted(match.id, 100, 500) is None  # the same board again: nothing to strip
-    assert await messages.board_posted(match.id, 100, 600) == PostedMessage(100, 500)
+    assert (await messages.board_posted(match.id, 100, 500)).superseded is None
+    again = await messages.board_posted(match.id, 100, 500)
+    assert again.superseded is None  # the same board again: nothing to strip
+    assert (await messages.board_posted(match.id, 100, 600)).superseded == PostedMessage(100, 500)
     # A board recorded late (an older message id) is the superseded one; the newest stays.
-    assert await messages.board_posted(match.id, 100, 550) == PostedMessage(100, 550)
+    assert (await messages.board_posted(match.id, 100, 550)).superseded == PostedMessage(100, 550)
     assert await messages.last_board(match.id) == PostedMessage(100, 600)
 
 

@@ -18,7 +18,7 @@ import aiosqlite
 import pytest
 
 from bot.service import Service
-from bot.service.records import MoveRecord, PostedMessage
+from bot.service.records import BoardPosted, MoveRecord, PostedMessage
 from bot.service.store import SqliteStore
 from bot.service.store.sql import Tx
 from tests.service.conftest import ServiceFactory
@@ -60,6 +60,10 @@ async def test_a_move_and_its_board_are_each_one_trip_to_the_writer(
         assert await store.swap_board_message(match.id, PostedMessage(5, 50), 1.0) is None
         assert await store.swap_board_message(match.id, PostedMessage(5, 60), 2.0) == PostedMessage(5, 50)
     assert sum(written.values()) == 2, written  # before: five each
+    with trips(store._writer) as written:
+        posted = await store.post_board(match.id, PostedMessage(5, 70), 3.0)
+    assert posted == BoardPosted(PostedMessage(5, 60), ())
+    assert sum(written.values()) == 1, written  # the swap and the open requests, read together
     # Committed before the answer: another connection sees it at once.
     with sqlite3.connect(db_path) as other:
         ((ply,),) = other.execute("SELECT ply FROM matches WHERE id = ?", (match.id,)).fetchall()
@@ -67,7 +71,7 @@ async def test_a_move_and_its_board_are_each_one_trip_to_the_writer(
             "SELECT message_id FROM board_messages WHERE match_id = ?", (match.id,)
         ).fetchall()
     other.close()
-    assert (ply, message) == (played.match.ply, 60)
+    assert (ply, message) == (played.match.ply, 70)
 
 
 async def test_a_stale_move_is_refused_in_its_one_trip(service: Service) -> None:

@@ -19,6 +19,7 @@ from typing import Any, Protocol, TypeVar
 from bot.service.records import (
     AI_LEVELS,
     THEMES,
+    BoardPosted,
     Challenge,
     ChallengeStatus,
     DailyPuzzleChannel,
@@ -722,6 +723,11 @@ class MatchStore(Protocol):
         """Make `posted` the match's newest board unless a newer one (a higher message id) is recorded, in
         one transaction; returns the board no longer newest (the previous one, or `posted` itself), or None
         when there was none before (or it is `posted` again)."""
+        ...
+
+    async def post_board(self, match_id: int, posted: PostedMessage, now: float) -> BoardPosted:
+        """`swap_board_message`, and the match's request messages with live buttons, in one transaction (a
+        board posted after every move reads both, so one trip to the database instead of two)."""
         ...
 
     async def get_board_message(self, match_id: int) -> PostedMessage | None: ...

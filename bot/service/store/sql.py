@@ -18,6 +18,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.service.records import (
+    BoardPosted,
     Challenge,
     ChallengeStatus,
     DailyPuzzleChannel,
@@ -1029,29 +1030,39 @@ class SqlStore(ABC):
     async def swap_board_message(
         self, match_id: int, posted: PostedMessage, now: float
     ) -> PostedMessage | None:
-        async def work(tx: Tx) -> PostedMessage | None:
-            # The match row orders two swaps of one match even when neither board row exists yet.
-            await tx.fetch("SELECT 1 FROM matches WHERE id = ?{FOR_UPDATE}", match_id)
-            rows = await tx.fetch(
-                "SELECT channel_id, message_id FROM board_messages WHERE match_id = ?", match_id
-            )
-            previous = PostedMessage(rows[0]["channel_id"], rows[0]["message_id"]) if rows else None
-            if previous is not None and previous.message_id >= posted.message_id:
-                # A newer board is recorded already (or this one again): this one is the superseded one.
-                return None if previous == posted else posted
-            await tx.run(
-                "INSERT INTO board_messages (match_id, channel_id, message_id, posted_at) "
-                "VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (match_id) DO UPDATE SET channel_id = excluded.channel_id, "
-                "message_id = excluded.message_id, posted_at = excluded.posted_at",
-                match_id,
-                posted.channel_id,
-                posted.message_id,
-                now,
-            )
-            return previous
+        return await self._atomic(lambda tx: self._swap_board(tx, match_id, posted, now))
+
+    async def post_board(self, match_id: int, posted: PostedMessage, now: float) -> BoardPosted:
+        async def work(tx: Tx) -> BoardPosted:
+            superseded = await self._swap_board(tx, match_id, posted, now)
+            requests = await tx.fetch(self._REQUESTS_OF_MATCH, match_id)
+            return BoardPosted(superseded, tuple(self._request_message(r) for r in requests))
 
         return await self._atomic(work)
+
+    async def _swap_board(
+        self, tx: Tx, match_id: int, posted: PostedMessage, now: float
+    ) -> PostedMessage | None:
+        # The match row orders two swaps of one match even when neither board row exists yet.
+        await tx.fetch("SELECT 1 FROM matches WHERE id = ?{FOR_UPDATE}", match_id)
+        rows = await tx.fetch(
+            "SELECT channel_id, message_id FROM board_messages WHERE match_id = ?", match_id
+        )
+        previous = PostedMessage(rows[0]["channel_id"], rows[0]["message_id"]) if rows else None
+        if previous is not None and previous.message_id >= posted.message_id:
+            # A newer board is recorded already (or this one again): this one is the superseded one.
+            return None if previous == posted else posted
+        await tx.run(
+            "INSERT INTO board_messages (match_id, channel_id, message_id, posted_at) "
+            "VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (match_id) DO UPDATE SET channel_id = excluded.channel_id, "
+            "message_id = excluded.message_id, posted_at = excluded.posted_at",
+            match_id,
+            posted.channel_id,
+            posted.message_id,
+            now,
+        )
+        return previous
 
     async def get_board_message(self, match_id: int) -> PostedMessage | None:
         row = await self._fetchone(
@@ -1092,23 +1103,23 @@ class SqlStore(ABC):
             now,
         )
 
-    async def request_messages(self, match_id: int) -> list[RequestMessage]:
-        rows = await self._fetch(
-            "SELECT message_id, channel_id, match_id, kind, ply, by_user, waiting FROM request_messages "
-            "WHERE match_id = ? ORDER BY message_id",
-            match_id,
+    _REQUESTS_OF_MATCH = (
+        "SELECT message_id, channel_id, match_id, kind, ply, by_user, waiting FROM request_messages "
+        "WHERE match_id = ? ORDER BY message_id"
+    )
+
+    def _request_message(self, r: Row) -> RequestMessage:
+        return RequestMessage(
+            PostedMessage(int(r["channel_id"]), int(r["message_id"])),
+            int(r["match_id"]),
+            str(r["kind"]),
+            int(r["ply"]),
+            int(r["by_user"]),
+            tuple(int(u) for u in self.json_value(r["waiting"])),
         )
-        return [
-            RequestMessage(
-                PostedMessage(int(r["channel_id"]), int(r["message_id"])),
-                int(r["match_id"]),
-                str(r["kind"]),
-                int(r["ply"]),
-                int(r["by_user"]),
-                tuple(int(u) for u in self.json_value(r["waiting"])),
-            )
-            for r in rows
-        ]
+
+    async def request_messages(self, match_id: int) -> list[RequestMessage]:
+        return [self._request_message(r) for r in await self._fetch(self._REQUESTS_OF_MATCH, match_id)]
 
     async def delete_request_message(self, message_id: int) -> bool:
         return await self._write("DELETE FROM request_messages WHERE message_id = ?", message_id) > 0
