@@ -41,11 +41,16 @@ import argparse
 import importlib
 import math
 import random
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+# This checkout's games/, also where another checkout is installed (editable) in the environment.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from games.ai import Knowledge, analyse

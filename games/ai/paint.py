@@ -57,11 +57,33 @@ def greedy_pick(
     return best[rng.randrange(len(best))]
 
 
+def sampled_greedy_pick(
+    moves: Sequence[tuple[int, int]], own: int, opponent: int, rng: random.Random, samples: int
+) -> tuple[int, int]:
+    """The move with the largest `gain` among `samples` drawn at random (with repeats): most of the
+    greedy policy's sense at a fraction of its cost."""
+    random_float = rng.random
+    count = len(moves)
+    best = moves[int(random_float() * count)]
+    best_gain = gain(own, opponent, best)
+    for _ in range(samples - 1):
+        move = moves[int(random_float() * count)]
+        value = gain(own, opponent, move)
+        if value > best_gain:
+            best, best_gain = move, value
+    return best
+
+
 def policy_playout(
-    state: PaintState, rng: random.Random, plies: int = PLAYOUT_PLIES, greedy_chance: float = GREEDY_CHANCE
+    state: PaintState,
+    rng: random.Random,
+    plies: int = PLAYOUT_PLIES,
+    greedy_chance: float = GREEDY_CHANCE,
+    samples: int = 0,
 ) -> float:
     """Play the policy (the greediest move with `greedy_chance`, else a random one) for up to `plies`
-    plies; White's reward: 1/0/0.5 if the game ended, else the evaluation of where it stopped."""
+    plies; White's reward: 1/0/0.5 if the game ended, else the evaluation of where it stopped. With
+    `samples` > 0 the greedy move is the best of that many random draws rather than of every move."""
     light, dark = state.light, state.dark
     white_discs, black_discs, spheres = state.white_discs, state.black_discs, state.spheres
     mover, leader, lead_count, no_lead_count, ply = (
@@ -87,7 +109,10 @@ def policy_playout(
             break
         if random_float() < greedy_chance:
             own, opponent = (light, dark) if mover == WHITE else (dark, light)
-            source, dest = greedy_pick(moves, own, opponent, rng)
+            if samples:
+                source, dest = sampled_greedy_pick(moves, own, opponent, rng, samples)
+            else:
+                source, dest = greedy_pick(moves, own, opponent, rng)
         else:
             source, dest = moves[int(random_float() * len(moves))]
         if mover == WHITE:
@@ -113,6 +138,10 @@ class PaintKnowledge(Knowledge):
     take_wins = True
     widening = (3.0, 0.5)
     exploration = 0.5
+    playout_plies = PLAYOUT_PLIES
+    greedy_chance = GREEDY_CHANCE
+    greedy_samples = 0
+    """The playouts' greedy move: 0 the best of every move, n the best of n random draws."""
 
     def order(self, rules: Rules[Any, Any], state: Any, moves: list[Any], rng: random.Random) -> list[Any]:
         if self.weak:
@@ -129,7 +158,10 @@ class PaintKnowledge(Knowledge):
         return [white, 1.0 - white]
 
     def playout(self, rules: Rules[Any, Any], state: Any, rng: random.Random, seats: int) -> Rewards:
-        white = policy_playout(state, rng, greedy_chance=0.0 if self.weak else GREEDY_CHANCE)
+        if self.weak:
+            white = policy_playout(state, rng, self.playout_plies, 0.0)
+        else:
+            white = policy_playout(state, rng, self.playout_plies, self.greedy_chance, self.greedy_samples)
         return [white, 1.0 - white]
 
 
