@@ -70,7 +70,10 @@ def test_an_iteration_odds_game_is_reproducible(bench: Any) -> None:
     match = bench.Match("paint", hard, grave, 3, max_plies=30)
     first, again = bench.game_result(match), bench.game_result(match)
     assert first.score == again.score
-    assert (first.first.iterations, first.second.iterations) == (again.first.iterations, again.second.iterations)
+    assert (first.first.iterations, first.second.iterations) == (
+        again.first.iterations,
+        again.second.iterations,
+    )
     # each side searched with its own budget (moves found without a search count nothing)
     assert first.first.iterations == 12 * first.first.moves > 0
     assert first.second.iterations == 40 * first.second.moves > 0
