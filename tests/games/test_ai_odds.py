@@ -42,7 +42,7 @@ def test_four_seats_rotate_the_measured_player(bench: Any, monkeypatch: pytest.M
     """Game k seats the first player at k % 4 and the opponent at the other three; its thinking is its own."""
     seen: list[tuple[int, str, int]] = []
 
-    class Recorder(bench.Player):  # type: ignore[name-defined,misc]
+    class Recorder(bench.Player):  # type: ignore[misc]
         def think(self, rules: Any, state: Any, rng: random.Random) -> tuple[Any, int, float]:
             seat = rules.to_move(state)
             seen.append((current[0], self.label, seat))
