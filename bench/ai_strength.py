@@ -364,8 +364,9 @@ def tally(matches: Sequence[Match], futures: Sequence[Future[GameResult]]) -> Ta
     results = [f.result() for f in futures]
     first = matches[0]
     per_game = sum(r.seconds for r in results) / max(1, len(results))
+    label = first.game_id if first.seats == 2 else f"{first.game_id}:{first.seats}"
     return Tally(
-        first.game_id, first.first, first.second, tuple(r.score for r in results), per_game,
+        label, first.first, first.second, tuple(r.score for r in results), per_game,
         total(r.first for r in results), total(r.second for r in results),
     )  # fmt: skip
 

@@ -83,3 +83,25 @@ def test_wilson_interval_brackets_the_score(bench: Any) -> None:
     low, high = bench.wilson(30, 40)
     assert low < 0.75 < high
     assert (round(low, 3), round(high, 3)) == (0.598, 0.858)
+
+
+def test_a_tally_names_a_four_seat_game_and_sums_each_sides_thinking(bench: Any) -> None:
+    from concurrent.futures import Future
+
+    us, them = bench.Player("us", "hard", seconds=0.25), bench.Player("them", "grave", seconds=1.0)
+    futures = []
+    for score in (1.0, 0.0):
+        future: Future[Any] = Future()
+        future.set_result(
+            bench.GameResult(score, 2.0, bench.Thinking(2, 20, 0.5), bench.Thinking(6, 90, 6.0))
+        )
+        futures.append(future)
+    matches = [bench.Match("tilingking", us, them, k, seats=4) for k in range(2)]
+    tally = bench.tally(matches, futures)
+    assert tally.game_id == "tilingking:4"
+    assert (tally.wins, tally.losses, tally.score) == (1, 1, 0.5)
+    assert (tally.first_thinking.moves, tally.first_thinking.iterations) == (4, 40)
+    assert tally.second_thinking.iterations == 180
+    assert "10 it/move" in bench.rate(tally.first_thinking) and "40 it/s" in bench.rate(tally.first_thinking)
+    two = bench.tally([bench.Match("paint", us, them, 0)], futures[:1])
+    assert two.game_id == "paint"
