@@ -16,12 +16,23 @@ Pairings (the first player is the one whose score is printed):
     python bench/ai_strength.py --iterations 400                  # iteration budgets: reproducible
     python bench/ai_strength.py --game paintscape --pairings hard-grave --games 40 --seconds 0.5 --jobs 2
 
-Score = (wins + draws / 2) / games. Game k uses start seed k // 2 (counting from --first-start) and seats
-swapped on odd k, so each start is played from both sides (in Paintscape the seats swap the balancer's and
-the chooser's roles; with `--no-balance` the colours themselves swap). Games run in --jobs worker processes.
-After the running lines a Markdown table sums the run up: wins-losses-draws, score and its 95% Wilson
-interval. With --iterations, hard gets that many iterations per move, easy 1/15 of it and the weaker hard a
-third, and the whole run is deterministic.
+Time odds: --opponent-seconds gives every opponent its own time per move (`--seconds 0.25
+--opponent-seconds 1`); --opponent-iterations its own iterations per move with --iterations, a reproducible
+stand-in for time odds when the two budgets are in the ratio of the sides' iterations per move at those
+times (each running line ends with both sides' iterations per move and per second of search, from which the
+ratio is read). A game id may carry its number of seats (`tilingking:4`, else --seats): the first player
+takes one seat and the opponent every other seat.
+
+    python bench/ai_strength.py --game paintscape,paint,tilingking,tilingking:4 --pairings hard-grave \
+        --games 40 --seconds 0.25 --opponent-seconds 1 --jobs 16      # the time-odds run (issue 30)
+
+Score = (wins + draws / 2) / games. Game k uses start seed k // seats (counting from --first-start) and the
+first player's seat k % seats, so each start is played from every seat (in Paintscape the seats swap the
+balancer's and the chooser's roles; with `--no-balance` the colours themselves swap). Games run in --jobs
+worker processes. After the running lines a Markdown table sums the run up: wins-losses-draws, score and its
+95% Wilson interval. With more than two seats the score is the first player's share of wins (a win shared by
+w counts 1/w; a fair share is 1/seats). With --iterations, hard gets that many iterations per move, easy 1/15
+of it and the weaker hard a third, and the whole run is deterministic.
 """
 
 from __future__ import annotations
@@ -30,11 +41,16 @@ import argparse
 import importlib
 import math
 import random
+import sys
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+# This checkout's games/, also where another checkout is installed (editable) in the environment.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from games.ai import Knowledge, analyse
@@ -90,30 +106,58 @@ class Player:
     """GRAVE's (ref, bias)."""
 
     def move(self, rules: Any, state: Any, rng: random.Random) -> Any:
+        return self.think(rules, state, rng)[0]
+
+    def think(self, rules: Any, state: Any, rng: random.Random) -> tuple[Any, int, float]:
+        """The move, with the search's iterations and seconds (0 for a move found without searching)."""
         if self.level is None:
             forced = rules.forced_move(state)
             if forced is not None:
-                return forced
+                return forced, 0, 0.0
             moves = list(rules.legal_moves(state))
-            return moves[rng.randrange(len(moves))]
+            return moves[rng.randrange(len(moves))], 0, 0.0
         seed = rng.randrange(1 << 30)
         if self.level == "grave":
             ref, bias = self.grave
-            return grave_move(
+            report = grave_move(
                 rules, state, seconds=self.seconds, iterations=self.iterations, seed=seed, ref=ref, bias=bias
-            ).move
-        level = "hard" if self.level == "plain" else self.level
-        knowledge = PlainKnowledge() if self.level == "plain" else self.knowledge
-        return analyse(
-            rules, state, level=level, seconds=self.seconds, iterations=self.iterations, seed=seed,
-            knowledge=knowledge,
-        ).move  # fmt: skip
+            )
+        else:
+            level = "hard" if self.level == "plain" else self.level
+            knowledge = PlainKnowledge() if self.level == "plain" else self.knowledge
+            report = analyse(
+                rules, state, level=level, seconds=self.seconds, iterations=self.iterations, seed=seed,
+                knowledge=knowledge,
+            )  # fmt: skip
+        return report.move, report.iterations, report.seconds
+
+
+@dataclass
+class Thinking:
+    """What one seat's searches added up to over a game: searched moves, iterations and seconds."""
+
+    moves: int = 0
+    iterations: int = 0
+    seconds: float = 0.0
+
+    def add(self, iterations: int, seconds: float) -> None:
+        if iterations:
+            self.moves += 1
+            self.iterations += iterations
+            self.seconds += seconds
 
 
 def play_game(
-    game_id: str, seating: Sequence[Player], seats: int, seed: int, max_plies: int, options: dict[str, Any]
+    game_id: str,
+    seating: Sequence[Player],
+    seats: int,
+    seed: int,
+    max_plies: int,
+    options: dict[str, Any],
+    thinking: list[Thinking] | None = None,
 ) -> Outcome | None:
-    """One game with `seating[s]` at seat s; None if it hit the ply cap (counted as a draw)."""
+    """One game with `seating[s]` at seat s; None if it hit the ply cap (counted as a draw). Each seat's
+    searches are summed up in `thinking[s]` when given."""
     rules = games.get(game_id)
     state = rules.new(seats, options, seed)
     rng = random.Random(seed * 7919 + 1)
@@ -121,7 +165,10 @@ def play_game(
         seat = rules.to_move(state)
         if seat is None:
             return rules.outcome(state)
-        state = rules.apply(state, seating[seat].move(rules, state, rng))
+        move, iterations, seconds = seating[seat].think(rules, state, rng)
+        if thinking is not None:
+            thinking[seat].add(iterations, seconds)
+        state = rules.apply(state, move)
     return rules.outcome(state)
 
 
@@ -138,21 +185,45 @@ class Match:
     options: tuple[tuple[str, Any], ...] = ()
 
 
-def game_result(match: Match) -> tuple[float, float]:
-    """(score of the first player, seconds taken) for game k of a match: start k // 2, and the first player
-    in seat k % 2, so every start is played from both sides."""
+@dataclass(frozen=True)
+class GameResult:
+    """One game from the first player's side: its score, the game's seconds, and the first player's and the
+    other seats' (summed) thinking."""
+
+    score: float
+    seconds: float
+    first: Thinking
+    second: Thinking
+
+
+def game_result(match: Match) -> GameResult:
+    """The result of game k of a match: start k // seats, and the first player in seat k % seats (the second
+    player in every other seat), so every start is played from every seat. In a game of more than two the
+    first player scores 1 for a win alone, 1/w for a win shared by w, else 0 (a fair share is 1/seats);
+    a game cut off at the ply cap counts as a draw (0.5) in a two-player game and a share in a bigger one."""
     k, seats = match.k, match.seats
     start = time.perf_counter()
-    seat_of_first = k % 2
+    seat_of_first = k % seats
     seating = [match.second] * seats
     seating[seat_of_first] = match.first
-    outcome = play_game(match.game_id, seating, seats, k // 2, match.max_plies, dict(match.options))
+    thinking = [Thinking() for _ in range(seats)]
+    outcome = play_game(
+        match.game_id, seating, seats, k // seats, match.max_plies, dict(match.options), thinking
+    )
     elapsed = time.perf_counter() - start
+    others = Thinking()
+    for seat, t in enumerate(thinking):
+        if seat != seat_of_first:
+            others.moves += t.moves
+            others.iterations += t.iterations
+            others.seconds += t.seconds
     if outcome is None or outcome.is_draw:
-        return 0.5, elapsed
-    if seat_of_first in outcome.winners:
-        return 1.0 / len(outcome.winners), elapsed
-    return 0.0, elapsed
+        score = 1.0 / seats if seats > 2 else 0.5
+    elif seat_of_first in outcome.winners:
+        score = 1.0 / len(outcome.winners)
+    else:
+        score = 0.0
+    return GameResult(score, elapsed, thinking[seat_of_first], others)
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -166,21 +237,43 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def pairings(seconds: float, iterations: int | None) -> dict[str, tuple[Player, Player]]:
+def pairings(
+    seconds: float,
+    iterations: int | None,
+    *,
+    opponent_seconds: float | None = None,
+    opponent_iterations: int | None = None,
+    level: str = "hard",
+) -> dict[str, tuple[Player, Player]]:
+    """The pairings by name. The opponents' budgets follow the player's (easy at 0.2 / 3 of it, the weaker
+    hard at a third, plain and GRAVE at the same) unless `opponent_seconds` or `opponent_iterations` sets
+    one budget for every opponent (time odds). `level` is the level that plays as "hard"."""
     if iterations is not None:
-        hard = Player(f"hard@{iterations}it", "hard", iterations=iterations)
+        hard = Player(f"{level}@{iterations}it", level, iterations=iterations)
         easy_iterations = max(1, round(iterations * EASY_SHARE))
         weak_iterations = max(1, round(iterations * WEAK_HARD_SHARE))
         easy = Player(f"easy@{easy_iterations}it", "easy", iterations=easy_iterations)
-        weak = Player(f"hard@{weak_iterations}it", "hard", iterations=weak_iterations)
+        weak = Player(f"{level}@{weak_iterations}it", level, iterations=weak_iterations)
         plain = Player(f"plain@{iterations}it", "plain", iterations=iterations)
         grave = Player(f"grave@{iterations}it", "grave", iterations=iterations)
     else:
-        hard = Player(f"hard@{seconds:g}s", "hard", seconds=seconds)
+        hard = Player(f"{level}@{seconds:g}s", level, seconds=seconds)
         easy = Player(f"easy@{seconds * EASY_SHARE:.3g}s", "easy", seconds=seconds * EASY_SHARE)
-        weak = Player(f"hard@{seconds * WEAK_HARD_SHARE:.3g}s", "hard", seconds=seconds * WEAK_HARD_SHARE)
+        weak = Player(f"{level}@{seconds * WEAK_HARD_SHARE:.3g}s", level, seconds=seconds * WEAK_HARD_SHARE)
         plain = Player(f"plain@{seconds:g}s", "plain", seconds=seconds)
         grave = Player(f"grave@{seconds:g}s", "grave", seconds=seconds)
+    if opponent_iterations is not None:
+        n = opponent_iterations
+        easy = Player(f"easy@{n}it", "easy", iterations=n)
+        weak = Player(f"{level}@{n}it", level, iterations=n)
+        plain = Player(f"plain@{n}it", "plain", iterations=n)
+        grave = Player(f"grave@{n}it", "grave", iterations=n)
+    elif opponent_seconds is not None:
+        t = opponent_seconds
+        easy = Player(f"easy@{t:g}s", "easy", seconds=t)
+        weak = Player(f"{level}@{t:g}s", level, seconds=t)
+        plain = Player(f"plain@{t:g}s", "plain", seconds=t)
+        grave = Player(f"grave@{t:g}s", "grave", seconds=t)
     return {
         "hard-random": (hard, Player("random", None)),
         "hard-easy": (hard, easy),
@@ -200,6 +293,8 @@ class Tally:
     second: Player
     scores: tuple[float, ...]
     seconds_per_game: float
+    first_thinking: Thinking = field(default_factory=Thinking)
+    second_thinking: Thinking = field(default_factory=Thinking)
 
     @property
     def wins(self) -> int:
@@ -225,8 +320,16 @@ class Tally:
         low, high = self.interval
         return (
             f"{self.game_id:<11} {self.first.label:<14} {self.second.label:<14} {len(self.scores):>5} "
-            f"{self.score:>6.1%} [{low:>5.1%}, {high:>5.1%}] {self.seconds_per_game:>7.1f}"
+            f"{self.score:>6.1%} [{low:>5.1%}, {high:>5.1%}] {self.seconds_per_game:>7.1f} "
+            f"{rate(self.first_thinking)} {rate(self.second_thinking)}"
         )
+
+
+def rate(thinking: Thinking) -> str:
+    """Iterations per searched move and per second of search: "1234 it/move 4936 it/s"."""
+    per_move = thinking.iterations / max(1, thinking.moves)
+    per_second = thinking.iterations / thinking.seconds if thinking.seconds else 0.0
+    return f"{per_move:>7.0f} it/move {per_second:>7.0f} it/s"
 
 
 def budget(player: Player) -> str:
@@ -253,10 +356,29 @@ def markdown(tallies: Sequence[Tally]) -> str:
 
 def play_match(pool: ProcessPoolExecutor, matches: Sequence[Match]) -> Tally:
     """Play the games of one match on the pool's worker processes (all at once, as workers free up)."""
-    results = list(pool.map(game_result, matches))
+    return tally(matches, [pool.submit(game_result, m) for m in matches])
+
+
+def tally(matches: Sequence[Match], futures: Sequence[Future[GameResult]]) -> Tally:
+    """The tally of one match's games, once they have all been played."""
+    results = [f.result() for f in futures]
     first = matches[0]
-    per_game = sum(r[1] for r in results) / max(1, len(results))
-    return Tally(first.game_id, first.first, first.second, tuple(r[0] for r in results), per_game)
+    per_game = sum(r.seconds for r in results) / max(1, len(results))
+    label = first.game_id if first.seats == 2 else f"{first.game_id}:{first.seats}"
+    return Tally(
+        label, first.first, first.second, tuple(r.score for r in results), per_game,
+        total(r.first for r in results), total(r.second for r in results),
+    )  # fmt: skip
+
+
+def total(parts: Iterable[Thinking]) -> Thinking:
+    """The sum of several games' thinking."""
+    out = Thinking()
+    for t in parts:
+        out.moves += t.moves
+        out.iterations += t.iterations
+        out.seconds += t.seconds
+    return out
 
 
 def run(jobs: int, schedule: Iterable[Sequence[Match]]) -> list[Tally]:
@@ -264,10 +386,12 @@ def run(jobs: int, schedule: Iterable[Sequence[Match]]) -> list[Tally]:
     the Markdown table of them all."""
     tallies = []
     with ProcessPoolExecutor(max(1, jobs)) as pool:
-        for matches in schedule:
-            tally = play_match(pool, matches)
-            tallies.append(tally)
-            print(tally.line(), flush=True)
+        # every game is queued at once, so no worker waits for the last games of a match to end
+        queued = [(matches, [pool.submit(game_result, m) for m in matches]) for matches in schedule]
+        for matches, futures in queued:
+            done = tally(matches, futures)
+            tallies.append(done)
+            print(done.line(), flush=True)
     print()
     print(markdown(tallies))
     return tallies
@@ -292,12 +416,30 @@ def main() -> None:
         help="start seed of the first game (default 0): a second batch on new starts, to pool with a first",
     )
     parser.add_argument("--no-balance", action="store_true", help="Paintscape without the balancing phase")
+    parser.add_argument(
+        "--opponent-seconds", type=float, default=None, help="every opponent's time per move (time odds)"
+    )
+    parser.add_argument(
+        "--opponent-iterations",
+        type=int,
+        default=None,
+        help="every opponent's iterations per move (with --iterations: a reproducible stand-in for odds)",
+    )
+    parser.add_argument("--level", default="hard", help="the level that plays as hard (default hard)")
     args = parser.parse_args()
-    table = pairings(args.seconds, args.iterations)
+    table = pairings(
+        args.seconds, args.iterations, opponent_seconds=args.opponent_seconds,
+        opponent_iterations=args.opponent_iterations, level=args.level,
+    )  # fmt: skip
     options: tuple[tuple[str, Any], ...] = (("balance", False),) if args.no_balance else ()
-    print(f"{'game':<11} {'first':<14} {'second':<14} {'games':>5} {'score':>6} {'95% CI':>15} {'s/game':>7}")
+    print(
+        f"{'game':<11} {'first':<14} {'second':<14} {'games':>5} {'score':>6} {'95% CI':>15} {'s/game':>7} "
+        "first's and others' iterations"
+    )
     schedule = []
-    for game_id in args.game.split(","):
+    for spec in args.game.split(","):
+        game_id, _, seat_text = spec.partition(":")
+        seats = int(seat_text) if seat_text else args.seats
         try:
             games.get(game_id)
         except ImportError as error:
@@ -308,8 +450,8 @@ def main() -> None:
             first, second = table[name]
             schedule.append(
                 [
-                    Match(game_id, first, second, k, args.seats, args.max_plies, game_options)
-                    for k in range(2 * args.first_start, 2 * args.first_start + args.games)
+                    Match(game_id, first, second, k, seats, args.max_plies, game_options)
+                    for k in range(seats * args.first_start, seats * args.first_start + args.games)
                 ]
             )
     run(args.jobs, schedule)

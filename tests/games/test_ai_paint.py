@@ -4,6 +4,7 @@ opponent's lead one ply before it wins. Positions come from random play with the
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Callable, Iterator
 
@@ -111,3 +112,19 @@ def test_playout_rewards_split_one_between_the_players() -> None:
     state = RULES.new(2, {}, 0)
     rewards = PaintKnowledge().playout(RULES, state, random.Random(0), 2)
     assert sum(rewards) == pytest.approx(1.0)
+
+
+def test_hard_search_looks_at_the_greediest_moves_only() -> None:
+    """The hard search widens narrowly (issue 30: stronger at 0.25 s a move): after 200 iterations from the
+    start its root has tried ceil(2 * 201 ** 0.4) = 17 of the 28 moves, all among the greediest by `gain`
+    (the old schedule, ceil(3 * 201 ** 0.5) = 43, tried them all); the weak version keeps the wide schedule,
+    since its move order is random."""
+    state = RULES.new(2, {}, 0)
+    report = analyse(RULES, state, iterations=200, seed=2)
+    moves = list(RULES.legal_moves(state))
+    assert len(moves) == 28
+    assert len(report.moves) == math.ceil(2 * 201**0.4) == 17
+    own, opponent = state.light, state.dark
+    gains = sorted((gain(own, opponent, m) for m in moves), reverse=True)
+    assert min(gain(own, opponent, s.move) for s in report.moves) >= gains[16]
+    assert PaintKnowledge(weak=True).widening == (3.0, 0.5)

@@ -125,11 +125,12 @@ def test_a_match_the_host_says_ended_counts_as_finished() -> None:
 
 
 def test_a_paint_match_gives_a_puzzle_that_holds_its_checks() -> None:
-    """Paint, seed 1 (the bench's first match with puzzles at this budget): it works on a real game."""
+    """Paint, seed 5 (the first match from seed 1 with puzzles at this budget since the hard Paint search
+    widens narrowly, issue 30; seeds 1-4 give none): it works on a real game."""
     rules = games.get("paint")
-    log = self_play("paint", 1, iterations=80)
+    log = self_play("paint", 5, iterations=80)
     budget = PuzzleBudget(first=150, second=300, rival=100, max_positions=40)
-    puzzles = find_puzzles(rules, rules.new(2, {}, 1), log, budget=budget, seed=1)
+    puzzles = find_puzzles(rules, rules.new(2, {}, 5), log, budget=budget, seed=5)
     assert puzzles
     for puzzle in puzzles:
         check(rules, log, puzzle)
