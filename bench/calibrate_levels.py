@@ -44,7 +44,7 @@ import random
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -557,6 +557,41 @@ def with_readme_table(text: str, ratings: dict[str, dict[str, int]]) -> str:
     return f"{head}{README_START}\n{readme_table(ratings)}\n{README_END}{tail}"
 
 
+# ---------------------------------------------------------------------------------------------- respace
+
+
+def respaced(game: str, ratings: Mapping[str, int]) -> list[tuple[int, float, float]]:
+    """Settings (iterations, overlook, noise) for eight evenly spaced levels between the measured level 1
+    and level 8: each target rating is placed on the calibrated curve (ratings at levels 1-8, linear
+    between them), and its settings are interpolated there (iterations geometrically, the errors
+    linearly). Levels 1 and 8 keep their settings."""
+    ladder = [level_settings(level, game) for level in LEVEL_IDS]
+    curve = [float(ratings[level]) for level in LEVEL_IDS]
+    step = (curve[-1] - curve[0]) / (len(curve) - 1)
+    rungs = []
+    for k in range(len(curve)):
+        target = curve[0] + k * step
+        i = max(j for j in range(len(curve) - 1) if curve[j] <= target or j == 0) if k < len(curve) - 1 else 6
+        low, high = ladder[i], ladder[i + 1]
+        span = curve[i + 1] - curve[i]
+        t = 1.0 if k == len(curve) - 1 or span <= 0 else min(1.0, max(0.0, (target - curve[i]) / span))
+        assert low.iterations is not None and high.iterations is not None
+        iterations = round(math.exp(math.log(low.iterations) * (1 - t) + math.log(high.iterations) * t))
+        overlook = round(low.overlook * (1 - t) + high.overlook * t, 3)
+        noise = round(low.noise * (1 - t) + high.noise * t, 3)
+        rungs.append((iterations, overlook, noise))
+    return rungs
+
+
+def run_respace(args: argparse.Namespace) -> None:
+    ratings = json.loads(Path(args.ratings).read_text())["ratings"]
+    for game in args.game.split(","):
+        print(f"{game!r}: (")
+        for iterations, overlook, noise in respaced(game, ratings[game]):
+            print(f"    Rung({iterations}, {overlook}, {noise}),")
+        print("),")
+
+
 # ------------------------------------------------------------------------------------------------- main
 
 
@@ -594,8 +629,12 @@ def main() -> None:
     fit.add_argument("--no-ratings", dest="write_ratings", action="store_false", help="tables only")
     fit.add_argument("--ratings", default=str(RATINGS), help="the ratings file the bot loads")
     fit.add_argument("--pages", default=str(BASELINES), help="the folder of the levels_<game>.md pages")
+    respace = steps.add_parser("respace")
+    respace.add_argument("--game", default=",".join(GAMES))
+    respace.add_argument("--ratings", default=str(RATINGS), help="the calibrated ratings to even out")
     args = parser.parse_args()
-    {"play": run_play, "plan": run_plan, "think": run_think, "fit": run_fit}[args.step](args)
+    run = {"play": run_play, "plan": run_plan, "think": run_think, "fit": run_fit, "respace": run_respace}
+    run[args.step](args)
 
 
 if __name__ == "__main__":

@@ -81,29 +81,66 @@ CAP_SECONDS = 2.5
 """No level thinks longer than this (wall clock) whatever its iteration budget: under 3 s on a busy
 2-core machine."""
 
-OVERLOOK: Mapping[str, tuple[float, ...]] = {
-    # TilingKing has thousands of placements, and the best of a random tenth of them is still a fair move:
-    # its beginners see fewer.
-    "tilingking": (0.97, 0.94, 0.9, 0.8, 0.6, 0.35, 0.15, 0.0),
-}
-"""Per game, per level, the share of the legal moves the level overlooks at the root (drawn at random)."""
-DEFAULT_OVERLOOK: tuple[float, ...] = (0.85, 0.7, 0.55, 0.38, 0.24, 0.13, 0.05, 0.0)
-"""The shares overlooked in a game without its own."""
-NOISE: tuple[float, ...] = (0.35, 0.25, 0.17, 0.11, 0.07, 0.04, 0.02, 0.0)
-"""Per level, the misjudgement (standard deviation) at the final choice."""
 
-ITERATIONS: Mapping[str, tuple[int, ...]] = {
-    # Sized so that level 8 thinks 0.1 to 0.5 s a move on one core (the time-odds goal of issue 30 is 0.25 s)
-    # and the calibration's 40 games per neighbouring pair fit its CPU budget (Paint's strong games are long,
-    # about 150 plies, so its top is lower). At the bottom, where a few more iterations change little, the
-    # errors (`OVERLOOK`, `NOISE`) make the steps; at the top the budget doubles.
-    "paintscape": (60, 90, 135, 200, 380, 750, 1500, 3000),
-    "paint": (30, 40, 55, 80, 120, 170, 240, 340),
-    "tilingking": (16, 24, 32, 48, 90, 180, 360, 720),
+@dataclass(frozen=True, slots=True)
+class Rung:
+    """One level's place on a game's ladder: its iteration budget, the share of legal moves it overlooks at
+    the root, and its misjudgement (the noise's standard deviation at the final choice)."""
+
+    iterations: int
+    overlook: float
+    noise: float
+
+
+LADDERS: Mapping[str, tuple[Rung, ...]] = {
+    # Re-spaced after the first calibration (`python bench/calibrate_levels.py respace`): levels 1 and 8 as
+    # first set (level 8 sized so that 40 games against level 7 fit the calibration's CPU budget; Paint's
+    # strong games are long, about 150 plies, so its top is lower), the levels between placed where the
+    # first calibration's curve (rating against settings) reaches evenly spaced ratings, their settings
+    # interpolated there. TilingKing has thousands of placements, and the best of a random tenth of them is
+    # still a fair move: its beginners overlook more.
+    "paintscape": (
+        Rung(60, 0.85, 0.35),
+        Rung(126, 0.576, 0.184),
+        Rung(172, 0.446, 0.133),
+        Rung(236, 0.344, 0.1),
+        Rung(341, 0.264, 0.077),
+        Rung(532, 0.186, 0.055),
+        Rung(897, 0.109, 0.035),
+        Rung(3000, 0.0, 0.0),
+    ),
+    "paint": (
+        Rung(30, 0.85, 0.35),
+        Rung(43, 0.667, 0.232),
+        Rung(51, 0.582, 0.187),
+        Rung(65, 0.475, 0.143),
+        Rung(88, 0.346, 0.1),
+        Rung(176, 0.122, 0.038),
+        Rung(262, 0.037, 0.015),
+        Rung(340, 0.0, 0.0),
+    ),
+    "tilingking": (
+        Rung(16, 0.97, 0.35),
+        Rung(26, 0.93, 0.229),
+        Rung(36, 0.869, 0.151),
+        Rung(72, 0.67, 0.084),
+        Rung(150, 0.416, 0.048),
+        Rung(377, 0.14, 0.019),
+        Rung(521, 0.07, 0.009),
+        Rung(720, 0.0, 0.0),
+    ),
 }
-"""Per game, the iteration budget of levels 1 to 8."""
-DEFAULT_ITERATIONS: tuple[int, ...] = (8, 16, 32, 64, 128, 256, 512, 1024)
-"""The budgets of a game without its own ladder."""
+"""Per game, levels 1 to 8."""
+DEFAULT_LADDER: tuple[Rung, ...] = tuple(
+    Rung(iterations, overlook, noise)
+    for iterations, overlook, noise in zip(
+        (8, 16, 32, 64, 128, 256, 512, 1024),
+        (0.85, 0.7, 0.55, 0.38, 0.24, 0.13, 0.05, 0.0),
+        (0.35, 0.25, 0.17, 0.11, 0.07, 0.04, 0.02, 0.0),
+        strict=True,
+    )
+)
+"""The ladder of a game without its own (each level doubles the budget of the one below)."""
 
 SPACING = 175
 """The nominal gap between neighbouring levels in shown rating points (about a 73% score for the stronger):
@@ -123,15 +160,14 @@ def level_settings(level: str, game_id: str = "") -> LevelSettings:
         return LEVELS[Level(level)]
     if level not in LEVEL_IDS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(ALL_LEVEL_IDS)})")
-    index = LEVEL_IDS.index(level)
-    ladder = ITERATIONS.get(game_id, DEFAULT_ITERATIONS)
+    rung = LADDERS.get(game_id, DEFAULT_LADDER)[LEVEL_IDS.index(level)]
     return LevelSettings(
         seconds=CAP_SECONDS,
         weak=False,
         temperature=0.0,
-        iterations=ladder[index],
-        overlook=OVERLOOK.get(game_id, DEFAULT_OVERLOOK)[index],
-        noise=NOISE[index],
+        iterations=rung.iterations,
+        overlook=rung.overlook,
+        noise=rung.noise,
     )
 
 
