@@ -55,7 +55,9 @@ async def test_an_established_player_gets_the_level_nearest_their_rating(world: 
 
 async def test_an_explicit_level_is_played_and_an_unknown_one_refused(world: Any) -> None:
     alice, channel = world.alice, world.channel
-    await alice.slash(channel, "play", game="paintscape", opponent=bot_member(world), level="6")
+    await alice.slash(
+        channel, "play", game="paintscape", opponent=bot_member(world), level="6", first="challenger"
+    )
     assert await bot_level_of_last_match(world) == "6"
     assert f"level 6 (rating {level_rating('paintscape', '6')})" in last_board(channel).content
     refused = await world.bob.slash(channel, "play", game="paint", opponent=bot_member(world), level="9")
