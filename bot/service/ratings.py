@@ -119,6 +119,11 @@ class Ratings:
             return after | pinned
 
         await self.store.apply_ratings(match_id, row.game, keys, compute, self.now())
+        return await self.changes(match_id)
+
+    async def changes(self, match_id: int) -> list[RatingChange]:
+        """The rating changes of a finished match as players read them: people's only (the bot's rating at a
+        level is pinned to its calibration, so its stored row is no change to show)."""
         return [c for c in await self.store.rating_changes(match_id) if c.ai_level is None]
 
     async def recover(self) -> int:

@@ -317,5 +317,5 @@ class Relay:
         by_user = next((m.user_id for m in moves if m.number is None), None)
         if by_user is None and outcome.termination is Termination.RESIGNATION and len(match.seats) == 2:
             by_user = next((p.user_id for p in match.seats if p.seat not in outcome.winners), None)
-        changes = tuple(await self.service.store.rating_changes(match.id))
+        changes = tuple(await self.service.ratings.changes(match.id))
         return Finished(match, outcome, winners, by_user, changes)

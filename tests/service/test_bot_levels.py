@@ -51,3 +51,13 @@ async def test_an_old_level_still_plays_and_a_made_up_one_is_refused(service: Se
         await service.challenges.play_bot(
             "race", {}, CAROL, bot_id=BOT, level="9", guild_id=GUILD, channel_id=2
         )
+
+
+async def test_the_changes_players_read_leave_out_the_bot_s_pinned_rating(service: Service) -> None:
+    """The end of a match against the bot, as the web relay words it from the database, shows no bot line
+    (its stored row would read "1500 -> calibrated" on a level's first match)."""
+    result = await lose_to_the_bot(service, "3", 1)
+    stored = await service.store.rating_changes(result.match.id)
+    assert any(c.ai_level == "3" for c in stored), "the store keeps the bot's row"
+    assert await service.ratings.changes(result.match.id) == list(result.rating_changes)
+    assert all(c.ai_level is None for c in await service.ratings.changes(result.match.id))
