@@ -9,7 +9,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.service.tournaments import arena, roundrobin, swiss, tables
@@ -83,7 +83,32 @@ def can_keep_colours(field: dict[int, swiss.Entrant]) -> bool:
     return any(ok([u for u in ids if u != bye]) for bye in ids if field[bye].byes == 0)
 
 
+def fide_keepable(field: dict[int, swiss.Entrant]) -> bool:
+    """Brute force (small fields): is there a pairing without a rematch, the bye to a player without one,
+    whose colours keep every player within FIDE's absolute colour rules (`fide_colours`)?"""
+
+    def after(e: swiss.Entrant, colour: int) -> bool:
+        return fide_colours(swiss.Entrant(e.id, e.rating, e.number, e.score, colours=(*e.colours, colour)))
+
+    def ok(rest: list[int]) -> bool:
+        if not rest:
+            return True
+        first, others = rest[0], rest[1:]
+        for other in others:
+            a, b = field[first], field[other]
+            colours = (after(a, 1) and after(b, -1)) or (after(a, -1) and after(b, 1))
+            if other not in a.opponents and colours and ok([u for u in others if u != other]):
+                return True
+        return False
+
+    ids = sorted(field)
+    if len(ids) % 2 == 0:
+        return ok(ids)
+    return any(ok([u for u in ids if u != bye]) for bye in ids if field[bye].byes == 0)
+
+
 @given(size=st.integers(2, 10), rounds=st.integers(1, 9), seed=st.integers(0, 2**32))
+@example(size=8, rounds=6, seed=3670)  # round 6 has no pairing within FIDE's colour rules: the least bad one
 def test_swiss_never_repeats_gives_one_bye_each_and_keeps_colours_within_one(
     size: int, rounds: int, seed: int
 ) -> None:
@@ -91,6 +116,7 @@ def test_swiss_never_repeats_gives_one_bye_each_and_keeps_colours_within_one(
     field = new_field(size, rng)
     for _ in range(min(rounds, size - 1)):
         keepable = can_keep_colours(field)
+        fide = fide_keepable(field)
         try:
             pairing = swiss.pair(list(field.values()))
         except ValueError:
@@ -99,7 +125,8 @@ def test_swiss_never_repeats_gives_one_bye_each_and_keeps_colours_within_one(
         field = play_round(field, pairing, rng)
         if keepable:
             assert all(abs(sum(e.colours)) <= 1 for e in field.values()), "colours beyond 1 though avoidable"
-        assert all(fide_colours(e) for e in field.values())
+        if fide:
+            assert all(fide_colours(e) for e in field.values()), "FIDE's colour rules broken though avoidable"
         assert all(e.byes <= 1 for e in field.values()) or size <= 2
 
 
