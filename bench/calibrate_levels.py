@@ -32,6 +32,7 @@ Steps:
 from __future__ import annotations
 
 import argparse
+import bisect
 import functools
 import hashlib
 import importlib
@@ -60,6 +61,7 @@ from games.ai.levels import (
     NOMINAL_ANCHOR,
     OLD_LEVEL_IDS,
     Level,
+    Rung,
     calibrated,
     level_rating,
     level_settings,
@@ -560,26 +562,24 @@ def with_readme_table(text: str, ratings: dict[str, dict[str, int]]) -> str:
 # ---------------------------------------------------------------------------------------------- respace
 
 
-def respaced(game: str, ratings: Mapping[str, int]) -> list[tuple[int, float, float]]:
-    """Settings (iterations, overlook, noise) for eight evenly spaced levels between the measured level 1
-    and level 8: each target rating is placed on the calibrated curve (ratings at levels 1-8, linear
-    between them), and its settings are interpolated there (iterations geometrically, the errors
-    linearly). Levels 1 and 8 keep their settings."""
+def respaced(game: str, ratings: Mapping[str, int]) -> list[Rung]:
+    """Rungs for eight evenly spaced levels between the measured level 1 and level 8: each target rating is
+    placed on the calibrated curve (the ratings of levels 1-8, rising, linear between them) and its settings
+    are interpolated there (iterations geometrically, the errors linearly). Levels 1 and 8 keep theirs."""
     ladder = [level_settings(level, game) for level in LEVEL_IDS]
     curve = [float(ratings[level]) for level in LEVEL_IDS]
-    step = (curve[-1] - curve[0]) / (len(curve) - 1)
+    last = len(curve) - 1
     rungs = []
-    for k in range(len(curve)):
-        target = curve[0] + k * step
-        i = max(j for j in range(len(curve) - 1) if curve[j] <= target or j == 0) if k < len(curve) - 1 else 6
-        low, high = ladder[i], ladder[i + 1]
+    for k in range(last + 1):
+        target = curve[0] + k * (curve[last] - curve[0]) / last
+        i = min(max(bisect.bisect_right(curve, target) - 1, 0), last - 1)  # the segment holding the target
         span = curve[i + 1] - curve[i]
-        t = 1.0 if k == len(curve) - 1 or span <= 0 else min(1.0, max(0.0, (target - curve[i]) / span))
+        t = min(1.0, max(0.0, (target - curve[i]) / span)) if span > 0 else 0.0
+        low, high = ladder[i], ladder[i + 1]
         assert low.iterations is not None and high.iterations is not None
         iterations = round(math.exp(math.log(low.iterations) * (1 - t) + math.log(high.iterations) * t))
         overlook = round(low.overlook * (1 - t) + high.overlook * t, 3)
-        noise = round(low.noise * (1 - t) + high.noise * t, 3)
-        rungs.append((iterations, overlook, noise))
+        rungs.append(Rung(iterations, overlook, round(low.noise * (1 - t) + high.noise * t, 3)))
     return rungs
 
 
@@ -587,8 +587,8 @@ def run_respace(args: argparse.Namespace) -> None:
     ratings = json.loads(Path(args.ratings).read_text())["ratings"]
     for game in args.game.split(","):
         print(f"{game!r}: (")
-        for iterations, overlook, noise in respaced(game, ratings[game]):
-            print(f"    Rung({iterations}, {overlook}, {noise}),")
+        for rung in respaced(game, ratings[game]):
+            print(f"    Rung({rung.iterations}, {rung.overlook}, {rung.noise}),")
         print("),")
 
 

@@ -4,8 +4,11 @@ immediate win sometimes, but play sensible moves, never random ones)."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import sys
 from importlib import resources
+from pathlib import Path
 from statistics import mean
 from typing import Any
 
@@ -173,3 +176,29 @@ def test_weak_levels_play_sensible_tilingking_placements_not_random_ones() -> No
     assert min(by_level["1"]) >= quarter
     assert mean(by_level["1"]) > random_mean + 0.15
     assert mean(by_level["8"]) > mean(by_level["1"])
+
+
+def _calibration() -> Any:
+    bench = str(Path(__file__).resolve().parents[2] / "bench")
+    sys.path.insert(0, bench)
+    try:
+        import calibrate_levels
+    finally:
+        sys.path.remove(bench)
+    return calibrate_levels
+
+
+def test_respacing_keeps_an_evenly_spaced_ladder_and_moves_levels_towards_even_steps() -> None:
+    """`calibrate_levels.py respace`: a ladder whose calibrated steps are already even stays as it is; where
+    a step is flat the levels above move down the curve (smaller budgets) to reach evenly spaced ratings."""
+    calibration = _calibration()
+    ladder = [level_settings(level, "race") for level in LEVEL_IDS]  # the default ladder
+    even = {level: 1000 + 100 * n for n, level in enumerate(LEVEL_IDS)}
+    assert [(r.iterations, r.overlook, r.noise) for r in calibration.respaced("race", even)] == [
+        (s.iterations, s.overlook, s.noise) for s in ladder
+    ]
+    uneven = dict(even, **{"2": 1010, "3": 1020})  # levels 1-3 nearly level, the rest as before
+    rungs = calibration.respaced("race", uneven)
+    assert (rungs[0].iterations, rungs[-1].iterations) == (ladder[0].iterations, ladder[-1].iterations)
+    assert all(a.iterations <= b.iterations for a, b in itertools.pairwise(rungs))
+    assert rungs[1].iterations > ladder[1].iterations, "level 2 moves up the flat start, towards level 3"
