@@ -137,6 +137,27 @@ async def test_the_global_sync_keeps_the_entry_point_command(
     assert sent and all(c.get("type") != 4 for c in sent[0])
 
 
+async def _activity_board(world: Any, member: Any) -> tuple[WebBoard, str]:
+    """The bot's web board with the Activity on, on a free loopback port, its instances seen with `member`
+    in them; the board and its base URL (the caller closes it)."""
+    bot = world.env.bot
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    board = WebBoard(
+        bot.runtime.service,
+        secret=SECRET,
+        base_url=BASE,
+        client_id=str(bot.user.id),
+        client_secret="activity-secret",
+        announce=serve.announcer(bot),
+        activity=True,
+        rest=_Instances(world.guild.id, frozenset({member.id})),
+    )
+    await board.start("127.0.0.1", port)
+    return board, f"http://127.0.0.1:{port}"
+
+
 class _Instances(DiscordRest):
     """Discord's answer about Activity instances: every instance runs in the channel its id names."""
 
@@ -154,22 +175,7 @@ async def test_a_match_started_in_the_activity_is_played_in_the_channel(
     """/play game:X without an opponent carries the game and its options into the Activity; the match started
     there against the bot gets its first board in the channel at once, as /play's does, and the bot's answer
     to a move made in the Activity follows that move's board."""
-    bot = world.env.bot
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    board = WebBoard(
-        bot.runtime.service,
-        secret=SECRET,
-        base_url=BASE,
-        client_id=str(bot.user.id),
-        client_secret="activity-secret",
-        announce=serve.announcer(bot),
-        activity=True,
-        rest=_Instances(world.guild.id, frozenset({world.alice.id})),
-    )
-    await board.start("127.0.0.1", port)
-    base = f"http://127.0.0.1:{port}"
+    board, base = await _activity_board(world, world.alice)
     try:
         await world.alice.slash(world.channel, "play", game="paint", options="move_cap=40")
         assert launches == [world.channel.id]
@@ -234,21 +240,7 @@ async def test_a_challenge_accepted_in_the_activity_updates_its_message_in_the_c
 ) -> None:
     """A /play challenge accepted inside the Activity: its message in the channel says it was accepted and
     loses its buttons, as its Accept button leaves it, and the match's first board follows."""
-    bot = world.env.bot
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    board = WebBoard(
-        bot.runtime.service,
-        secret=SECRET,
-        base_url=BASE,
-        client_id=str(bot.user.id),
-        client_secret="activity-secret",
-        announce=serve.announcer(bot),
-        activity=True,
-        rest=_Instances(world.guild.id, frozenset({world.bob.id})),
-    )
-    await board.start("127.0.0.1", port)
+    board, base = await _activity_board(world, world.bob)
     try:
         asked = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
         message_id = asked.response.id
@@ -259,7 +251,7 @@ async def test_a_challenge_accepted_in_the_activity_updates_its_message_in_the_c
         async with (
             aiohttp.ClientSession() as http,
             http.post(
-                f"http://127.0.0.1:{port}/api/activity/accept",
+                f"{base}/api/activity/accept",
                 json={"challenge_id": challenge_id},
                 headers=headers,
             ) as answer,
