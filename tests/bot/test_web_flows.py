@@ -5,6 +5,7 @@ on the web is posted in the channel as a board, as a /move would be."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -73,6 +74,20 @@ async def _next_state(stream: aiohttp.ClientResponse, timeout: float) -> dict[st
         elif line.startswith("data: ") and event == "state":
             data: dict[str, Any] = json.loads(line[6:])
             return data
+
+
+async def web_action(board: Any, base: str, match_id: int, user_id: int, action: str) -> None:
+    """A signed-in player's action (resign, takeback, abort, ...) posted to the web board, as its page does;
+    the board must accept it."""
+    cookie = board.signer.session_cookie(user_id, "someone", "en")
+    csrf = board.signer.session(cookie).csrf
+    async with aiohttp.ClientSession() as http:
+        answer = await http.post(
+            f"{base}/api/m/{match_token(SECRET, match_id)}/action",
+            json={"action": action},
+            headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
+        )
+        assert (await answer.json()) == {"ok": True}
 
 
 async def test_board_messages_link_to_the_web_board(world: Any, links: Any) -> None:
@@ -153,15 +168,7 @@ async def test_a_resignation_on_the_web_is_posted_with_the_result(
             match_id, match.seats[match.to_move].user_id, clickable_moves(rules, match.state)[0].notation
         )
     posted = len(boards(world.channel))
-    cookie = board.signer.session_cookie(world.alice.id, "alice", "en")
-    csrf = board.signer.session(cookie).csrf  # type: ignore[union-attr]
-    async with aiohttp.ClientSession() as http:
-        answer = await http.post(
-            f"{base}/api/m/{match_token(SECRET, match_id)}/action",
-            json={"action": "resign"},
-            headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
-        )
-        assert (await answer.json()) == {"ok": True}
+    await web_action(board, base, match_id, world.alice.id, "resign")
     for _ in range(100):
         if len(boards(world.channel)) > posted:
             break
@@ -220,16 +227,7 @@ async def test_takeback_and_abort_requests_on_the_web_are_posted_with_their_butt
     mover = match.seats[1 - match.to_move].user_id
     other = world.bob if mover == world.alice.id else world.alice
 
-    async def act(user_id: int, action: str) -> None:
-        cookie = board.signer.session_cookie(user_id, "someone", "en")
-        csrf = board.signer.session(cookie).csrf  # type: ignore[union-attr]
-        async with aiohttp.ClientSession() as http:
-            answer = await http.post(
-                f"{base}/api/m/{match_token(SECRET, match_id)}/action",
-                json={"action": action},
-                headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
-            )
-            assert (await answer.json()) == {"ok": True}
+    act = functools.partial(web_action, board, base, match_id)
 
     async def posted_with(label: str) -> Any:
         for _ in range(100):
@@ -272,16 +270,7 @@ async def test_a_takeback_declined_or_an_abort_withdrawn_on_the_web_closes_the_d
     mover = match.seats[1 - match.to_move].user_id
     other = world.bob.id if mover == world.alice.id else world.alice.id
 
-    async def act(user_id: int, action: str) -> None:
-        cookie = board.signer.session_cookie(user_id, "someone", "en")
-        csrf = board.signer.session(cookie).csrf  # type: ignore[union-attr]
-        async with aiohttp.ClientSession() as http:
-            answer = await http.post(
-                f"{base}/api/m/{match_token(SECRET, match_id)}/action",
-                json={"action": action},
-                headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
-            )
-            assert (await answer.json()) == {"ok": True}
+    act = functools.partial(web_action, board, base, match_id)
 
     async def message_with(text: str) -> Any:
         for _ in range(100):
