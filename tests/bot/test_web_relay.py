@@ -74,6 +74,18 @@ async def web_process(
     await served.close()
 
 
+async def _message_with_button(world: Any, label: str) -> discord.Message:
+    """The newest message in the channel with a button labelled `label`, once one is posted."""
+
+    def found() -> discord.Message | None:
+        return next((m for m in reversed(list(world.channel.history())) if label in button_labels(m)), None)
+
+    await _wait_for(lambda: found() is not None)
+    message = found()
+    assert message is not None
+    return message
+
+
 async def _wait_for(predicate: Any, timeout: float = 3.0) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -152,15 +164,7 @@ async def test_a_takeback_asked_in_a_web_process_is_posted_with_its_buttons(
     other = world.bob if mover == world.alice.id else world.alice
     await _wait_for(lambda: "Move 1: " in last_board(world.channel).content)
     await web_process.agreements.request_takeback(match_id, mover)
-
-    def asked() -> discord.Message | None:
-        for message in reversed(list(world.channel.history())):
-            if "Accept takeback" in button_labels(message):
-                return message
-        return None
-
-    await _wait_for(lambda: asked() is not None)
-    request = asked()
+    request = await _message_with_button(world, "Accept takeback")
     assert request is not None and f"<@{mover}> asks to take back" in request.content
     posted = len(boards(world.channel))
     await other.click(request, label="Accept takeback")  # the Discord flow's own button answers it
@@ -179,15 +183,7 @@ async def test_an_abort_asked_in_a_web_process_is_posted_with_its_buttons(
     await _web_move(web_process, match_id)  # both have moved: an abort needs everyone's agreement
     await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
     await web_process.agreements.request_abort(match_id, world.alice.id)
-
-    def asked() -> discord.Message | None:
-        for message in reversed(list(world.channel.history())):
-            if "Agree to abort" in button_labels(message):
-                return message
-        return None
-
-    await _wait_for(lambda: asked() is not None)
-    request = asked()
+    request = await _message_with_button(world, "Agree to abort")
     assert request is not None
     await world.bob.click(request, label="Agree to abort")
     assert not (await web_process.matches.get(match_id)).is_active
