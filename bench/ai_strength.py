@@ -38,6 +38,7 @@ of it and the weaker hard a third, and the whole run is deterministic.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import math
 import random
@@ -381,6 +382,16 @@ def total(parts: Iterable[Thinking]) -> Thinking:
     return out
 
 
+def progress(match: Match, future: Future[GameResult]) -> None:
+    """One line on stderr as each game ends (a match's line waits for all its games)."""
+    if future.cancelled() or future.exception() is not None:
+        return
+    result = future.result()
+    label = match.game_id if match.seats == 2 else f"{match.game_id}:{match.seats}"
+    print(f"  {label} {match.first.label} vs {match.second.label} game {match.k}: {result.score:g} "
+          f"({result.seconds:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
+
+
 def run(jobs: int, schedule: Iterable[Sequence[Match]]) -> list[Tally]:
     """Play each match of `schedule` on `jobs` worker processes, print a line per match as it ends and then
     the Markdown table of them all."""
@@ -388,6 +399,9 @@ def run(jobs: int, schedule: Iterable[Sequence[Match]]) -> list[Tally]:
     with ProcessPoolExecutor(max(1, jobs)) as pool:
         # every game is queued at once, so no worker waits for the last games of a match to end
         queued = [(matches, [pool.submit(game_result, m) for m in matches]) for matches in schedule]
+        for matches, futures in queued:
+            for match, future in zip(matches, futures, strict=True):
+                future.add_done_callback(functools.partial(progress, match))
         for matches, futures in queued:
             done = tally(matches, futures)
             tallies.append(done)
