@@ -28,7 +28,7 @@ from typing import Any
 
 import games
 from games.ai import best_move
-from games.ai.puzzles import MARGIN, PLAYED_LOSS, Puzzle, PuzzleBudget, find_puzzles
+from games.ai.puzzles import MARGIN, PLAYED_LOSS, SCOUT_MARGIN, Puzzle, PuzzleBudget, find_puzzles
 from games.base import Seat
 
 GAMES = ("paintscape", "paint", "tilingking")
@@ -91,6 +91,15 @@ def with_nice() -> None:
         os.nice(0 if os.nice(0) >= 10 else 10)
 
 
+def scout_text(budget: PuzzleBudget) -> str:
+    if budget.scout >= budget.first:
+        return ""
+    return (
+        f"a scout of {budget.scout} iterations whose best move stands {SCOUT_MARGIN} above every other (most "
+        "positions stop there), then "
+    )
+
+
 def report(game: str, mined: list[Mined], count: int, budget: PuzzleBudget, args: argparse.Namespace) -> str:
     """The Markdown file of one game's sample."""
     rows = sorted(((m.seed, p, text) for m in mined for p, text in m.puzzles), key=lambda r: (r[0], r[1].ply))
@@ -106,12 +115,14 @@ def report(game: str, mined: list[Mined], count: int, budget: PuzzleBudget, args
         "",
         f"Made by `python bench/puzzles_sample.py --game {game} --count {count} --first {budget.first} "
         f"--second {budget.second} --rival {budget.rival} --rivals {budget.rivals} "
+        f"--scout {budget.scout if budget.scout < budget.first else 0} "
         f"--play-iterations {args.play_iterations} --jobs {args.jobs}` on {os.cpu_count()} CPUs.",
         "",
         f"Matches: easy level against itself at {args.play_iterations} iterations a move, start seeds "
         "from 0. "
-        f"Checks (games/ai/puzzles.py): the solution's win chance at least {MARGIN} above every other move's "
-        f"in a first search of {budget.first} iterations and in a second of {budget.second} (another seed; "
+        f"Checks (games/ai/puzzles.py): {scout_text(budget)}the solution's win chance at least {MARGIN} "
+        f"above every other move's in a first search of {budget.first} iterations and in a second of "
+        f"{budget.second} (another seed; "
         f"its {budget.rivals} strongest rivals also searched alone, {budget.rival} iterations each), and the "
         f"move played at least {PLAYED_LOSS} below the solution (searched alone, {budget.rival} iterations).",
         "",
@@ -155,6 +166,7 @@ def main() -> None:
     parser.add_argument("--second", type=int, default=DEFAULT.second)
     parser.add_argument("--rival", type=int, default=DEFAULT.rival)
     parser.add_argument("--rivals", type=int, default=DEFAULT.rivals)
+    parser.add_argument("--scout", type=int, default=DEFAULT.scout, help="the scout's iterations (none: 0)")
     parser.add_argument("--play-iterations", type=int, default=80)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seconds", type=float, default=1800.0, help="per game at most")
@@ -162,7 +174,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write here instead of bench/baselines/puzzles_<game>.md")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
-    budget = PuzzleBudget(first=args.first, second=args.second, rival=args.rival, rivals=args.rivals)
+    budget = PuzzleBudget(
+        first=args.first,
+        second=args.second,
+        rival=args.rival,
+        rivals=args.rivals,
+        scout=args.scout or args.first,
+    )
     for game in args.game or GAMES:
         began = time.monotonic()
         mined: list[Mined] = []

@@ -4,6 +4,10 @@
 moves, no resignations) and, for each position, runs the checks below; a position that passes all three is
 a `Puzzle`. Every win chance is a mean search reward for the mover in [0, 1] (as in the analysis).
 
+0. **Scout** (`PuzzleBudget.scout` iterations, when fewer than the first search's): a short search whose best
+   move must already stand `SCOUT_MARGIN` above every other; most positions have no clear best and stop
+   here, so the deep searches run only where a puzzle is likely (the scout only turns positions away: a
+   puzzle found with it is found without it, with the same figures).
 1. **First search** (`PuzzleBudget.first` iterations, the hard level's knowledge): the most visited move
    is the candidate; its value must be at least `MARGIN` above the value of every other move the search
    tried (the runner-up is the other move with the highest value).
@@ -40,12 +44,17 @@ MARGIN = 0.3
 """The solution's win chance is at least this much above every other move's, in both searches."""
 PLAYED_LOSS = 0.2
 """The move played in the match is worth at least this much less than the solution (it lost ground)."""
+SCOUT_MARGIN = 0.1
+"""The scout's best move must stand this much above every other for the deep searches to run (lower than
+`MARGIN`: a short search's values are rougher, and a position it turns away is lost)."""
 MIN_CHOICES = 3
 """Positions with fewer legal moves are not puzzles: a choice of two is a coin toss for the solver."""
 SECOND_SEED = 1 << 21
 """Added to the second search's seed, so it does not repeat the first one's random choices."""
 RIVAL_SEED = 1 << 22
 """Added to the seeds of the searches of single moves (rivals and the move played)."""
+SCOUT_SEED = 1 << 23
+"""Added to the scout's seed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +65,8 @@ class PuzzleBudget:
     second: int = 4000
     rivals: int = 2
     rival: int = 1000
+    scout: int = 200
+    """The scout's iterations; no scout unless fewer than `first`."""
     max_positions: int | None = None
     """Positions examined per match at most (the latest ones first are not preferred: in ply order)."""
 
@@ -182,6 +193,14 @@ def examine(
     moves = iter(rules.legal_moves(state))
     if sum(1 for _, _ in zip(range(MIN_CHOICES), moves, strict=False)) < MIN_CHOICES:
         return Examined(None, "few moves")
+    if budget.scout < budget.first:
+        scout = _search(rules, state, budget.scout, seed + SCOUT_SEED)
+        if scout is None:
+            return Examined(None, "no search")
+        scout_rival = _runner_up(scout.moves, scout.move)
+        scout_best = next(s for s in scout.moves if s.move == scout.move).value
+        if scout_rival is None or scout_best < scout_rival.value + SCOUT_MARGIN:
+            return Examined(None, "scout margin")
     first = _search(rules, state, budget.first, seed)
     if first is None:
         return Examined(None, "no search")
@@ -265,6 +284,7 @@ __all__ = [
     "MARGIN",
     "MIN_CHOICES",
     "PLAYED_LOSS",
+    "SCOUT_MARGIN",
     "Examined",
     "Figures",
     "Puzzle",

@@ -134,3 +134,21 @@ def test_a_paint_match_gives_a_puzzle_that_holds_its_checks() -> None:
     assert puzzles
     for puzzle in puzzles:
         check(rules, log, puzzle)
+
+
+def test_the_scout_only_turns_positions_away() -> None:
+    """A short scout search first (PuzzleBudget.scout) stops the positions without a clear best move before
+    the deep searches; every puzzle found with it is found without it, with the same figures."""
+    rules = games.get("paint")
+    log = self_play("paint", 5, iterations=80)
+    plain = PuzzleBudget(first=150, second=300, rival=100, max_positions=40)
+    scouted = PuzzleBudget(first=150, second=300, rival=100, max_positions=40, scout=40)
+    verdicts: list[str | None] = []
+    found = find_puzzles(
+        rules, rules.new(2, {}, 5), log, budget=scouted, seed=5,
+        on_examined=lambda step, examined: verdicts.append(examined.failed),
+    )  # fmt: skip
+    without = find_puzzles(rules, rules.new(2, {}, 5), log, budget=plain, seed=5)
+    assert verdicts.count("scout margin") >= len(verdicts) // 2, verdicts
+    assert found, "the scout turned every puzzle away"
+    assert all(puzzle in without for puzzle in found)
