@@ -93,40 +93,40 @@ class Rung:
 
 
 LADDERS: Mapping[str, tuple[Rung, ...]] = {
-    # Re-spaced after the first calibration (`python bench/calibrate_levels.py respace`): levels 1 and 8 as
-    # first set (level 8 sized so that 40 games against level 7 fit the calibration's CPU budget; Paint's
-    # strong games are long, about 150 plies, so its top is lower), the levels between placed where the
-    # first calibration's curve (rating against settings) reaches evenly spaced ratings, their settings
+    # Re-spaced after each calibration (`python bench/calibrate_levels.py respace`; twice so far): levels
+    # 1 and 8 as first set (level 8 sized so that 40 games against level 7 fit the calibration's CPU
+    # budget; Paint's strong games are long, so its top is lower), the levels between placed where the
+    # last calibration's curve (rating against settings) reaches evenly spaced ratings, their settings
     # interpolated there. TilingKing has thousands of placements, and the best of a random tenth of them is
     # still a fair move: its beginners overlook more.
     "paintscape": (
         Rung(60, 0.85, 0.35),
-        Rung(126, 0.576, 0.184),
-        Rung(172, 0.446, 0.133),
-        Rung(236, 0.344, 0.1),
-        Rung(341, 0.264, 0.077),
-        Rung(532, 0.186, 0.055),
-        Rung(897, 0.109, 0.035),
+        Rung(101, 0.659, 0.234),
+        Rung(164, 0.466, 0.141),
+        Rung(239, 0.341, 0.099),
+        Rung(380, 0.245, 0.072),
+        Rung(645, 0.158, 0.048),
+        Rung(998, 0.099, 0.032),
         Rung(3000, 0.0, 0.0),
     ),
     "paint": (
         Rung(30, 0.85, 0.35),
-        Rung(43, 0.667, 0.232),
-        Rung(51, 0.582, 0.187),
-        Rung(65, 0.475, 0.143),
-        Rung(88, 0.346, 0.1),
-        Rung(176, 0.122, 0.038),
-        Rung(262, 0.037, 0.015),
+        Rung(36, 0.751, 0.286),
+        Rung(45, 0.648, 0.222),
+        Rung(63, 0.49, 0.149),
+        Rung(93, 0.328, 0.095),
+        Rung(131, 0.216, 0.064),
+        Rung(193, 0.103, 0.033),
         Rung(340, 0.0, 0.0),
     ),
     "tilingking": (
         Rung(16, 0.97, 0.35),
-        Rung(26, 0.93, 0.229),
-        Rung(36, 0.869, 0.151),
-        Rung(72, 0.67, 0.084),
-        Rung(150, 0.416, 0.048),
-        Rung(377, 0.14, 0.019),
-        Rung(521, 0.07, 0.009),
+        Rung(33, 0.884, 0.17),
+        Rung(58, 0.731, 0.105),
+        Rung(95, 0.573, 0.07),
+        Rung(150, 0.417, 0.048),
+        Rung(286, 0.223, 0.028),
+        Rung(442, 0.106, 0.014),
         Rung(720, 0.0, 0.0),
     ),
 }
