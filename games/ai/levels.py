@@ -93,12 +93,12 @@ class Rung:
 
 
 LADDERS: Mapping[str, tuple[Rung, ...]] = {
-    # Re-spaced after each calibration (`python bench/calibrate_levels.py respace`; twice so far): levels
-    # 1 and 8 as first set (level 8 sized so that 40 games against level 7 fit the calibration's CPU
-    # budget; Paint's strong games are long, so its top is lower), the levels between placed where the
-    # last calibration's curve (rating against settings) reaches evenly spaced ratings, their settings
-    # interpolated there. TilingKing has thousands of placements, and the best of a random tenth of them is
-    # still a fair move: its beginners overlook more.
+    # Re-spaced after each calibration (`python bench/calibrate_levels.py respace`; Paintscape twice, Paint
+    # and TilingKing three times): levels 1 and 8 as first set (level 8 sized so that 40 games against
+    # level 7 fit the calibration's CPU budget; Paint's strong games are long, so its top is lower), the
+    # levels between placed where the last calibration's curve (rating against settings) reaches evenly
+    # spaced ratings, their settings interpolated there. TilingKing has thousands of placements, and the
+    # best of a random tenth of them is still a fair move: its beginners overlook more.
     "paintscape": (
         Rung(60, 0.85, 0.35),
         Rung(101, 0.659, 0.234),
@@ -111,22 +111,22 @@ LADDERS: Mapping[str, tuple[Rung, ...]] = {
     ),
     "paint": (
         Rung(30, 0.85, 0.35),
-        Rung(36, 0.751, 0.286),
-        Rung(45, 0.648, 0.222),
-        Rung(63, 0.49, 0.149),
-        Rung(93, 0.328, 0.095),
-        Rung(131, 0.216, 0.064),
-        Rung(193, 0.103, 0.033),
+        Rung(40, 0.697, 0.253),
+        Rung(50, 0.601, 0.2),
+        Rung(65, 0.478, 0.145),
+        Rung(107, 0.281, 0.082),
+        Rung(179, 0.125, 0.039),
+        Rung(251, 0.055, 0.018),
         Rung(340, 0.0, 0.0),
     ),
     "tilingking": (
         Rung(16, 0.97, 0.35),
-        Rung(33, 0.884, 0.17),
-        Rung(58, 0.731, 0.105),
-        Rung(95, 0.573, 0.07),
-        Rung(150, 0.417, 0.048),
-        Rung(286, 0.223, 0.028),
-        Rung(442, 0.106, 0.014),
+        Rung(35, 0.871, 0.164),
+        Rung(47, 0.789, 0.13),
+        Rung(62, 0.71, 0.1),
+        Rung(78, 0.637, 0.084),
+        Rung(98, 0.562, 0.068),
+        Rung(125, 0.478, 0.057),
         Rung(720, 0.0, 0.0),
     ),
 }
