@@ -290,8 +290,10 @@ def run_play(args: argparse.Namespace) -> None:
                     print(f"time is up: {n} games played, {len(pending)} left for a later run", flush=True)
                     break
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for child in multiprocessing.active_children():  # games still running when time ran out
+        # Waiting for a finished pool lets its manager thread end before the interpreter does (not waiting
+        # printed "Bad file descriptor" at exit); games still running when time ran out are stopped.
+        pool.shutdown(wait=not pending, cancel_futures=True)
+        for child in multiprocessing.active_children():
             child.terminate()
 
 
