@@ -165,11 +165,16 @@ class UnknownOption(ServiceError):
     template = N_("`{name}` is not an option of {game}. Its options are: {known}.")
 
 
+class NoOptions(ServiceError):
+    template = N_("{game} has no options: leave `options` empty.")
+
+
 def given_options(rules: Rules[Any, Any], text: str | None) -> dict[str, Any]:
     """The game's own options typed as ``name=value`` pairs, the one reading of every place that takes them
     (/play's and /tournament create's `options`, the Activity's form; the host's own options have fields of
     their own): BadOptionsText if the text is not such pairs, UnknownOption for a name the game has not
-    (the first, as typed). The values are checked later, with the rest of the options (`resolve`)."""
+    (the first, as typed), NoOptions for any name when the game has none. The values are checked later,
+    with the rest of the options (`resolve`)."""
     if not text or not text.strip():
         return {}
     try:
@@ -178,8 +183,10 @@ def given_options(rules: Rules[Any, Any], text: str | None) -> dict[str, Any]:
         raise BadOptionsText(problem=error.args[0]) from None
     own = {o.name for o in rules.options}
     unknown = next((name for name in given if name not in own), None)
+    if unknown is not None and not own:
+        raise NoOptions(game=rules.name)
     if unknown is not None:
-        raise UnknownOption(name=unknown, game=rules.name, known=", ".join(sorted(own)) or "none")
+        raise UnknownOption(name=unknown, game=rules.name, known=", ".join(sorted(own)))
     return given
 
 

@@ -120,6 +120,20 @@ async def test_options_that_do_not_fit_the_game(world: Any) -> None:
     assert len(take_user_errors(world)) == 6
 
 
+@pytest.mark.skipif(
+    "connect_four" not in games.GAME_IDS, reason="needs the example game (pip install -e examples/*/)"
+)
+async def test_options_for_a_game_that_has_none(world: Any) -> None:
+    """Connect Four (the example game package) has no options: the reply says so (it listed "none")."""
+    reply = await world.alice.slash(
+        world.channel, "play", game="connect_four", opponent=world.bob, options="size=7"
+    )
+    assert reply.ephemeral
+    assert "Connect Four has no options: leave `options` empty." in reply.response.content
+    assert "none" not in reply.response.content
+    take_user_errors(world)
+
+
 async def test_settings_need_manage_server(world: Any) -> None:
     refused = await world.alice.slash(world.channel, "settings", threads=True)
     assert refused.ephemeral and "Manage Server" in refused.response.content
