@@ -238,6 +238,15 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def budgeted(level: str, *, seconds: float | None = None, iterations: int | None = None) -> Player:
+    """A player of `level` ("plain" and "grave" too) at an iteration budget if given, else at `seconds`,
+    named after both ("hard@400it", "grave@1s")."""
+    if iterations is not None:
+        return Player(f"{level}@{iterations}it", level, iterations=iterations)
+    assert seconds is not None
+    return Player(f"{level}@{seconds:.3g}s", level, seconds=seconds)
+
+
 def pairings(
     seconds: float,
     iterations: int | None,
@@ -249,32 +258,20 @@ def pairings(
     """The pairings by name. The opponents' budgets follow the player's (easy at 0.2 / 3 of it, the weaker
     hard at a third, plain and GRAVE at the same) unless `opponent_seconds` or `opponent_iterations` sets
     one budget for every opponent (time odds). `level` is the level that plays as "hard"."""
-    if iterations is not None:
-        hard = Player(f"{level}@{iterations}it", level, iterations=iterations)
-        easy_iterations = max(1, round(iterations * EASY_SHARE))
-        weak_iterations = max(1, round(iterations * WEAK_HARD_SHARE))
-        easy = Player(f"easy@{easy_iterations}it", "easy", iterations=easy_iterations)
-        weak = Player(f"{level}@{weak_iterations}it", level, iterations=weak_iterations)
-        plain = Player(f"plain@{iterations}it", "plain", iterations=iterations)
-        grave = Player(f"grave@{iterations}it", "grave", iterations=iterations)
-    else:
-        hard = Player(f"{level}@{seconds:g}s", level, seconds=seconds)
-        easy = Player(f"easy@{seconds * EASY_SHARE:.3g}s", "easy", seconds=seconds * EASY_SHARE)
-        weak = Player(f"{level}@{seconds * WEAK_HARD_SHARE:.3g}s", level, seconds=seconds * WEAK_HARD_SHARE)
-        plain = Player(f"plain@{seconds:g}s", "plain", seconds=seconds)
-        grave = Player(f"grave@{seconds:g}s", "grave", seconds=seconds)
-    if opponent_iterations is not None:
-        n = opponent_iterations
-        easy = Player(f"easy@{n}it", "easy", iterations=n)
-        weak = Player(f"{level}@{n}it", level, iterations=n)
-        plain = Player(f"plain@{n}it", "plain", iterations=n)
-        grave = Player(f"grave@{n}it", "grave", iterations=n)
-    elif opponent_seconds is not None:
-        t = opponent_seconds
-        easy = Player(f"easy@{t:g}s", "easy", seconds=t)
-        weak = Player(f"{level}@{t:g}s", level, seconds=t)
-        plain = Player(f"plain@{t:g}s", "plain", seconds=t)
-        grave = Player(f"grave@{t:g}s", "grave", seconds=t)
+    hard = budgeted(level, seconds=seconds, iterations=iterations)
+
+    def opponent(name: str, share: float) -> Player:
+        """An opponent at its share of the player's budget, or at the one opponents' budget."""
+        if opponent_iterations is not None:
+            return budgeted(name, iterations=opponent_iterations)
+        if opponent_seconds is not None:
+            return budgeted(name, seconds=opponent_seconds)
+        if iterations is not None:
+            return budgeted(name, iterations=max(1, round(iterations * share)))
+        return budgeted(name, seconds=seconds * share)
+
+    easy, weak = opponent("easy", EASY_SHARE), opponent(level, WEAK_HARD_SHARE)
+    plain, grave = opponent("plain", 1.0), opponent("grave", 1.0)
     return {
         "hard-random": (hard, Player("random", None)),
         "hard-easy": (hard, easy),

@@ -53,6 +53,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere, installed or not
 
+from ai_strength import wilson  # this folder is on the path: run as a script, or by the tests
+
 import games
 from games.ai import analyse
 from games.ai.levels import (
@@ -371,17 +373,6 @@ def percentile(values: Sequence[int], q: float) -> int:
 
 
 # -------------------------------------------------------------------------------------------------- fit
-
-
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = score / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def fit_ratings(records: Sequence[dict[str, Any]], passes: int = 60, seed: int = 0) -> dict[str, float]:
