@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import example, given
@@ -58,53 +59,44 @@ def fide_colours(entrant: swiss.Entrant) -> bool:
     return abs(sum(entrant.colours)) <= 2 and not runs
 
 
-def can_keep_colours(field: dict[int, swiss.Entrant]) -> bool:
+def pairable(field: dict[int, swiss.Entrant], fits: Callable[[swiss.Entrant, swiss.Entrant], bool]) -> bool:
     """Brute force (small fields): is there a pairing without a rematch, the bye to a player without one,
-    that leaves every colour difference within 1?"""
+    where every pair `fits`?"""
+
+    def ok(rest: list[int]) -> bool:
+        if not rest:
+            return True
+        first, others = rest[0], rest[1:]
+        for other in others:
+            a, b = field[first], field[other]
+            if other not in a.opponents and fits(a, b) and ok([u for u in others if u != other]):
+                return True
+        return False
+
     ids = sorted(field)
+    if len(ids) % 2 == 0:
+        return ok(ids)
+    return any(ok([u for u in ids if u != bye]) for bye in ids if field[bye].byes == 0)
+
+
+def can_keep_colours(field: dict[int, swiss.Entrant]) -> bool:
+    """Whether a pairing leaves every colour difference within 1: no pair of two players who both strongly
+    want the same colour."""
 
     def strong(e: swiss.Entrant) -> int:
         want, strength = swiss.preference(e)
         return want if strength >= 2 else 0
 
-    def ok(rest: list[int]) -> bool:
-        if not rest:
-            return True
-        first, others = rest[0], rest[1:]
-        for other in others:
-            a, b = field[first], field[other]
-            clash = strong(a) != 0 and strong(a) == strong(b)
-            if other not in a.opponents and not clash and ok([u for u in others if u != other]):
-                return True
-        return False
-
-    if len(ids) % 2 == 0:
-        return ok(ids)
-    return any(ok([u for u in ids if u != bye]) for bye in ids if field[bye].byes == 0)
+    return pairable(field, lambda a, b: strong(a) == 0 or strong(a) != strong(b))
 
 
 def fide_keepable(field: dict[int, swiss.Entrant]) -> bool:
-    """Brute force (small fields): is there a pairing without a rematch, the bye to a player without one,
-    whose colours keep every player within FIDE's absolute colour rules (`fide_colours`)?"""
+    """Whether a pairing keeps every player within FIDE's absolute colour rules (`fide_colours`)."""
 
     def after(e: swiss.Entrant, colour: int) -> bool:
         return fide_colours(swiss.Entrant(e.id, e.rating, e.number, e.score, colours=(*e.colours, colour)))
 
-    def ok(rest: list[int]) -> bool:
-        if not rest:
-            return True
-        first, others = rest[0], rest[1:]
-        for other in others:
-            a, b = field[first], field[other]
-            colours = (after(a, 1) and after(b, -1)) or (after(a, -1) and after(b, 1))
-            if other not in a.opponents and colours and ok([u for u in others if u != other]):
-                return True
-        return False
-
-    ids = sorted(field)
-    if len(ids) % 2 == 0:
-        return ok(ids)
-    return any(ok([u for u in ids if u != bye]) for bye in ids if field[bye].byes == 0)
+    return pairable(field, lambda a, b: (after(a, 1) and after(b, -1)) or (after(a, -1) and after(b, 1)))
 
 
 @given(size=st.integers(2, 10), rounds=st.integers(1, 9), seed=st.integers(0, 2**32))
