@@ -142,10 +142,18 @@ class Examined:
     failed: str | None
 
 
-def _runner_up(stats: Sequence[MoveStats], best: Any) -> MoveStats | None:
-    """The other move with the highest value (None when the search tried no other)."""
-    others = [s for s in stats if s.move != best]
-    return max(others, key=lambda s: s.value) if others else None
+def _best_and_runner_up(report: SearchReport) -> tuple[MoveStats, MoveStats | None]:
+    """The chosen move's statistics and the other move with the highest value (None when the search tried
+    no other)."""
+    best = next(s for s in report.moves if s.move == report.move)
+    others = [s for s in report.moves if s.move != report.move]
+    return best, max(others, key=lambda s: s.value) if others else None
+
+
+def _stands_out(report: SearchReport, margin: float) -> bool:
+    """Whether the chosen move's value is at least `margin` above every other move the search tried."""
+    best, rival = _best_and_runner_up(report)
+    return rival is not None and best.value >= rival.value + margin
 
 
 def _single(rules: Rules[Any, Any], state: Any, move: Any, iterations: int, seed: int) -> float:
@@ -197,18 +205,16 @@ def examine(
         scout = _search(rules, state, budget.scout, seed + SCOUT_SEED)
         if scout is None:
             return Examined(None, "no search")
-        scout_rival = _runner_up(scout.moves, scout.move)
-        scout_best = next(s for s in scout.moves if s.move == scout.move).value
-        if scout_rival is None or scout_best < scout_rival.value + SCOUT_MARGIN:
+        if not _stands_out(scout, SCOUT_MARGIN):
             return Examined(None, "scout margin")
     first = _search(rules, state, budget.first, seed)
     if first is None:
         return Examined(None, "no search")
     best = first.move
-    rival = _runner_up(first.moves, best)
-    best_stats = next(s for s in first.moves if s.move == best)
-    if rival is None or best_stats.value < rival.value + MARGIN:
+    if not _stands_out(first, MARGIN):
         return Examined(None, "first margin")
+    best_stats, rival = _best_and_runner_up(first)
+    assert rival is not None
     solution = rules.notation(state, best)
     if solution == played:
         return Examined(None, "found in the match")
