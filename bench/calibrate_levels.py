@@ -555,32 +555,51 @@ def with_readme_table(text: str, ratings: dict[str, dict[str, int]]) -> str:
 # ---------------------------------------------------------------------------------------------- respace
 
 
-def respaced(game: str, ratings: Mapping[str, int]) -> list[Rung]:
+def respaced(game: str, ratings: Mapping[str, int], top: tuple[Rung, int] | None = None) -> list[Rung]:
     """Rungs for eight evenly spaced levels between the measured level 1 and level 8: each target rating is
     placed on the calibrated curve (the ratings of levels 1-8, rising, linear between them) and its settings
-    are interpolated there (iterations geometrically, the errors linearly). Levels 1 and 8 keep theirs."""
+    are interpolated there (iterations geometrically, the errors linearly). Levels 1 and 8 keep theirs.
+
+    With `top` (a new level 8 and its expected rating), the curve goes on past the measured level 8 to that
+    point, and the levels are spaced between level 1 and it."""
     ladder = [level_settings(level, game) for level in LEVEL_IDS]
+    points = [Rung(s.iterations or 1, s.overlook, s.noise) for s in ladder]
     curve = [float(ratings[level]) for level in LEVEL_IDS]
+    if top is not None:
+        points.append(top[0])
+        curve.append(float(max(top[1], curve[-1])))
     last = len(curve) - 1
     rungs = []
-    for k in range(last + 1):
-        target = curve[0] + k * (curve[last] - curve[0]) / last
+    for k in range(len(LEVEL_IDS)):
+        target = curve[0] + k * (curve[last] - curve[0]) / (len(LEVEL_IDS) - 1)
         i = min(max(bisect.bisect_right(curve, target) - 1, 0), last - 1)  # the segment holding the target
         span = curve[i + 1] - curve[i]
         t = min(1.0, max(0.0, (target - curve[i]) / span)) if span > 0 else 0.0
-        low, high = ladder[i], ladder[i + 1]
-        assert low.iterations is not None and high.iterations is not None
+        low, high = points[i], points[i + 1]
         iterations = round(math.exp(math.log(low.iterations) * (1 - t) + math.log(high.iterations) * t))
         overlook = round(low.overlook * (1 - t) + high.overlook * t, 3)
         rungs.append(Rung(iterations, overlook, round(low.noise * (1 - t) + high.noise * t, 3)))
     return rungs
 
 
+def parse_tops(text: str) -> dict[str, int]:
+    """`--top paintscape=12000,paint=3200`: a new level 8's iteration budget per game."""
+    tops = {}
+    for item in filter(None, text.split(",")):
+        game, _, iterations = item.partition("=")
+        tops[game.strip()] = int(iterations)
+    return tops
+
+
 def run_respace(args: argparse.Namespace) -> None:
     ratings = json.loads(Path(args.ratings).read_text())["ratings"]
+    tops = parse_tops(args.top)
     for game in args.game.split(","):
+        top = None
+        if game in tops:
+            top = (Rung(tops[game], 0.0, 0.0), ratings[game][args.top_like])
         print(f"{game!r}: (")
-        for rung in respaced(game, ratings[game]):
+        for rung in respaced(game, ratings[game], top):
             print(f"    Rung({rung.iterations}, {rung.overlook}, {rung.noise}),")
         print("),")
 
@@ -625,6 +644,16 @@ def main() -> None:
     respace = steps.add_parser("respace")
     respace.add_argument("--game", default=",".join(GAMES))
     respace.add_argument("--ratings", default=str(RATINGS), help="the calibrated ratings to even out")
+    respace.add_argument(
+        "--top",
+        default="",
+        help="a new level 8 per game, full strength at this many iterations: paintscape=12000,paint=3200",
+    )
+    respace.add_argument(
+        "--top-like",
+        default=Level.MEDIUM.value,
+        help="the old level whose measured rating the new level 8 should have (medium: 1 s at full strength)",
+    )
     args = parser.parse_args()
     run = {"play": run_play, "plan": run_plan, "think": run_think, "fit": run_fit, "respace": run_respace}
     run[args.step](args)

@@ -202,3 +202,21 @@ def test_respacing_keeps_an_evenly_spaced_ladder_and_moves_levels_towards_even_s
     assert (rungs[0].iterations, rungs[-1].iterations) == (ladder[0].iterations, ladder[-1].iterations)
     assert all(a.iterations <= b.iterations for a, b in itertools.pairwise(rungs))
     assert rungs[1].iterations > ladder[1].iterations, "level 2 moves up the flat start, towards level 3"
+
+
+def test_respacing_under_a_new_top_level_spaces_the_ladder_up_to_it() -> None:
+    """`respace --top`: a new level 8 (full strength at a bigger budget, expected at an old level's rating)
+    extends the curve past the measured level 8; level 8 becomes the new top, the levels between are spaced
+    evenly up to its rating, and the old level 8's settings land where the curve puts its rating."""
+    calibration = _calibration()
+    ladder = [level_settings(level, "race") for level in LEVEL_IDS]
+    even = {level: 1000 + 100 * n for n, level in enumerate(LEVEL_IDS)}  # old level 8 at 1700
+    top = calibration.Rung(8192, 0.0, 0.0)
+    rungs = calibration.respaced("race", even, (top, 2400))  # steps of 200: the old level 8 sits at level 4.5
+    assert rungs[0] == calibration.Rung(ladder[0].iterations, ladder[0].overlook, ladder[0].noise)
+    assert rungs[-1] == top
+    assert all(a.iterations < b.iterations for a, b in itertools.pairwise(rungs))
+    old_odd_levels = [ladder[2 * k].iterations for k in range(4)]  # the old levels 1, 3, 5, 7
+    assert [r.iterations for r in rungs[:4]] == old_odd_levels
+    assert rungs[3].iterations < ladder[7].iterations < rungs[4].iterations
+    assert calibration.parse_tops("paint=3200, tilingking=1500") == {"paint": 3200, "tilingking": 1500}
