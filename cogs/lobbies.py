@@ -31,6 +31,7 @@ from cogs.common import (
     same_server,
     service_of,
 )
+from games.ai.levels import offered_level
 from games.base import Rules
 from games.texts import Text
 
@@ -167,7 +168,8 @@ class Lobbies(ButtonCog):
             raise UserError(
                 Text("Only {host}, who opened the lobby, can add me.", host=f"<@{lobby.host_id}>")
             )
-        level = ref.arg if ref.arg in AI_LEVELS else DEFAULT_LEVEL
+        # a lobby opened before the eight levels may carry an old one: the bot joins at the nearest one
+        level = offered_level(lobby.game, ref.arg) if ref.arg in AI_LEVELS else DEFAULT_LEVEL
         lobby = await lobbies.join(lobby, bot_user_id(interaction), ai_level=level)
         await self._refresh_lobby(interaction, lobby, ref)
 

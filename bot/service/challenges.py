@@ -25,7 +25,7 @@ from bot.service.errors import (
 )
 from bot.service.matches import MAX_ID, MatchService
 from bot.service.options import MatchOptions
-from bot.service.records import AI_LEVELS, Challenge, ChallengeStatus, MatchView
+from bot.service.records import NEW_AI_LEVELS, Challenge, ChallengeStatus, MatchView
 from bot.service.shards import Shards
 from bot.service.starts import Starts
 from bot.service.store import MatchStore, StoreConflict
@@ -202,7 +202,7 @@ class Challenges:
 
         `channel_id` is where the match lives; for a thread the bot opened for it, `opened_from` is the
         channel the command was used in, which the guild's allowed-channels setting must list."""
-        if level not in AI_LEVELS:
+        if level not in NEW_AI_LEVELS:
             raise BadAiLevel(level=level)
         valid_id(user_id, "user")
         if user_id == bot_id:

@@ -26,7 +26,7 @@ from bot.service.errors import (
 )
 from bot.service.matches import MAX_ID, MatchService
 from bot.service.options import SEAT_ORDERS, MatchOptions
-from bot.service.records import AI_LEVELS, Lobby, LobbyMember, LobbyStatus, MatchView
+from bot.service.records import NEW_AI_LEVELS, Lobby, LobbyMember, LobbyStatus, MatchView
 from bot.service.starts import Starts
 from bot.service.store import LobbyChanged, MatchStore, StoreConflict
 
@@ -116,7 +116,7 @@ class Lobbies:
         lobby = await self._lobby(lobby)
         lobby_id = lobby.id
         valid_id(user_id, "user")
-        if ai_level is not None and ai_level not in AI_LEVELS:
+        if ai_level is not None and ai_level not in NEW_AI_LEVELS:
             raise BadAiLevel(level=ai_level)
         if lobby.status is not LobbyStatus.OPEN:
             raise LobbyClosed()

@@ -15,12 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Self, TypeAlias
 
-from games.ai.levels import ALL_LEVEL_IDS
+from games.ai.levels import ALL_LEVEL_IDS, LEVEL_IDS
 from games.base import Outcome, Seat, Termination
 
 AI_LEVELS: tuple[str, ...] = ALL_LEVEL_IDS
 """Every level a bot seat may hold: the eight levels "1" to "8" (the ones offered) and the old "easy",
 "medium" and "hard" of older matches and lobbies (games/ai/levels.py)."""
+NEW_AI_LEVELS: tuple[str, ...] = LEVEL_IDS
+"""The levels a new bot seat may take: the eight ("easy", "medium" and "hard" only stay in older matches)."""
 
 
 class MatchStatus(enum.StrEnum):

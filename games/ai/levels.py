@@ -288,6 +288,14 @@ def nearest_level(game_id: str, rating: int | None) -> str:
     return min(LEVEL_IDS, key=lambda level: (abs(level_rating(game_id, level) - rating), int(level)))
 
 
+def offered_level(game_id: str, level: str) -> str:
+    """The one of the eight levels that `level` stands for now: itself, or for an old level (of a lobby opened
+    before the eight) the level whose rating is nearest the old one's."""
+    if level in LEVEL_IDS:
+        return level
+    return nearest_level(game_id, level_rating(game_id, level))
+
+
 __all__ = [
     "ALL_LEVEL_IDS",
     "LEVELS",
@@ -302,5 +310,6 @@ __all__ = [
     "misjudged",
     "nearest_level",
     "nominal_rating",
+    "offered_level",
     "overlooking",
 ]

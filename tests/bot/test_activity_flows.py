@@ -195,7 +195,7 @@ async def test_a_match_started_in_the_activity_is_played_in_the_channel(
             start = place | {"instance_id": instance, "game": "paint", "options": "move_cap=40"}
             async with http.post(
                 f"{base}/api/activity/start",
-                json=start | {"opponent": "bot", "level": "easy"},
+                json=start | {"opponent": "bot", "level": "1"},
                 headers=headers,
             ) as answer:
                 started = await answer.json()

@@ -151,7 +151,7 @@ async def casual_bot_match(world: Any, channel: Any, *, rated: bool) -> None:
         "play",
         game="paintscape",
         opponent=bot_member(world),
-        level="easy",
+        level="1",
         first="challenger",
         options="balance=off",
         rated=rated,

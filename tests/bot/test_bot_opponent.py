@@ -15,7 +15,7 @@ pytestmark = pytest.mark.simcord(settle_timeout=60)
 async def test_paintscape_against_the_bot_through_balancing_and_play(world: Any) -> None:
     alice, channel = world.alice, world.channel
     result = await alice.slash(
-        channel, "play", game="paintscape", opponent=bot_member(world), level="easy", first="challenger"
+        channel, "play", game="paintscape", opponent=bot_member(world), level="1", first="challenger"
     )
     assert not result.ephemeral
     board = last_board(channel)
@@ -39,10 +39,10 @@ async def test_paintscape_against_the_bot_through_balancing_and_play(world: Any)
 async def test_the_bot_fills_a_tilingking_lobby_seat(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
     lobby = await alice.slash(
-        channel, "play", game="tilingking", players=3, opponent=bot_member(world), level="easy"
+        channel, "play", game="tilingking", players=3, opponent=bot_member(world), level="1"
     )
     message = lobby.response
-    assert "Tessera (easy)" in message.content and "Join" in button_labels(message)
+    assert "Tessera (level 1)" in message.content and "Join" in button_labels(message)
     joined = await bob.click(message, label="Join")
     assert joined.acknowledged
     started = await alice.click(channel.history()[-1], label="Start")
@@ -60,7 +60,7 @@ async def test_a_match_against_the_bot_can_live_in_its_own_thread(world: Any) ->
         "play",
         game="paint",
         opponent=bot_member(world),
-        level="easy",
+        level="1",
         first="challenger",
         thread=True,
     )

@@ -47,7 +47,7 @@ def bot_post_errors() -> float:
 
 async def start_against_bot(world: Any) -> Any:
     await world.alice.slash(
-        world.channel, "play", game="paint", opponent=bot_member(world), level="easy", first="challenger"
+        world.channel, "play", game="paint", opponent=bot_member(world), level="1", first="challenger"
     )
     return last_board(world.channel)
 
@@ -175,7 +175,7 @@ async def test_a_slow_board_still_comes_before_the_bots_board(
     time after the bot's board was drawn) is still the board above the bot's in the channel."""
     alice, channel, env = world.alice, world.channel, world.env
     await alice.slash(
-        channel, "play", game="paintscape", opponent=bot_member(world), level="easy", first="challenger"
+        channel, "play", game="paintscape", opponent=bot_member(world), level="1", first="challenger"
     )
     board = last_board(channel)
     maker = env.bot.parts.boards

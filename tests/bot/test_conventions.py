@@ -166,9 +166,7 @@ async def test_the_bots_moves_use_the_servers_theme(world: Any) -> None:
     alice, channel, env, admin = world.alice, world.channel, world.env, world.admin
     await admin.slash(channel, "settings", theme="colorblind")
     await alice.slash(channel, "prefs", theme="default")
-    await alice.slash(
-        channel, "play", game="paint", opponent=bot_member(world), level="easy", first="opponent"
-    )
+    await alice.slash(channel, "play", game="paint", opponent=bot_member(world), level="1", first="opponent")
     # The bot (White) moved first: its board is in the server's theme.
     board = last_board(channel)
     assert f"<@{alice.id}>, your turn as Black" in board.content

@@ -127,7 +127,7 @@ async def test_timing_out_against_the_bot_after_its_first_move_aborts(world: Any
         "play",
         game="paint",
         opponent=bot_member(world),
-        level="easy",
+        level="1",
         first="opponent",
         turn_timeout=10,
     )

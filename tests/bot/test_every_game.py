@@ -66,7 +66,7 @@ async def test_a_match_through_play_accept_and_move_with_its_board_image(world: 
 async def test_a_match_against_the_bot_at_easy(world: Any, game: str) -> None:
     alice, channel = world.alice, world.channel
     result = await alice.slash(
-        channel, "play", game=game, opponent=bot_member(world), level="easy", first="opponent"
+        channel, "play", game=game, opponent=bot_member(world), level="1", first="opponent"
     )
     assert not result.ephemeral
     board = last_board(channel)

@@ -347,7 +347,7 @@ async def test_a_hint_in_the_users_language(
         "play",
         game="paintscape",
         opponent=me,
-        level="easy",
+        level="1",
         first="challenger",
         options="balance=off",
         rated=False,

@@ -53,16 +53,20 @@ async def test_an_established_player_gets_the_level_nearest_their_rating(world: 
     assert shown_rating(bot.mu, bot.sigma).points == level_rating("paint", "8")
 
 
-async def test_an_explicit_level_is_played_and_an_unknown_one_refused(world: Any) -> None:
+async def test_an_explicit_level_is_played_and_an_unknown_or_old_one_refused(world: Any) -> None:
+    """A level typed in /play is one of the eight; an old name (kept in older matches only) is refused too."""
     alice, channel = world.alice, world.channel
     await alice.slash(
         channel, "play", game="paintscape", opponent=bot_member(world), level="6", first="challenger"
     )
     assert await bot_level_of_last_match(world) == "6"
     assert f"level 6 (rating {level_rating('paintscape', '6')})" in last_board(channel).content
-    refused = await world.bob.slash(channel, "play", game="paint", opponent=bot_member(world), level="9")
-    assert refused.ephemeral and "choose a level from 1 to 8" in refused.response.content
-    assert len(take_user_errors(world)) == 1
+    for typed in ("9", "hard"):
+        refused = await world.bob.slash(
+            channel, "play", game="paint", opponent=bot_member(world), level=typed
+        )
+        assert refused.ephemeral and "choose a level from 1 to 8" in refused.response.content
+    assert len(take_user_errors(world)) == 2
 
 
 async def test_the_level_autocomplete_shows_each_rating_and_marks_the_nearest(world: Any) -> None:

@@ -246,7 +246,7 @@ async def test_a_bad_option_is_refused_when_the_challenge_is_made(world: Any) ->
 async def test_no_buttons_while_the_bot_moves_and_only_done_for_a_balancer(world: Any) -> None:
     alice, channel, env = world.alice, world.channel, world.env
     await alice.slash(
-        channel, "play", game="paintscape", opponent=bot_member(world), level="easy", first="challenger"
+        channel, "play", game="paintscape", opponent=bot_member(world), level="1", first="challenger"
     )
     board = last_board(channel)
     assert button_labels(board) == ["Done swapping"], "a balancer has one way to say done"

@@ -224,7 +224,7 @@ async def test_a_match_against_the_bot_started_in_a_web_process_opens_in_order(
         {"white": "opponent"},  # the bot plays White and opens
         world.alice.id,
         bot_id=bot.user.id,
-        level="easy",
+        level="1",
         guild_id=world.guild.id,
         channel_id=world.channel.id,
     )
@@ -331,7 +331,7 @@ async def test_a_takeback_against_the_bot_in_a_web_process_is_posted_with_what_i
         {"white": "opponent"},
         world.alice.id,
         bot_id=bot.user.id,
-        level="easy",
+        level="1",
         guild_id=world.guild.id,
         channel_id=world.channel.id,
     )

@@ -32,6 +32,7 @@ from games.ai.levels import (
     level_settings,
     nearest_level,
     nominal_rating,
+    offered_level,
 )
 from games.ai.tilingking import Features
 
@@ -220,3 +221,17 @@ def test_respacing_under_a_new_top_level_spaces_the_ladder_up_to_it() -> None:
     assert [r.iterations for r in rungs[:4]] == old_odd_levels
     assert rungs[3].iterations < ladder[7].iterations < rungs[4].iterations
     assert calibration.parse_tops("paint=3200, tilingking=1500") == {"paint": 3200, "tilingking": 1500}
+
+
+@pytest.mark.parametrize("game_id", ["paintscape", "paint", "tilingking", "race"])
+def test_an_old_level_stands_for_the_one_of_the_eight_nearest_its_rating(game_id: str) -> None:
+    """A lobby opened before the eight levels seats the bot at the level nearest the old level's rating."""
+    for level in LEVEL_IDS:
+        assert offered_level(game_id, level) == level
+    for old in OLD_LEVEL_IDS:
+        new = offered_level(game_id, old)
+        assert new in LEVEL_IDS
+        gap = abs(level_rating(game_id, new) - level_rating(game_id, old))
+        assert all(
+            gap <= abs(level_rating(game_id, other) - level_rating(game_id, old)) for other in LEVEL_IDS
+        )

@@ -167,7 +167,7 @@ async def bot_match(service: Service, *, rated: bool, channel: int = CHANNEL) ->
         {"balance": False, "balancer": "challenger", "rated": rated},
         ALICE,
         bot_id=BOT,
-        level="easy",
+        level="1",
         guild_id=GUILD,
         channel_id=channel,
     )

@@ -44,13 +44,25 @@ async def test_a_player_s_rating_moves_against_the_bot_s_fixed_rating(service: S
     assert await service.ratings.level_for("race", CAROL) == nearest_level("race", points) == "1"
 
 
-async def test_an_old_level_still_plays_and_a_made_up_one_is_refused(service: Service) -> None:
-    result = await lose_to_the_bot(service, "hard", 1)
-    assert [c.user_id for c in result.rating_changes] == [CAROL]
+async def test_an_old_level_still_plays_but_a_new_match_takes_only_the_eight(service: Service) -> None:
+    """A match stored at the old level "hard" plays and rates as before; a new match or lobby seat at an old
+    level (or a made-up one) is refused with the eight to choose from."""
+    match = await service.matches.start(
+        "race", {"first": "challenger"}, [(CAROL, None), (BOT, "hard")], seed=1, rated=True,
+        turn_timeout=86400, guild_id=GUILD, channel_id=1,
+    )  # fmt: skip
+    await service.matches.play(match.id, CAROL, "1")
+    await service.matches.play(match.id, BOT, "1")
+    result = await service.matches.resign(match.id, CAROL)
+    assert isinstance(result, Finished) and [c.user_id for c in result.rating_changes] == [CAROL]
+    for level in ("hard", "easy", "9"):
+        with pytest.raises(BadAiLevel, match="from 1 to 8"):
+            await service.challenges.play_bot(
+                "race", {}, CAROL, bot_id=BOT, level=level, guild_id=GUILD, channel_id=2
+            )
+    lobby = await service.lobbies.create("race", {}, CAROL, guild_id=GUILD, channel_id=3)
     with pytest.raises(BadAiLevel, match="from 1 to 8"):
-        await service.challenges.play_bot(
-            "race", {}, CAROL, bot_id=BOT, level="9", guild_id=GUILD, channel_id=2
-        )
+        await service.lobbies.join(lobby.id, BOT, ai_level="medium")
 
 
 async def test_the_changes_players_read_leave_out_the_bot_s_pinned_rating(service: Service) -> None:

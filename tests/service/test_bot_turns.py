@@ -79,7 +79,7 @@ async def service(tmp_path: Path) -> AsyncIterator[Service]:
 async def bot_to_move(service: Service) -> MatchView:
     """A race against the bot where the bot is to move (Alice played first)."""
     match = await service.challenges.play_bot(
-        "race", {"first": "challenger"}, ALICE, bot_id=BOT, level="easy", guild_id=GUILD, channel_id=CHANNEL
+        "race", {"first": "challenger"}, ALICE, bot_id=BOT, level="1", guild_id=GUILD, channel_id=CHANNEL
     )
     return (await service.matches.play(match.id, ALICE, "1")).match
 
@@ -249,7 +249,7 @@ async def test_a_commit_that_hands_the_bot_its_turn_schedules_it_without_any_cal
     recorder = Recorder()
     bot = turns(service, runner, recorder)
     opened = await service.challenges.play_bot(
-        "race", {"first": "opponent"}, ALICE, bot_id=BOT, level="easy", guild_id=GUILD, channel_id=CHANNEL
+        "race", {"first": "opponent"}, ALICE, bot_id=BOT, level="1", guild_id=GUILD, channel_id=CHANNEL
     )
     assert bot.pending(), "the start scheduled the bot's first move"
     await finish(bot)

@@ -172,10 +172,10 @@ async def test_ai_matches(service: Service) -> None:
             "race", {}, ALICE, bot_id=BOT, level="godlike", guild_id=GUILD, channel_id=1
         )
     match = await service.challenges.play_bot(
-        "race", {"first": "opponent"}, ALICE, bot_id=BOT, level="easy", guild_id=GUILD, channel_id=1
+        "race", {"first": "opponent"}, ALICE, bot_id=BOT, level="1", guild_id=GUILD, channel_id=1
     )
     seat = match.ai_seat_to_move()
-    assert seat is not None and seat.seat == 0 and seat.player_key == "ai:easy" and match.deadline is None
+    assert seat is not None and seat.seat == 0 and seat.player_key == "ai:1" and match.deadline is None
 
 
 # ----------------------------------------------------------------------------------------------- lobbies
@@ -191,14 +191,14 @@ async def test_a_lobby_fills_and_starts_in_joining_order(service: Service) -> No
     await service.lobbies.join(lobby.id, BOB)
     with pytest.raises(AlreadyJoined):
         await service.lobbies.join(lobby.id, BOB)
-    lobby = await service.lobbies.join(lobby.id, BOT, ai_level="medium")
+    lobby = await service.lobbies.join(lobby.id, BOT, ai_level="5")
     assert [m.user_id for m in lobby.members] == [ALICE, BOB, BOT]
     with pytest.raises(LobbyFull, match="3 players"):
         await service.lobbies.join(lobby.id, CAROL)
     with pytest.raises(NotHost):
         await service.lobbies.start(lobby.id, BOB)
     match = await service.lobbies.start(lobby.id, ALICE)
-    assert [(s.user_id, s.ai_level) for s in match.seats] == [(ALICE, None), (BOB, None), (BOT, "medium")]
+    assert [(s.user_id, s.ai_level) for s in match.seats] == [(ALICE, None), (BOB, None), (BOT, "5")]
     assert (await service.lobbies.get(lobby.id)).match_id == match.id
     with pytest.raises(LobbyClosed):
         await service.lobbies.join(lobby.id, CAROL)

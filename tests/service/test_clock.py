@@ -162,7 +162,7 @@ async def test_the_bot_seat_has_no_deadline(service: Service, clock: FakeClock) 
         {"first": "challenger", "turn_timeout": 1},
         ALICE,
         bot_id=99,
-        level="easy",
+        level="1",
         guild_id=1,
         channel_id=1,
     )

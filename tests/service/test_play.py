@@ -229,7 +229,7 @@ async def test_against_the_bot_a_takeback_happens_at_once(service: Service) -> N
         {"first": "challenger"},
         ALICE,
         bot_id=BOT,
-        level="hard",
+        level="8",
         guild_id=GUILD,
         channel_id=CHANNEL,
     )

@@ -95,9 +95,10 @@ async def test_leaderboards_rank_established_people_by_shown_rating(service: Ser
     await played_out(service, CAROL, DAVE, 2, guild=GUILD + 1)
     await played_out(service, DAVE, CAROL, 2, guild=GUILD + 1)
     for _ in range(2):
-        ai = await service.challenges.play_bot(
-            "race", {"first": "challenger"}, CAROL, bot_id=BOT, level="hard", guild_id=GUILD, channel_id=3
-        )
+        ai = await service.matches.start(  # an older match, at the old level "hard"
+            "race", {"first": "challenger"}, [(CAROL, None), (BOT, "hard")], seed=1, rated=True,
+            turn_timeout=86400, guild_id=GUILD, channel_id=3,
+        )  # fmt: skip
         await service.matches.play(ai.id, CAROL, "1")
         await service.matches.play(ai.id, BOT, "1")
         result = await service.matches.resign(ai.id, CAROL)

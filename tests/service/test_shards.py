@@ -108,7 +108,7 @@ async def test_each_of_the_bots_turns_is_searched_once_by_the_owning_process(
             {"first": "challenger"},
             ALICE,
             bot_id=BOT,
-            level="easy",
+            level="1",
             guild_id=guild,
             channel_id=channel,
         )
@@ -201,7 +201,7 @@ async def test_a_notification_from_another_process_wakes_the_clock_and_the_bot(
         # "Another process" (the writer) starts a match with a deadline and a match where the bot is to move.
         match = await start_match(writer, options={"turn_timeout": 1})
         bot_match = await writer.challenges.play_bot(
-            "race", {"first": "challenger"}, ALICE, bot_id=BOT, level="easy", guild_id=5, channel_id=300
+            "race", {"first": "challenger"}, ALICE, bot_id=BOT, level="1", guild_id=5, channel_id=300
         )
         await writer.matches.play(bot_match.id, ALICE, "1")
         clock.advance(61)
