@@ -57,6 +57,7 @@ from ai_strength import wilson  # this folder is on the path: run as a script, o
 
 import games
 from games.ai import analyse
+from games.ai.knowledge import Knowledge, knowledge_for
 from games.ai.levels import (
     CAP_SECONDS,
     LEVEL_IDS,
@@ -127,6 +128,9 @@ def code_version(game: str) -> str:
         source = getattr(module, "__file__", None)
         if source:
             digest.update(Path(source).read_bytes())
+            for data in getattr(module, "DATA_FILES", ()):  # what the knowledge plays by (an opening book)
+                path = Path(source).parent / data
+                digest.update(path.read_bytes() if path.exists() else b"")
     return digest.hexdigest()[:12]
 
 
@@ -420,7 +424,14 @@ def settings_text(game: str, level: str) -> str:
         weak = ", weak knowledge" if s.weak else ""
         loose = f", temperature {s.temperature:g}" if s.temperature else ""
         return f"{s.seconds:g} s{weak}{loose}"
-    return f"{s.iterations} it, overlook {s.overlook:.0%}, noise {s.noise:g}"
+    book = ", opening book" if s.book and has_book(game) else ""
+    return f"{s.iterations} it, overlook {s.overlook:.0%}, noise {s.noise:g}{book}"
+
+
+@functools.cache
+def has_book(game: str) -> bool:
+    """Whether the game's knowledge has an opening book (a level that plays it is another player)."""
+    return type(knowledge_for(game)).book_move is not Knowledge.book_move
 
 
 def table(

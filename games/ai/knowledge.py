@@ -101,6 +101,11 @@ class Knowledge:
         It must respect the same budget: `iterations` (deterministic) or `seconds`."""
         return None
 
+    def book_move(self, rules: Rules[Any, Any], state: Any) -> Any | None:
+        """The move the game's opening book holds for this position (searched far deeper ahead of time than
+        any level can at the table), or None: no book, or a position outside it. Only the top level asks."""
+        return None
+
     def move_key(self, state: Any, move: Any) -> int:
         """The move's AMAF key: a small bit index shared by "the same move" in different positions, or -1."""
         return -1

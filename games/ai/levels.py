@@ -12,6 +12,10 @@ considers is one the knowledge finds sensible; the weak levels err the way peopl
 - misjudgement: the final choice adds gaussian noise (`noise`, on the [0, 1] reward scale) to the value of
   each well-searched root move, so a level sometimes prefers a slightly worse move.
 
+The top level (level 8) errs in none of these ways, searches for about a second of one core of the 2-core
+development machine, and plays the game's opening book where there is one (Paint's: positions searched far
+deeper ahead of time, bench/paint_book.py).
+
 Levels are stored by their ids ("1" to "8"; "easy", "medium" and "hard" for old matches), so an old match
 in progress goes on at its old strength. The bot's rating per level and game comes from the calibration by
 self-play (bench/calibrate_levels.py), kept in `level_ratings.json` next to this module; a game without a
@@ -56,6 +60,8 @@ class LevelSettings:
     """The share of the legal moves the level does not see at the root (a winning move included)."""
     noise: float = 0.0
     """The standard deviation of the misjudgement added to each root move's value at the final choice."""
+    book: bool = False
+    """Whether the level plays the game's opening book where it has one (the top level only)."""
 
 
 LEVELS: dict[Level, LevelSettings] = {
@@ -168,6 +174,7 @@ def level_settings(level: str, game_id: str = "") -> LevelSettings:
         iterations=rung.iterations,
         overlook=rung.overlook,
         noise=rung.noise,
+        book=level == LEVEL_IDS[-1],
     )
 
 

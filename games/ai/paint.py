@@ -9,19 +9,35 @@ The weak (easy) version plays random short playouts in random order.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
-from games.base import Rules
-from games.paint import PATH, SIZE, WHITE, PaintState, disc_moves, lead_counters, paint_move
+from games.base import MoveError, Rules
+from games.paint import (
+    DEFAULT_SETTINGS,
+    PATH,
+    SIZE,
+    WHITE,
+    PaintState,
+    disc_moves,
+    lead_counters,
+    paint_move,
+)
 
 PLAYOUT_PLIES = 12  # 12 beat 24 in 6 of 8 games at equal time; 6 and 12 were even
 GREEDY_CHANCE = 0.6
 TILE_SCALE = 5.0  # tiles of difference worth one unit of the logistic evaluation
 LEAD_WEIGHT = 4.0  # a lead count at the winning mark is worth this many units
+BOOK_FILE = "paint_book.json"
+"""The opening book (next to this module), written by bench/paint_book.py."""
+DATA_FILES = (BOOK_FILE,)
+"""The data this knowledge plays by besides its code (a calibration's record of the AI version covers it)."""
 
 
 def white_value(
@@ -33,6 +49,26 @@ def white_value(
         progress = LEAD_WEIGHT * min(1.0, lead_count / lead_turns)
         x += progress if leader == WHITE else -progress
     return 1.0 / (1.0 + math.exp(-x))
+
+
+def book_key(state: PaintState) -> str:
+    """A position's key in the opening book: everything the rules look at (the settings apart: the book holds
+    positions of the standard settings only)."""
+    fields = (state.light, state.dark, state.white_discs, state.black_discs, state.spheres)
+    counts = (state.to_move, -1 if state.leader is None else state.leader, state.lead_count)
+    return "/".join(
+        [f"{bits:x}" for bits in fields] + [str(n) for n in (*counts, state.no_lead_count, state.ply)]
+    )
+
+
+@cache
+def opening_book() -> dict[str, str]:
+    """The opening book shipped in the package: position key -> the move in notation."""
+    try:
+        text = resources.files("games.ai").joinpath(BOOK_FILE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    return {entry["key"]: entry["move"] for entry in json.loads(text)["positions"]}
 
 
 def gain(own: int, opponent: int, move: tuple[int, int]) -> int:
@@ -130,6 +166,19 @@ class PaintKnowledge(Knowledge):
         rng.shuffle(shuffled)
         return sorted(shuffled, key=lambda move: -gain(own, opponent, move))
 
+    def book_move(self, rules: Rules[Any, Any], state: Any) -> Any | None:
+        """The book's move for a position of the standard settings (bench/paint_book.py searched each one
+        with many times the top level's budget), if the book holds the position and the move is legal."""
+        if self.weak or state.settings != DEFAULT_SETTINGS:
+            return None
+        notation = opening_book().get(book_key(state))
+        if notation is None:
+            return None
+        try:
+            return rules.parse(state, notation)  # a legal move, or MoveError
+        except MoveError:
+            return None
+
     def evaluate(self, rules: Rules[Any, Any], state: Any, seats: int) -> Rewards:
         white = white_value(
             state.light.bit_count(), state.dark.bit_count(), state.leader, state.lead_count, state.lead_turns
@@ -141,7 +190,7 @@ class PaintKnowledge(Knowledge):
         return [white, 1.0 - white]
 
 
-__all__ = ["PaintKnowledge", "gain", "policy_playout", "white_value"]
+__all__ = ["PaintKnowledge", "book_key", "gain", "opening_book", "policy_playout", "white_value"]
 
 
 KNOWLEDGE = PaintKnowledge

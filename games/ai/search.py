@@ -44,7 +44,8 @@ class SearchReport:
     seconds: float
     moves: tuple[MoveStats, ...]
     reason: str
-    """Why this move: forced, only move, winning move, special (the game's own procedure) or search."""
+    """Why this move: forced, only move, winning move, book (the game's opening book), special (the game's own
+    procedure) or search."""
 
 
 class _Node:
@@ -268,6 +269,10 @@ def analyse(
         for move in moves:
             if _wins_outright(rules, rules.apply(state, move), mover):
                 return SearchReport(move, 0, 0.0, (), "winning move")
+    if settings.book:
+        booked = knowledge.book_move(rules, state)
+        if booked is not None:
+            return SearchReport(booked, 0, 0.0, (), "book")
     if seconds is None and iterations is None:
         seconds, iterations = settings.seconds, settings.iterations
     special = knowledge.special_move(rules, state, moves, rng, iterations, seconds)
