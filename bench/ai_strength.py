@@ -109,14 +109,15 @@ class Player:
     def move(self, rules: Any, state: Any, rng: random.Random) -> Any:
         return self.think(rules, state, rng)[0]
 
-    def think(self, rules: Any, state: Any, rng: random.Random) -> tuple[Any, int, float]:
-        """The move, with the search's iterations and seconds (0 for a move found without searching)."""
+    def think(self, rules: Any, state: Any, rng: random.Random) -> tuple[Any, int, float, bool]:
+        """The move, with the search's iterations and seconds (0 for a move found without searching), and
+        whether it came from the game's opening book."""
         if self.level is None:
             forced = rules.forced_move(state)
             if forced is not None:
-                return forced, 0, 0.0
+                return forced, 0, 0.0, False
             moves = list(rules.legal_moves(state))
-            return moves[rng.randrange(len(moves))], 0, 0.0
+            return moves[rng.randrange(len(moves))], 0, 0.0, False
         seed = rng.randrange(1 << 30)
         if self.level == "grave":
             ref, bias = self.grave
@@ -130,18 +131,21 @@ class Player:
                 rules, state, level=level, seconds=self.seconds, iterations=self.iterations, seed=seed,
                 knowledge=knowledge,
             )  # fmt: skip
-        return report.move, report.iterations, report.seconds
+        return report.move, report.iterations, report.seconds, report.reason == "book"
 
 
 @dataclass
 class Thinking:
-    """What one seat's searches added up to over a game: searched moves, iterations and seconds."""
+    """What one seat's searches added up to over a game: searched moves, iterations and seconds, and the
+    moves it played from the opening book."""
 
     moves: int = 0
     iterations: int = 0
     seconds: float = 0.0
+    book: int = 0
 
-    def add(self, iterations: int, seconds: float) -> None:
+    def add(self, iterations: int, seconds: float, booked: bool = False) -> None:
+        self.book += booked
         if iterations:
             self.moves += 1
             self.iterations += iterations
@@ -166,9 +170,9 @@ def play_game(
         seat = rules.to_move(state)
         if seat is None:
             return rules.outcome(state)
-        move, iterations, seconds = seating[seat].think(rules, state, rng)
+        move, iterations, seconds, booked = seating[seat].think(rules, state, rng)
         if thinking is not None:
-            thinking[seat].add(iterations, seconds)
+            thinking[seat].add(iterations, seconds, booked)
         state = rules.apply(state, move)
     return rules.outcome(state)
 
@@ -218,6 +222,7 @@ def game_result(match: Match) -> GameResult:
             others.moves += t.moves
             others.iterations += t.iterations
             others.seconds += t.seconds
+            others.book += t.book
     if outcome is None or outcome.is_draw:
         score = 1.0 / seats if seats > 2 else 0.5
     elif seat_of_first in outcome.winners:
@@ -376,6 +381,7 @@ def total(parts: Iterable[Thinking]) -> Thinking:
         out.moves += t.moves
         out.iterations += t.iterations
         out.seconds += t.seconds
+        out.book += t.book
     return out
 
 
@@ -385,8 +391,14 @@ def progress(match: Match, future: Future[GameResult]) -> None:
         return
     result = future.result()
     label = match.game_id if match.seats == 2 else f"{match.game_id}:{match.seats}"
-    print(f"  {label} {match.first.label} vs {match.second.label} game {match.k}: {result.score:g} "
-          f"({result.seconds:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
+    book = (
+        f", book moves {result.first.book} / {result.second.book}"
+        if result.first.book + result.second.book
+        else ""
+    )
+    first = f"{match.first.label} (seat {match.k % match.seats})"
+    print(f"  {label} {first} vs {match.second.label} game {match.k}: {result.score:g} "
+          f"({result.seconds:.0f} s{book})", file=sys.stderr, flush=True)  # fmt: skip
 
 
 def run(jobs: int, schedule: Iterable[Sequence[Match]]) -> list[Tally]:

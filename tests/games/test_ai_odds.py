@@ -43,11 +43,12 @@ def test_four_seats_rotate_the_measured_player(bench: Any, monkeypatch: pytest.M
     seen: list[tuple[int, str, int]] = []
 
     class Recorder(bench.Player):  # type: ignore[misc]
-        def think(self, rules: Any, state: Any, rng: random.Random) -> tuple[Any, int, float]:
+        def think(self, rules: Any, state: Any, rng: random.Random) -> tuple[Any, int, float, bool]:
             seat = rules.to_move(state)
             seen.append((current[0], self.label, seat))
             move = next(m for m in rules.legal_moves(state) if m.action == "place")
-            return move, 10 if self.label == "us" else 3, 0.01
+            booked = self.label == "us" and state.ply < 4  # "us" plays its first move from a book
+            return move, 10 if self.label == "us" else 3, 0.01, booked
 
     current = [0]
     us, them = Recorder("us", "x"), Recorder("them", "x")
@@ -61,6 +62,7 @@ def test_four_seats_rotate_the_measured_player(bench: Any, monkeypatch: pytest.M
         assert result.first.iterations == 10 * result.first.moves
         assert result.second.iterations == 3 * result.second.moves
         assert result.first.moves + result.second.moves == 12
+        assert (result.first.book, result.second.book) == (1, 0)
         assert 0.0 <= result.score <= 1.0
 
 
