@@ -69,3 +69,21 @@ def test_a_book_move_that_is_not_legal_there_is_ignored(monkeypatch: pytest.Monk
     black_move = RULES.notation(after, next(iter(RULES.legal_moves(after))))  # a Black move: not White's
     monkeypatch.setattr(paint_ai, "opening_book", lambda: {book_key(start): black_move})
     assert analyse(RULES, start, level=LEVEL_IDS[-1], iterations=60, seed=1).reason == "search"
+
+
+def test_every_entry_of_the_shipped_book_is_reached_by_its_line_and_legal() -> None:
+    book = shipped_book()
+    positions = book["positions"]
+    assert len(positions) >= 20
+    sides = set()
+    for entry in positions:
+        state = RULES.new(2, {}, 0)
+        for notation in filter(None, entry["line"].split(" ")):
+            state = RULES.apply(state, RULES.parse(state, notation))
+        assert book_key(state) == entry["key"]
+        assert RULES.parse(state, entry["move"]) in RULES.legal_moves(state)
+        assert entry["side"] == ("White", "Black")[state.to_move]
+        sides.add(entry["side"])
+    assert sides == {"White", "Black"}, "the book serves both sides"
+    assert len({entry["key"] for entry in positions}) == len(positions)
+    assert paint_ai.opening_book() == {entry["key"]: entry["move"] for entry in positions}
