@@ -107,12 +107,12 @@ LADDERS: Mapping[str, tuple[Rung, ...]] = {
     # best of a random tenth of them is still a fair move: its beginners overlook more.
     "paintscape": (
         Rung(60, 0.85, 0.35),
-        Rung(123, 0.579, 0.196),
-        Rung(215, 0.376, 0.111),
-        Rung(350, 0.262, 0.077),
-        Rung(600, 0.17, 0.051),
-        Rung(925, 0.109, 0.035),
-        Rung(2034, 0.035, 0.011),
+        Rung(103, 0.647, 0.235),
+        Rung(187, 0.426, 0.132),
+        Rung(309, 0.291, 0.086),
+        Rung(485, 0.206, 0.061),
+        Rung(787, 0.132, 0.041),
+        Rung(1379, 0.071, 0.023),
         Rung(12000, 0.0, 0.0),
     ),
     "paint": (
@@ -127,12 +127,12 @@ LADDERS: Mapping[str, tuple[Rung, ...]] = {
     ),
     "tilingking": (
         Rung(16, 0.97, 0.35),
-        Rung(37, 0.855, 0.157),
-        Rung(45, 0.802, 0.136),
-        Rung(60, 0.72, 0.104),
-        Rung(283, 0.255, 0.03),
-        Rung(768, 0.0, 0.0),
-        Rung(1074, 0.0, 0.0),
+        Rung(40, 0.831, 0.147),
+        Rung(55, 0.745, 0.114),
+        Rung(99, 0.571, 0.08),
+        Rung(207, 0.348, 0.045),
+        Rung(388, 0.174, 0.02),
+        Rung(669, 0.035, 0.004),
         Rung(1500, 0.0, 0.0),
     ),
 }
