@@ -6,13 +6,14 @@ Steps:
          --games times, then the old levels against the new ones nearest them (`OLD_PAIRS`) --easy-games,
          --medium-games and --hard-games times (they think 0.2 s, 1 s and 3 s a move, far more than the
          low levels). Game k of a pair starts from the seeded start k // 2 with the seats swapped on odd k,
-         so every start is played from both sides; each level plays at its own budget (iterations, capped
-         in time), exactly as the bot does. Results go to a JSON lines file, a game a line, written as each
-         game ends; a rerun skips the games already there (played with the same level settings and the same
-         AI code), so a cut-off run resumes. The eight levels' pairs come first, then easy's, medium's and
-         hard's, each phase round by round, so a run stopped by --core-minutes loses the anchors first and
-         leaves the pairs of a phase with about as many games. Standard library (and the game code) only:
-         the step for a big machine.
+         so every start is played from both sides; each of the eight levels searches its whole iteration
+         budget (the bot's wall-clock cap, for a busy machine, is left out, so that a loaded machine measures
+         the levels the bot plays; the old levels think for their time). Results go to a JSON lines file,
+         a game a line, written as each game ends; a rerun skips the games already there (played with the
+         same level settings and the same AI code), so a cut-off run resumes. The eight levels' pairs come
+         first, then easy's, medium's and hard's, each phase round by round, so a run stopped by
+         --core-minutes loses the anchors first and leaves the pairs of a phase with about as many games.
+         Standard library (and the game code) only: the step for a big machine.
   plan   The schedule and its estimated cost (from `COST`, measured here).
   think  Thinking time per move of every level on this machine: --games self-play games per level and
          game, the wall-clock and CPU time of each move (a level must stay under 3 s at p99).
@@ -176,7 +177,10 @@ def game_cost(job: Job) -> float:
 
 def play(job: Job) -> dict[str, Any]:
     """Play one game; its result as a JSON-able record (score of `a`: 1, 0.5 or 0; each move's thinking
-    time by level, CPU and wall clock, in milliseconds)."""
+    time by level, CPU and wall clock, in milliseconds). Each of the eight levels searches its whole
+    iteration budget, without the wall-clock cap the bot adds for a busy machine: a calibration on a loaded
+    machine would otherwise measure weaker levels than a quiet bot plays (the old levels think for their
+    time, as they always did)."""
     rules = games.get(job.game)
     seat_a = job.k % 2
     levels = [job.b, job.b]
@@ -193,7 +197,8 @@ def play(job: Job) -> dict[str, Any]:
             break
         level = levels[seat]
         t0, c0 = time.perf_counter(), time.process_time()
-        move = analyse(rules, state, level=level, seed=rng.randrange(1 << 30)).move
+        budget = level_settings(level, job.game).iterations  # None for the old, time-based levels
+        move = analyse(rules, state, level=level, iterations=budget, seed=rng.randrange(1 << 30)).move
         cpu[level].append(round((time.process_time() - c0) * 1000))
         wall[level].append(round((time.perf_counter() - t0) * 1000))
         state = rules.apply(state, move)
@@ -434,37 +439,37 @@ def has_book(game: str) -> bool:
     return type(knowledge_for(game)).book_move is not Knowledge.book_move
 
 
-def table(
-    game: str, records: Sequence[dict[str, Any]], ratings: dict[str, int], think: dict[str, Any], source: str
-) -> str:
+def table(game: str, records: Sequence[dict[str, Any]], ratings: dict[str, int], source: str) -> str:
     """The Markdown page of one game's calibration."""
     per_pair: dict[tuple[str, str], list[float]] = defaultdict(list)
     cpu: dict[str, list[int]] = defaultdict(list)
+    wall: dict[str, list[int]] = defaultdict(list)
     for r in records:
         per_pair[r["a"], r["b"]].append(r["score_a"])
         for level, times in r["cpu_ms"].items():
             cpu[level].extend(times)
-    here = think.get(game, {})
-    levels = [lv for lv in LEVEL_IDS + OLD_LEVEL_IDS if lv in ratings or lv in here]
+        for level, times in r["wall_ms"].items():
+            wall[level].extend(times)
+    levels = [lv for lv in LEVEL_IDS + OLD_LEVEL_IDS if lv in ratings]
     lines = [
         f"# Levels of {game}: calibration",
         "",
         "Written by `python bench/calibrate_levels.py fit` from the games in "
         f"`{source}` ({len(records)} games of {game}). Shown ratings on the players' "
         f"scale (bot/service/ratings.py), fitted with openskill's Plackett-Luce model and anchored at level "
-        f"2 = {NOMINAL_ANCHOR} (what a new player shows). Think time: CPU seconds per move in the "
-        f"calibration games (mean / p99) and, where measured by `think` on the 2-core development machine, "
-        f"the wall-clock p99 there (the cap is {CAP_SECONDS:g} s).",
+        f"2 = {NOMINAL_ANCHOR} (what a new player shows). Think time per move in the calibration games: "
+        f"CPU seconds (mean / p99) and wall-clock seconds (p99 / max; the cap is {CAP_SECONDS:g} s), on "
+        f"the machine and under the load those games had.",
         "",
-        "| level | settings | shown rating | think CPU mean / p99 | wall p99 (2-core box) |",
+        "| level | settings | shown rating | think CPU mean / p99 | wall p99 / max |",
         "|---|---|---:|---|---:|",
     ]
     for level in levels:
         times = cpu.get(level, [])
         mean = sum(times) / max(1, len(times)) / 1000
         p99 = percentile(times, 0.99) / 1000
-        wall = here.get(level, {}).get("wall_p99_s")
-        wall_text = f"{wall:.2f} s" if wall is not None else "-"
+        walls = wall.get(level, [])
+        wall_text = f"{percentile(walls, 0.99) / 1000:.2f} / {max(walls) / 1000:.2f} s" if walls else "-"
         think_text = f"{mean:.3f} / {p99:.3f} s" if times else "-"
         rating = str(ratings[level]) if level in ratings else "not measured yet"
         lines.append(f"| {level} | {settings_text(game, level)} | {rating} | {think_text} | {wall_text} |")
@@ -505,7 +510,6 @@ def run_fit(args: argparse.Namespace) -> None:
     records = current(found_all)
     if len(records) < len(found_all):
         print(f"{len(found_all) - len(records)} games left out: played with other settings than today's")
-    think = json.loads(THINK.read_text(encoding="utf-8")) if THINK.exists() else {}
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by_game[r["game"]].append(r)
@@ -513,7 +517,7 @@ def run_fit(args: argparse.Namespace) -> None:
     out = json.loads(ratings_path.read_text(encoding="utf-8")) if ratings_path.exists() else {"ratings": {}}
     for game, found in sorted(by_game.items()):
         ratings = shown(fit_ratings(found))
-        page = table(game, found, ratings, think, ", ".join(_relative(p) for p in args.results.split(",")))
+        page = table(game, found, ratings, ", ".join(_relative(p) for p in args.results.split(",")))
         (pages / f"levels_{game}.md").write_text(page, encoding="utf-8")
         print(page)
         out["ratings"][game] = {level: ratings[level] for level in sorted(ratings, key=_order)}
@@ -521,10 +525,11 @@ def run_fit(args: argparse.Namespace) -> None:
     if args.write_ratings:
         ratings_path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
         calibrated.cache_clear()  # the table reads the file just written
-        readme = ROOT / "README.md"
-        readme.write_text(
-            with_readme_table(readme.read_text(encoding="utf-8"), out["ratings"]), encoding="utf-8"
-        )
+        if ratings_path.resolve() == RATINGS:  # the README shows the ratings the bot loads, no others
+            readme = ROOT / "README.md"
+            readme.write_text(
+                with_readme_table(readme.read_text(encoding="utf-8"), out["ratings"]), encoding="utf-8"
+            )
 
 
 README_START, README_END = (

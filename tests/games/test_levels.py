@@ -235,3 +235,20 @@ def test_an_old_level_stands_for_the_one_of_the_eight_nearest_its_rating(game_id
         assert all(
             gap <= abs(level_rating(game_id, other) - level_rating(game_id, old)) for other in LEVEL_IDS
         )
+
+
+def test_a_calibration_game_plays_each_level_s_whole_budget_however_slow_the_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`calibrate_levels.py play` leaves out the bot's wall-clock cap: with a cap so small that every capped
+    search stops at once (as on a very busy machine), a calibration game is the same game, move for move."""
+    calibration = _calibration()
+    job = calibration.Job("paintscape", "3", "4", 1)
+    quiet = calibration.play(job)
+    monkeypatch.setattr("games.ai.levels.CAP_SECONDS", 1e-9)
+    assert level_settings("4", "paintscape").seconds == 1e-9, "the bot's own searches are capped now"
+    busy = calibration.play(job)
+    assert (busy["score_a"], busy["plies"]) == (quiet["score_a"], quiet["plies"])
+    assert {level: len(moves) for level, moves in busy["cpu_ms"].items()} == {
+        level: len(moves) for level, moves in quiet["cpu_ms"].items()
+    }
