@@ -354,6 +354,7 @@ def run_think(args: argparse.Namespace) -> None:
                 "wall_p99_s": percentile(t["wall_ms"], 0.99) / 1000,
                 "wall_max_s": max(t["wall_ms"], default=0) / 1000,
                 "cpu_p99_s": percentile(t["cpu_ms"], 0.99) / 1000,
+                "settings": settings_text(game, level),
             }
             for level, t in by_level.items()
         }
@@ -369,7 +370,10 @@ def run_think(args: argparse.Namespace) -> None:
         old = json.loads(Path(args.out).read_text(encoding="utf-8")) if Path(args.out).exists() else {}
         for game, by_level in summary.items():
             old.setdefault(game, {}).update(by_level)
-        old["_machine"] = f"{os.cpu_count()} cores; levels self-play, {args.games} games per level and game"
+        old["_machine"] = (
+            f"{args.machine or f'{os.cpu_count()} cores'}; self-play, {args.games} games per level and game, "
+            f"{args.jobs} at a time, each level's whole budget"
+        )
         Path(args.out).write_text(json.dumps(old, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
@@ -439,17 +443,17 @@ def has_book(game: str) -> bool:
     return type(knowledge_for(game)).book_move is not Knowledge.book_move
 
 
-def table(game: str, records: Sequence[dict[str, Any]], ratings: dict[str, int], source: str) -> str:
+def table(
+    game: str, records: Sequence[dict[str, Any]], ratings: dict[str, int], think: dict[str, Any], source: str
+) -> str:
     """The Markdown page of one game's calibration."""
     per_pair: dict[tuple[str, str], list[float]] = defaultdict(list)
     cpu: dict[str, list[int]] = defaultdict(list)
-    wall: dict[str, list[int]] = defaultdict(list)
     for r in records:
         per_pair[r["a"], r["b"]].append(r["score_a"])
         for level, times in r["cpu_ms"].items():
             cpu[level].extend(times)
-        for level, times in r["wall_ms"].items():
-            wall[level].extend(times)
+    here = think.get(game, {})
     levels = [lv for lv in LEVEL_IDS + OLD_LEVEL_IDS if lv in ratings]
     lines = [
         f"# Levels of {game}: calibration",
@@ -457,19 +461,21 @@ def table(game: str, records: Sequence[dict[str, Any]], ratings: dict[str, int],
         "Written by `python bench/calibrate_levels.py fit` from the games in "
         f"`{source}` ({len(records)} games of {game}). Shown ratings on the players' "
         f"scale (bot/service/ratings.py), fitted with openskill's Plackett-Luce model and anchored at level "
-        f"2 = {NOMINAL_ANCHOR} (what a new player shows). Think time per move in the calibration games: "
-        f"CPU seconds (mean / p99) and wall-clock seconds (p99 / max; the cap is {CAP_SECONDS:g} s), on "
-        f"the machine and under the load those games had.",
+        f"2 = {NOMINAL_ANCHOR} (what a new player shows). Think time per move: CPU seconds in the "
+        f"calibration games (mean / p99), and the wall-clock p99 / max that `think` measured with these "
+        f"settings ({think.get('_machine', 'not measured')}; the bot caps a move at {CAP_SECONDS:g} s).",
         "",
-        "| level | settings | shown rating | think CPU mean / p99 | wall p99 / max |",
+        "| level | settings | shown rating | think CPU mean / p99 | wall p99 / max (`think`) |",
         "|---|---|---:|---|---:|",
     ]
     for level in levels:
         times = cpu.get(level, [])
         mean = sum(times) / max(1, len(times)) / 1000
         p99 = percentile(times, 0.99) / 1000
-        walls = wall.get(level, [])
-        wall_text = f"{percentile(walls, 0.99) / 1000:.2f} / {max(walls) / 1000:.2f} s" if walls else "-"
+        measured = here.get(level, {})
+        wall_text = "-"
+        if measured.get("settings") == settings_text(game, level):  # else measured for other settings
+            wall_text = f"{measured['wall_p99_s']:.2f} / {measured['wall_max_s']:.2f} s"
         think_text = f"{mean:.3f} / {p99:.3f} s" if times else "-"
         rating = str(ratings[level]) if level in ratings else "not measured yet"
         lines.append(f"| {level} | {settings_text(game, level)} | {rating} | {think_text} | {wall_text} |")
@@ -513,11 +519,12 @@ def run_fit(args: argparse.Namespace) -> None:
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by_game[r["game"]].append(r)
+    think = json.loads(THINK.read_text(encoding="utf-8")) if THINK.exists() else {}
     ratings_path, pages = Path(args.ratings), Path(args.pages)
     out = json.loads(ratings_path.read_text(encoding="utf-8")) if ratings_path.exists() else {"ratings": {}}
     for game, found in sorted(by_game.items()):
         ratings = shown(fit_ratings(found))
-        page = table(game, found, ratings, ", ".join(_relative(p) for p in args.results.split(",")))
+        page = table(game, found, ratings, think, ", ".join(_relative(p) for p in args.results.split(",")))
         (pages / f"levels_{game}.md").write_text(page, encoding="utf-8")
         print(page)
         out["ratings"][game] = {level: ratings[level] for level in sorted(ratings, key=_order)}
@@ -652,6 +659,7 @@ def main() -> None:
     think.add_argument("--games", type=int, default=2, help="self-play games per level and game")
     think.add_argument("--jobs", type=int, default=1)
     think.add_argument("--out", default=str(THINK), help="where to keep the summary ('' for nowhere)")
+    think.add_argument("--machine", default="", help="the machine, in words, for the summary")
     fit = steps.add_parser("fit")
     fit.add_argument("--results", default=str(RESULTS), help="comma-separated results files")
     fit.add_argument("--no-ratings", dest="write_ratings", action="store_false", help="tables only")
