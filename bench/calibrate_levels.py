@@ -24,7 +24,7 @@ Steps:
          games/ai/level_ratings.json. Needs openskill (the development machine).
 
     python bench/calibrate_levels.py plan                                   # the schedule and its cost
-    python bench/calibrate_levels.py play --jobs 16 --core-minutes 58       # the big run (16 cores, ~4 min)
+    python bench/calibrate_levels.py play --jobs 16 --medium-games 6        # the big run (16 cores, ~12 min)
     python bench/calibrate_levels.py think --games 2 --jobs 1               # thinking times here
     python bench/calibrate_levels.py fit                                    # tables and ratings
     python bench/calibrate_levels.py play --games 4 --game paint --pairs 1-2,2-3 --jobs 2 --out /tmp/r.jsonl
