@@ -35,6 +35,15 @@ async def start_match(
     return await service.challenges.accept(challenge.id, opponent)
 
 
+async def start_old_bot_match(service: Service, user: int, channel: int, level: str = "hard") -> MatchView:
+    """A rated match against the bot at an old level (easy, medium, hard), as older matches stored it: new
+    matches take only the eight levels, so it goes straight to the store's start."""
+    return await service.matches.start(
+        "race", {"first": "challenger"}, [(user, None), (BOT, level)], seed=1, rated=True,
+        turn_timeout=86400, guild_id=GUILD, channel_id=channel,
+    )  # fmt: skip
+
+
 async def snapshot_matches_replay(service: Service, match_id: int) -> bool:
     """Whether the stored snapshot equals the replay of the stored move log."""
     from bot.service.checkdb import check_match

@@ -10,7 +10,7 @@ from bot.service.errors import BadAiLevel
 from bot.service.ratings import after_match, bot_rating, shown_rating
 from bot.service.records import Finished
 from games.ai.levels import level_rating, nearest_level
-from tests.service.helpers import BOT, CAROL, GUILD
+from tests.service.helpers import BOT, CAROL, GUILD, start_old_bot_match
 
 
 async def lose_to_the_bot(service: Service, level: str, channel: int) -> Finished:
@@ -47,10 +47,7 @@ async def test_a_player_s_rating_moves_against_the_bot_s_fixed_rating(service: S
 async def test_an_old_level_still_plays_but_a_new_match_takes_only_the_eight(service: Service) -> None:
     """A match stored at the old level "hard" plays and rates as before; a new match or lobby seat at an old
     level (or a made-up one) is refused with the eight to choose from."""
-    match = await service.matches.start(
-        "race", {"first": "challenger"}, [(CAROL, None), (BOT, "hard")], seed=1, rated=True,
-        turn_timeout=86400, guild_id=GUILD, channel_id=1,
-    )  # fmt: skip
+    match = await start_old_bot_match(service, CAROL, channel=1)
     await service.matches.play(match.id, CAROL, "1")
     await service.matches.play(match.id, BOT, "1")
     result = await service.matches.resign(match.id, CAROL)

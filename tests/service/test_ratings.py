@@ -15,7 +15,17 @@ from bot.service.records import Finish, Finished, MatchStatus, Rating
 from bot.service.store import MatchStore, PostgresStore, SqliteStore
 from games.ai.levels import LEVEL_IDS, level_rating
 from games.base import Outcome, Termination
-from tests.service.helpers import ALICE, BOB, BOT, CAROL, DAVE, GUILD, everyone_moves, start_match
+from tests.service.helpers import (
+    ALICE,
+    BOB,
+    BOT,
+    CAROL,
+    DAVE,
+    GUILD,
+    everyone_moves,
+    start_match,
+    start_old_bot_match,
+)
 from tests.service.old_databases import (
     POSTGRES_MIGRATIONS,
     SQLITE_MIGRATIONS,
@@ -95,10 +105,7 @@ async def test_leaderboards_rank_established_people_by_shown_rating(service: Ser
     await played_out(service, CAROL, DAVE, 2, guild=GUILD + 1)
     await played_out(service, DAVE, CAROL, 2, guild=GUILD + 1)
     for _ in range(2):
-        ai = await service.matches.start(  # an older match, at the old level "hard"
-            "race", {"first": "challenger"}, [(CAROL, None), (BOT, "hard")], seed=1, rated=True,
-            turn_timeout=86400, guild_id=GUILD, channel_id=3,
-        )  # fmt: skip
+        ai = await start_old_bot_match(service, CAROL, channel=3)  # an older match, at "hard"
         await service.matches.play(ai.id, CAROL, "1")
         await service.matches.play(ai.id, BOT, "1")
         result = await service.matches.resign(ai.id, CAROL)
