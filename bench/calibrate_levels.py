@@ -114,13 +114,17 @@ class Job:
 
 
 def record_key(game: str, a: str, b: str, k: int) -> str:
-    return f"{game}:{a}:{b}:{k}:{settings_text(game, a)}:{settings_text(game, b)}:{code_version(game)}"
+    book = level_settings(a, game).book or level_settings(b, game).book
+    version = code_version(game, with_data=book)
+    return f"{game}:{a}:{b}:{k}:{settings_text(game, a)}:{settings_text(game, b)}:{version}"
 
 
 @functools.cache
-def code_version(game: str) -> str:
+def code_version(game: str, *, with_data: bool = True) -> str:
     """A digest of the code a game's levels play with (the search, the game's knowledge and rules): a result
-    played with other code is stale, so a calibration never mixes two versions of the AI."""
+    played with other code is stale, so a calibration never mixes two versions of the AI. The knowledge's
+    data (an opening book) counts only `with_data`: for a game where a level that plays the book took part,
+    so a new book leaves the other levels' games current."""
     rules = games.get(game)
     modules = ["games.ai.search", "games.ai.knowledge", type(rules).__module__, games.plugin(game).ai or ""]
     digest = hashlib.sha256()
@@ -129,7 +133,7 @@ def code_version(game: str) -> str:
         source = getattr(module, "__file__", None)
         if source:
             digest.update(Path(source).read_bytes())
-            for data in getattr(module, "DATA_FILES", ()):  # what the knowledge plays by (an opening book)
+            for data in getattr(module, "DATA_FILES", ()) if with_data else ():  # an opening book
                 path = Path(source).parent / data
                 digest.update(path.read_bytes() if path.exists() else b"")
     return digest.hexdigest()[:12]

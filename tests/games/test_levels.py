@@ -252,3 +252,26 @@ def test_a_calibration_game_plays_each_level_s_whole_budget_however_slow_the_mac
     assert {level: len(moves) for level, moves in busy["cpu_ms"].items()} == {
         level: len(moves) for level, moves in quiet["cpu_ms"].items()
     }
+
+
+def test_a_new_opening_book_makes_only_the_games_of_the_level_that_plays_it_stale(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A calibration result is current while the code its levels played with is: Paint's book counts for the
+    games level 8 (the only level with a book) took part in, and not for the others, so a new book asks for
+    level 8's games again, not the whole ladder's."""
+    calibration = _calibration()
+    book = tmp_path / "book.json"
+    monkeypatch.setattr("games.ai.paint.DATA_FILES", (str(book),))
+
+    def keys() -> tuple[str, str, str]:
+        calibration.code_version.cache_clear()
+        return tuple(calibration.record_key("paint", a, b, 0) for a, b in (("6", "7"), ("7", "8"), ("medium", "8")))
+
+    book.write_text('{"positions": []}')
+    before = keys()
+    book.write_text('{"positions": [{"key": "another"}]}')
+    after = keys()
+    calibration.code_version.cache_clear()
+    assert before[0] == after[0], "games without level 8 stay current"
+    assert before[1] != after[1] and before[2] != after[2], "level 8's games are stale"
