@@ -264,9 +264,10 @@ def test_a_new_opening_book_makes_only_the_games_of_the_level_that_plays_it_stal
     book = tmp_path / "book.json"
     monkeypatch.setattr("games.ai.paint.DATA_FILES", (str(book),))
 
-    def keys() -> tuple[str, str, str]:
+    def keys() -> list[str]:
         calibration.code_version.cache_clear()
-        return tuple(calibration.record_key("paint", a, b, 0) for a, b in (("6", "7"), ("7", "8"), ("medium", "8")))
+        pairs = (("6", "7"), ("7", "8"), ("medium", "8"))
+        return [calibration.record_key("paint", a, b, 0) for a, b in pairs]
 
     book.write_text('{"positions": []}')
     before = keys()
