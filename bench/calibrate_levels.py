@@ -22,11 +22,16 @@ Steps:
          bench/baselines/levels_<game>.md (level, settings, shown rating, thinking time, games per pair,
          scores with Wilson 95% intervals) and the ratings the bot shows and keeps,
          games/ai/level_ratings.json. Needs openskill (the development machine).
+  respace  Settings for levels 2-7 spaced evenly in rating between levels 1 and 8, to put in
+         games/ai/levels.py before the next pass: on the curve of the last fit's ratings, or with
+         --from-games on a curve fitted to every game played with today's code, whatever ladder it was
+         played under (each player named by its settings; the curve made to rise with the budget).
 
     python bench/calibrate_levels.py plan                                   # the schedule and its cost
     python bench/calibrate_levels.py play --jobs 16 --medium-games 6        # the big run (16 cores, ~12 min)
     python bench/calibrate_levels.py think --games 2 --jobs 1               # thinking times here
     python bench/calibrate_levels.py fit                                    # tables and ratings
+    python bench/calibrate_levels.py respace --from-games --game tilingking # the next pass's ladder
     python bench/calibrate_levels.py play --games 4 --game paint --pairs 1-2,2-3 --jobs 2 --out /tmp/r.jsonl
 """
 
@@ -43,9 +48,10 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -595,18 +601,100 @@ def respaced(game: str, ratings: Mapping[str, int], top: tuple[Rung, int] | None
     if top is not None:
         points.append(top[0])
         curve.append(float(max(top[1], curve[-1])))
+    steps = len(LEVEL_IDS) - 1
+    return [
+        settings_at(points, curve, curve[0] + k * (curve[-1] - curve[0]) / steps) for k in range(steps + 1)
+    ]
+
+
+def settings_at(points: Sequence[Rung], curve: Sequence[float], target: float) -> Rung:
+    """The settings where the curve (the ratings of `points`, rising, linear between them) reaches the target
+    rating: interpolated between the two points around it, iterations geometrically, the errors linearly."""
     last = len(curve) - 1
-    rungs = []
-    for k in range(len(LEVEL_IDS)):
-        target = curve[0] + k * (curve[last] - curve[0]) / (len(LEVEL_IDS) - 1)
-        i = min(max(bisect.bisect_right(curve, target) - 1, 0), last - 1)  # the segment holding the target
-        span = curve[i + 1] - curve[i]
-        t = min(1.0, max(0.0, (target - curve[i]) / span)) if span > 0 else 0.0
-        low, high = points[i], points[i + 1]
-        iterations = round(math.exp(math.log(low.iterations) * (1 - t) + math.log(high.iterations) * t))
-        overlook = round(low.overlook * (1 - t) + high.overlook * t, 3)
-        rungs.append(Rung(iterations, overlook, round(low.noise * (1 - t) + high.noise * t, 3)))
-    return rungs
+    i = min(max(bisect.bisect_right(curve, target) - 1, 0), last - 1)  # the segment holding the target
+    span = curve[i + 1] - curve[i]
+    t = min(1.0, max(0.0, (target - curve[i]) / span)) if span > 0 else 0.0
+    low, high = points[i], points[i + 1]
+    iterations = round(math.exp(math.log(low.iterations) * (1 - t) + math.log(high.iterations) * t))
+    overlook = round(low.overlook * (1 - t) + high.overlook * t, 3)
+    return Rung(iterations, overlook, round(low.noise * (1 - t) + high.noise * t, 3))
+
+
+SETTINGS = re.compile(r"(\d+) it, overlook (\d+)%, noise ([\d.]+)")
+
+
+def played_with_today_s_code(record: dict[str, Any]) -> bool:
+    """Whether a game was played with the game's AI code as it is now, whatever its levels' settings were."""
+    key: str = record["key"]
+    return key.rsplit(":", 1)[1] == code_version(record["game"], with_data=", opening book" in key)
+
+
+def respaced_from_games(game: str, records: Sequence[dict[str, Any]]) -> list[Rung]:
+    """Rungs for eight evenly spaced levels from every game played with today's code, whatever ladder it was
+    played under: each player is its settings (so the passes' games pool into one fit, several times the
+    last pass's), the settings with an iteration budget are ordered by it and their ratings made to rise
+    with it (pooling adjacent violators, weighted by games: a level that measured weaker than a smaller
+    budget is noise or a flat stretch, not a place to put a level), and levels 2-7 are placed evenly between
+    today's levels 1 and 8 on that curve; levels 1 and 8 keep their settings."""
+    named = [
+        record | dict(zip(("a", "b"), record["key"].split(":")[4:6], strict=True))
+        for record in records
+        if record["game"] == game and played_with_today_s_code(record)
+    ]
+    ratings = fit_ratings(named)
+    games_of = Counter(name for record in named for name in (record["a"], record["b"]))
+    on_curve = [(rung, rating, games_of[name]) for name, rating in ratings.items() if (rung := _rung(name))]
+    points, curve = rising(on_curve)  # the old, time-based levels are in the fit, not on the curve
+    ends = [level_settings(level, game) for level in (LEVEL_IDS[0], LEVEL_IDS[-1])]
+    first, top = (Rung(s.iterations or 1, s.overlook, s.noise) for s in ends)
+    low, high = (_rating_at(points, curve, rung) for rung in (first, top))
+    steps = len(LEVEL_IDS) - 1
+    middle = [settings_at(points, curve, low + k * (high - low) / steps) for k in range(1, steps)]
+    return [first, *middle, top]
+
+
+def rising(measured: Sequence[tuple[Rung, float, int]]) -> tuple[list[Rung], list[float]]:
+    """The measured settings (each with its rating and games), ordered by budget, made into a curve that
+    rises with the budget: where a rating is not above the one before, the run of settings is pooled into
+    one point (pool adjacent violators, weighted by games) at their geometric mean budget and mean errors."""
+    blocks: list[list[tuple[Rung, float, int]]] = []
+    for point in sorted(measured, key=lambda p: (p[0].iterations, -p[0].overlook, -p[0].noise)):
+        blocks.append([point])
+        while len(blocks) > 1 and _mean_rating(blocks[-2]) >= _mean_rating(blocks[-1]):
+            merged = blocks.pop()
+            blocks[-1].extend(merged)
+    return [_pooled(block) for block in blocks], [_mean_rating(block) for block in blocks]
+
+
+def _rung(name: str) -> Rung | None:
+    match = SETTINGS.match(name)
+    if match is None:
+        return None
+    return Rung(int(match[1]), int(match[2]) / 100, float(match[3]))
+
+
+def _mean_rating(block: Sequence[tuple[Rung, float, int]]) -> float:
+    return sum(rating * games for _, rating, games in block) / sum(games for _, _, games in block)
+
+
+def _pooled(block: Sequence[tuple[Rung, float, int]]) -> Rung:
+    """One point for a run of settings pooled to one rating: their (game-weighted) geometric mean budget and
+    mean errors."""
+    weight = sum(games for _, _, games in block)
+    iterations = math.exp(sum(math.log(r.iterations) * games for r, _, games in block) / weight)
+    overlook = sum(r.overlook * games for r, _, games in block) / weight
+    noise = sum(r.noise * games for r, _, games in block) / weight
+    return Rung(round(iterations), round(overlook, 3), round(noise, 3))
+
+
+def _rating_at(points: Sequence[Rung], curve: Sequence[float], rung: Rung) -> float:
+    """The curve's rating at a budget (linear in log iterations between the points around it)."""
+    budgets = [math.log(p.iterations) for p in points]
+    x = math.log(rung.iterations)
+    i = min(max(bisect.bisect_right(budgets, x) - 1, 0), len(points) - 2)
+    span = budgets[i + 1] - budgets[i]
+    t = min(1.0, max(0.0, (x - budgets[i]) / span)) if span > 0 else 0.0
+    return curve[i] * (1 - t) + curve[i + 1] * t
 
 
 def parse_tops(text: str) -> dict[str, int]:
@@ -621,12 +709,14 @@ def parse_tops(text: str) -> dict[str, int]:
 def run_respace(args: argparse.Namespace) -> None:
     ratings = json.loads(Path(args.ratings).read_text())["ratings"]
     tops = parse_tops(args.top)
+    records = read_results([Path(args.results)]) if args.from_games else []
     for game in args.game.split(","):
         top = None
         if game in tops:
             top = (Rung(tops[game], 0.0, 0.0), ratings[game][args.top_like])
+        rungs = respaced_from_games(game, records) if args.from_games else respaced(game, ratings[game], top)
         print(f"{game!r}: (")
-        for rung in respaced(game, ratings[game], top):
+        for rung in rungs:
             print(f"    Rung({rung.iterations}, {rung.overlook}, {rung.noise}),")
         print("),")
 
@@ -672,6 +762,12 @@ def main() -> None:
     respace = steps.add_parser("respace")
     respace.add_argument("--game", default=",".join(GAMES))
     respace.add_argument("--ratings", default=str(RATINGS), help="the calibrated ratings to even out")
+    respace.add_argument(
+        "--from-games",
+        action="store_true",
+        help="space the levels on a curve fitted to every game played with today's code (--results)",
+    )
+    respace.add_argument("--results", default=str(RESULTS), help="the results file, for --from-games")
     respace.add_argument(
         "--top",
         default="",

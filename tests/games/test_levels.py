@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
+import random
 import sys
 from importlib import resources
 from pathlib import Path
@@ -276,3 +278,61 @@ def test_a_new_opening_book_makes_only_the_games_of_the_level_that_plays_it_stal
     calibration.code_version.cache_clear()
     assert before[0] == after[0], "games without level 8 stay current"
     assert before[1] != after[1] and before[2] != after[2], "level 8's games are stale"
+
+
+def test_respacing_from_every_game_pools_the_passes_and_steps_over_a_flat_stretch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`respace --from-games`: the games of two ladders (two passes) with a known strength curve that gains
+    nothing from 64 to 256 iterations (it dips a little in between) pool into one fit by settings; the
+    levels come out rising, levels 1 and 8 as they are, no two levels share the flat stretch, and their true
+    strengths are about evenly spaced. Games played with other code are left out."""
+    calibration = _calibration()
+    version = "today0s0code"
+    monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: version)  # no race rules
+
+    def strength(iterations: float) -> float:  # 100 points a doubling, a dip from 64 to 256 iterations
+        doublings = math.log2(iterations)
+        return 100 * (min(doublings, 6) + max(doublings - 8, 0)) - 40 * max(0.0, 1 - abs(doublings - 7))
+
+    first = [(8, 0.85, 0.35), (16, 0.7, 0.25), (32, 0.55, 0.17), (64, 0.38, 0.11)]
+    second = [(128, 0.24, 0.07), (256, 0.13, 0.04), (512, 0.05, 0.02), (1024, 0.0, 0.0)]
+    between = [(11, 0.78, 0.3), (23, 0.62, 0.21), (45, 0.46, 0.14), (90, 0.31, 0.09), (181, 0.18, 0.05),
+               (362, 0.09, 0.03), (724, 0.02, 0.01)]  # fmt: skip
+    ladders = [first + second, [first[0], *between, second[-1]]]  # two passes share levels 1 and 8
+    rng = random.Random(5)
+    records = []
+    for ladder in ladders:
+        names = [f"{it} it, overlook {o:.0%}, noise {n:g}" for it, o, n in ladder]
+        for (a, name_a), (b, name_b) in itertools.pairwise(zip(ladder, names, strict=True)):
+            expected = 1 / (1 + 10 ** ((strength(b[0]) - strength(a[0])) / 400))
+            for k in range(120):
+                score = 1.0 if rng.random() < expected else 0.0
+                key = f"race:x:y:{k}:{name_a}:{name_b}:{version}"
+                records.append({"key": key, "game": "race", "a": "x", "b": "y", "k": k, "score_a": score})
+    stale = dict(records[0], key=records[0]["key"].replace(version, "0ther0code000"), score_a=1.0)
+    assert not calibration.played_with_today_s_code(stale)
+    rungs = calibration.respaced_from_games("race", [*records, stale])
+    ladder = [level_settings(level, "race") for level in LEVEL_IDS]
+    assert (rungs[0].iterations, rungs[-1].iterations) == (ladder[0].iterations, ladder[-1].iterations)
+    assert all(a.iterations < b.iterations for a, b in itertools.pairwise(rungs))
+    assert sum(70 < r.iterations < 240 for r in rungs) <= 1, [r.iterations for r in rungs]
+    steps = [strength(b.iterations) - strength(a.iterations) for a, b in itertools.pairwise(rungs)]
+    assert max(steps) < 2.2 * (sum(steps) / len(steps)), steps
+
+
+def test_the_respacing_curve_rises_with_the_budget_pooling_a_stretch_that_measured_weaker() -> None:
+    """A budget that measured weaker than a smaller one is pooled with it (weighted by games) into one point
+    at their geometric mean budget: the curve the levels are placed on always rises."""
+    calibration = _calibration()
+    rung = calibration.Rung
+    measured = [
+        (rung(64, 0.3, 0.1), 200.0, 40),
+        (rung(8, 0.9, 0.3), 0.0, 40),
+        (rung(16, 0.7, 0.2), 100.0, 120),
+        (rung(32, 0.5, 0.1), 80.0, 40),  # weaker than 16 iterations: noise or a flat stretch
+    ]
+    points, curve = calibration.rising(measured)
+    assert curve == [0.0, 95.0, 200.0]
+    assert points == [rung(8, 0.9, 0.3), rung(19, 0.65, 0.175), rung(64, 0.3, 0.1)]
+    assert calibration.settings_at(points, curve, 147.5) == rung(35, 0.475, 0.138)
