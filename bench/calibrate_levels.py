@@ -493,22 +493,47 @@ def table(
         "",
         "Pairs (score of the first level, seats swapped, seeded starts):",
         "",
-        "| pair | games | W-L-D | score | 95% Wilson | expected from the ratings |",
-        "|---|---:|---|---:|---|---:|",
+        "| pair | games | W-L-D | score | 95% Wilson | expected from the ratings | if evenly spaced |",
+        "|---|---:|---|---:|---|---:|---:|",
     ]
+    first, top = LEVEL_IDS[0], LEVEL_IDS[-1]
+    even_step = (
+        (ratings[top] - ratings[first]) / (len(LEVEL_IDS) - 1)
+        if first in ratings and top in ratings
+        else None
+    )
+    neighbours = set(itertools.pairwise(LEVEL_IDS))
+    held = []
     for (a, b), scores in sorted(per_pair.items(), key=lambda item: (_order(item[0][0]), _order(item[0][1]))):
         n = len(scores)
         total = sum(scores)
         wins = sum(1 for s in scores if s == 1.0)
         losses = sum(1 for s in scores if s == 0.0)
         low, high = wilson(total, n)
-        expected = 1 / (1 + 10 ** ((ratings[b] - ratings[a]) / 400))
+        expected = expected_score(ratings[a], ratings[b])
+        even_text = "-"
+        if even_step is not None and (a, b) in neighbours:
+            even = expected_score(0, even_step)
+            held.append(low <= even <= high)
+            even_text = f"{even:.1%}"
         lines.append(
             f"| {a} vs {b} | {n} | {wins}-{losses}-{n - wins - losses} | {total / n:.1%} | "
-            f"[{low:.1%}, {high:.1%}] | {expected:.1%} |"
+            f"[{low:.1%}, {high:.1%}] | {expected:.1%} | {even_text} |"
         )
+    if held:
+        lines += [
+            "",
+            f"Evenly spaced levels between level {first} ({ratings[first]}) and level {top} ({ratings[top]}) "
+            f"would be {even_step:.0f} points apart; the score that expects of the weaker level lies inside "
+            f"{sum(held)} of the {len(held)} neighbouring pairs' 95% intervals.",
+        ]
     lines.append("")
     return "\n".join(lines)
+
+
+def expected_score(rating: float, other: float) -> float:
+    """The score a player of `rating` expects against one of `other` on the shown scale (Elo's curve)."""
+    return 1 / (1 + 10 ** ((other - rating) / 400))
 
 
 def _relative(path: str) -> str:

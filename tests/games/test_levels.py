@@ -336,3 +336,23 @@ def test_the_respacing_curve_rises_with_the_budget_pooling_a_stretch_that_measur
     assert curve == [0.0, 95.0, 200.0]
     assert points == [rung(8, 0.9, 0.3), rung(19, 0.65, 0.175), rung(64, 0.3, 0.1)]
     assert calibration.settings_at(points, curve, 147.5) == rung(35, 0.475, 0.138)
+
+
+def test_the_calibration_page_says_which_pairs_are_consistent_with_evenly_spaced_levels() -> None:
+    """The page compares each neighbouring pair's score with what evenly spaced levels (between the fitted
+    levels 1 and 8) would expect, and says in how many pairs' 95% intervals that lies."""
+    calibration = _calibration()
+    ratings = {level: 1000 + 100 * n for n, level in enumerate(LEVEL_IDS)}
+    assert round(calibration.expected_score(1000, 1100), 3) == 0.36
+
+    def page(wins_of_the_first_pair: int) -> str:
+        records = []
+        for n, (a, b) in enumerate(itertools.pairwise(LEVEL_IDS)):
+            wins = wins_of_the_first_pair if n == 0 else 14  # 14 of 40: 35%, as 100 points expect
+            for k in range(40):
+                records.append({"a": a, "b": b, "score_a": 1.0 if k < wins else 0.0, "cpu_ms": {}})
+        return calibration.table("race", records, ratings, {}, "results.jsonl")
+
+    assert "100 points apart" in page(14)
+    assert "inside 7 of the 7 neighbouring pairs' 95% intervals" in page(14)
+    assert "inside 6 of the 7 neighbouring pairs' 95% intervals" in page(0)
