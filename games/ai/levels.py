@@ -99,12 +99,13 @@ class Rung:
 
 
 LADDERS: Mapping[str, tuple[Rung, ...]] = {
-    # Re-spaced after each calibration (`python bench/calibrate_levels.py respace`; Paintscape twice, Paint
-    # and TilingKing three times): levels 1 and 8 as first set (level 8 sized so that 40 games against
-    # level 7 fit the calibration's CPU budget; Paint's strong games are long, so its top is lower), the
-    # levels between placed where the last calibration's curve (rating against settings) reaches evenly
-    # spaced ratings, their settings interpolated there. TilingKing has thousands of placements, and the
-    # best of a random tenth of them is still a fair move: its beginners overlook more.
+    # Level 1 as first set, level 8 the full search for about a second of one core of the development
+    # machine; the levels between re-spaced after each calibration (`python bench/calibrate_levels.py
+    # respace`): placed where the calibrated curve (rating against settings) reaches evenly spaced ratings,
+    # their settings interpolated there. TilingKing's last ladder came from `respace --from-games`, the
+    # curve fitted to every pass's games (its strength is flat over stretches of budget, and one pass's
+    # 40-game pairs could not see where). TilingKing has thousands of placements, and the best of a random
+    # tenth of them is still a fair move: its beginners overlook more.
     "paintscape": (
         Rung(60, 0.85, 0.35),
         Rung(103, 0.647, 0.235),
@@ -127,12 +128,12 @@ LADDERS: Mapping[str, tuple[Rung, ...]] = {
     ),
     "tilingking": (
         Rung(16, 0.97, 0.35),
-        Rung(40, 0.831, 0.147),
-        Rung(55, 0.745, 0.114),
-        Rung(99, 0.571, 0.08),
-        Rung(207, 0.348, 0.045),
-        Rung(388, 0.174, 0.02),
-        Rung(669, 0.035, 0.004),
+        Rung(38, 0.851, 0.154),
+        Rung(57, 0.731, 0.109),
+        Rung(83, 0.622, 0.088),
+        Rung(212, 0.343, 0.044),
+        Rung(558, 0.083, 0.009),
+        Rung(850, 0.009, 0.001),
         Rung(1500, 0.0, 0.0),
     ),
 }
