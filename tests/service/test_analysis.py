@@ -100,7 +100,8 @@ async def test_too_many_analyses_in_progress_are_refused(service: Service, gated
         asyncio.create_task(analyses.analyse(m.id, guild_id=GUILD, user_id=user))
         for m, user in zip(matches[:2], (ALICE, BOB), strict=True)
     ]
-    await until(lambda: analyses.in_progress == 2)
+    await until(lambda: analyses.in_progress == 2 and len(gated.calls) >= 1)  # the first reaches the runner
+    await asyncio.sleep(0.05)  # time for a second search to start, were it not held back
     assert len(gated.calls) == 1, "one analysis at a time; the second waits its turn"
     with pytest.raises(AnalysisBusy, match="Try again in a minute"):
         analyses.admit(matches[2].id, CAROL)
