@@ -778,7 +778,7 @@ def main() -> None:
     think.add_argument("--games", type=int, default=2, help="self-play games per level and game")
     think.add_argument("--jobs", type=int, default=1)
     think.add_argument("--out", default=str(THINK), help="where to keep the summary ('' for nowhere)")
-    think.add_argument("--machine", default="", help="the machine, in words, for the summary")
+    think.add_argument("--machine", default="", help="the machine, in words (games and jobs are added)")
     fit = steps.add_parser("fit")
     fit.add_argument("--results", default=str(RESULTS), help="comma-separated results files")
     fit.add_argument("--no-ratings", dest="write_ratings", action="store_false", help="tables only")
