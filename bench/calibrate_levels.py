@@ -635,10 +635,7 @@ def respaced(game: str, ratings: Mapping[str, int], top: tuple[Rung, int] | None
 def settings_at(points: Sequence[Rung], curve: Sequence[float], target: float) -> Rung:
     """The settings where the curve (the ratings of `points`, rising, linear between them) reaches the target
     rating: interpolated between the two points around it, iterations geometrically, the errors linearly."""
-    last = len(curve) - 1
-    i = min(max(bisect.bisect_right(curve, target) - 1, 0), last - 1)  # the segment holding the target
-    span = curve[i + 1] - curve[i]
-    t = min(1.0, max(0.0, (target - curve[i]) / span)) if span > 0 else 0.0
+    i, t = _segment(curve, target)
     low, high = points[i], points[i + 1]
     iterations = round(math.exp(math.log(low.iterations) * (1 - t) + math.log(high.iterations) * t))
     overlook = round(low.overlook * (1 - t) + high.overlook * t, 3)
@@ -714,12 +711,16 @@ def _pooled(block: Sequence[tuple[Rung, float, int]]) -> Rung:
 
 def _rating_at(points: Sequence[Rung], curve: Sequence[float], rung: Rung) -> float:
     """The curve's rating at a budget (linear in log iterations between the points around it)."""
-    budgets = [math.log(p.iterations) for p in points]
-    x = math.log(rung.iterations)
-    i = min(max(bisect.bisect_right(budgets, x) - 1, 0), len(points) - 2)
-    span = budgets[i + 1] - budgets[i]
-    t = min(1.0, max(0.0, (x - budgets[i]) / span)) if span > 0 else 0.0
+    i, t = _segment([math.log(p.iterations) for p in points], math.log(rung.iterations))
     return curve[i] * (1 - t) + curve[i + 1] * t
+
+
+def _segment(rising: Sequence[float], x: float) -> tuple[int, float]:
+    """The segment [i, i + 1] of a rising list that holds x, and how far along it x lies (0 to 1, clamped
+    at the ends)."""
+    i = min(max(bisect.bisect_right(rising, x) - 1, 0), len(rising) - 2)
+    span = rising[i + 1] - rising[i]
+    return i, min(1.0, max(0.0, (x - rising[i]) / span)) if span > 0 else 0.0
 
 
 def parse_tops(text: str) -> dict[str, int]:
