@@ -22,6 +22,10 @@ Steps:
          bench/baselines/levels_<game>.md (level, settings, shown rating, thinking time, games per pair,
          scores with Wilson 95% intervals) and the ratings the bot shows and keeps,
          games/ai/level_ratings.json. Needs openskill (the development machine).
+  rekey  After a change that makes a game's AI faster and plays the same moves: replay the shortest game
+         (--check-per-pair) of each pair's games of each earlier code version with today's code; where it is
+         the same game, that pair's games of that version (the eight levels', today's settings) are current
+         again. The old levels think for their time, so theirs stay stale; so does a group played otherwise.
   respace  Settings for levels 2-7 spaced evenly in rating between levels 1 and 8, to put in
          games/ai/levels.py before the next pass: on the curve of the last fit's ratings, or with
          --from-games on a curve fitted to every game played with today's code, whatever ladder it was
@@ -747,6 +751,85 @@ def run_respace(args: argparse.Namespace) -> None:
         print("),")
 
 
+# ------------------------------------------------------------------------------------------------- rekey
+
+
+def same_game(job: Job) -> bool:
+    """Whether the levels of a job both search a fixed number of iterations (so a game is the same game,
+    move for move, whatever the machine and its load: a replay can tell whether new code plays it alike)."""
+    return all(level_settings(level, job.game).iterations is not None for level in (job.a, job.b))
+
+
+def stale_by_code_only(game: str, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records of a game played with today's settings of both levels, both with an iteration budget,
+    by other code than today's: the games a change that only made the code faster leaves as they were. Of a
+    game (pair, k and settings) played more than once, only the last record counts: an earlier one was superseded
+    before today's change (by a new book, say) and must not come back."""
+    latest: dict[str, dict[str, Any]] = {}  # the game (pair, k, both settings) -> its last record
+    for record in records:
+        if record["game"] == game:
+            latest[record["key"].rsplit(":", 1)[0]] = record
+    found = []
+    for record in latest.values():
+        job = Job(game, record["a"], record["b"], record["k"])
+        fields = record["key"].split(":")
+        if (
+            record["key"] != job.key
+            and same_game(job)
+            and fields[4:6] == [settings_text(game, job.a), settings_text(game, job.b)]
+        ):
+            found.append(record)
+    return found
+
+
+def replay_matches(record: dict[str, Any]) -> bool:
+    """Whether today's code plays a recorded game again to the same result, length and moves per level."""
+    again = play(Job(record["game"], record["a"], record["b"], record["k"]))
+    moves = {level: len(times) for level, times in record["cpu_ms"].items()}
+    return (again["score_a"], again["plies"]) == (record["score_a"], record["plies"]) and moves == {
+        level: len(times) for level, times in again["cpu_ms"].items()
+    }
+
+
+def rekeyed(
+    game: str, records: Sequence[dict[str, Any]], check_per_pair: int
+) -> tuple[list[dict[str, Any]], int]:
+    """After a change meant to make a game's AI faster and no different: among the records stale by code only
+    (`stale_by_code_only`), each pair's games of each earlier code version are a group; replay the
+    `check_per_pair` shortest games of a group, and if every replay is the same game, give the group today's
+    key (they are what today's code plays). A group that plays differently stays stale (play it again). The
+    records, and how many were re-keyed. The time-based old levels' games are never re-keyed: faster code
+    gives them more iterations."""
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for record in stale_by_code_only(game, records):
+        groups[record["a"], record["b"], record["key"].rsplit(":", 1)[1]].append(record)
+    renamed: set[int] = set()
+    for (a, b, version), group in sorted(groups.items()):
+        checks = sorted(group, key=lambda r: (r["plies"], r["k"]))[:check_per_pair]
+        if all(replay_matches(record) for record in checks):
+            renamed.update(id(record) for record in group)
+        else:
+            print(
+                f"{game} {a}-{b}, code {version}: played differently by today's code; left stale", flush=True
+            )
+    result = [
+        dict(record, key=record_key(game, record["a"], record["b"], record["k"]))
+        if id(record) in renamed
+        else record
+        for record in records
+    ]
+    return result, len(renamed)
+
+
+def run_rekey(args: argparse.Namespace) -> None:
+    path = Path(args.results)
+    records = read_results([path])
+    for game in args.game.split(","):
+        records, changed = rekeyed(game, records, args.check_per_pair)
+        print(f"{game}: {changed} games re-keyed to today's code", flush=True)
+    path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records), encoding="utf-8")
+
+
 # ------------------------------------------------------------------------------------------------- main
 
 
@@ -804,8 +887,17 @@ def main() -> None:
         default=Level.MEDIUM.value,
         help="the old level whose measured rating the new level 8 should have (medium: 1 s at full strength)",
     )
+    rekey = steps.add_parser("rekey")
+    rekey.add_argument("--game", required=True, help="comma-separated game ids")
+    rekey.add_argument("--results", default=str(RESULTS), help="the results file, rewritten in place")
+    rekey.add_argument(
+        "--check-per-pair", type=int, default=1, help="games of each pair replayed before re-keying (1)"
+    )
     args = parser.parse_args()
-    run = {"play": run_play, "plan": run_plan, "think": run_think, "fit": run_fit, "respace": run_respace}
+    run = {
+        "play": run_play, "plan": run_plan, "think": run_think, "fit": run_fit, "respace": run_respace,
+        "rekey": run_rekey,
+    }  # fmt: skip
     run[args.step](args)
 
 

@@ -81,11 +81,14 @@ def gain(own: int, opponent: int, move: tuple[int, int]) -> int:
 def greedy_pick(
     moves: Sequence[tuple[int, int]], own: int, opponent: int, rng: random.Random
 ) -> tuple[int, int]:
-    """The move with the largest `gain`, ties broken at random."""
+    """The move with the largest `gain`, ties broken at random (`gain` written out inline: this runs on
+    every greedy ply of every playout)."""
     best: list[tuple[int, int]] = []
     best_gain = -1
+    not_own = ~own
     for move in moves:
-        value = gain(own, opponent, move)
+        path = PATH[move[0] * SIZE + move[1]]
+        value = (path & not_own).bit_count() + (path & opponent).bit_count()
         if value > best_gain:
             best, best_gain = [move], value
         elif value == best_gain:

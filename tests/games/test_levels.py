@@ -356,3 +356,37 @@ def test_the_calibration_page_says_which_pairs_are_consistent_with_evenly_spaced
     assert "100 points apart" in page(14)
     assert "inside 7 of the 7 neighbouring pairs' 95% intervals" in page(14)
     assert "inside 6 of the 7 neighbouring pairs' 95% intervals" in page(0)
+
+
+def test_rekeying_keeps_the_games_today_s_faster_code_plays_alike_and_only_those(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`calibrate_levels.py rekey`: after a change of the AI's code, the eight levels' games that today's code
+    plays again move for move (checked by replaying the shortest game of each pair) are current again; an
+    old, time-based level's game stays stale (faster code gives it more iterations), so does a record that a
+    later one of the same game superseded, and so do the games of a pair (of one code version) whose replay
+    differs from its record."""
+    calibration = _calibration()
+    monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: "yesterday000")
+    jobs = [calibration.Job("connect_four", a, b, k) for a, b in (("1", "2"), ("3", "4")) for k in range(3)]
+    records = [calibration.play(job) for job in jobs]
+    old_level = dict(records[0], a="easy", key=calibration.record_key("connect_four", "easy", "2", 0))
+    superseded = dict(records[1], key=records[1]["key"].replace("yesterday000", "lastweek0000"))
+    records = [superseded, *records, old_level]  # game 1-2 k=1 was played again yesterday
+    monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: "today0000000")
+    assert not calibration.current(records), "every game is stale by its code version"
+
+    rekeyed, changed = calibration.rekeyed("connect_four", records, check_per_pair=1)
+    assert changed == 6
+    assert len(calibration.current(rekeyed)) == 6 and old_level in rekeyed and superseded in rekeyed
+    assert {r["key"].rsplit(":", 1)[1] for r in rekeyed if r["a"] != "easy" and r is not superseded} == {
+        "today0000000"
+    }
+
+    shortest = min((r for r in records if r["a"] == "3"), key=lambda r: (r["plies"], r["k"]))
+    tampered = [
+        dict(r, score_a=r["score_a"] + 0.25) if r is shortest else r for r in records
+    ]  # not its result
+    partly, changed = calibration.rekeyed("connect_four", tampered, check_per_pair=1)
+    assert changed == 3, "the pair whose replay differs stays stale, the other is re-keyed"
+    assert {(r["a"], r["b"]) for r in calibration.current(partly)} == {("1", "2")}
