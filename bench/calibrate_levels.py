@@ -124,9 +124,12 @@ class Job:
 
 
 def record_key(game: str, a: str, b: str, k: int) -> str:
-    book = level_settings(a, game).book or level_settings(b, game).book
-    version = code_version(game, with_data=book)
-    return f"{game}:{a}:{b}:{k}:{settings_text(game, a)}:{settings_text(game, b)}:{version}"
+    return f"{game}:{a}:{b}:{k}:{settings_text(game, a)}:{settings_text(game, b)}:{levels_code(game, a, b)}"
+
+
+def levels_code(game: str, *levels: str) -> str:
+    """The digest of the code these levels play with (`code_version`; the book counts if one plays it)."""
+    return code_version(game, with_data=any(level_settings(level, game).book for level in levels))
 
 
 @functools.cache
@@ -369,6 +372,7 @@ def run_think(args: argparse.Namespace) -> None:
                 "wall_max_s": max(t["wall_ms"], default=0) / 1000,
                 "cpu_p99_s": percentile(t["cpu_ms"], 0.99) / 1000,
                 "settings": settings_text(game, level),
+                "code": levels_code(game, level),
             }
             for level, t in by_level.items()
         }
@@ -382,12 +386,15 @@ def run_think(args: argparse.Namespace) -> None:
             )
     if args.out:
         old = json.loads(Path(args.out).read_text(encoding="utf-8")) if Path(args.out).exists() else {}
-        for game, by_level in summary.items():
-            old.setdefault(game, {}).update(by_level)
-        old["_machine"] = (
+        machine = (
             f"{args.machine or f'{os.cpu_count()} cores'}; self-play, {args.games} games per level and game, "
             f"{args.jobs} at a time, each level's whole budget"
         )
+        if not isinstance(old.get("_machine"), dict):  # one text for every game, before a run per game
+            old["_machine"] = dict.fromkeys(GAMES, old["_machine"]) if "_machine" in old else {}
+        for game, by_level in summary.items():
+            old.setdefault(game, {}).update(by_level)
+            old["_machine"][game] = machine  # the games measured now; the others keep theirs
         Path(args.out).write_text(json.dumps(old, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
@@ -477,7 +484,8 @@ def table(
         f"scale (bot/service/ratings.py), fitted with openskill's Plackett-Luce model and anchored at level "
         f"2 = {NOMINAL_ANCHOR} (what a new player shows). Think time per move: CPU seconds in the "
         f"calibration games (mean / p99), and the wall-clock p99 / max that `think` measured with these "
-        f"settings ({think.get('_machine', 'not measured')}; the bot caps a move at {CAP_SECONDS:g} s).",
+        f"settings and code ({think.get('_machine', {}).get(game, 'not measured')}; the bot caps a move at "
+        f"{CAP_SECONDS:g} s).",
         "",
         "| level | settings | shown rating | think CPU mean / p99 | wall p99 / max (`think`) |",
         "|---|---|---:|---|---:|",
@@ -488,7 +496,8 @@ def table(
         p99 = percentile(times, 0.99) / 1000
         measured = here.get(level, {})
         wall_text = "-"
-        if measured.get("settings") == settings_text(game, level):  # else measured for other settings
+        measured_now = measured.get("settings") == settings_text(game, level)  # else other settings...
+        if measured_now and measured.get("code") == levels_code(game, level):  # ... or other code
             wall_text = f"{measured['wall_p99_s']:.2f} / {measured['wall_max_s']:.2f} s"
         think_text = f"{mean:.3f} / {p99:.3f} s" if times else "-"
         rating = str(ratings[level]) if level in ratings else "not measured yet"
@@ -762,9 +771,9 @@ def same_game(job: Job) -> bool:
 
 def stale_by_code_only(game: str, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The records of a game played with today's settings of both levels, both with an iteration budget,
-    by other code than today's: the games a change that only made the code faster leaves as they were. Of a
-    game (pair, k and settings) played more than once, only the last record counts: an earlier one was superseded
-    before today's change (by a new book, say) and must not come back."""
+    by other code than today's: the games a change that only made the code faster leaves as they were. Of
+    a game (pair, k and settings) played more than once, only the last record counts: an earlier one was
+    superseded before today's change (by a new book, say) and must not come back."""
     latest: dict[str, dict[str, Any]] = {}  # the game (pair, k, both settings) -> its last record
     for record in records:
         if record["game"] == game:

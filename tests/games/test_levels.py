@@ -4,6 +4,9 @@ immediate win sometimes, but play sensible moves, never random ones)."""
 
 from __future__ import annotations
 
+import argparse
+import builtins
+import contextlib
 import itertools
 import json
 import math
@@ -390,3 +393,37 @@ def test_rekeying_keeps_the_games_today_s_faster_code_plays_alike_and_only_those
     partly, changed = calibration.rekeyed("connect_four", tampered, check_per_pair=1)
     assert changed == 3, "the pair whose replay differs stays stale, the other is re-keyed"
     assert {(r["a"], r["b"]) for r in calibration.current(partly)} == {("1", "2")}
+
+
+def test_the_calibration_page_shows_thinking_times_measured_with_today_s_settings_and_code_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`think` keeps, for each game it measured, the machine it ran on, and for each level the settings and
+    code measured; the page shows a level's wall times only while both are today's (faster code makes old
+    times wrong), and a run for one game leaves the others' machine as it was."""
+    calibration = _calibration()
+    monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: "today0000000")
+    out = tmp_path / "think.json"
+    out.write_text(json.dumps({"_machine": "the old box", "paintscape": {}}))
+    monkeypatch.setattr(
+        calibration,
+        "think_job",
+        lambda task: {"game": task[0], "level": task[1], "cpu_ms": [100, 200], "wall_ms": [150, 250]},
+    )
+    monkeypatch.setattr(calibration, "ProcessPoolExecutor", lambda jobs: contextlib.nullcontext(builtins))
+    args = argparse.Namespace(
+        game="connect_four", levels="1,2", games=1, jobs=1, out=str(out), machine="here"
+    )
+    calibration.run_think(args)
+    think = json.loads(out.read_text())
+    assert think["_machine"]["connect_four"].startswith("here; self-play, 1 games")
+    assert think["_machine"]["paintscape"] == "the old box"
+    assert think["connect_four"]["1"]["code"] == "today0000000"
+
+    ratings = {"1": 1400, "2": 1500}
+    records = [{"a": "1", "b": "2", "score_a": 1.0, "cpu_ms": {"1": [100], "2": [100]}}]
+    page = calibration.table("connect_four", records, ratings, think, "results.jsonl")
+    assert "(here; self-play" in page and "| 0.25 / 0.25 s |" in page
+    monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: "faster000000")
+    page = calibration.table("connect_four", records, ratings, think, "results.jsonl")
+    assert "0.25 / 0.25 s" not in page, "times measured with other code are not shown"
