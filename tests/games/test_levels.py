@@ -371,15 +371,15 @@ def test_rekeying_keeps_the_games_today_s_faster_code_plays_alike_and_only_those
     differs from its record."""
     calibration = _calibration()
     monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: "yesterday000")
-    jobs = [calibration.Job("connect_four", a, b, k) for a, b in (("1", "2"), ("3", "4")) for k in range(3)]
+    jobs = [calibration.Job("paintscape", a, b, k) for a, b in (("1", "2"), ("3", "4")) for k in range(3)]
     records = [calibration.play(job) for job in jobs]
-    old_level = dict(records[0], a="easy", key=calibration.record_key("connect_four", "easy", "2", 0))
+    old_level = dict(records[0], a="easy", key=calibration.record_key("paintscape", "easy", "2", 0))
     superseded = dict(records[1], key=records[1]["key"].replace("yesterday000", "lastweek0000"))
     records = [superseded, *records, old_level]  # game 1-2 k=1 was played again yesterday
     monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: "today0000000")
     assert not calibration.current(records), "every game is stale by its code version"
 
-    rekeyed, changed = calibration.rekeyed("connect_four", records, check_per_pair=1)
+    rekeyed, changed = calibration.rekeyed("paintscape", records, check_per_pair=1)
     assert changed == 6
     assert len(calibration.current(rekeyed)) == 6 and old_level in rekeyed and superseded in rekeyed
     assert {r["key"].rsplit(":", 1)[1] for r in rekeyed if r["a"] != "easy" and r is not superseded} == {
@@ -390,7 +390,7 @@ def test_rekeying_keeps_the_games_today_s_faster_code_plays_alike_and_only_those
     tampered = [
         dict(r, score_a=r["score_a"] + 0.25) if r is shortest else r for r in records
     ]  # not its result
-    partly, changed = calibration.rekeyed("connect_four", tampered, check_per_pair=1)
+    partly, changed = calibration.rekeyed("paintscape", tampered, check_per_pair=1)
     assert changed == 3, "the pair whose replay differs stays stale, the other is re-keyed"
     assert {(r["a"], r["b"]) for r in calibration.current(partly)} == {("1", "2")}
 
@@ -411,19 +411,17 @@ def test_the_calibration_page_shows_thinking_times_measured_with_today_s_setting
         lambda task: {"game": task[0], "level": task[1], "cpu_ms": [100, 200], "wall_ms": [150, 250]},
     )
     monkeypatch.setattr(calibration, "ProcessPoolExecutor", lambda jobs: contextlib.nullcontext(builtins))
-    args = argparse.Namespace(
-        game="connect_four", levels="1,2", games=1, jobs=1, out=str(out), machine="here"
-    )
+    args = argparse.Namespace(game="race", levels="1,2", games=1, jobs=1, out=str(out), machine="here")
     calibration.run_think(args)
     think = json.loads(out.read_text())
-    assert think["_machine"]["connect_four"].startswith("here; self-play, 1 games")
+    assert think["_machine"]["race"].startswith("here; self-play, 1 games")
     assert think["_machine"]["paintscape"] == "the old box"
-    assert think["connect_four"]["1"]["code"] == "today0000000"
+    assert think["race"]["1"]["code"] == "today0000000"
 
     ratings = {"1": 1400, "2": 1500}
     records = [{"a": "1", "b": "2", "score_a": 1.0, "cpu_ms": {"1": [100], "2": [100]}}]
-    page = calibration.table("connect_four", records, ratings, think, "results.jsonl")
+    page = calibration.table("race", records, ratings, think, "results.jsonl")
     assert "(here; self-play" in page and "| 0.25 / 0.25 s |" in page
     monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: "faster000000")
-    page = calibration.table("connect_four", records, ratings, think, "results.jsonl")
+    page = calibration.table("race", records, ratings, think, "results.jsonl")
     assert "0.25 / 0.25 s" not in page, "times measured with other code are not shown"
