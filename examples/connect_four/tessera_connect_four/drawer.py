@@ -8,6 +8,7 @@ status line, text; `renderer.text`: the shared words), the game's own words from
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -16,20 +17,25 @@ from games.base import Outcome
 from games.texts import N_
 from renderer import text as wording
 from renderer.canvas import (
+    Box,
     SeatChip,
     disc_sprite,
     draw_header,
     draw_text,
     final_outcome,
+    inside_cell,
     mark_polygon,
     mark_ring,
     new_canvas,
     page,
     paste_centred,
+    paste_opaque,
+    ring_ink,
     seat_names,
     shade,
     status_text,
 )
+from renderer.incremental import Board
 from renderer.theme import RGB, Theme, game_colours
 from tessera_connect_four.rules import COLUMNS, LETTERS, ROWS, RULES, SEAT_NAMES, FourState, winning_cells
 
@@ -46,6 +52,7 @@ def _disc_colours(theme: Theme) -> tuple[RGB, RGB]:
     return colours["red"], colours["yellow"]
 
 
+@lru_cache(maxsize=8)
 def _geometry(size: int) -> tuple[Any, float, float, float]:
     """The page, the cell side and the board's top-left corner: 7 cells across, 6 down, centred in the
     page's board area with room for the column letters below."""
@@ -99,51 +106,130 @@ def draw(
     outcome: Outcome | None = None,
 ) -> Image.Image:
     """The whole image: header with both players, the board, and a panel with the disc counts."""
-    pg, cell, left, top = _geometry(size)
-    img = new_canvas(pg, theme)
-    frame = game_colours(theme, RULES.id)["frame"]
-    fills = _disc_colours(theme)
-    board = ImageDraw.Draw(img)
-    pad = pg.px(8)
-    board.rounded_rectangle(
-        (left - pad, top - pad, left + cell * COLUMNS + pad, top + cell * ROWS + pad),
-        radius=pg.px(14),
-        fill=frame,
-        outline=theme.board_edge,
-        width=max(1, pg.px(2)),
-    )
+    pg, cell, _, top = _geometry(size)
+    img = _base(theme, size).copy()
     radius = cell * 0.39
-    rim = max(1.0, pg.k * 2)
+    winning = set(winning_cells(state))
+    last = _last_cell(state, last_move)
     for column in range(COLUMNS):
         for row in range(ROWS):
-            cx, cy = centre(size, column, row)
-            seat = state.at(column, row)
-            if seat is None:
-                paste_centred(
-                    img, disc_sprite(radius, theme.background, shade(frame, theme.ink, 0.4), rim), cx, cy
-                )
-                continue
-            fill = fills[seat]
-            paste_centred(img, disc_sprite(radius, fill, shade(fill, theme.ink, 0.45), rim), cx, cy)
-            if theme.second_cues:
-                board.polygon(mark_polygon(MARKS[seat], cx, cy, radius * 0.35), fill=theme.ink)
-    for column, row in winning_cells(state):
-        cx, cy = centre(size, column, row)
-        board.ellipse(
-            (cx - radius * 0.3, cy - radius * 0.3, cx + radius * 0.3, cy + radius * 0.3),
-            fill=theme.win,
-            outline=theme.ink,
-            width=max(1, pg.px(2)),
-        )
-    last = _last_cell(state, last_move)
+            _draw_cell(img, state, theme, size, column, row)
+    for column, row in sorted(winning):
+        _mark_win(img, theme, size, column, row)
     if last is not None:
         cx, cy = centre(size, *last)
         mark_ring(img, cx, cy, radius + pg.px(2), theme, pg.k)
     label_px = pg.px(20)
     for column, letter in enumerate(LETTERS):
         cx, _ = centre(size, column, 0)
-        draw_text(img, cx, top + cell * ROWS + pad + pg.px(6), letter, label_px, theme.muted, "mt")
+        draw_text(img, cx, top + cell * ROWS + pg.px(8) + pg.px(6), letter, label_px, theme.muted, "mt")
     _panel(img, pg, state, theme, players)
+    _header(img, pg, state, theme, players, outcome)
+    return img
+
+
+def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
+    """Draw on `img` the parts of `after`'s image that may differ from `before`'s (`renderer.incremental`):
+    the header, the panel, and each cell whose disc, winning mark or last-move ring changed, from nothing in
+    the order `draw` paints them; their boxes. None where a cell's marks reach past it (small images)."""
+    state, old, theme, size = after.state, before.state, after.theme, after.size
+    pg, cell, _, _ = _geometry(size)
+    last, old_last = _last_cell(state, after.last_move), _last_cell(old, before.last_move)
+    winning, old_winning = set(winning_cells(state)), set(winning_cells(old))
+    dirty = {
+        (column, row)
+        for column in range(COLUMNS)
+        for row in range(ROWS)
+        if state.at(column, row) != old.at(column, row)
+    }
+    dirty |= winning ^ old_winning
+    dirty |= {c for c in (last, old_last) if c is not None and last != old_last}
+    radius = cell * 0.39
+    for column, row in dirty:
+        box, (cx, cy) = cell_box(size, column, row), centre(size, column, row)
+        sprite = disc_sprite(radius, theme.background, theme.ink, max(1.0, pg.k * 2))  # any disc's size
+        ring = ring_ink(radius + pg.px(2), theme, pg.k, cx, cy)
+        if not inside_cell(sprite, box, cx, cy) or not all(_within(ink, box) for ink in ring):
+            return None
+    base = _base(theme, size)
+    for column, row in sorted(dirty):
+        box = cell_box(size, column, row)
+        paste_opaque(img, base.crop(box), box[0], box[1])
+        _draw_cell(img, state, theme, size, column, row)
+    for column, row in sorted(dirty & winning):
+        _mark_win(img, theme, size, column, row)
+    if last is not None and last in dirty:
+        cx, cy = centre(size, *last)
+        mark_ring(img, cx, cy, radius + pg.px(2), theme, pg.k)
+    paste_opaque(img, base.crop(pg.panel), pg.panel[0], pg.panel[1])
+    _panel(img, pg, state, theme, after.players)
+    _header(img, pg, state, theme, after.players, after.outcome)
+    return [pg.header, pg.panel, *(cell_box(size, column, row) for column, row in sorted(dirty))]
+
+
+def cell_box(size: int, column: int, row: int) -> Box:
+    """The pixels of a cell: its square rounded to whole pixels (neighbouring cells' boxes tile, never
+    overlap)."""
+    _, cell, left, top = _geometry(size)
+    x0, y0 = left + column * cell, top + (ROWS - row - 1) * cell
+    return round(x0), round(y0), round(x0 + cell), round(y0 + cell)
+
+
+def _within(inner: Box, outer: Box) -> bool:
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+@lru_cache(maxsize=8)
+def _base(theme: Theme, size: int) -> Image.Image:
+    """What `draw` paints before the cells, the same for every position: the page and the board's frame."""
+    pg, cell, left, top = _geometry(size)
+    img = new_canvas(pg, theme)
+    pad = pg.px(8)
+    ImageDraw.Draw(img).rounded_rectangle(
+        (left - pad, top - pad, left + cell * COLUMNS + pad, top + cell * ROWS + pad),
+        radius=pg.px(14),
+        fill=game_colours(theme, RULES.id)["frame"],
+        outline=theme.board_edge,
+        width=max(1, pg.px(2)),
+    )
+    return img
+
+
+def _draw_cell(img: Image.Image, state: FourState, theme: Theme, size: int, column: int, row: int) -> None:
+    """A cell's hole, or its disc (with the seat's mark where the theme asks for a second cue)."""
+    pg, cell, _, _ = _geometry(size)
+    radius, rim = cell * 0.39, max(1.0, pg.k * 2)
+    cx, cy = centre(size, column, row)
+    seat = state.at(column, row)
+    if seat is None:
+        frame = game_colours(theme, RULES.id)["frame"]
+        paste_centred(img, disc_sprite(radius, theme.background, shade(frame, theme.ink, 0.4), rim), cx, cy)
+        return
+    fill = _disc_colours(theme)[seat]
+    paste_centred(img, disc_sprite(radius, fill, shade(fill, theme.ink, 0.45), rim), cx, cy)
+    if theme.second_cues:
+        ImageDraw.Draw(img).polygon(mark_polygon(MARKS[seat], cx, cy, radius * 0.35), fill=theme.ink)
+
+
+def _mark_win(img: Image.Image, theme: Theme, size: int, column: int, row: int) -> None:
+    """The dot on a disc of the winning line."""
+    pg, cell, _, _ = _geometry(size)
+    r = cell * 0.39 * 0.3
+    cx, cy = centre(size, column, row)
+    ImageDraw.Draw(img).ellipse(
+        (cx - r, cy - r, cx + r, cy + r), fill=theme.win, outline=theme.ink, width=max(1, pg.px(2))
+    )
+
+
+def _header(
+    img: Image.Image,
+    pg: Any,
+    state: FourState,
+    theme: Theme,
+    players: Sequence[str] | None,
+    outcome: Outcome | None,
+) -> None:
+    fills = _disc_colours(theme)
     names = seat_names(RULES, state, players, 2)
     shown = final_outcome(RULES, state, outcome)
     to_move = RULES.to_move(state)
@@ -162,7 +248,6 @@ def draw(
         for seat in range(2)
     ]
     draw_header(img, pg, theme, chips, status_text(RULES, state, names, outcome=outcome))
-    return img
 
 
 def _panel(img: Image.Image, pg: Any, state: FourState, theme: Theme, players: Sequence[str] | None) -> None:
@@ -224,4 +309,4 @@ def describe(
     return wording.sentences(parts)
 
 
-__all__ = ["SEAT_NAMES", "centre", "describe", "draw"]
+__all__ = ["SEAT_NAMES", "centre", "describe", "draw", "redraw"]

@@ -4,13 +4,18 @@ alt text that names every disc."""
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 from tessera_connect_four.drawer import centre
 from tessera_connect_four.rules import COLUMNS, LETTERS, ROWS, RULES, FourState
 
 import renderer
+from games.base import RESIGNATION, Outcome
+from renderer.incremental import Boards
 from renderer.theme import game_colours, get_theme
 
 
@@ -75,3 +80,38 @@ def test_each_click_cell_is_drawn_where_its_disc_lands() -> None:
         ys = [y for _, y in polygons[cell]]
         assert (sum(xs) / 4, sum(ys) / 4) == pytest.approx(centre(960, column, row))
         assert labels[cell] == f"{click.notation}{row + 1}"
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    steps=st.lists(st.sampled_from(["move", "move", "move", "back", "resign"]), min_size=1, max_size=30),
+    theme=st.sampled_from(["default", "colorblind"]),
+    size=st.sampled_from([renderer.DEFAULT_SIZE, 480]),
+)
+def test_a_board_drawn_from_its_last_board_is_the_png_of_a_full_draw(
+    seed: int, steps: list[str], theme: str, size: int
+) -> None:
+    """The drawer's `redraw` (only the cells that changed, the header and the panel) gives, through
+    `renderer.incremental.Boards`, byte for byte the PNG a full draw gives: after every move of a random game,
+    a takeback, and a result decided outside the engine (a resignation); at the default size every board
+    but the first is redrawn."""
+    rng = random.Random(seed)
+    history: list[tuple[FourState, str | None]] = [(RULES.new(2, {}, seed), None)]
+    boards = Boards()
+    outcome: Outcome | None = None
+    for step in ["move", *steps]:
+        state = history[-1][0]
+        if step == "move" and RULES.outcome(state) is None and outcome is None:
+            move = rng.choice(list(RULES.legal_moves(state)))
+            history.append((RULES.apply(state, move), RULES.notation(state, move)))
+        elif step == "back" and len(history) > 1 and outcome is None:
+            history.pop()
+        elif step == "resign" and RULES.outcome(state) is None and (seat := RULES.to_move(state)) is not None:
+            outcome = Outcome(RESIGNATION, tuple(0 if s != seat else 1 for s in range(2)))
+        state, last_move = history[-1]
+        kwargs = {"last_move": last_move, "players": ["Ann", "Ben"], "outcome": outcome, "theme": theme}
+        full = renderer.render(RULES.id, state, size=size, **kwargs)
+        assert boards.render(0, RULES.id, state, size=size, **kwargs) == full
+    if size == renderer.DEFAULT_SIZE:  # smaller, the last-move ring reaches past its cell: drawn in full
+        assert boards.redrawn == len(steps)
