@@ -110,8 +110,13 @@ def test_a_board_drawn_from_its_last_board_is_the_png_of_a_full_draw(
         elif step == "resign" and RULES.outcome(state) is None and (seat := RULES.to_move(state)) is not None:
             outcome = Outcome(RESIGNATION, tuple(0 if s != seat else 1 for s in range(2)))
         state, last_move = history[-1]
-        kwargs = {"last_move": last_move, "players": ["Ann", "Ben"], "outcome": outcome, "theme": theme}
-        full = renderer.render(RULES.id, state, size=size, **kwargs)
-        assert boards.render(0, RULES.id, state, size=size, **kwargs) == full
+        players = ["Ann", "Ben"]
+        full = renderer.render(
+            RULES.id, state, last_move=last_move, players=players, outcome=outcome, theme=theme, size=size
+        )
+        drawn = boards.render(
+            0, RULES.id, state, last_move=last_move, players=players, outcome=outcome, theme=theme, size=size
+        )
+        assert drawn == full
     if size == renderer.DEFAULT_SIZE:  # smaller, the last-move ring reaches past its cell: drawn in full
         assert boards.redrawn == len(steps)
