@@ -779,14 +779,10 @@ def stale_by_code_only(game: str, records: Sequence[dict[str, Any]]) -> list[dic
         if record["game"] == game:
             latest[record["key"].rsplit(":", 1)[0]] = record
     found = []
-    for record in latest.values():
+    for game_key, record in latest.items():
         job = Job(game, record["a"], record["b"], record["k"])
-        fields = record["key"].split(":")
-        if (
-            record["key"] != job.key
-            and same_game(job)
-            and fields[4:6] == [settings_text(game, job.a), settings_text(game, job.b)]
-        ):
+        today_game_key = job.key.rpartition(":")[0]  # the key without its code digest
+        if game_key == today_game_key and record["key"] != job.key and same_game(job):
             found.append(record)
     return found
 

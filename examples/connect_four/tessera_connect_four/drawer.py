@@ -143,13 +143,14 @@ def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
         if state.at(column, row) != old.at(column, row)
     }
     dirty |= winning ^ old_winning
-    dirty |= {c for c in (last, old_last) if c is not None and last != old_last}
+    if last != old_last:  # the ring moved: off one cell, onto another
+        dirty |= {c for c in (last, old_last) if c is not None}
     radius = cell * 0.39
+    hole = _hole_sprite(theme, size)  # every disc's sprite has its size
     for column, row in dirty:
         box, (cx, cy) = cell_box(size, column, row), centre(size, column, row)
-        sprite = disc_sprite(radius, theme.background, theme.ink, max(1.0, pg.k * 2))  # any disc's size
         ring = ring_ink(radius + pg.px(2), theme, pg.k, cx, cy)
-        if not inside_cell(sprite, box, cx, cy) or not all(_within(ink, box) for ink in ring):
+        if not inside_cell(hole, box, cx, cy) or not all(_within(ink, box) for ink in ring):
             return None
     base = _base(theme, size)
     for column, row in sorted(dirty):
@@ -202,13 +203,19 @@ def _draw_cell(img: Image.Image, state: FourState, theme: Theme, size: int, colu
     cx, cy = centre(size, column, row)
     seat = state.at(column, row)
     if seat is None:
-        frame = game_colours(theme, RULES.id)["frame"]
-        paste_centred(img, disc_sprite(radius, theme.background, shade(frame, theme.ink, 0.4), rim), cx, cy)
+        paste_centred(img, _hole_sprite(theme, size), cx, cy)
         return
     fill = _disc_colours(theme)[seat]
     paste_centred(img, disc_sprite(radius, fill, shade(fill, theme.ink, 0.45), rim), cx, cy)
     if theme.second_cues:
         ImageDraw.Draw(img).polygon(mark_polygon(MARKS[seat], cx, cy, radius * 0.35), fill=theme.ink)
+
+
+def _hole_sprite(theme: Theme, size: int) -> Image.Image:
+    """An empty cell: a disc of the page's colour with a rim shaded from the frame's."""
+    pg, cell, _, _ = _geometry(size)
+    frame = game_colours(theme, RULES.id)["frame"]
+    return disc_sprite(cell * 0.39, theme.background, shade(frame, theme.ink, 0.4), max(1.0, pg.k * 2))
 
 
 def _mark_win(img: Image.Image, theme: Theme, size: int, column: int, row: int) -> None:
