@@ -73,8 +73,13 @@
     const es = new EventSource("/api/m/" + token + "/events?" + q());
     source = es;
     es.addEventListener("state", (ev) => { $("error").textContent = ""; merge(JSON.parse(ev.data)); });
-    es.onerror = () => { $("error").textContent = t("reconnecting"); };
-    es.onopen = () => { if ($("error").textContent === t("reconnecting")) $("error").textContent = ""; load(); };
+    // refused by the server's caps (too many streams): it asks to come back later; say so meanwhile
+    es.addEventListener("busy", () => { $("error").textContent = t("busy"); });
+    es.onerror = () => { if ($("error").textContent !== t("busy")) $("error").textContent = t("reconnecting"); };
+    es.onopen = () => {
+      if ([t("reconnecting"), t("busy")].includes($("error").textContent)) $("error").textContent = "";
+      load();
+    };
   }
 
   // ---------------------------------------------------------------------------------------- narrowing

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-import aiohttp
 from aiohttp import web
 
 import renderer
@@ -44,7 +43,21 @@ from bot.service.records import (
 from bot.service.store.base import MatchChange
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.discord_api import DiscordRest
+from bot.web.forwarded import TrustedProxies
+from bot.web.limits import (
+    BUSY_RETRY_MS,
+    HEADER_TIMEOUT,
+    PER_PEER,
+    ConnectionGate,
+    GatedSite,
+    StreamCaps,
+    client_of,
+    connection_budget,
+    quiet_logs,
+    raise_descriptor_limit,
+)
 from bot.web.live import Group, Hub, NoGuild, Subscriber, sse_frame
+from bot.web.oauth import Failed, Refused, TokenExchange
 from bot.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
@@ -54,7 +67,6 @@ from bot.web.security import (
     RateLimiter,
     Session,
     Signer,
-    basic_auth,
     match_token,
     parse_token,
     safe_next,
@@ -133,6 +145,10 @@ class WebBoard:
         activity: bool = False,
         activity_parents: Sequence[str] | None = None,
         rest: DiscordRest | None = None,
+        trusted_proxies: Sequence[str] = (),
+        stream_caps: StreamCaps | None = None,
+        header_timeout: float = HEADER_TIMEOUT,
+        per_peer: int = PER_PEER,
     ) -> None:
         self.service = service
         self.rest = rest
@@ -152,6 +168,17 @@ class WebBoard:
         self.signer = Signer(secret)
         self.limits = RateLimiter(move_rate, 10)
         self.reads = RateLimiter(20.0, 60)
+        self.proxies = TrustedProxies(trusted_proxies)
+        self.streams = stream_caps or StreamCaps()
+        self.header_timeout = header_timeout
+        self.per_peer = per_peer
+        self.gate: ConnectionGate | None = None
+        """The connection gate of a started board (`start`); None in tests that serve `app()` themselves."""
+        self.exchange: TokenExchange | None = (
+            TokenExchange(self.api_url, client_id, client_secret) if client_id and client_secret else None
+        )
+        """The guarded way to Discord's token endpoint (oauth.py); None without the application's
+        credentials."""
         self.hub = Hub(self._payload)
         self._images: OrderedDict[tuple[Any, ...], asyncio.Future[bytes]] = OrderedDict()
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
@@ -184,12 +211,13 @@ class WebBoard:
     # ------------------------------------------------------------------------------------- app
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        app = web.Application(middlewares=[self.proxies.middleware], client_max_size=4096)
+        app.on_response_prepare.append(self._headers)
         app.router.add_get("/", self._index)
         app.router.add_get("/m/{token}", self._page)
         app.router.add_get("/api/m/{token}", self._state)
         app.router.add_get("/api/m/{token}/events", self._events)
-        app.router.add_get("/api/m/{token}/board/{ply:[0-9]+}.png", self._board)
+        app.router.add_get("/api/m/{token}/board/{ply:[0-9]{1,9}}.png", self._board)
         app.router.add_post("/api/m/{token}/move", self._move)
         app.router.add_post("/api/m/{token}/action", self._action)
         app.router.add_get("/login", self._login)
@@ -212,9 +240,17 @@ class WebBoard:
 
     async def start(self, host: str, port: int) -> None:
         """Serve on host:port and listen for other processes' changes (PostgreSQL NOTIFY)."""
-        self._runner = web.AppRunner(self.app(), access_log=None)
+        quiet_logs()
+        descriptors = raise_descriptor_limit()
+        self.gate = ConnectionGate(
+            budget=connection_budget(descriptors), per_peer=self.per_peer, exempt=self.proxies.trusts
+        )
+        self.streams.total = max(1, self.gate.budget - 64)  # room for page loads beside the streams
+        # keepalive_timeout is aiohttp's idle timer, armed from the connection's opening too: a request whose
+        # headers have not all come within it is closed (the header timeout).
+        self._runner = web.AppRunner(self.app(), access_log=None, keepalive_timeout=self.header_timeout)
         await self._runner.setup()
-        await web.TCPSite(self._runner, host, port).start()
+        await GatedSite(self._runner, host, port, self.gate).start()
         self._listening = asyncio.get_running_loop().create_task(self._listen())
 
     async def close(self) -> None:
@@ -260,17 +296,14 @@ class WebBoard:
                 self._seen[match_id] = seen
                 self.hub.changed(match_id)
 
-    @web.middleware
-    async def _headers(
-        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-    ) -> web.StreamResponse:
-        response = await handler(request)
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Every answer's security headers, set as it is prepared: pages, streams and files, and errors too
+        (a raised 404, a refused request, an unexpected 500), which a middleware's return path misses."""
         response.headers.setdefault("Content-Security-Policy", self.csp)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
             response.headers["Cache-Control"] = "no-store"
-        return response
 
     # ------------------------------------------------------------------------------------- helpers
 
@@ -538,7 +571,7 @@ class WebBoard:
 
     async def _state(self, request: web.Request) -> web.Response:
         session = self._session(request)
-        key = str(session.user_id) if session else (request.remote or "?")
+        key = str(session.user_id) if session else client_of(request)
         if not self.reads.allow(key):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         match = await self._match(request)
@@ -550,6 +583,25 @@ class WebBoard:
     async def _events(self, request: web.Request) -> web.StreamResponse:
         match = await self._match(request)
         group = (self._locale(request, self._session(request)), self._theme(request))
+        client = client_of(request)
+        if self.streams.admit(client, match.id) is not None:
+            return self._busy_stream(group[0])
+        try:
+            return await self._stream(request, match, group)
+        finally:
+            self.streams.release(client, match.id)
+
+    @staticmethod
+    def _busy_stream(locale: str) -> web.Response:
+        """A stream refused by its caps (limits.StreamCaps): one `busy` event with the reason in the viewer's
+        language, and the browser asked to come back later rather than hold a connection."""
+        text = tr_for(locale).translations.gettext(PAGE_TEXTS["busy"])
+        body = f"retry: {BUSY_RETRY_MS}\n\nevent: busy\ndata: {json.dumps({'text': text})}\n\n"
+        return web.Response(
+            text=body, content_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
+
+    async def _stream(self, request: web.Request, match: MatchView, group: Group) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -721,7 +773,7 @@ class WebBoard:
     async def _body(request: web.Request) -> dict[str, Any]:
         try:
             body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
             raise web.HTTPBadRequest(text="send JSON") from None
         if not isinstance(body, dict):
             raise web.HTTPBadRequest(text="send a JSON object")
@@ -771,34 +823,19 @@ class WebBoard:
         given = request.query.get("state", "")
         if expected is None or not secrets.compare_digest(given, expected[0]):
             raise web.HTTPForbidden(text="the login expired or did not start here; try again")
-        code = request.query.get("code")
-        if not code:
-            raise web.HTTPBadRequest(text="Discord sent no code; try logging in again")
-        assert self.client_id is not None and self.client_secret is not None
+        exchange = self.exchange
+        assert exchange is not None
         try:
-            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
-                async with http.post(
-                    f"{self.api_url}/oauth2/token",
-                    data={
-                        "grant_type": "authorization_code",
-                        "code": code,
-                        "redirect_uri": f"{self.base_url}/auth/callback",
-                    },
-                    headers={"Authorization": basic_auth(self.client_id, self.client_secret)},
-                ) as answer:
-                    answer.raise_for_status()
-                    token = (await answer.json())["access_token"]
-                async with http.get(
-                    f"{self.api_url}/users/@me", headers={"Authorization": f"Bearer {token}"}
-                ) as answer:
-                    answer.raise_for_status()
-                    user = await answer.json()
-        except (aiohttp.ClientError, TimeoutError, KeyError, ValueError) as error:
-            log.warning("Discord login failed: %s", type(error).__name__)  # never the code or the token
+            code = exchange.check(request.query.get("code"), client_of(request))
+        except Refused as refused:
+            raise refused.http() from None
+        try:
+            user = await exchange.exchange(code, redirect_uri=f"{self.base_url}/auth/callback")
+        except Failed as error:
+            log.warning("Discord login failed: %s", error)  # never the code or the token
             raise web.HTTPBadGateway(text="Discord did not confirm the login; try again") from None
-        name = str(user.get("global_name") or user.get("username") or "?")
         response = web.HTTPFound(expected[1])
-        self._set_session(response, int(user["id"]), name, catalog_locale(user.get("locale")))
+        self._set_session(response, user.user_id, user.name, catalog_locale(user.locale))
         response.del_cookie(STATE_COOKIE, path="/auth/")
         raise response
 

@@ -43,10 +43,16 @@ def match_token(secret: str, match_id: int) -> str:
     return f"{match_id}-{match_key(secret, match_id)}"
 
 
+def is_ascii_digits(text: str) -> bool:
+    """Whether `text` is a non-empty run of 0-9 (`str.isdigit` also accepts "²" and other Unicode digits,
+    which `int` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_token(secret: str, token: str) -> int | None:
     """The match id of a valid `<id>-<key>`, else None (compared in constant time)."""
     head, _, key = token.partition("-")
-    if not head.isdigit() or len(head) > 19 or len(key) != KEY_CHARS:
+    if not is_ascii_digits(head) or len(head) > 19 or len(key) != KEY_CHARS:
         return None
     match_id = int(head)
     return match_id if hmac.compare_digest(key, match_key(secret, match_id)) else None

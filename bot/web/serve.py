@@ -64,6 +64,7 @@ def board_for(settings: WebSettings, service: Service, **kwargs: Any) -> WebBoar
         api_url=settings.discord_api_url,
         disabled_guilds=settings.web_disabled_guilds,
         activity=settings.activity_enabled,
+        trusted_proxies=settings.web_trusted_proxies,
         **kwargs,
     )
 

@@ -26,6 +26,7 @@ PAGE_TEXTS: dict[str, str] = {
     "play": N_("Play"),
     "pause": N_("Pause"),
     "reconnecting": N_("Connection lost; reconnecting..."),
+    "busy": N_("Too many live views are open here; this board updates again in a minute."),
     "theme": N_("Theme"),
     "board": N_("Board of match #{match_id}"),
     "turning_points": N_("Turning points (from the analysis): the move played, then the better one"),
