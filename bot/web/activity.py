@@ -186,7 +186,7 @@ class Activity:
             raise web.HTTPServiceUnavailable(
                 text="the Activity needs DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET"
             )
-        locale = self.board._locale(request, self.board._session(request))
+        locale = self.board._locale(request, await self.board._session(request))
         tr = tr_for(locale)
         texts = {key: tr.translations.gettext(message) for key, message in ACTIVITY_TEXTS.items()}
         body = {
@@ -219,6 +219,7 @@ class Activity:
             ) from None
         user_id, name, token = user.user_id, user.name, user.access_token
         locale = catalog_locale(user.locale)
+        await board._rotate(request)
         cookie = board.signer.session_cookie(user_id, name, locale)
         session = board.signer.session(cookie)
         assert session is not None
@@ -231,11 +232,11 @@ class Activity:
             },
             headers={"Cache-Control": "no-store"},
         )
-        board._set_session(response, user_id, name, locale)
+        board._set_session(response, user_id, name, locale, cookie)  # one session: header and cookie alike
         return response
 
-    def _signed_in(self, request: web.Request) -> Session:
-        session: Session | None = self.board._session(request)
+    async def _signed_in(self, request: web.Request) -> Session:
+        session: Session | None = await self.board._session(request)
         if session is None:
             raise web.HTTPUnauthorized(text="open the Activity from Discord to sign in")
         return session
@@ -278,7 +279,7 @@ class Activity:
     async def _channel(self, request: web.Request) -> web.Response:
         """What the instance's channel offers the signed-in user: its match, waiting challenges, the user's
         own matches in this server, and the games to start."""
-        session = self._signed_in(request)
+        session = await self._signed_in(request)
         if not self.board.reads.allow(str(session.user_id)):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         channel_id = self._id(request.query.get("channel_id"), "channel_id")
@@ -358,7 +359,7 @@ class Activity:
     async def _start(self, request: web.Request) -> web.Response:
         """Start from the Activity as /play does: the same option parsing and checks (the service's), the
         same limits (one match per channel, open challenges per user and channel, allowed channels)."""
-        session = self.board._check_write(request)
+        session = await self.board._check_write(request)
         body = await self.board._body(request)
         channel_id = self._id(body.get("channel_id"), "channel_id")
         guild_id = self._id(body.get("guild_id"), "guild_id")
@@ -404,7 +405,7 @@ class Activity:
         return web.json_response({"ok": True, "challenge": challenge.id})
 
     async def _accept(self, request: web.Request) -> web.Response:
-        session = self.board._check_write(request)
+        session = await self.board._check_write(request)
         body = await self.board._body(request)
         challenge_id = body.get("challenge_id")
         if not isinstance(challenge_id, int):

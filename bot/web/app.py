@@ -71,6 +71,7 @@ from bot.web.security import (
     parse_token,
     safe_next,
 )
+from bot.web.sessions import Sessions
 from bot.web.texts import PAGE_TEXTS
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
@@ -91,6 +92,8 @@ CSP = (
     "frame-ancestors " + FRAME_ANCESTORS
 )
 
+SESSION_KEY: web.RequestKey[Session | None] = web.RequestKey("tessera.session")
+"""A request's checked session, once asked for (`WebBoard._session`)."""
 Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
 Analysed = Callable[[int], Any]
 """The cached post-game analysis of a match (`Analyses.cached`: a `MatchAnalysis`), or None."""
@@ -166,6 +169,7 @@ class WebBoard:
         self.demo_matches: list[tuple[int, str]] = []
         """The demo's matches (id, game name), listed on its start page."""
         self.signer = Signer(secret)
+        self.sessions = Sessions(service.store)
         self.limits = RateLimiter(move_rate, 10)
         self.reads = RateLimiter(20.0, 60)
         self.proxies = TrustedProxies(trusted_proxies)
@@ -223,6 +227,7 @@ class WebBoard:
         app.router.add_get("/login", self._login)
         app.router.add_get("/auth/callback", self._callback)
         app.router.add_post("/logout", self._logout)
+        app.router.add_post("/logout/everywhere", self._logout_everywhere)
         if self.demo_users:
             app.router.add_get("/demo/login/{user}", self._demo_login)
         if self.activity is not None:
@@ -307,8 +312,19 @@ class WebBoard:
 
     # ------------------------------------------------------------------------------------- helpers
 
-    def _session(self, request: web.Request) -> Session | None:
+    def _signed(self, request: web.Request) -> Session | None:
+        """The session the request's cookie (or the Activity's header) signs, revoked or not."""
         return self.signer.session(request.headers.get(SESSION_HEADER) or request.cookies.get(SESSION_COOKIE))
+
+    async def _session(self, request: web.Request) -> Session | None:
+        """The request's session, unless a logout revoked it (sessions.py); asked once per request."""
+        if SESSION_KEY in request:
+            return request[SESSION_KEY]
+        session = self._signed(request)
+        if session is not None and not await self.sessions.valid(session):
+            session = None
+        request[SESSION_KEY] = session
+        return session
 
     def _locale(self, request: web.Request, session: Session | None) -> str:
         asked = request.query.get("lang", "")
@@ -360,10 +376,10 @@ class WebBoard:
         known.update({k: v for k, v in self.demo_users.items() if k not in known})
         return [seat_name(p, known, tr) for p in match.seats]
 
-    def _check_write(self, request: web.Request) -> Session:
+    async def _check_write(self, request: web.Request) -> Session:
         """A state-changing request: logged in, with this session's CSRF token, from this site, not too
         often."""
-        session = self._session(request)
+        session = await self._session(request)
         if session is None:
             raise web.HTTPUnauthorized(text="log in first")
         if not secrets.compare_digest(request.headers.get("X-CSRF-Token", ""), session.csrf):
@@ -570,7 +586,7 @@ class WebBoard:
         return response
 
     async def _state(self, request: web.Request) -> web.Response:
-        session = self._session(request)
+        session = await self._session(request)
         key = str(session.user_id) if session else client_of(request)
         if not self.reads.allow(key):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
@@ -582,7 +598,7 @@ class WebBoard:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         match = await self._match(request)
-        group = (self._locale(request, self._session(request)), self._theme(request))
+        group = (self._locale(request, await self._session(request)), self._theme(request))
         client = client_of(request)
         if self.streams.admit(client, match.id) is not None:
             return self._busy_stream(group[0])
@@ -646,7 +662,7 @@ class WebBoard:
         ply = int(request.match_info["ply"])
         if ply > match.ply:
             raise web.HTTPNotFound(text="that move has not been played")
-        locale = self._locale(request, self._session(request))
+        locale = self._locale(request, await self._session(request))
         theme = self._theme(request)
         png = await self._image(match, ply, locale, theme)
         # The board at a ply never changes once the match is over, nor the current one under its version
@@ -703,7 +719,7 @@ class WebBoard:
         )
 
     async def _answer(self, request: web.Request, work: Callable[[], Awaitable[Any]]) -> web.Response:
-        session = self._session(request)
+        session = await self._session(request)
         locale = self._locale(request, session)
         try:
             result = await work()
@@ -729,7 +745,7 @@ class WebBoard:
             log.exception("could not post the board of a web move", extra={"kind": "web_post"})
 
     async def _move(self, request: web.Request) -> web.Response:
-        session = self._check_write(request)
+        session = await self._check_write(request)
         match = await self._match(request)
         body = await self._body(request)
         move, ply = body.get("move"), body.get("ply")
@@ -740,7 +756,7 @@ class WebBoard:
         )
 
     async def _action(self, request: web.Request) -> web.Response:
-        session = self._check_write(request)
+        session = await self._check_write(request)
         match = await self._match(request)
         action = (await self._body(request)).get("action")
         user = session.user_id
@@ -781,16 +797,26 @@ class WebBoard:
 
     # ------------------------------------------------------------------------------------- login
 
-    def _set_session(self, response: web.StreamResponse, user_id: int, name: str, locale: str) -> None:
+    def _set_session(
+        self, response: web.StreamResponse, user_id: int, name: str, locale: str, cookie: str | None = None
+    ) -> None:
+        """Set the session cookie: `cookie`, or a new session's."""
         response.set_cookie(
             SESSION_COOKIE,
-            self.signer.session_cookie(user_id, name, locale),
+            cookie or self.signer.session_cookie(user_id, name, locale),
             max_age=SESSION_MAX_AGE,
             httponly=True,
             secure=self.secure,
             samesite="None" if self.secure else "Lax",  # None lets the page work framed inside Discord
             path="/",
         )
+
+    async def _rotate(self, request: web.Request) -> None:
+        """A login replaces the session the browser held (if any): that one is revoked, so a session fixed
+        or copied before the login does not live on beside the new one."""
+        held = self._signed(request)
+        if held is not None:
+            await self.sessions.log_out(held)
 
     async def _login(self, request: web.Request) -> web.Response:
         if not self.client_id or not self.client_secret:
@@ -823,6 +849,8 @@ class WebBoard:
         given = request.query.get("state", "")
         if expected is None or not secrets.compare_digest(given, expected[0]):
             raise web.HTTPForbidden(text="the login expired or did not start here; try again")
+        if not await self.sessions.use_state(expected[0]):  # single use, in every process
+            raise web.HTTPForbidden(text="this login was already used; log in again")
         exchange = self.exchange
         assert exchange is not None
         try:
@@ -835,12 +863,23 @@ class WebBoard:
             log.warning("Discord login failed: %s", error)  # never the code or the token
             raise web.HTTPBadGateway(text="Discord did not confirm the login; try again") from None
         response = web.HTTPFound(expected[1])
+        await self._rotate(request)
         self._set_session(response, user.user_id, user.name, catalog_locale(user.locale))
         response.del_cookie(STATE_COOKIE, path="/auth/")
         raise response
 
     async def _logout(self, request: web.Request) -> web.Response:
-        self._check_write(request)
+        """End this session (revoked in the store: a copy of the cookie no longer works either)."""
+        session = await self._check_write(request)
+        await self.sessions.log_out(session)
+        response = web.json_response({"ok": True})
+        response.del_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    async def _logout_everywhere(self, request: web.Request) -> web.Response:
+        """End every session of this user, in every browser and the Activity."""
+        session = await self._check_write(request)
+        await self.sessions.log_out_everywhere(session.user_id)
         response = web.json_response({"ok": True})
         response.del_cookie(SESSION_COOKIE, path="/")
         return response
