@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 import renderer
+from bot.drawing import ByteLRU
 from bot.i18n import SOURCE_LOCALE, Tr, catalog_locale, tr_for
 from bot.service import Service
 from bot.service.errors import ServiceError
@@ -47,7 +48,12 @@ from bot.web.forwarded import TrustedProxies
 from bot.web.limits import (
     BUSY_RETRY_MS,
     HEADER_TIMEOUT,
+    IMAGE_CACHE_BYTES,
     PER_PEER,
+    RENDER_BURST,
+    RENDER_QUEUE,
+    RENDER_RATE,
+    RENDER_SLOTS,
     ConnectionGate,
     GatedSite,
     StreamCaps,
@@ -184,7 +190,13 @@ class WebBoard:
         """The guarded way to Discord's token endpoint (oauth.py); None without the application's
         credentials."""
         self.hub = Hub(self._payload)
-        self._images: OrderedDict[tuple[Any, ...], asyncio.Future[bytes]] = OrderedDict()
+        self._pngs = ByteLRU(IMAGE_CACHE_BYTES)
+        """Board images drawn, by (match, ply, version of the current one, locale, theme)."""
+        self._drawings: dict[tuple[Any, ...], asyncio.Future[bytes]] = {}
+        self.renders = RateLimiter(RENDER_RATE, RENDER_BURST)
+        """New board images (cache misses) per client."""
+        self._render_slots = asyncio.Semaphore(RENDER_SLOTS)
+        self._render_waiting = 0
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
         self._runner: web.AppRunner | None = None
         self._listening: asyncio.Task[None] | None = None
@@ -538,7 +550,7 @@ class WebBoard:
         except ServiceError:
             return None
         self._seen[match_id] = (match.ply, match.status, match.takeback, match.abort_votes)
-        self._image(match, match.ply, *group)  # drawn now, while the event travels: ready when asked for
+        self._prepare_image(match, *group)  # drawn now, while the event travels: ready when asked for
         return json.dumps(await self._public(match, *group, full=False), separators=(",", ":")).encode()
 
     def _private(self, match: MatchView, session: Session | None) -> dict[str, Any]:
@@ -664,7 +676,7 @@ class WebBoard:
             raise web.HTTPNotFound(text="that move has not been played")
         locale = self._locale(request, await self._session(request))
         theme = self._theme(request)
-        png = await self._image(match, ply, locale, theme)
+        png = await self._image(match, ply, locale, theme, client_of(request))
         # The board at a ply never changes once the match is over, nor the current one under its version
         # (a change of the match, a takeback included, makes a new one): such images may be cached anywhere
         # (a reverse proxy answers the spectators' fetches then); anything else must be asked again.
@@ -677,19 +689,63 @@ class WebBoard:
         """Changes with every change of the match (its last write's time and its status)."""
         return f"{match.status.value}{round(match.updated_at * 1000)}"
 
-    def _image(self, match: MatchView, ply: int, locale: str, theme: str) -> asyncio.Future[bytes]:
-        """The board PNG, drawn once however many viewers ask at the same moment (the first asks the
-        renderer; the others wait for the same drawing); the newest few hundred are kept."""
+    async def _image(
+        self, match: MatchView, ply: int, locale: str, theme: str, client: str | None = None
+    ) -> bytes:
+        """The board PNG: from the cache (the newest `IMAGE_CACHE_BYTES`), or drawn once however many
+        viewers ask at the same moment (the first asks the renderer; the others wait for the same drawing).
+        A drawing a `client` asks for counts against its own budget (limits.RENDER_RATE: a client cannot
+        keep the renderer busy); RENDER_SLOTS draw at once, RENDER_QUEUE may wait (past that 503)."""
+        key = self._image_key(match, ply, locale, theme)
+        png = self._pngs.get(key)
+        if png is not None:
+            return png
+        drawing = self._drawings.get(key)
+        if drawing is None:
+            if client is not None and not self.renders.allow(client):
+                raise web.HTTPTooManyRequests(
+                    text="too many new board images from your address; wait a moment"
+                )
+            drawing = self._draw(key, match, ply, locale, theme)
+            if drawing is None:
+                raise web.HTTPServiceUnavailable(text="the board images are busy; try again in a moment")
+        return await asyncio.shield(drawing)
+
+    def _image_key(self, match: MatchView, ply: int, locale: str, theme: str) -> tuple[Any, ...]:
         current = ply == match.ply
-        key = (match.id, ply, self._version(match) if current else "", locale, theme)
-        found = self._images.get(key)
-        if found is None:
-            found = asyncio.ensure_future(self._render(match, ply, locale, theme))
-            self._images[key] = found
-            found.add_done_callback(lambda f: f.exception() and self._images.pop(key, None))
-            while len(self._images) > 256:
-                self._images.popitem(last=False)
-        return found
+        return (match.id, ply, self._version(match) if current else "", locale, theme)
+
+    def _draw(
+        self, key: tuple[Any, ...], match: MatchView, ply: int, locale: str, theme: str
+    ) -> asyncio.Future[bytes] | None:
+        """Start drawing `key` (None when RENDER_QUEUE drawings already wait); kept in the cache once done."""
+        if self._render_waiting >= RENDER_QUEUE:
+            return None
+        drawing = asyncio.ensure_future(self._render_in_turn(match, ply, locale, theme))
+        self._drawings[key] = drawing
+
+        def done(future: asyncio.Future[bytes]) -> None:
+            self._drawings.pop(key, None)
+            if not future.cancelled() and future.exception() is None:
+                self._pngs.put(key, future.result())
+
+        drawing.add_done_callback(done)
+        return drawing
+
+    def _prepare_image(self, match: MatchView, locale: str, theme: str) -> None:
+        """Draw the current board now (a change is being published: its viewers will ask for it), unless it
+        is cached, being drawn, or the renderer is full."""
+        key = self._image_key(match, match.ply, locale, theme)
+        if self._pngs.get(key) is None and key not in self._drawings:
+            self._draw(key, match, match.ply, locale, theme)
+
+    async def _render_in_turn(self, match: MatchView, ply: int, locale: str, theme: str) -> bytes:
+        self._render_waiting += 1
+        try:
+            async with self._render_slots:
+                return await self._render(match, ply, locale, theme)
+        finally:
+            self._render_waiting -= 1
 
     async def _render(self, match: MatchView, ply: int, locale: str, theme: str) -> bytes:
         tr = tr_for(locale)

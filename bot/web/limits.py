@@ -12,6 +12,9 @@ anyone in a server can open as many connections and event streams as they like.
 - **Event streams** (`StreamCaps`, per real client and per match): past the cap the stream answers one
   `busy` event saying so and asks the browser to come back in `BUSY_RETRY_MS`, instead of holding a
   descriptor.
+- **Board images** (app.py `_image`): drawn images are cached by size; one a client asks for that is not
+  cached counts against its own budget (`RENDER_RATE`, `RENDER_BURST`), and at most `RENDER_SLOTS` are
+  drawn at once with `RENDER_QUEUE` waiting, so no client keeps the renderer busy.
 - **Logging that cannot flood** (`OncePerInterval`): one line per kind of failure per interval, with the
   count of those left out.
 """
@@ -46,6 +49,16 @@ STREAMS_PER_MATCH = 2000
 """Event streams on one match."""
 BUSY_RETRY_MS = 30_000
 """When a refused stream's browser tries again."""
+RENDER_RATE = 1.0
+"""New board images (cache misses) a client may have drawn per second on average..."""
+RENDER_BURST = 30
+"""...in bursts of this many (a replay's scrubbing asks for a few dozen plies at once)."""
+RENDER_SLOTS = 2
+"""Board images drawn at once (each on a thread): the rest wait their turn."""
+RENDER_QUEUE = 64
+"""Drawings that may wait; past this a new one is answered 503."""
+IMAGE_CACHE_BYTES = 64 * 2**20
+"""Board images kept, by total size (a board PNG is about 50-150 kB)."""
 LOG_INTERVAL = 60.0
 """Seconds over which a kind of failure is logged once."""
 NOISY_LOGGERS = (

@@ -22,12 +22,14 @@ from aiohttp.test_utils import TestClient, TestServer
 
 import games
 from bot.service import Service
+from bot.service.guilds import LOCALES
 from bot.web.activity import SESSION_HEADER
 from bot.web.app import WebBoard
-from bot.web.limits import OncePerInterval, StreamCaps
+from bot.web.limits import RENDER_QUEUE, OncePerInterval, StreamCaps
 from bot.web.oauth import TokenExchange
 from bot.web.security import RateLimiter, match_token
 from games.base import resolve_options
+from renderer.theme import THEME_NAMES
 from tests.entry_helpers import clean_env
 from tests.web.conftest import FakeDiscord, code_for, free_port
 
@@ -307,6 +309,34 @@ async def test_event_streams_are_capped_per_client_and_per_match(
         assert b"retry: 1000" in reopened
         for stream, _ in mine[1:] + theirs:
             stream.close()
+
+
+# ----------------------------------------------------------------------------------------- board images
+
+
+async def test_one_client_cannot_keep_the_renderer_busy(service: Service, discord: FakeDiscord) -> None:
+    """Board images in every language and theme: a client's new drawings are limited (then 429), what is
+    drawn is cached and served to anyone (hits are free), another client is not held back, and past the
+    queue's room a drawing is answered 503."""
+    board = _board(service, discord, trusted_proxies=["127.0.0.1"])
+    board.renders = RateLimiter(0.001, 3)
+    token = match_token(SECRET, await _match(service))
+    variants = [(lang, theme) for lang in LOCALES for theme in THEME_NAMES][:6]
+    attacker, viewer = {"X-Forwarded-For": "203.0.113.9"}, {"X-Forwarded-For": "198.51.100.1"}
+    async with TestClient(TestServer(board.app())) as client:
+
+        async def image(lang: str, theme: str, who: dict[str, str]) -> int:
+            url = f"/api/m/{token}/board/0.png?lang={lang}&theme={theme}"
+            return (await client.get(url, headers=who)).status
+
+        statuses = [await image(lang, theme, attacker) for lang, theme in variants]
+        assert statuses == [200, 200, 200, 429, 429, 429]
+        assert [await image(lang, theme, attacker) for lang, theme in variants[:3]] == [200] * 3  # cached
+        assert await image(*variants[3], viewer) == 200  # someone else's budget
+        assert len(board._pngs) == 4
+        board._render_waiting = RENDER_QUEUE  # the renderer's queue is full
+        assert await image(*variants[4], viewer) == 503
+        assert await image(*variants[0], viewer) == 200  # cached images are still served
 
 
 # ----------------------------------------------------------------------------------------- connections
