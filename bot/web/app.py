@@ -197,6 +197,8 @@ class WebBoard:
         """New board images (cache misses) per client."""
         self._render_slots = asyncio.Semaphore(RENDER_SLOTS)
         self._render_waiting = 0
+        self.render_queue = RENDER_QUEUE
+        """Drawings that may wait for a slot; past this a new one is answered 503."""
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
         self._runner: web.AppRunner | None = None
         self._listening: asyncio.Task[None] | None = None
@@ -719,7 +721,7 @@ class WebBoard:
         self, key: tuple[Any, ...], match: MatchView, ply: int, locale: str, theme: str
     ) -> asyncio.Future[bytes] | None:
         """Start drawing `key` (None when RENDER_QUEUE drawings already wait); kept in the cache once done."""
-        if self._render_waiting >= RENDER_QUEUE:
+        if self._render_waiting >= self.render_queue:
             return None
         drawing = asyncio.ensure_future(self._render_in_turn(match, ply, locale, theme))
         self._drawings[key] = drawing

@@ -334,7 +334,7 @@ async def test_one_client_cannot_keep_the_renderer_busy(service: Service, discor
         assert [await image(lang, theme, attacker) for lang, theme in variants[:3]] == [200] * 3  # cached
         assert await image(*variants[3], viewer) == 200  # someone else's budget
         assert len(board._pngs) == 4
-        board._render_waiting = RENDER_QUEUE  # the renderer's queue is full
+        board._render_waiting = board.render_queue = RENDER_QUEUE  # the renderer's queue is full
         assert await image(*variants[4], viewer) == 503
         assert await image(*variants[0], viewer) == 200  # cached images are still served
 
