@@ -1,8 +1,8 @@
 """One client asking for every board image (issue 40, item 5): a match of `--plies` moves on a web board, and
 a client (127.0.0.2) that asks for the board at every ply in every language and theme, over and over,
 `--concurrency` at a time, for `--seconds`, while another viewer (127.0.0.1) reads the match's state and
-its current board twice a second. Run once with the limits (a client's new drawings budgeted, two drawn at once, a bounded queue,
-the cache) and once with them lifted, as before.
+its current board twice a second. Run once with the limits (a client's new drawings budgeted, two drawn at
+once, a bounded queue, the cache) and once with them lifted, as before.
 
     python bench/web_render.py
     python bench/web_render.py --plies 60 --seconds 20 --concurrency 32
@@ -57,7 +57,7 @@ async def make_match(service: Service, plies: int) -> int:
         channel_id=1,
     )
     for _ in range(plies):
-        if not match.is_active:
+        if not match.is_active or match.to_move is None:
             break
         move = clickable_moves(rules, match.state)[0].notation
         match = (await service.matches.play(match.id, match.seats[match.to_move].user_id, move)).match
