@@ -280,6 +280,7 @@ async def test_every_domain_error_is_a_service_error() -> None:
 
 async def test_only_a_bounded_number_of_states_is_held_in_memory(open_service: ServiceFactory) -> None:
     service = await open_service(state_cache_size=3)
+    service.matches.states.most = 3  # it may not grow past this
     matches = [
         await start_match(service, challenger=10 + i, opponent=20 + i, channel=i + 1) for i in range(6)
     ]
@@ -288,6 +289,26 @@ async def test_only_a_bounded_number_of_states_is_held_in_memory(open_service: S
     assert len(service.matches.states) == 3
     for match in matches:  # evicted states are loaded again from their snapshots
         assert (await service.matches.get(match.id)).state.total == 1
+
+
+async def test_the_state_cache_grows_to_the_matches_moving_in_turn(open_service: ServiceFactory) -> None:
+    """More matches moving in turn than the cache holds: each move missed (its position parsed again, the
+    rules rebuilt) for ever; the cache grows to them instead, and the moves after that find their states."""
+    service = await open_service(state_cache_size=3)
+    states = service.matches.states
+    matches = [
+        await start_match(service, challenger=10 + i, opponent=20 + i, channel=i + 1) for i in range(8)
+    ]
+    for ply in range(4):
+        for match in matches:
+            now = await service.matches.get(match.id)
+            await service.matches.play(match.id, now.user_to_move or 0, "1")
+    assert states.size >= 8 and len(states) >= 8
+    misses = states.misses
+    for match in matches:
+        now = await service.matches.get(match.id)
+        await service.matches.play(match.id, now.user_to_move or 0, "1")
+    assert states.misses == misses  # every state was found
 
 
 async def test_matches_of_a_user_lists_their_active_matches(service: Service) -> None:
