@@ -9,9 +9,10 @@ match) and times the service calls behind the commands, each on `--repeat` diffe
 boards), after one untimed call: median and max in milliseconds. `leaderboard_guild_join_ms` times the
 previous query of a server's board (the guild's players joined to their ratings and sorted) and
 `leaderboard_everywhere_old_ms` the global board's before the partial index of established ratings (it
-walked past every provisional rating: see `--provisional 0.99`), on the same database, for comparison. `board_settings_*` time what every board reads besides its match (the server's
-language and the viewer's theme) from the service's cache and with the cache emptied before each, with the
-store reads each board made. On SQLite it also times start-up after a clean shutdown (`startup_clean_ms`,
+walked past every provisional rating: see `--provisional 0.99`), on the same database, for comparison.
+`board_settings_*` time what every board reads besides its match (the server's language and the viewer's
+theme) from the service's cache and with the cache emptied before each, with the store reads each board
+made. On SQLite it also times start-up after a clean shutdown (`startup_clean_ms`,
 5 starts), the full check that then runs in the background, and a start after an unclean shutdown.
 
 (Run from the checkout's root with PYTHONPATH=. so that its `bot` is the one imported.)
