@@ -119,3 +119,20 @@ def test_good_values_pass() -> None:
     ):
         with pytest.raises(SettingsError, match="WEB_BASE_URL"):
             load_web_settings(_env_file=None, web_base_url=bad_url)  # type: ignore[call-arg]
+
+
+def test_a_web_process_on_a_taken_port_is_one_line_and_code_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run(
+            [sys.executable, "-m", "bot", "web"],
+            tmp_path,
+            WEB_PORT=str(port),
+            WEB_SECRET=GOOD_SECRET,
+            DATABASE_URL="sqlite:///t.sqlite3",
+        )
+    output = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2 and len(output) == 1, output
+    assert output[0].startswith(f"tessera: WEB_PORT: cannot listen on 127.0.0.1:{port}"), output
