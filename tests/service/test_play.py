@@ -299,7 +299,7 @@ async def test_the_state_cache_grows_to_the_matches_moving_in_turn(open_service:
     matches = [
         await start_match(service, challenger=10 + i, opponent=20 + i, channel=i + 1) for i in range(8)
     ]
-    for ply in range(4):
+    for _round in range(4):
         for match in matches:
             now = await service.matches.get(match.id)
             await service.matches.play(match.id, now.user_to_move or 0, "1")

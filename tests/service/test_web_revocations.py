@@ -12,9 +12,13 @@ import asyncpg
 
 from bot.service.ratings import PROVISIONAL_SIGMA
 from bot.service.store import SCHEMA_VERSION, PostgresStore, open_store
-from bot.service.store.schema import ESTABLISHED, ESTABLISHED_SIGMA, MIGRATIONS
+from bot.service.store.schema import ESTABLISHED, ESTABLISHED_SIGMA, GUILD_ESTABLISHED, MIGRATIONS
 from tests.service.old_databases import old_postgres, old_sqlite
 
+GUILD_LEADERBOARD = (
+    f"SELECT game, player_key, mu, sigma, played FROM guild_ratings WHERE guild_id = 1 AND game = 'paint' "
+    f"AND {GUILD_ESTABLISHED} ORDER BY mu DESC, player_key DESC LIMIT 10"
+)
 LEADERBOARD = (
     f"SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = 'paint' AND {ESTABLISHED} "
     "ORDER BY mu DESC, player_key DESC LIMIT 10"
@@ -56,13 +60,21 @@ async def test_a_one_time_value_is_taken_once(store_url: str) -> None:
 def test_the_index_predicate_is_the_querys() -> None:
     """The leaderboard's query repeats the partial index's predicate word for word (else neither database
     proves the index covers it), with the service's own threshold."""
-    assert ESTABLISHED in str(MIGRATIONS[-1][-1]) and ESTABLISHED_SIGMA == PROVISIONAL_SIGMA
+    assert ESTABLISHED in str(MIGRATIONS[-1][-2]) and GUILD_ESTABLISHED in str(MIGRATIONS[-1][-1])
+    assert ESTABLISHED_SIGMA == PROVISIONAL_SIGMA
 
 
 RATING_ROWS = [
     (
         "INSERT INTO ratings (game, player_key, mu, sigma, updated_at, played) VALUES "
         f"('paint', 'user:{n}', {20 + n % 7}, {2.0 if n % 10 == 0 else 8.0}, 0, 3)",
+        (),
+    )
+    for n in range(1, 301)
+] + [
+    (
+        "INSERT INTO guild_ratings (guild_id, game, player_key, played, mu, sigma) VALUES "
+        f"(1, 'paint', 'user:{n}', 3, {20 + n % 7}, {2.0 if n % 10 == 0 else 8.0})",
         (),
     )
     for n in range(1, 301)
@@ -81,10 +93,11 @@ async def test_sqlite_upgrade_adds_the_table_and_the_index_the_leaderboard_uses(
         await store.close()
     with sqlite3.connect(db_path) as db:
         plan = " ".join(str(row) for row in db.execute("EXPLAIN QUERY PLAN " + LEADERBOARD))
+        plan += " ".join(str(row) for row in db.execute("EXPLAIN QUERY PLAN " + GUILD_LEADERBOARD))
         version = db.execute("PRAGMA user_version").fetchone()[0]
     db.close()
     assert version == SCHEMA_VERSION
-    assert "ratings_established" in plan, plan
+    assert "ratings_established" in plan and "guild_ratings_established" in plan, plan
 
 
 async def test_postgresql_upgrade_adds_the_table_and_the_index_the_leaderboard_uses(
@@ -104,7 +117,9 @@ async def test_postgresql_upgrade_adds_the_table_and_the_index_the_leaderboard_u
         await conn.execute("ANALYZE ratings")
         await conn.execute("SET enable_seqscan = off")  # a small table: ask whether the index can serve it
         await conn.execute("SET enable_bitmapscan = off")
+        await conn.execute("ANALYZE guild_ratings")
         plan = "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + LEADERBOARD))
+        plan += "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + GUILD_LEADERBOARD))
     finally:
         await conn.close()
-    assert "ratings_established" in plan, plan
+    assert "ratings_established" in plan and "guild_ratings_established" in plan, plan

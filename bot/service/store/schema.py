@@ -701,6 +701,10 @@ MIGRATIONS: tuple[Step, ...] = (
         # repeats this predicate word for word (store.leaderboard) so both databases use the index.
         """CREATE INDEX IF NOT EXISTS ratings_established ON ratings (game, mu, player_key)
             WHERE sigma <= 5.0 AND played > 0 AND player_key LIKE 'user:%'""",
+        # And a server's board likewise, over the server's copies of the ratings.
+        """CREATE INDEX IF NOT EXISTS guild_ratings_established
+            ON guild_ratings (guild_id, game, mu, player_key)
+            WHERE sigma <= 5.0 AND player_key LIKE 'user:%'""",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -708,6 +712,8 @@ ESTABLISHED_SIGMA = 5.0
 """The sigma at or below which a rating is established (the service's PROVISIONAL_SIGMA)."""
 ESTABLISHED = "sigma <= 5.0 AND played > 0 AND player_key LIKE 'user:%'"
 """The partial index ratings_established's predicate, which the global leaderboard's query repeats."""
+GUILD_ESTABLISHED = "sigma <= 5.0 AND player_key LIKE 'user:%'"
+"""guild_ratings_established's, which a server's leaderboard query repeats."""
 RECOUNT_RESIGNATION_PLIES = 7
 """The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
 matches whose log has a resignation, in the same transaction (bot/service/store/upgrades.py)."""

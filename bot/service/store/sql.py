@@ -73,6 +73,7 @@ from bot.service.store.base import (
 from bot.service.store.schema import (
     ESTABLISHED,
     ESTABLISHED_SIGMA,
+    GUILD_ESTABLISHED,
     MIGRATIONS,
     RECOUNT_RESIGNATION_PLIES,
     TOKENS,
@@ -1013,6 +1014,17 @@ class SqlStore(ABC):
                 "AND sigma <= ? AND player_key LIKE 'user:%' ORDER BY mu DESC, player_key DESC LIMIT ?",
                 game,
                 max_sigma,
+                limit,
+            )
+        elif max_sigma == ESTABLISHED_SIGMA:
+            # The guild's own copy of each rating: guild_ratings_established (its predicate word for word)
+            # walks the established ones in order and stops.
+            rows = await self._fetch(
+                "SELECT game, player_key, mu, sigma, played FROM guild_ratings "
+                f"WHERE guild_id = ? AND game = ? AND {GUILD_ESTABLISHED} "
+                "ORDER BY mu DESC, player_key DESC LIMIT ?",
+                guild_id,
+                game,
                 limit,
             )
         else:
