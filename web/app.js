@@ -163,6 +163,9 @@
       const seats = S.you.seats.map((s) => S.players[s].role).join(", ");
       box.append(el("span", {}, S.you.name + (seats ? " · " + t("you_play", { seat: seats }) : " · " + t("spectating")) + " "));
       box.append(btn(t("logout"), async () => { await post("/logout", null, true); location.reload(); }));
+      box.append(btn(t("logout_everywhere"), async () => {  // every browser and the Activity: sessions revoked
+        await post("/logout/everywhere", null, true); location.reload();
+      }));
     } else if (!S.demo) {
       box.append(el("a", { href: "/login?next=" + encodeURIComponent(location.pathname) }, t("login")));
     } else {

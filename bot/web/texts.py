@@ -7,6 +7,7 @@ from games.texts import N_
 PAGE_TEXTS: dict[str, str] = {
     "login": N_("Log in with Discord to play"),
     "logout": N_("Log out"),
+    "logout_everywhere": N_("Log out everywhere"),
     "spectating": N_("You are watching"),
     "you_play": N_("You play {seat}"),
     "moves": N_("Moves"),
