@@ -59,6 +59,7 @@ from bot.web.limits import (
     StreamCaps,
     client_of,
     connection_budget,
+    loud_logs,
     quiet_logs,
     raise_descriptor_limit,
 )
@@ -273,6 +274,9 @@ class WebBoard:
         self._listening = asyncio.get_running_loop().create_task(self._listen())
 
     async def close(self) -> None:
+        if self.gate is not None:
+            self.gate = None
+            loud_logs()
         if self._listening is not None:
             self._listening.cancel()
         for task in list(self._announcing):

@@ -311,11 +311,21 @@ class OncePerInterval(logging.Filter):
 
 QUIET = OncePerInterval()
 """The filter on `NOISY_LOGGERS` while a web board serves."""
+_serving = [0]
 
 
 def quiet_logs(names: Iterable[str] = NOISY_LOGGERS, noise: logging.Filter = QUIET) -> None:
-    """Put `noise` on each logger of `names` (once)."""
+    """Put `noise` on each logger of `names` while a web board serves (`loud_logs` when it stops)."""
+    _serving[0] += 1
     for name in names:
         logger = logging.getLogger(name)
         if noise not in logger.filters:
             logger.addFilter(noise)
+
+
+def loud_logs(names: Iterable[str] = NOISY_LOGGERS, noise: logging.Filter = QUIET) -> None:
+    """A web board stopped: once none serves, take `noise` off the loggers again."""
+    _serving[0] = max(0, _serving[0] - 1)
+    if _serving[0] == 0:
+        for name in names:
+            logging.getLogger(name).removeFilter(noise)
