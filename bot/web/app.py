@@ -9,7 +9,11 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
     POST /api/m/<t>/move            {"move": notation, "ply": n}: through MatchService.play, the engine judges
     POST /api/m/<t>/action          {"action": resign | takeback | abort | accept | decline}
     GET  /login, /auth/callback     Discord OAuth2 (authorization code, scope identify, state cookie)
-    POST /logout
+    POST /logout, /logout/everywhere  this session, or every session of the user, revoked (sessions.py)
+
+Under abuse (limits.py, forwarded.py, oauth.py): connections gated at the socket, event streams capped per
+client and per match, board images cached and budgeted per client, limits keyed on the real client behind a
+trusted proxy.
 """
 
 from __future__ import annotations
