@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.service import Service
 from bot.service.errors import (
@@ -20,6 +22,7 @@ from bot.service.errors import (
     StaleMove,
     UnknownMatch,
 )
+from bot.service.matches import StateCache
 from bot.service.records import AbortRequested, Finished, Played, TakebackRequested, TakenBack
 from games.base import IllegalMove, InvalidMove, Termination
 from tests.service.conftest import FakeClock, ServiceFactory
@@ -341,3 +344,27 @@ async def test_leaving_before_every_seat_moved_aborts_the_match_unrated(
     alone = await service.agreements.request_abort(voted.id, BOB)
     assert isinstance(alone, Finished) and alone.termination is Termination.ABORTED and alone.early is None
     assert await service.ratings.leaderboard("race") == []
+
+
+@given(st.lists(st.tuples(st.sampled_from(["get", "put", "drop"]), st.integers(0, 30), st.integers(0, 2))))
+def test_the_state_cache_serves_only_what_was_put_and_stays_bounded(
+    steps: list[tuple[str, int, int]],
+) -> None:
+    """Any sequence of reads, writes and drops: a state is served only for the exact version last put for
+    that match (never a stale or dropped one), and the cache never holds more than its size, nor its size
+    pass `most`."""
+    cache = StateCache(3, most=10)
+    put: dict[int, tuple[str, object]] = {}
+    for action, match_id, version in steps:
+        if action == "put":
+            state = object()
+            cache.put(match_id, str(version), state)
+            put[match_id] = (str(version), state)
+        elif action == "drop":
+            cache.drop(match_id)
+            put.pop(match_id, None)
+        else:
+            found = cache.get(match_id, str(version))
+            if found is not None:
+                assert put.get(match_id) == (str(version), found)
+        assert len(cache) <= cache.size <= 10

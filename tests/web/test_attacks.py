@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from aiohttp import ClientSession, TCPConnector, web
 from aiohttp.test_utils import TestClient, TestServer
+from hypothesis import given
+from hypothesis import strategies as st
 
 import games
 from bot.service import Service
@@ -492,3 +494,23 @@ def _start_demo(port: int, nofile: int, log: Path) -> tuple[subprocess.Popen[str
             return process, found.group(1)
     process.kill()
     raise AssertionError(log.read_text())
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 4), st.integers(0, 3)), max_size=200))
+def test_stream_caps_hold_whatever_the_order(steps: list[tuple[bool, int, int]]) -> None:
+    """Opening and closing streams in any order: no client, match or total is ever past its cap, and the
+    counts are exactly the streams open (so closing them all leaves nothing counted)."""
+    caps = StreamCaps(per_client=2, per_match=3, total=5)
+    open_streams: list[tuple[str, int]] = []
+    for opening, client, match in steps:
+        if opening:
+            if caps.admit(f"c{client}", match) is None:
+                open_streams.append((f"c{client}", match))
+        elif open_streams:
+            caps.release(*open_streams.pop(client % len(open_streams)))
+        assert caps.open == len(open_streams) <= 5
+        assert all(n <= 2 for n in caps.clients.values()) and all(n <= 3 for n in caps.matches.values())
+        assert sum(caps.clients.values()) == sum(caps.matches.values()) == len(open_streams)
+    for stream in open_streams:
+        caps.release(*stream)
+    assert caps.open == 0 and not caps.clients and not caps.matches
