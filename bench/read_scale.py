@@ -7,10 +7,12 @@ still provisional, plus the bot's) and the server's copy of each; and 200 active
 bot). Then it opens the service (start-up: the store's open, ratings recovery, the check of every active
 match) and times the service calls behind the commands, each on `--repeat` different players (or servers'
 boards), after one untimed call: median and max in milliseconds. `leaderboard_guild_join_ms` times the
-previous query of a server's board (the guild's players joined to their ratings and sorted) on the same
-database, for comparison. `board_settings_*` time what every board reads besides its match (the server's
-language and the viewer's theme) from the service's cache and with the cache emptied before each, with the
-store reads each board made. On SQLite it also times start-up after a clean shutdown (`startup_clean_ms`,
+previous query of a server's board (the guild's players joined to their ratings and sorted) and
+`leaderboard_everywhere_old_ms` the global board's before the partial index of established ratings (it
+walked past every provisional rating: see `--provisional 0.99`), on the same database, for comparison.
+`board_settings_*` time what every board reads besides its match (the server's language and the viewer's
+theme) from the service's cache and with the cache emptied before each, with the store reads each board
+made. On SQLite it also times start-up after a clean shutdown (`startup_clean_ms`,
 5 starts), the full check that then runs in the background, and a start after an unclean shutdown.
 
 (Run from the checkout's root with PYTHONPATH=. so that its `bot` is the one imported.)
@@ -66,10 +68,14 @@ def _texts() -> tuple[str, str, str]:
     return snapshot, wins[0], wins[1]
 
 
-def _rows_sql(players: int, matches: int, snapshot: str, seat0_wins: str, seat1_wins: str) -> list[str]:
+def _rows_sql(
+    players: int, matches: int, snapshot: str, seat0_wins: str, seat1_wins: str, provisional: float = 0.2
+) -> list[str]:
     """The bulk statements, in SQL both stores run (``{series}`` is filled per store). Player a(i) of match i
-    walks every player (7919 is prime to the player count); b(i) is another one."""
+    walks every player (7919 is prime to the player count); b(i) is another one. A `provisional` share of
+    the ratings is still provisional (every fifth by default)."""
     p = players
+    unsure = "i % 5 = 0" if provisional == 0.2 else f"(i * 7919) % 10000 < {round(provisional * 10000)}"
     a = f"(1 + (i * 7919) % {p})"
     b = f"(1 + ((i * 7919) % {p} + 1 + (i * 31) % ({p} - 1)) % {p})"
     q = "'"
@@ -91,11 +97,11 @@ def _rows_sql(players: int, matches: int, snapshot: str, seat0_wins: str, seat1_
         f"SELECT i, 0, 0, 'c1-c2', {{false}}, i FROM {{series}}(1, {matches})",
         "INSERT INTO moves (match_id, ply, seat, notation, forced, at) "
         f"SELECT i, 1, 1, 'c7-c6', {{false}}, i FROM {{series}}(1, {matches})",
-        # mu from 20 to 30; every fifth player still provisional.
+        # mu from 20 to 30; a share still provisional; every player has played (once at least).
         "INSERT INTO ratings (game, player_key, mu, sigma, updated_at, played) "
         "SELECT 'paint', 'user:' || i, 20 + ((i * 37) % 1000) / 100.0, "
-        f"CASE WHEN i % 5 = 0 THEN {PROVISIONAL_SIGMA} + 1 ELSE 2 + (i % 300) / 100.0 END, 0, "
-        f"{2 * matches // p} FROM {{series}}(1, {p})",
+        f"CASE WHEN {unsure} THEN {PROVISIONAL_SIGMA} + 1 ELSE 2 + (i % 300) / 100.0 END, 0, "
+        f"{max(1, 2 * matches // p)} FROM {{series}}(1, {p})",
         "INSERT INTO ratings (game, player_key, mu, sigma, updated_at, played) "
         "VALUES ('paint', 'ai:hard', 35, 1, 0, 1000)",
         "INSERT INTO guild_ratings (guild_id, game, player_key, played, mu, sigma) "
@@ -124,12 +130,12 @@ SQLITE_SERIES = (
 POSTGRES_SERIES = r"generate_series(\1::bigint, \2) AS s(i)"
 
 
-def fill_sqlite(path: str, players: int, matches: int) -> None:
+def fill_sqlite(path: str, players: int, matches: int, provisional: float) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA foreign_keys = OFF")
         conn.execute("BEGIN")
-        for statement in _rows_sql(players, matches, *_texts()):
+        for statement in _rows_sql(players, matches, *_texts(), provisional):
             statement = SERIES.sub(
                 SQLITE_SERIES,
                 statement.replace("{true}", "1").replace("{false}", "0").replace("{json}", "TEXT"),
@@ -141,11 +147,11 @@ def fill_sqlite(path: str, players: int, matches: int) -> None:
         conn.close()
 
 
-async def fill_postgres(url: str, players: int, matches: int) -> None:
+async def fill_postgres(url: str, players: int, matches: int, provisional: float) -> None:
     conn = await asyncpg.connect(url)
     try:
         async with conn.transaction():
-            for statement in _rows_sql(players, matches, *_texts()):
+            for statement in _rows_sql(players, matches, *_texts(), provisional):
                 statement = (
                     statement.replace("{true}", "TRUE").replace("{false}", "FALSE").replace("{json}", "jsonb")
                 )
@@ -166,7 +172,9 @@ async def timed(call: Callable[[int], Awaitable[Any]], args: Sequence[int]) -> t
     return statistics.median(times), max(times)
 
 
-async def measure(url: str, players: int, repeat: int, seed: int, join_query: str) -> dict[str, Any]:
+async def measure(
+    url: str, players: int, repeat: int, seed: int, join_query: str, matches: int
+) -> dict[str, Any]:
     opened = time.perf_counter()
     service = await Service.open(url)
     figures: dict[str, Any] = {"startup_open_ms": ((time.perf_counter() - opened) * 1000, None)}
@@ -177,6 +185,14 @@ async def measure(url: str, players: int, repeat: int, seed: int, join_query: st
 
     async def old_board(_: int) -> Any:
         return await store._fetch(join_query, GUILD)  # one query text for both stores
+
+    async def old_global_board(_: int) -> Any:
+        """The global board's query before the partial index (SQLite, which would take the partial index
+        for it too, is told to walk the one index there was)."""
+        query = OLD_GLOBAL_QUERY
+        if url.startswith("sqlite"):
+            query = query.replace("FROM ratings ", "FROM ratings INDEXED BY ratings_board ")
+        return await store._fetch(query, "paint", PROVISIONAL_SIGMA)
 
     async def board_settings(user: int) -> Any:
         """What every board reads besides the match: the server's language and the viewer's theme."""
@@ -208,6 +224,7 @@ async def measure(url: str, players: int, repeat: int, seed: int, join_query: st
             "leaderboard_everywhere_ms": await timed(
                 lambda _: service.ratings.leaderboard("paint"), [0] * repeat
             ),
+            "leaderboard_everywhere_old_ms": await timed(old_global_board, [0] * repeat),
             "leaderboard_guild_ms": await timed(
                 lambda g: service.ratings.leaderboard("paint", guild_id=g), [GUILD] * repeat
             ),
@@ -224,9 +241,11 @@ async def measure(url: str, players: int, repeat: int, seed: int, join_query: st
             ),
             "matches_ms": await timed(lambda u: service.matches.of_user(u), active),
         }
-        board = await service.ratings.leaderboard("paint", guild_id=GUILD)
-        assert len(board) == 10 and all(r.sigma <= PROVISIONAL_SIGMA for r in board), board
-        assert len(await service.history.finished(user_id=users[0], limit=10)) == 10
+        for guild in (GUILD, None):
+            board = await service.ratings.leaderboard("paint", guild_id=guild)
+            assert all(r.sigma <= PROVISIONAL_SIGMA for r in board), board  # empty when all are provisional
+        history = await service.history.finished(user_id=users[0], limit=10)
+        assert len(history) == 10 if 2 * matches >= 20 * players else len(history) <= 10, history
     finally:
         await service.close()
     return figures
@@ -240,15 +259,23 @@ JOIN_QUERY = (
 )
 
 
+OLD_GLOBAL_QUERY = (
+    "SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = ? AND played > 0 "
+    "AND sigma <= ? AND player_key LIKE 'user:%' ORDER BY mu DESC, player_key DESC LIMIT 10"
+)
+
+
 async def run_sqlite(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="tessera-read-scale-", dir=args.folder) as folder:
         path = str(Path(folder) / "scale.sqlite3")
         store = await open_store(f"sqlite:///{path}")
         await store.close()
         started = time.perf_counter()
-        await asyncio.to_thread(fill_sqlite, path, args.players, args.matches)
+        await asyncio.to_thread(fill_sqlite, path, args.players, args.matches, args.provisional)
         build = time.perf_counter() - started
-        figures = await measure(f"sqlite:///{path}", args.players, args.repeat, args.seed, JOIN_QUERY)
+        figures = await measure(
+            f"sqlite:///{path}", args.players, args.repeat, args.seed, JOIN_QUERY, args.matches
+        )
         figures |= await startups(path)
         figures["database_mib"] = (os.path.getsize(path) / 2**20, None)
         return {"build_s": (build, None)} | figures
@@ -293,9 +320,9 @@ async def run_postgres(args: argparse.Namespace) -> dict[str, Any]:
         store = await open_store(url)
         await store.close()
         started = time.perf_counter()
-        await fill_postgres(url, args.players, args.matches)
+        await fill_postgres(url, args.players, args.matches, args.provisional)
         build = time.perf_counter() - started
-        figures = await measure(url, args.players, args.repeat, args.seed, JOIN_QUERY)
+        figures = await measure(url, args.players, args.repeat, args.seed, JOIN_QUERY, args.matches)
         return {"build_s": (build, None)} | figures
     finally:
         await admin.execute(f"DROP SCHEMA {schema} CASCADE")
@@ -305,7 +332,10 @@ async def run_postgres(args: argparse.Namespace) -> dict[str, Any]:
 async def run(args: argparse.Namespace) -> None:
     figures = await (run_postgres(args) if args.database_url else run_sqlite(args))
     store = "postgresql" if args.database_url else "sqlite"
-    print(f"read_scale store={store} players={args.players} (one server) matches={args.matches}")
+    print(
+        f"read_scale store={store} players={args.players} (one server) matches={args.matches} "
+        f"provisional={args.provisional:.0%}"
+    )
     print(f"{'':<28}{'median':>10}{'max':>10}")
     for name, (median, top) in figures.items():
         print(f"{name:<28}{median:10.2f}" + ("" if top is None else f"{top:10.2f}"))
@@ -319,6 +349,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--provisional",
+        type=float,
+        default=0.2,
+        help="the share of players still provisional (0.2: one in five)",
+    )
     parser.add_argument("--folder", help="where the SQLite database is built (default: the temporary folder)")
     parser.add_argument("--database-url", help="PostgreSQL: build in a new schema of this database")
     asyncio.run(run(parser.parse_args()))

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from bot.settings import Settings, SettingsError, load_database_settings, load_settings, requested_log_format
@@ -131,6 +133,7 @@ async def run_bot(settings: Settings) -> int:
         if not stopping.is_set():
             log.info("received %s, shutting down", name)
             stopping.set()
+            STOP_DEADLINE.arm()
             closing.append(loop.create_task(bot.close()))
 
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -161,6 +164,41 @@ async def run_bot(settings: Settings) -> int:
         if web_board is not None:
             await web_board.close()
     return EXIT_OK
+
+
+class StopDeadline:
+    """A stop never takes longer than `seconds`: once SIGTERM or SIGINT asked for it, a timer thread (it
+    needs no event loop, which a stuck close may hold) kills the worker processes and ends the process after
+    `seconds`, with one line saying so. Every write is a committed transaction by then or never was: what
+    was acknowledged is in the database either way."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._timer: threading.Timer | None = None
+
+    def arm(self) -> None:
+        if self._timer is None:
+            self._timer = threading.Timer(self.seconds, self._expire)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _expire(self) -> None:
+        import multiprocessing
+
+        fail(f"stopping took longer than {self.seconds:g} s; stopped at once", EXIT_OK)
+        for child in multiprocessing.active_children():
+            child.kill()
+        logging.shutdown()
+        os._exit(EXIT_OK)
+
+
+STOP_DEADLINE = StopDeadline(4.5)
+"""Under the 5 s a stop may take (issue 40); the unit's TimeoutStopSec is a last resort beyond it."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -203,9 +241,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error), EXIT_CONFIG)
     configure_logging(settings.log_level, settings.log_format)
     try:
-        return asyncio.run(run_bot(settings))
+        return asyncio.run(run_bot(settings))  # its end (the executor's threads) is under the deadline too
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return EXIT_INTERRUPTED
+    finally:
+        STOP_DEADLINE.cancel()
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ import renderer
 import renderer.analysis
 from bot.i18n import translations
 from bot.replies import UserError
+from bot.service.lifeline import STOP_GRACE, die_with_parent, pool_processes, stop_processes
 from games.base import Outcome
 from games.texts import Text
 from renderer.incremental import Boards
@@ -122,6 +123,7 @@ def _board_worker(sock: socket.socket) -> None:
     it raised), each written whole in one call, so the bot never reads half of one."""
     global LAST_BOARDS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the bot, which closes this socket
+    die_with_parent()  # a bot killed mid-board: its socket may stay open in a long drawing
     LAST_BOARDS = Boards()
     _warm_board_worker()
     try:
@@ -367,12 +369,9 @@ class BoardProcesses:
         self._stop()
         await asyncio.to_thread(self._join)
 
-    def _join(self, timeout: float = 10.0) -> None:
-        for worker in self._workers:
-            worker.process.join(timeout)
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join()
+    def _join(self, grace: float = STOP_GRACE) -> None:
+        """Each process ends after the board it draws, or is killed after `grace` seconds."""
+        stop_processes([w.process for w in self._workers], grace)
 
 
 LAST_BOARDS: Boards | None = None
@@ -428,6 +427,7 @@ small machine it must not take the cores that moves and their boards need."""
 
 def _warm_up() -> None:
     """Lower a fresh replay worker's priority and import the renderer and the engines once."""
+    die_with_parent()
     with contextlib.suppress(OSError, AttributeError):  # os.nice is POSIX only
         os.nice(REPLAY_NICENESS)
     import games  # noqa: F401
@@ -693,7 +693,10 @@ class Drawing:
             pool, self._board_pool = self._board_pool, None
             await pool.close()
         if self._owns_replays and self._replays is not None:
-            await asyncio.to_thread(self._replays.shutdown, wait=True, cancel_futures=True)
+            replays, self._replays = self._replays, None
+            processes = pool_processes(replays) if isinstance(replays, ProcessPoolExecutor) else []
+            replays.shutdown(wait=False, cancel_futures=True)
+            await asyncio.to_thread(stop_processes, processes)  # a long replay is killed after a grace
 
 
 def _replay(

@@ -6,9 +6,13 @@ The token is a `SecretStr`, so it never shows up in a log line, a repr or a trac
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+from ipaddress import ip_network
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -21,6 +25,18 @@ DEFAULT_DATABASE_URL = "sqlite:///data/tessera.sqlite3"
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-]{18,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 _DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
+SECRET_BITS = 96
+"""The least entropy a WEB_SECRET may show (its characters' frequencies times its length): 32 hex digits
+have about 120 bits, `secrets.token_urlsafe(32)` about 200, 40 times one character none."""
+MAKE_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+
+
+def secret_bits(secret: str) -> float:
+    """An estimate of a secret's entropy in bits: the Shannon entropy of its characters' frequencies, times
+    its length (a repeated character or a short pattern shows little)."""
+    counts = Counter(secret)
+    total = len(secret)
+    return -total * sum(n / total * math.log2(n / total) for n in counts.values()) if total else 0.0
 
 
 _S = TypeVar("_S", bound=BaseSettings)
@@ -54,6 +70,13 @@ class DatabaseSettings(BaseSettings):
             raise ValueError(
                 "DATABASE_URL must look like sqlite:///data/tessera.sqlite3 or postgresql://user@host/tessera"
             )
+        if not value.startswith("sqlite:///"):
+            try:
+                port = urlsplit(value).port  # ValueError when it is not a number from 0 to 65535
+            except ValueError:
+                port = 0
+            if port == 0:
+                raise ValueError("DATABASE_URL has a port that is not a number from 1 to 65535")
         return value
 
     @property
@@ -69,7 +92,9 @@ class WebSettings(DatabaseSettings):
     """The web board's settings (bot/web/): off unless WEB_PORT is set; `python -m bot web` runs it as a
     process of its own with only these and the database."""
 
-    web_port: int | None = Field(None, description="Serve the web board on this port (off when unset).")
+    web_port: int | None = Field(
+        None, ge=1, le=65535, description="Serve the web board on this port (off when unset)."
+    )
     web_host: str = Field("127.0.0.1", description="The address the web board binds (behind a proxy).")
     web_base_url: str = Field(
         "http://127.0.0.1:8080", description="The public https address of the web board, for links and login."
@@ -87,6 +112,11 @@ class WebSettings(DatabaseSettings):
     discord_api_url: str = Field("https://discord.com/api", description="Discord's API (tests use a fake).")
     web_disabled_guilds: Annotated[tuple[int, ...], NoDecode] = Field(
         (), description="Comma-separated server ids whose matches have no web board."
+    )
+    web_trusted_proxies: Annotated[tuple[str, ...], NoDecode] = Field(
+        (),
+        description="Comma-separated addresses or networks of the reverse proxy in front of the web board: "
+        "only from these are X-Forwarded-For/-Proto/-Host believed (the real client, for limits).",
     )
     activity_enabled: bool = Field(
         False,
@@ -112,6 +142,44 @@ class WebSettings(DatabaseSettings):
             return tuple(int(part) for part in value.replace(" ", "").split(",") if part)
         return value
 
+    @field_validator("web_trusted_proxies", mode="before")
+    @classmethod
+    def _comma_separated_proxies(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = tuple(part.strip() for part in value.split(",") if part.strip())
+        for part in value:
+            try:
+                ip_network(str(part), strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{part!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/8)"
+                ) from None
+        return value
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _base_url_is_a_web_address(cls, value: str) -> str:
+        """Every "Open board" link and the login's redirect start with it: an http(s) address with a host,
+        nothing else (a `javascript:` URL would make every link a script)."""
+        value = value.strip()
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 (raises ValueError when the port is not a number)
+        except ValueError:
+            parts = urlsplit("")
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or parts.username is not None
+            or parts.query
+            or parts.fragment
+            or any(c.isspace() or c in "\"'<>\\" for c in value)
+        ):
+            raise ValueError(
+                "WEB_BASE_URL must be the board's http(s) address, e.g. https://tessera.example.org"
+            )
+        return value
+
     @model_validator(mode="after")
     def _secret_with_port(self) -> WebSettings:
         secret = self.web_secret.get_secret_value() if self.web_secret is not None else None
@@ -119,6 +187,10 @@ class WebSettings(DatabaseSettings):
             raise ValueError("WEB_SECRET must be set (32 or more random characters) when WEB_PORT is set")
         if secret is not None and len(secret) < 32:
             raise ValueError("WEB_SECRET must be 32 or more random characters: it makes the match links")
+        if secret is not None and secret_bits(secret) < SECRET_BITS:
+            raise ValueError(
+                f"WEB_SECRET is too guessable (too few different characters); make one: {MAKE_SECRET}"
+            )
         return self
 
 

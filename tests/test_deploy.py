@@ -61,6 +61,8 @@ def test_each_systemd_instance_reads_the_shared_then_its_own_environment_file() 
     assert start.startswith("/usr/bin/env SHARD_IDS=%i "), "the instance is the shard, whatever the files say"
     assert values(service, "Restart") == ["on-failure"]
     assert values(service, "RestartPreventExitStatus") == ["2"]
+    # the web board's connections must not run out of descriptors at systemd's default of 1,024
+    assert int(values(service, "LimitNOFILE")[0]) >= 16384
 
 
 def test_two_instances_as_documented_listen_on_two_health_ports(

@@ -73,8 +73,13 @@
     const es = new EventSource("/api/m/" + token + "/events?" + q());
     source = es;
     es.addEventListener("state", (ev) => { $("error").textContent = ""; merge(JSON.parse(ev.data)); });
-    es.onerror = () => { $("error").textContent = t("reconnecting"); };
-    es.onopen = () => { if ($("error").textContent === t("reconnecting")) $("error").textContent = ""; load(); };
+    // refused by the server's caps (too many streams): it asks to come back later; say so meanwhile
+    es.addEventListener("busy", () => { $("error").textContent = t("busy"); });
+    es.onerror = () => { if ($("error").textContent !== t("busy")) $("error").textContent = t("reconnecting"); };
+    es.onopen = () => {
+      if ([t("reconnecting"), t("busy")].includes($("error").textContent)) $("error").textContent = "";
+      load();
+    };
   }
 
   // ---------------------------------------------------------------------------------------- narrowing
@@ -158,6 +163,9 @@
       const seats = S.you.seats.map((s) => S.players[s].role).join(", ");
       box.append(el("span", {}, S.you.name + (seats ? " · " + t("you_play", { seat: seats }) : " · " + t("spectating")) + " "));
       box.append(btn(t("logout"), async () => { await post("/logout", null, true); location.reload(); }));
+      box.append(btn(t("logout_everywhere"), async () => {  // every browser and the Activity: sessions revoked
+        await post("/logout/everywhere", null, true); location.reload();
+      }));
     } else if (!S.demo) {
       box.append(el("a", { href: "/login?next=" + encodeURIComponent(location.pathname) }, t("login")));
     } else {

@@ -45,6 +45,7 @@ from typing import Any, TypeVar
 
 import games
 from bot.service.errors import USER_ERRORS
+from bot.service.lifeline import STOP_GRACE, die_with_parent, pool_processes, stop_processes
 from bot.service.matches import MatchService
 from bot.service.records import BotPlayed, Event, MatchView, Played
 from bot.service.shards import Shards
@@ -177,6 +178,7 @@ def hint_in_worker(
 def _warm_up() -> None:
     """Lower a fresh worker's CPU priority (`AI_NICENESS`) and import every engine once, so the first real
     search does not pay for it."""
+    die_with_parent()  # a bot killed without closing its pool takes its searches with it
     with contextlib.suppress(OSError, AttributeError):  # os.nice is POSIX only
         os.nice(AI_NICENESS)
     for game_id in games.GAME_IDS:
@@ -374,6 +376,8 @@ class AIRunner:
             try:
                 return await loop.run_in_executor(self._executor(), function, *args)
             except BrokenProcessPool:
+                if self._closed:  # killed by the runner's own stop: no fresh pool after a close
+                    raise RuntimeError("the AI runner is closed") from None
                 # A worker died (killed, out of memory): start a fresh pool and try this job once more.
                 log.warning("AI worker pool broke during a %s job; restarting it", function.__name__)
                 self._discard_pool()
@@ -393,12 +397,15 @@ class AIRunner:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    async def aclose(self) -> None:
-        """Like `close`, but waits (off the event loop) until the worker processes have exited."""
+    async def aclose(self, grace: float = STOP_GRACE) -> None:
+        """Like `close`, but waits (off the event loop) until the worker processes have exited: a search
+        still running after `grace` seconds is killed (it is searched again after a restart)."""
         self._closed = True
         pool, self._pool = self._pool, None
         if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+            processes = pool_processes(pool)
+            pool.shutdown(wait=False, cancel_futures=True)
+            await asyncio.to_thread(stop_processes, processes, grace)
 
     async def __aenter__(self) -> AIRunner:
         return self

@@ -126,15 +126,28 @@ def finished_row(row: MatchRecord, finish: Finish) -> MatchRecord:
 
 class StateCache:
     """A bounded LRU of engine states keyed by match id, each tagged with the snapshot text it was loaded
-    from: a state is reused only for exactly that snapshot, so a stale entry can never be served."""
+    from: a state is reused only for exactly that snapshot, so a stale entry can never be served.
 
-    def __init__(self, size: int) -> None:
-        self._size = size
+    It fits itself to the matches in play: a miss on a match it evicted lately (it remembers the ids of four
+    times as many as it holds) means it is smaller than the matches moving in turn (each of whose moves then
+    parsed its position and rebuilt the rules again), so it holds one more, up to `most`: after one round
+    of misses it holds every match moving in turn."""
+
+    def __init__(self, size: int, most: int = 50_000) -> None:
+        self.size = size
+        self.most = max(size, most)
         self._items: OrderedDict[int, tuple[str, Any]] = OrderedDict()
+        self._evicted: OrderedDict[int, None] = OrderedDict()
+        self.misses = 0
+        """States asked for and not here (a bench reads it)."""
 
     def get(self, match_id: int, version: str) -> Any | None:
         item = self._items.get(match_id)
         if item is None or item[0] != version:
+            self.misses += 1
+            if item is None and match_id in self._evicted:  # evicted, and wanted again: too small
+                del self._evicted[match_id]
+                self.size = min(self.most, self.size + 1)  # one more for each: no overshoot
             return None
         self._items.move_to_end(match_id)
         return item[1]
@@ -142,8 +155,11 @@ class StateCache:
     def put(self, match_id: int, version: str, state: Any) -> None:
         self._items[match_id] = (version, state)
         self._items.move_to_end(match_id)
-        while len(self._items) > self._size:
-            self._items.popitem(last=False)
+        while len(self._items) > self.size:
+            evicted, _ = self._items.popitem(last=False)
+            self._evicted[evicted] = None
+            while len(self._evicted) > 4 * self.size:
+                self._evicted.popitem(last=False)
 
     def drop(self, match_id: int) -> None:
         self._items.pop(match_id, None)

@@ -33,7 +33,6 @@ import logging
 import re
 from typing import Any
 
-import aiohttp
 from aiohttp import web
 
 import games
@@ -41,7 +40,9 @@ from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import ServiceError
 from bot.service.options import given_options
-from bot.web.security import WEB_DIR, Session, basic_auth, match_token
+from bot.web.limits import client_of
+from bot.web.oauth import Failed, Refused
+from bot.web.security import WEB_DIR, Session, is_ascii_digits, match_token
 from games.ai.levels import LEVEL_IDS, NEW_PLAYER_LEVEL
 from games.texts import N_
 
@@ -185,7 +186,7 @@ class Activity:
             raise web.HTTPServiceUnavailable(
                 text="the Activity needs DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET"
             )
-        locale = self.board._locale(request, self.board._session(request))
+        locale = self.board._locale(request, await self.board._session(request))
         tr = tr_for(locale)
         texts = {key: tr.translations.gettext(message) for key, message in ACTIVITY_TEXTS.items()}
         body = {
@@ -205,33 +206,20 @@ class Activity:
             raise web.HTTPServiceUnavailable(
                 text="the Activity needs DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET"
             )
-        if not board.reads.allow("activity-token:" + (request.remote or "?")):
-            raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
-        code = (await board._body(request)).get("code")
-        if not isinstance(code, str) or not 0 < len(code) <= 200:
-            raise web.HTTPBadRequest(text='send {"code": "<the code from authorize>"}')
         try:
-            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
-                async with http.post(
-                    f"{board.api_url}/oauth2/token",
-                    data={"grant_type": "authorization_code", "code": code},
-                    headers={"Authorization": basic_auth(board.client_id, board.client_secret)},
-                ) as answer:
-                    answer.raise_for_status()
-                    token = str((await answer.json())["access_token"])
-                async with http.get(
-                    f"{board.api_url}/users/@me", headers={"Authorization": f"Bearer {token}"}
-                ) as answer:
-                    answer.raise_for_status()
-                    user = await answer.json()
-                user_id = int(user["id"])
-        except (aiohttp.ClientError, TimeoutError, KeyError, ValueError, TypeError) as error:
-            log.warning("Activity login failed: %s", type(error).__name__)  # never the code or the token
+            code = board.exchange.check((await board._body(request)).get("code"), client_of(request))
+        except Refused as refused:
+            raise refused.http() from None
+        try:
+            user = await board.exchange.exchange(code)
+        except Failed as error:
+            log.warning("Activity login failed: %s", error)  # never the code or the token
             raise web.HTTPBadGateway(
                 text="Discord did not confirm the login; open the Activity again"
             ) from None
-        name = str(user.get("global_name") or user.get("username") or "?")
-        locale = catalog_locale(user.get("locale"))
+        user_id, name, token = user.user_id, user.name, user.access_token
+        locale = catalog_locale(user.locale)
+        await board._rotate(request)
         cookie = board.signer.session_cookie(user_id, name, locale)
         session = board.signer.session(cookie)
         assert session is not None
@@ -244,11 +232,11 @@ class Activity:
             },
             headers={"Cache-Control": "no-store"},
         )
-        board._set_session(response, user_id, name, locale)
+        board._set_session(response, user_id, name, locale, cookie)  # one session: header and cookie alike
         return response
 
-    def _signed_in(self, request: web.Request) -> Session:
-        session: Session | None = self.board._session(request)
+    async def _signed_in(self, request: web.Request) -> Session:
+        session: Session | None = await self.board._session(request)
         if session is None:
             raise web.HTTPUnauthorized(text="open the Activity from Discord to sign in")
         return session
@@ -258,7 +246,7 @@ class Activity:
         if value in (None, "", "null"):
             return None
         text = str(value)
-        if not text.isdigit() or len(text) > 19:
+        if not is_ascii_digits(text) or len(text) > 19:
             raise web.HTTPBadRequest(text=f"{what} must be a Discord id")
         return int(text)
 
@@ -291,7 +279,7 @@ class Activity:
     async def _channel(self, request: web.Request) -> web.Response:
         """What the instance's channel offers the signed-in user: its match, waiting challenges, the user's
         own matches in this server, and the games to start."""
-        session = self._signed_in(request)
+        session = await self._signed_in(request)
         if not self.board.reads.allow(str(session.user_id)):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         channel_id = self._id(request.query.get("channel_id"), "channel_id")
@@ -371,7 +359,7 @@ class Activity:
     async def _start(self, request: web.Request) -> web.Response:
         """Start from the Activity as /play does: the same option parsing and checks (the service's), the
         same limits (one match per channel, open challenges per user and channel, allowed channels)."""
-        session = self.board._check_write(request)
+        session = await self.board._check_write(request)
         body = await self.board._body(request)
         channel_id = self._id(body.get("channel_id"), "channel_id")
         guild_id = self._id(body.get("guild_id"), "guild_id")
@@ -417,7 +405,7 @@ class Activity:
         return web.json_response({"ok": True, "challenge": challenge.id})
 
     async def _accept(self, request: web.Request) -> web.Response:
-        session = self.board._check_write(request)
+        session = await self.board._check_write(request)
         body = await self.board._body(request)
         challenge_id = body.get("challenge_id")
         if not isinstance(challenge_id, int):

@@ -9,7 +9,11 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
     POST /api/m/<t>/move            {"move": notation, "ply": n}: through MatchService.play, the engine judges
     POST /api/m/<t>/action          {"action": resign | takeback | abort | accept | decline}
     GET  /login, /auth/callback     Discord OAuth2 (authorization code, scope identify, state cookie)
-    POST /logout
+    POST /logout, /logout/everywhere  this session, or every session of the user, revoked (sessions.py)
+
+Under abuse (limits.py, forwarded.py, oauth.py): connections gated at the socket, event streams capped per
+client and per match, board images cached and budgeted per client, limits keyed on the real client behind a
+trusted proxy.
 """
 
 from __future__ import annotations
@@ -25,10 +29,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-import aiohttp
 from aiohttp import web
 
 import renderer
+from bot.drawing import ByteLRU
 from bot.i18n import SOURCE_LOCALE, Tr, catalog_locale, tr_for
 from bot.service import Service
 from bot.service.errors import ServiceError
@@ -44,7 +48,27 @@ from bot.service.records import (
 from bot.service.store.base import MatchChange
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.discord_api import DiscordRest
+from bot.web.forwarded import TrustedProxies
+from bot.web.limits import (
+    BUSY_RETRY_MS,
+    HEADER_TIMEOUT,
+    IMAGE_CACHE_BYTES,
+    PER_PEER,
+    RENDER_BURST,
+    RENDER_QUEUE,
+    RENDER_RATE,
+    RENDER_SLOTS,
+    ConnectionGate,
+    GatedSite,
+    StreamCaps,
+    client_of,
+    connection_budget,
+    loud_logs,
+    quiet_logs,
+    raise_descriptor_limit,
+)
 from bot.web.live import Group, Hub, NoGuild, Subscriber, sse_frame
+from bot.web.oauth import Failed, Refused, TokenExchange
 from bot.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
@@ -54,11 +78,11 @@ from bot.web.security import (
     RateLimiter,
     Session,
     Signer,
-    basic_auth,
     match_token,
     parse_token,
     safe_next,
 )
+from bot.web.sessions import Sessions
 from bot.web.texts import PAGE_TEXTS
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
@@ -79,6 +103,8 @@ CSP = (
     "frame-ancestors " + FRAME_ANCESTORS
 )
 
+SESSION_KEY: web.RequestKey[Session | None] = web.RequestKey("tessera.session")
+"""A request's checked session, once asked for (`WebBoard._session`)."""
 Names = Callable[[Sequence[int]], Awaitable[Mapping[int, str]]]
 Analysed = Callable[[int], Any]
 """The cached post-game analysis of a match (`Analyses.cached`: a `MatchAnalysis`), or None."""
@@ -133,6 +159,10 @@ class WebBoard:
         activity: bool = False,
         activity_parents: Sequence[str] | None = None,
         rest: DiscordRest | None = None,
+        trusted_proxies: Sequence[str] = (),
+        stream_caps: StreamCaps | None = None,
+        header_timeout: float = HEADER_TIMEOUT,
+        per_peer: int = PER_PEER,
     ) -> None:
         self.service = service
         self.rest = rest
@@ -150,10 +180,30 @@ class WebBoard:
         self.demo_matches: list[tuple[int, str]] = []
         """The demo's matches (id, game name), listed on its start page."""
         self.signer = Signer(secret)
+        self.sessions = Sessions(service.store)
         self.limits = RateLimiter(move_rate, 10)
         self.reads = RateLimiter(20.0, 60)
+        self.proxies = TrustedProxies(trusted_proxies)
+        self.streams = stream_caps or StreamCaps()
+        self.header_timeout = header_timeout
+        self.per_peer = per_peer
+        self.gate: ConnectionGate | None = None
+        """The connection gate of a started board (`start`); None in tests that serve `app()` themselves."""
+        self.exchange: TokenExchange | None = (
+            TokenExchange(self.api_url, client_id, client_secret) if client_id and client_secret else None
+        )
+        """The guarded way to Discord's token endpoint (oauth.py); None without the application's
+        credentials."""
         self.hub = Hub(self._payload)
-        self._images: OrderedDict[tuple[Any, ...], asyncio.Future[bytes]] = OrderedDict()
+        self._pngs = ByteLRU(IMAGE_CACHE_BYTES)
+        """Board images drawn, by (match, ply, version of the current one, locale, theme)."""
+        self._drawings: dict[tuple[Any, ...], asyncio.Future[bytes]] = {}
+        self.renders = RateLimiter(RENDER_RATE, RENDER_BURST)
+        """New board images (cache misses) per client."""
+        self._render_slots = asyncio.Semaphore(RENDER_SLOTS)
+        self._render_waiting = 0
+        self.render_queue = RENDER_QUEUE
+        """Drawings that may wait for a slot; past this a new one is answered 503."""
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
         self._runner: web.AppRunner | None = None
         self._listening: asyncio.Task[None] | None = None
@@ -184,17 +234,19 @@ class WebBoard:
     # ------------------------------------------------------------------------------------- app
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        app = web.Application(middlewares=[self.proxies.middleware], client_max_size=4096)
+        app.on_response_prepare.append(self._headers)
         app.router.add_get("/", self._index)
         app.router.add_get("/m/{token}", self._page)
         app.router.add_get("/api/m/{token}", self._state)
         app.router.add_get("/api/m/{token}/events", self._events)
-        app.router.add_get("/api/m/{token}/board/{ply:[0-9]+}.png", self._board)
+        app.router.add_get("/api/m/{token}/board/{ply:[0-9]{1,9}}.png", self._board)
         app.router.add_post("/api/m/{token}/move", self._move)
         app.router.add_post("/api/m/{token}/action", self._action)
         app.router.add_get("/login", self._login)
         app.router.add_get("/auth/callback", self._callback)
         app.router.add_post("/logout", self._logout)
+        app.router.add_post("/logout/everywhere", self._logout_everywhere)
         if self.demo_users:
             app.router.add_get("/demo/login/{user}", self._demo_login)
         if self.activity is not None:
@@ -212,12 +264,23 @@ class WebBoard:
 
     async def start(self, host: str, port: int) -> None:
         """Serve on host:port and listen for other processes' changes (PostgreSQL NOTIFY)."""
-        self._runner = web.AppRunner(self.app(), access_log=None)
+        quiet_logs()
+        descriptors = raise_descriptor_limit()
+        self.gate = ConnectionGate(
+            budget=connection_budget(descriptors), per_peer=self.per_peer, exempt=self.proxies.trusts
+        )
+        self.streams.total = max(1, self.gate.budget - 64)  # room for page loads beside the streams
+        # keepalive_timeout is aiohttp's idle timer, armed from the connection's opening too: a request whose
+        # headers have not all come within it is closed (the header timeout).
+        self._runner = web.AppRunner(self.app(), access_log=None, keepalive_timeout=self.header_timeout)
         await self._runner.setup()
-        await web.TCPSite(self._runner, host, port).start()
+        await GatedSite(self._runner, host, port, self.gate).start()
         self._listening = asyncio.get_running_loop().create_task(self._listen())
 
     async def close(self) -> None:
+        if self.gate is not None:
+            self.gate = None
+            loud_logs()
         if self._listening is not None:
             self._listening.cancel()
         for task in list(self._announcing):
@@ -260,22 +323,30 @@ class WebBoard:
                 self._seen[match_id] = seen
                 self.hub.changed(match_id)
 
-    @web.middleware
-    async def _headers(
-        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-    ) -> web.StreamResponse:
-        response = await handler(request)
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Every answer's security headers, set as it is prepared: pages, streams and files, and errors too
+        (a raised 404, a refused request, an unexpected 500), which a middleware's return path misses."""
         response.headers.setdefault("Content-Security-Policy", self.csp)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
             response.headers["Cache-Control"] = "no-store"
-        return response
 
     # ------------------------------------------------------------------------------------- helpers
 
-    def _session(self, request: web.Request) -> Session | None:
+    def _signed(self, request: web.Request) -> Session | None:
+        """The session the request's cookie (or the Activity's header) signs, revoked or not."""
         return self.signer.session(request.headers.get(SESSION_HEADER) or request.cookies.get(SESSION_COOKIE))
+
+    async def _session(self, request: web.Request) -> Session | None:
+        """The request's session, unless a logout revoked it (sessions.py); asked once per request."""
+        if SESSION_KEY in request:
+            return request[SESSION_KEY]
+        session = self._signed(request)
+        if session is not None and not await self.sessions.valid(session):
+            session = None
+        request[SESSION_KEY] = session
+        return session
 
     def _locale(self, request: web.Request, session: Session | None) -> str:
         asked = request.query.get("lang", "")
@@ -327,10 +398,10 @@ class WebBoard:
         known.update({k: v for k, v in self.demo_users.items() if k not in known})
         return [seat_name(p, known, tr) for p in match.seats]
 
-    def _check_write(self, request: web.Request) -> Session:
+    async def _check_write(self, request: web.Request) -> Session:
         """A state-changing request: logged in, with this session's CSRF token, from this site, not too
         often."""
-        session = self._session(request)
+        session = await self._session(request)
         if session is None:
             raise web.HTTPUnauthorized(text="log in first")
         if not secrets.compare_digest(request.headers.get("X-CSRF-Token", ""), session.csrf):
@@ -489,7 +560,7 @@ class WebBoard:
         except ServiceError:
             return None
         self._seen[match_id] = (match.ply, match.status, match.takeback, match.abort_votes)
-        self._image(match, match.ply, *group)  # drawn now, while the event travels: ready when asked for
+        self._prepare_image(match, *group)  # drawn now, while the event travels: ready when asked for
         return json.dumps(await self._public(match, *group, full=False), separators=(",", ":")).encode()
 
     def _private(self, match: MatchView, session: Session | None) -> dict[str, Any]:
@@ -537,8 +608,8 @@ class WebBoard:
         return response
 
     async def _state(self, request: web.Request) -> web.Response:
-        session = self._session(request)
-        key = str(session.user_id) if session else (request.remote or "?")
+        session = await self._session(request)
+        key = str(session.user_id) if session else client_of(request)
         if not self.reads.allow(key):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         match = await self._match(request)
@@ -549,7 +620,26 @@ class WebBoard:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         match = await self._match(request)
-        group = (self._locale(request, self._session(request)), self._theme(request))
+        group = (self._locale(request, await self._session(request)), self._theme(request))
+        client = client_of(request)
+        if self.streams.admit(client, match.id) is not None:
+            return self._busy_stream(group[0])
+        try:
+            return await self._stream(request, match, group)
+        finally:
+            self.streams.release(client, match.id)
+
+    @staticmethod
+    def _busy_stream(locale: str) -> web.Response:
+        """A stream refused by its caps (limits.StreamCaps): one `busy` event with the reason in the viewer's
+        language, and the browser asked to come back later rather than hold a connection."""
+        text = tr_for(locale).translations.gettext(PAGE_TEXTS["busy"])
+        body = f"retry: {BUSY_RETRY_MS}\n\nevent: busy\ndata: {json.dumps({'text': text})}\n\n"
+        return web.Response(
+            text=body, content_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
+
+    async def _stream(self, request: web.Request, match: MatchView, group: Group) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -594,9 +684,9 @@ class WebBoard:
         ply = int(request.match_info["ply"])
         if ply > match.ply:
             raise web.HTTPNotFound(text="that move has not been played")
-        locale = self._locale(request, self._session(request))
+        locale = self._locale(request, await self._session(request))
         theme = self._theme(request)
-        png = await self._image(match, ply, locale, theme)
+        png = await self._image(match, ply, locale, theme, client_of(request))
         # The board at a ply never changes once the match is over, nor the current one under its version
         # (a change of the match, a takeback included, makes a new one): such images may be cached anywhere
         # (a reverse proxy answers the spectators' fetches then); anything else must be asked again.
@@ -609,19 +699,63 @@ class WebBoard:
         """Changes with every change of the match (its last write's time and its status)."""
         return f"{match.status.value}{round(match.updated_at * 1000)}"
 
-    def _image(self, match: MatchView, ply: int, locale: str, theme: str) -> asyncio.Future[bytes]:
-        """The board PNG, drawn once however many viewers ask at the same moment (the first asks the
-        renderer; the others wait for the same drawing); the newest few hundred are kept."""
+    async def _image(
+        self, match: MatchView, ply: int, locale: str, theme: str, client: str | None = None
+    ) -> bytes:
+        """The board PNG: from the cache (the newest `IMAGE_CACHE_BYTES`), or drawn once however many
+        viewers ask at the same moment (the first asks the renderer; the others wait for the same drawing).
+        A drawing a `client` asks for counts against its own budget (limits.RENDER_RATE: a client cannot
+        keep the renderer busy); RENDER_SLOTS draw at once, RENDER_QUEUE may wait (past that 503)."""
+        key = self._image_key(match, ply, locale, theme)
+        png = self._pngs.get(key)
+        if png is not None:
+            return png
+        drawing = self._drawings.get(key)
+        if drawing is None:
+            if client is not None and not self.renders.allow(client):
+                raise web.HTTPTooManyRequests(
+                    text="too many new board images from your address; wait a moment"
+                )
+            drawing = self._draw(key, match, ply, locale, theme)
+            if drawing is None:
+                raise web.HTTPServiceUnavailable(text="the board images are busy; try again in a moment")
+        return await asyncio.shield(drawing)
+
+    def _image_key(self, match: MatchView, ply: int, locale: str, theme: str) -> tuple[Any, ...]:
         current = ply == match.ply
-        key = (match.id, ply, self._version(match) if current else "", locale, theme)
-        found = self._images.get(key)
-        if found is None:
-            found = asyncio.ensure_future(self._render(match, ply, locale, theme))
-            self._images[key] = found
-            found.add_done_callback(lambda f: f.exception() and self._images.pop(key, None))
-            while len(self._images) > 256:
-                self._images.popitem(last=False)
-        return found
+        return (match.id, ply, self._version(match) if current else "", locale, theme)
+
+    def _draw(
+        self, key: tuple[Any, ...], match: MatchView, ply: int, locale: str, theme: str
+    ) -> asyncio.Future[bytes] | None:
+        """Start drawing `key` (None when RENDER_QUEUE drawings already wait); kept in the cache once done."""
+        if self._render_waiting >= self.render_queue:
+            return None
+        drawing = asyncio.ensure_future(self._render_in_turn(match, ply, locale, theme))
+        self._drawings[key] = drawing
+
+        def done(future: asyncio.Future[bytes]) -> None:
+            self._drawings.pop(key, None)
+            if not future.cancelled() and future.exception() is None:
+                self._pngs.put(key, future.result())
+
+        drawing.add_done_callback(done)
+        return drawing
+
+    def _prepare_image(self, match: MatchView, locale: str, theme: str) -> None:
+        """Draw the current board now (a change is being published: its viewers will ask for it), unless it
+        is cached, being drawn, or the renderer is full."""
+        key = self._image_key(match, match.ply, locale, theme)
+        if self._pngs.get(key) is None and key not in self._drawings:
+            self._draw(key, match, match.ply, locale, theme)
+
+    async def _render_in_turn(self, match: MatchView, ply: int, locale: str, theme: str) -> bytes:
+        self._render_waiting += 1
+        try:
+            async with self._render_slots:
+                return await self._render(match, ply, locale, theme)
+        finally:
+            self._render_waiting -= 1
 
     async def _render(self, match: MatchView, ply: int, locale: str, theme: str) -> bytes:
         tr = tr_for(locale)
@@ -651,7 +785,7 @@ class WebBoard:
         )
 
     async def _answer(self, request: web.Request, work: Callable[[], Awaitable[Any]]) -> web.Response:
-        session = self._session(request)
+        session = await self._session(request)
         locale = self._locale(request, session)
         try:
             result = await work()
@@ -677,7 +811,7 @@ class WebBoard:
             log.exception("could not post the board of a web move", extra={"kind": "web_post"})
 
     async def _move(self, request: web.Request) -> web.Response:
-        session = self._check_write(request)
+        session = await self._check_write(request)
         match = await self._match(request)
         body = await self._body(request)
         move, ply = body.get("move"), body.get("ply")
@@ -688,7 +822,7 @@ class WebBoard:
         )
 
     async def _action(self, request: web.Request) -> web.Response:
-        session = self._check_write(request)
+        session = await self._check_write(request)
         match = await self._match(request)
         action = (await self._body(request)).get("action")
         user = session.user_id
@@ -721,7 +855,7 @@ class WebBoard:
     async def _body(request: web.Request) -> dict[str, Any]:
         try:
             body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
             raise web.HTTPBadRequest(text="send JSON") from None
         if not isinstance(body, dict):
             raise web.HTTPBadRequest(text="send a JSON object")
@@ -729,16 +863,26 @@ class WebBoard:
 
     # ------------------------------------------------------------------------------------- login
 
-    def _set_session(self, response: web.StreamResponse, user_id: int, name: str, locale: str) -> None:
+    def _set_session(
+        self, response: web.StreamResponse, user_id: int, name: str, locale: str, cookie: str | None = None
+    ) -> None:
+        """Set the session cookie: `cookie`, or a new session's."""
         response.set_cookie(
             SESSION_COOKIE,
-            self.signer.session_cookie(user_id, name, locale),
+            cookie or self.signer.session_cookie(user_id, name, locale),
             max_age=SESSION_MAX_AGE,
             httponly=True,
             secure=self.secure,
             samesite="None" if self.secure else "Lax",  # None lets the page work framed inside Discord
             path="/",
         )
+
+    async def _rotate(self, request: web.Request) -> None:
+        """A login replaces the session the browser held (if any): that one is revoked, so a session fixed
+        or copied before the login does not live on beside the new one."""
+        held = self._signed(request)
+        if held is not None:
+            await self.sessions.log_out(held)
 
     async def _login(self, request: web.Request) -> web.Response:
         if not self.client_id or not self.client_secret:
@@ -771,39 +915,37 @@ class WebBoard:
         given = request.query.get("state", "")
         if expected is None or not secrets.compare_digest(given, expected[0]):
             raise web.HTTPForbidden(text="the login expired or did not start here; try again")
-        code = request.query.get("code")
-        if not code:
-            raise web.HTTPBadRequest(text="Discord sent no code; try logging in again")
-        assert self.client_id is not None and self.client_secret is not None
+        if not await self.sessions.use_state(expected[0]):  # single use, in every process
+            raise web.HTTPForbidden(text="this login was already used; log in again")
+        exchange = self.exchange
+        assert exchange is not None
         try:
-            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
-                async with http.post(
-                    f"{self.api_url}/oauth2/token",
-                    data={
-                        "grant_type": "authorization_code",
-                        "code": code,
-                        "redirect_uri": f"{self.base_url}/auth/callback",
-                    },
-                    headers={"Authorization": basic_auth(self.client_id, self.client_secret)},
-                ) as answer:
-                    answer.raise_for_status()
-                    token = (await answer.json())["access_token"]
-                async with http.get(
-                    f"{self.api_url}/users/@me", headers={"Authorization": f"Bearer {token}"}
-                ) as answer:
-                    answer.raise_for_status()
-                    user = await answer.json()
-        except (aiohttp.ClientError, TimeoutError, KeyError, ValueError) as error:
-            log.warning("Discord login failed: %s", type(error).__name__)  # never the code or the token
+            code = exchange.check(request.query.get("code"), client_of(request))
+        except Refused as refused:
+            raise refused.http() from None
+        try:
+            user = await exchange.exchange(code, redirect_uri=f"{self.base_url}/auth/callback")
+        except Failed as error:
+            log.warning("Discord login failed: %s", error)  # never the code or the token
             raise web.HTTPBadGateway(text="Discord did not confirm the login; try again") from None
-        name = str(user.get("global_name") or user.get("username") or "?")
         response = web.HTTPFound(expected[1])
-        self._set_session(response, int(user["id"]), name, catalog_locale(user.get("locale")))
+        await self._rotate(request)
+        self._set_session(response, user.user_id, user.name, catalog_locale(user.locale))
         response.del_cookie(STATE_COOKIE, path="/auth/")
         raise response
 
     async def _logout(self, request: web.Request) -> web.Response:
-        self._check_write(request)
+        """End this session (revoked in the store: a copy of the cookie no longer works either)."""
+        session = await self._check_write(request)
+        await self.sessions.log_out(session)
+        response = web.json_response({"ok": True})
+        response.del_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    async def _logout_everywhere(self, request: web.Request) -> web.Response:
+        """End every session of this user, in every browser and the Activity."""
+        session = await self._check_write(request)
+        await self.sessions.log_out_everywhere(session.user_id)
         response = web.json_response({"ok": True})
         response.del_cookie(SESSION_COOKIE, path="/")
         return response

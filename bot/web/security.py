@@ -43,10 +43,16 @@ def match_token(secret: str, match_id: int) -> str:
     return f"{match_id}-{match_key(secret, match_id)}"
 
 
+def is_ascii_digits(text: str) -> bool:
+    """Whether `text` is a non-empty run of 0-9 (`str.isdigit` also accepts "²" and other Unicode digits,
+    which `int` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_token(secret: str, token: str) -> int | None:
     """The match id of a valid `<id>-<key>`, else None (compared in constant time)."""
     head, _, key = token.partition("-")
-    if not head.isdigit() or len(head) > 19 or len(key) != KEY_CHARS:
+    if not is_ascii_digits(head) or len(head) > 19 or len(key) != KEY_CHARS:
         return None
     match_id = int(head)
     return match_id if hmac.compare_digest(key, match_key(secret, match_id)) else None
@@ -54,15 +60,25 @@ def parse_token(secret: str, token: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Session:
-    """A logged-in user: their Discord id and name, their language, and the CSRF token of this session."""
+    """A logged-in user: their Discord id and name, their language, the CSRF token of this session, the
+    session's own id and when it was issued (what a logout revokes: sessions.py)."""
 
     user_id: int
     name: str
     locale: str
     csrf: str
+    sid: str = ""
+    issued: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"u": str(self.user_id), "n": self.name, "l": self.locale, "c": self.csrf}
+        return {
+            "u": str(self.user_id),
+            "n": self.name,
+            "l": self.locale,
+            "c": self.csrf,
+            "s": self.sid,
+            "t": self.issued,
+        }
 
 
 class Signer:
@@ -73,16 +89,29 @@ class Signer:
         self._states = URLSafeTimedSerializer(secret, salt="tessera.oauth-state")
 
     def session_cookie(self, user_id: int, name: str, locale: str) -> str:
-        session = Session(user_id, name[:64], locale, secrets.token_urlsafe(24))
+        """A new session (its own id and CSRF token, issued now) as a signed cookie."""
+        session = Session(
+            user_id, name[:64], locale, secrets.token_urlsafe(24), secrets.token_urlsafe(18), time.time()
+        )
         return self._sessions.dumps(session.to_json())
 
     def session(self, cookie: str | None) -> Session | None:
+        """The session a cookie signs (a cookie from before session ids has its CSRF token as its id and
+        counts as issued at 0: "log out everywhere" ends it too)."""
         if not cookie:
             return None
         try:
             data = self._sessions.loads(cookie, max_age=SESSION_MAX_AGE)
-            return Session(int(data["u"]), str(data["n"]), str(data["l"]), str(data["c"]))
-        except (BadSignature, KeyError, TypeError, ValueError):
+            csrf = str(data["c"])
+            return Session(
+                int(data["u"]),
+                str(data["n"]),
+                str(data["l"]),
+                csrf,
+                str(data.get("s") or csrf),
+                float(data.get("t") or 0.0),
+            )
+        except (BadSignature, KeyError, TypeError, ValueError, AttributeError):
             return None
 
     def state_cookie(self, state: str, next_path: str) -> str:

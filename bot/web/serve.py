@@ -64,6 +64,7 @@ def board_for(settings: WebSettings, service: Service, **kwargs: Any) -> WebBoar
         api_url=settings.discord_api_url,
         disabled_guilds=settings.web_disabled_guilds,
         activity=settings.activity_enabled,
+        trusted_proxies=settings.web_trusted_proxies,
         **kwargs,
     )
 
@@ -134,12 +135,21 @@ def board_alone(settings: WebSettings, service: Service) -> WebBoard:
     return board_for(settings, service, rest=rest, **({"names": rest.names} if rest is not None else {}))
 
 
+class CannotListen(Exception):
+    """The web board's address cannot be listened on (one line for the operator)."""
+
+
 async def run_alone(settings: WebSettings) -> None:
     service = await Service.open(settings.database_url)
     service.listen()  # settings (a server's web board switch) are cached while other processes are heard
     board = board_alone(settings, service)
     assert settings.web_port is not None
-    await board.start(settings.web_host, settings.web_port)
+    try:
+        await board.start(settings.web_host, settings.web_port)
+    except OSError as error:  # the port is taken, or the address is not this machine's
+        await service.close()
+        where = f"{settings.web_host}:{settings.web_port}"
+        raise CannotListen(f"cannot listen on {where}: {' '.join(str(error).split())}") from None
     print(f"Tessera web board on {settings.web_host}:{settings.web_port}", flush=True)
     try:
         await asyncio.Event().wait()
@@ -161,6 +171,10 @@ def main(args: Sequence[str]) -> int:
     if settings.web_port is None:
         print("tessera: WEB_PORT is not set; set it (and WEB_SECRET) to serve the web board")
         return 2
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_alone(settings))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_alone(settings))
+    except CannotListen as error:
+        print(f"tessera: WEB_PORT: {error}")
+        return 2
     return 0

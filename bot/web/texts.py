@@ -7,6 +7,7 @@ from games.texts import N_
 PAGE_TEXTS: dict[str, str] = {
     "login": N_("Log in with Discord to play"),
     "logout": N_("Log out"),
+    "logout_everywhere": N_("Log out everywhere"),
     "spectating": N_("You are watching"),
     "you_play": N_("You play {seat}"),
     "moves": N_("Moves"),
@@ -26,6 +27,7 @@ PAGE_TEXTS: dict[str, str] = {
     "play": N_("Play"),
     "pause": N_("Pause"),
     "reconnecting": N_("Connection lost; reconnecting..."),
+    "busy": N_("Too many live views are open here; this board updates again in a minute."),
     "theme": N_("Theme"),
     "board": N_("Board of match #{match_id}"),
     "turning_points": N_("Turning points (from the analysis): the move played, then the better one"),

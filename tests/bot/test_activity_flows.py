@@ -24,7 +24,7 @@ from bot.web.discord_api import ActivityInstance, DiscordRest
 from games.base import clickable_moves
 from tests.bot.helpers import boards, button_labels, last_board, start_challenge, take_user_errors
 
-SECRET = "v" * 40
+SECRET = "v" * 8 + "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sA"  # random-looking: the settings refuse guessable ones
 BASE = "https://tessera.example"
 
 

@@ -30,7 +30,7 @@ from tests.bot.helpers import (
     take_user_errors,
 )
 
-SECRET = "w" * 40
+SECRET = "w" * 8 + "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sA"  # random-looking: the settings refuse guessable ones
 BASE = "https://tessera.example"
 
 

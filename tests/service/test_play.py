@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.service import Service
 from bot.service.errors import (
@@ -20,6 +22,7 @@ from bot.service.errors import (
     StaleMove,
     UnknownMatch,
 )
+from bot.service.matches import StateCache
 from bot.service.records import AbortRequested, Finished, Played, TakebackRequested, TakenBack
 from games.base import IllegalMove, InvalidMove, Termination
 from tests.service.conftest import FakeClock, ServiceFactory
@@ -280,6 +283,7 @@ async def test_every_domain_error_is_a_service_error() -> None:
 
 async def test_only_a_bounded_number_of_states_is_held_in_memory(open_service: ServiceFactory) -> None:
     service = await open_service(state_cache_size=3)
+    service.matches.states.most = 3  # it may not grow past this
     matches = [
         await start_match(service, challenger=10 + i, opponent=20 + i, channel=i + 1) for i in range(6)
     ]
@@ -288,6 +292,26 @@ async def test_only_a_bounded_number_of_states_is_held_in_memory(open_service: S
     assert len(service.matches.states) == 3
     for match in matches:  # evicted states are loaded again from their snapshots
         assert (await service.matches.get(match.id)).state.total == 1
+
+
+async def test_the_state_cache_grows_to_the_matches_moving_in_turn(open_service: ServiceFactory) -> None:
+    """More matches moving in turn than the cache holds: each move missed (its position parsed again, the
+    rules rebuilt) for ever; the cache grows to them instead, and the moves after that find their states."""
+    service = await open_service(state_cache_size=3)
+    states = service.matches.states
+    matches = [
+        await start_match(service, challenger=10 + i, opponent=20 + i, channel=i + 1) for i in range(8)
+    ]
+    for _round in range(4):
+        for match in matches:
+            now = await service.matches.get(match.id)
+            await service.matches.play(match.id, now.user_to_move or 0, "1")
+    assert states.size >= 8 and len(states) >= 8
+    misses = states.misses
+    for match in matches:
+        now = await service.matches.get(match.id)
+        await service.matches.play(match.id, now.user_to_move or 0, "1")
+    assert states.misses == misses  # every state was found
 
 
 async def test_matches_of_a_user_lists_their_active_matches(service: Service) -> None:
@@ -320,3 +344,27 @@ async def test_leaving_before_every_seat_moved_aborts_the_match_unrated(
     alone = await service.agreements.request_abort(voted.id, BOB)
     assert isinstance(alone, Finished) and alone.termination is Termination.ABORTED and alone.early is None
     assert await service.ratings.leaderboard("race") == []
+
+
+@given(st.lists(st.tuples(st.sampled_from(["get", "put", "drop"]), st.integers(0, 30), st.integers(0, 2))))
+def test_the_state_cache_serves_only_what_was_put_and_stays_bounded(
+    steps: list[tuple[str, int, int]],
+) -> None:
+    """Any sequence of reads, writes and drops: a state is served only for the exact version last put for
+    that match (never a stale or dropped one), and the cache never holds more than its size, nor its size
+    pass `most`."""
+    cache = StateCache(3, most=10)
+    put: dict[int, tuple[str, object]] = {}
+    for action, match_id, version in steps:
+        if action == "put":
+            state = object()
+            cache.put(match_id, str(version), state)
+            put[match_id] = (str(version), state)
+        elif action == "drop":
+            cache.drop(match_id)
+            put.pop(match_id, None)
+        else:
+            found = cache.get(match_id, str(version))
+            if found is not None:
+                assert put.get(match_id) == (str(version), found)
+        assert len(cache) <= cache.size <= 10

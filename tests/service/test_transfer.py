@@ -101,6 +101,7 @@ async def fill(url: str, clock: FakeClock) -> None:
         )
         await service.messages.challenge_posted(challenge.id, CHANNEL + 3, 7771)
         await service.store.put_meta("commands-global.sha256", "f00d")
+        await service.store.revoke_web("user:1", 1.5, 2_000_000_000.0)  # the web board's logouts
         # A Swiss event running its first round (its match in a channel of its own), an action left undone.
         host = service.tournaments
         host.channel_for = lambda t, action: asyncio.sleep(0, result=CHANNEL + 4)  # type: ignore[assignment]

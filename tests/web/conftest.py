@@ -22,6 +22,11 @@ USERS = {101: "Alice", 202: "Bob", 303: "Carol"}
 BOT_TOKEN = "fake-bot-token"
 
 
+def code_for(user: int) -> str:
+    """The fake Discord's authorization code for `user` (shaped like Discord's: letters and digits)."""
+    return f"code{user:016d}"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -99,14 +104,17 @@ class FakeDiscord:
     async def authorize(self, request: web.Request) -> web.Response:
         assert request.query["scope"] == "identify" and request.query["response_type"] == "code"
         redirect = request.query["redirect_uri"]
-        raise web.HTTPFound(f"{redirect}?code=code-{self.next_user}&state={request.query['state']}")
+        raise web.HTTPFound(f"{redirect}?code={code_for(self.next_user)}&state={request.query['state']}")
 
     async def token(self, request: web.Request) -> web.Response:
         form = await request.post()
         self.tokens_asked.append(dict(form))
-        if request.headers.get("Authorization", "") == "" or not str(form["code"]).startswith("code-"):
+        code = str(form["code"])
+        if request.headers.get("Authorization", "") == "" or not (
+            code.startswith("code") and code[4:].isdigit()
+        ):
             return web.json_response({"error": "invalid_grant"}, status=400)
-        return web.json_response({"access_token": "token-" + str(form["code"])[5:], "token_type": "Bearer"})
+        return web.json_response({"access_token": f"token-{int(code[4:])}", "token_type": "Bearer"})
 
     async def me(self, request: web.Request) -> web.Response:
         user = int(request.headers["Authorization"].removeprefix("Bearer token-"))

@@ -29,7 +29,7 @@ from bot.service.ai import AIRunner
 from bot.web.app import WebBoard
 from bot.web.discord_api import DiscordRest
 from games.base import clickable_moves, resolve_options
-from tests.web.conftest import BOT_TOKEN, SCREENSHOTS, USERS, FakeDiscord, free_port
+from tests.web.conftest import BOT_TOKEN, SCREENSHOTS, USERS, FakeDiscord, code_for, free_port
 from tests.web.test_browser import _click_play
 
 ALICE, BOB = 101, 202
@@ -61,7 +61,7 @@ class ActivityDiscord(FakeDiscord):
         self.authorized.append(body)
         assert body["client_id"] == CLIENT_ID and body["scope"] == ["identify"]
         cors = {"Access-Control-Allow-Origin": "*"}
-        return web.json_response({"code": f"code-{body['user']}"}, headers=cors)
+        return web.json_response({"code": code_for(int(body["user"]))}, headers=cors)
 
     async def rpc_me(self, request: web.Request) -> web.Response:
         user = int(request.query["token"].removeprefix("token-"))

@@ -20,9 +20,9 @@ from bot.web.app import WebBoard
 from bot.web.discord_api import DiscordRest
 from bot.web.security import match_token
 from games.base import resolve_options
-from tests.web.conftest import BOT_TOKEN, FakeDiscord, free_port
+from tests.web.conftest import BOT_TOKEN, FakeDiscord, code_for, free_port
 
-SECRET = "q" * 40
+SECRET = "q" * 8 + "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sA"  # random-looking: the settings refuse guessable ones
 CLIENT_ID = "555"
 GUILD = 77
 ALICE, BOB = 101, 202
@@ -67,7 +67,7 @@ async def client(service: Service, discord: FakeDiscord) -> AsyncIterator[Client
 
 
 async def _login(client: Client, user: int) -> dict[str, Any]:
-    answer = await client.post("/api/activity/token", json={"code": f"code-{user}"})
+    answer = await client.post("/api/activity/token", json={"code": code_for(user)})
     assert answer.status == 200, await answer.text()
     data: dict[str, Any] = await answer.json()
     client.session.cookie_jar.clear()  # inside Discord's frame the cookie may never come back
@@ -100,11 +100,11 @@ async def test_the_code_is_exchanged_on_the_server(client: Client, discord: Fake
     login = await _login(client, ALICE)
     assert login["user"] == {"id": str(ALICE), "name": "Alice", "locale": "en"}
     assert login["accessToken"] == f"token-{ALICE}"  # for the SDK's authenticate: the user's own token
-    assert discord.tokens_asked == [{"grant_type": "authorization_code", "code": f"code-{ALICE}"}]
+    assert discord.tokens_asked == [{"grant_type": "authorization_code", "code": code_for(ALICE)}]
     assert "the-client-secret" not in str(login)
     config = await (await client.get("/api/activity/config")).json()
     assert config["clientId"] == CLIENT_ID and "the-client-secret" not in str(config)
-    assert (await client.post("/api/activity/token", json={"code": "stolen"})).status == 502
+    assert (await client.post("/api/activity/token", json={"code": "stolenstolenstolen"})).status == 502
     assert (await client.post("/api/activity/token", json={})).status == 400
 
 

@@ -378,3 +378,20 @@ async def test_the_page_works_where_storage_is_denied(site: Site, browser: Any) 
     await page.select_option("#theme", "colorblind")
     await page.wait_for_function("window.tessera.state().theme === 'colorblind'")
     assert errors == []
+
+
+async def test_log_out_everywhere_ends_the_other_browsers_session(site: Site, browser: Any) -> None:
+    """Alice is logged in on two browsers; "Log out everywhere" on one logs the other out too (its cookie
+    no longer signs anyone in), where a plain logout would have ended only its own."""
+    _, path = await _start(site, "paint", channel=40)
+    laptop = await _login(site, browser, ALICE, path)
+    phone = await _login(site, browser, ALICE, path)
+    assert await phone.evaluate("window.tessera.state().you.userId") == str(ALICE)
+    await laptop.screenshot(path=str(SCREENSHOTS / "logout-everywhere.png"))
+    await laptop.get_by_role("button", name="Log out everywhere").click()
+    await laptop.wait_for_function("window.tessera.state() && window.tessera.state().you === null")
+    await phone.reload()
+    await phone.wait_for_selector("polygon.cell")
+    assert await phone.evaluate("window.tessera.state().you") is None
+    assert await phone.get_by_role("link", name="Log in with Discord to play").count() == 1
+    assert not laptop.errors and not phone.errors

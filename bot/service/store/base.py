@@ -496,6 +496,23 @@ class MatchStore(Protocol):
         again since it was read); whether a row went."""
         ...
 
+    # ------------------------------------------------------------------------------ web sessions
+
+    async def revoke_web(self, key: str, at: float, until: float) -> None:
+        """Record that what `key` names (``session:<digest>``, ``user:<id>``) was revoked at `at`, kept until
+        `until` (then it no longer matters: the cookies it covers have expired); a later revocation of the
+        same key replaces it. Expired rows are swept."""
+        ...
+
+    async def consume_web(self, key: str, at: float, until: float) -> bool:
+        """Mark a one-time value (``state:<digest>``, an OAuth2 state) used; True only the first time, in
+        every process."""
+        ...
+
+    async def web_revoked(self, keys: Sequence[str], now: float) -> dict[str, float]:
+        """Which of `keys` are revoked (not yet expired), with when."""
+        ...
+
     # ------------------------------------------------------------------------------------------- matches
 
     async def insert_match(

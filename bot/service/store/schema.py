@@ -685,8 +685,35 @@ MIGRATIONS: tuple[Step, ...] = (
             taken_at {REAL} NOT NULL
         )""",
     ),
+    (
+        # The web board's sessions stay signed cookies; what a logout, a "log out everywhere" and a used
+        # OAuth2 state revoke is kept here, in every process's reach (bot/web/sessions.py): keys
+        # session:<digest>, user:<id> (sessions issued before revoked_at) and state:<digest>, each kept until
+        # what it covers has expired anyway.
+        """CREATE TABLE IF NOT EXISTS web_revocations (
+            key TEXT PRIMARY KEY,
+            revoked_at {REAL} NOT NULL,
+            until {REAL} NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_revocations_until ON web_revocations (until)",
+        # The global leaderboard walks only established ratings of people, in order, and stops at the tenth
+        # (it walked past every provisional one before: most of them when most are provisional). The query
+        # repeats this predicate word for word (store.leaderboard) so both databases use the index.
+        """CREATE INDEX IF NOT EXISTS ratings_established ON ratings (game, mu, player_key)
+            WHERE sigma <= 5.0 AND played > 0 AND player_key LIKE 'user:%'""",
+        # And a server's board likewise, over the server's copies of the ratings.
+        """CREATE INDEX IF NOT EXISTS guild_ratings_established
+            ON guild_ratings (guild_id, game, mu, player_key)
+            WHERE sigma <= 5.0 AND player_key LIKE 'user:%'""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+ESTABLISHED_SIGMA = 5.0
+"""The sigma at or below which a rating is established (the service's PROVISIONAL_SIGMA)."""
+ESTABLISHED = "sigma <= 5.0 AND played > 0 AND player_key LIKE 'user:%'"
+"""The partial index ratings_established's predicate, which the global leaderboard's query repeats."""
+GUILD_ESTABLISHED = "sigma <= 5.0 AND player_key LIKE 'user:%'"
+"""guild_ratings_established's, which a server's leaderboard query repeats."""
 RECOUNT_RESIGNATION_PLIES = 7
 """The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
 matches whose log has a resignation, in the same transaction (bot/service/store/upgrades.py)."""

@@ -70,7 +70,16 @@ from bot.service.store.base import (
     sound_matches,
     user_prefs_from_row,
 )
-from bot.service.store.schema import MIGRATIONS, RECOUNT_RESIGNATION_PLIES, TOKENS, Kind, statements
+from bot.service.store.schema import (
+    ESTABLISHED,
+    ESTABLISHED_SIGMA,
+    GUILD_ESTABLISHED,
+    MIGRATIONS,
+    RECOUNT_RESIGNATION_PLIES,
+    TOKENS,
+    Kind,
+    statements,
+)
 from bot.service.store.upgrades import TILINGKING, recounted_snapshot, report_recounted
 from games.base import RESIGN
 
@@ -264,6 +273,39 @@ class SqlStore(ABC):
         if value is None:
             return await self._write("DELETE FROM meta WHERE key = ?", key) > 0
         return await self._write("DELETE FROM meta WHERE key = ? AND value = ?", key, value) > 0
+
+    # ------------------------------------------------------------------------------ web sessions
+
+    async def revoke_web(self, key: str, at: float, until: float) -> None:
+        await self._write(
+            "INSERT INTO web_revocations (key, revoked_at, until) VALUES (?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET revoked_at = excluded.revoked_at, until = excluded.until",
+            key,
+            at,
+            until,
+        )
+        await self._write("DELETE FROM web_revocations WHERE until <= ?", at)
+
+    async def consume_web(self, key: str, at: float, until: float) -> bool:
+        return (
+            await self._write(
+                "INSERT INTO web_revocations (key, revoked_at, until) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO NOTHING",
+                key,
+                at,
+                until,
+            )
+            == 1
+        )
+
+    async def web_revoked(self, keys: Sequence[str], now: float) -> dict[str, float]:
+        if not keys:
+            return {}
+        term, params = self._in("key", keys, "text")
+        rows = await self._fetch(
+            f"SELECT key, revoked_at FROM web_revocations WHERE {term} AND until > ?", *params, now
+        )
+        return {str(r["key"]): float(r["revoked_at"]) for r in rows}
 
     # ---------------------------------------------------------------------------------------- matches
 
@@ -957,12 +999,32 @@ class SqlStore(ABC):
     async def leaderboard(
         self, game: str, guild_id: int | None, limit: int, max_sigma: float
     ) -> list[Rating]:
-        if guild_id is None:
+        if guild_id is None and max_sigma == ESTABLISHED_SIGMA:
+            # The predicate of the partial index ratings_established, word for word (so both databases
+            # prove the index covers the query): it walks only established ratings and stops at `limit`.
+            rows = await self._fetch(
+                f"SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = ? AND {ESTABLISHED} "
+                "ORDER BY mu DESC, player_key DESC LIMIT ?",
+                game,
+                limit,
+            )
+        elif guild_id is None:
             rows = await self._fetch(
                 "SELECT game, player_key, mu, sigma, played FROM ratings WHERE game = ? AND played > 0 "
                 "AND sigma <= ? AND player_key LIKE 'user:%' ORDER BY mu DESC, player_key DESC LIMIT ?",
                 game,
                 max_sigma,
+                limit,
+            )
+        elif max_sigma == ESTABLISHED_SIGMA:
+            # The guild's own copy of each rating: guild_ratings_established (its predicate word for word)
+            # walks the established ones in order and stops.
+            rows = await self._fetch(
+                "SELECT game, player_key, mu, sigma, played FROM guild_ratings "
+                f"WHERE guild_id = ? AND game = ? AND {GUILD_ESTABLISHED} "
+                "ORDER BY mu DESC, player_key DESC LIMIT ?",
+                guild_id,
+                game,
                 limit,
             )
         else:
