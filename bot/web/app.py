@@ -722,8 +722,11 @@ class WebBoard:
         return await asyncio.shield(drawing)
 
     def _image_key(self, match: MatchView, ply: int, locale: str, theme: str) -> tuple[Any, ...]:
-        current = ply == match.ply
-        return (match.id, ply, self._version(match) if current else "", locale, theme)
+        """The current board and any board of a match still going are keyed by the match's version: a
+        takeback then another move gives an earlier ply a new board. A finished
+        match's boards never change."""
+        versioned = ply == match.ply or match.is_active
+        return (match.id, ply, self._version(match) if versioned else "", locale, theme)
 
     def _draw(
         self, key: tuple[Any, ...], match: MatchView, ply: int, locale: str, theme: str

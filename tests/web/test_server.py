@@ -383,3 +383,34 @@ async def test_board_images_are_cached_only_while_they_cannot_change(service: Se
     ] == "no-store"  # a takeback may come
     fresh = (await (await client.get(f"/api/m/{token}")).json())["image"]
     assert fresh != image and "immutable" in (await client.get(fresh)).headers["Cache-Control"]
+
+
+async def test_a_ply_s_board_after_takebacks_and_other_moves_is_the_new_one(
+    service: Service, client: Any
+) -> None:
+    """The server's image cache never serves a board a takeback replaced: ply 1 drawn as a past ply, both
+    moves taken back, other moves played, and the image of ply 1 is the new first move's."""
+    match_id = await _start(service)
+    token = match_token(SECRET, match_id)
+    rules = games.get("paint")
+
+    async def play(pick: int) -> None:
+        match = await service.matches.get(match_id)
+        legal = clickable_moves(rules, match.state)
+        await service.matches.play(match_id, match.seats[match.to_move].user_id, legal[pick].notation)
+
+    async def take_back() -> None:
+        asker = (await service.matches.moves(match_id))[-1].user_id
+        await service.agreements.request_takeback(match_id, asker)
+        await service.agreements.accept_takeback(match_id, BOB if asker == ALICE else ALICE)
+
+    await play(0)
+    await play(0)
+    first = await (await client.get(f"/api/m/{token}/board/1.png")).read()
+    await take_back()
+    await take_back()
+    assert (await service.matches.get(match_id)).ply == 0
+    await play(-1)
+    await play(0)
+    again = await (await client.get(f"/api/m/{token}/board/1.png")).read()
+    assert again != first
