@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Mapping
-from dataclasses import replace
 
 import discord
 
@@ -17,7 +16,7 @@ from bot.parts import Parts
 from bot.service.records import MatchView
 from bot.service.tournaments import lifecycle, texts
 from bot.service.tournaments.model import Tournament
-from bot.service.tournaments.standings import Standing, compute
+from bot.service.tournaments.standings import Standing, as_of, compute
 from renderer.standings import Row, podium_png, standings_png
 
 log = logging.getLogger(__name__)
@@ -31,14 +30,6 @@ def draw_standings(rows: list[Row], tiebreaks: list[str], title: str, theme: str
 def draw_podium(rows: list[Row], title: str, theme: str, locale: str) -> bytes:
     """The podium image (run on the board pool)."""
     return podium_png(rows, title, theme=theme, translations=translations(locale))
-
-
-def as_of(t: Tournament) -> Tournament:
-    """The tournament as its standings' title should name it: after the last round whose games all ended
-    (the next round opens in the same step that asks for the standings)."""
-    if t.round and any(g.result is None for g in t.round_games()):
-        return replace(t, round=t.round - 1)
-    return t
 
 
 def rows_of(table: list[Standing], names: Mapping[int, str]) -> list[Row]:
@@ -119,6 +110,7 @@ class TournamentPosts:
             await channel.send(content[:2000], file=file, allowed_mentions=mentions)
 
     async def standings_image(self, t: Tournament, table: list[Standing], tr: Tr, *, final: bool) -> bytes:
+        """The standings table image of `t` as `as_of` counts it (`table` is `compute(as_of(t))`)."""
         names = self.names([s.user_id for s in table])
         theme = await self.parts.looks.theme_for(None, t.guild_id or None)
         keys = [tb.value for tb in t.settings.tiebreak_order()]
@@ -145,7 +137,7 @@ class TournamentPosts:
                 ping=True,
             )
         elif isinstance(action, lifecycle.PostStandings):
-            table = compute(t)
+            table = compute(as_of(t))  # a game of the next round may have ended before this is carried out
             text = tr.text(texts.standings(as_of(t), table, {}, final=action.final))
             await self._send(t, text, await self.standings_image(t, table, tr, final=action.final))
         elif isinstance(action, lifecycle.Podium):

@@ -1,6 +1,6 @@
 """/tournament: create, join, leave, start, standings, pairings, cancel and list events (the host runs them:
-bot/service/tournaments/host.py; its posts: bot/tournament_posts.py). Replies in the user's language; the
-event's own posts in the server's."""
+bot/service/tournaments/host.py; its posts: bot/tournament_posts.py). Private replies in the user's language;
+what the channel sees (the event's own posts, /tournament create, join and standings) in the server's."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from bot.replies import UserError
 from bot.service.options import given_options
 from bot.service.tournaments import texts
 from bot.service.tournaments.model import DeadlineRule, Format, Settings, Status, Tournament
-from bot.service.tournaments.standings import compute
-from bot.tournament_posts import TournamentPosts, as_of
+from bot.service.tournaments.standings import as_of, compute
+from bot.tournament_posts import TournamentPosts
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     Interaction,
@@ -256,14 +256,15 @@ class Tournaments(commands.Cog):
     @group.command(name="standings", description="An event's standings, as text and as an image")
     @app_commands.describe(number="The tournament's number (default: the only one here)")
     async def standings(self, interaction: Interaction, number: int | None = None) -> None:
+        """The standings, posted for the channel: in the server's language, as every public post."""
         t = await self._number(interaction, number)
         await interaction.response.defer()
-        tr = for_user(interaction)
-        table = compute(t)
+        public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
+        table = compute(as_of(t))
         final = t.status is Status.FINISHED
-        text = tr.text(texts.standings(as_of(t), table, {}, final=final))
+        text = public.text(texts.standings(as_of(t), table, {}, final=final))
         posts = TournamentPosts(parts_of(interaction), self.bot)
-        image = await posts.standings_image(t, table, tr, final=final)
+        image = await posts.standings_image(t, table, public, final=final)
         await interaction.followup.send(
             text[:2000],
             file=discord.File(io.BytesIO(image), filename="standings.png"),

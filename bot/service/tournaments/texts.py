@@ -44,10 +44,13 @@ def _name(names: Mapping[int, str], user: int) -> str:
 
 
 def title(tournament: Tournament, final: bool) -> Text:
+    """The standings' heading for `tournament` as `standings.as_of` counts it."""
     if final:
         return Text(N_("Final standings"))
     if tournament.settings.format is Format.ARENA:
         return Text(N_("Arena standings"))
+    if not tournament.round:
+        return Text(N_("Standings before round 1 of {total}"), total=tournament.rounds_total)
     return Text(
         N_("Standings after round {round} of {total}"), round=tournament.round, total=tournament.rounds_total
     )
