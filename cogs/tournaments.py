@@ -15,7 +15,14 @@ from bot.i18n import Tr, for_user
 from bot.replies import UserError
 from bot.service.options import given_options
 from bot.service.tournaments import texts
-from bot.service.tournaments.model import DeadlineRule, Format, Settings, Status, Tournament
+from bot.service.tournaments.model import (
+    DeadlineRule,
+    Format,
+    Settings,
+    Status,
+    Tournament,
+    default_turn_s,
+)
 from bot.service.tournaments.standings import as_of, compute
 from bot.tournament_posts import TournamentPosts
 from cogs import GAME_CHOICES, game_name
@@ -51,7 +58,6 @@ STATUS_WORDS = {
     Status.FINISHED: N_("finished"),
     Status.CANCELLED: N_("cancelled"),
 }
-DEFAULT_TURN_MINUTES = 24 * 60
 
 
 def summary(t: Tournament, tr: Tr) -> str:
@@ -104,7 +110,7 @@ class Tournaments(commands.Cog):
         format="Swiss (paired by score), round robin (everyone meets everyone) or arena (timed, re-paired)",
         rounds="Swiss: the number of rounds (default: enough to find a winner)",
         duration="Arena: minutes of play",
-        turn_timeout="Time per turn in the event's matches",
+        turn_timeout="Time per turn in the event's matches (default: fits the event, at most a day)",
         rated="Whether the games count for ratings (forfeits never do)",
         starts_in="Start by itself after this many minutes (default: /tournament start)",
         role="Only members with this role may join",
@@ -138,6 +144,8 @@ class Tournaments(commands.Cog):
         service = service_of(interaction)
         given = given_options(service.rules(game), options)
         now = service.now()
+        duration_s = (duration or 60) * 60
+        round_s = round_hours * 3600 if round_hours is not None else None
         settings = Settings(
             game,
             Format(format),
@@ -145,9 +153,9 @@ class Tournaments(commands.Cog):
             seats=seats,
             rounds=rounds,
             double=double,
-            duration_s=(duration or 60) * 60,
-            turn_s=(turn_timeout or DEFAULT_TURN_MINUTES) * 60,
-            round_s=round_hours * 3600 if round_hours is not None else None,
+            duration_s=duration_s,
+            turn_s=turn_timeout * 60 if turn_timeout else default_turn_s(Format(format), duration_s, round_s),
+            round_s=round_s,
             deadline_rule=DeadlineRule(deadline_rule),
             rated=rated,
             starts_at=now + starts_in * 60 if starts_in is not None else None,

@@ -1,5 +1,6 @@
 """What a tournament shows the channel, through the real bot in SimCord: /tournament standings in the
-server's language whoever asks; standings in the middle of a round count the rounds their title names."""
+server's language whoever asks; standings in the middle of a round count the rounds their title names; an
+event's default time per turn fits its length."""
 
 from __future__ import annotations
 
@@ -97,3 +98,25 @@ async def test_standings_in_the_middle_of_a_round_count_only_the_rounds_their_ti
     assert final.startswith("Final standings"), final
     line = next(line for line in final.splitlines() if f"<@{winner}>" in line)
     assert re.search(rf"<@{winner}>: {int(before_round_two) + 1} \(", line), line
+
+
+async def test_a_short_arena_defaults_to_a_turn_time_that_fits_it(world: Any) -> None:
+    """A 15-minute arena whose organiser names no turn time plays a minute per turn, not a day; an hour's
+    arena 3 minutes; a Swiss whose rounds wait for their last match keeps a day; a named time is kept."""
+    made = await world.admin.slash(
+        world.channel, "tournament create", game="paint", format="arena", duration=15
+    )
+    assert "1 minute per turn" in reply_text(made), reply_text(made)
+    number = int(re.findall(r"#(\d+)", reply_text(made))[0])
+    assert (await tournament(world.env, number)).settings.turn_s == 60
+    await world.admin.slash(world.channel, "tournament cancel", number=number)
+    expected = {
+        (("format", "arena"), ("duration", 60)): 180,
+        (("format", "swiss"),): 86400,
+        (("format", "swiss"), ("round_hours", 24)): 3600,
+        (("format", "arena"), ("duration", 15), ("turn_timeout", 60)): 3600,
+    }
+    for options, turn_s in expected.items():
+        number = await create(world.admin, world.channel, game="paint", **dict(options))
+        assert (await tournament(world.env, number)).settings.turn_s == turn_s, options
+        await world.admin.slash(world.channel, "tournament cancel", number=number)
