@@ -1,6 +1,6 @@
 """What a tournament shows the channel, through the real bot in SimCord: /tournament standings in the
 server's language whoever asks; standings in the middle of a round count the rounds their title names; an
-event's default time per turn fits its length."""
+event's default time per turn fits its length; an arena's end rates and scores only games that were played."""
 
 from __future__ import annotations
 
@@ -9,10 +9,14 @@ from typing import Any
 
 import pytest
 
-from bot.service.tournaments.model import Tournament
-from tests.bot.helpers import reply_text
+from bot.i18n import catalog_locale, tr_for
+from bot.service.records import MatchStatus
+from bot.service.tournaments.model import ResultKind, Status, Tournament
+from bot.service.tournaments.standings import compute
+from cogs.info import GROUP_INTROS
+from tests.bot.helpers import last_board, reply_text, suggestions
 from tests.bot.test_i18n_flows import locales  # noqa: F401  (the fixture: each user's Discord locale)
-from tests.bot.test_tournament_flows import add_players, play_and_resign
+from tests.bot.test_tournament_flows import add_players, play_and_resign, thread_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
 
@@ -120,3 +124,103 @@ async def test_a_short_arena_defaults_to_a_turn_time_that_fits_it(world: Any) ->
         number = await create(world.admin, world.channel, game="paint", **dict(options))
         assert (await tournament(world.env, number)).settings.turn_s == turn_s, options
         await world.admin.slash(world.channel, "tournament cancel", number=number)
+
+
+async def move_once_each(world: Any, by_id: dict[int, Any], match_id: int) -> Any:
+    """Both players of a two-seat match move once (a move the autocomplete offers); the match's thread."""
+    match = await service_of(world.env).matches.get(match_id)
+    thread = thread_of(world, match.channel_id)
+    for _ in range(2):
+        found = re.search(r"<@(\d+)>, your turn", last_board(thread).content)
+        assert found, last_board(thread).content
+        player = by_id[int(found.group(1))]
+        played = await player.slash(thread, "move", notation=(await suggestions(player, thread))[0])
+        assert not played.ephemeral, reply_text(played)
+    return thread
+
+
+async def beat(world: Any, by_id: dict[int, Any], match_id: int, winner: int) -> None:
+    """Both move once, then the other player resigns: `winner` wins."""
+    thread = await move_once_each(world, by_id, match_id)
+    match = await service_of(world.env).matches.get(match_id)
+    loser = by_id[next(p.user_id for p in match.seats if p.user_id != winner)]
+    question = await loser.slash(thread, "resign")
+    await loser.click(question.response, label="Yes, resign")
+
+
+async def running_match(world: Any, number: int, user: int) -> int:
+    t = await tournament(world.env, number)
+    game = next(g for g in t.running_games() if user in g.seats)
+    assert game.match_id is not None
+    return game.match_id
+
+
+async def test_an_arenas_end_aborts_an_unplayed_game_and_adjudicates_a_played_one_by_the_stated_rule(
+    world: Any,
+) -> None:
+    """Alice wins twice (on a streak) and is paired a third time; the arena ends before that game's first
+    move, while the other two players have each moved once in theirs. Alice's game is aborted: unrated, no
+    arena points, her streak intact (it gave her 2 points as a streak draw, and changed ratings). The other
+    game is adjudicated by the event's rule (a draw) and rated, and scores nothing as any arena draw in the
+    first moves. /help states the rule."""
+    alice, bob, carol, dan = players = add_players(world, 4)
+    by_id = {p.id: p for p in players}
+    service = service_of(world.env)
+    number = await create(
+        world.admin, world.channel, game="paint", format="arena", duration=30, turn_timeout=60
+    )
+    for player in players:
+        await player.slash(world.channel, "tournament join", number=number)
+    await world.admin.slash(world.channel, "tournament start", number=number)
+    t = await tournament(world.env, number)
+    assert sorted(tuple(sorted(g.seats)) for g in t.running_games()) == sorted(
+        [tuple(sorted((alice.id, bob.id))), tuple(sorted((carol.id, dan.id)))]
+    )
+    await beat(world, by_id, await running_match(world, number, alice.id), alice.id)
+    await beat(world, by_id, await running_match(world, number, carol.id), carol.id)
+    await beat(world, by_id, await running_match(world, number, alice.id), alice.id)  # against Carol
+    await beat(world, by_id, await running_match(world, number, dan.id), dan.id)  # against Bob: all paired
+    t = await tournament(world.env, number)
+    third = next(g for g in t.running_games() if alice.id in g.seats)
+    other = next(g for g in t.running_games() if alice.id not in g.seats)
+    assert third.match_id is not None and other.match_id is not None
+    await move_once_each(world, by_id, other.match_id)
+    before = await service.store.get_ratings("paint", [f"user:{alice.id}"])
+
+    await world.env.advance_time(31 * 60)
+    t = await tournament(world.env, number)
+    assert t.status is Status.FINISHED
+    results = {g.number: g.result for g in t.games}
+    unplayed = results[third.number]
+    assert unplayed is not None and unplayed.kind is ResultKind.FORFEIT and unplayed.points == (0.0, 0.0)
+    aborted = await service.store.get_match(third.match_id)
+    assert aborted is not None and aborted.status is MatchStatus.ABORTED and not aborted.ratings_applied
+    assert await service.store.get_ratings("paint", [f"user:{alice.id}"]) == before
+    adjudicated = results[other.number]
+    assert adjudicated is not None and adjudicated.kind is ResultKind.ADJUDICATED
+    assert adjudicated.points == (0.0, 0.0)  # a draw in the first moves scores nothing in an arena
+    row = await service.store.get_match(other.match_id)
+    assert row is not None and row.status is MatchStatus.FINISHED and row.ratings_applied
+    table = {s.user_id: s for s in compute(t)}
+    assert table[alice.id].score == 4.0 and table[alice.id].on_fire  # 2 + 2, and nothing for the aborted game
+
+    shown = await bob.slash(world.channel, "help")
+    rules = str(shown.response.embeds[0].to_dict())
+    assert "not moved yet is aborted" in rules, rules
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr", "de", "es-ES", "it", "pt-BR", "pl", "ja"])
+async def test_help_states_the_deadline_rule_whole_in_every_language(
+    world: Any,
+    locales: dict[int, str],  # noqa: F811
+    locale: str,
+) -> None:
+    """The rule of deadlines is in /help's tournament part, uncut, in the reader's language, and the embed
+    keeps Discord's limits (a field of 1024 characters, 6000 in all)."""
+    locales[world.bob.id] = locale
+    shown = await world.bob.slash(world.channel, "help")
+    embed = shown.response.embeds[0]
+    rule = tr_for(catalog_locale(locale))(GROUP_INTROS["tournament"][1])
+    assert any(rule in field.value for field in embed.fields), [f.value for f in embed.fields]
+    assert all(len(field.value) <= 1024 for field in embed.fields)
+    assert len(embed) <= 6000
