@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from games.texts import N_, Translations
+from games.texts import N_, Translations, table_numbers
 from renderer.canvas import disc_sprite, draw_text, fit_text, paste_centred, png_bytes
 from renderer.theme import RGB, Theme, blend, get_theme
 
@@ -42,16 +42,6 @@ class Row:
     games: int = 0
     withdrawn: bool = False
     on_fire: bool = False
-
-
-def number(value: float) -> str:
-    """2 -> "2", 2.5 -> "2½", 2.25 -> "2.25"."""
-    whole = int(value)
-    if value == whole:
-        return str(whole)
-    if value - whole == 0.5:
-        return f"{whole}½" if whole else "½"
-    return f"{value:g}"
 
 
 def _words(translations: Translations | None) -> Translations:
@@ -121,6 +111,7 @@ def standings_png(
         draw_text(img, x, mid, text, head_px, chosen.muted, anchor)
 
     medals = medal_colours(chosen)
+    number = table_numbers([value for row in rows for value in (row.points, *row.tiebreaks)])  # as its text
     name_room = points_x - round(70 * k) - name_x
     for index, row in enumerate(shown):
         y0 = top + head_row + index * row_h
@@ -195,6 +186,7 @@ def podium_png(
         "mm",
     )
     medals = medal_colours(chosen)
+    number = table_numbers([row.points for row in rows if row.place <= 3])
     step_w = width / 3 - round(24 * k)
     floor = height - round(24 * k)
     rise = {1: 0.42, 2: 0.3, 3: 0.2}
