@@ -32,7 +32,7 @@ def table_numbers(values: Iterable[float]) -> Callable[[float], str]:
     """One way to write every number of a table (scores and tie-breaks, text and image alike), so a column
     never mixes "4½" with "5.25": halves ("2", "2½", "½") when every value is whole or a half, else decimals
     of at most two places ("2", "2.5", "5.25"). Numbers are data: the same in every language."""
-    halves = all((2 * value).is_integer() for value in values)
+    halves = all(float(2 * value).is_integer() for value in values)
 
     def write(value: float) -> str:
         whole = int(value)

@@ -22,7 +22,7 @@ from renderer import standings as drawing
 quarters = st.integers(0, 400).map(lambda n: n / 4)
 
 
-@given(st.lists(quarters, min_size=1, max_size=30))
+@given(st.lists(quarters | st.integers(0, 100), min_size=1, max_size=30))
 def test_a_table_writes_its_numbers_one_way(values: list[float]) -> None:
     write = table_numbers(values)
     shown = [write(v) for v in values]
