@@ -17,7 +17,7 @@ from bot.service.records import MatchView
 from bot.service.tournaments import lifecycle, texts
 from bot.service.tournaments.model import Tournament
 from bot.service.tournaments.standings import Standing, as_of, compute
-from renderer.standings import Row, podium_png, standings_png
+from renderer.standings import Row, podium_alt, podium_png, standings_alt, standings_png
 
 log = logging.getLogger(__name__)
 
@@ -99,25 +99,28 @@ class TournamentPosts:
         await self.parts.posts.post_board(match, board)
 
     async def _send(
-        self, t: Tournament, content: str, image: bytes | None = None, *, ping: bool = False
+        self, t: Tournament, content: str, image: discord.File | None = None, *, ping: bool = False
     ) -> None:
         mentions = discord.AllowedMentions(users=True) if ping else discord.AllowedMentions.none()
         channel = self.parts.channels.channel(t.channel_id)
         if image is None:
             await channel.send(content[:2000], allowed_mentions=mentions)
         else:
-            file = discord.File(io.BytesIO(image), filename="standings.png")
-            await channel.send(content[:2000], file=file, allowed_mentions=mentions)
+            await channel.send(content[:2000], file=image, allowed_mentions=mentions)
 
-    async def standings_image(self, t: Tournament, table: list[Standing], tr: Tr, *, final: bool) -> bytes:
-        """The standings table image of `t` as `as_of` counts it (`table` is `compute(as_of(t))`)."""
+    async def standings_image(
+        self, t: Tournament, table: list[Standing], tr: Tr, *, final: bool
+    ) -> discord.File:
+        """The standings table image of `t` as `as_of` counts it (`table` is `compute(as_of(t))`), with
+        its alt text, in the language of `tr`."""
         names = self.names([s.user_id for s in table])
         theme = await self.parts.looks.theme_for(None, t.guild_id or None)
         keys = [tb.value for tb in t.settings.tiebreak_order()]
         title = tr.text(texts.title(as_of(t), final))
-        return await self.parts.runtime.drawing.picture(
-            draw_standings, rows_of(table, names), keys, title, theme, tr.locale
-        )
+        rows = rows_of(table, names)
+        png = await self.parts.runtime.drawing.picture(draw_standings, rows, keys, title, theme, tr.locale)
+        alt = standings_alt(rows, keys, title, translations=tr.translations)
+        return discord.File(io.BytesIO(png), filename="standings.png", description=alt)
 
     async def announce(self, t: Tournament, action: lifecycle.Action) -> None:
         tr = await self._tr(t)
@@ -144,9 +147,10 @@ class TournamentPosts:
             names = self.names([s.user_id for s in action.places])
             theme = await self.parts.looks.theme_for(None, t.guild_id or None)
             title = tr("Tournament #{number}: the podium", number=t.id)
-            image = await self.parts.runtime.drawing.picture(
-                draw_podium, rows_of(list(action.places), names), title, theme, tr.locale
-            )
+            rows = rows_of(list(action.places), names)
+            png = await self.parts.runtime.drawing.picture(draw_podium, rows, title, theme, tr.locale)
+            alt = podium_alt(rows, title, translations=tr.translations)
+            image = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
             await self._send(t, tr.text(texts.podium(t, action.places, {})), image)
         elif isinstance(action, lifecycle.Cancelled):
             await self._send(t, tr("Tournament #{number} was cancelled.", number=t.id))

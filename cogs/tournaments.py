@@ -4,7 +4,6 @@ what the channel sees (the event's own posts, /tournament create, join and stand
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -274,9 +273,7 @@ class Tournaments(commands.Cog):
         posts = TournamentPosts(parts_of(interaction), self.bot)
         image = await posts.standings_image(t, table, public, final=final)
         await interaction.followup.send(
-            text[:2000],
-            file=discord.File(io.BytesIO(image), filename="standings.png"),
-            allowed_mentions=discord.AllowedMentions.none(),
+            text[:2000], file=image, allowed_mentions=discord.AllowedMentions.none()
         )
 
     @group.command(name="pairings", description="A round's pairings (default: the current round)")

@@ -61,6 +61,9 @@ async def test_standings_asked_by_a_german_player_are_posted_in_the_french_serve
     assert "Tabelle" not in text and "Standings" not in text
     (post,) = [m for m in channel.history() if m.content == text]
     assert [a.filename for a in post.attachments] == ["standings.png"]
+    alt = str(post.attachments[0].description)
+    assert alt.startswith("Classement avant la ronde 1 sur 2 : 1. "), alt
+    assert "Points 0" in alt and "Jouées 0" in alt, alt
 
 
 async def test_standings_in_the_middle_of_a_round_count_only_the_rounds_their_title_names(world: Any) -> None:
@@ -98,6 +101,24 @@ async def test_standings_in_the_middle_of_a_round_count_only_the_rounds_their_ti
 
     assert second.match_id is not None
     await play_and_resign(world, by_id, second.match_id)
+    posted = [m for m in world.channel.history() if m.author.id == world.me.id and m.attachments]
+
+    def post(start: str) -> Any:
+        return next(m for m in posted if m.content.startswith(start))
+
+    after_one, final_post = post("Standings after round 1 of 2"), post("Final standings")
+    podium = post(f"Tournament #{number} is over")
+    names = ["alice", "bob", "carol", "ada"]
+    for message, start in (
+        (after_one, "Standings after round 1 of 2: 1. "),
+        (final_post, "Final standings: 1. "),
+        (podium, f"Tournament #{number}: the podium: 1. "),
+    ):
+        alt = str(message.attachments[0].description)
+        assert alt.startswith(start), alt
+        shown = names if message is not podium else [n for n in names if f"{n}, Points: " in alt]
+        assert shown and all(name in alt for name in shown), alt
+    assert "Points 1, " in str(after_one.attachments[0].description)
     final = reply_text(await world.bob.slash(world.channel, "tournament standings", number=number))
     assert final.startswith("Final standings"), final
     line = next(line for line in final.splitlines() if f"<@{winner}>" in line)
