@@ -1,12 +1,16 @@
 """What a tournament shows the channel, through the real bot in SimCord: /tournament standings in the
 server's language whoever asks; standings in the middle of a round count the rounds their title names; an
-event's default time per turn fits its length; an arena's end rates and scores only games that were played."""
+event's default time per turn fits its length; an arena's end rates and scores only games that were played;
+after a restart (no user cache) threads and standings name players, and a thread titled while Discord could
+not name a player is renamed when the name arrives."""
 
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
 from bot.i18n import catalog_locale, tr_for
@@ -245,3 +249,74 @@ async def test_help_states_the_deadline_rule_whole_in_every_language(
     assert any(rule in field.value for field in embed.fields), [f.value for f in embed.fields]
     assert all(len(field.value) <= 1024 for field in embed.fields)
     assert len(embed) <= 6000
+
+
+async def round_two_after_a_restart(world: Any, make_bot: Any) -> tuple[dict[int, Any], int]:
+    """A 2-round Swiss of four: one round-1 game ends, the bot restarts (it has seen nobody since), the
+    other ends and round 2 opens. The players by id, and the tournament's number."""
+    players = add_players(world, 4)
+    by_id = {p.id: p for p in players}
+    number = await create(world.admin, world.channel, game="paint", format="swiss", rounds=2, rated=False)
+    for player in players:
+        await player.slash(world.channel, "tournament join", number=number)
+    await world.admin.slash(world.channel, "tournament start", number=number)
+    first, second = (await tournament(world.env, number)).round_games()
+    assert first.match_id is not None and second.match_id is not None
+    await play_and_resign(world, by_id, first.match_id)
+    await world.env.restart_bot(make_bot())
+    return by_id, number
+
+
+def down(*args: Any) -> Any:
+    raise discord.HTTPException(SimpleNamespace(status=503, reason="Service Unavailable"), "Discord is down")
+
+
+async def test_after_a_restart_threads_and_standings_name_players_the_bot_has_not_seen(
+    world: Any, make_bot: Any
+) -> None:
+    """After a restart the bot's user cache is empty (no members intent): the round-2 thread titles, the
+    standings posted with them (text's image and its alt text) name every player, fetched from Discord."""
+    by_id, number = await round_two_after_a_restart(world, make_bot)
+    _, second = (await tournament(world.env, number)).round_games(1)
+    assert second.match_id is not None
+    await play_and_resign(world, by_id, second.match_id)
+    t = await tournament(world.env, number)
+    assert t.round == 2
+    titles = [thread.name for thread in world.channel.threads if "round 2" in thread.name]
+    assert len(titles) == 2, [thread.name for thread in world.channel.threads]
+    for title in titles:
+        assert not re.search(r"\d{15,}", title), title
+    standings = next(m for m in world.channel.history() if m.content.startswith("Standings after round 1"))
+    alt = str(standings.attachments[0].description)
+    assert not re.search(r"\d{15,}", alt) and all(n in alt for n in ("alice", "bob", "carol", "ada")), alt
+
+
+async def test_a_thread_titled_while_discord_could_not_name_a_player_is_renamed_when_the_name_arrives(
+    world: Any, make_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord does not answer for users when round 2 opens after a restart: a thread's title shows a raw id
+    for a player the bot has not seen since; once that player plays in the thread (the name arrives), the
+    thread is renamed with their name."""
+    by_id, number = await round_two_after_a_restart(world, make_bot)
+    monkeypatch.setattr(world.env.bot, "fetch_user", down)
+    _, second = (await tournament(world.env, number)).round_games(1)
+    assert second.match_id is not None
+    await play_and_resign(world, by_id, second.match_id)
+    t = await tournament(world.env, number)
+    raw = [
+        thread
+        for thread in world.channel.threads
+        if "round 2" in thread.name and re.search(r"\d{15,}", thread.name)
+    ]
+    assert raw, [thread.name for thread in world.channel.threads]
+    thread = raw[0]
+    unnamed = int(re.findall(r"\d{15,}", thread.name)[0])
+    game = next(g for g in t.round_games(2) if unnamed in g.seats)
+    assert (
+        game.match_id is not None
+        and (await service_of(world.env).matches.get(game.match_id)).channel_id == thread.id
+    )
+    await by_id[unnamed].slash(thread, "board")  # the player shows up: Discord tells the bot their name
+    renamed = next(th for th in world.channel.threads if th.id == thread.id)
+    assert not re.search(r"\d{15,}", renamed.name), renamed.name
+    assert renamed.name.startswith(f"Tournament #{number}, round 2: ")
