@@ -368,7 +368,7 @@ class Moves(ButtonCog):
             await interaction.response.edit_message(content=public("Takeback accepted."), view=None)
             if interaction.message is not None:
                 await parts.posts.request_closed(taken.match.id, interaction.message.id)
-            await parts.posts.close_requests(taken.match.id, "takeback")
+            await parts.posts.close_requests(taken.match.id, "takeback", content=public("Takeback accepted."))
         else:
             await interaction.response.defer()
         undone = ", ".join(m.notation for m in taken.undone)
@@ -430,7 +430,7 @@ class Moves(ButtonCog):
         )
         if interaction.message is not None:
             await parts.posts.request_closed(ref.ref, interaction.message.id)
-        await parts.posts.close_requests(ref.ref, "takeback")
+        await parts.posts.close_requests(ref.ref, "takeback", content=public(text, player=player))
 
     # ----------------------------------------------------------------------------------------- /pieces
 
