@@ -62,7 +62,7 @@ class Parts:
         boards = BoardMaker(service, names, looks, runtime.drawing)
         order = BoardOrder(service.shards)
         channels = Channels(client)
-        posts = BoardPosts(service, channels, order)
+        posts = BoardPosts(service, channels, order, looks)
         announcements = Announcements(service, boards, posts, order, looks, channels)
         reminders = ReminderSender(service, looks, channels)
         service.matches.add_match_listener(changed=order.changed)

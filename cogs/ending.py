@@ -166,14 +166,13 @@ class Ending(ButtonCog):
         await service.agreements.withdraw_abort(ref.ref, interaction.user.id, seat=bound_seat(ref))
         parts = parts_of(interaction)
         public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
+        withdrawn = public("{player} withdrew their abort request.", player=f"<@{interaction.user.id}>")
         await interaction.response.edit_message(
-            content=public("{player} withdrew their abort request.", player=f"<@{interaction.user.id}>"),
-            view=None,
-            allowed_mentions=discord.AllowedMentions.none(),
+            content=withdrawn, view=None, allowed_mentions=discord.AllowedMentions.none()
         )
         if interaction.message is not None:
             await parts.posts.request_closed(ref.ref, interaction.message.id)
-        await parts.posts.close_requests(ref.ref, "abort")
+        await parts.posts.close_requests(ref.ref, "abort", content=withdrawn)
 
 
 async def setup(bot: commands.Bot) -> None:

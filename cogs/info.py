@@ -67,13 +67,36 @@ HELP_SECTIONS: dict[str, str] = {
 }
 """/help's sections: the commands of each cog under one title (each title names one field, never twice)."""
 OTHER_COMMANDS = N_("Other commands")
-GROUP_INTROS = {
-    "tournament": N_(
-        "Events run themselves: each round opens its matches in threads and pings the players; standings "
-        "and a podium are posted in the channel."
+GROUP_INTROS: dict[str, tuple[str, ...]] = {
+    "tournament": (
+        N_(
+            "Events run themselves: each round opens its matches in threads and pings the players; standings "
+            "and a podium are posted in the channel."
+        ),
+        N_(
+            "At a round's deadline or an arena's end, a match still running is adjudicated by the event's "
+            "rule (a draw, or a loss for the player to move) and counts as a game played to that result; "
+            "one in which a player has not moved yet is aborted: unrated, no points (a player whose turn "
+            "time ran out without a move loses it by forfeit)."
+        ),
     ),
 }
-"""/help's words on a command group before its subcommands."""
+"""/help's words on a command group before its subcommands, a paragraph each."""
+FIELD_LIMIT = 1024
+"""The characters an embed field's value holds."""
+
+
+def field_values(lines: list[str], limit: int = FIELD_LIMIT) -> list[str]:
+    """`lines` packed in order into as few field values as fit `limit` characters each (a line never cut
+    between two fields; one longer than a field alone is cut short)."""
+    values: list[str] = []
+    for line in lines:
+        line = line[:limit]
+        if values and len(values[-1]) + 1 + len(line) <= limit:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
 
 
 def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord.Embed:
@@ -101,19 +124,19 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
         title = HELP_SECTIONS.get(command.module or "", OTHER_COMMANDS)
         if isinstance(command, app_commands.Group):  # /tournament: what events are, then each subcommand
             lines = [f"{tr.command(command.name)} {tr(command.description)}"]
-            lines += [tr(GROUP_INTROS[command.name])] if command.name in GROUP_INTROS else []
+            lines += [tr(paragraph) for paragraph in GROUP_INTROS.get(command.name, ())]
             lines += [
                 f"{tr.command(f'{command.name} {sub.name}')} {tr(sub.description)}"
                 for sub in command.commands
             ]
-            sections.setdefault(title, []).append("\n".join(lines))
+            sections.setdefault(title, []).extend(lines)
             continue
         line = f"{tr.command(command.name)} {tr(command.description)}"
         sections.setdefault(title, []).append(line)
     for title, lines in sections.items():
-        for start in range(0, len(lines), 10):  # a field holds 1024 characters
-            part = "" if len(lines) <= 10 else f" ({start // 10 + 1})"
-            value = "\n".join(lines[start : start + 10])[:1024]
+        values = field_values(lines)
+        for number, value in enumerate(values, 1):
+            part = "" if len(values) == 1 else f" ({number})"
             embed.add_field(name=tr(title) + part, value=value, inline=False)
     menus = [tr(c.name) for c in tree.get_commands(type=discord.AppCommandType.user)]
     if menus:

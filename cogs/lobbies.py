@@ -14,7 +14,7 @@ from bot.replies import UserError
 from bot.service.lobbies import Lobbies as LobbyService
 from bot.service.options import MatchOptions
 from bot.service.records import AI_LEVELS, Lobby, LobbyStatus
-from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
+from bot.views import CUSTOM_ID, ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs import game_name
 from cogs.common import (
     DEFAULT_LEVEL,
@@ -83,6 +83,23 @@ def lobby_view(lobby: Lobby, *, level: str, thread: bool, tr: Tr = ENGLISH) -> d
     )
 
 
+def lobby_choices(message: discord.Message | None, ref: ButtonRef) -> tuple[str, bool]:
+    """What /play chose for a lobby, as the buttons of its message carry it: the bot's level (the Add bot
+    button's argument; `DEFAULT_LEVEL` if it has none) and whether the match opens a thread (the Start
+    button's). The level holds for the lobby's whole life, whoever presses which button."""
+    level, thread = ref.arg if ref.action == "addbot" and ref.arg else "", False
+    for row in message.components if message is not None else []:
+        for child in getattr(row, "children", []):
+            found = CUSTOM_ID.fullmatch(getattr(child, "custom_id", None) or "")
+            if found is None or found["ref"] != str(ref.ref):
+                continue
+            if found["action"] == "addbot" and not level:
+                level = found["arg"] or ""
+            elif found["action"] == "start":
+                thread = found["arg"] == "thread"
+    return (level if level in AI_LEVELS else DEFAULT_LEVEL), thread
+
+
 def lobby_message(lobbies: LobbyService, lobby: Lobby, tr: Tr) -> str:
     """The lobby's message with the rules of its game (the options it shows, the players it needs)."""
     rules = lobbies.matches.rules(lobby.game)
@@ -132,12 +149,9 @@ class Lobbies(ButtonCog):
         }
 
     async def _refresh_lobby(self, interaction: Interaction, lobby: Lobby, ref: ButtonRef) -> None:
-        level = ref.arg if ref.action == "addbot" and ref.arg else DEFAULT_LEVEL
-        thread = any(
-            isinstance(c, discord.Button) and c.custom_id and c.custom_id.endswith(":thread")
-            for row in (interaction.message.components if interaction.message else [])
-            for c in getattr(row, "children", [])
-        )
+        """Redraw the lobby's message after a button: the level chosen in /play and the thread choice stay
+        as its buttons carry them, whichever button was pressed."""
+        level, thread = lobby_choices(interaction.message, ref)
         public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.edit_message(
             content=lobby_message(service_of(interaction).lobbies, lobby, public),

@@ -58,6 +58,7 @@ def rank_moves(
     typed: str,
     *,
     tiers: Mapping[str, int] | None = None,
+    pieces: Mapping[str, str] | None = None,
     limit: int = AUTOCOMPLETE_LIMIT,
 ) -> list[str]:
     """The legal moves that match what was typed, most useful first.
@@ -66,23 +67,33 @@ def rank_moves(
     be undone (tier 2: resign, pass all) last; a matching word always keeps its place at the end of a list
     cut to `limit`. Within a tier: the exact match first, then moves that start with the text, then moves
     containing every typed word (so `c4 c3` finds `c3 c4 c5 d4`); shorter moves before longer ones, then
-    alphabetical. Scanning stops after `AUTOCOMPLETE_BUDGET` seconds so a huge move list never makes
-    Discord wait.
+    alphabetical. `pieces` names the piece a move places (TilingKing's `T4`): a piece's name typed as it is
+    written (`T4`, `I4`) keeps that piece's placements only, the other words matching their cells as above
+    (`T4 c3`: those on c3); in another case it is one more word of the move (`i4` finds the cell i4 and the
+    piece I4). Scanning stops after `AUTOCOMPLETE_BUDGET` seconds so a huge move list never makes Discord
+    wait.
     """
     tiers = tiers or {}
-    wanted = " ".join(typed.lower().split())
+    pieces = pieces or {}
+    names = set(pieces.values()) - {""}
+    named = {word for word in typed.split() if word in names}
+    wanted = " ".join(word for word in typed.lower().split() if word not in {n.lower() for n in named})
     words = wanted.split()
     started = time.perf_counter()
     ranked: list[tuple[int, int, int, str]] = []
     for index, text in enumerate(notations):
+        piece = pieces.get(text, "")
+        if named and named != {piece}:
+            continue
         lowered = text.lower()
+        tokens = [piece.lower(), *lowered.split()] if piece else lowered.split()
         if not wanted:
             group = 1
         elif lowered == wanted:
             group = 0
-        elif lowered.startswith(wanted):
+        elif lowered.startswith(wanted) or (piece and f"{piece.lower()} {lowered}".startswith(wanted)):
             group = 1
-        elif all(any(token.startswith(word) for token in lowered.split()) for word in words):
+        elif all(any(token.startswith(word) for token in tokens) for word in words):
             group = 2
         else:
             continue
@@ -130,9 +141,22 @@ def why_not_your_turn(
     return tr("Not your turn: waiting for {player}.", player=seat_name(seat, names, tr))
 
 
-def legal_notations(rules: Rules[Any, Any], state: Any) -> list[str]:
-    """Every legal move's notation (run in a worker thread: a big TilingKing board has thousands)."""
-    return [rules.notation(state, move) for move in rules.legal_moves(state)]
+def legal_choices(rules: Rules[Any, Any], state: Any) -> dict[str, str]:
+    """Every legal move's notation with the piece it places ("" for none): the group of its click move
+    (`games.base.ClickMove`), for games whose moves have one (TilingKing's piece ids). Run in a worker
+    thread: a big TilingKing board has thousands (4,839 on hex8bi's first move, 0.14 s here)."""
+    click_move = getattr(rules, "click_move", None)
+    choices: dict[str, str] = {}
+    for move in rules.legal_moves(state):
+        click = click_move(state, move) if click_move is not None else None
+        choices[rules.notation(state, move)] = click.group if click is not None else ""
+    return choices
+
+
+def choice_name(notation: str, piece: str) -> str:
+    """An autocomplete choice as the list shows it: the piece first where there is one ("T4: c3 c4 c5 d4");
+    its value is the notation alone."""
+    return f"{piece}: {notation}" if piece else notation
 
 
 class Moves(ButtonCog):
@@ -184,8 +208,8 @@ class Moves(ButtonCog):
     async def move_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Your legal moves matching what you typed; when you cannot move, one choice that says why (its
-        value, `NO_MOVE`, only brings the same answer if it is sent)."""
+        """Your legal moves matching what you typed, cells or a piece's name; when you cannot move, one choice
+        that says why (its value, `NO_MOVE`, only brings the same answer if it is sent)."""
         runtime = runtime_of(interaction)
         try:
             match = await runtime.service.matches.in_channel(interaction.channel_id or 0)
@@ -198,9 +222,12 @@ class Moves(ButtonCog):
         if why is not None:
             return [app_commands.Choice(name=why[:100], value=NO_MOVE)]
         rules = runtime.service.rules(match.game)
-        notations = await asyncio.to_thread(legal_notations, rules, match.state)
-        ranked = rank_moves(notations, current, tiers=move_tiers(rules, match.state))
-        return [app_commands.Choice(name=text[:100], value=text[:100]) for text in ranked]
+        pieces = await asyncio.to_thread(legal_choices, rules, match.state)
+        ranked = rank_moves(pieces, current, tiers=move_tiers(rules, match.state), pieces=pieces)
+        return [
+            app_commands.Choice(name=choice_name(text, pieces[text])[:100], value=text[:100])
+            for text in ranked
+        ]
 
     @staticmethod
     async def cannot_move(interaction: Interaction, match: MatchView) -> str | None:
@@ -341,7 +368,7 @@ class Moves(ButtonCog):
             await interaction.response.edit_message(content=public("Takeback accepted."), view=None)
             if interaction.message is not None:
                 await parts.posts.request_closed(taken.match.id, interaction.message.id)
-            await parts.posts.close_requests(taken.match.id, "takeback")
+            await parts.posts.close_requests(taken.match.id, "takeback", content=public("Takeback accepted."))
         else:
             await interaction.response.defer()
         undone = ", ".join(m.notation for m in taken.undone)
@@ -403,7 +430,7 @@ class Moves(ButtonCog):
         )
         if interaction.message is not None:
             await parts.posts.request_closed(ref.ref, interaction.message.id)
-        await parts.posts.close_requests(ref.ref, "takeback")
+        await parts.posts.close_requests(ref.ref, "takeback", content=public(text, player=player))
 
     # ----------------------------------------------------------------------------------------- /pieces
 

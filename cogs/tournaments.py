@@ -1,10 +1,9 @@
 """/tournament: create, join, leave, start, standings, pairings, cancel and list events (the host runs them:
-bot/service/tournaments/host.py; its posts: bot/tournament_posts.py). Replies in the user's language; the
-event's own posts in the server's."""
+bot/service/tournaments/host.py; its posts: bot/tournament_posts.py). Private replies in the user's language;
+what the channel sees (the event's own posts, /tournament create, join and standings) in the server's."""
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -15,9 +14,16 @@ from bot.i18n import Tr, for_user
 from bot.replies import UserError
 from bot.service.options import given_options
 from bot.service.tournaments import texts
-from bot.service.tournaments.model import DeadlineRule, Format, Settings, Status, Tournament
-from bot.service.tournaments.standings import compute
-from bot.tournament_posts import TournamentPosts, as_of
+from bot.service.tournaments.model import (
+    DeadlineRule,
+    Format,
+    Settings,
+    Status,
+    Tournament,
+    default_turn_s,
+)
+from bot.service.tournaments.standings import as_of, compute
+from bot.tournament_posts import TournamentPosts
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     Interaction,
@@ -51,7 +57,6 @@ STATUS_WORDS = {
     Status.FINISHED: N_("finished"),
     Status.CANCELLED: N_("cancelled"),
 }
-DEFAULT_TURN_MINUTES = 24 * 60
 
 
 def summary(t: Tournament, tr: Tr) -> str:
@@ -104,7 +109,7 @@ class Tournaments(commands.Cog):
         format="Swiss (paired by score), round robin (everyone meets everyone) or arena (timed, re-paired)",
         rounds="Swiss: the number of rounds (default: enough to find a winner)",
         duration="Arena: minutes of play",
-        turn_timeout="Time per turn in the event's matches",
+        turn_timeout="Time per turn in the event's matches (default: fits the event, at most a day)",
         rated="Whether the games count for ratings (forfeits never do)",
         starts_in="Start by itself after this many minutes (default: /tournament start)",
         role="Only members with this role may join",
@@ -138,6 +143,8 @@ class Tournaments(commands.Cog):
         service = service_of(interaction)
         given = given_options(service.rules(game), options)
         now = service.now()
+        duration_s = (duration or 60) * 60
+        round_s = round_hours * 3600 if round_hours is not None else None
         settings = Settings(
             game,
             Format(format),
@@ -145,9 +152,9 @@ class Tournaments(commands.Cog):
             seats=seats,
             rounds=rounds,
             double=double,
-            duration_s=(duration or 60) * 60,
-            turn_s=(turn_timeout or DEFAULT_TURN_MINUTES) * 60,
-            round_s=round_hours * 3600 if round_hours is not None else None,
+            duration_s=duration_s,
+            turn_s=turn_timeout * 60 if turn_timeout else default_turn_s(Format(format), duration_s, round_s),
+            round_s=round_s,
             deadline_rule=DeadlineRule(deadline_rule),
             rated=rated,
             starts_at=now + starts_in * 60 if starts_in is not None else None,
@@ -256,18 +263,17 @@ class Tournaments(commands.Cog):
     @group.command(name="standings", description="An event's standings, as text and as an image")
     @app_commands.describe(number="The tournament's number (default: the only one here)")
     async def standings(self, interaction: Interaction, number: int | None = None) -> None:
+        """The standings, posted for the channel: in the server's language, as every public post."""
         t = await self._number(interaction, number)
         await interaction.response.defer()
-        tr = for_user(interaction)
-        table = compute(t)
+        public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
+        table = compute(as_of(t))
         final = t.status is Status.FINISHED
-        text = tr.text(texts.standings(as_of(t), table, {}, final=final))
+        text = public.text(texts.standings(as_of(t), table, {}, final=final))
         posts = TournamentPosts(parts_of(interaction), self.bot)
-        image = await posts.standings_image(t, table, tr, final=final)
+        image = await posts.standings_image(t, table, public, final=final)
         await interaction.followup.send(
-            text[:2000],
-            file=discord.File(io.BytesIO(image), filename="standings.png"),
-            allowed_mentions=discord.AllowedMentions.none(),
+            text[:2000], file=image, allowed_mentions=discord.AllowedMentions.none()
         )
 
     @group.command(name="pairings", description="A round's pairings (default: the current round)")

@@ -16,7 +16,7 @@ it reads "/play"; the Discord layer fills in Discord's clickable mention, shown 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol
 
 
@@ -26,6 +26,23 @@ class Translations(Protocol):
     def gettext(self, message: str, /) -> str: ...
 
     def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+
+def table_numbers(values: Iterable[float]) -> Callable[[float], str]:
+    """One way to write every number of a table (scores and tie-breaks, text and image alike), so a column
+    never mixes "4½" with "5.25": halves ("2", "2½", "½") when every value is whole or a half, else decimals
+    of at most two places ("2", "2.5", "5.25"). Numbers are data: the same in every language."""
+    halves = all(float(2 * value).is_integer() for value in values)
+
+    def write(value: float) -> str:
+        whole = int(value)
+        if value == whole:
+            return str(whole)
+        if halves:
+            return f"{whole}½" if whole else "½"
+        return f"{value:.2f}".rstrip("0")
+
+    return write
 
 
 def N_(message: str) -> str:

@@ -674,18 +674,36 @@ class SeatChip:
     winner: bool = False
 
 
-def _chip_detail(chip: SeatChip, flag: str, px: int, room: float) -> str:
-    """The chip's second line: "TO PLAY  Red · 24 cells"; in a narrow chip the role (shown by the swatch
-    and the panel) gives way before the text is cut short."""
+def _chip_flag(chip: SeatChip) -> str:
+    """The word a chip's second line starts with: the winner's, the seat to move's, or none."""
+    if chip.winner:
+        return wording.text("chip.winner")
+    return wording.text("chip.to_play") if chip.to_move else ""
+
+
+def _chip_detail(chip: SeatChip, flag: str, px: int, room: float, *, short: bool = False) -> str:
+    """The chip's second line: "TO PLAY  Red · 24 cells". The role (the colour word, which ties the player
+    to their pieces) always stays: in a narrow chip, a flagged chip's detail gives way (`short`: "WINNER
+    Blue"; the panel shows it) before the text is cut short."""
     if flag:
-        if chip.detail:
+        if chip.detail and not short:
             full = wording.text("chip.flag_detail", flag=flag, role=chip.role, detail=chip.detail)
-            if text_width(full, px) > room:
-                full = wording.text("chip.flag_detail_only", flag=flag, detail=chip.detail)
             return fit_text(full, px, room)
         return fit_text(wording.text("chip.flag_role", flag=flag, role=chip.role), px, room)
     plain = wording.text("chip.detail", role=chip.role, detail=chip.detail) if chip.detail else chip.role
     return fit_text(plain, px, room)
+
+
+def _short_flags(chips: Sequence[SeatChip], px: int, room: float) -> bool:
+    """Whether the flagged chips of a header show their flag and role only: when the full line of any of
+    them does not fit, so that every winner's chip reads alike."""
+    for chip in chips:
+        flag = _chip_flag(chip)
+        if flag and chip.detail:
+            full = wording.text("chip.flag_detail", flag=flag, role=chip.role, detail=chip.detail)
+            if text_width(full, px) > room:
+                return True
+    return False
 
 
 CHIP_FRAMES = RegionCache(64)
@@ -701,6 +719,8 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
     slot = (x1 - x0 - 2 * margin - gap * (len(chips) - 1)) / max(1, len(chips))
     chip_top, chip_bottom = y0 + pg.px(6), y0 + pg.px(58)
     name_px, detail_px, status_px = pg.px(21), pg.px(15), pg.px(17)
+    text_room = slot - pg.px(10) - 2 * pg.px(14) - pg.px(9) - pg.px(8)  # a chip's room beside its swatch
+    short = _short_flags(chips, detail_px, text_room)
     for n, chip in enumerate(chips):
         left = x0 + margin + n * (slot + gap)
         right = left + slot
@@ -723,16 +743,10 @@ def draw_header(img: Image.Image, pg: Page, theme: Theme, chips: Sequence[SeatCh
             draw.polygon(mark_polygon(chip.mark, cx, cy, r * 0.5), fill=chip.mark_ink or chip.rim)
         text_left = cx + r + pg.px(9)
         room = right - text_left - pg.px(8)
-        flag = (
-            wording.text("chip.winner")
-            if chip.winner
-            else wording.text("chip.to_play")
-            if chip.to_move
-            else ""
-        )
+        flag = _chip_flag(chip)
         name = fit_text(chip.name, name_px, room)
         draw_text(img, text_left, chip_top + pg.px(3), name, name_px, theme.header_ink)
-        detail = _chip_detail(chip, flag, detail_px, room)
+        detail = _chip_detail(chip, flag, detail_px, room, short=short)
         colour = theme.win if chip.winner else theme.header_muted
         draw_text(img, text_left, chip_top + pg.px(30), detail, detail_px, colour)
     status_text = fit_text(status, status_px, x1 - x0 - 2 * margin)

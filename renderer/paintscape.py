@@ -50,8 +50,10 @@ from renderer.canvas import (
 from renderer.incremental import Board
 from renderer.theme import RGB, Theme, blend, game_colours
 
-TILE_LETTERS = ("Y", "R", "C", "P", "N")
-"""Paintscape tile letters (RULES 1.9): yellow, red, cyan, pink, browN."""
+TILE_LETTERS = N_("Y R C P N")
+"""The letters on the tiles (RULES 1.9 in English: yellow, red, cyan, pink, browN), in the current language:
+one text of five words, so each language picks letters that differ from each other and from its stone
+letters (French Noir is N, so its brown is M: `tile_letters`)."""
 
 
 class Colours(NamedTuple):
@@ -107,6 +109,7 @@ TEXTS: dict[str, str] = {
     "paintscape.stone.white": N_("White"),
     "paintscape.stone_letter.black": N_("B"),
     "paintscape.stone_letter.white": N_("W"),
+    "paintscape.tile_letters": TILE_LETTERS,
     "paintscape.absent": N_("not in this game"),
     "paintscape.collected_by": N_("collected by {name}"),
     "paintscape.free.one": N_("{count} free"),
@@ -156,10 +159,19 @@ def last_move_squares(last_move: str | None) -> list[int]:
 # --------------------------------------------------------------------------------------------- layout
 
 
+def tile_letters() -> tuple[str, ...]:
+    """The five tiles' letters in the current language (yellow, red, cyan, pink, brown); English's where a
+    translation does not give five."""
+    letters = tuple(wording.text("paintscape.tile_letters").split())
+    return letters if len(letters) == len(COLOURS) else tuple(TILE_LETTERS.split())
+
+
 @lru_cache(maxsize=64)
-def _tile_image(theme: Theme, colour: int, side: int, letter_px: int, chain: fonts.FontChain) -> Image.Image:
-    """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), letter in the corner (in
-    the fonts of `chain`, the chain in use)."""
+def _tile_image(
+    theme: Theme, colour: int, side: int, letter_px: int, chain: fonts.FontChain, letter: str
+) -> Image.Image:
+    """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), `letter` in the corner
+    (in the fonts of `chain`, the chain in use)."""
     own = own_colours(theme)
     fill = own.tiles[colour]
     img = Image.new("RGB", (side, side), fill)
@@ -183,7 +195,6 @@ def _tile_image(theme: Theme, colour: int, side: int, letter_px: int, chain: fon
                 draw.line(((o, side), (o + side, 0)), fill=ink, width=width)
                 draw.line(((o, 0), (o + side, side)), fill=ink, width=width)
         # yellow stays plain: the lightest tile, told apart by lightness and its letter.
-    letter = TILE_LETTERS[colour]
     x, y = max(2, side // 14), max(1, side // 24)
     if theme.second_cues:  # a plain patch behind the letter keeps it readable over the hatching
         mask = text_mask(letter, letter_px)
@@ -244,9 +255,12 @@ def _tile_map(tiles: Sequence[int]) -> list[int]:
 
 
 @lru_cache(maxsize=8)
-def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> Image.Image:
-    """The squares and their tiles with the grid, as a crop of the board area. Tiles move only while the
-    balancer swaps, so one match (or one replay) draws this once and pastes it for every later position."""
+def _tiles_layer(
+    theme: Theme, size: int, tiles: tuple[int, ...], chain: fonts.FontChain, letters: tuple[str, ...]
+) -> Image.Image:
+    """The squares and their tiles (with the tile `letters` of the language in use) with the grid, as a crop
+    of the board area. Tiles move only while the balancer swaps, so one match (or one replay) draws this once
+    and pastes it for every later position."""
     lay = square_layout(size, 8)
     tile_of = _tile_map(tiles)
     layer = Image.new(
@@ -257,7 +271,7 @@ def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...], chain: fonts.F
         if tile_of[i] >= 0:
             left, top, _, _ = lay.box(i)
             layer.paste(
-                _tile_image(theme, tile_of[i], lay.cell, letter_px, fonts.chain()),
+                _tile_image(theme, tile_of[i], lay.cell, letter_px, fonts.chain(), letters[tile_of[i]]),
                 (left - lay.left, top - lay.top),
             )
     draw = ImageDraw.Draw(layer)
@@ -304,8 +318,10 @@ def _draw_board(
     board is drawn in layers as before: tiles and grid, then the stones. With `only`, those squares alone
     (without the grid's right and bottom edges)."""
     tile_of, stone_of, sprites = _squares(state, theme, lay)
+    letters = tile_letters()
     if only is None and not _stones_inside(sprites, lay):
-        img.paste(_tiles_layer(theme, lay.pg.width, tuple(state.tiles), fonts.chain()), (lay.left, lay.top))
+        layer = _tiles_layer(theme, lay.pg.width, tuple(state.tiles), fonts.chain(), letters)
+        img.paste(layer, (lay.left, lay.top))
         for i, sprite in enumerate(sprites):
             if sprite is not None:
                 paste_centred(img, sprite, *lay.centre(i))
@@ -314,8 +330,9 @@ def _draw_board(
     for i, sprite in enumerate(sprites):
         if only is not None and i not in only:
             continue
-        paint = partial(_draw_square, img, theme, lay, i, tile_of[i], letter_px, sprite)
-        SQUARES.draw(img, lay.box(i), (theme, lay.pg.width, tile_of[i], stone_of[i]), paint)
+        letter = letters[tile_of[i]] if tile_of[i] >= 0 else ""
+        paint = partial(_draw_square, img, theme, lay, i, tile_of[i], letter_px, sprite, letter)
+        SQUARES.draw(img, lay.box(i), (theme, lay.pg.width, tile_of[i], stone_of[i], letter), paint)
     if only is None:
         _draw_edges(img, theme, lay)
 
@@ -344,12 +361,13 @@ def _draw_square(
     tile: int,
     letter_px: int,
     stone: Image.Image | None,
+    letter: str,
 ) -> None:
-    """One square as `_tiles_layer` and the stones draw it: its tile (or the bare colour), the grid lines on
-    its left and top edges, its stone."""
+    """One square as `_tiles_layer` and the stones draw it: its tile (with its `letter`; or the bare
+    colour), the grid lines on its left and top edges, its stone."""
     left, top, right, bottom = lay.box(i)
     if tile >= 0:
-        paste_opaque(img, _tile_image(theme, tile, lay.cell, letter_px, fonts.chain()), left, top)
+        paste_opaque(img, _tile_image(theme, tile, lay.cell, letter_px, fonts.chain(), letter), left, top)
     else:
         img.paste(own_colours(theme).bare_square, (left, top, right, bottom))
     draw = ImageDraw.Draw(img)
@@ -360,7 +378,7 @@ def _draw_square(
 
 
 SQUARES = RegionCache(1024)
-"""Squares as drawn, by theme, size, square, the tile on it and the stone on that."""
+"""Squares as drawn, by theme, size, square, the tile on it (and its letter) and the stone on that."""
 
 
 def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: SquareLayout) -> None:
@@ -416,7 +434,7 @@ def _draw_panel(
         left = px0 + pg.px(18)
         collector = state.collected[colour]
         left_out = collector is None and not state.tiles[colour]
-        tile = _tile_image(theme, colour, swatch, pg.px(16), fonts.chain())
+        tile = _tile_image(theme, colour, swatch, pg.px(16), fonts.chain(), tile_letters()[colour])
         if collector is not None or left_out:
             tile = Image.blend(tile, Image.new("RGB", tile.size, theme.panel), 0.55)
         img.paste(tile, (left, top))

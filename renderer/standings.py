@@ -3,23 +3,28 @@
 Pure drawing from plain rows (the service's standings, with names already chosen): one header strip with
 the title, a row of column heads (place, player, points, each tie-break by its short name, games), then one
 row per player, the first three places marked by medal discs, a withdrawn player's row muted, an arena
-player on a winning streak flagged. Theme colours come from the theme (`get_theme`), text through the
+player on a winning streak flagged. Each image has its alt text (`standings_alt`, `podium_alt`): the same
+table in words. Theme colours come from the theme (`get_theme`), text through the
 font chain (CJK and emoji included), in the language of `translations` (None: English).
 """
 
 from __future__ import annotations
 
 import gettext
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from PIL import Image, ImageDraw
 
-from games.texts import N_, Translations
+from games.texts import N_, Translations, table_numbers
+from renderer import text as wording
 from renderer.canvas import disc_sprite, draw_text, fit_text, paste_centred, png_bytes
 from renderer.theme import RGB, Theme, blend, get_theme
 
 WIDTH = 960
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's description."""
 MAX_ROWS = 40
 """Rows drawn at most; the rest are counted in a footer."""
 
@@ -42,16 +47,6 @@ class Row:
     games: int = 0
     withdrawn: bool = False
     on_fire: bool = False
-
-
-def number(value: float) -> str:
-    """2 -> "2", 2.5 -> "2½", 2.25 -> "2.25"."""
-    whole = int(value)
-    if value == whole:
-        return str(whole)
-    if value - whole == 0.5:
-        return f"{whole}½" if whole else "½"
-    return f"{value:g}"
 
 
 def _words(translations: Translations | None) -> Translations:
@@ -121,6 +116,7 @@ def standings_png(
         draw_text(img, x, mid, text, head_px, chosen.muted, anchor)
 
     medals = medal_colours(chosen)
+    number = table_numbers([value for row in rows for value in (row.points, *row.tiebreaks)])  # as its text
     name_room = points_x - round(70 * k) - name_x
     for index, row in enumerate(shown):
         y0 = top + head_row + index * row_h
@@ -195,6 +191,7 @@ def podium_png(
         "mm",
     )
     medals = medal_colours(chosen)
+    number = table_numbers([row.points for row in rows if row.place <= 3])
     step_w = width / 3 - round(24 * k)
     floor = height - round(24 * k)
     rise = {1: 0.42, 2: 0.3, 3: 0.2}
@@ -233,3 +230,74 @@ def podium_png(
             draw_text(img, cx, y, fit_text(row.name, name_px, step_w), name_px, chosen.ink, "mb")
             y -= round(34 * k)
     return png_bytes(img, chosen)
+
+
+def _alt(title: str, parts: list[str], more_player: Callable[[int], str]) -> str:
+    """`title` and `parts` in words in the current language ("Final standings: 1. ...; 2. ..."), as many
+    parts as fit `ALT_TEXT_LIMIT`, then how many more there are."""
+    separator = wording.text("alt.items", first="", then="")
+    head = wording.text("standings.alt", title=title, rows="")
+    room = ALT_TEXT_LIMIT - len(head) - len(separator) - len(more_player(len(parts)))
+    shown: list[str] = []
+    used = 0
+    for part in parts:
+        extra = len(part) + (len(separator) if shown else 0)
+        if used + extra > room:
+            break
+        shown.append(part)
+        used += extra
+    rest = len(parts) - len(shown)
+    rows = separator.join([*shown, more_player(rest)] if rest else shown)
+    return wording.text("standings.alt", title=title, rows=rows)[:ALT_TEXT_LIMIT]
+
+
+def standings_alt(
+    rows: Sequence[Row], tiebreaks: Sequence[str], title: str, *, translations: Translations | None = None
+) -> str:
+    """The standings image in words, for screen readers (the attachment's description): each row's place,
+    player, points, tie-breaks and games, a withdrawal and a streak, its numbers written as the image
+    writes them, in the language of `translations`; as many rows as fit, then how many more."""
+    words = _words(translations)
+    number = table_numbers([value for row in rows for value in (row.points, *row.tiebreaks)])
+    heads = [words.gettext(TIEBREAK_HEADS.get(key, key)) for key in tiebreaks]
+    points, played = words.gettext(N_("Points")), words.gettext(N_("Played"))
+    with wording.using(translations):
+        parts = []
+        for row in rows:
+            name = words.gettext(N_("{name} (withdrew)")).format(name=row.name) if row.withdrawn else row.name
+            values = [
+                wording.text("standings.alt.value", heading=head, value=number(value))
+                for head, value in zip([points, *heads], (row.points, *row.tiebreaks), strict=False)
+            ]
+            values.append(wording.text("standings.alt.value", heading=played, value=row.games))
+            joined = values[0]
+            for value in values[1:]:
+                joined = wording.text("alt.pair", first=joined, then=value)
+            part = wording.text("standings.alt.row", place=row.place, name=name, values=joined)
+            parts.append(f"{part} 🔥" if row.on_fire else part)
+        if not parts:
+            return wording.text("standings.alt", title=title, rows=words.gettext(N_("No players yet")))
+        return _alt(title, parts, partial(_more, words))
+
+
+def podium_alt(rows: Sequence[Row], title: str, *, translations: Translations | None = None) -> str:
+    """The podium image in words: places 1 to 3 with each player's points, written as the image writes
+    them."""
+    words = _words(translations)
+    places = [row for row in rows if row.place <= 3]
+    number = table_numbers([row.points for row in places])
+    with wording.using(translations):
+        parts = [
+            wording.text(
+                "standings.alt.place",
+                place=row.place,
+                name=row.name,
+                points=words.gettext(N_("Points: {points}")).format(points=number(row.points)),
+            )
+            for row in places
+        ]
+        return _alt(title, parts, partial(_more, words)) if parts else title
+
+
+def _more(words: Translations, count: int) -> str:
+    return words.ngettext("…and {count} more player", "…and {count} more players", count).format(count=count)

@@ -75,6 +75,11 @@ SHARED: dict[str, str] = {
     "alt.sentences": N_("{first} {then}"),
     "alt.items": N_("{first}; {then}"),
     "alt.pair": N_("{first}, {then}"),
+    # a tournament's standings and podium images in words (renderer/standings.py)
+    "standings.alt": N_("{title}: {rows}"),
+    "standings.alt.row": N_("{place}. {name} ({values})"),
+    "standings.alt.value": N_("{heading} {value}"),
+    "standings.alt.place": N_("{place}. {name}, {points}"),
 }
 
 

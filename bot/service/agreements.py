@@ -1,5 +1,8 @@
 """Agreements between the players of a match: aborting by common consent, and taking moves back.
 
+Takebacks need the consent of every other person in the match; against the bot alone a casual match
+takes back at once and a rated one never (its moves stand).
+
 Votes and takeback requests live with the match row and merge atomically in the store
 (`MatchStore.update_requests`, under the row's lock), so simultaneous votes from several processes all count;
 they are valid only at the ply they were made at, so any move closes them. One takeback request and one
@@ -21,6 +24,7 @@ from bot.service.errors import (
     OwnRequest,
     StaleMove,
     TakebackPending,
+    TakebacksCasualOnly,
 )
 from bot.service.matches import MatchService, aborted_outcome, snapshot_text
 from bot.service.records import (
@@ -124,11 +128,16 @@ class Agreements:
             )
 
     async def request_takeback(self, match_id: int, user_id: int) -> TakebackRequested | TakenBack:
-        """Ask to undo your last move and what followed it. Against the bot it happens at once; otherwise
-        every other player must accept. One request per match may be open at a time."""
+        """Ask to undo your last move and what followed it. Every other player must accept; the bot's seats
+        have no say. So against the bot alone it happens at once, in a casual match only: a rated one
+        refuses it (TakebacksCasualOnly), as its moves would be tried on the bot and undone (lichess: a
+        takeback in a rated game needs the human opponent's consent). One request per match may be open at
+        a time. Discord and the web board both ask here."""
         async with self.matches.lock(match_id):
             row = await self.matches.active_row(match_id)
             player = self.matches.player_in(row, user_id)
+            if row.rated and all(p.is_ai for p in row.seats if p.user_id != user_id):
+                raise TakebacksCasualOnly(match_id=match_id)
             moves = await self.store.moves(match_id)
             if takeback_target(moves, player.seat) is None:
                 raise NothingToTakeBack()

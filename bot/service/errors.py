@@ -201,6 +201,13 @@ class NothingToTakeBack(ServiceError):
     template = N_("You have no move to take back yet.")
 
 
+class TakebacksCasualOnly(ServiceError):
+    template = N_(
+        "Match #{match_id} is rated, so its moves stand: against me, takebacks are for casual matches. Play "
+        "me with {/play} and set rated to False to take moves back."
+    )
+
+
 class NoTakebackRequest(ServiceError):
     template = N_("Nobody asked for a takeback in this match.")
 

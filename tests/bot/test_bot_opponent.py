@@ -15,7 +15,13 @@ pytestmark = pytest.mark.simcord(settle_timeout=60)
 async def test_paintscape_against_the_bot_through_balancing_and_play(world: Any) -> None:
     alice, channel = world.alice, world.channel
     result = await alice.slash(
-        channel, "play", game="paintscape", opponent=bot_member(world), level="1", first="challenger"
+        channel,
+        "play",
+        game="paintscape",
+        opponent=bot_member(world),
+        level="1",
+        first="challenger",
+        rated=False,
     )
     assert not result.ephemeral
     board = last_board(channel)
@@ -31,7 +37,7 @@ async def test_paintscape_against_the_bot_through_balancing_and_play(world: Any)
         await alice.slash(channel, "move", notation=moves[0])
         board = last_board(channel)
         assert f"<@{alice.id}>, your turn as" in board.content, board.content
-    # Against the bot a takeback happens at once.
+    # Against the bot a takeback happens at once (in a casual match: tests/bot/test_takebacks.py).
     taken = await alice.slash(channel, "takeback")
     assert not taken.ephemeral and "Taken back" in last_board(channel).content
 

@@ -107,7 +107,8 @@ async def test_one_takeback_request_at_a_time_each_message_bound_to_its_own(worl
 
 async def test_request_buttons_go_when_the_match_moves_on(world: Any) -> None:
     """An open takeback or abort request is closed by the next move: its message loses its buttons with the
-    board that supersedes it, like an old board. An answered request is not edited again."""
+    board that supersedes it, like an old board, and says the request lapsed. An answered request is not
+    edited again."""
     alice, bob, channel = world.alice, world.bob, world.channel
     await start_challenge(world, alice, bob, "paint", first="challenger")
     await alice.slash(channel, "move", notation="c1-c3")
@@ -118,7 +119,8 @@ async def test_request_buttons_go_when_the_match_moves_on(world: Any) -> None:
     assert "Agree to abort" in button_labels(abort.response)
     await alice.slash(channel, "move", notation="d1-d2")
     assert button_labels(takeback.response) == [] and button_labels(abort.response) == []
-    assert "asks to take back" in takeback.response.message.content, "the text stays; only the buttons go"
+    assert "the match moved on, so the request lapsed" in takeback.response.message.content
+    assert "the match moved on, so the request lapsed" in abort.response.message.content
 
     asked = await bob.slash(channel, "takeback")
     await alice.click(asked.response, label="Decline")

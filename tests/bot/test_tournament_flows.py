@@ -178,7 +178,7 @@ async def test_a_round_robin_of_five_and_its_pairings(world: Any) -> None:
 async def test_an_arena_pairs_again_and_ends_on_time(world: Any) -> None:
     players = add_players(world, 4)
     by_id = {p.id: p for p in players}
-    number = await create(world, game="paint", format="arena", duration=30)
+    number = await create(world, game="paint", format="arena", duration=30, turn_timeout=60)
     for player in players:
         await player.slash(world.channel, "tournament join", number=number)
     await world.admin.slash(world.channel, "tournament start", number=number)

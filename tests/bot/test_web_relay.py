@@ -323,12 +323,12 @@ async def test_a_challenge_accepted_in_a_web_process_updates_its_message(
 async def test_a_takeback_against_the_bot_in_a_web_process_is_posted_with_what_it_took_back(
     world: Any, web_process: Service
 ) -> None:
-    """Against the bot a takeback happens at once, with no request the relay could have heard: the board it
-    posts still says "Taken back: <moves>" (the store keeps the moves a takeback undid)."""
+    """Against the bot a casual match takes back at once, with no request the relay could have heard: the
+    board it posts still says "Taken back: <moves>" (the store keeps the moves a takeback undid)."""
     bot = world.env.bot
     match = await web_process.challenges.play_bot(
         "paint",
-        {"white": "opponent"},
+        {"white": "opponent", "rated": False},
         world.alice.id,
         bot_id=bot.user.id,
         level="1",

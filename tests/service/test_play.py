@@ -20,6 +20,7 @@ from bot.service.errors import (
     OwnRequest,
     ServiceError,
     StaleMove,
+    TakebacksCasualOnly,
     UnknownMatch,
 )
 from bot.service.matches import StateCache
@@ -226,10 +227,15 @@ async def test_takeback_edge_cases(service: Service) -> None:
         await service.agreements.accept_takeback(match.id, BOB)
 
 
-async def test_against_the_bot_a_takeback_happens_at_once(service: Service) -> None:
+@pytest.mark.parametrize("rated", [False, True])
+async def test_against_the_bot_a_takeback_happens_at_once_in_a_casual_match_only(
+    service: Service, rated: bool
+) -> None:
+    """Against the bot a casual match takes back at once; a rated one refuses (its moves stand), which
+    changes nothing."""
     match = await service.challenges.play_bot(
         "race",
-        {"first": "challenger"},
+        {"first": "challenger", "rated": rated},
         ALICE,
         bot_id=BOT,
         level="8",
@@ -243,6 +249,11 @@ async def test_against_the_bot_a_takeback_happens_at_once(service: Service) -> N
     assert ai_seat is not None and ai_seat.user_id == BOT and view.deadline is None
     assert [m.id for m in await service.matches.bot_turns()] == [match.id]
     await service.matches.play(match.id, BOT, "1")
+    if rated:
+        with pytest.raises(TakebacksCasualOnly):
+            await service.agreements.request_takeback(match.id, ALICE)
+        assert (await service.matches.get(match.id)).ply == 2
+        return
     done = await service.agreements.request_takeback(match.id, ALICE)
     assert isinstance(done, TakenBack) and done.match.ply == 0
 

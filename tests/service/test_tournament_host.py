@@ -121,9 +121,10 @@ async def test_a_swiss_with_a_bye_runs_to_its_podium_and_every_match_is_opened_o
 async def test_the_round_deadline_adjudicates_by_the_rule_and_a_seat_that_never_moved_forfeits(
     service: Service, clock: FakeClock
 ) -> None:
-    """At the round's deadline a running match is adjudicated by the organiser's rule; a seat that never
-    moved is a no-show (a forfeit, unrated) only once its own turn time is over (here the turn clock has not
-    got to it yet): a seat whose first turn came late in the round and is still within its time is not."""
+    """At the round's deadline a running match where everyone moved is adjudicated by the organiser's rule;
+    one where a seat never moved is aborted (unrated): a no-show's forfeit once that seat's own turn time is
+    over (here the turn clock has not got to it yet), and no points for anyone while a seat whose first turn
+    came late in the round is still within its time."""
     settings = Settings(
         "race",
         Format.SWISS,
@@ -156,13 +157,13 @@ async def test_the_round_deadline_adjudicates_by_the_rule_and_a_seat_that_never_
     assert by_match[played] == Result((0.0, 1.0), ResultKind.ADJUDICATED)
     assert by_match[absent] is not None and by_match[absent].kind is ResultKind.FORFEIT
     assert by_match[absent].points == (0.0, 1.0)  # seat 0 never moved in its 1800 s
-    assert by_match[late] == Result((1.0, 0.0), ResultKind.ADJUDICATED)  # the rule, not a forfeit
-    for match_id in (played, late):
-        adjudicated = await service.store.get_match(match_id)
-        assert adjudicated is not None and adjudicated.outcome is not None
-        assert adjudicated.outcome.termination is ADJUDICATION and adjudicated.ratings_applied
-    aborted = await service.store.get_match(absent)
-    assert aborted is not None and aborted.status is MatchStatus.ABORTED and not aborted.ratings_applied
+    assert by_match[late] == Result((0.0, 0.0), ResultKind.FORFEIT)  # unplayed, nobody's fault: no points
+    adjudicated = await service.store.get_match(played)
+    assert adjudicated is not None and adjudicated.outcome is not None
+    assert adjudicated.outcome.termination is ADJUDICATION and adjudicated.ratings_applied
+    for match_id in (absent, late):
+        aborted = await service.store.get_match(match_id)
+        assert aborted is not None and aborted.status is MatchStatus.ABORTED and not aborted.ratings_applied
 
 
 @pytest.mark.parametrize("rule", list(DeadlineRule))
@@ -170,7 +171,8 @@ async def test_a_seat_within_its_turn_time_at_the_deadline_is_no_no_show(
     service: Service, clock: FakeClock, rule: DeadlineRule
 ) -> None:
     """Nobody moved yet, the first seat still within its turn time when the round's deadline comes: the
-    organiser's rule decides (a draw, or a loss for the seat to move), never a forfeit."""
+    match is aborted, unrated, and nobody scores, whatever the organiser's rule (it decides games that were
+    played); the first seat is no no-show."""
     settings = Settings("race", Format.SWISS, {"target": 30}, rounds=1, round_s=60, deadline_rule=rule)
     t, _ = await make(service, settings, 2)
     host = service.tournaments
@@ -180,8 +182,10 @@ async def test_a_seat_within_its_turn_time_at_the_deadline_is_no_no_show(
     await host.tick()
     await settle(service)
     [game] = (await host.get(t.id)).games
-    expected = (0.5, 0.5) if rule is DeadlineRule.DRAW else (0.0, 1.0)
-    assert game.result == Result(expected, ResultKind.ADJUDICATED)
+    assert game.result == Result((0.0, 0.0), ResultKind.FORFEIT)
+    assert game.match_id is not None
+    row = await service.store.get_match(game.match_id)
+    assert row is not None and row.status is MatchStatus.ABORTED and not row.ratings_applied
 
 
 async def test_an_opening_that_failed_is_retried_by_the_clock(service: Service) -> None:

@@ -13,9 +13,14 @@ The rules it keeps:
   `MatchEnded`: places from the outcome; an aborted match (a seat never moved) is a forfeit lost by the seat
   that did not show up (unrated, as every abort is); in an arena, a draw in the first `ARENA_EARLY_PLIES`
   plies scores nothing (lichess).
-- At a round's deadline `Adjudicate` ends a running match through `MatchService.impose` with the organiser's
-  rule, recorded as its own termination (`ADJUDICATION`), rated like the event; a match where a seat never
-  moved is aborted instead (a forfeit).
+- The deadline rule, one for every deadline (a round's, and an arena's end): `Adjudicate` ends a match still
+  running then. Once every seat has moved, by the organiser's `deadline_rule` through `MatchService.impose`,
+  recorded as its own termination (`ADJUDICATION`) and counted as a game played to that result: rated like
+  the event, scored like one (an arena's early draw scores nothing). Before that it is aborted, as any match
+  left before everyone moved: unrated, and no points, except that a seat whose own turn time ran out without
+  a move loses it by forfeit (a no-show, `ran_out`). The host decides that result when it ends the match
+  and reports it itself; should it stop between the two, the restart counts the aborted match as the turn
+  clock would have (lost by the seat to move).
 - The clock: the host is one of the turn clock's timers (clock.py), so the process owning a guild's shard
   sends `Tick` to its tournaments when `next_wakeup` comes, and retries their unfinished actions.
 """
@@ -145,6 +150,9 @@ class TournamentHost:
         self._carrying: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._done: set[int] = set()
+        self._decided: dict[int, tuple[Outcome, Result]] = {}
+        """Match id -> the outcome `_adjudicate` is imposing on it and the result it decided, while it ends
+        the match (the match listener's report of that end uses it)."""
         self._idle_at: float | None = None
         self.wake_clock: Callable[[], None] | None = None
         """Cuts the turn clock's sleep short (set when the clock starts: the host is one of its timers)."""
@@ -356,20 +364,30 @@ class TournamentHost:
             return
         view = self.matches.view_of(row)
         seats = len(row.seats)
-        if self.ran_out(row) and not await self.matches.has_everyone_moved(row):
-            outcome = aborted_outcome(seats)  # the seat to move never moved in its time: a forfeit, unrated
+        if not await self.matches.has_everyone_moved(row):
+            # Unplayed: aborted and unrated; a no-show (out of its own time) loses by forfeit, else no points.
+            no_shows = [view.to_move] if self.ran_out(row) and view.to_move is not None else []
+            result = lifecycle.unplayed(seats, no_shows)
+            outcome = aborted_outcome(seats)
         else:
-            result = lifecycle.adjudicate(rule, seats, view.to_move)
+            result = self.scored(t, lifecycle.adjudicate(rule, seats, view.to_move), view.ply)
             outcome = Outcome(ADJUDICATION, ranks_of(result.points))
-        finished = await self.matches.impose(match_id, outcome)
-        await self.match_ended(match_id, finished)
+        self._decided[match_id] = (outcome, result)
+        try:
+            finished = await self.matches.impose(match_id, outcome)
+            if finished is not None:
+                at = finished.match.finished_at or self.now()
+                await self.apply(t.id, MatchEnded(match_id, result, at))
+                return
+        finally:
+            self._decided.pop(match_id, None)
+        await self.match_ended(match_id)  # it ended on the board meanwhile: that result counts
 
     def ran_out(self, row: MatchRecord) -> bool:
         """Whether the seat to move has used up its own turn time (the turn clock has not ended the match
-        yet). Only then is a seat that never moved a no-show at the round's deadline: as FIDE defaults only a
-        player absent past the default time, and lichess only one who let the first-move timer run out, a
-        seat whose turn time is not over has not failed to appear; its match is unfinished, and the
-        organiser's deadline rule decides it like any other."""
+        yet). Only then is a seat that never moved a no-show at a deadline: as FIDE defaults only a player
+        absent past the default time, and lichess only one who let the first-move timer run out, a seat whose
+        turn time is not over has not failed to appear; its match, unplayed, scores nothing for anyone."""
         return row.deadline is not None and row.deadline <= self.now()
 
     # ------------------------------------------------------------------------------------ ended matches
@@ -410,6 +428,9 @@ class TournamentHost:
         """A finished match's result for the tournament (see the module doc)."""
         outcome = view.outcome
         assert outcome is not None
+        decided = self._decided.get(view.id)
+        if decided is not None and decided[0] == outcome:
+            return decided[1]
         seats = len(view.seats)
         rules = self.matches.rules(view.game)
         if outcome.termination is Termination.ABORTED:
@@ -421,12 +442,18 @@ class TournamentHost:
             if absent is None:
                 return Result((0.0,) * seats, ResultKind.FORFEIT)
             return lifecycle.adjudicate(DeadlineRule.DRAW, seats, None, no_shows=[absent])
+        places = [rank + 1 for rank in outcome.ranks]
         if outcome.termination is ADJUDICATION:
-            return Result.from_places([rank + 1 for rank in outcome.ranks], ResultKind.ADJUDICATED)
-        result = lifecycle.finished_result(seats, places=[rank + 1 for rank in outcome.ranks])
-        early_draw = seats == 2 and result.points == (0.5, 0.5) and view.ply < ARENA_EARLY_PLIES
+            return self.scored(t, Result.from_places(places, ResultKind.ADJUDICATED), view.ply)
+        return self.scored(t, lifecycle.finished_result(seats, places=places), view.ply)
+
+    @staticmethod
+    def scored(t: Tournament, result: Result, ply: int) -> Result:
+        """`result` as the event scores it after `ply` plies: in an arena a draw before `ARENA_EARLY_PLIES`
+        scores nothing (as on lichess), adjudicated or not."""
+        early_draw = len(result.points) == 2 and result.points == (0.5, 0.5) and ply < ARENA_EARLY_PLIES
         if t.settings.format is Format.ARENA and early_draw:
-            return Result((0.0, 0.0), ResultKind.PLAYED)
+            return Result((0.0, 0.0), result.kind)
         return result
 
     # ----------------------------------------------------------------------------------------- the clock

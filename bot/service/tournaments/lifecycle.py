@@ -10,8 +10,9 @@ The rules:
   rest are recorded at once. When the round's last match ends, the next round opens (after `PostStandings`);
   after the last round the event finishes: final standings and a `Podium`.
 - A round with a deadline (`round_s`): at the deadline every match still running is sent for adjudication
-  (`Adjudicate`, once); the host applies `adjudicate` and reports the result like any other. A seat that
-  never moved and whose own turn time is over loses by forfeit (no-show), which is unrated (`is_rated`).
+  (`Adjudicate`, once); the host applies `adjudicate` and reports the result like any other. A match in
+  which a seat has not moved yet is not adjudicated but aborted (`unplayed`): unrated, no points, except a
+  seat that never moved and whose own turn time is over loses by forfeit (no-show), unrated (`is_rated`).
 - Withdrawing while running: the player is paired no more; a match they are still playing is resigned
   (`ResignMatch`), a game whose match has not opened yet is lost by forfeit at once (its match, should it
   open after all, is aborted: `AbortMatch`). In a round robin their later games are forfeits won by the
@@ -19,8 +20,8 @@ The rules:
 - Swiss rounds: `Settings.rounds`, or `swiss.default_rounds`; if no pairing without a rematch is
   left, the event finishes early. Round robin: n - 1 rounds (odd n: n), twice when double.
 - Arena: from the start until `ends_at` free players are paired at once (see `arena`); players may join
-  while it runs. At `ends_at` no new match opens and matches still running are adjudicated; the event
-  finishes when the last one ends.
+  while it runs. At `ends_at` no new match opens and matches still running are adjudicated by the same
+  rule as a round's deadline (unplayed ones aborted); the event finishes when the last one ends.
 - `Cancel` ends everything: running matches are aborted (`AbortMatch`).
 - Events that no longer apply (a second result for a match, a tick before anything is due) change nothing,
   so the host may deliver an event twice. After a restart, `recover` lists the work the host still owes
@@ -219,6 +220,15 @@ def adjudicate(rule: DeadlineRule, seats: int, to_move: int | None, no_shows: Se
     if rule is DeadlineRule.LOSS_TO_MOVE and to_move is not None:
         return Result.from_places([2 if s == to_move else 1 for s in range(seats)], ResultKind.ADJUDICATED)
     return Result.from_places([1] * seats, ResultKind.ADJUDICATED)
+
+
+def unplayed(seats: int, no_shows: Sequence[int] = ()) -> Result:
+    """The result of a match stopped (at a deadline) before every seat had moved: aborted, so a forfeit,
+    unrated, as any match left before everyone moved; the no-shows (out of their own turn time without a
+    move) lose it, and without one nobody scores."""
+    if no_shows:
+        return adjudicate(DeadlineRule.DRAW, seats, None, no_shows)
+    return Result((0.0,) * seats, ResultKind.FORFEIT)
 
 
 def finished_result(

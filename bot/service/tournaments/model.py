@@ -76,6 +76,27 @@ DEFAULT_TIEBREAKS: Mapping[Format, tuple[TieBreak, ...]] = {
 }
 
 
+DEFAULT_TURN_S = 86400
+"""An event's time per turn when the organiser names none and the event has no length: a day."""
+TURN_STEPS_S = (60, 120, 180, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400)
+"""The times per turn an event's default is rounded down to (1, 2, 3, 5, 10, 15, 30 minutes, 1, 2, 3, 6, 12
+hours, a day)."""
+TURNS_TO_FIT = 20
+"""An event with a length gives each turn at most this share of it by default (one twentieth)."""
+
+
+def default_turn_s(format: Format, duration_s: int, round_s: int | None = None) -> int:
+    """The time per turn of an event whose organiser names none: it fits the event's length, an arena's
+    duration or a round's deadline: a twentieth of it, rounded down to a step of `TURN_STEPS_S`, at least a
+    minute and at most a day (a 15-minute arena: 1 minute; an hour's: 3 minutes; a round of a day: an
+    hour). An event without a length (rounds that wait for their last match) gives a day."""
+    length = duration_s if format is Format.ARENA else round_s
+    if length is None:
+        return DEFAULT_TURN_S
+    share = length / TURNS_TO_FIT
+    return max((step for step in TURN_STEPS_S if step <= share), default=TURN_STEPS_S[0])
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """What the organiser chose at /tournament create."""
@@ -91,7 +112,8 @@ class Settings:
     double: bool = False
     duration_s: int = 3600
     """Arena: how long players are paired again, from the start."""
-    turn_s: int = 86400
+    turn_s: int = DEFAULT_TURN_S
+    """Time per turn in the event's matches (`/tournament create` defaults it by `default_turn_s`)."""
     round_s: int | None = None
     """A round's deadline after it opens (None: the round waits for its last match)."""
     deadline_rule: DeadlineRule = DeadlineRule.DRAW

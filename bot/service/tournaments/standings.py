@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.service.tournaments import arena
 from bot.service.tournaments.model import Format, Game, ResultKind, TieBreak, Tournament
@@ -65,6 +65,19 @@ class _Record:
     draws: int = 0
     losses: int = 0
     played: int = 0
+
+
+def as_of(tournament: Tournament) -> Tournament:
+    """The tournament as its standings count it: up to the last round whose every game has ended. While a
+    round is in play its games are left out, results and all (a game of it that ended already counts once
+    the round is over), so the title ("after round 1 of 3") and the figures agree. An arena has no rounds:
+    its standings count every game that ended."""
+    if tournament.settings.format is Format.ARENA or not tournament.round:
+        return tournament
+    if all(g.result is not None for g in tournament.round_games()):
+        return tournament
+    done = tournament.round - 1
+    return replace(tournament, round=done, games=tuple(g for g in tournament.games if g.round <= done))
 
 
 def compute(tournament: Tournament) -> list[Standing]:

@@ -3,11 +3,11 @@ reader's language). Names are data: the host passes each player's display name (
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from bot.service.tournaments.model import Format, TieBreak, Tournament
 from bot.service.tournaments.standings import Standing
-from games.texts import N_, Text
+from games.texts import N_, Text, table_numbers
 
 TIEBREAK_ABBREVIATIONS: Mapping[TieBreak, str] = {
     TieBreak.BUCHHOLZ: N_("Bh"),
@@ -30,13 +30,14 @@ MEDALS = ("🥇", "🥈", "🥉")
 
 
 def points(value: float) -> str:
-    """2 -> "2", 2.5 -> "2½" (points are halves: data in every language)."""
-    whole = int(value)
-    if value == whole:
-        return str(whole)
-    if value - whole == 0.5:
-        return f"{whole}½" if whole else "½"
-    return f"{value:g}"
+    """One number alone: 2 -> "2", 2.5 -> "2½" (`table_numbers`: data in every language)."""
+    return table_numbers([value])(value)
+
+
+def table_style(table: Sequence[Standing]) -> Callable[[float], str]:
+    """The one way every number of a standings table is written, its text and its image alike: scores and
+    tie-breaks together (`table_numbers`)."""
+    return table_numbers([value for row in table for value in (row.score, *row.tiebreaks)])
 
 
 def _name(names: Mapping[int, str], user: int) -> str:
@@ -44,10 +45,13 @@ def _name(names: Mapping[int, str], user: int) -> str:
 
 
 def title(tournament: Tournament, final: bool) -> Text:
+    """The standings' heading for `tournament` as `standings.as_of` counts it."""
     if final:
         return Text(N_("Final standings"))
     if tournament.settings.format is Format.ARENA:
         return Text(N_("Arena standings"))
+    if not tournament.round:
+        return Text(N_("Standings before round 1 of {total}"), total=tournament.rounds_total)
     return Text(
         N_("Standings after round {round} of {total}"), round=tournament.round, total=tournament.rounds_total
     )
@@ -64,17 +68,18 @@ def standings(
     """The heading and one line per player ("3. Alice: 2½ (Bh 6, SB 4)"), the first `limit` places, then
     how many more there are; the key to the abbreviations last."""
     order = tournament.settings.tiebreak_order()
+    number = table_style(table)  # the whole table's, as its image (which shows more rows) writes them
     lines: list[str] = [title(tournament, final)]
     for row in table[:limit]:
         line: str = Text(
             N_("{place}. {name}: {points}"),
             place=row.place,
             name=_name(names, row.user_id),
-            points=points(row.score),
+            points=number(row.score),
         )
         if order:
             values = [
-                Text(N_("{tiebreak} {value}"), tiebreak=Text(TIEBREAK_ABBREVIATIONS[t]), value=points(v))
+                Text(N_("{tiebreak} {value}"), tiebreak=Text(TIEBREAK_ABBREVIATIONS[t]), value=number(v))
                 for t, v in zip(order, row.tiebreaks, strict=True)
             ]
             line = Text(N_("{line} ({tiebreaks})"), line=line, tiebreaks=_joined(values))
@@ -120,10 +125,11 @@ def pairings(tournament: Tournament, number: int, names: Mapping[int, str]) -> T
 def podium(tournament: Tournament, table: Sequence[Standing], names: Mapping[int, str]) -> Text:
     """The closing post: the places 1 to 3 with medals."""
     lines: list[str] = [Text(N_("Tournament #{number} is over. The podium:"), number=tournament.id)]
+    number = table_numbers([row.score for row in table if row.place <= 3])
     for row in table:
         if row.place > 3:
             break
-        line = Text(N_("{name}: {points}"), name=_name(names, row.user_id), points=points(row.score))
+        line = Text(N_("{name}: {points}"), name=_name(names, row.user_id), points=number(row.score))
         lines.append(Text.concat(f"{MEDALS[row.place - 1]} ", line))
     return Text.concat(*_lines(lines))
 
