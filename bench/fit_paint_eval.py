@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from games.ai import analyse
-from games.ai.paint import LEAD_WEIGHT, TILE_SCALE
-from games.paint import WHITE, PaintState, areas, disc_ranks
+from games.paint.ai import LEAD_WEIGHT, TILE_SCALE
+from games.paint.rules import WHITE, PaintState, areas, disc_ranks
 
 FEATURE_NAMES = ("tiles", "lead", "safe", "rank", "mobility", "to_move")
 """Each from White's side (see `features`)."""

@@ -84,7 +84,7 @@ class GamePlugin:
     follow those of lower places). None, as for a game from its own package: only this game's images hold
     its colours."""
     fixtures: str | None = None
-    """The module with what the shared tests need of this game (see tests/fixtures/__init__.py)."""
+    """The module with what the shared tests need of this game (see bot/testing/fixtures.py)."""
 
     @property
     def id(self) -> str:

@@ -112,12 +112,24 @@ def renderer_plurals() -> dict[str, tuple[str, str]]:
     return pairs
 
 
+def drawer_sources() -> tuple[str, ...]:
+    """The files of the project's own games' drawers, as `source_messages` locates them ("games/paint/
+    drawer.py"): their texts are the renderer's."""
+    found = []
+    for plugin in games.PLUGINS.values():
+        path = Path(importlib.import_module(plugin.drawer).__file__ or "").resolve()
+        if ROOT in path.parents:
+            found.append(path.relative_to(ROOT).as_posix() + ":")
+    return tuple(found)
+
+
 def template() -> Catalog:
     """The catalog template: every message once, brace-format messages flagged."""
     plurals = renderer_plurals()
+    drawing = ("renderer/", *drawer_sources())
     entries = []
     for message, context, where in [*source_messages(), *command_messages()]:
-        if isinstance(message, str) and message in plurals and where.startswith("renderer/"):
+        if isinstance(message, str) and message in plurals and where.startswith(drawing):
             message = plurals[message]
         entries.append((message, context, where))
     return catalog_of(entries, DOMAIN)

@@ -1,106 +1,93 @@
-"""SimCord fixtures: the real TesseraBot on a temporary database, driven through the real command tree.
+"""The kit's pytest plugin (entry point `pytest11`, so installing Tessera with its `testing` extra loads it
+in every pytest run): the real TesseraBot on a temporary database, driven through the real command tree in
+SimCord, and the shared game checks' choice of games.
 
-`simcord_env` (from SimCord's pytest plugin) starts the bot built by `simcord_bot`; `world` adds a guild, a
-channel and three members. The AI runner thinks with a tiny budget so bot-opponent tests stay fast.
+Fixtures (bot/testing/world.py): `settings` (a database in the test's folder, no .env read), `ai_runner`
+(one worker thinking 40 iterations a move, so bot-opponent tests stay fast), `make_bot` (builds bots,
+closes them all at teardown), `simcord_bot` (what SimCord's own plugin starts; `simcord_env` is that
+running bot), `world` (a guild, a channel, three members and an admin).
+
+SimCord waits for the bot to settle at most `SETTLE_SECONDS` of real time (a test's own
+`@pytest.mark.simcord(settle_timeout=...)` wins) and looks again every `SETTLE_POLL_SECONDS` while a bot
+task still runs, so that no flow fails, or crawls, because the machine is slow.
+
+A test that takes a `game_id` argument it does not parametrize itself runs once per game: the games
+`--tessera-games` names (comma separated), else those its module's `TESSERA_GAMES` names, else every
+registered game (`games.GAME_IDS`). A plugin's own test module runs the shared checks for its game alone:
+
+    from bot.testing.checks import *  # noqa: F403
+    TESSERA_GAMES = ("my_game",)  # the id of the game this package registers
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
 import pytest
+import simcord.env as simcord_env
 
-from bot.client import TesseraBot
-from bot.drawing import Drawing
-from bot.service.ai import AIRunner
-from bot.settings import Settings
+SETTLE_SECONDS = 60.0
+"""The real seconds SimCord waits for the bot to settle before failing a test (its own default is 5): the
+bot drawing boards or thinking on a busy 2-core machine may take longer, and only a hung bot takes this."""
 
-FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2.GaBcDe.abcdefghijklmnopqrstuvwxyz0123"
+SETTLE_POLL_SECONDS = 0.005
+"""How often SimCord looks again whether the bot has settled while a task of the bot still runs (its own
+default is 0.05). The bot's background loops (the turn clock, the bot's turn sweep) never finish, so SimCord
+waited the whole 0.05 s after every step of virtual time in which they touched the database, though they were
+parked again within milliseconds: hours of virtual time took 15 s of waiting. SimCord has no setting for it
+(simcord is pinned in pyproject.toml; tests/bot/test_settle_limit.py checks that this still applies)."""
+_SETTLE_DEFAULTS = getattr(simcord_env.Env._settle_internal, "__kwdefaults__", None) or {}
+if "idle" in _SETTLE_DEFAULTS:
+    _SETTLE_DEFAULTS["idle"] = SETTLE_POLL_SECONDS
 
-
-def make_settings(data_dir: Path, **overrides: Any) -> Settings:
-    """Settings for a test: a database in `data_dir`, and no .env file read from the working folder."""
-    values: dict[str, Any] = {
-        "discord_token": FAKE_TOKEN,
-        "database_url": f"sqlite:///{data_dir / 'tessera.sqlite3'}",
-        "shard_count": 1,
-        "puzzle_mining": False,  # tests/bot/test_puzzle_flows.py turns it on where it mines
-    }
-    values.update(overrides)
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return make_settings(tmp_path / "data")
+GAMES_OPTION = "--tessera-games"
+GAMES_ATTRIBUTE = "TESSERA_GAMES"
 
 
-@pytest.fixture
-async def ai_runner() -> AsyncIterator[AIRunner]:
-    runner = AIRunner(workers=1, iterations=40)
-    yield runner
-    await runner.aclose()
+def pytest_configure(config: pytest.Config) -> None:
+    """The fixtures (bot.testing.world) are registered now, after every plugin installed: SimCord's own
+    `simcord_bot`, which only says to define one, is then the one they override."""
+    config.pluginmanager.import_plugin("bot.testing.world")
 
 
-BotFactory = Callable[..., TesseraBot]
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.getgroup("tessera").addoption(
+        GAMES_OPTION,
+        default="",
+        help="the game ids (comma separated) the shared game checks run for; default: every registered game",
+    )
 
 
-@pytest.fixture
-async def make_bot(settings: Settings, ai_runner: AIRunner) -> AsyncIterator[BotFactory]:
-    """Build TesseraBots on the test's database (one per start or restart); all are closed at teardown.
+def chosen_games(config: pytest.Config, module: object = None) -> tuple[str, ...]:
+    """The games a test taking `game_id` runs for (see the module doc); an unknown id is a usage error."""
+    import games
 
-    SimCord detaches a bot on shutdown and restart without closing it, so the bot's store would stay open
-    (and aiosqlite's worker threads would keep the interpreter alive): closing them here is the same
-    `bot.close()` that SIGINT/SIGTERM runs in production.
-    """
-    built: list[TesseraBot] = []
-
-    def build(**overrides: Any) -> TesseraBot:
-        # Boards and replays on threads rather than worker processes: no process start-up in every bot
-        # test (tests/bot/test_drawing.py runs the real process pools).
-        drawing = Drawing(board_processes=False, replay_executor=ThreadPoolExecutor(1))
-        bot = TesseraBot(settings, ai_runner=ai_runner, drawing=drawing, **overrides)
-        built.append(bot)
-        return bot
-
-    yield build
-    for bot in built:
-        runtime = getattr(bot, "runtime", None)
-        if runtime is not None:
-            await runtime.close()
+    given = str(config.getoption(GAMES_OPTION) or "")
+    named = tuple(g.strip() for g in given.split(",") if g.strip())
+    named = named or tuple(getattr(module, GAMES_ATTRIBUTE, ()))
+    unknown = [g for g in named if g not in games.GAME_IDS]
+    if unknown:
+        known = ", ".join(games.GAME_IDS)
+        raise pytest.UsageError(
+            f"{GAMES_OPTION}: no registered game {', '.join(unknown)} (registered: {known})"
+        )
+    return named or tuple(games.GAME_IDS)
 
 
-@pytest.fixture
-def simcord_bot(make_bot: BotFactory) -> TesseraBot:
-    return make_bot()
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`game_id`, where the test does not parametrize it itself: one run per chosen game."""
+    if "game_id" not in metafunc.fixturenames:
+        return
+    for marker in metafunc.definition.iter_markers("parametrize"):
+        names = marker.args[0] if marker.args else marker.kwargs.get("argnames", "")
+        if "game_id" in (names.replace(" ", "").split(",") if isinstance(names, str) else names):
+            return
+    metafunc.parametrize("game_id", chosen_games(metafunc.config, metafunc.module))
 
 
-@dataclass
-class World:
-    env: Any
-    guild: Any
-    channel: Any
-    alice: Any
-    bob: Any
-    carol: Any
-    admin: Any
-    me: Any
-
-
-@pytest.fixture
-def world(simcord_env: Any) -> World:
-    import discord
-
-    guild = simcord_env.create_guild("Tessera Club")
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    carol = guild.add_member(simcord_env.create_user("carol"))
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(simcord_env.create_user("ada"), roles=[admins])
-    me = simcord_env.bot.user
-    return World(simcord_env, guild, channel, alice, bob, carol, admin, me)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every test SimCord's settle limit of SETTLE_SECONDS unless its own marker sets one."""
+    for item in items:
+        marker = item.get_closest_marker("simcord")
+        options = dict(marker.kwargs) if marker is not None else {}
+        if "settle_timeout" not in options:
+            options["settle_timeout"] = SETTLE_SECONDS
+            item.add_marker(pytest.mark.simcord(**options), append=False)

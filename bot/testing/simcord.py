@@ -63,7 +63,7 @@ def take_user_errors(world: Any) -> list[BaseException]:
     as domain errors and answered by the tree's on_error). Fails if any of them was not a user's mistake."""
     from bot.replies import player_message
 
-    errors = world.env.errors[getattr(world, "_seen_errors", 0) :]
+    errors: list[BaseException] = world.env.errors[getattr(world, "_seen_errors", 0) :]
     world._seen_errors = len(world.env.errors)
     for error in errors:
         assert player_message(error) is not None, f"unexpected error: {error!r}"

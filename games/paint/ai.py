@@ -19,7 +19,7 @@ from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
 from games.base import MoveError, Rules
-from games.paint import (
+from games.paint.rules import (
     DEFAULT_SETTINGS,
     PATH,
     SIZE,
@@ -34,7 +34,7 @@ PLAYOUT_PLIES = 12  # 12 beat 24 in 6 of 8 games at equal time; 6 and 12 were ev
 GREEDY_CHANCE = 0.6
 TILE_SCALE = 5.0  # tiles of difference worth one unit of the logistic evaluation
 LEAD_WEIGHT = 4.0  # a lead count at the winning mark is worth this many units
-BOOK_FILE = "paint_book.json"
+BOOK_FILE = "book.json"
 """The opening book (next to this module), written by bench/paint_book.py."""
 DATA_FILES = (BOOK_FILE,)
 """The data this knowledge plays by besides its code (a calibration's record of the AI version covers it)."""
@@ -65,7 +65,7 @@ def book_key(state: PaintState) -> str:
 def opening_book() -> dict[str, str]:
     """The opening book shipped in the package: position key -> the move in notation."""
     try:
-        text = resources.files("games.ai").joinpath(BOOK_FILE).read_text(encoding="utf-8")
+        text = resources.files("games.paint").joinpath(BOOK_FILE).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
     return {entry["key"]: entry["move"] for entry in json.loads(text)["positions"]}

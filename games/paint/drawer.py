@@ -13,9 +13,9 @@ from typing import Any, NamedTuple
 from PIL import Image, ImageDraw
 
 import games
-from games import paint as engine
 from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from games.paint import rules as engine
 from games.texts import N_
 from renderer import fonts
 from renderer import text as wording

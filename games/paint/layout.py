@@ -8,7 +8,7 @@ of file letters are ignored; a line "Black to move" gives Black the first move.
 
 This module reads and writes the text only (`parse_layout`, `layout_rows`); whether a layout is a position
 the rules allow (a coloured area without a disc of its colour, a side with no disc or more than 6, more
-than 13 spheres) is games.paint's `from_layout_text` to check.
+than 13 spheres) is games.paint.rules's `from_layout_text` to check.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ Module functions: `tiles(state)` (White, Black), `disc_ranks(state)` (square -> 
 `fast_playout(state, rng)`. A move is a `Move(source, dest)`, a pair of squares; a push is implied by the
 destination.
 
-Layout text (the `layout` option, `position_text`, `from_layout_text`): games.paint_layout reads and
+Layout text (the `layout` option, `position_text`, `from_layout_text`): games.paint.layout reads and
 writes it. A layout is refused (InvalidOptions) when a coloured area has no disc of its colour (section 2.6),
 when a side has no disc or more than 6, or with more than 13 spheres. Fewer pieces than the game's
 6 + 6 + 13 are allowed, for puzzles and lessons.
@@ -81,12 +81,10 @@ from games.base import (
 )
 from games.caches import cache_field, remember
 from games.grids import SquareGrid, bits_of
-from games.paint_colours import THEME_COLOURS
-from games.paint_layout import BLACK as BLACK  # the names games.paint has always had
-from games.paint_layout import STANDARD_LAYOUT as STANDARD_LAYOUT
-from games.paint_layout import WHITE as WHITE
-from games.paint_layout import layout_rows, parse_layout
-from games.plugins import GamePlugin
+from games.paint.layout import BLACK as BLACK  # the names games.paint has always had
+from games.paint.layout import STANDARD_LAYOUT as STANDARD_LAYOUT
+from games.paint.layout import WHITE as WHITE
+from games.paint.layout import layout_rows, parse_layout
 from games.snapshots import Snapshot
 from games.texts import N_, Text
 
@@ -685,7 +683,7 @@ def _names(mask: int) -> str:
 
 
 def from_layout_text(text: str) -> PaintState:
-    """A position from its layout text (games.paint_layout), White to move unless a line says "Black to
+    """A position from its layout text (games.paint.layout), White to move unless a line says "Black to
     move". The counters start at zero. Raises InvalidOptions (a ValueError) for a layout that breaks the
     rules' invariants: a coloured area without a disc of its colour, more than 6 discs a side or no disc at
     all, more than 13 spheres. Fewer pieces than the game's 6 + 6 + 13 are allowed (puzzles)."""
@@ -1141,14 +1139,3 @@ if TYPE_CHECKING:
 disc_moves: Final = _moves
 paint_move: Final = _paint
 lead_counters: Final = _counters
-
-
-PLUGIN = GamePlugin(
-    RULES,
-    drawer="renderer.paint",
-    ai="games.ai.paint",
-    colours=THEME_COLOURS,
-    shared_palette=1,
-    fixtures="tests.fixtures.paint",
-)
-"""Paint's registration (entry point `tessera.games`, pyproject.toml)."""

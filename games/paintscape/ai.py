@@ -24,7 +24,9 @@ from dataclasses import replace
 from typing import Any
 
 from games.ai.knowledge import Knowledge, Rewards
-from games.ai.race import (
+from games.base import Rules
+from games.grids import bits_of
+from games.paintscape.race import (
     COLLECT_AT,
     COLOURS_TO_WIN,
     FULL,
@@ -35,9 +37,7 @@ from games.ai.race import (
     around,
     race_chance,
 )
-from games.base import Rules
-from games.grids import bits_of
-from games.paintscape import DONE, PLACES, PLAY, Move, PaintscapeState, Place, Swap, fast_playout
+from games.paintscape.rules import DONE, PLACES, PLAY, Move, PaintscapeState, Place, Swap, fast_playout
 
 CENTRE = sum(1 << (8 * y + x) for y in range(2, 6) for x in range(2, 6))
 

@@ -15,9 +15,9 @@ from typing import Any, NamedTuple
 from PIL import Image, ImageDraw
 
 import games
-from games import paintscape as engine
 from games.base import Outcome
 from games.grids import SquareGrid, bits_of
+from games.paintscape import rules as engine
 from games.texts import N_
 from renderer import fonts
 from renderer import text as wording

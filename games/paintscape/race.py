@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.paintscape import PaintscapeState
+from games.paintscape.rules import PaintscapeState
 
 FULL = (1 << 64) - 1
 _FILE_A = sum(1 << (8 * y) for y in range(8))

@@ -102,8 +102,6 @@ from games.base import (
     resolve_options,
 )
 from games.grids import SquareGrid, bits_of
-from games.paintscape_colours import THEME_COLOURS
-from games.plugins import GamePlugin
 from games.snapshots import Snapshot
 from games.texts import N_, Text
 
@@ -1189,14 +1187,3 @@ def fast_playout(state: PaintscapeState, rng: random.Random) -> int:
 
 def _outcome_winner(outcome: Outcome) -> int:
     return outcome.winners[0] if outcome.winners else -1
-
-
-PLUGIN = GamePlugin(
-    RULES,
-    drawer="renderer.paintscape",
-    ai="games.ai.paintscape",
-    colours=THEME_COLOURS,
-    shared_palette=0,
-    fixtures="tests.fixtures.paintscape",
-)
-"""Paintscape's registration (entry point `tessera.games`, pyproject.toml)."""

@@ -70,10 +70,10 @@ __all__ = [
 
 PLUGIN = GamePlugin(
     RULES,
-    drawer="renderer.tilingking",
-    ai="games.ai.tilingking",
+    drawer="games.tilingking.drawer",
+    ai="games.tilingking.ai",
     colours=THEME_COLOURS,
     shared_palette=2,
-    fixtures="tests.fixtures.tilingking",
+    fixtures="games.tilingking.fixtures",
 )
 """TilingKing's registration (entry point `tessera.games`, pyproject.toml)."""

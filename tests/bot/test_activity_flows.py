@@ -17,12 +17,12 @@ import pytest
 import games
 from bot import views
 from bot.settings import load_web_settings
+from bot.testing.simcord import boards, button_labels, last_board, start_challenge, take_user_errors
 from bot.web import serve
 from bot.web.activity import LAUNCH_FRESH, LAUNCH_KEY, SESSION_HEADER
 from bot.web.app import WebBoard
 from bot.web.discord_api import ActivityInstance, DiscordRest
 from games.base import clickable_moves
-from tests.bot.helpers import boards, button_labels, last_board, start_challenge, take_user_errors
 
 SECRET = "v" * 40
 BASE = "https://tessera.example"

@@ -16,8 +16,8 @@ from PIL import Image
 from bot.service import Service
 from bot.service.tournaments.model import Status, Tournament
 from bot.settings import Settings
-from tests.bot.conftest import make_settings
-from tests.bot.helpers import last_board, reply_text, suggestions, take_user_errors
+from bot.testing.simcord import last_board, reply_text, suggestions, take_user_errors
+from bot.testing.world import make_settings
 from tests.service.conftest import postgres_url  # noqa: F401  (the fixture of the PostgreSQL runs)
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)

@@ -39,7 +39,7 @@ from games.ai.levels import (
     nominal_rating,
     offered_level,
 )
-from games.ai.tilingking import Features
+from games.tilingking.ai import Features
 
 GAMES = ("paintscape", "paint", "tilingking", "race")
 
@@ -267,7 +267,7 @@ def test_a_new_opening_book_makes_only_the_games_of_the_level_that_plays_it_stal
     level 8's games again, not the whole ladder's."""
     calibration = _calibration()
     book = tmp_path / "book.json"
-    monkeypatch.setattr("games.ai.paint.DATA_FILES", (str(book),))
+    monkeypatch.setattr("games.paint.ai.DATA_FILES", (str(book),))
 
     def keys() -> list[str]:
         calibration.code_version.cache_clear()

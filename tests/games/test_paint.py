@@ -14,7 +14,7 @@ import pytest
 import games
 from games.base import GameOver, IllegalMove, InvalidMove, InvalidOptions, MoveError, Termination
 from games.grids import SquareGrid
-from games.paint import (
+from games.paint.rules import (
     RULES,
     STANDARD_LAYOUT,
     PaintSettings,
@@ -662,7 +662,7 @@ def test_describe_names_the_squares_a_cut_leaves_neutral() -> None:
 
 
 def test_the_state_remembers_where_the_last_move_pushed_a_sphere() -> None:
-    from games.paint import RULES as PAINT
+    from games.paint.rules import RULES as PAINT
 
     start = PAINT.new(2, {}, 0)
     pushed = PAINT.apply(start, PAINT.parse(start, "c1-c3"))

@@ -96,8 +96,8 @@ def test_outline_loops_are_closed_and_cover_the_outline_once(kind: str, group: s
 def test_cell_numbers_on_every_hex_and_triangle_preset_are_readable_and_fit() -> None:
     """In-row numbers are at least 10 px at the default width and fit their cell's inscribed circle."""
     from games.tilingking.boards import PRESETS, board
+    from games.tilingking.drawer import _cell_label_px, _geometry
     from renderer.canvas import text_width
-    from renderer.tilingking import _cell_label_px, _geometry
 
     for board_id in PRESETS:
         b = board(board_id)

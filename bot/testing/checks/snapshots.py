@@ -1,4 +1,5 @@
-"""Corrupted snapshots for every engine's `load` (issue 12, item 1).
+"""Stored snapshots for each chosen game's `load`: every uncorrupted dump loads back, and corrupted ones
+are refused or sound.
 
 Real dumps of random reachable positions are corrupted the way a bug, a hand edit or a damaged database
 would: keys deleted, added, renamed or swapped; values of another type; random, negative, huge and nearby
@@ -9,7 +10,7 @@ number of moves) and the contract holds for a few random moves from it.
 
 A hang is what one corrupted Paint snapshot caused; `no_hang` turns one into a test failure instead of a
 stuck run (a generous guard, not a timing check). Run this module as a script for the audit figures:
-`python -m tests.games.test_fuzz_load [snapshots per game]`.
+`python -m bot.testing.checks.snapshots [snapshots per game]`.
 """
 
 from __future__ import annotations
@@ -29,16 +30,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
+from bot.testing import fixtures
 from games.base import Rules, advance
-from tests import fixtures
 
-GAME_IDS = games.GAME_IDS
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 HANG_SECONDS = 30
 DERANDOMIZE = True
 """The audit draws the same corruptions on every run, so that its figures compare across versions."""
 
-# What each game's package says of it (tests/fixtures/__init__.py): the option sets to play with, and a
+# What each game's package says of it (bot/testing/fixtures.py): the option sets to play with, and a
 # bound on the legal moves of any position.
 
 
@@ -260,7 +260,6 @@ def try_load(rules: Rules[Any, Any], data: Any) -> Any | None:
         return None
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
 @FUZZ
 @given(data=st.data())
 def test_load_of_a_corrupted_snapshot_refuses_it_or_gives_a_sound_state(
@@ -274,7 +273,6 @@ def test_load_of_a_corrupted_snapshot_refuses_it_or_gives_a_sound_state(
             check_sound(rules, state, random.Random(data.draw(st.integers(0, 2**32))))
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(max_examples=100, deadline=None)
 @given(data=JSON)
 def test_load_of_random_json_is_refused_with_a_value_error(game_id: str, data: Any) -> None:
@@ -283,7 +281,6 @@ def test_load_of_random_json_is_refused_with_a_value_error(game_id: str, data: A
         rules.load(data)
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_uncorrupted_snapshot_loads_and_is_sound(game_id: str) -> None:
     rules = games.get(game_id)
     for i, snapshot in enumerate(snapshots(game_id)):
@@ -334,7 +331,7 @@ def audit_game(game_id: str, per_game: int, hang_seconds: int = 5) -> dict[str, 
 
 def audit(per_game: int) -> None:
     """Print `audit_game` for every game."""
-    for game_id in GAME_IDS:
+    for game_id in games.GAME_IDS:
         counts = audit_game(game_id, per_game)
         total = sum(counts.values())
         print(f"{game_id:11} {total:5d} corrupted: " + ", ".join(f"{n} {name}" for name, n in counts.items()))
