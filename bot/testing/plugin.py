@@ -46,6 +46,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """The fixtures (bot.testing.world) are registered now, after every plugin installed: SimCord's own
     `simcord_bot`, which only says to define one, is then the one they override."""
     config.pluginmanager.import_plugin("bot.testing.world")
+    if config.getoption(GAMES_OPTION):
+        chosen_games(config)  # a usage error at once for a game that is not registered
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -821,7 +821,7 @@ _DUMP_FIELDS: Final = (
 _MOVE_TEXT: Final = re.compile(r"^([a-z])([1-9][0-9]?)[-–—]?([a-z])([1-9][0-9]?)$")
 
 
-class PaintRules:
+class PaintRules(Rules[PaintState, Move]):
     """The rules of Paint (RULES.md section 2) on `PaintState`; moves are (from, to) square pairs."""
 
     id: ClassVar[str] = "paint"

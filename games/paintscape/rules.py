@@ -634,7 +634,7 @@ def _check_phase(
 # --------------------------------------------------------------------------------------------- the rules
 
 
-class PaintscapeRules:
+class PaintscapeRules(Rules[PaintscapeState, Move]):
     """The Paintscape rules (RULES.md section 1) behind the `Rules` contract of games/base.py."""
 
     id: ClassVar[str] = "paintscape"
