@@ -13,6 +13,7 @@ from games.base import FIRST_SEAT, RESIGNATION, Option, Outcome, Rules, SeatChoi
 from games.texts import N_, Text
 from renderer import text as wording
 
+
 @dataclass(frozen=True)
 class Pile:
     stones: int
