@@ -13,6 +13,7 @@ package does (examples/).
 from __future__ import annotations
 
 from games.paint.colours import THEME_COLOURS
+from games.paint.levels import LEVELS
 from games.paint.rules import RULES, Move, PaintRules, PaintSettings, PaintState
 from games.plugins import GamePlugin
 
@@ -22,6 +23,7 @@ PLUGIN = GamePlugin(
     ai="games.paint.ai",
     colours=THEME_COLOURS,
     shared_palette=1,
+    levels=LEVELS,
     fixtures="games.paint.fixtures",
 )
 """Paint's registration (entry point `tessera.games`, pyproject.toml)."""

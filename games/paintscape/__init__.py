@@ -14,6 +14,7 @@ package does (examples/).
 from __future__ import annotations
 
 from games.paintscape.colours import THEME_COLOURS
+from games.paintscape.levels import LEVELS
 from games.paintscape.rules import RULES, Move, PaintscapeRules, PaintscapeState, Phase
 from games.plugins import GamePlugin
 
@@ -23,6 +24,7 @@ PLUGIN = GamePlugin(
     ai="games.paintscape.ai",
     colours=THEME_COLOURS,
     shared_palette=0,
+    levels=LEVELS,
     fixtures="games.paintscape.fixtures",
 )
 """Paintscape's registration (entry point `tessera.games`, pyproject.toml)."""

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from games.plugins import GamePlugin
 from games.tilingking.boards import PRESETS, Board, board
 from games.tilingking.colours import THEME_COLOURS
+from games.tilingking.levels import LEVELS
 from games.tilingking.pieces import Piece, piece_shapes, pieces
 from games.tilingking.rules import (
     COLOURS,
@@ -74,6 +75,7 @@ PLUGIN = GamePlugin(
     ai="games.tilingking.ai",
     colours=THEME_COLOURS,
     shared_palette=2,
+    levels=LEVELS,
     fixtures="games.tilingking.fixtures",
 )
 """TilingKing's registration (entry point `tessera.games`, pyproject.toml)."""
