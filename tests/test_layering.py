@@ -103,3 +103,12 @@ def test_the_discord_layer_never_schedules_the_bots_turn() -> None:
             if isinstance(node, ast.Attribute | ast.FunctionDef)
         }
         assert "after_change" not in names, f"{path.relative_to(ROOT)} still uses after_change"
+
+
+def test_the_catalogs_import_nothing_above_them() -> None:
+    """bot/i18n (the translator and `python -m bot.i18n`) sits under the Discord application: it imports
+    no client, no cog (the update reads the cogs named in bot/extensions.py by name)."""
+    for path in sorted((ROOT / "bot" / "i18n").rglob("*.py")):
+        modules = imported_modules(path)
+        bad = {m for m in modules if m.split(".")[0] == "cogs" or m.startswith(("bot.client", "bot.runtime"))}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"

@@ -26,7 +26,6 @@ from bot.testing.checks.flows import (
     test_a_match_against_the_bot_at_level_1,
     test_a_match_through_play_accept_and_move_with_its_board_image,
     test_rules_shows_the_games_own_summary,
-    test_the_games_words_are_translated_in_every_language,
 )
 from bot.testing.checks.hostile import (
     test_new_and_resolve_options_answer_a_state_or_invalid_options,
@@ -40,6 +39,10 @@ from bot.testing.checks.snapshots import (
     test_every_uncorrupted_snapshot_loads_and_is_sound,
     test_load_of_a_corrupted_snapshot_refuses_it_or_gives_a_sound_state,
     test_load_of_random_json_is_refused_with_a_value_error,
+)
+from bot.testing.checks.words import (
+    test_the_games_own_catalog_is_its_packages_words_with_the_english_placeholders,
+    test_the_games_words_are_translated_in_every_language,
 )
 
 __all__ = [
@@ -63,6 +66,7 @@ __all__ = [
     "test_replay_reports_a_move_stored_for_the_wrong_seat_or_an_illegal_move",
     "test_replaying_the_log_with_forced_moves_reproduces_the_game",
     "test_rules_shows_the_games_own_summary",
+    "test_the_games_own_catalog_is_its_packages_words_with_the_english_placeholders",
     "test_the_games_words_are_translated_in_every_language",
     "test_the_move_count_is_what_the_log_numbers",
     "test_the_rules_have_the_whole_contract",
