@@ -43,7 +43,8 @@ from games.ai.levels import (
 from games.plugins import Levels, Rung
 from games.tilingking.ai import Features
 
-GAMES = ("paintscape", "paint", "tilingking", "race")
+GAMES = (*games.GAME_IDS, "race")
+"""Every registered game, plugins included, and an id no plugin registers (the default ladder)."""
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -234,7 +235,7 @@ def test_respacing_under_a_new_top_level_spaces_the_ladder_up_to_it() -> None:
     assert calibration.parse_tops("paint=3200, tilingking=1500") == {"paint": 3200, "tilingking": 1500}
 
 
-@pytest.mark.parametrize("game_id", ["paintscape", "paint", "tilingking", "race"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_an_old_level_stands_for_the_one_of_the_eight_nearest_its_rating(game_id: str) -> None:
     """A lobby opened before the eight levels seats the bot at the level nearest the old level's rating."""
     for level in LEVEL_IDS:
