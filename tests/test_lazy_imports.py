@@ -39,3 +39,25 @@ def test_an_ai_worker_imports_the_engines_and_the_search_and_nothing_of_the_bot(
     assert not loaded & {"bot", "discord", "aiosqlite", "asyncpg", "networkx", "PIL", "aiohttp"}, sorted(
         loaded & {"bot", "discord", "aiosqlite", "asyncpg", "networkx", "PIL", "aiohttp"}
     )
+
+
+NOT_IN_A_WORKER = {"discord", "aiosqlite", "asyncpg", "networkx", "aiohttp", "bot.service", "bot.i18n"}
+
+
+def test_a_board_process_imports_the_renderer_the_catalogs_and_the_engines_only() -> None:
+    """What a board or replay process runs comes from one module, which imports no Discord and no service
+    (a spawned process imports the module of its function)."""
+    from bot import drawing
+
+    modules = {drawing._board_worker.__module__, drawing.draw_board.__module__, drawing._replay.__module__}
+    code = "\n".join(
+        [
+            *(f"import {module}" for module in sorted(modules)),
+            "import games, importlib, renderer.analysis, renderer.replay",
+            "for g in games.GAME_IDS: importlib.import_module(games.plugin(g).drawer)",
+            "from bot.catalogs import translations; translations('de')",
+        ]
+    )
+    loaded = loaded_after(code)
+    assert {"renderer", "PIL", "babel", "games.paint.drawer"} <= loaded
+    assert not loaded & NOT_IN_A_WORKER, sorted(loaded & NOT_IN_A_WORKER)

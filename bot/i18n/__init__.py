@@ -2,8 +2,9 @@
 
 The catalogs are `bot/i18n/locales/<locale>/LC_MESSAGES/tessera.po`; the message ids are the English texts,
 with `{name}` placeholders (python-brace-format). They are compiled in memory the first time a language is
-used, so a fresh clone needs no build step. `python -m bot.i18n update` extracts the messages from the
-source (Babel) and the command tree into `tessera.pot` and merges them into every catalog.
+used, so a fresh clone needs no build step (bot/catalogs.py, which a board process uses without Discord).
+`python -m bot.i18n update` extracts the messages from the source (Babel) and the command tree into
+`tessera.pot` and merges them into every catalog.
 
 Which language:
 - an ephemeral reply is for one user: `for_user(interaction)`, their Discord client's language;
@@ -11,12 +12,8 @@ Which language:
   with /settings, else the server's Discord language (`interaction.guild_locale`).
 A language Tessera has no catalog for falls back to English.
 
-A game in its own package brings its own catalog (`GamePlugin.catalog`, its own gettext domain): its own
-messages, the ones its template lists, are looked up there first, so a game words its phrases its way even
-where the bot's catalog has the same English; a message its catalog does not translate (yet) shows as the
-bot's catalog words the same English, else in English, and the first use of such a catalog logs a warning
-that says how much is missing. Everything else is the bot's catalog's. The built-in games' words are in the
-bot's catalog.
+A game in its own package brings its own catalog (`GamePlugin.catalog`, its own gettext domain), consulted
+first for its own messages (bot/catalogs.py says how). The built-in games' words are in the bot's catalog.
 
 `Tr` translates the Discord layer's own texts (`tr("...{x}...", x=...)`, `tr.ngettext`), and the words the
 pure layers return (`tr.text`: a `games.texts.Text`, a service error's template, an engine's error).
@@ -29,31 +26,52 @@ asked) it is the command's plain name in the text's language, "/coup".
 
 from __future__ import annotations
 
-import gettext
 import hashlib
-import io
-import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import discord
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from discord import app_commands
 
-import games
+from bot.catalogs import (
+    DOMAIN,
+    LOCALE_DIR,
+    SOURCE_LOCALE,
+    GamesFirst,
+    catalog_path,
+    game_catalogs,
+    game_translations,
+    own_messages,
+    translations,
+)
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
-from games.plugins import Catalog
 from games.texts import Text, fill
 
-log = logging.getLogger("tessera.i18n")
+__all__ = [
+    "COMMAND_CONTEXT",
+    "COMMAND_IDS",
+    "DISCORD_LOCALES",
+    "DOMAIN",
+    "LOCALE_DIR",
+    "SOURCE_LOCALE",
+    "GamesFirst",
+    "Tr",
+    "catalog_locale",
+    "catalog_path",
+    "catalogs_fingerprint",
+    "for_locale",
+    "for_user",
+    "game_catalogs",
+    "game_translations",
+    "guild_locale",
+    "own_messages",
+    "plain_tr_for",
+    "tr_for",
+    "translations",
+]
 
-DOMAIN = "tessera"
-LOCALE_DIR = Path(__file__).with_name("locales")
-SOURCE_LOCALE = "en"
 COMMAND_CONTEXT = "command"
 """The msgctxt of slash command and option names: Discord requires them lowercase, without spaces."""
 
@@ -80,134 +98,6 @@ def catalog_locale(locale: discord.Locale | str | None) -> str:
     if code in LOCALES:
         return code
     return DISCORD_LOCALES.get(code, SOURCE_LOCALE)
-
-
-def catalog_path(locale: str) -> Path:
-    return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-def _compiled(path: Path, locale: str, domain: str) -> gettext.GNUTranslations:
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=locale, domain=domain)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
-
-
-def _keys(path: Path, locale: str | None, domain: str) -> tuple[set[str], set[str]]:
-    """The message keys of a catalog file (`context\x04id` where there is a context; a plural by its
-    singular) and those of them with a full, non-fuzzy translation."""
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=locale, domain=domain)
-    found, translated = set(), set()
-    for message in catalog:
-        if not message.id:
-            continue
-        key = _key(message.context, message.id if isinstance(message.id, str) else message.id[0])
-        found.add(key)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if all(strings) and not message.fuzzy:
-            translated.add(key)
-    return found, translated
-
-
-def _key(context: str | None, message: str) -> str:
-    return message if context is None else f"{context}\x04{message}"
-
-
-def own_messages(game_catalog: Catalog) -> frozenset[str]:
-    """The messages a game's catalog owns: those of its template (else of any of its languages' files)."""
-    if game_catalog.template.exists():
-        return frozenset(_keys(game_catalog.template, None, game_catalog.domain)[0])
-    owned: set[str] = set()
-    for locale in LOCALES:
-        path = game_catalog.path(locale)
-        if locale != SOURCE_LOCALE and path.exists():
-            owned |= _keys(path, locale, game_catalog.domain)[0]
-    return frozenset(owned)
-
-
-class GamesFirst(gettext.NullTranslations):
-    """The bot's catalog, except for the messages a game's own catalog owns (`own_messages`), which are
-    that catalog's (the first registered game's where two own one)."""
-
-    def __init__(
-        self,
-        core: gettext.NullTranslations,
-        owners: Sequence[tuple[frozenset[str], gettext.NullTranslations]],
-    ) -> None:
-        super().__init__()
-        self.core = core
-        self.owner: dict[str, gettext.NullTranslations] = {}
-        for owned, catalog in owners:
-            for key in owned:
-                self.owner.setdefault(key, catalog)
-
-    def _for(self, context: str | None, message: str) -> gettext.NullTranslations:
-        return self.owner.get(_key(context, message), self.core)
-
-    def gettext(self, message: str) -> str:
-        return self._for(None, message).gettext(message)
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self._for(None, msgid1).ngettext(msgid1, msgid2, n)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return self._for(context, message).pgettext(context, message)
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return self._for(context, msgid1).npgettext(context, msgid1, msgid2, n)
-
-
-def game_translations(
-    game_catalog: Catalog, locale: str, core: gettext.NullTranslations
-) -> gettext.NullTranslations:
-    """A game's own catalog in one language, compiled; what it does not translate is as the bot's catalog
-    `core` words it, else English, and a warning says how much that is (no file at all: everything)."""
-    owned = own_messages(game_catalog)
-    path = game_catalog.path(locale)
-    if not path.exists():
-        log.warning(
-            "%s has no %s catalog (%s): its %d messages show in English",
-            game_catalog.domain,
-            locale,
-            path,
-            len(owned),
-        )
-        return core
-    _, translated = _keys(path, locale, game_catalog.domain)
-    lacking = owned - translated
-    if lacking:
-        log.warning(
-            "%s's %s catalog translates %d of its %d messages; the others show in English "
-            "(python -m bot.i18n check names them)",
-            game_catalog.domain,
-            locale,
-            len(owned) - len(lacking),
-            len(owned),
-        )
-    compiled = _compiled(path, locale, game_catalog.domain)
-    compiled.add_fallback(core)
-    return compiled
-
-
-def game_catalogs() -> list[Catalog]:
-    """The catalogs of the registered games that bring their own words (`GamePlugin.catalog`)."""
-    return [plugin.catalog for plugin in games.PLUGINS.values() if plugin.catalog is not None]
-
-
-@cache
-def translations(locale: str) -> gettext.NullTranslations:
-    """The compiled catalogs of one of `LOCALES` (English: the message ids themselves): each game's own
-    catalog (`GamePlugin.catalog`) for the messages it owns, the bot's for every other (`GamesFirst`)."""
-    if locale == SOURCE_LOCALE:
-        return gettext.NullTranslations()
-    if locale not in LOCALES:
-        raise ValueError(f"no catalog for locale {locale!r}; known: {', '.join(LOCALES)}")
-    core = _compiled(catalog_path(locale), locale, DOMAIN)
-    owners = [(own_messages(c), game_translations(c, locale, core)) for c in game_catalogs()]
-    return GamesFirst(core, owners) if owners else core
 
 
 def catalogs_fingerprint() -> str:

@@ -349,3 +349,13 @@ def test_the_kits_check_of_a_partial_catalog_warns_instead_of_failing(
     assert main(["update", games.GAME_IDS[0]]) == 0
     with pytest.warns(UntranslatedWarning, match=r"fr 4, de 2, es 4, it 4"):
         check(games.GAME_IDS[0])
+
+
+def test_the_catalogs_module_knows_the_languages_the_service_offers() -> None:
+    """bot.catalogs (what a board process imports, without the service) finds the languages by their
+    catalog files: the very languages /settings offers."""
+    from bot.catalogs import catalog_locales
+
+    assert set(catalog_locales()) == set(LOCALES) and catalog_locales()[0] == "en"
+    with pytest.raises(ValueError, match="no catalog for locale 'xx'"):
+        translations("xx")
