@@ -30,11 +30,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
 from pythonjsonlogger.json import JsonFormatter
 
 if TYPE_CHECKING:
+    from aiohttp import web
+
     from bot.service import Service
     from bot.service.ai import AIRunner
     from bot.service.records import Finished, MatchView
@@ -145,6 +146,8 @@ class HealthServer:
         self.ai = ai
         self.host = host
         self.port = port
+        from aiohttp import web  # the server's alone: a process without HEALTH_PORT does not load it
+
         app = web.Application()
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics)
@@ -152,6 +155,8 @@ class HealthServer:
 
     async def start(self) -> int:
         """Listen; returns the port (useful with port 0, an ephemeral one). OSError if it cannot bind."""
+        from aiohttp import web
+
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -174,6 +179,8 @@ class HealthServer:
         return True
 
     async def healthz(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         gateway = self.gateway_connected()
         store = await self.store_answers()
         healthy = gateway and store
@@ -181,6 +188,8 @@ class HealthServer:
         return web.json_response(body, status=200 if healthy else 503)
 
     async def metrics(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         await self._refresh()
         return web.Response(body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST})
 

@@ -19,7 +19,9 @@ def loaded_after(code: str) -> set[str]:
     script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     names = json.loads(out.splitlines()[-1])
-    return {name.split(".")[0] for name in names} | {n for n in names if n.startswith(("bot", "games"))}
+    return {name.split(".")[0] for name in names} | {
+        n for n in names if n.startswith(("bot", "games", "aiohttp"))
+    }
 
 
 @pytest.mark.parametrize(
@@ -61,3 +63,20 @@ def test_a_board_process_imports_the_renderer_the_catalogs_and_the_engines_only(
     loaded = loaded_after(code)
     assert {"renderer", "PIL", "babel", "games.paint.drawer"} <= loaded
     assert not loaded & NOT_IN_A_WORKER, sorted(loaded & NOT_IN_A_WORKER)
+
+
+def test_the_bot_loads_tournament_pairing_postgresql_and_the_web_servers_only_when_used() -> None:
+    """`python -m bot` with its client and every cog, on SQLite and without HEALTH_PORT or WEB_PORT: no
+    networkx (a tournament's pairing loads it), no PostgreSQL driver (a postgresql:// URL does), no
+    aiohttp web server and no web board (the health server and the Activity's launch do)."""
+    loaded = loaded_after(
+        "import importlib, bot.__main__, bot.client\n"
+        "for name in bot.client.EXTENSIONS: importlib.import_module(name)\n"
+        "import bot.service.store as store\n"
+    )
+    assert {"discord", "bot.client", "cogs", "bot.service.tournaments.swiss"} <= loaded
+    lazy = {"networkx", "asyncpg", "bot.web", "bot.web.activity", "bot.service.store.postgres"}
+    assert not loaded & lazy, sorted(loaded & lazy)
+    assert "aiohttp.web" not in loaded_after("import bot.client, bot.health"), "the health server's alone"
+    on_use = loaded_after("import bot.service.store as store\nstore.PostgresStore\n")
+    assert {"asyncpg", "bot.service.store.postgres"} <= on_use
