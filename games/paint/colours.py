@@ -1,4 +1,4 @@
-"""Paint's colours per theme (its plugin's `colours`), by the names its drawer (renderer/paint.py) uses:
+"""Paint's colours per theme (its plugin's `colours`), by the names its drawer (drawer.py) uses:
 the neutral, light (White's) and dark (Black's) squares, the discs with the ink of their rank marks, and the
 spheres."""
 

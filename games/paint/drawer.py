@@ -52,7 +52,7 @@ from renderer.theme import RGB, Theme, blend, game_colours
 
 
 class Colours(NamedTuple):
-    """Paint's colours in one theme, from its plugin (games/paint_colours.py)."""
+    """Paint's colours in one theme, from its plugin (games/paint/colours.py)."""
 
     neutral: RGB
     light: RGB

@@ -226,11 +226,6 @@ class PaintState:
         return self.settings.lead_on_own_turn
 
     @property
-    def tile_counts(self) -> tuple[int, int]:
-        """(White tiles, Black tiles): the squares of each colour, discs' squares included."""
-        return self.light.bit_count(), self.dark.bit_count()
-
-    @property
     def ranks(self) -> dict[int, int]:
         """Each disc's square -> its rank (the number of its colour's discs in its area)."""
         return disc_ranks(self)

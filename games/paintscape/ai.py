@@ -4,7 +4,7 @@
   later is often good now, which sharpens the first few hundred visits of every node. Playouts are
   uniformly random: a greedy collect/block/prefer-my-colours policy measured weaker than uniform
   playouts at equal thinking time (4 of 13 games against plain UCT, where RAVE won 12 of 16).
-- Playouts stop after `cutoff` placements and the colour race evaluation (games/ai/race.py) scores them:
+- Playouts stop after `cutoff` placements and the colour race evaluation (race.py) scores them:
   shorter, so more of them, and less noisy than a random game's end (bench/tune_paintscape.py measured
   the cutoff by self-play; the notes are in bench/baselines/paintscape_ai.md).
 - Tree moves are ordered: a placement that collects a colour first, then one that blocks the opponent's

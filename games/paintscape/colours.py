@@ -1,4 +1,4 @@
-"""Paintscape's colours per theme (its plugin's `colours`), by the names its drawer (renderer/paintscape.py)
+"""Paintscape's colours per theme (its plugin's `colours`), by the names its drawer (drawer.py)
 uses: the five tile colours (RULES 1.9: yellow, red, cyan, pink, brown), the ink of each tile's letter, the
 bare square and the stones. The colour-blind theme takes the Okabe-Ito colours, with brown a dark umber
 apart in lightness; its drawer hatches the tiles as a second cue beside the letters."""

@@ -55,7 +55,7 @@ TILE_LETTERS = ("Y", "R", "C", "P", "N")
 
 
 class Colours(NamedTuple):
-    """Paintscape's colours in one theme, from its plugin (games/paintscape_colours.py)."""
+    """Paintscape's colours in one theme, from its plugin (games/paintscape/colours.py)."""
 
     tiles: tuple[RGB, ...]
     """By tile index: yellow, red, cyan, pink, brown."""

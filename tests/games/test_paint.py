@@ -593,7 +593,7 @@ def test_registry_and_summary() -> None:
 
 def test_state_exposes_tiles_and_ranks() -> None:
     state = play(start(), "c1-c3")
-    assert state.tile_counts == tiles(state) == (8, 6)
+    assert (state.light.bit_count(), state.dark.bit_count()) == tiles(state) == (8, 6)
     assert state.ranks == disc_ranks(state)
     assert state.ranks[sq("f1")] == 3 and state.ranks[sq("b9")] == 3
 
