@@ -31,7 +31,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
-from pythonjsonlogger.json import JsonFormatter
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -106,14 +105,16 @@ def iso_time(created: float) -> str:
     return datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
 
 
-class _JsonLines(JsonFormatter):
-    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
-        return iso_time(record.created)
-
-
 def json_formatter() -> logging.Formatter:
-    """One JSON object per record (time, level, logger, message; exceptions as a field, not extra lines)."""
-    return _JsonLines(
+    """One JSON object per record (time, level, logger, message; exceptions as a field, not extra lines).
+    Its library is imported here: a process that logs text never loads it."""
+    from pythonjsonlogger.json import JsonFormatter
+
+    class JsonLines(JsonFormatter):
+        def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+            return iso_time(record.created)
+
+    return JsonLines(
         "%(asctime)s %(levelname)s %(name)s %(message)s",
         rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
     )

@@ -75,7 +75,14 @@ def test_the_bot_loads_tournament_pairing_postgresql_and_the_web_servers_only_wh
         "import bot.service.store as store\n"
     )
     assert {"discord", "bot.client", "cogs", "bot.service.tournaments.swiss"} <= loaded
-    lazy = {"networkx", "asyncpg", "bot.web", "bot.web.activity", "bot.service.store.postgres"}
+    lazy = {
+        "networkx",
+        "asyncpg",
+        "bot.web",
+        "bot.web.activity",
+        "bot.service.store.postgres",
+        "pythonjsonlogger",
+    }
     assert not loaded & lazy, sorted(loaded & lazy)
     assert "aiohttp.web" not in loaded_after("import bot.client, bot.health"), "the health server's alone"
     on_use = loaded_after("import bot.service.store as store\nstore.PostgresStore\n")
