@@ -34,7 +34,7 @@ def test_the_games_own_catalog_is_its_packages_words_with_the_english_placeholde
     language has a file, and each translation keeps the English placeholders."""
     game_catalog = games.plugin(game_id).catalog
     if game_catalog is None:
-        pytest.skip(f"{game_id}'s words are in the bot's catalog")
+        pytest.skip(f"{game_id} has no catalog of its own: its words are looked up in the bot's")
     source = game_template(game_catalog)
     wanted = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in source if m.id}
     assert game_catalog.template.exists(), f"run python -m bot.i18n update {game_id}"
