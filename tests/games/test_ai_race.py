@@ -1,4 +1,4 @@
-"""The colour race evaluation of Paintscape (games/ai/race.py) and the cut-off playouts that use it."""
+"""Paintscape's colour race evaluation (games/paintscape/race.py) and the cut-off playouts that use it."""
 
 from __future__ import annotations
 
