@@ -62,3 +62,29 @@ def test_a_game_package_passes_the_shared_checks_outside_the_project(tmp_path: P
     ran = run_pytest(tmp_path, "-k", "whole_contract or garbage or rules_shows")
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]
     assert "3 passed" in ran.stdout, ran.stdout[-2000:]
+
+
+def test_the_plugin_stays_out_of_the_way_where_simcord_is_not_installed() -> None:
+    """The entry point is registered by every install of Tessera; without the `testing` extra (no SimCord)
+    any pytest run in that environment still loads it, and it registers no fixtures."""
+    code = """
+import builtins
+real = builtins.__import__
+def without_simcord(name, *args, **kwargs):
+    if name.startswith("simcord"):
+        raise ImportError(name)
+    return real(name, *args, **kwargs)
+builtins.__import__ = without_simcord
+import bot.testing.plugin as plugin
+class Manager:
+    def import_plugin(self, name):
+        raise AssertionError(name)
+class Config:
+    pluginmanager = Manager()
+    def getoption(self, name):
+        return ""
+plugin.pytest_configure(Config())
+print("loaded", plugin.simcord_env)
+"""
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and "loaded None" in ran.stdout, ran.stderr[-2000:]

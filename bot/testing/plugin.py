@@ -22,7 +22,11 @@ registered game (`games.GAME_IDS`). A plugin's own test module runs the shared c
 from __future__ import annotations
 
 import pytest
-import simcord.env as simcord_env
+
+try:
+    import simcord.env as simcord_env
+except ImportError:  # Tessera installed without its `testing` extra: the plugin stays out of the way
+    simcord_env = None  # type: ignore[assignment]
 
 SETTLE_SECONDS = 60.0
 """The real seconds SimCord waits for the bot to settle before failing a test (its own default is 5): the
@@ -34,9 +38,10 @@ default is 0.05). The bot's background loops (the turn clock, the bot's turn swe
 waited the whole 0.05 s after every step of virtual time in which they touched the database, though they were
 parked again within milliseconds: hours of virtual time took 15 s of waiting. SimCord has no setting for it
 (simcord is pinned in pyproject.toml; tests/bot/test_settle_limit.py checks that this still applies)."""
-_SETTLE_DEFAULTS = getattr(simcord_env.Env._settle_internal, "__kwdefaults__", None) or {}
-if "idle" in _SETTLE_DEFAULTS:
-    _SETTLE_DEFAULTS["idle"] = SETTLE_POLL_SECONDS
+if simcord_env is not None:
+    _SETTLE_DEFAULTS = getattr(simcord_env.Env._settle_internal, "__kwdefaults__", None) or {}
+    if "idle" in _SETTLE_DEFAULTS:
+        _SETTLE_DEFAULTS["idle"] = SETTLE_POLL_SECONDS
 
 GAMES_OPTION = "--tessera-games"
 GAMES_ATTRIBUTE = "TESSERA_GAMES"
@@ -44,8 +49,10 @@ GAMES_ATTRIBUTE = "TESSERA_GAMES"
 
 def pytest_configure(config: pytest.Config) -> None:
     """The fixtures (bot.testing.world) are registered now, after every plugin installed: SimCord's own
-    `simcord_bot`, which only says to define one, is then the one they override."""
-    config.pluginmanager.import_plugin("bot.testing.world")
+    `simcord_bot`, which only says to define one, is then the one they override. Without SimCord (Tessera
+    installed without its `testing` extra) there are none."""
+    if simcord_env is not None:
+        config.pluginmanager.import_plugin("bot.testing.world")
     if config.getoption(GAMES_OPTION):
         chosen_games(config)  # a usage error at once for a game that is not registered
 
