@@ -219,7 +219,7 @@ async def test_a_match_started_in_the_activity_is_played_in_the_channel(
                 f"{base}/api/m/{token}/move", json={"move": move, "ply": match.ply}, headers=headers
             ) as answer:
                 assert (await answer.json()) == {"ok": True}
-            await _wait_for(lambda: len(boards(world.channel)) >= before + 2, timeout=8.0)
+            await _wait_for(lambda: len(boards(world.channel)) >= before + 2)
         mine, answer_board = boards(world.channel)[before : before + 2]
         assert move in mine.content and f"<@{world.alice.id}>, your turn" in answer_board.content
         assert (await service.matches.get(match_id)).ply == match.ply + 2
@@ -227,7 +227,9 @@ async def test_a_match_started_in_the_activity_is_played_in_the_channel(
         await board.close()
 
 
-async def _wait_for(predicate: Any, timeout: float = 5.0) -> None:
+async def _wait_for(predicate: Any, timeout: float = 60.0) -> None:
+    """Wait for what the web side sets off in the bot (a board, the bot's move in a worker process); the
+    limit is one only a hang reaches, so a busy machine only takes longer."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not predicate():
