@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 import bot.service as tessera_service  # noqa: E402
 from bot.client import TesseraBot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from tests.bot.helpers import dispatch_move  # noqa: E402  (also used by the burst test)
+from bot.testing.simcord import dispatch_move  # noqa: E402  (also used by the burst test)
 
 FAKE_TOKEN = "MTAxMjM0NTY3ODkwMTIzNDU2.GaBcDe.abcdefghijklmnopqrstuvwxyz0123"
 

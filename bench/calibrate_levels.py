@@ -1,4 +1,5 @@
-"""Calibrate the bot's eight levels (games/ai/levels.py) by self-play, and the three old levels against them.
+"""Calibrate the bot's eight levels (games/ai/levels.py; each game's ladder is its plugin's `levels`) by
+self-play, and the three old levels against them.
 
 Steps:
 
@@ -20,14 +21,15 @@ Steps:
   fit    Ratings from the results (openskill's Plackett-Luce, the model of bot/service/ratings.py, fitted
          over many shuffled passes), anchored so that level 2 shows what a new player shows (1500); writes
          bench/baselines/levels_<game>.md (level, settings, shown rating, thinking time, games per pair,
-         scores with Wilson 95% intervals) and the ratings the bot shows and keeps,
-         games/ai/level_ratings.json. Needs openskill (the development machine).
+         scores with Wilson 95% intervals) and the ratings the bot shows and keeps: each game's
+         calibration file (`GamePlugin.levels.calibration`, games/<id>/levels.json for the built-in games).
+         Needs openskill (the development machine).
   rekey  After a change that makes a game's AI faster and plays the same moves: replay the shortest game
          (--check-per-pair) of each pair's games of each earlier code version with today's code; where it is
          the same game, that pair's games of that version (the eight levels', today's settings) are current
          again. The old levels think for their time, so theirs stay stale; so does a group played otherwise.
-  respace  Settings for levels 2-7 spaced evenly in rating between levels 1 and 8, to put in
-         games/ai/levels.py before the next pass: on the curve of the last fit's ratings, or with
+  respace  Settings for levels 2-7 spaced evenly in rating between levels 1 and 8, to put in the game's
+         ladder (games/<id>/levels.py) before the next pass: on the curve of the last fit's ratings, or with
          --from-games on a curve fitted to every game played with today's code, whatever ladder it was
          played under (each player named by its settings; the curve made to rise with the budget).
 
@@ -81,12 +83,14 @@ from games.ai.levels import (
     level_settings,
 )
 
-GAMES = ("paintscape", "paint", "tilingking")
+GAMES = tuple(
+    g for g, p in games.PLUGINS.items() if p.levels is not None and p.levels.calibration is not None
+)
+"""The games calibrated by default: every registered game whose plugin keeps a calibration file."""
 ROOT = Path(__file__).resolve().parent.parent
 BASELINES = ROOT / "bench" / "baselines"
 RESULTS = BASELINES / "levels_results.jsonl"
 THINK = BASELINES / "levels_think.json"
-RATINGS = ROOT / "games" / "ai" / "level_ratings.json"
 MAX_PLIES = 2000
 """A game this long counts as a draw."""
 
@@ -568,23 +572,41 @@ def run_fit(args: argparse.Namespace) -> None:
     for r in records:
         by_game[r["game"]].append(r)
     think = json.loads(THINK.read_text(encoding="utf-8")) if THINK.exists() else {}
-    ratings_path, pages = Path(args.ratings), Path(args.pages)
-    out = json.loads(ratings_path.read_text(encoding="utf-8")) if ratings_path.exists() else {"ratings": {}}
+    pages = Path(args.pages)
+    trial = Path(args.ratings) if args.ratings else None
+    out = json.loads(trial.read_text(encoding="utf-8")) if trial and trial.exists() else {"ratings": {}}
     for game, found in sorted(by_game.items()):
         ratings = shown(fit_ratings(found))
         page = table(game, found, ratings, think, ", ".join(_relative(p) for p in args.results.split(",")))
         (pages / f"levels_{game}.md").write_text(page, encoding="utf-8")
         print(page)
         out["ratings"][game] = {level: ratings[level] for level in sorted(ratings, key=_order)}
-    out["note"] = "Written by bench/calibrate_levels.py fit: the bot's shown rating per game and level."
-    if args.write_ratings:
-        ratings_path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-        calibrated.cache_clear()  # the table reads the file just written
-        if ratings_path.resolve() == RATINGS:  # the README shows the ratings the bot loads, no others
-            readme = ROOT / "README.md"
-            readme.write_text(
-                with_readme_table(readme.read_text(encoding="utf-8"), out["ratings"]), encoding="utf-8"
-            )
+    if not args.write_ratings:
+        return
+    if trial is not None:  # a trial fit: one file for every game, the bot's files untouched
+        out["note"] = "Written by bench/calibrate_levels.py fit: the shown rating per game and level."
+        trial.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        return
+    for game, levels in out["ratings"].items():
+        write_calibration(game, levels)
+    calibrated.cache_clear()  # the table reads the files just written
+    readme = ROOT / "README.md"  # the README shows the ratings the bot loads, no others
+    readme.write_text(with_readme_table(readme.read_text(encoding="utf-8"), calibrated()), encoding="utf-8")
+
+
+def calibration_file(game: str) -> Path:
+    """Where the bot reads a game's calibrated ratings: its plugin's `levels.calibration`."""
+    levels = games.plugin(game).levels
+    if levels is None or levels.calibration is None:
+        raise SystemExit(f"{game} keeps no calibration file (GamePlugin.levels.calibration): use --ratings")
+    return levels.calibration
+
+
+def write_calibration(game: str, levels: dict[str, int]) -> None:
+    """A game's calibration file, as `games.plugins.Levels.ratings` reads it."""
+    note = "Written by bench/calibrate_levels.py fit: the bot's shown rating per level in this game."
+    text = json.dumps({"ratings": levels, "note": note}, indent=1) + "\n"
+    calibration_file(game).write_text(text, encoding="utf-8")
 
 
 README_START, README_END = (
@@ -746,7 +768,7 @@ def parse_tops(text: str) -> dict[str, int]:
 
 
 def run_respace(args: argparse.Namespace) -> None:
-    ratings = json.loads(Path(args.ratings).read_text())["ratings"]
+    ratings = json.loads(Path(args.ratings).read_text())["ratings"] if args.ratings else calibrated()
     tops = parse_tops(args.top)
     records = read_results([Path(args.results)]) if args.from_games else []
     for game in args.game.split(","):
@@ -871,11 +893,17 @@ def main() -> None:
     fit = steps.add_parser("fit")
     fit.add_argument("--results", default=str(RESULTS), help="comma-separated results files")
     fit.add_argument("--no-ratings", dest="write_ratings", action="store_false", help="tables only")
-    fit.add_argument("--ratings", default=str(RATINGS), help="the ratings file the bot loads")
+    fit.add_argument(
+        "--ratings",
+        default="",
+        help="a trial: one ratings file for every game (default: each game's calibration file, the bot's)",
+    )
     fit.add_argument("--pages", default=str(BASELINES), help="the folder of the levels_<game>.md pages")
     respace = steps.add_parser("respace")
     respace.add_argument("--game", default=",".join(GAMES))
-    respace.add_argument("--ratings", default=str(RATINGS), help="the calibrated ratings to even out")
+    respace.add_argument(
+        "--ratings", default="", help="a trial fit's ratings file (default: each game's calibration file)"
+    )
     respace.add_argument(
         "--from-games",
         action="store_true",

@@ -8,7 +8,7 @@ uniformly random, so that games differ) and writes every position after the open
 for White (1, 0.5, 0) to /tmp/paint_eval_positions.jsonl (raw bitboards and counters, so a new feature set
 needs no replay; --positions to put it elsewhere). `fit` computes the features below for every position,
 fits a logistic regression (numpy, Newton's method, a small ridge) on four fifths of the games and prints
-the log-loss on the held-out fifth for the fitted weights, the evaluation the AI uses (games/ai/paint.py:
+the log-loss on the held-out fifth for the fitted weights, the evaluation the AI uses (games/paint/ai.py:
 tiles / 5 and 4 x the lead count's progress) and a coin, then the fitted weights. Positions of one game
 never sit on both sides of the split. numpy is a bench-only dependency (`pip install -e ".[bench]"`).
 
@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games
 from games.ai import analyse
-from games.ai.paint import LEAD_WEIGHT, TILE_SCALE
-from games.paint import WHITE, PaintState, areas, disc_ranks
+from games.paint.ai import LEAD_WEIGHT, TILE_SCALE
+from games.paint.rules import WHITE, PaintState, areas, disc_ranks
 
 FEATURE_NAMES = ("tiles", "lead", "safe", "rank", "mobility", "to_move")
 """Each from White's side (see `features`)."""

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import games
 from games.ai import analyse
-from games.ai.race import RaceWeights, race_chance
+from games.paintscape.race import RaceWeights, race_chance
 
 Sample = tuple[int, int, list[int], list[int], bool, float]
 """(black, white, tiles, colours collected by Black and White, Black to move, Black's result)."""

@@ -1,4 +1,4 @@
-"""Build Paint's opening book (games/ai/paint_book.json), the top level's moves for the positions it holds.
+"""Build Paint's opening book (games/paint/book.json), the top level's moves for the positions it holds.
 
 Paint starts from one layout, so its first moves come back in every game, and they matter: between equal
 searches White wins about 72% (bench/baselines/time_odds.md), and a deep search of Black's first reply
@@ -43,11 +43,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anyw
 import games
 from games.ai import analyse
 from games.ai.grave import grave_move
-from games.ai.paint import BOOK_FILE, book_key
-from games.paint import BLACK, WHITE
+from games.paint.ai import BOOK_FILE, book_key
+from games.paint.rules import BLACK, WHITE
 
 ROOT = Path(__file__).resolve().parent.parent
-BOOK = ROOT / "games" / "ai" / BOOK_FILE
+BOOK = ROOT / "games" / "paint" / BOOK_FILE
 SIDES = {WHITE: "White", BLACK: "Black"}
 
 
@@ -168,7 +168,7 @@ def main() -> None:
     settings = {k: v for k, v in vars(args).items() if k not in ("side", "out")}
     book = {
         "note": "Paint's opening book for the top level (games/ai/levels.py), by bench/paint_book.py: "
-        "the standard layout and settings; key: the position (games.ai.paint.book_key), move: the deep "
+        "the standard layout and settings; key: the position (games.paint.ai.book_key), move: the deep "
         "search's, value: the mover's win chance, share: the move's share of the search's visits, line: the "
         "moves from the start, likelihood: how likely the side the entry serves meets it.",
         "built": {side: book["built"][side] for side in SIDES.values() if side in book.get("built", {})}

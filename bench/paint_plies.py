@@ -15,8 +15,8 @@ import argparse
 import random
 import time
 
-from games import paint
-from games.paint import RULES, PaintState, fast_playout
+from games.paint import rules as paint
+from games.paint.rules import RULES, PaintState, fast_playout
 
 
 def sample_positions(games: int, seed: int) -> list[PaintState]:

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from games.paintscape import RULES, PaintscapeState, fast_playout
+from games.paintscape.rules import RULES, PaintscapeState, fast_playout
 
 GENERIC_TARGET = 1_500
 FAST_TARGET = 4_000

@@ -15,8 +15,8 @@ import dataclasses
 
 from ai_strength import Match, Player, run
 
-from games.ai.paintscape import PaintscapeKnowledge
-from games.ai.race import RaceWeights
+from games.paintscape.ai import PaintscapeKnowledge
+from games.paintscape.race import RaceWeights
 
 SEARCH_SETTINGS = {"cutoff": int, "rave": float, "exploration": float}
 WEIGHT_FIELDS = {f.name: (int if f.name == "depth" else float) for f in dataclasses.fields(RaceWeights)}

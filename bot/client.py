@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.extensions import EXTENSIONS
 from bot.health import interaction_done
 from bot.i18n import COMMAND_IDS, CommandTranslator, catalogs_fingerprint
 from bot.parts import Parts
@@ -40,18 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("tessera")
 ENTRY_POINT = 4
 """Discord's application command type of an Activity's entry point (its "Launch" command)."""
-
-EXTENSIONS: tuple[str, ...] = (
-    "cogs.play",
-    "cogs.lobbies",
-    "cogs.moves",
-    "cogs.ending",
-    "cogs.info",
-    "cogs.admin",
-    "cogs.analysis",
-    "cogs.tournaments",
-    "cogs.puzzles",
-)
 
 
 def intents() -> discord.Intents:

@@ -30,11 +30,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
-from pythonjsonlogger.json import JsonFormatter
 
 if TYPE_CHECKING:
+    from aiohttp import web
+
     from bot.service import Service
     from bot.service.ai import AIRunner
     from bot.service.records import Finished, MatchView
@@ -105,14 +105,16 @@ def iso_time(created: float) -> str:
     return datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
 
 
-class _JsonLines(JsonFormatter):
-    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
-        return iso_time(record.created)
-
-
 def json_formatter() -> logging.Formatter:
-    """One JSON object per record (time, level, logger, message; exceptions as a field, not extra lines)."""
-    return _JsonLines(
+    """One JSON object per record (time, level, logger, message; exceptions as a field, not extra lines).
+    Its library is imported here: a process that logs text never loads it."""
+    from pythonjsonlogger.json import JsonFormatter
+
+    class JsonLines(JsonFormatter):
+        def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+            return iso_time(record.created)
+
+    return JsonLines(
         "%(asctime)s %(levelname)s %(name)s %(message)s",
         rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
     )
@@ -145,6 +147,8 @@ class HealthServer:
         self.ai = ai
         self.host = host
         self.port = port
+        from aiohttp import web  # the server's alone: a process without HEALTH_PORT does not load it
+
         app = web.Application()
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics)
@@ -152,6 +156,8 @@ class HealthServer:
 
     async def start(self) -> int:
         """Listen; returns the port (useful with port 0, an ephemeral one). OSError if it cannot bind."""
+        from aiohttp import web
+
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -174,6 +180,8 @@ class HealthServer:
         return True
 
     async def healthz(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         gateway = self.gateway_connected()
         store = await self.store_answers()
         healthy = gateway and store
@@ -181,6 +189,8 @@ class HealthServer:
         return web.json_response(body, status=200 if healthy else 503)
 
     async def metrics(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         await self._refresh()
         return web.Response(body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST})
 

@@ -28,7 +28,6 @@ from bot.service.options import (
 )
 from bot.service.records import Challenge, MatchView
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, activity_on, button, launch_activity, view_of
-from bot.web.activity import remember_launch
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     DEFAULT_LEVEL,
@@ -220,6 +219,8 @@ class Play(ButtonCog):
             return
         if opponent is None and activity_on(guild_id):
             assert interaction.channel_id is not None
+            from bot.web.activity import remember_launch  # the web server's module: loaded where it is used
+
             await remember_launch(
                 service, interaction.channel_id, interaction.user.id, game, given, service.now()
             )

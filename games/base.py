@@ -14,6 +14,10 @@ Game policy that a host needs is asked of the rules, never guessed from notation
 is (`first_seat`), the one-word moves that get buttons (`word_moves`), passing (`pass_move`), what happens
 when a player's time runs out (`timeout_move`) and what a resignation does (`resign`). `replay` walks a move
 log, resignations included, and is the one way to rebuild a game from its log.
+
+A game that has none of these writes nothing for them: its rules subclass `Rules` and inherit the defaults
+(no forced moves, no word moves, no passing, a timeout or a resignation is a loss, one seat order), the move
+count from the state's `ply`, and seat labels from `seat_names`.
 """
 
 from __future__ import annotations
@@ -377,7 +381,11 @@ class WordMove:
 
 
 class Rules(Protocol[S, M]):
-    """The rules of one game as a pure state machine. Implementations are stateless singletons."""
+    """The rules of one game as a pure state machine. Implementations are stateless singletons.
+
+    A game's rules class subclasses it (`class MyRules(Rules[MyState, MyMove])`) and writes the methods
+    without a default; the policy methods, `moves_played`, `seat_label` and `first_seat` have defaults here
+    for a game without passes, word moves, forced moves, timeout moves or seat roles."""
 
     id: ClassVar[str]
     """Registry key, database value and command choice: "paintscape"."""
@@ -389,8 +397,12 @@ class Rules(Protocol[S, M]):
     """The match options this game accepts (see `resolve_options`)."""
     summary: ClassVar[str]
     """The /rules text: a summary a player reads in a minute, saying which rules are proposals."""
-    first_seat: ClassVar[SeatChoice]
-    """What seat 0 is in a two-player match, and the name of the option that decides who takes it."""
+    first_seat: ClassVar[SeatChoice] = FIRST_SEAT
+    """What seat 0 is in a two-player match, and the name of the option that decides who takes it; by
+    default the option `first`, seat 0 having no special role."""
+    seat_names: ClassVar[tuple[str, ...]] = ()
+    """The seats' roles by seat ("Red", "Yellow"; marked with `N_`), which the default `seat_label` gives;
+    empty: "Player 1", "Player 2"..."""
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> S:
         """The starting position. Randomness (a shuffled start) comes only from `seed`."""
@@ -425,34 +437,50 @@ class Rules(Protocol[S, M]):
         ...
 
     def forced_move(self, state: S) -> M | None:
-        """The move the rules make for the player (an automatic pass), or None if the player must choose."""
-        ...
+        """The move the rules make for the player (an automatic pass), or None if the player must choose.
+        Default: None, the player always chooses."""
+        return None
 
     def word_moves(self, state: S) -> tuple[WordMove, ...]:
-        """The legal moves that are one word and deserve a button here, with their labels (none once over)."""
-        ...
+        """The legal moves that are one word and deserve a button here, with their labels (none once over).
+        Default: none."""
+        return ()
 
     def pass_move(self, state: S) -> M | None:
-        """The move that passes this turn when the player may choose to pass, or None (no passing here)."""
-        ...
+        """The move that passes this turn when the player may choose to pass, or None (no passing here).
+        Default: None."""
+        return None
 
     def timeout_move(self, state: S) -> M | None:
-        """The move the rules make for the seat to move when its time runs out, or None: that seat loses."""
-        ...
+        """The move the rules make for the seat to move when its time runs out, or None: that seat loses.
+        Default: None."""
+        return None
 
     def resign(self, state: S, seat: Seat) -> S | None:
         """The position after `seat` resigns, on any turn. None where a resignation ends the game with a loss
-        for `seat` (two-player games): the host records that outcome and no move is logged."""
-        ...
+        for `seat` (two-player games): the host records that outcome and no move is logged. Default: None
+        (a game with more seats that goes on without the one who left writes its own)."""
+        return None
 
     def moves_played(self, state: S) -> int:
         """How many moves led to `state`: every turn played, forced passes included; a resignation is not a
-        move (`move_numbers` counts a log the same way). Every move number players read comes from it."""
-        ...
+        move (`move_numbers` counts a log the same way). Every move number players read comes from it.
+        Default: the state's `ply`, for a game whose every move is one ply and whose resignation is no
+        move."""
+        ply = getattr(state, "ply", None)
+        if type(ply) is not int:
+            raise NotImplementedError(
+                f"{type(self).__name__}.moves_played: the default reads the state's whole-number `ply`; "
+                f"{type(state).__name__} has none, so write moves_played"
+            )
+        return ply
 
     def seat_label(self, state: S, seat: Seat) -> str:
-        """The seat's role here: "Black", "White", "Red"; "Balancer" before colours are chosen."""
-        ...
+        """The seat's role here: "Black", "White", "Red"; "Balancer" before colours are chosen. Default: the
+        seat's entry of `seat_names`, else "Player 1", "Player 2"..."""
+        if seat < len(self.seat_names):
+            return Text(self.seat_names[seat])
+        return Text("Player {number}", number=seat + 1)
 
     def position_text(self, state: S) -> str:
         """A compact text of the position, for `/board` exports and tests."""

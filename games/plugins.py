@@ -10,7 +10,8 @@ way, in the project's pyproject.toml:
 The descriptor holds the rules object and names the rest by module path, imported on first use, so `games`
 never imports the renderer: the drawer (`draw`, `describe`, optionally `draw_pieces`), the AI knowledge
 (a module with a `KNOWLEDGE` class; none: the generic search), the gettext catalog of the game's own words
-(none: the words are in the bot's catalog), colours per theme, and the fixtures the shared tests need.
+(none: the words are in the bot's catalog), colours per theme, the eight levels of the bot with their
+calibrated ratings (none: the default ladder at nominal ratings), and the fixtures the shared checks need.
 
 Loading fails loudly: an entry point that does not load, that names something other than a `GamePlugin`,
 whose name is not its game's id, or whose id another plugin has already taken stops `import games` with a
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import json
 import logging
 import pkgutil
 from collections.abc import Iterable, Mapping
@@ -64,6 +66,45 @@ class Catalog:
         return self.directory / f"{self.domain}.pot"
 
 
+LEVEL_COUNT = 8
+"""How many levels a player chooses from ("1" to "8", games/ai/levels.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rung:
+    """One level's place on a game's ladder: its iteration budget, the share of legal moves it overlooks at
+    the root, and its misjudgement (the noise's standard deviation at the final choice)."""
+
+    iterations: int
+    overlook: float
+    noise: float
+
+
+@dataclass(frozen=True, slots=True)
+class Levels:
+    """A game's eight levels of the bot, weakest first (`ladder`: each level's search budget and errors),
+    and the file of their calibrated ratings (`calibration`: JSON `{"ratings": {"1": 1408, ...}}`, written
+    by `python bench/calibrate_levels.py fit`; None or missing: each level at its nominal rating)."""
+
+    ladder: tuple[Rung, ...]
+    calibration: Path | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.ladder) != LEVEL_COUNT:
+            raise ValueError(f"a ladder has {LEVEL_COUNT} levels, not {len(self.ladder)}")
+        budgets = [rung.iterations for rung in self.ladder]
+        if budgets != sorted(set(budgets)) or budgets[0] < 1:
+            raise ValueError(f"each level searches more than the one below: {budgets}")
+
+    def ratings(self) -> dict[str, int]:
+        """The calibrated ratings by level id (the eight and any old level measured); empty without a
+        calibration file."""
+        if self.calibration is None or not self.calibration.exists():
+            return {}
+        data = json.loads(self.calibration.read_text(encoding="utf-8"))
+        return {str(level): int(rating) for level, rating in data["ratings"].items()}
+
+
 @dataclass(frozen=True, slots=True)
 class GamePlugin:
     """Everything a host needs of one game. Module paths are imported on first use."""
@@ -83,8 +124,11 @@ class GamePlugin:
     pixel what they were before each game brought its own colours: this game's place in it (its colours
     follow those of lower places). None, as for a game from its own package: only this game's images hold
     its colours."""
+    levels: Levels | None = None
+    """The bot's eight levels in this game and their calibration; None: the default ladder (each level
+    doubles the budget of the one below) at nominal ratings."""
     fixtures: str | None = None
-    """The module with what the shared tests need of this game (see tests/fixtures/__init__.py)."""
+    """The module with what the shared checks need of this game (see bot/testing/fixtures.py)."""
 
     @property
     def id(self) -> str:

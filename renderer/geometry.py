@@ -169,16 +169,3 @@ class BoardGeometry:
             loops = boundary_loops(outline_edges(self.corners[i] for i in key))
             self._loops[key] = tuple(tuple(self.to_pixel(p) for p in loop) for loop in loops)
         return self._loops[key]
-
-    def shrunk(self, index: int, inset: float) -> list[Point]:
-        """A cell's polygon pulled `inset` pixels towards its centre (for borders kept inside the cell)."""
-        cx, cy = self.centres[index]
-        poly = self.polygons[index]
-        radius = self.inner_radius
-        factor = max(0.0, (radius - inset) / radius) if radius > 0 else 1.0
-        return [(cx + (x - cx) * factor, cy + (y - cy) * factor) for x, y in poly]
-
-
-def square_cells(width: int, height: int) -> tuple[tuple[int, int], ...]:
-    """Cells (x, y) of a width x height square board in index order i = y * width + x."""
-    return tuple((i % width, i // width) for i in range(width * height))

@@ -240,37 +240,6 @@ def _write_gif(
     return writer.frames
 
 
-def frames_gif(
-    game_id: str,
-    frames: Sequence[Frame],
-    players: Sequence[str] | None = None,
-    *,
-    theme: str | Theme = "default",
-    size: int = REPLAY_SIZE,
-    outcome: Outcome | None = None,
-    frame_ms: int = FRAME_MS,
-    last_frame_ms: int = LAST_FRAME_MS,
-    max_frames: int = MAX_FRAMES,
-    max_bytes: int = MAX_BYTES,
-) -> bytes:
-    """`write_frames` into bytes."""
-    out = io.BytesIO()
-    write_frames(
-        out,
-        game_id,
-        frames,
-        players,
-        theme=theme,
-        size=size,
-        outcome=outcome,
-        frame_ms=frame_ms,
-        last_frame_ms=last_frame_ms,
-        max_frames=max_frames,
-        max_bytes=max_bytes,
-    )
-    return out.getvalue()
-
-
 def write_replay(
     fp: BinaryIO,
     game_id: str,

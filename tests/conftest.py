@@ -11,7 +11,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-import simcord.env as simcord_env
 from hypothesis import HealthCheck, settings
 
 # No property test may fail because the machine is slow or busy (a shared 2-core CI machine once failed on a
@@ -19,32 +18,6 @@ from hypothesis import HealthCheck, settings
 # hypothesis as usual, so a real failure still shrinks and reproduces.
 settings.register_profile("tessera", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("tessera")
-
-SETTLE_SECONDS = 60.0
-"""The real seconds SimCord waits for the bot to settle before failing a test (its own default is 5): the
-bot drawing boards or thinking on a busy 2-core machine may take longer, and only a hung bot takes this."""
-
-
-SETTLE_POLL_SECONDS = 0.005
-"""How often SimCord looks again whether the bot has settled while a task of the bot still runs (its own
-default is 0.05). The bot's background loops (the turn clock, the bot's turn sweep) never finish, so SimCord
-waited the whole 0.05 s after every step of virtual time in which they touched the database, though they were
-parked again within milliseconds: hours of virtual time took 15 s of waiting. SimCord has no setting for it
-(simcord is pinned in pyproject.toml; tests/bot/test_settle_limit.py checks that this still applies)."""
-_SETTLE_DEFAULTS = getattr(simcord_env.Env._settle_internal, "__kwdefaults__", None) or {}
-if "idle" in _SETTLE_DEFAULTS:
-    _SETTLE_DEFAULTS["idle"] = SETTLE_POLL_SECONDS
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give every test SimCord's settle limit of SETTLE_SECONDS unless its own marker sets one."""
-    for item in items:
-        marker = item.get_closest_marker("simcord")
-        options = dict(marker.kwargs) if marker is not None else {}
-        if "settle_timeout" not in options:
-            options["settle_timeout"] = SETTLE_SECONDS
-            item.add_marker(pytest.mark.simcord(**options), append=False)
-
 
 TIMES_FILE = os.environ.get("TESSERA_TEST_TIMES")
 """Where to append each test's times (one JSON line per test), when set: see `pytest_runtest_protocol`."""

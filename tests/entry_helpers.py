@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings
-from tests.bot.conftest import FAKE_TOKEN
+from bot.testing.world import FAKE_TOKEN
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN_BOT_WITH_API = (

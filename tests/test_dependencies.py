@@ -1,7 +1,8 @@
 """pyproject.toml declares every package the code imports: each top-level import of games/, bot/, cogs/ and
 renderer/ is the standard library, the project itself, or a module of a declared dependency (a package that
 only arrives through another one, as aiohttp does through discord.py, is not enough). And every declared
-dependency is used: imported (fonts come from the system's packages, not pip)."""
+dependency is used: imported (fonts come from the system's packages, not pip). The kit for game authors
+(bot/testing/, only tests import it) may also import what the `testing` extra declares."""
 
 from __future__ import annotations
 
@@ -23,11 +24,16 @@ def normalized(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def declared() -> set[str]:
-    """The distributions pyproject.toml's [project] dependencies name."""
+KIT = "bot/testing/"
+"""The test kit's folder: its imports may come from the `testing` extra too."""
+
+
+def declared(extra: str | None = None) -> set[str]:
+    """The distributions pyproject.toml's [project] dependencies name (or those of an optional extra)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     names = set()
-    for requirement in project["dependencies"]:
+    wanted = project["dependencies"] if extra is None else project["optional-dependencies"][extra]
+    for requirement in wanted:
         found = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement)
         assert found, requirement
         names.add(normalized(found.group(0)))
@@ -66,11 +72,12 @@ def test_the_walk_sees_the_imports_it_must_judge() -> None:
 
 
 def test_every_imported_package_is_declared() -> None:
-    wanted = declared()
+    wanted, testing = declared(), declared("testing")
     undeclared = {
         module: sorted(files)
         for module, files in third_party_imports().items()
         if not distributions_of(module) & wanted
+        and not (all(f.startswith(KIT) for f in files) and distributions_of(module) & testing)
     }
     assert undeclared == {}, "declare these in pyproject.toml [project] dependencies"
 

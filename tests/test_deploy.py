@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from bot.settings import Settings, load_settings
-from tests.bot.conftest import FAKE_TOKEN
+from bot.testing.world import FAKE_TOKEN
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTING_NAMES = frozenset(name.upper() for name in Settings.model_fields)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import pkgutil
+import re
 import subprocess
 import sys
 import types
@@ -72,14 +73,24 @@ async def test_the_service_plays_every_registered_game(game_id: str) -> None:
         await service.close()
 
 
-def test_renderer_modules_that_draw_a_board_are_registered_games_drawers() -> None:
+def test_the_renderer_draws_no_game_and_each_built_in_game_is_one_package() -> None:
+    """A newcomer finds a game in one folder: the renderer holds no game's drawer, and everything a
+    built-in game's plugin names (rules, drawer, AI, fixtures) lies in games/<id>/."""
     drawers = {
         f"renderer.{info.name}"
         for info in pkgutil.iter_modules(renderer.__path__)
         if hasattr(importlib.import_module(f"renderer.{info.name}"), "describe")
     }
-    assert drawers == {games.plugin(g).drawer for g in games.GAME_IDS if games.plugin(g).drawer in drawers}
-    assert drawers == {games.plugin(g).drawer for g in BUILT_IN}
+    assert drawers == set()
+    for game_id in BUILT_IN:
+        plugin = games.plugin(game_id)
+        package = f"games.{game_id}"
+        named = [type(plugin.rules).__module__, plugin.drawer, plugin.ai, plugin.fixtures]
+        assert all(name is not None and name.startswith(package + ".") for name in named), named
+        folder = ROOT / "games" / game_id
+        assert (folder / "__init__.py").is_file() and (folder / "drawer.py").is_file()
+        assert not (ROOT / "games" / f"{game_id}.py").exists()
+        assert not (ROOT / "games" / "ai" / f"{game_id}.py").exists()
     with pytest.raises(KeyError):
         renderer.drawer("chess")
 
@@ -152,6 +163,18 @@ def test_the_example_game_packages_are_installed() -> None:
     assert registered == examples, "pip install -e each examples/<game> (README: Run the tests)"
 
 
+def names(text: str, word: str) -> bool:
+    """Whether `text` names `word` as a word of its own, in any case: a game "hex" is not named by
+    `hex_rgb`, "#hexagon" or "0xhex", but by "Hex", "hex." or "(hex)"."""
+    return re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text, re.IGNORECASE) is not None
+
+
+def test_a_game_is_named_by_its_name_as_a_word_not_inside_another() -> None:
+    assert names("Hex on a rhombus", "hex") and names("games: (hex)", "hex") and names("see HEX.", "hex")
+    assert not any(names(text, "hex") for text in ("def hex_rgb(", "hexagon", "0xhex", "hex8bi"))
+    assert names("Tile Hoard wins", "Tile Hoard") and not names("Tile Hoarding", "Tile Hoard")
+
+
 def test_no_file_outside_examples_names_a_packaged_game() -> None:
     """Adding a game in its own package changes no file of the project: nothing outside examples/ names its
     id or its display name (docs/architecture.md, "Adding a game")."""
@@ -169,6 +192,6 @@ def test_no_file_outside_examples_names_a_packaged_game() -> None:
         naming = [
             str(path.relative_to(ROOT))
             for path in outside
-            if any(word in path.read_text(encoding="utf-8", errors="ignore") for word in words)
+            if any(names(path.read_text(encoding="utf-8", errors="ignore"), word) for word in words)
         ]
         assert naming == [], f"{game_id} is named outside examples/"

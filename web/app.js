@@ -134,7 +134,7 @@
     document.title = S.gameName + " #" + S.id + " · Tessera";
     $("status").textContent = S.status;
     $("moves-title").textContent = t("moves");
-    $("keys").textContent = t("keys");
+    $("keys").textContent = t(hasGroups() ? "keys_pieces" : "keys"); // R and F turn a piece, where there are pieces
     $("theme-label").textContent = t("theme");
     buildOverlay();
     showImage();

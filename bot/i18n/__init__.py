@@ -2,14 +2,18 @@
 
 The catalogs are `bot/i18n/locales/<locale>/LC_MESSAGES/tessera.po`; the message ids are the English texts,
 with `{name}` placeholders (python-brace-format). They are compiled in memory the first time a language is
-used, so a fresh clone needs no build step. `python -m bot.i18n update` extracts the messages from the
-source (Babel) and the command tree into `tessera.pot` and merges them into every catalog.
+used, so a fresh clone needs no build step (bot/catalogs.py, which a board process uses without Discord).
+`python -m bot.i18n update` extracts the messages from the source (Babel) and the command tree into
+`tessera.pot` and merges them into every catalog.
 
 Which language:
 - an ephemeral reply is for one user: `for_user(interaction)`, their Discord client's language;
 - a public message (a board, a result, a challenge) is for the server: `for_guild(...)`, the language chosen
   with /settings, else the server's Discord language (`interaction.guild_locale`).
 A language Tessera has no catalog for falls back to English.
+
+A game in its own package brings its own catalog (`GamePlugin.catalog`, its own gettext domain), consulted
+first for its own messages (bot/catalogs.py says how). The built-in games' words are in the bot's catalog.
 
 `Tr` translates the Discord layer's own texts (`tr("...{x}...", x=...)`, `tr.ngettext`), and the words the
 pure layers return (`tr.text`: a `games.texts.Text`, a service error's template, an engine's error).
@@ -22,28 +26,52 @@ asked) it is the command's plain name in the text's language, "/coup".
 
 from __future__ import annotations
 
-import gettext
 import hashlib
-import io
 from collections.abc import Iterable, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import discord
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from discord import app_commands
 
-import games
+from bot.catalogs import (
+    DOMAIN,
+    LOCALE_DIR,
+    SOURCE_LOCALE,
+    GamesFirst,
+    catalog_path,
+    game_catalogs,
+    game_translations,
+    own_messages,
+    translations,
+)
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
-from games.plugins import Catalog
 from games.texts import Text, fill
 
-DOMAIN = "tessera"
-LOCALE_DIR = Path(__file__).with_name("locales")
-SOURCE_LOCALE = "en"
+__all__ = [
+    "COMMAND_CONTEXT",
+    "COMMAND_IDS",
+    "DISCORD_LOCALES",
+    "DOMAIN",
+    "LOCALE_DIR",
+    "SOURCE_LOCALE",
+    "GamesFirst",
+    "Tr",
+    "catalog_locale",
+    "catalog_path",
+    "catalogs_fingerprint",
+    "for_locale",
+    "for_user",
+    "game_catalogs",
+    "game_translations",
+    "guild_locale",
+    "own_messages",
+    "plain_tr_for",
+    "tr_for",
+    "translations",
+]
+
 COMMAND_CONTEXT = "command"
 """The msgctxt of slash command and option names: Discord requires them lowercase, without spaces."""
 
@@ -70,40 +98,6 @@ def catalog_locale(locale: discord.Locale | str | None) -> str:
     if code in LOCALES:
         return code
     return DISCORD_LOCALES.get(code, SOURCE_LOCALE)
-
-
-def catalog_path(locale: str) -> Path:
-    return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-def _compiled(path: Path, locale: str, domain: str) -> gettext.GNUTranslations:
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=locale, domain=domain)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
-
-
-def game_catalogs() -> list[Catalog]:
-    """The catalogs of the registered games that bring their own words (`GamePlugin.catalog`)."""
-    return [plugin.catalog for plugin in games.PLUGINS.values() if plugin.catalog is not None]
-
-
-@cache
-def translations(locale: str) -> gettext.NullTranslations:
-    """The compiled catalog of one of `LOCALES` (English: the message ids themselves), falling back to each
-    game's own catalog (`GamePlugin.catalog`) for the messages it does not have."""
-    if locale == SOURCE_LOCALE:
-        return gettext.NullTranslations()
-    if locale not in LOCALES:
-        raise ValueError(f"no catalog for locale {locale!r}; known: {', '.join(LOCALES)}")
-    found = _compiled(catalog_path(locale), locale, DOMAIN)
-    for game_catalog in game_catalogs():
-        path = game_catalog.path(locale)
-        if path.exists():
-            found.add_fallback(_compiled(path, locale, game_catalog.domain))
-    return found
 
 
 def catalogs_fingerprint() -> str:

@@ -3,7 +3,8 @@
 `AIRunner.choose` sends a position (as its `dump`) to a `ProcessPoolExecutor`; a priority queue in front
 of it makes further requests wait their turn instead of piling up in the pool, the bot's own moves first,
 then hints, then analysis work, then puzzle mining (see `AIRunner`). The worker loads the game, calls
-`games.ai.best_move` and returns the move's notation.
+`games.ai.best_move` and returns the move's notation: the functions it runs are in `games.ai.workers`, so a
+spawned worker imports the engines and the search, not this service.
 
 `BotTurns` keeps at most one background task per match where the bot is to move: it listens to the match
 service's commits (`add_match_listener(changed=...)`), so every change that hands the bot its turn (a
@@ -39,20 +40,27 @@ import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Any, TypeVar
 
 import games
 from bot.service.errors import USER_ERRORS
-from bot.service.lifeline import STOP_GRACE, die_with_parent, pool_processes, stop_processes
+from bot.service.lifeline import STOP_GRACE, pool_processes, stop_processes
 from bot.service.matches import MatchService
 from bot.service.records import BotPlayed, Event, MatchView, Played
 from bot.service.shards import Shards
-from games.ai import best_move
-from games.ai.analysis import Hint, Reviewed, hint, positions, review
+from games.ai.analysis import Hint, Reviewed
 from games.ai.levels import level_settings
-from games.ai.puzzles import Examined, PuzzleBudget, examine
+from games.ai.puzzles import Examined, PuzzleBudget
+from games.ai.workers import (
+    AnalysisPosition,
+    choose_in_worker,
+    hint_in_worker,
+    positions_in_worker,
+    puzzle_in_worker,
+    review_in_worker,
+    warm_up,
+)
 from games.base import Seat
 
 log = logging.getLogger(__name__)
@@ -98,94 +106,6 @@ class BotMoveRefused(RuntimeError):
 def retry_delay(delays: Sequence[float], failures: int) -> float:
     """The wait after `failures` failures in a row (1 or more): the delays in turn, the last one capped."""
     return delays[min(failures, len(delays)) - 1]
-
-
-def choose_in_worker(
-    game_id: str,
-    state_dump: Mapping[str, Any],
-    level: str,
-    seed: int,
-    seconds: float | None,
-    iterations: int | None,
-) -> str:
-    """The search itself, run inside a worker process: position in, move notation out."""
-    rules = games.get(game_id)
-    state = rules.load(state_dump)
-    move = best_move(rules, state, level=level, seconds=seconds, iterations=iterations, seed=seed)
-    return rules.notation(state, move)
-
-
-@dataclass(frozen=True, slots=True)
-class AnalysisPosition:
-    """A position of a finished match where a player chose a move: its ply, the move played (notation)
-    and the position before it (the engine's `dump`)."""
-
-    ply: int
-    played: str
-    state: dict[str, Any]
-
-
-def positions_in_worker(
-    game_id: str, options: Mapping[str, Any], seed: int, seats: int, log: list[tuple[Seat, str]]
-) -> list[AnalysisPosition]:
-    """The positions an analysis reviews (`games.ai.analysis.positions`), run inside a worker process."""
-    rules = games.get(game_id)
-    start = rules.new(seats, options, seed)
-    return [
-        AnalysisPosition(step.ply, step.notation, rules.dump(step.before))
-        for step in positions(rules, start, log)
-    ]
-
-
-def review_in_worker(
-    game_id: str,
-    position: AnalysisPosition,
-    iterations: int,
-    seconds: float | None,
-    seed: int,
-    deep: bool,
-) -> Reviewed:
-    """One position's review (`games.ai.analysis.review`), run inside a worker process."""
-    rules = games.get(game_id)
-    state = rules.load(position.state)
-    return review(
-        rules,
-        state,
-        position.ply,
-        position.played,
-        iterations=iterations,
-        seconds=seconds,
-        seed=seed,
-        deep=deep,
-    )
-
-
-def puzzle_in_worker(game_id: str, position: AnalysisPosition, budget: PuzzleBudget, seed: int) -> Examined:
-    """Whether one position of a finished match is a puzzle (`games.ai.puzzles.examine`), in a worker."""
-    rules = games.get(game_id)
-    state = rules.load(position.state)
-    return examine(rules, state, position.ply, position.played, budget=budget, seed=seed)
-
-
-def hint_in_worker(
-    game_id: str, state_dump: Mapping[str, Any], iterations: int, seconds: float | None, seed: int
-) -> Hint:
-    """The AI's suggestion for the seat to move, run inside a worker process."""
-    rules = games.get(game_id)
-    return hint(rules, rules.load(state_dump), iterations=iterations, seconds=seconds, seed=seed)
-
-
-def _warm_up() -> None:
-    """Lower a fresh worker's CPU priority (`AI_NICENESS`) and import every engine once, so the first real
-    search does not pay for it."""
-    die_with_parent()  # a bot killed without closing its pool takes its searches with it
-    with contextlib.suppress(OSError, AttributeError):  # os.nice is POSIX only
-        os.nice(AI_NICENESS)
-    for game_id in games.GAME_IDS:
-        try:
-            games.get(game_id)
-        except ImportError:  # an engine that is not installed only fails when it is asked for
-            log.debug("game %s could not be imported in the AI worker", game_id)
 
 
 class Job(IntEnum):
@@ -259,7 +179,9 @@ class AIRunner:
         if self._pool is None:
             # spawn, not fork: the bot runs threads (discord.py, aiosqlite) that fork would copy badly.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.slots, mp_context=context, initializer=_warm_up)
+            self._pool = ProcessPoolExecutor(
+                self.slots, mp_context=context, initializer=warm_up, initargs=(AI_NICENESS,)
+            )
         return self._pool
 
     async def choose(self, game_id: str, state_dump: dict[str, Any], level: str, seed: int) -> str:

@@ -3,7 +3,8 @@
 The AI's searches, the board drawings and the replays run in worker processes (spawned, not forked). If the
 bot dies without closing them (SIGKILL, the out-of-memory killer, a crash), nothing told them to stop: a
 worker in a long search, and multiprocessing's resource tracker whose pipe it holds, lived on for minutes.
-Each worker now watches its parent (`die_with_parent`): a daemon thread waits on the parent's sentinel (a pipe
+Each worker now watches its parent (`games.lifeline.die_with_parent`, in the one package every worker
+imports without the service): a daemon thread waits on the parent's sentinel (a pipe
 that the parent's death closes, whenever and however it dies) and ends the worker at once. Unlike Linux's
 parent-death signal, it holds whichever thread started the worker (the signal fires when the starting
 *thread* ends) and also when the parent died before the worker got to watch. The resource tracker then
@@ -16,43 +17,13 @@ stop never waits for a long search.
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
-import os
-import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.process import BaseProcess
 
-WATCH_INTERVAL = 0.25
-"""Seconds between a worker's looks at its parent."""
 STOP_GRACE = 1.5
 """Seconds a stopping pool's workers get to finish before they are killed."""
-
-
-def _watch_sentinel(sentinel: int) -> None:
-    multiprocessing.connection.wait([sentinel])  # readable once the parent's end of the pipe has closed
-    os._exit(1)  # the bot is gone: nothing to hand a result to
-
-
-def _watch_pid(parent: int, interval: float) -> None:
-    while os.getppid() == parent:
-        time.sleep(interval)
-    os._exit(1)
-
-
-def die_with_parent(interval: float = WATCH_INTERVAL) -> None:
-    """In a worker process, first thing: end this process as soon as its parent dies, even if it died
-    before this ran. A multiprocessing worker waits on its parent's sentinel (a pipe the parent's death
-    closes: no polling); any other process polls its parent's pid every `interval` seconds."""
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        watch = threading.Thread(target=_watch_sentinel, args=(parent.sentinel,))
-    else:
-        watch = threading.Thread(target=_watch_pid, args=(os.getppid(), interval))
-    watch.name, watch.daemon = "tessera-lifeline", True
-    watch.start()
 
 
 def stop_processes(processes: Iterable[BaseProcess], grace: float = STOP_GRACE) -> None:

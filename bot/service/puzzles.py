@@ -360,12 +360,6 @@ class Puzzles:
         """Post the server's daily puzzle in `channel_id` from now on (None: stop)."""
         await self.store.set_daily_puzzle_channel(guild_id, channel_id)
 
-    async def daily_channel(self, guild_id: int) -> int | None:
-        for channel in await self.store.daily_puzzle_channels():
-            if channel.guild_id == guild_id:
-                return channel.channel_id
-        return None
-
     async def puzzle_of_day(self, day: str) -> PuzzleRecord | None:
         """The day's puzzle (the same for every server), None while there is none."""
         count = await self.store.count_puzzles()

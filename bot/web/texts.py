@@ -31,6 +31,9 @@ PAGE_TEXTS: dict[str, str] = {
     "theme": N_("Theme"),
     "board": N_("Board of match #{match_id}"),
     "turning_points": N_("Turning points (from the analysis): the move played, then the better one"),
-    "keys": N_("Arrow keys move between cells, Enter or Space clicks, R rotates, F reflects, Escape clears."),
+    "keys": N_("Arrow keys move between cells, Enter or Space clicks, Escape clears."),
+    "keys_pieces": N_(
+        "Arrow keys move between cells, Enter or Space clicks, R rotates, F reflects, Escape clears."
+    ),
 }
 """Page text keys to English templates (the page fills `{name}` and the like itself)."""

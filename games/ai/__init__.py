@@ -1,8 +1,8 @@
 """Computer opponents for every registered game: `best_move(rules, state, level="hard", seed=0)`.
 
 The search is Monte Carlo tree search over the `Rules` contract (games/ai/search.py); each game adds what
-it knows (move ordering and pruning, playouts, evaluation, RAVE keys) in its own module here
-(paintscape.py, paint.py, tilingking.py). Pure: standard library and `games` only.
+it knows (move ordering and pruning, playouts, evaluation, RAVE keys) in its own module
+(`GamePlugin.ai`: games/<id>/ai.py for the built-in games). Pure: standard library and `games` only.
 
 Levels (games/ai/levels.py): eight, "1" to "8", each an iteration budget with a time cap, the weak ones
 erring like people (they overlook moves and misjudge); the old time-based easy, medium and hard are kept for

@@ -3,7 +3,7 @@
 `analyse_match` replays a match's log (`games.base.replay`) and, at every position where a player chose
 among several moves, estimates the mover's win chance with the move the AI prefers (`before`) and with the
 move that was played (`after`). The estimates are mean search rewards in [0, 1]: a win counts 1, a loss 0,
-a draw 1/2 (TilingKing's rewards also credit the score margin a little, see games/ai/tilingking.py).
+a draw 1/2 (TilingKing's rewards also credit the score margin a little, see games/tilingking/ai.py).
 
 - The preferred move and its value come from `analyse` at the hard level; the played move's value from a
   search of that move alone, so every iteration goes into answering it.

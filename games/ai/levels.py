@@ -17,23 +17,24 @@ development machine, and plays the game's opening book where there is one (Paint
 deeper ahead of time, bench/paint_book.py).
 
 Levels are stored by their ids ("1" to "8"; "easy", "medium" and "hard" for old matches), so an old match
-in progress goes on at its old strength. The bot's rating per level and game comes from the calibration by
-self-play (bench/calibrate_levels.py), kept in `level_ratings.json` next to this module; a game without a
-calibration gets the nominal ladder (`nominal_rating`).
+in progress goes on at its old strength. Each game's plugin brings its ladder and the calibration of it
+(`GamePlugin.levels`: the built-in games' `games/<id>/levels.py` and `levels.json`); a game without one
+plays the default ladder (`DEFAULT_LADDER`). The bot's rating per level and game comes from the calibration
+by self-play (bench/calibrate_levels.py); a level without one gets the nominal ladder (`nominal_rating`).
 """
 
 from __future__ import annotations
 
 import enum
-import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+import games
 from games.base import Rules
+from games.plugins import LEVEL_COUNT, Rung
 
 
 class Level(enum.StrEnum):
@@ -71,7 +72,7 @@ LEVELS: dict[Level, LevelSettings] = {
 }
 """The old time-based levels (easy 0.2 s with the weak knowledge and a loose pick, medium 1 s, hard 3 s)."""
 
-LEVEL_IDS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8")
+LEVEL_IDS: tuple[str, ...] = tuple(str(n) for n in range(1, LEVEL_COUNT + 1))
 """The eight levels a player can choose, weakest first."""
 OLD_LEVEL_IDS: tuple[str, ...] = tuple(level.value for level in Level)
 """The old levels' ids: still valid in stored matches and lobbies, no longer offered."""
@@ -88,59 +89,6 @@ CAP_SECONDS = 2.5
 2-core machine."""
 
 
-@dataclass(frozen=True, slots=True)
-class Rung:
-    """One level's place on a game's ladder: its iteration budget, the share of legal moves it overlooks at
-    the root, and its misjudgement (the noise's standard deviation at the final choice)."""
-
-    iterations: int
-    overlook: float
-    noise: float
-
-
-LADDERS: Mapping[str, tuple[Rung, ...]] = {
-    # Level 1 as first set, level 8 the full search for about a second of one core of the development
-    # machine; the levels between re-spaced after each calibration (`python bench/calibrate_levels.py
-    # respace`): placed where the calibrated curve (rating against settings) reaches evenly spaced ratings,
-    # their settings interpolated there. TilingKing's last ladder came from `respace --from-games`, the
-    # curve fitted to every pass's games (its strength is flat over stretches of budget, and one pass's
-    # 40-game pairs could not see where). TilingKing has thousands of placements, and the best of a random
-    # tenth of them is still a fair move: its beginners overlook more. Paint's level 8 plays an opening book
-    # that no other level plays, worth about 230 points against our own search: its level 7 was moved up by
-    # hand (1,684 to 2,500 iterations) to split that jump between the last two steps (322 points wide
-    # before; 258 and 222 after, bench/baselines/levels_paint.md).
-    "paintscape": (
-        Rung(60, 0.85, 0.35),
-        Rung(103, 0.647, 0.235),
-        Rung(187, 0.426, 0.132),
-        Rung(309, 0.291, 0.086),
-        Rung(485, 0.206, 0.061),
-        Rung(787, 0.132, 0.041),
-        Rung(1379, 0.071, 0.023),
-        Rung(12000, 0.0, 0.0),
-    ),
-    "paint": (
-        Rung(30, 0.85, 0.35),
-        Rung(39, 0.711, 0.262),
-        Rung(67, 0.474, 0.151),
-        Rung(150, 0.18, 0.054),
-        Rung(250, 0.079, 0.024),
-        Rung(391, 0.01, 0.003),
-        Rung(2500, 0.0, 0.0),
-        Rung(3200, 0.0, 0.0),
-    ),
-    "tilingking": (
-        Rung(16, 0.97, 0.35),
-        Rung(38, 0.851, 0.154),
-        Rung(57, 0.731, 0.109),
-        Rung(83, 0.622, 0.088),
-        Rung(212, 0.343, 0.044),
-        Rung(558, 0.083, 0.009),
-        Rung(850, 0.009, 0.001),
-        Rung(1500, 0.0, 0.0),
-    ),
-}
-"""Per game, levels 1 to 8."""
 DEFAULT_LADDER: tuple[Rung, ...] = tuple(
     Rung(iterations, overlook, noise)
     for iterations, overlook, noise in zip(
@@ -164,13 +112,20 @@ def is_level(level: str) -> bool:
     return level in ALL_LEVEL_IDS
 
 
+def ladder(game_id: str) -> tuple[Rung, ...]:
+    """A game's eight levels, weakest first: its plugin's ladder, else `DEFAULT_LADDER` (also for an id no
+    plugin registers)."""
+    plugin = games.PLUGINS.get(game_id)
+    return plugin.levels.ladder if plugin is not None and plugin.levels is not None else DEFAULT_LADDER
+
+
 def level_settings(level: str, game_id: str = "") -> LevelSettings:
     """The settings of a level in a game; ValueError for an unknown level."""
     if level in OLD_LEVEL_IDS:
         return LEVELS[Level(level)]
     if level not in LEVEL_IDS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(ALL_LEVEL_IDS)})")
-    rung = LADDERS.get(game_id, DEFAULT_LADDER)[LEVEL_IDS.index(level)]
+    rung = ladder(game_id)[LEVEL_IDS.index(level)]
     return LevelSettings(
         seconds=CAP_SECONDS,
         weak=False,
@@ -266,13 +221,14 @@ def nominal_rating(level: str) -> int:
 
 @cache
 def calibrated() -> dict[str, dict[str, int]]:
-    """The calibrated ratings shipped in the package: game id -> level id -> shown rating."""
-    try:
-        text = resources.files("games.ai").joinpath("level_ratings.json").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    data = json.loads(text)
-    return {game: {str(k): int(v) for k, v in levels.items()} for game, levels in data["ratings"].items()}
+    """The calibrated ratings each registered game's plugin ships (`Levels.calibration`): game id -> level
+    id -> shown rating; a game without a calibration is not listed."""
+    found = {}
+    for game_id, plugin in games.PLUGINS.items():
+        ratings = plugin.levels.ratings() if plugin.levels is not None else {}
+        if ratings:
+            found[game_id] = ratings
+    return found
 
 
 def level_rating(game_id: str, level: str) -> int:
@@ -309,13 +265,16 @@ def offered_level(game_id: str, level: str) -> str:
 
 __all__ = [
     "ALL_LEVEL_IDS",
+    "DEFAULT_LADDER",
     "LEVELS",
     "LEVEL_IDS",
     "NEW_PLAYER_LEVEL",
     "OLD_LEVEL_IDS",
     "Level",
     "LevelSettings",
+    "Rung",
     "is_level",
+    "ladder",
     "level_rating",
     "level_settings",
     "misjudged",

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from games.plugins import GamePlugin
 from games.tilingking.boards import PRESETS, Board, board
 from games.tilingking.colours import THEME_COLOURS
+from games.tilingking.levels import LEVELS
 from games.tilingking.pieces import Piece, piece_shapes, pieces
 from games.tilingking.rules import (
     COLOURS,
@@ -70,10 +71,11 @@ __all__ = [
 
 PLUGIN = GamePlugin(
     RULES,
-    drawer="renderer.tilingking",
-    ai="games.ai.tilingking",
+    drawer="games.tilingking.drawer",
+    ai="games.tilingking.ai",
     colours=THEME_COLOURS,
     shared_palette=2,
-    fixtures="tests.fixtures.tilingking",
+    levels=LEVELS,
+    fixtures="games.tilingking.fixtures",
 )
 """TilingKing's registration (entry point `tessera.games`, pyproject.toml)."""

@@ -1,4 +1,4 @@
-"""TilingKing's colours per theme (its plugin's `colours`), by the names its drawer (renderer/tilingking.py)
+"""TilingKing's colours per theme (its plugin's `colours`), by the names its drawer (drawer.py)
 uses: empty and neutral cells, then each seat colour's pieces and territory (red, blue, green, yellow: the
 engine's colour index 0-3). The colour-blind theme takes the Okabe-Ito colours; its drawer adds a shape per
 colour as a second cue."""

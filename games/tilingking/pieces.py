@@ -104,35 +104,3 @@ def default_copies(kind: str, playable: int, players: int) -> int:
     """Copies of the base set per player (RULES 3.4):
     max(1, round(0.7 * playable / (players * base_cells)))."""
     return max(1, round(0.7 * playable / (players * base_cells(kind))))
-
-
-def preview(kind: str, piece_id: str) -> str:
-    """A small ASCII picture of a piece for chat: `#` squares, `o` hexes (rows shifted like the board),
-    `^`/`v` triangles pointing up or down; `.` fills the gaps."""
-    piece = pieces(kind)[piece_index(kind)[piece_id.upper()]]
-    cells = set(piece.shape)
-    ys = sorted({y for _, y in cells}, reverse=kind == "square")
-    lines = []
-    if kind == "hex":
-        # pointy-top hexes: a cell (q, r) sits at column 2q + r
-        columns = [2 * q + r for q, r in cells]
-        low, high = min(columns), max(columns)
-        for r in ys:
-            row = [" "] * (high - low + 1)
-            for q, rr in cells:
-                if rr == r:
-                    row[2 * q + r - low] = "o"
-            lines.append("".join(row).rstrip())
-        return "\n".join(lines)
-    xs = [x for x, _ in cells]
-    for y in ys:
-        row = []
-        for x in range(min(xs), max(xs) + 1):
-            if (x, y) not in cells:
-                row.append(".")
-            elif kind == "square":
-                row.append("#")
-            else:
-                row.append("^" if (x + y) % 2 == 0 else "v")
-        lines.append("".join(row))
-    return "\n".join(lines)

@@ -25,6 +25,7 @@ from games.base import (
     InvalidOptions,
     Option,
     Outcome,
+    Rules,
     Seat,
     SeatChoice,
     Termination,
@@ -141,7 +142,7 @@ the board captured per turn (`half_cap`), territory is permanent, ending as soon
 resign`, for servers that want running out of time to count as resigning.""")
 
 
-class TilingKingRules:
+class TilingKingRules(Rules[TilingState, Move]):
     """The rules of TilingKing as a pure state machine (see games.base.Rules)."""
 
     id: ClassVar[str] = "tilingking"

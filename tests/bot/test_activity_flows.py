@@ -17,12 +17,12 @@ import pytest
 import games
 from bot import views
 from bot.settings import load_web_settings
+from bot.testing.simcord import boards, button_labels, last_board, start_challenge, take_user_errors
 from bot.web import serve
 from bot.web.activity import LAUNCH_FRESH, LAUNCH_KEY, SESSION_HEADER
 from bot.web.app import WebBoard
 from bot.web.discord_api import ActivityInstance, DiscordRest
 from games.base import clickable_moves
-from tests.bot.helpers import boards, button_labels, last_board, start_challenge, take_user_errors
 
 SECRET = "v" * 8 + "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sA"  # random-looking: the settings refuse guessable ones
 BASE = "https://tessera.example"
@@ -219,7 +219,7 @@ async def test_a_match_started_in_the_activity_is_played_in_the_channel(
                 f"{base}/api/m/{token}/move", json={"move": move, "ply": match.ply}, headers=headers
             ) as answer:
                 assert (await answer.json()) == {"ok": True}
-            await _wait_for(lambda: len(boards(world.channel)) >= before + 2, timeout=8.0)
+            await _wait_for(lambda: len(boards(world.channel)) >= before + 2)
         mine, answer_board = boards(world.channel)[before : before + 2]
         assert move in mine.content and f"<@{world.alice.id}>, your turn" in answer_board.content
         assert (await service.matches.get(match_id)).ply == match.ply + 2
@@ -227,7 +227,9 @@ async def test_a_match_started_in_the_activity_is_played_in_the_channel(
         await board.close()
 
 
-async def _wait_for(predicate: Any, timeout: float = 5.0) -> None:
+async def _wait_for(predicate: Any, timeout: float = 60.0) -> None:
+    """Wait for what the web side sets off in the bot (a board, the bot's move in a worker process); the
+    limit is one only a hang reaches, so a busy machine only takes longer."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not predicate():

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 import renderer
-from tests.bot.helpers import (
+from bot.testing.simcord import (
     boards,
     bot_member,
     button_labels,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.helpers import bot_member, button_labels, last_board, suggestions
+from bot.testing.simcord import bot_member, button_labels, last_board, suggestions
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 

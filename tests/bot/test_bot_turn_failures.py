@@ -16,7 +16,7 @@ import simcord.http.client
 from prometheus_client import REGISTRY
 
 from bot.board_order import BOARD_ORDER_WAIT
-from tests.bot.helpers import boards, bot_member, last_board, match_id_of
+from bot.testing.simcord import boards, bot_member, last_board, match_id_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.i18n import COMMAND_CONTEXT, COMMAND_IDS, ENGLISH, tr_for
+from bot.testing.simcord import bot_member, last_board, reply_text, take_user_errors
 from games.texts import Text
-from tests.bot.helpers import bot_member, last_board, reply_text, take_user_errors
 from tests.bot.test_i18n_flows import club, locales  # noqa: F401  (a fixture)
 
 MENTION = re.compile(r"</([a-z_-]+(?: [a-z_-]+)?):(\d+)>")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.helpers import (
+from bot.testing.simcord import (
     boards,
     button_labels,
     last_board,

@@ -9,7 +9,7 @@ import aiosqlite
 import pytest
 
 import games
-from tests.bot.helpers import (
+from bot.testing.simcord import (
     bot_member,
     button_labels,
     image_theme,

@@ -19,7 +19,8 @@ from PIL import Image
 import games
 import renderer
 import renderer.analysis
-from bot.drawing import REPLAY_NICENESS, ByteLRU, Drawing, ReplayBusy, ReplayPending
+from bot.board_workers import REPLAY_NICENESS
+from bot.drawing import ByteLRU, Drawing, ReplayBusy, ReplayPending
 from games.base import Outcome, Termination
 
 
@@ -338,10 +339,10 @@ async def test_a_board_never_waits_for_an_analysis_image(monkeypatch: pytest.Mon
 
 def boards_redrawn() -> tuple[int, int]:
     """Which process ran the job, and how many boards it drew from a match's last board."""
-    from bot import drawing
+    from bot import board_workers
 
-    assert drawing.LAST_BOARDS is not None, "board processes keep the last boards"
-    return os.getpid(), drawing.LAST_BOARDS.redrawn
+    assert board_workers.LAST_BOARDS is not None, "board processes keep the last boards"
+    return os.getpid(), board_workers.LAST_BOARDS.redrawn
 
 
 def pid_after(seconds: float) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.helpers import bot_member, button_labels, last_board, reply_text, start_challenge
+from bot.testing.simcord import bot_member, button_labels, last_board, reply_text, start_challenge
 from tests.bot.test_player_flows import three_player_tilingking, turn_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)

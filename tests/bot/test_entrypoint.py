@@ -12,7 +12,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.settings import SettingsError, load_settings
-from tests.bot.conftest import FAKE_TOKEN, make_settings
+from bot.testing.world import FAKE_TOKEN, make_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTING_NAMES = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "SHARD_COUNT", "SHARD_IDS")

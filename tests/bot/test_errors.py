@@ -8,7 +8,7 @@ import pytest
 
 import games
 import renderer
-from tests.bot.helpers import last_board, reply_text, start_challenge, take_user_errors
+from bot.testing.simcord import last_board, reply_text, start_challenge, take_user_errors
 
 
 async def test_only_the_challenged_player_can_accept(world: Any) -> None:

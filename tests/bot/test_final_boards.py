@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 import renderer
-from tests.bot.helpers import last_board, match_id_of, start_challenge
+from bot.testing.simcord import last_board, match_id_of, start_challenge
 
 
 def image_text(message: Any) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service import Service
-from tests.bot.helpers import bot_member, last_board, reply_text
+from bot.testing.simcord import bot_member, last_board, reply_text
 from tests.service.reads import CHALLENGE_ROW, GUILD_SETTINGS, LOBBY_ROW, MATCH_ROW, counting_reads
 
 

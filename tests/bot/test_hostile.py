@@ -13,8 +13,8 @@ import pytest
 
 from bot.replies import UserError
 from bot.service.errors import UnknownMatch
+from bot.testing.simcord import last_board, match_id_of, reply_text, start_challenge, take_user_errors
 from bot.views import ButtonRef
-from tests.bot.helpers import last_board, match_id_of, reply_text, start_challenge, take_user_errors
 
 
 async def test_the_bot_starts_past_a_damaged_match_and_says_so(

@@ -22,8 +22,8 @@ from simcord import interactions
 
 from bot.i18n import tr_for
 from bot.replies import player_message
+from bot.testing.simcord import boards, bot_member, button_labels, last_board, reply_text, suggestions
 from games.ai.analysis import percent
-from tests.bot.helpers import boards, bot_member, button_labels, last_board, reply_text, suggestions
 from tests.bot.test_analysis_flows import blunder_match
 
 

@@ -18,7 +18,7 @@ from babel.messages.pofile import read_po
 from discord.ext import commands as ext
 
 import games
-from bot.client import EXTENSIONS
+from bot.extensions import EXTENSIONS
 from bot.i18n import COMMAND_CONTEXT, DOMAIN, LOCALE_DIR, catalog_path, tr_for
 from bot.i18n.__main__ import command_messages, template
 from bot.service.guilds import LOCALES

@@ -10,8 +10,8 @@ import pytest
 
 from bot.boards import bot_label
 from bot.service.ratings import shown_rating
+from bot.testing.simcord import bot_member, button_labels, last_board, take_user_errors
 from games.ai.levels import LEVEL_IDS, level_rating, nearest_level
-from tests.bot.helpers import bot_member, button_labels, last_board, take_user_errors
 from tests.bot.test_leaderboard_flows import rated_paint_match
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from bot.service.ratings import ESTABLISHED_AFTER
-from tests.bot.helpers import button_labels, last_board, reply_text, start_challenge, take_user_errors
+from bot.testing.simcord import button_labels, last_board, reply_text, start_challenge, take_user_errors
 
 
 async def test_thread_option_moves_the_match_into_a_new_thread(world: Any) -> None:

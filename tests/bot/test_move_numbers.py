@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.helpers import boards, last_board, match_id_of, reply_text, suggestions
+from bot.testing.simcord import boards, last_board, match_id_of, reply_text, suggestions
 from tests.bot.test_player_flows import three_player_tilingking, turn_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)

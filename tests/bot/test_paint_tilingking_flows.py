@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bot.helpers import button_labels, last_board, start_challenge, suggestions, take_user_errors
+from bot.testing.simcord import button_labels, last_board, start_challenge, suggestions, take_user_errors
 
 
 async def test_paint_ends_when_the_lead_is_held(world: Any) -> None:

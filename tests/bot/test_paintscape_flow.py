@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bot.helpers import button_labels, last_board, start_challenge, suggestions
+from bot.testing.simcord import button_labels, last_board, start_challenge, suggestions
 
 
 async def test_paintscape_from_challenge_to_resignation(world: Any) -> None:

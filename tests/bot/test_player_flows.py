@@ -12,8 +12,8 @@ import pytest
 
 import games
 from bot.service.options import match_options
-from tests import fixtures
-from tests.bot.helpers import (
+from bot.testing import fixtures
+from bot.testing.simcord import (
     boards,
     bot_member,
     button_labels,

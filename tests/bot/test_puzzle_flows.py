@@ -17,8 +17,8 @@ from PIL import Image
 from bot.service import Service
 from bot.service.records import NewPuzzle
 from bot.settings import Settings
-from tests.bot.conftest import make_settings
-from tests.bot.helpers import button_labels, start_challenge, take_user_errors
+from bot.testing.simcord import button_labels, start_challenge, take_user_errors
+from bot.testing.world import make_settings
 from tests.service.conftest import postgres_url  # noqa: F401  (the fixture of the PostgreSQL runs)
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)

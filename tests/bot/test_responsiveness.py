@@ -8,7 +8,7 @@ from typing import Any
 
 import simcord
 
-from tests.bot.helpers import button_labels, dispatch_move, last_board, start_challenge
+from bot.testing.simcord import button_labels, dispatch_move, last_board, start_challenge
 
 
 async def test_simultaneous_moves_in_many_matches_each_get_their_board(world: Any) -> None:

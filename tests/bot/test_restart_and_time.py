@@ -10,7 +10,7 @@ from bot.client import TesseraBot
 from bot.drawing import Drawing
 from bot.service.ai import AIRunner
 from bot.settings import Settings
-from tests.bot.helpers import button_labels, last_board, start_challenge, suggestions
+from bot.testing.simcord import button_labels, last_board, start_challenge, suggestions
 
 
 async def test_restart_mid_match_keeps_buttons_moves_and_deadlines(world: Any, make_bot: Any) -> None:

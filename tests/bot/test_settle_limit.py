@@ -1,4 +1,4 @@
-"""No bot flow fails because the machine is slow: SimCord waits up to tests/conftest.py's SETTLE_SECONDS
+"""No bot flow fails because the machine is slow: SimCord waits up to bot/testing/plugin.py's SETTLE_SECONDS
 for the bot to settle, unless a test's own marker says otherwise."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SETTLE_SECONDS
+from bot.testing.plugin import SETTLE_SECONDS
 
 
 async def test_a_flow_without_its_own_limit_waits_the_suite_s_settle_limit(simcord_env: Any) -> None:
@@ -29,7 +29,7 @@ def test_simcord_looks_again_for_a_settled_bot_often() -> None:
     SimCord renames what it changes, this says so instead of the suite silently slowing down again."""
     import simcord.env
 
-    from tests.conftest import SETTLE_POLL_SECONDS
+    from bot.testing.plugin import SETTLE_POLL_SECONDS
 
     defaults = simcord.env.Env._settle_internal.__kwdefaults__ or {}
     assert defaults.get("idle") == SETTLE_POLL_SECONDS

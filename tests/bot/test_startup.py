@@ -17,7 +17,7 @@ import pytest
 from bot import __main__ as entry
 from bot.client import TesseraBot
 from bot.service.store import SqliteStore, StoreUnavailable
-from tests.bot.conftest import FAKE_TOKEN, make_settings
+from bot.testing.world import FAKE_TOKEN, make_settings
 from tests.entry_helpers import (
     DAMAGE,
     ROOT,

@@ -18,7 +18,7 @@ import pytest
 from bot import __main__ as entry
 from bot.service import Service
 from bot.service.store.postgres import with_search_path
-from tests.bot.conftest import FAKE_TOKEN
+from bot.testing.world import FAKE_TOKEN
 from tests.entry_helpers import as_unprivileged, closed_port, one_line_error, run, start_bot
 from tests.service.helpers import CHANNEL, start_match
 
@@ -192,7 +192,7 @@ async def test_a_database_full_at_start_up_is_one_line_and_code_3(
     from typing import Any
 
     from bot.service.store import StoreFull
-    from tests.bot.conftest import make_settings
+    from bot.testing.world import make_settings
 
     line = "the database data/tessera.sqlite3 is full (database or disk is full); free disk space"
 

@@ -14,8 +14,8 @@ from bot.replies import unwrap
 from bot.service.errors import MoveNotSaved
 from bot.service.store import SqliteStore
 from bot.settings import Settings
-from tests.bot.conftest import make_settings
-from tests.bot.helpers import boards, reply_text, start_challenge, take_user_errors
+from bot.testing.simcord import boards, reply_text, start_challenge, take_user_errors
+from bot.testing.world import make_settings
 from tests.service.test_store_full import cap_size, lift_cap, play_until_refused, small_pages
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bot.helpers import boards, button_labels, last_board, start_challenge, take_user_errors
+from bot.testing.simcord import boards, button_labels, last_board, start_challenge, take_user_errors
 
 
 def current(channel: Any, message: Any) -> Any:

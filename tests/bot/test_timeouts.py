@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.helpers import button_labels, last_board, start_challenge, suggestions
+from bot.testing.simcord import button_labels, last_board, start_challenge, suggestions
 from tests.bot.test_player_flows import turn_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)

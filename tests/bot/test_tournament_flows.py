@@ -6,23 +6,31 @@ PostgreSQL (a schema of its own on the test server)."""
 
 from __future__ import annotations
 
-import io
-import re
 from typing import Any
 
 import pytest
-from PIL import Image
 
+import games
 from bot.service import Service
-from bot.service.tournaments.model import Status, Tournament
+from bot.service.tournaments.model import Status
 from bot.settings import Settings
-from tests.bot.conftest import make_settings
-from tests.bot.helpers import last_board, reply_text, suggestions, take_user_errors
+from bot.testing.checks.tournament import (
+    add_players,
+    create,
+    image_of,
+    play_and_resign,
+    play_round,
+    posted,
+    tournament,
+)
+from bot.testing.simcord import reply_text, take_user_errors
+from bot.testing.world import make_settings
 from tests.service.conftest import postgres_url  # noqa: F401  (the fixture of the PostgreSQL runs)
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
 
-GAMES = ["paintscape", "paint", "tilingking"]
+GAMES = [g for g in games.GAME_IDS if 2 in games.get(g).seats]
+"""Every registered game for two, plugins included."""
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -35,71 +43,6 @@ def settings(request: pytest.FixtureRequest, tmp_path: Any, monkeypatch: pytest.
     monkeypatch.setattr(Service, "listen", lambda self: None)
     url: str = request.getfixturevalue("postgres_url")
     return make_settings(tmp_path / "data", database_url=url)
-
-
-def service_of(world: Any) -> Any:
-    return world.env.bot.parts.service
-
-
-def add_players(world: Any, count: int) -> list[Any]:
-    players = [world.alice, world.bob, world.carol, world.admin]
-    for index in range(count - len(players)):
-        players.append(world.guild.add_member(world.env.create_user(f"player{index}")))
-    return players[:count]
-
-
-async def create(world: Any, **options: Any) -> int:
-    made = await world.admin.slash(world.channel, "tournament create", **options)
-    text = reply_text(made)
-    assert not made.ephemeral, text
-    found = re.search(r"#(\d+)", text)
-    assert found, text
-    return int(found.group(1))
-
-
-async def tournament(world: Any, number: int) -> Tournament:
-    t: Tournament = await service_of(world).tournaments.get(number)
-    return t
-
-
-def thread_of(world: Any, match_channel: int) -> Any:
-    return next(t for t in world.channel.threads if t.id == match_channel)
-
-
-async def play_and_resign(world: Any, by_id: dict[int, Any], match_id: int) -> None:
-    """Both players move once (with a move the autocomplete offers), then the player to move resigns."""
-    match = await service_of(world).matches.get(match_id)
-    thread = thread_of(world, match.channel_id)
-    for _ in range(2):
-        board = last_board(thread)
-        found = re.search(r"<@(\d+)>, your turn", board.content)
-        assert found, board.content
-        player = by_id[int(found.group(1))]
-        moves = await suggestions(player, thread)
-        played = await player.slash(thread, "move", notation=moves[0])
-        assert not played.ephemeral, reply_text(played)
-    board = last_board(thread)
-    found = re.search(r"<@(\d+)>, your turn", board.content)
-    assert found, board.content
-    player = by_id[int(found.group(1))]
-    question = await player.slash(thread, "resign")
-    await player.click(question.response, label="Yes, resign")
-
-
-async def play_round(world: Any, by_id: dict[int, Any], number: int) -> None:
-    t = await tournament(world, number)
-    for game in t.running_games():
-        assert game.match_id is not None
-        await play_and_resign(world, by_id, game.match_id)
-
-
-def posted(world: Any) -> list[Any]:
-    return [m for m in world.channel.history() if m.author.id == world.me.id]
-
-
-def image_of(world: Any, message: Any) -> Image.Image:
-    (attachment,) = [a for a in message.attachments if a.filename == "standings.png"]
-    return Image.open(io.BytesIO(world.env.backend.cdn.get(attachment.url)))
 
 
 @pytest.mark.parametrize("game", GAMES)

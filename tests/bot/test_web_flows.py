@@ -17,11 +17,7 @@ import pytest
 import games
 from bot import views
 from bot.settings import load_web_settings
-from bot.web import serve
-from bot.web.app import WebBoard
-from bot.web.security import SESSION_COOKIE, match_token
-from games.base import clickable_moves
-from tests.bot.helpers import (
+from bot.testing.simcord import (
     boards,
     button_labels,
     last_board,
@@ -29,6 +25,10 @@ from tests.bot.helpers import (
     start_challenge,
     take_user_errors,
 )
+from bot.web import serve
+from bot.web.app import WebBoard
+from bot.web.security import SESSION_COOKIE, match_token
+from games.base import clickable_moves
 
 SECRET = "w" * 8 + "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sA"  # random-looking: the settings refuse guessable ones
 BASE = "https://tessera.example"

@@ -21,10 +21,10 @@ import games
 from bot.service import Service
 from bot.service.store.postgres import with_search_path
 from bot.settings import Settings
+from bot.testing.simcord import boards, button_labels, last_board, match_id_of, start_challenge
+from bot.testing.world import make_settings
 from bot.web import serve
 from games.base import clickable_moves
-from tests.bot.conftest import make_settings
-from tests.bot.helpers import boards, button_labels, last_board, match_id_of, start_challenge
 from tests.service.conftest import postgres_server
 
 SECRET = "r" * 8 + "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sA"  # random-looking: the settings refuse guessable ones

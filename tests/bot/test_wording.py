@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from bot.i18n import LOCALES, tr_for
+from bot.testing.simcord import last_board, start_challenge
 from cogs.common import duration_text
-from tests.bot.helpers import last_board, start_challenge
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 

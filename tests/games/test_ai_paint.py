@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import games
 from games.ai import analyse, best_move
-from games.ai.paint import PaintKnowledge, gain, greedy_pick, policy_playout, white_value
 from games.base import Termination
-from games.paint import PaintState
+from games.paint.ai import PaintKnowledge, gain, greedy_pick, policy_playout, white_value
+from games.paint.rules import PaintState
 
 RULES = games.get("paint")
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import games
 from games.ai import analyse, best_move
-from games.ai.paintscape import PaintscapeKnowledge, random_playout, state_after_swap, urgent_squares
-from games.paintscape import DONE, PLAY_BLACK, PLAY_WHITE, PaintscapeState, Place, fast_playout, is_swap
+from games.paintscape.ai import PaintscapeKnowledge, random_playout, state_after_swap, urgent_squares
+from games.paintscape.rules import DONE, PLAY_BLACK, PLAY_WHITE, PaintscapeState, Place, fast_playout, is_swap
 
 RULES = games.get("paintscape")
 TILE_CHARS = "12345"

@@ -1,4 +1,4 @@
-"""The colour race evaluation of Paintscape (games/ai/race.py) and the cut-off playouts that use it."""
+"""Paintscape's colour race evaluation (games/paintscape/race.py) and the cut-off playouts that use it."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
-from games.ai.paintscape import cut_playout, random_playout
-from games.ai.race import colour_chances, placement_cost, race_chance, reach, win_chance
-from games.paintscape import PaintscapeState, fast_playout
+from games.paintscape.ai import cut_playout, random_playout
+from games.paintscape.race import colour_chances, placement_cost, race_chance, reach, win_chance
+from games.paintscape.rules import PaintscapeState, fast_playout
 from tests.games.test_ai_paintscape import RED_RACE, play_position
 
 RULES = games.get("paintscape")

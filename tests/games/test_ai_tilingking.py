@@ -9,8 +9,8 @@ import pytest
 
 import games
 from games.ai import analyse, best_move
-from games.ai.tilingking import Features, TilingKingKnowledge, estimated_rewards, margin_rewards
 from games.tilingking import TilingState
+from games.tilingking.ai import Features, TilingKingKnowledge, estimated_rewards, margin_rewards
 
 RULES = games.get("tilingking")
 

@@ -12,7 +12,7 @@ import json
 import math
 import random
 import sys
-from importlib import resources
+from dataclasses import replace
 from pathlib import Path
 from statistics import mean
 from typing import Any
@@ -25,6 +25,7 @@ import games
 from games.ai import analyse
 from games.ai.levels import (
     CAP_SECONDS,
+    DEFAULT_LADDER,
     LEVEL_IDS,
     NEW_PLAYER_LEVEL,
     OLD_LEVEL_IDS,
@@ -39,9 +40,11 @@ from games.ai.levels import (
     nominal_rating,
     offered_level,
 )
-from games.ai.tilingking import Features
+from games.plugins import Levels, Rung
+from games.tilingking.ai import Features
 
-GAMES = ("paintscape", "paint", "tilingking", "race")
+GAMES = (*games.GAME_IDS, "race")
+"""Every registered game, plugins included, and an id no plugin registers (the default ladder)."""
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -97,8 +100,12 @@ def test_a_level_s_own_rating_picks_that_level(game: str) -> None:
 
 
 def test_ratings_come_from_the_calibration_file_else_the_nominal_ladder() -> None:
-    text = resources.files("games.ai").joinpath("level_ratings.json").read_text(encoding="utf-8")
-    shipped = json.loads(text)["ratings"]
+    shipped = {}
+    for game, plugin in games.PLUGINS.items():
+        calibration = plugin.levels.calibration if plugin.levels is not None else None
+        if calibration is not None and calibration.exists():
+            shipped[game] = json.loads(calibration.read_text(encoding="utf-8"))["ratings"]
+    assert {"paint", "paintscape", "tilingking"} <= set(shipped), "the built-in games ship their calibration"
     assert calibrated() == {g: {k: int(v) for k, v in levels.items()} for g, levels in shipped.items()}
     for game, levels in shipped.items():
         assert levels["2"] == 1500, "the calibration anchors level 2 at what a new player shows"
@@ -228,7 +235,7 @@ def test_respacing_under_a_new_top_level_spaces_the_ladder_up_to_it() -> None:
     assert calibration.parse_tops("paint=3200, tilingking=1500") == {"paint": 3200, "tilingking": 1500}
 
 
-@pytest.mark.parametrize("game_id", ["paintscape", "paint", "tilingking", "race"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_an_old_level_stands_for_the_one_of_the_eight_nearest_its_rating(game_id: str) -> None:
     """A lobby opened before the eight levels seats the bot at the level nearest the old level's rating."""
     for level in LEVEL_IDS:
@@ -267,7 +274,7 @@ def test_a_new_opening_book_makes_only_the_games_of_the_level_that_plays_it_stal
     level 8's games again, not the whole ladder's."""
     calibration = _calibration()
     book = tmp_path / "book.json"
-    monkeypatch.setattr("games.ai.paint.DATA_FILES", (str(book),))
+    monkeypatch.setattr("games.paint.ai.DATA_FILES", (str(book),))
 
     def keys() -> list[str]:
         calibration.code_version.cache_clear()
@@ -425,3 +432,42 @@ def test_the_calibration_page_shows_thinking_times_measured_with_today_s_setting
     monkeypatch.setattr(calibration, "code_version", lambda game, with_data=True: "faster000000")
     page = calibration.table("race", records, ratings, think, "results.jsonl")
     assert "0.25 / 0.25 s" not in page, "times measured with other code are not shown"
+
+
+def test_a_plugin_brings_its_own_ladder_and_calibration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`GamePlugin.levels`: a game's eight levels and the file of their ratings come from its plugin; a
+    game without them plays the default ladder at nominal ratings."""
+    calibration = tmp_path / "levels.json"
+    calibration.write_text(json.dumps({"ratings": {"1": 1111, "2": 1500, "easy": 1400}}))
+    ladder = tuple(Rung(10 * (n + 1), 0.5 - n / 16, 0.2 - n / 40) for n in range(8))
+    game = "paint"
+    monkeypatch.setitem(games.PLUGINS, game, replace(games.plugin(game), levels=Levels(ladder, calibration)))
+    calibrated.cache_clear()
+    try:
+        assert [level_settings(level, game).iterations for level in LEVEL_IDS] == [
+            10 * n for n in range(1, 9)
+        ]
+        assert level_rating(game, "1") == 1111 and level_rating(game, "easy") == 1400
+        assert level_rating(game, "3") == 1500 + SPACING, "an unmeasured level is SPACING above the nearest"
+        monkeypatch.setitem(games.PLUGINS, game, replace(games.plugin(game), levels=None))
+        calibrated.cache_clear()
+        assert [level_settings(level, game).iterations for level in LEVEL_IDS] == [
+            rung.iterations for rung in DEFAULT_LADDER
+        ]
+        assert [level_rating(game, level) for level in LEVEL_IDS] == [nominal_rating(lv) for lv in LEVEL_IDS]
+    finally:
+        calibrated.cache_clear()
+
+
+def test_a_ladder_has_eight_levels_each_searching_more() -> None:
+    rungs = [Rung(2**n, 0.0, 0.0) for n in range(8)]
+    Levels(tuple(rungs))
+    with pytest.raises(ValueError, match="8 levels"):
+        Levels(tuple(rungs[:7]))
+    with pytest.raises(ValueError, match="searches more"):
+        Levels(tuple(reversed(rungs)))
+    assert (
+        Levels(tuple(rungs)).ratings() == {} and Levels(tuple(rungs), Path("/no/such.json")).ratings() == {}
+    )

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import games
 from games.base import IllegalMove, Rules, advance
-from games.paint import Move as PaintMove
-from games.paintscape import PASS, PLACES, Place, Swap, Word, is_swap, swap_move, swap_squares
+from games.paint.rules import Move as PaintMove
+from games.paintscape.rules import PASS, PLACES, Place, Swap, Word, is_swap, swap_move, swap_squares
 from games.tilingking import Move as TilingMove
 from tests.games.test_paintscape import E5
 

@@ -14,7 +14,7 @@ import pytest
 import games
 from games.base import GameOver, IllegalMove, InvalidMove, InvalidOptions, MoveError, Termination
 from games.grids import SquareGrid
-from games.paint import (
+from games.paint.rules import (
     RULES,
     STANDARD_LAYOUT,
     PaintSettings,
@@ -593,7 +593,7 @@ def test_registry_and_summary() -> None:
 
 def test_state_exposes_tiles_and_ranks() -> None:
     state = play(start(), "c1-c3")
-    assert state.tile_counts == tiles(state) == (8, 6)
+    assert (state.light.bit_count(), state.dark.bit_count()) == tiles(state) == (8, 6)
     assert state.ranks == disc_ranks(state)
     assert state.ranks[sq("f1")] == 3 and state.ranks[sq("b9")] == 3
 
@@ -662,7 +662,7 @@ def test_describe_names_the_squares_a_cut_leaves_neutral() -> None:
 
 
 def test_the_state_remembers_where_the_last_move_pushed_a_sphere() -> None:
-    from games.paint import RULES as PAINT
+    from games.paint.rules import RULES as PAINT
 
     start = PAINT.new(2, {}, 0)
     pushed = PAINT.apply(start, PAINT.parse(start, "c1-c3"))

@@ -13,17 +13,17 @@ from typing import Any
 import pytest
 
 import games
-import games.ai.paint as paint_ai
+import games.paint.ai as paint_ai
 from games.ai import analyse
 from games.ai.levels import LEVEL_IDS
-from games.ai.paint import BOOK_FILE, book_key
-from games.paint import PaintSettings
+from games.paint.ai import BOOK_FILE, book_key
+from games.paint.rules import PaintSettings
 
 RULES = games.get("paint")
 
 
 def shipped_book() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(resources.files("games.ai").joinpath(BOOK_FILE).read_text("utf-8"))
+    data: dict[str, Any] = json.loads(resources.files("games.paint").joinpath(BOOK_FILE).read_text("utf-8"))
     return data
 
 

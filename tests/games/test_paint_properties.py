@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from games.base import InvalidOptions, MoveError, Termination
 from games.grids import SquareGrid
-from games.paint import (
+from games.paint.rules import (
     RULES,
     PaintSettings,
     PaintState,

@@ -14,7 +14,7 @@ import pytest
 
 from games.base import GameOver, IllegalMove, InvalidMove, InvalidOptions, MoveError, Termination, advance
 from games.grids import SquareGrid
-from games.paintscape import (
+from games.paintscape.rules import (
     DONE,
     PASS,
     PLAY_BLACK,

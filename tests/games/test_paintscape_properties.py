@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.base import Outcome
-from games.paintscape import (
+from games.paintscape.rules import (
     FULL,
     PASS,
     RULES,

@@ -5,10 +5,7 @@ resignation (`resign`, and its replay from a move log)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-import games
 from games.base import (
     RESIGN,
     IllegalMove,
@@ -16,13 +13,12 @@ from games.base import (
     ReplayError,
     Termination,
     WordMove,
-    move_numbers,
     replay,
     replay_state,
 )
-from games.paint import RULES as PAINT
-from games.paintscape import DONE, PASS, PLAY_BLACK, PLAY_WHITE, Phase
-from games.paintscape import RULES as PAINTSCAPE
+from games.paint.rules import RULES as PAINT
+from games.paintscape.rules import DONE, PASS, PLAY_BLACK, PLAY_WHITE, Phase
+from games.paintscape.rules import RULES as PAINTSCAPE
 from games.tilingking import RULES as TILINGKING
 from games.tilingking import TilingState
 from games.tilingking.rules import PASS_MOVE, PASSALL_MOVE
@@ -178,29 +174,3 @@ def test_a_logged_out_of_turn_resignation_replays() -> None:
         direct = TILINGKING.apply(direct, TILINGKING.parse(direct, text))
     assert end == direct and TILINGKING.dump(end) == TILINGKING.dump(direct)
     assert TILINGKING.to_move(end) == RED, "Green is skipped"
-
-
-@given(st.data())
-def test_every_game_counts_its_moves_as_its_log_numbers_them(data: st.DataObject) -> None:
-    """`Rules.moves_played` after a log (resignations on turn and out of turn included) is the count that
-    `move_numbers` gives the same log: one definition of a move number, for every game."""
-    game = data.draw(st.sampled_from(sorted(games.GAMES)))
-    rules = games.get(game)
-    seats = data.draw(st.sampled_from(list(rules.seats)))
-    state = rules.new(seats, {}, data.draw(st.integers(0, 99)))
-    log: list[str] = []
-    for _ in range(data.draw(st.integers(0, 12))):
-        mover = rules.to_move(state)
-        if mover is None:
-            break
-        leaver = data.draw(st.integers(0, seats - 1))
-        after = rules.resign(state, leaver) if data.draw(st.booleans()) else None
-        if after is not None and rules.dump(after) != rules.dump(state):
-            state = after
-            log.append(RESIGN)
-        else:
-            move = data.draw(st.sampled_from(sorted(rules.legal_moves(state), key=repr)[:30]))
-            log.append(rules.notation(state, move))
-            state = rules.apply(state, move)
-        numbers = [n for n in move_numbers(log) if n is not None]
-        assert rules.moves_played(state) == (numbers[-1] if numbers else 0)

@@ -12,8 +12,8 @@ import pytest
 
 import games
 from games.base import Rules, advance
-from games.paint import PaintState
-from games.paintscape import PHASES, PaintscapeState, Phase, position_text
+from games.paint.rules import PaintState
+from games.paintscape.rules import PHASES, PaintscapeState, Phase, position_text
 from games.tilingking import TilingState
 
 GAME_IDS = games.GAME_IDS

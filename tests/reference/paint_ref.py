@@ -1,7 +1,7 @@
 """A slow, literal Paint written straight from RULES.md section 2 (2.5 move generation, 2.6 effects, 2.7
 counters with the default options: 50 / 20 / 600, unit ply), for differential tests.
 
-Independent of games/paint.py: dicts keyed by labels "a1".."i9"; colours ".", "w", "b"; occupants None,
+Independent of games/paint/rules.py: dicts keyed by labels "a1".."i9"; colours ".", "w", "b"; occupants None,
 "W", "B", "o" (sphere). Seat 0 is White.
 """
 

@@ -1,6 +1,6 @@
 """A slow, literal Paintscape written straight from RULES.md section 1, for differential tests.
 
-Deliberately independent of games/paintscape.py: plain dicts and label strings, no bitboards, no shared
+Deliberately independent of games/paintscape/rules.py: plain dicts and label strings, no bitboards, no shared
 code. Squares are labels "a1".."h8"; a square holds a tile colour (1-5, or 0 for none) and a stone
 ("B", "W" or None).
 """

@@ -1,4 +1,4 @@
-"""Differential test: games.paintscape against the literal reference in paintscape_ref.py.
+"""Differential test: games.paintscape.rules against the literal reference in paintscape_ref.py.
 
 Both are driven only through notation strings, from random layouts (standard starts, and positions with
 removed colours and extra stones), with and without the balancing phase. At every ply the legal move sets,

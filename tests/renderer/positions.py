@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image
 
 import games
-from tests import fixtures
+from bot.testing import fixtures
 
 
 @dataclass(frozen=True)

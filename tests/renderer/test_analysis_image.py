@@ -16,17 +16,17 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 import games
+import games.paint.drawer
+import games.paintscape.drawer
+import games.tilingking.drawer
 import renderer
 import renderer.analysis
 import renderer.canvas
-import renderer.paint
-import renderer.paintscape
-import renderer.tilingking
 from bot.i18n import DISCORD_LOCALES, SOURCE_LOCALE, translations
+from bot.testing import fixtures
 from games.texts import Translations
 from renderer import DEFAULT_SIZE
 from renderer import text as wording
-from tests import fixtures
 
 RULES = games.get("paintscape")
 LANGUAGES = sorted({SOURCE_LOCALE, *DISCORD_LOCALES.values()})

@@ -17,8 +17,8 @@ import pytest
 from PIL import Image, ImageChops
 
 import renderer
+from games.paintscape import drawer as paintscape_drawer
 from renderer import fonts
-from renderer import paintscape as paintscape_drawer
 from renderer.canvas import SeatChip, draw_header, page, text_line, text_mask, text_width
 from renderer.theme import get_theme
 from tests.renderer.positions import decode, positions, save_artifact

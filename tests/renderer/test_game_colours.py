@@ -17,6 +17,7 @@ import games
 import renderer
 import renderer.analysis
 from renderer.theme import RGB, THEME_NAMES, game_colours, get_theme, palette, shared_colours
+from tests.test_registry import names
 
 THEME_SOURCE = Path(renderer.__file__).parent / "theme.py"
 
@@ -27,8 +28,8 @@ def _start(game_id: str) -> object:
 
 
 def test_the_theme_module_names_no_game() -> None:
-    text = THEME_SOURCE.read_text().lower()
-    named = [g for g in games.GAME_IDS if g in text or games.name(g).lower() in text]
+    text = THEME_SOURCE.read_text()
+    named = [g for g in games.GAME_IDS if names(text, g) or names(text, games.name(g))]
     assert not named, f"renderer/theme.py names {named}: a game's colours belong in its plugin"
 
 

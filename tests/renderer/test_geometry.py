@@ -10,10 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.grids import TILINGS
-from renderer.geometry import BoardGeometry, boundary_loops, lattice_corners, outline_edges, square_cells
+from renderer.geometry import BoardGeometry, boundary_loops, lattice_corners, outline_edges
 
 KINDS = ("square", "hex", "triangle")
 CORNERS = {"square": 4, "hex": 6, "triangle": 3}
+
+
+def square_cells(width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """Cells (x, y) of a width x height square board in index order i = y * width + x."""
+    return tuple((i % width, i // width) for i in range(width * height))
 
 
 def edges(kind: str, cell: tuple[int, int]) -> set[frozenset[tuple[int, int]]]:
@@ -96,8 +101,8 @@ def test_outline_loops_are_closed_and_cover_the_outline_once(kind: str, group: s
 def test_cell_numbers_on_every_hex_and_triangle_preset_are_readable_and_fit() -> None:
     """In-row numbers are at least 10 px at the default width and fit their cell's inscribed circle."""
     from games.tilingking.boards import PRESETS, board
+    from games.tilingking.drawer import _cell_label_px, _geometry
     from renderer.canvas import text_width
-    from renderer.tilingking import _cell_label_px, _geometry
 
     for board_id in PRESETS:
         b = board(board_id)

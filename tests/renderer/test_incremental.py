@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 import games
 import renderer
 from bot.i18n import translations
+from bot.testing import fixtures
 from games.base import RESIGNATION, Outcome
 from renderer.incremental import Boards
-from tests import fixtures
 from tests.renderer.positions import GAME_SETUPS, NAMES
 
 SETUPS = sorted(GAME_SETUPS)

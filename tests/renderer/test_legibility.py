@@ -14,12 +14,12 @@ import games
 import renderer
 from bot.i18n import translations
 from bot.service.guilds import LOCALES
+from games.paint.drawer import own_colours as paint_own_colours
+from games.tilingking.drawer import _geometry
+from games.tilingking.drawer import own_colours as tilingking_own_colours
 from renderer import text as wording
 from renderer.canvas import page, text_width, wrap_text
-from renderer.paint import own_colours as paint_own_colours
 from renderer.theme import RGB, THEME_NAMES, blend, get_theme
-from renderer.tilingking import _geometry
-from renderer.tilingking import own_colours as tilingking_own_colours
 from tests.renderer.positions import GAME_SETUPS, decode, positions, save_artifact
 
 SETUPS = list(GAME_SETUPS)

@@ -14,9 +14,9 @@ import games
 import renderer
 from games.base import Outcome, Termination
 from games.grids import bits_of
-from renderer import paint as paint_drawer
-from renderer import paintscape as paintscape_drawer
-from renderer import tilingking as tilingking_drawer
+from games.paint import drawer as paint_drawer
+from games.paintscape import drawer as paintscape_drawer
+from games.tilingking import drawer as tilingking_drawer
 from renderer.canvas import page, square_layout, to_palette
 from renderer.theme import RGB, THEME_NAMES, game_colours, get_theme, palette
 from tests.renderer.positions import GAME_SETUPS, Position, decode, positions, random_game, save_artifact

@@ -23,10 +23,10 @@ from renderer.replay import (
     LAST_FRAME_MS,
     REPLAY_SIZE,
     Frame,
-    frames_gif,
     pick_frames,
     replay_frames,
     replay_gif,
+    write_frames,
     write_replay,
 )
 from renderer.theme import THEME_NAMES, Theme, get_theme
@@ -80,10 +80,11 @@ def test_long_games_are_capped_keeping_start_and_end() -> None:
     states, moves = random_game(game_id, seats, options, seed=2, limit=30)
     log = log_of(game_id, states, moves)
     frames = replay_frames(game_id, options, 2, seats, log)
-    data = frames_gif(game_id, frames, max_frames=10, size=480)
-    assert getattr(Image.open(io.BytesIO(data)), "n_frames", 1) == 10
-    tiny = frames_gif(game_id, frames, max_frames=40, size=480, max_bytes=1)
-    assert getattr(Image.open(io.BytesIO(tiny)), "n_frames", 1) == 2
+    data, tiny = io.BytesIO(), io.BytesIO()
+    write_frames(data, game_id, frames, max_frames=10, size=480)
+    assert getattr(Image.open(io.BytesIO(data.getvalue())), "n_frames", 1) == 10
+    write_frames(tiny, game_id, frames, max_frames=40, size=480, max_bytes=1)
+    assert getattr(Image.open(io.BytesIO(tiny.getvalue())), "n_frames", 1) == 2
 
 
 @given(count=st.integers(1, 2000), limit=st.integers(2, 500))

@@ -3,6 +3,7 @@ the drawers use exists (so a translation layer can rely on `renderer.text.TEXTS`
 
 from __future__ import annotations
 
+import importlib
 import re
 import string
 from pathlib import Path
@@ -57,8 +58,10 @@ def test_plural_forms_exist_for_every_counted_text() -> None:
 
 
 def _used_keys() -> set[str]:
+    """The text keys the renderer and every registered game's drawer use."""
     keys = set()
-    for path in RENDERER.glob("*.py"):
+    drawers = [Path(importlib.import_module(games.plugin(g).drawer).__file__ or "") for g in games.GAME_IDS]
+    for path in [*RENDERER.glob("*.py"), *drawers]:
         source = path.read_text()
         keys |= set(re.findall(r'wording\.text\(\s*"([^"]+)"', source))
         keys |= {k + ".other" for k in re.findall(r'wording\.plural\(\s*"([^"]+)"', source)}

@@ -233,9 +233,13 @@ async def test_replay_viewer_steps_through_a_finished_match(site: Site, browser:
 
 
 async def test_keyboard_only_play(site: Site, browser: Any) -> None:
-    """Arrow keys walk the cells, Enter clicks: a Paint move without the mouse."""
+    """Arrow keys walk the cells, Enter clicks: a Paint move without the mouse. The key help offers no
+    R and F, which turn pieces: Paint has none."""
     match_id, path = await _start(site, "paint")
     page = await _login(site, browser, ALICE, path)
+    await page.wait_for_function("window.tessera.state().clicks.length > 0")
+    help_text = await page.inner_text("#keys")
+    assert help_text == "Arrow keys move between cells, Enter or Space clicks, Escape clears."
     match = await site.service.matches.get(match_id)
     click = clickable_moves(games.get("paint"), match.state)[0]
     await page.focus("#overlay")
@@ -343,6 +347,7 @@ async def test_keyboard_only_tilingking(site: Site, browser: Any) -> None:
     match_id, path = await _start(site, "tilingking", {"board": "sq9"})
     page = await _login(site, browser, ALICE, path)
     await page.wait_for_function("window.tessera.state().clicks.length > 0")
+    assert "R rotates, F reflects" in await page.inner_text("#keys")
     await page.focus("button[data-piece='L4']")
     await page.keyboard.press("Enter")
     await page.focus("#overlay")

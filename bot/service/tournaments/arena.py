@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 WIN, DRAW, STREAK_WIN, STREAK_DRAW = 2, 1, 4, 2
 MATCHING = 100
@@ -72,6 +74,8 @@ def pair(waiting: Sequence[Waiting]) -> tuple[tuple[int, int], ...]:
     order = _order(waiting)
     if len(order) > MATCHING:
         return _greedy(order)
+    import networkx as nx  # only where a tournament pairs: the bot does not load it at start
+
     graph: nx.Graph[int] = nx.Graph()
     rank = {p.id: n for n, p in enumerate(order)}
     spread = max(p.rating for p in order) - min(p.rating for p in order) + 1 if order else 1.0

@@ -42,8 +42,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 BRACKET = 24
 """Players per matching in a big round (see the module doc)."""
@@ -183,6 +185,8 @@ def _match(
     context: _Context, players: Sequence[Entrant], spare: str | None, below: float, clashes: bool = True
 ) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant], Entrant | None]:
     """One matching: the pairs, who was left unpaired, and who took the spare vertex (bye or float)."""
+    import networkx as nx  # only where a tournament pairs: the bot does not load it at start
+
     graph: nx.Graph[object] = nx.Graph()
     graph.add_nodes_from(e.id for e in players)
     by_id = {e.id: e for e in players}

@@ -1,4 +1,4 @@
-"""What Tessera's shared tests need of this game (see tests/fixtures/__init__.py in the project)."""
+"""What Tessera's shared checks need of this game (see bot/testing/fixtures.py, in the kit)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.base import (
-    FIRST_SEAT,
     ClickMove,
     GameOver,
     IllegalMove,
@@ -22,9 +21,7 @@ from games.base import (
     Outcome,
     Rules,
     Seat,
-    SeatChoice,
     Termination,
-    WordMove,
     move_text,
     resolve_options,
 )
@@ -98,15 +95,19 @@ def winning_cells(state: FourState) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-class ConnectFourRules:
-    """Connect Four (7 columns x 6 rows, four in a row) on `FourState`; a move is a column index 0..6."""
+class ConnectFourRules(Rules[FourState, int]):
+    """Connect Four (7 columns x 6 rows, four in a row) on `FourState`; a move is a column index 0..6.
+
+    What the game does not have it does not write: no forced moves, no word moves, no passing, a timeout or
+    a resignation is a loss, and the first seat has no role beyond Red's; `Rules` gives those defaults, the
+    move count from `FourState.ply` and the seat labels from `seat_names`."""
 
     id: ClassVar[str] = "connect_four"
     name: ClassVar[str] = "Connect Four"
     seats: ClassVar[range] = range(2, 3)
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     summary: ClassVar[str] = SUMMARY
-    first_seat: ClassVar[SeatChoice] = FIRST_SEAT
+    seat_names: ClassVar[tuple[str, ...]] = SEAT_NAMES
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> FourState:
         if type(seats) is not int or seats != 2:
@@ -175,27 +176,6 @@ class ConnectFourRules:
             row=len(state.columns[move]) + 1,
         )
 
-    def forced_move(self, state: FourState) -> int | None:
-        return None
-
-    def word_moves(self, state: FourState) -> tuple[WordMove, ...]:
-        return ()
-
-    def pass_move(self, state: FourState) -> int | None:
-        return None
-
-    def timeout_move(self, state: FourState) -> int | None:
-        return None
-
-    def resign(self, state: FourState, seat: Seat) -> FourState | None:
-        return None
-
-    def moves_played(self, state: FourState) -> int:
-        return state.ply
-
-    def seat_label(self, state: FourState, seat: Seat) -> str:
-        return Text(SEAT_NAMES[seat])
-
     def position_text(self, state: FourState) -> str:
         """Six rows, the top first, one of `R`, `Y`, `.` per column (the last row "RY....." has Red on a1)."""
         symbols = {None: ".", 0: "R", 1: "Y"}
@@ -258,5 +238,3 @@ def _would_be_last(state: FourState, column: int, winner: int) -> bool:
 
 
 RULES = ConnectFourRules()
-
-_CONFORMS: Rules[FourState, int] = RULES

@@ -313,19 +313,16 @@ def test_dump_and_load_round_trip_through_json() -> None:
     assert "tri5b" in text and "R" in text and "#" in text
 
 
-def test_piece_ids_names_and_previews() -> None:
+def test_piece_ids_and_names() -> None:
     from games.tilingking import piece_shapes
-    from games.tilingking.pieces import base_cells, preview
+    from games.tilingking.pieces import base_cells
 
     assert [p.id for p in pieces("square")] == ["1", "2", "I3", "V3", "I4", "O4", "T4", "L4", "S4"]
     assert (base_cells("square"), base_cells("hex"), base_cells("triangle")) == (29, 40, 38)
     for kind in ("square", "hex", "triangle"):
         shapes = piece_shapes(kind)
         assert len({p.name for p in pieces(kind)}) == len(shapes)
-        for piece_id, cells in shapes.items():
-            picture = preview(kind, piece_id)
-            assert sum(ch not in " .\n" for ch in picture) == len(cells)
-    assert preview("square", "O4") == "##\n##"
+        assert all(len(cells) == int(piece_id[-1]) for piece_id, cells in shapes.items())
 
 
 def test_states_are_hashable_and_compare_by_value() -> None:
