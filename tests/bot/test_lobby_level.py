@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.helpers import button_labels
+from bot.testing.simcord import button_labels
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 

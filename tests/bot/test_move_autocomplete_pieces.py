@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
+from bot.testing.simcord import last_board, start_challenge
 from cogs.moves import rank_moves
-from tests.bot.helpers import last_board, start_challenge
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 

@@ -10,8 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.web.security import SESSION_COOKIE, match_token
-from tests.bot.helpers import (
+from bot.testing.simcord import (
     bot_member,
     button_labels,
     last_board,
@@ -21,6 +20,7 @@ from tests.bot.helpers import (
     suggestions,
     take_user_errors,
 )
+from bot.web.security import SESSION_COOKIE, match_token
 from tests.bot.test_i18n_flows import locales  # noqa: F401  (the fixture: each user's Discord locale)
 from tests.bot.test_web_flows import SECRET, links, web_board  # noqa: F401  (the web board's fixtures)
 

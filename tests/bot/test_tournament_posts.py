@@ -17,10 +17,10 @@ from bot.i18n import catalog_locale, tr_for
 from bot.service.records import MatchStatus
 from bot.service.tournaments.model import ResultKind, Status, Tournament
 from bot.service.tournaments.standings import compute
+from bot.testing.checks.tournament import add_players, play_and_resign, thread_of
+from bot.testing.simcord import last_board, reply_text, suggestions
 from cogs.info import GROUP_INTROS
-from tests.bot.helpers import last_board, reply_text, suggestions
 from tests.bot.test_i18n_flows import locales  # noqa: F401  (the fixture: each user's Discord locale)
-from tests.bot.test_tournament_flows import add_players, play_and_resign, thread_of
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
 

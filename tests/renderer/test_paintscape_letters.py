@@ -12,8 +12,8 @@ import games
 import renderer
 from bot.i18n import translations
 from bot.service.guilds import LOCALES
+from games.paintscape import drawer
 from renderer import canvas
-from renderer import paintscape as drawer
 from renderer import text as wording
 
 
