@@ -63,7 +63,7 @@ from bot.web.texts import PAGE_TEXTS
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
 from renderer import text as wording
-from renderer.scene import scene
+from renderer.overlay import overlay
 from renderer.theme import THEME_NAMES
 
 log = logging.getLogger("tessera.web")
@@ -410,7 +410,7 @@ class WebBoard:
         }
         data["turningPoints"] = self._turning_points(match)
         if full:
-            data["scene"] = scene(match.game, match.state, size=IMAGE_SIZE, theme=theme).to_json()
+            data["scene"] = overlay(match.game, match.state, size=IMAGE_SIZE, theme=theme).to_json()
             data["texts"] = page_texts(tr)
             data["themes"] = list(THEME_NAMES)
             data["locales"] = list(LOCALES)

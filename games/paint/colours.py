@@ -34,4 +34,15 @@ THEME_COLOURS: dict[str, dict[str, RGB]] = {
         "sphere": _rgb("#e69f00"),
         "sphere_rim": _rgb("#000000"),
     },
+    "dark": {
+        "neutral": _rgb("#4b4a52"),
+        "light": _rgb("#e9dfbd"),
+        "dark": _rgb("#2f4d75"),
+        "disc_white": _rgb("#f4f2ec"),
+        "disc_white_ink": _rgb("#22223b"),
+        "disc_black": _rgb("#0c0c10"),
+        "disc_black_ink": _rgb("#f4f2ec"),
+        "sphere": _rgb("#d08a45"),
+        "sphere_rim": _rgb("#f0b878"),
+    },
 }

@@ -40,4 +40,16 @@ THEME_COLOURS: dict[str, dict[str, RGB]] = {
         "territory_green": _rgb("#b2e2d5"),
         "territory_yellow": _rgb("#faf5c6"),
     },
+    "dark": {
+        "empty": _rgb("#30333e"),
+        "neutral": _rgb("#0c0c10"),
+        "piece_red": _rgb("#e5484d"),
+        "piece_blue": _rgb("#3d86f0"),
+        "piece_green": _rgb("#36b85b"),
+        "piece_yellow": _rgb("#f0c232"),
+        "territory_red": _rgb("#64303a"),
+        "territory_blue": _rgb("#27406a"),
+        "territory_green": _rgb("#264d33"),
+        "territory_yellow": _rgb("#5c5022"),
+    },
 }

@@ -1,4 +1,4 @@
-"""renderer.scene: the cell polygons the web page draws over the PNG lie on the cells the PNG shows."""
+"""renderer.overlay: the cell polygons the web page draws over the PNG lie on the cells the PNG shows."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PIL import Image
 import games
 import renderer
 from games.base import clickable_moves
-from renderer.scene import scene
+from renderer.overlay import overlay as scene
 from renderer.theme import game_colours, get_theme
 
 
