@@ -36,6 +36,7 @@ from renderer.canvas import (
     disc_sprite,
     draw_header,
     draw_text,
+    mark_polygon,
     page,
     paste_centred,
     ring_sprite,
@@ -47,6 +48,7 @@ from renderer.scene import (
     Circle,
     Hatch,
     Line,
+    Mark,
     Panel,
     Pattern,
     Points,
@@ -372,6 +374,12 @@ def ring_sprites(ring: Ring, brush: Brush) -> tuple[Image.Image, ...]:
     )
 
 
+def _mark(brush: Brush, item: Any) -> None:
+    mark: Mark = item
+    polygon = mark_polygon(mark.shape, mark.centre[0], mark.centre[1], mark.r)
+    brush.core.draw_polygon(polygon, brush.ink(mark.fill), 1)
+
+
 def _text(brush: Brush, item: Any) -> None:
     t: Text = item
     draw_text(brush.img, t.at[0], t.at[1], t.text, t.size, brush.rgb(t.colour), t.anchor)
@@ -383,6 +391,7 @@ _PAINTERS: dict[type, Callable[[Brush, Any], None]] = {
     Circle: _circle,
     Line: _line,
     Ring: _ring,
+    Mark: _mark,
     Text: _text,
 }
 
@@ -440,6 +449,8 @@ def _bounds(item: Primitive) -> IntBox:
             math.ceil(max(xs) + reach) + 1,
             math.ceil(max(ys) + reach) + 1,
         )
+    if isinstance(item, Mark):
+        return _cell_bounds(tuple(mark_polygon(item.shape, item.centre[0], item.centre[1], item.r)))
     if isinstance(item, Ring):
         outer = item.r + item.width / 2 + item.thin / 2
         half = math.ceil(outer + item.thin) + 1

@@ -133,10 +133,22 @@
     else render();
   }
 
+  // A large event comes deflated (bot/web/wire.py packed): {"ply", "deflated": base64 of raw deflate}.
+  async function unpack(text) {
+    const pub = JSON.parse(text);
+    if (!pub.deflated) return pub;
+    const bytes = Uint8Array.from(atob(pub.deflated), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
   function listen() {
     const es = new EventSource("/api/m/" + token + "/events?" + q());
     source = es;
-    es.addEventListener("state", (ev) => { $("error").textContent = ""; merge(JSON.parse(ev.data)); });
+    let queue = Promise.resolve();  // events are merged in the order they came, inflated or not
+    es.addEventListener("state", (ev) => {
+      queue = queue.then(async () => { $("error").textContent = ""; merge(await unpack(ev.data)); }).catch(() => load());
+    });
     es.onerror = () => { $("error").textContent = t("reconnecting"); };
     es.onopen = () => { if ($("error").textContent === t("reconnecting")) $("error").textContent = ""; load(); };
   }
@@ -524,9 +536,13 @@
     return data;
   }
   async function play(notation) {
-    const data = await post("/api/m/" + token + "/move", { move: notation, ply: S.ply });
+    const at = S.ply;
+    const data = await post("/api/m/" + token + "/move", { move: notation, ply: at });
     sel = [];
-    if (data && data.ok) { S.clicks = []; paint(); return; }  // the event stream brings the new position
+    if (data && data.ok) {  // the event stream brings the new position (it may have come already)
+      if (S.ply === at) { S.clicks = []; paint(); }
+      return;
+    }
     load();
   }
   async function act(action) { await post("/api/m/" + token + "/action", { action }); load(); }

@@ -62,7 +62,7 @@ from bot.web.security import (
     safe_next,
 )
 from bot.web.texts import PAGE_TEXTS
-from bot.web.wire import Sent, compact_clicks, scene_payload, web_scene
+from bot.web.wire import Sent, compact_clicks, packed, scene_payload, web_scene
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
 from renderer import text as wording
@@ -528,7 +528,7 @@ class WebBoard:
             return None
         self._seen[match_id] = (match.ply, match.status, match.takeback, match.abort_votes)
         self._image(match, match.ply, *group)  # drawn now, while the event travels: ready when asked for
-        return json.dumps(await self._public(match, *group, full=False), separators=(",", ":")).encode()
+        return packed(await self._public(match, *group, full=False))
 
     def _private(self, match: MatchView, session: Session | None, labels: Sequence[str]) -> dict[str, Any]:
         if session is None:

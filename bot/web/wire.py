@@ -13,10 +13,16 @@ legal moves as cells to click, compactly.
   (anchors, as steps from the previous one), and a move's notation only where it is not its cells' names
   in order (`expand_clicks` is what the page does with them). A TilingKing player's thousands of
   placements are a few kilobytes.
+- `packed`: an event as sent on the stream: its JSON, or, where that is longer than `DEFLATE_OVER` bytes
+  (a large capture, a long game's last move), {"ply": n, "deflated": base64 of its raw deflate}, which the
+  page inflates (`DecompressionStream("deflate-raw")`): an event stream is not compressed as a whole.
 """
 
 from __future__ import annotations
 
+import base64
+import json
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -26,6 +32,8 @@ from games.base import ClickMove
 from renderer.scene import Layer, Scene, diff, diff_json, palettes, scene_json
 from renderer.theme import THEME_TOKENS
 
+DEFLATE_OVER = 2048
+"""Events whose JSON is longer than this many bytes are sent deflated (`packed`)."""
 SCENES_KEPT = 512
 """(match, language) pairs whose last sent scene is kept for the next diff."""
 
@@ -148,3 +156,23 @@ def expand_clicks(entries: Sequence[Sequence[Any]], labels: Sequence[str]) -> li
             notation = notations[n] if notations is not None else " ".join(labels[c] for c in cells)
             out.append(ClickMove(notation, cells, bool(ordered), group, (turn, bool(mirrored))))
     return out
+
+
+def packed(event: dict[str, Any]) -> bytes:
+    """An event as the stream sends it (module doc): its JSON, or its deflated JSON in base64 with its ply
+    beside it."""
+    data = json.dumps(event, separators=(",", ":")).encode()
+    if len(data) <= DEFLATE_OVER:
+        return data
+    squeeze = zlib.compressobj(6, zlib.DEFLATED, -15)
+    raw = squeeze.compress(data) + squeeze.flush()
+    wrapped = {"ply": event.get("ply"), "deflated": base64.b64encode(raw).decode("ascii")}
+    return json.dumps(wrapped, separators=(",", ":")).encode()
+
+
+def unpacked(data: bytes) -> dict[str, Any]:
+    """The event `packed` made of it (what the page does)."""
+    event: dict[str, Any] = json.loads(data)
+    if "deflated" in event:
+        event = json.loads(zlib.decompress(base64.b64decode(event["deflated"]), -15))
+    return event

@@ -26,7 +26,6 @@ from renderer.canvas import (
     final_outcome,
     fit_name_with_role,
     fit_text,
-    mark_polygon,
     page,
     seat_names,
     status_text,
@@ -40,6 +39,7 @@ from renderer.scene import (
     Layer,
     LegendEntry,
     Line,
+    Mark,
     Panel,
     Polygon,
     Primitive,
@@ -367,15 +367,8 @@ def _panel_frame(pg: Page, board: Any, seat_colours: tuple[int, ...]) -> list[Pr
 
 def _mark(
     key: str, shape: str, at: tuple[float, float], r: float, fill: Token, cells: tuple[int, ...], show: Show
-) -> Polygon:
-    return Polygon(
-        key=key,
-        kind=Kind.MARK,
-        cells=cells,
-        show=show,
-        points=tuple(mark_polygon(shape, at[0], at[1], r)),
-        fill=fill,
-    )
+) -> Mark:
+    return Mark(key=key, kind=Kind.MARK, cells=cells, show=show, centre=at, r=r, shape=shape, fill=fill)
 
 
 def _board(state: Any, geo: BoardGeometry, k: float, last: Any | None) -> list[Primitive]:
@@ -389,44 +382,51 @@ def _board(state: Any, geo: BoardGeometry, k: float, last: Any | None) -> list[P
             covered |= 1 << i
     mark_r = max(3.0, geo.inner_radius * 0.32)
     square = state.board.kind == "square"
-    items: list[Primitive] = []
+    owned: dict[int, list[int]] = {}  # the territory not covered by a piece, by colour
     for i, owner in enumerate(state.territory):
-        if owner is None or covered >> i & 1:
-            continue
-        colour = seat_colour_index(state, owner)
-        name = SEAT_COLOURS[colour]
-        items.append(
-            Polygon(
-                key=f"territory:{i}",
-                kind=Kind.TERRITORY,
-                cells=(i,),
-                fill=f"territory_{name}",
-                stroke="grid_line",
-            )
+        if owner is not None and not covered >> i & 1:
+            owned.setdefault(seat_colour_index(state, owner), []).append(i)
+    items: list[Primitive] = [
+        Polygon(
+            key=f"territory:{SEAT_COLOURS[colour]}",
+            kind=Kind.TERRITORY,
+            cells=tuple(members),
+            fill=f"territory_{SEAT_COLOURS[colour]}",
+            stroke="grid_line",
         )
-        centre = geo.centres[i]
-        if square:
-            items.append(
-                _mark(
-                    f"territory:{i}:mark", "circle", centre, mark_r * 0.6, f"piece_{name}", (i,), Show.PLAIN
+        for colour, members in sorted(owned.items())
+    ]
+    for colour, members in sorted(owned.items()):  # inside each cell: its label or mark over its colour
+        name = SEAT_COLOURS[colour]
+        for i in members:
+            centre = geo.centres[i]
+            if square:
+                items.append(
+                    _mark(
+                        f"territory:{i}:mark",
+                        "circle",
+                        centre,
+                        mark_r * 0.6,
+                        f"piece_{name}",
+                        (i,),
+                        Show.PLAIN,
+                    )
                 )
-            )
-        else:
-            items.append(
-                Text(
-                    key=f"territory:{i}:label",
-                    kind=Kind.LABEL,
-                    cells=(i,),
-                    show=Show.PLAIN,
-                    at=centre,
-                    text=_in_row(state.board, i),
-                    size=label_px,
-                    colour=mix(f"territory_{name}", "ink", 0.5),
-                    anchor="mc",
+            else:
+                items.append(
+                    Text(
+                        key=f"territory:{i}:label",
+                        kind=Kind.LABEL,
+                        cells=(i,),
+                        show=Show.PLAIN,
+                        at=centre,
+                        text=_in_row(state.board, i),
+                        size=label_px,
+                        colour=mix(f"territory_{name}", "ink", 0.5),
+                        anchor="mc",
+                    )
                 )
-            )
-        items.append(
-            _mark(
+            cue = _mark(
                 f"territory:{i}:cue",
                 SEAT_MARKS[colour],
                 centre,
@@ -435,7 +435,7 @@ def _board(state: Any, geo: BoardGeometry, k: float, last: Any | None) -> list[P
                 (i,),
                 Show.CUES,
             )
-        )
+            items.append(cue)
     line = piece_line_width(geo, k)
     for n, piece in enumerate(state.placed):
         colour = seat_colour_index(state, piece.owner)
@@ -523,12 +523,14 @@ def _panel_items(state: Any, pg: Page, names: list[str], last_move: str | None) 
             )
         )
         items.append(
-            Polygon(
+            Mark(
                 key=f"seat:{seat}:mark",
                 kind=Kind.MARK,
                 layer=Layer.PANEL,
                 show=Show.CUES,
-                points=tuple(mark_polygon(SEAT_MARKS[colour], left + sw / 2, y + sw / 2, sw * 0.28)),
+                centre=(left + sw / 2, y + sw / 2),
+                r=sw * 0.28,
+                shape=SEAT_MARKS[colour],
                 fill=_mark_ink(colour),
             )
         )

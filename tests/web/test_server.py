@@ -26,7 +26,7 @@ from bot.web.security import (
     parse_token,
     safe_next,
 )
-from bot.web.wire import expand_clicks
+from bot.web.wire import expand_clicks, unpacked
 from games.base import clickable_moves, resolve_options
 
 SECRET = "k" * 40
@@ -272,7 +272,7 @@ async def test_a_change_made_elsewhere_reaches_the_stream(
         line = await asyncio.wait_for(stream.content.readline(), 60)  # only a hang reaches it
         if line.startswith(b"data: "):
             break
-    state = json.loads(line[6:])
+    state = unpacked(line[6:])
     assert state["ply"] == 1 and state["moves"][0]["notation"] == move and state["movesFrom"] == 0
     assert "clicks" not in state and "texts" not in state  # no private moves; nothing that never changes
     assert state["scene"]["ply"] == 1  # the stream's first event: the whole scene, nothing to diff from
@@ -283,7 +283,7 @@ async def test_a_change_made_elsewhere_reaches_the_stream(
         line = await asyncio.wait_for(stream.content.readline(), 60)
         if line.startswith(b"data: "):
             break
-    state = json.loads(line[6:])
+    state = unpacked(line[6:])
     assert "scene" not in state and (state["diff"]["before"], state["diff"]["after"]) == (1, 2)
     assert state["movesFrom"] == 1 and [m["notation"] for m in state["moves"]] == [second]
     stream.close()

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import games
 import renderer
 from bot.testing import fixtures
-from bot.web.wire import Sent, compact_clicks, expand_clicks, web_scene
+from bot.web.wire import DEFLATE_OVER, Sent, compact_clicks, expand_clicks, packed, unpacked, web_scene
 from games.base import ClickMove, clickable_moves
 from renderer.scene import Layer, apply, diff_from_json, rounded, scene_from_json
 from tests.renderer.positions import GAME_SETUPS
@@ -94,3 +94,13 @@ def test_a_page_following_the_updates_holds_the_servers_scene_and_moves(
         page_moves = page_moves[: update["movesFrom"]] + update["moves"]
         assert page_scene == rounded(scene)
         assert page_moves == moves
+
+
+def test_a_large_event_is_sent_deflated_with_its_ply_beside_it() -> None:
+    small = {"ply": 3, "status": "Move 4"}
+    assert json.loads(packed(small)) == small
+    large = {"ply": 9, "alt": "a long alt text " * 400}
+    sent = packed(large)
+    wrapped = json.loads(sent)
+    assert set(wrapped) == {"ply", "deflated"} and wrapped["ply"] == 9 and len(sent) < DEFLATE_OVER
+    assert unpacked(sent) == large and unpacked(packed(small)) == small
