@@ -16,7 +16,7 @@ from games.base import Outcome
 from games.grids import SquareGrid, bits_of
 from games.paintscape import rules as engine
 from games.texts import N_
-from renderer import fonts
+from renderer import fonts, painter
 from renderer import text as wording
 from renderer.builder import inclusive, label, last_ring, panel_background, square_frame, square_grid, wrapped
 from renderer.canvas import (
@@ -274,29 +274,57 @@ def _tile(
 
 
 @lru_cache(maxsize=64)
-def _tiles(size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> tuple[Primitive, ...]:
-    """The squares with their tiles, and the grid. Tiles move only while the balancer swaps: one match
-    builds these once."""
+def _tiles(size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> tuple[tuple[Primitive, ...], ...]:
+    """Each square with its tile (its colour, pattern and letter) or bare. Tiles move only while the
+    balancer swaps: one match builds these once."""
     lay = square_layout(size, 8)
     tile_of = _tile_map(tiles)
     letter_px = lay.pg.px(16)
-    items: list[Primitive] = []
+    squares: list[tuple[Primitive, ...]] = []
     for i in range(64):
         left, top, right, bottom = lay.box(i)
         if tile_of[i] >= 0:
-            items.extend(_tile(f"cell:{i}", tile_of[i], left, top, lay.cell, letter_px, cells=(i,)))
+            squares.append(_tile(f"cell:{i}", tile_of[i], left, top, lay.cell, letter_px, cells=(i,)))
         else:
-            items.append(
-                Rect(
-                    key=f"cell:{i}",
-                    kind=Kind.CELL,
-                    cells=(i,),
-                    box=(left, top, right, bottom),
-                    fill="bare_square",
-                )
+            bare = Rect(
+                key=f"cell:{i}",
+                kind=Kind.CELL,
+                cells=(i,),
+                box=(left, top, right, bottom),
+                fill="bare_square",
             )
-    items.extend(square_grid(lay))
-    return tuple(items)
+            squares.append((bare,))
+    return tuple(squares)
+
+
+def _board(state: Any, lay: SquareLayout) -> list[Primitive]:
+    """The squares, the grid and the stones. Where every stone stays inside its square each square comes
+    with its stone (a run the painter keeps drawn: `renderer.painter.RUNS`), then the grid; where stones
+    are larger than their squares (small images), the squares, the grid, then the stones over them."""
+    squares = _tiles(lay.pg.width, tuple(state.tiles), fonts.chain())
+    stones = _stones(state, lay)
+    items: list[Primitive] = []
+    if all(_inside(stone, lay) for stone in stones):
+        on = {stone.cells[0]: stone for stone in stones}
+        for i, square in enumerate(squares):
+            items.extend(square)
+            if i in on:
+                items.append(on[i])
+        items.extend(square_grid(lay))
+    else:
+        for square in squares:
+            items.extend(square)
+        items.extend(square_grid(lay))
+        items.extend(stones)
+    return items
+
+
+@lru_cache(maxsize=2048)
+def _inside(stone: Circle, lay: SquareLayout) -> bool:
+    """Whether everything the stone paints lies inside its square."""
+    x0, y0, x1, y1 = painter.bounds(stone, None)
+    left, top, right, bottom = lay.box(stone.cells[0])
+    return x0 >= left and y0 >= top and x1 <= right and y1 <= bottom
 
 
 def _stone_tokens(colour: int) -> tuple[Token, Token]:
@@ -312,7 +340,7 @@ def _tile_map(tiles: Sequence[int]) -> list[int]:
     return tile_of
 
 
-def _stones(state: Any, lay: SquareLayout) -> list[Primitive]:
+def _stones(state: Any, lay: SquareLayout) -> list[Circle]:
     """The stones, in square order: on a tile smaller, with a shadow and a frame of the tile round it; on a
     bare square larger."""
     tile_of = _tile_map(tuple(state.tiles))
@@ -699,7 +727,7 @@ def scene(
     pg = lay.pg
     names = seat_names(rules, state, players, 2)
     fixed = _fixed(size, wording.language(), fonts.chain())
-    items: list[Primitive] = [*fixed, *_tiles(size, tuple(state.tiles), fonts.chain()), *_stones(state, lay)]
+    items: list[Primitive] = [*fixed, *_board(state, lay)]
     items.extend(_marks(tuple(last_move_squares(last_move)), lay))
     items.extend(_panel_items(state, lay, _player_by_colour(state, names), last_move, outcome is not None))
     return Scene(
