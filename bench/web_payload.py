@@ -60,8 +60,9 @@ async def fetch(http: TestClient[Any, Any], path: str) -> tuple[int, int]:
     async with http.get(path, headers={"Accept-Encoding": "gzip"}, auto_decompress=False) as answer:
         wire = await answer.read()
         assert answer.status == 200, (path, answer.status)
-        if answer.headers.get("Content-Encoding") == "gzip":
-            return len(wire), len(zlib.decompress(wire, 16 + zlib.MAX_WBITS))
+        encoding = answer.headers.get("Content-Encoding")
+        if encoding in ("gzip", "deflate"):
+            return len(wire), len(zlib.decompress(wire, 16 + zlib.MAX_WBITS if encoding == "gzip" else 0))
         return len(wire), len(wire)
 
 
@@ -95,6 +96,9 @@ async def bench(label: str, game_id: str, seats: int, options: dict[str, Any], m
             mover = match.seats[match.to_move].user_id
             first_spectator = await fetch(spectator, f"/api/m/{token}")
             first_player = await fetch(clients[mover], f"/api/m/{token}")
+            page = first_player[0]
+            for path in (f"/m/{token}", "/static/app.js", "/static/app.css", f"/api/m/{token}/board/0.png"):
+                page += (await fetch(clients[mover], path))[0]
             stream = await spectator.get(f"/api/m/{token}/events")
             await stream.content.readline()
             events: list[tuple[int, int]] = []
@@ -135,6 +139,7 @@ async def bench(label: str, game_id: str, seats: int, options: dict[str, Any], m
         "label": label,
         "first_spectator": first_spectator,
         "first_player": first_player,
+        "page": page,
         "events": events,
         "clicks": clicks,
         "movers": movers,
@@ -152,7 +157,8 @@ def report(result: dict[str, Any]) -> None:
     print(
         f"{result['label']:<18} first load {kb(result['first_spectator'][0])} KB spectator,"
         f" {kb(result['first_player'][0])} KB player (JSON {kb(result['first_spectator'][1])} /"
-        f" {kb(result['first_player'][1])} KB)"
+        f" {kb(result['first_player'][1])} KB); the player's whole page today {kb(result['page'])} KB (HTML,"
+        " script, style as served, the state, the board PNG)"
     )
     print(
         f"{'':<18} a move: event max {kb(event_max)} KB, p50 {kb(statistics.median(e[0] for e in events))} KB"
