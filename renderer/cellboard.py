@@ -11,7 +11,7 @@ click polygons and names; the painter, the diff, the web board and the alt text'
 Its words stay the game's own (`N_` templates of its catalog, said with `renderer.text.say`).
 
     BOARD = CellBoard(columns=7, rows=6, holes=True, frame="frame", seats=(SeatLook("red", "square"), ...),
-                      title=N_("Connect Four"), rule=N_("..."), count=N_("{role}: {count} on the board"))
+                      title=N_("Four in a row"), rule=N_("..."), count=N_("{role}: {count} on the board"))
 
     def position(state, last_move):
         return Position({i: Cell(seat=s) for i, s in ...}, last=(i,))
@@ -66,7 +66,7 @@ class CellBoard:
     """A board of cells, declared (module doc). Cell i is `cells[i]` in `renderer.geometry`'s lattice terms;
     without `cells`, every (column, row) of a `columns` x `rows` square board, i = row * columns + column,
     row 0 at the bottom, named by its column letter and row number ("a1"). With `holes` the cells are round
-    holes in a frame of `frame` (a rack, like Connect Four's); without, filled cells of `empty` in a grid."""
+    holes in a frame of `frame` (a rack of discs dropped in columns); without, filled cells of `empty` in a grid."""
 
     columns: int
     rows: int
