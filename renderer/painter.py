@@ -59,7 +59,7 @@ from renderer.scene import (
     Scene,
     Shading,
     Show,
-    Text,
+    TextLine,
 )
 from renderer.theme import RGB, Theme, Token, blend, resolve
 
@@ -464,7 +464,7 @@ def _mark(brush: Brush, item: Any) -> None:
 
 
 def _text(brush: Brush, item: Any) -> None:
-    t: Text = item
+    t: TextLine = item
     draw_text(brush.img, t.at[0], t.at[1], t.text, t.size, brush.rgb(t.colour), t.anchor)
 
 
@@ -475,7 +475,7 @@ _PAINTERS: dict[type, Callable[[Brush, Any], None]] = {
     Line: _line,
     Ring: _ring,
     Mark: _mark,
-    Text: _text,
+    TextLine: _text,
 }
 
 
@@ -541,7 +541,7 @@ def _bounds(item: Primitive) -> IntBox:
         half = math.ceil(outer + item.thin) + 1
         left, top = round(item.centre[0] - half), round(item.centre[1] - half)
         return left - 1, top - 1, left + 2 * half + 1, top + 2 * half + 1
-    assert isinstance(item, Text)
+    assert isinstance(item, TextLine)
     if not item.text:
         return 0, 0, 0, 0
     line = text_line(item.text, item.size)

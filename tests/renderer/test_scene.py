@@ -32,7 +32,7 @@ from renderer.scene import (
     Seat,
     Shading,
     Show,
-    Text,
+    TextLine,
     apply,
     check,
     diff,
@@ -118,7 +118,7 @@ def _item(key: str) -> st.SearchStrategy[Primitive]:
             **kw,
         ),
         st.builds(
-            Text,
+            TextLine,
             at=point,
             text=st.text(max_size=8),
             size=st.integers(8, 30),
@@ -289,7 +289,7 @@ def test_a_diff_for_another_ply_is_refused() -> None:
 
 def test_check_refuses_a_key_used_twice_and_a_cell_not_there() -> None:
     panel = Panel(title="t", status="", move=0)
-    a = Text(key="a", kind=Kind.LABEL, at=(0, 0), text="x", size=10, colour="ink")
+    a = TextLine(key="a", kind=Kind.LABEL, at=(0, 0), text="x", size=10, colour="ink")
     with pytest.raises(ValueError, match="two items"):
         check(Scene("paint", 960, 640, 0, (a, a), panel))
     b = Polygon(key="b", kind=Kind.CELL, cells=(4,))
