@@ -227,15 +227,13 @@ class _Runs:
     def paint(self, brush: Brush, items: Sequence[Primitive], start: int, end: int) -> bool:
         """Paint items[start:end] as a run (kept or painted and kept); False if they are not one."""
         first = items[start]
-        key = (id(first), brush.theme, brush.game, fonts.chain())
-        kept = self._kept.get(key)
-        if kept is not None:
-            run, image = kept
-            if len(run) == end - start and all(a is b for a, b in zip(run, items[start:end], strict=True)):
-                box = first.box  # type: ignore[union-attr]
-                brush.img.im.paste(image.im, (int(box[0]), int(box[1]), int(box[2]), int(box[3])))
-                return True
         run = tuple(items[start:end])
+        key = (brush.theme, brush.game, fonts.chain(), *map(id, run))
+        kept = self._kept.get(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0], run, strict=True)):
+            box = first.box  # type: ignore[union-attr]
+            brush.img.im.paste(kept[1].im, (int(box[0]), int(box[1]), int(box[2]), int(box[3])))
+            return True
         if not _a_run(run):
             return False
         cues = brush.theme.second_cues
@@ -244,10 +242,8 @@ class _Runs:
                 _PAINTERS[type(item)](brush, item)
         x0, y0, x1, y1 = first.box  # type: ignore[union-attr]
         with self._lock:
-            self._kept[key] = (
-                run,
-                brush.img.crop((int(x0), int(y0), int(x1), int(y1))),
-            )  # holds `first`: its id stays
+            kept_run = (run, brush.img.crop((int(x0), int(y0), int(x1), int(y1))))
+            self._kept[key] = kept_run  # holds the run's items: their ids stay theirs
             while len(self._kept) > self.limit:
                 self._kept.popitem(last=False)
         return True
