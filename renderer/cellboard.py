@@ -149,17 +149,18 @@ def _fixed(board: CellBoard, size: int, language: Hashable, chain: fonts.FontCha
     left, top, right, bottom = geo.bounds
     pad = pg.px(8)
     items: list[Primitive] = [panel_background(pg)]
-    items.append(
-        Rect(
-            key="frame",
-            kind=Kind.FRAME,
-            box=(left - pad, top - pad, right + pad + 1, bottom + pad + 1),
-            fill=board.frame,
-            stroke="board_edge",
-            width=max(1, pg.px(2)),
-            radius=pg.px(14) if board.holes else 0,
+    if board.holes or board.tiling == "square":  # hexagons and triangles stand on the page by themselves
+        items.append(
+            Rect(
+                key="frame",
+                kind=Kind.FRAME,
+                box=(left - pad, top - pad, right + pad + 1, bottom + pad + 1),
+                fill=board.frame,
+                stroke="board_edge",
+                width=max(1, pg.px(2)),
+                radius=pg.px(14) if board.holes else 0,
+            )
         )
-    )
     rim = max(1.0, pg.k * 2)
     for i, centre in enumerate(geo.centres):
         if board.holes:
