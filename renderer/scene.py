@@ -128,15 +128,25 @@ class Item:
 
     def tokens(self) -> Iterator[Token]:
         """The colour tokens the item uses."""
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in _TOKEN_FIELDS and value is not None:
-                yield value
-            elif isinstance(value, Pattern):
-                yield value.ink
+        for name in _token_fields(type(self)):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            yield value.ink if isinstance(value, Pattern) else value
 
 
-_TOKEN_FIELDS = frozenset({"fill", "stroke", "colour", "edge", "inner", "text_colour"})
+_TOKEN_FIELDS = frozenset({"fill", "stroke", "colour", "edge", "inner", "text_colour", "pattern"})
+
+
+_TOKEN_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+
+
+def _token_fields(cls: type) -> tuple[str, ...]:
+    """The names of a primitive's fields that hold colour tokens (or a pattern, whose ink is one)."""
+    found = _TOKEN_FIELDS_OF.get(cls)
+    if found is None:
+        found = _TOKEN_FIELDS_OF[cls] = tuple(f.name for f in fields(cls) if f.name in _TOKEN_FIELDS)
+    return found
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -435,6 +445,13 @@ class SceneDiff:
         for _, item in self.placed:
             yield item
 
+    def tokens(self) -> set[Token]:
+        """The colour tokens of what the diff brings (its items, its panel)."""
+        brought = {token for item in self.items() for token in item.tokens()}
+        if self.panel is not None:
+            brought.update(self.panel.tokens())
+        return brought
+
 
 def diff(old: Scene, new: Scene) -> SceneDiff:
     """What turns `old` into `new` (`apply(old, diff(old, new)) == new`). Items are matched by key; the
@@ -447,10 +464,13 @@ def diff(old: Scene, new: Scene) -> SceneDiff:
     new_set = set(new_keys)
     removed = tuple(k for k in old_keys if k not in new_set)
     kept = [k for k in old_keys if k in new_set]
-    matcher = difflib.SequenceMatcher(None, kept, new_keys, autojunk=False)
-    stay: set[str] = set()
-    for block in matcher.get_matching_blocks():
-        stay.update(new_keys[block.b : block.b + block.size])
+    old_set = set(old_keys)
+    stay: set[str] = set(kept)
+    if kept != [k for k in new_keys if k in old_set]:  # some kept items changed places: the longest runs stay
+        stay.clear()
+        matcher = difflib.SequenceMatcher(None, kept, new_keys, autojunk=False)
+        for block in matcher.get_matching_blocks():
+            stay.update(new_keys[block.b : block.b + block.size])
     moved = tuple(k for k in kept if k not in stay)
     before = old.keyed()
     changed: list[Primitive] = []
@@ -731,10 +751,7 @@ def diff_json(
         out["fixed"] = change.fixed
     if change.size is not None:
         out["size"] = list(change.size)
-    brought = {t for item in change.items() for t in item.tokens()}
-    if change.panel is not None:
-        brought.update(change.panel.tokens())
-    new = brought - set(known)
+    new = change.tokens() - set(known)
     if new:
         out["palettes"] = palettes(new, change.game, themes)
     return out

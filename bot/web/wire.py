@@ -56,6 +56,8 @@ def scene_payload(scene: Scene) -> dict[str, Any]:
 class _Last:
     scene: Scene
     moves: list[tuple[Any, ...]]
+    known: frozenset[str]
+    """The colour tokens whose palettes the page has (of this scene and the ones before: it keeps them)."""
 
 
 class Sent:
@@ -81,9 +83,12 @@ class Sent:
         out: dict[str, Any] = {}
         if last is None or last.scene.game != scene.game:
             out["scene"] = scene_payload(scene)
+            known = frozenset(scene.tokens() | THEME_TOKENS)
             start = 0
         else:
-            out["diff"] = diff_json(diff(last.scene, scene), known=last.scene.tokens() | THEME_TOKENS)
+            change = diff(last.scene, scene)
+            out["diff"] = diff_json(change, known=last.known)
+            known = last.known | change.tokens()
             start = 0
             for old, new in zip(last.moves, marks, strict=False):
                 if old != new:
@@ -91,7 +96,7 @@ class Sent:
                 start += 1
         out["movesFrom"] = start
         out["moves"] = list(moves[start:])
-        self._last[key] = _Last(scene, marks)
+        self._last[key] = _Last(scene, marks, known)
         while len(self._last) > self.kept:
             self._last.popitem(last=False)
         return out
