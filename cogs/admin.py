@@ -22,11 +22,13 @@ from games.texts import N_, Text
 THEME_LABELS = {
     "default": N_("standard colours"),
     "colorblind": N_("colour-blind safe"),
+    "dark": N_("dark"),
 }
 """The renderer's themes in words (a test keeps the keys equal to `renderer.THEME_NAMES`)."""
 THEME_CHOICES = [
     app_commands.Choice(name="Standard colours", value="default"),
     app_commands.Choice(name="Colour-blind safe", value="colorblind"),
+    app_commands.Choice(name="Dark", value="dark"),
 ]
 REMINDER_LABELS = {
     ReminderMode.OFF: N_("off"),

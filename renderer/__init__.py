@@ -1,10 +1,13 @@
 """Board images: any state of any game to a PNG a player enjoys looking at, plus alt text in words.
 
 Pure and blocking: the bot calls these through `asyncio.to_thread`. One drawer per game, the module its plugin
-names (`games.plugins.GamePlugin.drawer`); cell geometry lives in `renderer.geometry`, colours in
-`renderer.theme` (a game's own colours in its plugin, `renderer.theme.game_colours`).
+names (`games.plugins.GamePlugin.drawer`), builds the board's scene (`renderer.scene`; or declares a cell
+board, `renderer.cellboard`), and one painter paints any scene in any theme (`renderer.painter`); cell
+geometry lives in `renderer.geometry`, colours in `renderer.theme` (a game's own colours in its plugin,
+`renderer.theme.game_colours`).
 
     render("paintscape", state, last_move="d4", players=["Alice", "Bob"], theme="colorblind") -> PNG bytes
+    board_scene("paintscape", state, last_move="d4", players=["Alice", "Bob"]) -> Scene (theme-free data)
     alt_text("paintscape", state, players=["Alice", "Bob"], last_move="d4") -> "Paintscape board. Move 12 ..."
     render_pieces("tilingking", state, seat=0, players=[...]) -> PNG of that seat's remaining pieces
     move_caption(ply, over) -> "Move 20" / "19 moves": the one move-number definition, for the bot's text too
@@ -13,7 +16,8 @@ names (`games.plugins.GamePlugin.drawer`); cell geometry lives in `renderer.geom
 `last_move` is the notation string of the move that led to `state`, as stored in the move log.
 `outcome` is the result when the match service ended the game itself (resignation, timeout, abort): it
 overrides the engine's in the header, the winner marks, the status line and the alt text.
-`theme` is a theme name (`THEME_NAMES`: "default", "colorblind") or a `Theme`; every game and replays take it.
+`theme` is a theme name (`THEME_NAMES`: "default", "colorblind", "dark") or a `Theme`; every game and replays
+take it.
 `size` is the image width in pixels (the height is two thirds of it); 960 suits Discord's inline preview.
 Every text drawn or written comes from `renderer.text` (one place, for a later translation layer); names in
 any script are drawn with the fonts of `renderer.fonts`.
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, Protocol
 
 from PIL import Image
@@ -30,8 +35,10 @@ from PIL import Image
 import games
 from games.base import Outcome
 from games.texts import Translations
+from renderer import painter
 from renderer import text as wording
 from renderer.canvas import png_bytes
+from renderer.scene import Scene
 from renderer.text import move_caption, move_number
 from renderer.theme import THEME_NAMES, Theme, get_theme
 
@@ -39,6 +46,7 @@ __all__ = [
     "DEFAULT_SIZE",
     "THEME_NAMES",
     "alt_text",
+    "board_scene",
     "clear_caches",
     "move_caption",
     "move_number",
@@ -54,18 +62,19 @@ ALT_TEXT_LIMIT = 1024
 
 
 class Drawer(Protocol):
-    """What each game's drawer module provides."""
+    """What each game's drawer provides: its board as a scene (`renderer.scene`), which the painter paints
+    in any theme, and the alt text. (A module that declares a cell board gets `scene` from the host:
+    `renderer.cellboard`.)"""
 
-    def draw(
+    def scene(
         self,
         state: Any,
         *,
         last_move: str | None,
         players: Sequence[str] | None,
-        theme: Theme,
         size: int,
         outcome: Outcome | None = None,
-    ) -> Image.Image: ...
+    ) -> Scene: ...
 
     def describe(
         self,
@@ -82,13 +91,26 @@ def drawer(game_id: str) -> Drawer:
     use)."""
     if game_id not in games.GAMES:
         raise KeyError(f"no board drawer for game {game_id!r}; known games: {', '.join(games.GAME_IDS)}")
-    module: Drawer = importlib.import_module(games.plugin(game_id).drawer)
-    return module
+    return _drawer(game_id, games.plugin(game_id).drawer)
+
+
+@cache
+def _drawer(game_id: str, path: str) -> Drawer:
+    """The drawer module at `path`, or the host's drawer of the cell board it declares
+    (`renderer.cellboard`)."""
+    from renderer import cellboard
+
+    module = importlib.import_module(path)
+    if cellboard.declares(module):
+        declared: Drawer = cellboard.Declared(module, game_id)
+        return declared
+    found: Drawer = module
+    return found
 
 
 def has_pieces(game_id: str) -> bool:
     """Whether the game's players hold pieces that `render_pieces` can show (TilingKing)."""
-    return hasattr(drawer(game_id), "draw_pieces")
+    return hasattr(drawer(game_id), "pieces_scene")
 
 
 def _check_size(size: int) -> int:
@@ -111,13 +133,38 @@ def render_image(
     """The board as an RGB Pillow image (before palette quantization); `render` encodes it. Its texts are
     in the language of `translations` (a gettext catalog; None: English)."""
     with wording.using(translations):
-        return drawer(game_id).draw(
-            state,
-            last_move=last_move,
-            players=players,
-            theme=get_theme(theme),
-            size=_check_size(size),
-            outcome=outcome,
+        module: Any = drawer(game_id)
+        if not hasattr(module, "scene"):
+            image: Image.Image = module.draw(
+                state,
+                last_move=last_move,
+                players=players,
+                theme=get_theme(theme),
+                size=_check_size(size),
+                outcome=outcome,
+            )
+            return image
+        built = module.scene(
+            state, last_move=last_move, players=players, size=_check_size(size), outcome=outcome
+        )
+        return painter.paint(built, get_theme(theme))
+
+
+def board_scene(
+    game_id: str,
+    state: Any,
+    *,
+    last_move: str | None = None,
+    players: Sequence[str] | None = None,
+    size: int = DEFAULT_SIZE,
+    outcome: Outcome | None = None,
+    translations: Translations | None = None,
+) -> Scene:
+    """The board of `state` as a scene (`renderer.scene`): what `render` paints, in any theme; its texts
+    in the language of `translations` (None: English)."""
+    with wording.using(translations):
+        return drawer(game_id).scene(
+            state, last_move=last_move, players=players, size=_check_size(size), outcome=outcome
         )
 
 
@@ -172,6 +219,7 @@ def clear_caches() -> None:
     caches with one drawn from scratch)."""
     from renderer import canvas
 
+    painter.clear()
     for module in (canvas, *(importlib.import_module(games.plugin(g).drawer) for g in games.GAME_IDS)):
         for value in list(vars(module).values()):
             if isinstance(value, canvas.RegionCache):
@@ -195,7 +243,8 @@ def render_pieces(
     if not has_pieces(game_id):
         raise ValueError(f"{game_id} has no pieces to show")
     chosen = get_theme(theme)
-    draw_pieces = drawer(game_id).draw_pieces  # type: ignore[attr-defined]
+    pieces_scene = drawer(game_id).pieces_scene  # type: ignore[attr-defined]
     with wording.using(translations):
-        image = draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
+        built = pieces_scene(state, seat, players=players, size=_check_size(size))
+        image = painter.paint(built, chosen)
     return png_bytes(image, chosen, game_id)

@@ -99,6 +99,15 @@ class BoardGeometry:
     cells: tuple[tuple[int, int], ...]
     box: Box
 
+    def __hash__(self) -> int:
+        """Computed once: a geometry is part of the keys of the drawers' caches, looked up for every piece
+        of every board."""
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.kind, self.cells, self.box))
+            object.__setattr__(self, "_hash", found)
+        return found
+
     @cached_property
     def corners(self) -> tuple[tuple[Lattice, ...], ...]:
         return tuple(lattice_corners(self.kind, c) for c in self.cells)
@@ -169,3 +178,8 @@ class BoardGeometry:
             loops = boundary_loops(outline_edges(self.corners[i] for i in key))
             self._loops[key] = tuple(tuple(self.to_pixel(p) for p in loop) for loop in loops)
         return self._loops[key]
+
+
+def square_cells(width: int, height: int) -> tuple[tuple[int, int], ...]:
+    """Cells (x, y) of a width x height square board in index order i = y * width + x."""
+    return tuple((i % width, i // width) for i in range(width * height))

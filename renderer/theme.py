@@ -2,8 +2,16 @@
 fixed palette images are quantized to. A game's own colours per theme come from its plugin
 (`games.plugins.GamePlugin.colours`, read with `game_colours`), so nothing here names a game.
 
-Two themes ship: `default` (warm colours) and `colorblind` (high contrast, the Okabe-Ito palette, with
-shapes beside colours as a second cue: `Theme.second_cues`). Pick one by name with `get_theme`.
+Three themes ship: `default` (warm colours), `colorblind` (high contrast, the Okabe-Ito palette, with
+shapes beside colours as a second cue: `Theme.second_cues`) and `dark` (light ink on a dark page, for a
+system's dark setting; a game without dark colours of its own uses its default ones). Pick one by name
+with `get_theme`.
+
+A scene (`renderer.scene`) names colours by **token** rather than by value, so one scene is drawn in any
+theme: `resolve(token, theme, game_id)` gives a token's colour. A token is a theme field ("ink",
+"board_edge"), a name of the game's own colours ("piece_red"), a literal "#rrggbb", or a colour made of
+others: `mix(a, b, t)` (a fraction t of the way from a to b) and `contrast(base, dark, light)` (dark on a
+light base, light on a dark one).
 """
 
 from __future__ import annotations
@@ -98,12 +106,33 @@ COLORBLIND = Theme(
     second_cues=True,
 )
 
-THEMES: dict[str, Theme] = {DEFAULT.name: DEFAULT, COLORBLIND.name: COLORBLIND}
+# Every colour of the dark theme (and the games' dark colours) has channels that are multiples of 4: Pillow
+# maps a colour to the palette through a cache of 4 x 4 x 4 cells, judged from each cell's corner, so a
+# colour on a corner is drawn exactly even beside a near blend in the palette.
+DARK = Theme(
+    name="dark",
+    background=hex_rgb("#1c2028"),
+    header=hex_rgb("#101018"),
+    panel=hex_rgb("#282834"),
+    ink=hex_rgb("#e8e8e4"),
+    muted=hex_rgb("#a09ca8"),
+    header_ink=hex_rgb("#f4f0f0"),
+    header_muted=hex_rgb("#9c98ac"),
+    turn_box=hex_rgb("#38405c"),
+    win=hex_rgb("#f0c84c"),
+    highlight=hex_rgb("#fc50a8"),
+    highlight_ink=hex_rgb("#fcfcf8"),
+    board_edge=hex_rgb("#0c0c10"),
+    grid_line=hex_rgb("#484840"),
+    second_cues=False,
+)
+
+THEMES: dict[str, Theme] = {DEFAULT.name: DEFAULT, COLORBLIND.name: COLORBLIND, DARK.name: DARK}
 THEME_NAMES: tuple[str, ...] = tuple(THEMES)
 
 
 def get_theme(name: str | Theme) -> Theme:
-    """A theme by name ("default" or "colorblind"); ValueError names the choices."""
+    """A theme by name ("default", "colorblind" or "dark"); ValueError names the choices."""
     if isinstance(name, Theme):
         return name
     try:
@@ -164,3 +193,69 @@ def palette(theme: Theme, game_id: str | None = None) -> list[RGB]:
         if len(colours) >= 255:
             break
     return colours[:255]
+
+
+# --------------------------------------------------------------------------------------------- tokens
+
+Token = str
+"""A colour by name, resolved per theme (module doc): "ink", "piece_red", "#ffffff", "mix(a,b,0.3)"."""
+
+THEME_TOKENS: frozenset[str] = frozenset(
+    f.name for f in fields(Theme) if f.name not in ("name", "second_cues")
+)
+"""The tokens a theme itself resolves (its colour fields); a game's own colour names must differ."""
+
+
+def mix(a: Token, b: Token, t: float) -> Token:
+    """The token of the colour a fraction `t` of the way from `a` to `b` (`blend`)."""
+    return f"mix({a},{b},{t:g})"
+
+
+def contrast(base: Token, dark: Token, light: Token) -> Token:
+    """The token of `dark` where `base` is a light colour (luminance over 160 of 255), else `light`: ink
+    that reads on `base` in every theme."""
+    return f"contrast({base},{dark},{light})"
+
+
+def _arguments(inner: str) -> list[str]:
+    """The comma-separated arguments of a token's call, split at the top level only."""
+    out, depth, start = [], 0, 0
+    for n, char in enumerate(inner):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "," and depth == 0:
+            out.append(inner[start:n])
+            start = n + 1
+    out.append(inner[start:])
+    return out
+
+
+@cache
+def resolve(token: Token, theme: Theme, game_id: str | None = None) -> RGB:
+    """The colour of `token` in `theme` (see the module doc); ValueError for a token that names nothing."""
+    if token in THEME_TOKENS:
+        value: RGB = getattr(theme, token)
+        return value
+    if token.startswith("#") and len(token) == 7:
+        return hex_rgb(token)
+    if token.endswith(")") and "(" in token:
+        name, inner = token[:-1].split("(", 1)
+        args = _arguments(inner)
+        if name == "mix" and len(args) == 3:
+            return blend(resolve(args[0], theme, game_id), resolve(args[1], theme, game_id), float(args[2]))
+        if name == "contrast" and len(args) == 3:
+            r, g, b = resolve(args[0], theme, game_id)
+            light = 0.299 * r + 0.587 * g + 0.114 * b > 160
+            return resolve(args[1] if light else args[2], theme, game_id)
+    if game_id is not None:
+        own = game_colours(theme, game_id)
+        if token in own:
+            return own[token]
+    raise ValueError(f"colour token {token!r} names no colour of theme {theme.name!r} or game {game_id!r}")
+
+
+def hex_code(colour: RGB) -> str:
+    """(230, 159, 0) -> "#e69f00"."""
+    return "#{:02x}{:02x}{:02x}".format(*colour)

@@ -63,22 +63,23 @@ def test_every_dotted_name_it_gives_resolves(name: str) -> None:
 def test_the_theme_fields_it_lists_for_a_drawer_are_the_themes_own() -> None:
     from renderer.theme import Theme
 
-    section = DOC[DOC.index("the theme (`renderer.theme.Theme`)") :]
-    listed = re.findall(r"`(\w+)`", section[: section.index("come from its plugin")])
+    section = DOC[DOC.index("the theme's own, by these names:") :]
+    listed = re.findall(r"`(\w+)`", section[: section.index("and the game's")])
     fields = {f.name for f in dataclasses.fields(Theme)} - {"name"}
-    assert set(listed) - {"last_move", "colours"} == fields
+    assert set(listed) - {"last_move"} == fields
 
 
-def test_the_canvas_helpers_it_names_for_a_drawer_exist() -> None:
+def test_the_helpers_it_names_for_a_drawer_exist() -> None:
+    import renderer.builder
     import renderer.canvas
 
-    section = DOC[DOC.index("What a drawer builds on:") : DOC.index("- colours: the theme")]
-    helpers = {
-        name for name in re.findall(r"`(\w+)\(", section) if not name.startswith(("wording", "game_colours"))
-    }
-    assert {"page", "new_canvas", "draw_header", "seat_names", "status_text", "draw_text", "shade"} <= helpers
-    missing = [name for name in helpers if not hasattr(renderer.canvas, name)]
-    assert not missing, f"renderer.canvas has no {missing}"
+    section = DOC[DOC.index("What a drawer builds on:") : DOC.index("Colours are tokens:")]
+    helpers = {name for name in re.findall(r"`(\w+)\(", section) if name not in {"N_", "pieces_scene"}}
+    assert {"page", "square_layout", "text_width", "square_frame", "last_ring", "label"} <= helpers
+    missing = [
+        name for name in helpers if not hasattr(renderer.canvas, name) and not hasattr(renderer.builder, name)
+    ]
+    assert not missing, f"renderer.canvas and renderer.builder have no {missing}"
 
 
 def test_the_background_paths_it_describes_are_the_codes() -> None:

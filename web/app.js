@@ -1,4 +1,5 @@
-// Tessera's web board: the PNG Discord shows, with an SVG layer of its cells (renderer.scene) for clicks,
+// Tessera's web board: the PNG Discord shows, with an SVG layer of its cells (the board's scene,
+// renderer/scene.py: sent once, then a diff per move) for clicks,
 // highlights, the ghost piece and keyboard focus. The engine judges every move on the server; this page
 // only narrows the legal moves it was sent by the cells clicked (games.base.ClickMove). No framework.
 "use strict";
@@ -51,35 +52,105 @@
     return b;
   };
 
+  // The legal moves as sent (bot/web/wire.py compact_clicks: [group, turn, mirrored, ordered, shape,
+  // anchor steps, notations?]) as this page narrows them: [notation, cells, ordered, group, turn, mirrored].
+  function expand(entries, labels) {
+    const out = [];
+    for (const [g, turn, mirrored, ordered, shape, steps, names] of entries || []) {
+      let a = 0;
+      steps.forEach((step, k) => {
+        a += step;
+        const cells = shape.map((d) => a + d);
+        out.push([names ? names[k] : cells.map((c) => labels[c]).join(" "), cells, !!ordered, g, turn, !!mirrored]);
+      });
+    }
+    return out;
+  }
+
+  // A scene diff applied to the scene the page holds (renderer/scene.py apply: removed keys, items changed
+  // in place, new or moved items each after its anchor key, then whatever else changed).
+  function applyDiff(sc, d) {
+    const gone = new Set(d.removed || []);
+    const changed = new Map((d.changed || []).map((it) => [it.key, it]));
+    let items = sc.items.filter((it) => !gone.has(it.key)).map((it) => changed.get(it.key) || it);
+    if (d.placed && d.placed.length) {
+      const after = new Map();
+      for (const [anchor, it] of d.placed) {
+        if (!after.has(anchor)) after.set(anchor, []);
+        after.get(anchor).push(it);
+      }
+      const out = [];
+      const put = (key) => { for (const it of after.get(key) || []) { out.push(it); put(it.key); } };
+      put(null);
+      for (const it of items) { out.push(it); put(it.key); }
+      items = out;
+    }
+    const next = Object.assign({}, sc, { ply: d.after, items });
+    for (const k of ["panel", "cells", "labels", "fixed"]) if (k in d) next[k] = d[k];
+    if (d.size) { next.width = d.size[0]; next.height = d.size[1]; }
+    if (d.palettes) {
+      next.palettes = {};
+      for (const [name, p] of Object.entries(sc.palettes)) {
+        next.palettes[name] = { cues: p.cues, colours: Object.assign({}, p.colours, (d.palettes[name] || {}).colours) };
+      }
+    }
+    return next;
+  }
+
   async function load() {
     const r = await fetch("/api/m/" + token + "?" + q(), { credentials: "same-origin" });
     if (!r.ok) { $("status").textContent = await r.text(); return; }
     const data = await r.json();
+    data.clicks = expand(data.clicks, data.scene.labels);
     const moved = !S || S.ply !== data.ply;
     S = data;
     if (moved) { sel = []; }
     render();
   }
 
+  async function loadClicks() {
+    const r = await fetch("/api/m/" + token + "/clicks?" + q(), { credentials: "same-origin" });
+    const data = r.ok ? await r.json() : null;
+    if (!data || !S || data.ply !== S.ply) { load(); return; }
+    S.clicks = expand(data.clicks, S.scene.labels);
+    render();
+  }
+
+  // An event brings the scene's diff and the moves since the last event (bot/web/wire.py); a page that
+  // missed one (its scene is not at the diff's ply) fetches the whole state instead.
   function merge(pub) {
+    if ((pub.diff && S.scene.ply !== pub.diff.before) || pub.movesFrom > S.moves.length) { load(); return; }
+    const scene = pub.diff ? applyDiff(S.scene, pub.diff) : pub.scene || S.scene;
+    const moves = S.moves.slice(0, pub.movesFrom).concat(pub.moves || []);
     const moved = S.ply !== pub.ply || S.active !== pub.active;
     const you = S.you, clicks = S.clicks;
-    S = Object.assign({}, S, pub, { you, clicks: moved ? [] : clicks });  // events leave out what never changes
+    const rest = Object.assign({}, pub);
+    delete rest.diff; delete rest.movesFrom;
+    S = Object.assign({}, S, rest, { scene, moves, you, clicks: moved ? [] : clicks });  // events leave out what never changes
     if (moved) sel = [];
-    if (you && (moved || pub.pending)) load(); else render();
+    if (you && pub.pending) load();
+    else if (you && moved && pub.active && you.seats.includes(pub.toMove)) loadClicks();
+    else render();
+  }
+
+  // A large event comes deflated (bot/web/wire.py packed): {"ply", "deflated": base64 of raw deflate}.
+  async function unpack(text) {
+    const pub = JSON.parse(text);
+    if (!pub.deflated) return pub;
+    const bytes = Uint8Array.from(atob(pub.deflated), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return JSON.parse(await new Response(stream).text());
   }
 
   function listen() {
     const es = new EventSource("/api/m/" + token + "/events?" + q());
     source = es;
-    es.addEventListener("state", (ev) => { $("error").textContent = ""; merge(JSON.parse(ev.data)); });
-    // refused by the server's caps (too many streams): it asks to come back later; say so meanwhile
-    es.addEventListener("busy", () => { $("error").textContent = t("busy"); });
-    es.onerror = () => { if ($("error").textContent !== t("busy")) $("error").textContent = t("reconnecting"); };
-    es.onopen = () => {
-      if ([t("reconnecting"), t("busy")].includes($("error").textContent)) $("error").textContent = "";
-      load();
-    };
+    let queue = Promise.resolve();  // events are merged in the order they came, inflated or not
+    es.addEventListener("state", (ev) => {
+      queue = queue.then(async () => { $("error").textContent = ""; merge(await unpack(ev.data)); }).catch(() => load());
+    });
+    es.onerror = () => { $("error").textContent = t("reconnecting"); };
+    es.onopen = () => { if ($("error").textContent === t("reconnecting")) $("error").textContent = ""; load(); };
   }
 
   // ---------------------------------------------------------------------------------------- narrowing
@@ -134,7 +205,7 @@
     document.title = S.gameName + " #" + S.id + " · Tessera";
     $("status").textContent = S.status;
     $("moves-title").textContent = t("moves");
-    $("keys").textContent = t(hasGroups() ? "keys_pieces" : "keys"); // R and F turn a piece, where there are pieces
+    $("keys").textContent = t("keys");
     $("theme-label").textContent = t("theme");
     buildOverlay();
     showImage();
@@ -163,9 +234,6 @@
       const seats = S.you.seats.map((s) => S.players[s].role).join(", ");
       box.append(el("span", {}, S.you.name + (seats ? " · " + t("you_play", { seat: seats }) : " · " + t("spectating")) + " "));
       box.append(btn(t("logout"), async () => { await post("/logout", null, true); location.reload(); }));
-      box.append(btn(t("logout_everywhere"), async () => {  // every browser and the Activity: sessions revoked
-        await post("/logout/everywhere", null, true); location.reload();
-      }));
     } else if (!S.demo) {
       box.append(el("a", { href: "/login?next=" + encodeURIComponent(location.pathname) }, t("login")));
     } else {
@@ -394,9 +462,11 @@
       });
       for (const dot of dots) svg.append(dot);  // above every cell, and never in the way of a click
     }
-    svg.style.setProperty("--hl", sc.colours.highlight);
+    const pal = (sc.palettes[S.theme] || sc.palettes.default).colours;
+    svg.style.setProperty("--hl", pal.highlight);
     const seat = S.toMove == null ? 0 : S.toMove;
-    svg.style.setProperty("--ghost", (sc.colours.seats || [])[seat % 4] || "#2b7de9");
+    const player = (sc.panel.players || [])[seat];
+    svg.style.setProperty("--ghost", (player && pal[player.colour]) || "#2b7de9");
     svg.setAttribute("aria-label", t("board", { match_id: S.id }));
     paint();
   }
@@ -466,9 +536,13 @@
     return data;
   }
   async function play(notation) {
-    const data = await post("/api/m/" + token + "/move", { move: notation, ply: S.ply });
+    const at = S.ply;
+    const data = await post("/api/m/" + token + "/move", { move: notation, ply: at });
     sel = [];
-    if (data && data.ok) { S.clicks = []; paint(); }
+    if (data && data.ok) {  // the event stream brings the new position (it may have come already)
+      if (S.ply === at) { S.clicks = []; paint(); }
+      return;
+    }
     load();
   }
   async function act(action) { await post("/api/m/" + token + "/action", { action }); load(); }

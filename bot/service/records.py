@@ -505,7 +505,7 @@ class TakebackRecord:
     moves: tuple[str, ...]
 
 
-THEMES: tuple[str, ...] = ("default", "colorblind")
+THEMES: tuple[str, ...] = ("default", "colorblind", "dark")
 """The renderer's theme names (`renderer.THEME_NAMES`; the service does not import the renderer, a test
 keeps the two equal)."""
 

@@ -34,4 +34,15 @@ THEME_COLOURS: dict[str, dict[str, RGB]] = {
         "sphere": _rgb("#e69f00"),
         "sphere_rim": _rgb("#000000"),
     },
+    "dark": {
+        "neutral": _rgb("#4c4850"),
+        "light": _rgb("#e8e0bc"),
+        "dark": _rgb("#304c74"),
+        "disc_white": _rgb("#f4f0ec"),
+        "disc_white_ink": _rgb("#20203c"),
+        "disc_black": _rgb("#0c0c10"),
+        "disc_black_ink": _rgb("#f4f0ec"),
+        "sphere": _rgb("#d08844"),
+        "sphere_rim": _rgb("#f0b878"),
+    },
 }

@@ -40,4 +40,16 @@ THEME_COLOURS: dict[str, dict[str, RGB]] = {
         "territory_green": _rgb("#b2e2d5"),
         "territory_yellow": _rgb("#faf5c6"),
     },
+    "dark": {
+        "empty": _rgb("#303440"),
+        "neutral": _rgb("#0c0c10"),
+        "piece_red": _rgb("#e4484c"),
+        "piece_blue": _rgb("#3c88f0"),
+        "piece_green": _rgb("#38b85c"),
+        "piece_yellow": _rgb("#f0c030"),
+        "territory_red": _rgb("#643038"),
+        "territory_blue": _rgb("#284068"),
+        "territory_green": _rgb("#284c34"),
+        "territory_yellow": _rgb("#5c5020"),
+    },
 }

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import socket
 from collections.abc import AsyncIterator
 from typing import Any
@@ -28,6 +27,7 @@ from bot.testing.simcord import (
 from bot.web import serve
 from bot.web.app import WebBoard
 from bot.web.security import SESSION_COOKIE, match_token
+from bot.web.wire import unpacked
 from games.base import clickable_moves
 
 SECRET = "w" * 8 + "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sA"  # random-looking: the settings refuse guessable ones
@@ -72,7 +72,7 @@ async def _next_state(stream: aiohttp.ClientResponse, timeout: float) -> dict[st
         if line.startswith("event: "):
             event = line[7:]
         elif line.startswith("data: ") and event == "state":
-            data: dict[str, Any] = json.loads(line[6:])
+            data: dict[str, Any] = unpacked(line[6:])
             return data
 
 

@@ -10,15 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.grids import TILINGS
-from renderer.geometry import BoardGeometry, boundary_loops, lattice_corners, outline_edges
+from renderer.geometry import BoardGeometry, boundary_loops, lattice_corners, outline_edges, square_cells
 
 KINDS = ("square", "hex", "triangle")
 CORNERS = {"square": 4, "hex": 6, "triangle": 3}
-
-
-def square_cells(width: int, height: int) -> tuple[tuple[int, int], ...]:
-    """Cells (x, y) of a width x height square board in index order i = y * width + x."""
-    return tuple((i % width, i // width) for i in range(width * height))
 
 
 def edges(kind: str, cell: tuple[int, int]) -> set[frozenset[tuple[int, int]]]:

@@ -4,8 +4,6 @@ Czarny's), and the board draws them in the language it is drawn in."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import games
@@ -13,8 +11,8 @@ import renderer
 from bot.i18n import translations
 from bot.service.guilds import LOCALES
 from games.paintscape import drawer
-from renderer import canvas
 from renderer import text as wording
+from renderer.scene import TextLine
 
 
 def letters_of(locale: str) -> tuple[tuple[str, ...], tuple[str, str]]:
@@ -39,21 +37,13 @@ def test_english_keeps_the_rules_letters() -> None:
 
 
 @pytest.mark.parametrize("locale", ["fr", "pl", "ja"])
-def test_the_board_draws_the_tile_letters_of_its_language(
-    monkeypatch: pytest.MonkeyPatch, locale: str
-) -> None:
+def test_the_board_draws_the_tile_letters_of_its_language(locale: str) -> None:
     rules = games.GAMES["paintscape"]
     state = rules.new(2, {}, 7)
-    drawn: list[str] = []
-    real = canvas.draw_text
-
-    def spy(img: Any, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
-        drawn.append(text)
-        real(img, x, y, text, *args, **kwargs)
-
-    monkeypatch.setattr(drawer, "draw_text", spy)
-    renderer.clear_caches()
-    renderer.render("paintscape", state, players=["Alice", "Bob"], translations=translations(locale))
+    built = renderer.board_scene(
+        "paintscape", state, players=["Alice", "Bob"], translations=translations(locale)
+    )
+    drawn = [item.text for item in built.items if isinstance(item, TextLine)]
     tiles, stones = letters_of(locale)
     assert set(tiles) <= set(drawn), (tiles, drawn)
     english_only = {"Y", "P", "N"} - set(tiles) - set(stones)

@@ -99,16 +99,16 @@ def test_a_game_with_pieces_draws_each_seats(game_id: str) -> None:
 
 
 def test_click_cells_have_polygons_inside_the_board(game_id: str) -> None:
-    """The drawer's `cell_polygons` (renderer.scene) gives a polygon inside the image for every cell a
-    click move touches, and `cell_labels` a name for each."""
-    from renderer import scene
+    """The board's scene (`renderer.board_scene`) gives a polygon inside the image for every cell a click
+    move touches, and a name for each."""
+    import renderer
 
     rules = games.get(game_id)
     state = rules.new(min(rules.seats), {}, 2)
     clicks = clickable_moves(rules, state)
     if not clicks:
         pytest.skip(f"{game_id} has no click play")
-    drawn = scene.scene(game_id, state)
+    drawn = renderer.board_scene(game_id, state)
     assert len(drawn.labels) == len(drawn.cells)
     for cell in {cell for click in clicks for cell in click.cells}:
         assert cell < len(drawn.cells), f"{game_id}: no polygon for cell {cell}"
