@@ -18,10 +18,10 @@ import asyncio
 import html
 import json
 import logging
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -42,6 +42,7 @@ from bot.service.records import (
     TakenBack,
 )
 from bot.service.store.base import MatchChange
+from bot.web.actions import ANSWERS, MATCH_ACTIONS, RequestClosed, pending, perform, viewer_actions
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.discord_api import DiscordRest
 from bot.web.live import Group, Hub, NoGuild, Subscriber, sse_frame
@@ -68,6 +69,8 @@ from renderer.theme import THEME_NAMES
 
 log = logging.getLogger("tessera.web")
 
+MENTION = re.compile(r"<@!?([0-9]+)>")
+"""A Discord user mention in a service error's text."""
 IMAGE_SIZE = 960
 """The width of the board image the page shows: the Discord image's."""
 KEEPALIVE = 20.0
@@ -86,15 +89,6 @@ Announce = Callable[[Any, int], Awaitable[None]]
 """Called with what a web request changed (`ANNOUNCED`) and the user who made it, after the change: the
 bot process posts the new board (or the request, with its buttons) in the match's channel, so Discord sees
 web moves and requests too."""
-
-
-@dataclass(frozen=True, slots=True)
-class RequestClosed:
-    """A takeback declined or an abort vote withdrawn on the web (`kind`: takeback or abort): Discord's
-    request message says so and loses its buttons, as the request's own Decline or Withdraw button does."""
-
-    match: MatchView
-    kind: str
 
 
 ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested, RequestClosed)
@@ -374,11 +368,6 @@ class WebBoard:
             {"move": w.notation, "label": tr.text(w.label), "irreversible": w.irreversible, "main": w.main}
             for w in (rules.word_moves(match.state) if match.is_active else ())
         ]
-        pending: dict[str, Any] | None = None
-        if match.takeback is not None:
-            pending = {"kind": "takeback", "name": names[match.takeback.seat], "seat": match.takeback.seat}
-        elif match.abort_votes:
-            pending = {"kind": "abort", "name": names[match.abort_votes[0]], "seat": match.abort_votes[0]}
         data = {
             "id": match.id,
             "game": match.game,
@@ -401,7 +390,7 @@ class WebBoard:
             ],
             "moves": [dict(m, text=tr.text(m["text"])) for m in moves],
             "words": words,
-            "pending": pending,
+            "pending": pending(match, names),
             "image": f"/api/m/{token}/board/{match.ply}.png?{query}&v={self._version(match)}",
             "imageBase": f"/api/m/{token}/board/",
             "imageQuery": query,
@@ -492,12 +481,27 @@ class WebBoard:
         self._image(match, match.ply, *group)  # drawn now, while the event travels: ready when asked for
         return json.dumps(await self._public(match, *group, full=False), separators=(",", ":")).encode()
 
-    def _private(self, match: MatchView, session: Session | None) -> dict[str, Any]:
+    async def _private(self, match: MatchView, session: Session | None, locale: str) -> dict[str, Any]:
+        """What only this viewer gets: who they are, their legal moves as clicks when they are to move, and
+        the buttons they may press (`bot.web.actions.viewer_actions`)."""
         if session is None:
-            return {"you": None, "clicks": [], "loginUrl": "/login", "demo": bool(self.demo_users)}
+            return {
+                "you": None,
+                "clicks": [],
+                "actions": [],
+                "loginUrl": "/login",
+                "demo": bool(self.demo_users),
+            }
         seats = [p.seat for p in match.seats if p.user_id == session.user_id and not p.is_ai]
         clicks = self._click_moves(match) if match.to_move in seats else []
+        actions: list[dict[str, Any]] = []
+        if seats and match.is_active:
+            tr = tr_for(locale)
+            names = await self._player_names(match, tr)
+            log_rows = await self.service.matches.log(match)
+            actions = viewer_actions(match, session.user_id, log_rows, names, tr)
         return {
+            "actions": actions,
             "you": {
                 "name": session.name,
                 "seats": seats,
@@ -544,7 +548,7 @@ class WebBoard:
         match = await self._match(request)
         locale = self._locale(request, session)
         data = await self._public(match, locale, self._theme(request))
-        data.update(self._private(match, session))
+        data.update(await self._private(match, session, locale))
         return web.json_response(data, dumps=lambda d: json.dumps(d, separators=(",", ":")))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
@@ -650,16 +654,32 @@ class WebBoard:
             translations=tr.translations,
         )
 
-    async def _answer(self, request: web.Request, work: Callable[[], Awaitable[Any]]) -> web.Response:
+    async def _answer(
+        self, request: web.Request, work: Callable[[], Awaitable[Any]], match: MatchView
+    ) -> web.Response:
         session = self._session(request)
         locale = self._locale(request, session)
         try:
             result = await work()
         except (ServiceError, MoveError) as error:
-            return web.json_response({"ok": False, "error": tr_for(locale).error(error)}, status=409)
+            tr = tr_for(locale)
+            text = await self._unmention(tr.error(error), match, tr)
+            return web.json_response({"ok": False, "error": text}, status=409)
         if session is not None and isinstance(result, ANNOUNCED):
             self.announce_later(result, session.user_id)
         return web.json_response({"ok": True})
+
+    async def _unmention(self, text: str, match: MatchView, tr: Tr) -> str:
+        """`text` with Discord's user mentions (`<@id>`, which a page cannot show) as the players' names."""
+        ids = [int(found) for found in MENTION.findall(text)]
+        if not ids:
+            return text
+        names = dict(zip((p.user_id for p in match.seats), await self._player_names(match, tr), strict=True))
+        missing = [i for i in ids if i not in names]
+        if missing:
+            names.update(await self.names(missing))
+        someone = tr.translations.gettext(PAGE_TEXTS["someone"])
+        return MENTION.sub(lambda m: names.get(int(m.group(1)), someone), text)
 
     def announce_later(self, result: object, user_id: int) -> None:
         """Have the bot process post `result` in Discord (`announce`), after this request's answer."""
@@ -684,38 +704,25 @@ class WebBoard:
         if not isinstance(move, str) or not isinstance(ply, int):
             raise web.HTTPBadRequest(text='send {"move": "<notation>", "ply": <number>}')
         return await self._answer(
-            request, lambda: self.service.matches.play(match.id, session.user_id, move, expected_ply=ply)
+            request,
+            lambda: self.service.matches.play(match.id, session.user_id, move, expected_ply=ply),
+            match,
         )
 
     async def _action(self, request: web.Request) -> web.Response:
         session = self._check_write(request)
         match = await self._match(request)
-        action = (await self._body(request)).get("action")
-        user = session.user_id
-        agreements = self.service.agreements
-        actions: dict[str, Callable[[], Awaitable[Any]]] = {
-            "resign": lambda: self.service.matches.resign(match.id, user),
-            "takeback": lambda: agreements.request_takeback(match.id, user),
-            "abort": lambda: agreements.request_abort(match.id, user),
-            "accept": lambda: (
-                agreements.accept_takeback(match.id, user)
-                if match.takeback is not None
-                else agreements.request_abort(match.id, user)
-            ),
-            "decline": lambda: self._decline(match, user),
-        }
-        if action not in actions:
-            raise web.HTTPBadRequest(text=f"action must be one of {', '.join(actions)}")
-        answer = await self._answer(request, actions[str(action)])
+        body = await self._body(request)
+        action, kind = body.get("action"), body.get("request")
+        if action not in (*MATCH_ACTIONS, *ANSWERS):
+            raise web.HTTPBadRequest(text=f"action must be one of {', '.join((*MATCH_ACTIONS, *ANSWERS))}")
+        if kind not in (None, "takeback", "abort"):
+            raise web.HTTPBadRequest(text='request must be "takeback" or "abort"')
+        answer = await self._answer(
+            request, lambda: perform(self.service, match, session.user_id, str(action), kind), match
+        )
         self.hub.changed(match.id)  # a vote or a withdrawn request does not always commit a change
         return answer
-
-    async def _decline(self, match: MatchView, user: int) -> RequestClosed:
-        """Decline the open takeback, or withdraw one's abort vote."""
-        agreements = self.service.agreements
-        if match.takeback is not None:
-            return RequestClosed(await agreements.decline_takeback(match.id, user), "takeback")
-        return RequestClosed(await agreements.withdraw_abort(match.id, user), "abort")
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:

@@ -252,11 +252,12 @@ async def test_takeback_and_abort_requests_on_the_web_are_posted_with_their_butt
     assert not (await board.service.matches.get(match_id)).is_active
 
 
-async def test_a_takeback_declined_or_an_abort_withdrawn_on_the_web_closes_the_discord_request(
+async def test_a_request_declined_or_withdrawn_on_the_web_closes_the_discord_request(
     world: Any, web_board: tuple[WebBoard, str]
 ) -> None:
-    """Declining a takeback or withdrawing an abort vote on the web rewords the request message in Discord
-    and takes its buttons off, as its own Decline or Withdraw button does (they would refuse to act)."""
+    """Declining or withdrawing a takeback or an abort vote on the web rewords the request message in
+    Discord and takes its buttons off, as its own Decline or Withdraw button does (they would refuse to
+    act)."""
     board, base = web_board
     await start_challenge(world, world.alice, world.bob, "paint")
     match_id = match_id_of(last_board(world.channel))
@@ -289,7 +290,18 @@ async def test_a_takeback_declined_or_an_abort_withdrawn_on_the_web_closes_the_d
     await act(world.alice.id, "abort")
     vote = await message_with("wants to abort")
     assert "Withdraw request" in button_labels(vote)
-    await act(world.alice.id, "decline")  # the starter withdraws it
+    await act(world.alice.id, "withdraw")  # the starter withdraws it
     withdrawn = await message_with(f"<@{world.alice.id}> withdrew their abort request.")
     assert withdrawn.id == vote.id and button_labels(withdrawn) == []
+    await act(world.alice.id, "abort")
+    vote = await message_with("wants to abort")
+    assert vote.id != withdrawn.id
+    await act(world.bob.id, "decline")  # the other player refuses it
+    declined = await message_with(f"<@{world.bob.id}> declined to abort the match.")
+    assert declined.id == vote.id and button_labels(declined) == []
+    await act(mover, "takeback")
+    request = await message_with("asks to take back")
+    await act(mover, "withdraw")
+    withdrawn = await message_with(f"<@{mover}> withdrew their takeback request.")
+    assert withdrawn.id == request.id and button_labels(withdrawn) == []
     assert (await board.service.matches.get(match_id)).is_active
