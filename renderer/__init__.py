@@ -30,8 +30,10 @@ from PIL import Image
 import games
 from games.base import Outcome
 from games.texts import Translations
+from renderer import painter
 from renderer import text as wording
 from renderer.canvas import png_bytes
+from renderer.scene import Scene
 from renderer.text import move_caption, move_number
 from renderer.theme import THEME_NAMES, Theme, get_theme
 
@@ -39,6 +41,7 @@ __all__ = [
     "DEFAULT_SIZE",
     "THEME_NAMES",
     "alt_text",
+    "board_scene",
     "clear_caches",
     "move_caption",
     "move_number",
@@ -111,14 +114,40 @@ def render_image(
     """The board as an RGB Pillow image (before palette quantization); `render` encodes it. Its texts are
     in the language of `translations` (a gettext catalog; None: English)."""
     with wording.using(translations):
-        return drawer(game_id).draw(
-            state,
-            last_move=last_move,
-            players=players,
-            theme=get_theme(theme),
-            size=_check_size(size),
-            outcome=outcome,
+        module: Any = drawer(game_id)
+        if not hasattr(module, "scene"):
+            image: Image.Image = module.draw(
+                state,
+                last_move=last_move,
+                players=players,
+                theme=get_theme(theme),
+                size=_check_size(size),
+                outcome=outcome,
+            )
+            return image
+        built = module.scene(
+            state, last_move=last_move, players=players, size=_check_size(size), outcome=outcome
         )
+        return painter.paint(built, get_theme(theme))
+
+
+def board_scene(
+    game_id: str,
+    state: Any,
+    *,
+    last_move: str | None = None,
+    players: Sequence[str] | None = None,
+    size: int = DEFAULT_SIZE,
+    outcome: Outcome | None = None,
+    translations: Translations | None = None,
+) -> Scene:
+    """The board of `state` as a scene (`renderer.scene`): what `render` paints, in any theme; its texts
+    in the language of `translations` (None: English)."""
+    with wording.using(translations):
+        built: Scene = drawer(game_id).scene(  # type: ignore[attr-defined]
+            state, last_move=last_move, players=players, size=_check_size(size), outcome=outcome
+        )
+    return built
 
 
 def render(
@@ -172,6 +201,7 @@ def clear_caches() -> None:
     caches with one drawn from scratch)."""
     from renderer import canvas
 
+    painter.clear()
     for module in (canvas, *(importlib.import_module(games.plugin(g).drawer) for g in games.GAME_IDS)):
         for value in list(vars(module).values()):
             if isinstance(value, canvas.RegionCache):

@@ -134,6 +134,7 @@ def square_layout(width: int, n: int) -> SquareLayout:
     return SquareLayout(page(width), n)
 
 
+@lru_cache(maxsize=32)
 def square_polygons(lay: SquareLayout) -> tuple[tuple[tuple[float, float], ...], ...]:
     """Each square's corners (clockwise from the top left) in pixels, in square order."""
     out = []
@@ -430,6 +431,11 @@ def _text_origin(line: Line, x: float, y: float, anchor: str) -> tuple[int, int]
     else:
         top = y - line.top - {"t": 0.0, "m": line.height / 2, "b": float(line.height)}[anchor[1]]
     return round(left), round(top)
+
+
+def text_origin(line: Line, x: float, y: float, anchor: str) -> tuple[int, int]:
+    """Where the top left corner of a line's mask goes when `draw_text` draws it at (x, y) with `anchor`."""
+    return _text_origin(line, x, y, anchor)
 
 
 def _ink_box(line: Line) -> Box:

@@ -1,17 +1,14 @@
-"""Boards drawn from the last board of the same match: only what changed is drawn and mapped to the palette.
+"""Boards drawn from the last board of the same match: only what changed is painted and mapped to the palette.
 
 A match's next board differs from its last in a few cells, the header and the panel. `Boards` remembers,
-per key (a match), the last board's inputs and its palette indices; the next board of that key is drawn by
-the game's drawer's `redraw`, which repaints only the regions that differ, on a scratch RGB image, and says
-which boxes it repainted. Only those boxes are mapped to the palette and pasted into the remembered indices.
-The PNG is byte for byte the one a full draw gives (tests/renderer/test_incremental.py plays random games
-and compares after every move, through theme and language changes, takebacks and cache misses).
-
-What `redraw(img, before, after)` promises (a drawer without it is always drawn in full): `before` is the
-board whose pixels the caller holds, `after` the board wanted; it repaints, on `img`, every pixel whose
-colour may differ between the two full draws, from nothing (never reading what `img` held there before: the
-scratch image is shared by every match), and returns the boxes that hold them; or None where it cannot
-(then the board is drawn in full). Theme, size, language and fonts are the same on both sides (checked here).
+per key (a match), the last board's scene (`renderer.scene`) and its palette indices; the next board of
+that key is diffed against it, item by item, and the painter (`renderer.painter.repaint`) paints, on a
+scratch RGB image, only the boxes of the items that changed (with the kept fixed items under them and
+every item that reaches into them, in paint order), and the header when the panel changed. Only those
+boxes are mapped to the palette and pasted into the remembered indices. The PNG is byte for byte the one a
+full draw gives (tests/renderer/test_incremental.py plays random games and compares after every move,
+through theme and language changes, takebacks and cache misses). Nothing of this is per game: every
+drawer builds a scene.
 
 Pure and blocking, like the rest of the renderer; one `Boards` per board process (not shared by threads).
 """
@@ -21,15 +18,16 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from PIL import Image
 
 from games.base import Outcome
 from games.texts import Translations
-from renderer import _check_size, drawer, fonts, png
+from renderer import _check_size, board_scene, drawer, fonts, painter, png, render_image
 from renderer import text as wording
-from renderer.canvas import Box, page, palette_bytes, palette_image, png_bytes
+from renderer.canvas import palette_bytes, palette_image, png_bytes
+from renderer.scene import Scene
 from renderer.theme import Theme, get_theme
 
 LIMIT_BYTES = 80 * 2**20
@@ -39,7 +37,7 @@ so about 130 matches' last boards."""
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """What a board is drawn from (the drawer's `draw` arguments)."""
+    """What a board is drawn from (the arguments of a drawer that draws its own pixels)."""
 
     state: Any
     last_move: str | None
@@ -49,18 +47,12 @@ class Board:
     size: int
 
 
-class Redraw(Protocol):
-    """A drawer's `redraw` (see the module doc)."""
-
-    def __call__(self, img: Image.Image, before: Board, after: Board) -> Sequence[Box] | None: ...
-
-
 @dataclass(slots=True)
 class _Last:
-    """A key's last board: its game, inputs, language, fonts and palette indices (an `Image.im` core)."""
+    """A key's last board: its scene, theme, language, fonts and palette indices (an `Image.im` core)."""
 
-    game_id: str
-    board: Board
+    scene: Scene
+    theme: Theme
     language: Hashable
     chain: fonts.FontChain
     indices: Any
@@ -73,7 +65,7 @@ class Boards:
         self.limit_bytes = limit_bytes
         self.size = 0
         self._last: OrderedDict[Hashable, _Last] = OrderedDict()
-        self._scratch: dict[int, Image.Image] = {}
+        self._scratch: dict[tuple[int, int], Image.Image] = {}
         self.redrawn = 0
         """Boards drawn from their key's last board (the rest were drawn in full)."""
 
@@ -101,51 +93,53 @@ class Boards:
         game's drawer can."""
         chosen = get_theme(theme)
         size = _check_size(size)
-        board = Board(
-            state, last_move, tuple(players) if players is not None else None, outcome, chosen, size
-        )
-        module: Any = drawer(game_id)
         last = self._last.pop(key, None)  # out while it is changed: an error leaves nothing half-drawn
         if last is not None:
             self.size -= _bytes(last.indices)
+        if not hasattr(drawer(game_id), "scene"):  # a drawer that draws its own pixels: in full
+            image = render_image(
+                game_id,
+                state,
+                last_move=last_move,
+                players=players,
+                theme=chosen,
+                size=size,
+                outcome=outcome,
+                translations=translations,
+            )
+            return png_bytes(image, chosen, game_id)
         with wording.using(translations):
             language, chain = wording.language(), fonts.chain()
+            built = board_scene(
+                game_id, state, last_move=last_move, players=players, size=size, outcome=outcome
+            )
             boxes = None
-            redraw: Redraw | None = getattr(module, "redraw", None)
             if (
                 last is not None
-                and redraw is not None
-                and last.game_id == game_id
                 and last.language == language
                 and last.chain == chain
-                and last.board.theme == chosen
-                and last.board.size == size
+                and last.theme == chosen
             ):
-                boxes = redraw(self._canvas(size, chosen), last.board, board)
+                boxes = painter.repaint(self._canvas(built.width, built.height), last.scene, built, chosen)
             holder = palette_image(chosen, game_id).im
             if last is not None and boxes is not None:
-                scratch = self._scratch[size].im
+                scratch = self._scratch[(built.width, built.height)].im
                 indices = last.indices
                 for box in boxes:
                     indices.paste(scratch.crop(box).convert("P", 0, holder), box)
                 self.redrawn += 1
             else:
-                image = module.draw(
-                    state, last_move=last_move, players=players, theme=chosen, size=size, outcome=outcome
-                )
-                if image.mode != "RGB":  # a drawer of another mode: encoded as `renderer.render` does
-                    return png_bytes(image, chosen, game_id)
+                image = painter.paint(built, chosen)
                 image.load()
                 indices = image.im.convert("P", 0, holder)
-        self._keep(key, _Last(game_id, board, language, chain, indices))
+        self._keep(key, _Last(built, chosen, language, chain, indices))
         return png.encode_indices(indices, palette_bytes(chosen, game_id))
 
-    def _canvas(self, size: int, theme: Theme) -> Image.Image:
-        """The scratch RGB image boards of `size` are redrawn on (its old pixels are never read)."""
-        scratch = self._scratch.get(size)
+    def _canvas(self, width: int, height: int) -> Image.Image:
+        """The scratch RGB image boards of this size are redrawn on (its old pixels are never read)."""
+        scratch = self._scratch.get((width, height))
         if scratch is None:
-            pg = page(size)
-            scratch = self._scratch[size] = Image.new("RGB", (pg.width, pg.height), theme.background)
+            scratch = self._scratch[(width, height)] = Image.new("RGB", (width, height))
         return scratch
 
     def _keep(self, key: Hashable, last: _Last) -> None:

@@ -99,7 +99,7 @@ def test_a_board_drawn_from_its_last_board_is_the_png_of_a_full_draw(
 
 
 def test_every_move_of_a_game_drawn_from_the_last_board_is_the_png_of_a_full_draw() -> None:
-    """Whole games, one board per move; the games whose drawer redraws (Paint) draw almost every board
+    """Whole games, one board per move; every game whose drawer builds a scene draws almost every board
     from the last one (only the first in full)."""
     for setup in SETUPS:
         game_id, seats, options = GAME_SETUPS[setup]
@@ -123,7 +123,7 @@ def test_every_move_of_a_game_drawn_from_the_last_board_is_the_png_of_a_full_dra
             drawn += 1
             move = rng.choice(fixtures.random_moves(game_id, state, list(rules.legal_moves(state))))
             state, last_move = rules.apply(state, move), rules.notation(state, move)
-        if hasattr(renderer.drawer(game_id), "redraw"):
+        if hasattr(renderer.drawer(game_id), "scene"):
             assert boards.redrawn == drawn - in_full, setup
 
 
