@@ -5,7 +5,8 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
     GET  /api/m/<t>                 the match as JSON: board scene, players, moves, result, and for a seated
                                     player to move the legal moves as cells to click
     GET  /api/m/<t>/events          server-sent events: the same JSON on every change, within a second
-    GET  /api/m/<t>/board/<ply>.png the board after `ply` moves (the Discord image; replays use it)
+    GET  /api/m/<t>/board/<ply>.png the board after `ply` moves (the Discord image)
+    GET  /api/m/<t>/scene/<ply>     the board after `ply` moves as a scene (the page's replays)
     POST /api/m/<t>/move            {"move": notation, "ply": n}: through MatchService.play, the engine judges
     POST /api/m/<t>/action          {"action": resign | takeback | abort | accept | decline}
     GET  /login, /auth/callback     Discord OAuth2 (authorization code, scope identify, state cookie)
@@ -46,6 +47,7 @@ from bot.web.actions import ANSWERS, MATCH_ACTIONS, RequestClosed, pending, perf
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.discord_api import DiscordRest
 from bot.web.live import Group, Hub, NoGuild, Subscriber, sse_frame
+from bot.web.scenes import Scenes
 from bot.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
@@ -64,7 +66,6 @@ from bot.web.texts import PAGE_TEXTS
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
 from renderer import text as wording
-from renderer.overlay import overlay
 from renderer.theme import THEME_NAMES
 
 log = logging.getLogger("tessera.web")
@@ -147,6 +148,7 @@ class WebBoard:
         self.limits = RateLimiter(move_rate, 10)
         self.reads = RateLimiter(20.0, 60)
         self.hub = Hub(self._payload)
+        self.scenes = Scenes(service, lambda match, locale: self._player_names(match, tr_for(locale)))
         self._images: OrderedDict[tuple[Any, ...], asyncio.Future[bytes]] = OrderedDict()
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
         self._runner: web.AppRunner | None = None
@@ -184,6 +186,7 @@ class WebBoard:
         app.router.add_get("/api/m/{token}", self._state)
         app.router.add_get("/api/m/{token}/events", self._events)
         app.router.add_get("/api/m/{token}/board/{ply:[0-9]+}.png", self._board)
+        app.router.add_get("/api/m/{token}/scene/{ply:[0-9]+}", self._scene)
         app.router.add_post("/api/m/{token}/move", self._move)
         app.router.add_post("/api/m/{token}/action", self._action)
         app.router.add_get("/login", self._login)
@@ -399,7 +402,7 @@ class WebBoard:
         }
         data["turningPoints"] = self._turning_points(match)
         if full:
-            data["scene"] = overlay(match.game, match.state, size=IMAGE_SIZE, theme=theme).to_json()
+            data["scene"] = await self.scenes.data(match, match.ply, locale)
             data["texts"] = page_texts(tr)
             data["themes"] = list(THEME_NAMES)
             data["locales"] = list(LOCALES)
@@ -607,6 +610,18 @@ class WebBoard:
         fixed = not match.is_active if ply < match.ply else request.query.get("v") == self._version(match)
         headers = {"Cache-Control": "public, max-age=86400, immutable" if fixed else "no-store"}
         return web.Response(body=png, content_type="image/png", headers=headers)
+
+    async def _scene(self, request: web.Request) -> web.Response:
+        """The board after `ply` moves as a scene (the page's replays), cached like the images."""
+        match = await self._match(request)
+        ply = int(request.match_info["ply"])
+        if ply > match.ply:
+            raise web.HTTPNotFound(text="that move has not been played")
+        locale = self._locale(request, self._session(request))
+        body = await self.scenes.of(match, ply, locale)
+        # a finished match's boards never change; an active one's may (a takeback, then another move)
+        headers = {"Cache-Control": "public, max-age=86400, immutable" if not match.is_active else "no-store"}
+        return web.Response(body=body, content_type="application/json", headers=headers)
 
     @staticmethod
     def _version(match: MatchView) -> str:
