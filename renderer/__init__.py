@@ -91,7 +91,7 @@ def drawer(game_id: str) -> Drawer:
 
 def has_pieces(game_id: str) -> bool:
     """Whether the game's players hold pieces that `render_pieces` can show (TilingKing)."""
-    return hasattr(drawer(game_id), "draw_pieces")
+    return hasattr(drawer(game_id), "pieces_scene")
 
 
 def _check_size(size: int) -> int:
@@ -225,7 +225,8 @@ def render_pieces(
     if not has_pieces(game_id):
         raise ValueError(f"{game_id} has no pieces to show")
     chosen = get_theme(theme)
-    draw_pieces = drawer(game_id).draw_pieces  # type: ignore[attr-defined]
+    pieces_scene = drawer(game_id).pieces_scene  # type: ignore[attr-defined]
     with wording.using(translations):
-        image = draw_pieces(state, seat, players=players, theme=chosen, size=_check_size(size))
+        built = pieces_scene(state, seat, players=players, size=_check_size(size))
+        image = painter.paint(built, chosen)
     return png_bytes(image, chosen, game_id)

@@ -545,9 +545,10 @@ def repaint(img: Image.Image, old: Scene, new: Scene, theme: Theme) -> list[IntB
 
 
 def clear() -> None:
-    """Forget the kept bases and sprites (tests compare kept and fresh drawings)."""
+    """Forget the kept bases, sprites and resolved colours (tests compare kept and fresh drawings, and give
+    a game other colours)."""
     BASES.clear()
-    for cached in (pattern_mask, sphere_sprite, labelled_disc):
+    for cached in (pattern_mask, sphere_sprite, labelled_disc, resolve, _bounds, _cell_bounds):
         cached.cache_clear()
 
 

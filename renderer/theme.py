@@ -106,21 +106,24 @@ COLORBLIND = Theme(
     second_cues=True,
 )
 
+# Every colour of the dark theme (and the games' dark colours) has channels that are multiples of 4: Pillow
+# maps a colour to the palette through a cache of 4 x 4 x 4 cells, judged from each cell's corner, so a
+# colour on a corner is drawn exactly even beside a near blend in the palette.
 DARK = Theme(
     name="dark",
-    background=hex_rgb("#1d1f27"),
-    header=hex_rgb("#0f1016"),
-    panel=hex_rgb("#262935"),
-    ink=hex_rgb("#e8e6e3"),
+    background=hex_rgb("#1c2028"),
+    header=hex_rgb("#101018"),
+    panel=hex_rgb("#282834"),
+    ink=hex_rgb("#e8e8e4"),
     muted=hex_rgb("#a09ca8"),
-    header_ink=hex_rgb("#f4f2ef"),
-    header_muted=hex_rgb("#9c9aab"),
-    turn_box=hex_rgb("#3a3f5c"),
-    win=hex_rgb("#f2c94c"),
-    highlight=hex_rgb("#ff4fa8"),
-    highlight_ink=hex_rgb("#fbfbf8"),
-    board_edge=hex_rgb("#0b0c10"),
-    grid_line=hex_rgb("#4a4640"),
+    header_ink=hex_rgb("#f4f0f0"),
+    header_muted=hex_rgb("#9c98ac"),
+    turn_box=hex_rgb("#38405c"),
+    win=hex_rgb("#f0c84c"),
+    highlight=hex_rgb("#fc50a8"),
+    highlight_ink=hex_rgb("#fcfcf8"),
+    board_edge=hex_rgb("#0c0c10"),
+    grid_line=hex_rgb("#484840"),
     second_cues=False,
 )
 

@@ -6,13 +6,10 @@ the six that collect it, and its free tiles. Collected colours show who took the
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Hashable, Sequence
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, NamedTuple
-
-from PIL import Image, ImageDraw
 
 import games
 from games.base import Outcome
@@ -21,24 +18,13 @@ from games.paintscape import rules as engine
 from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
+from renderer.builder import inclusive, last_ring, panel_background, square_frame, square_grid, wrapped
 from renderer.canvas import (
-    Box,
     Page,
-    RegionCache,
-    SeatChip,
     SquareLayout,
-    disc_sprite,
-    draw_header,
-    draw_text,
-    draw_wrapped,
     final_outcome,
     fit_text,
-    inside_cell,
     line_pitch,
-    mark_ring,
-    new_canvas,
-    paste_centred,
-    paste_opaque,
     seat_names,
     square_layout,
     square_polygons,
@@ -47,8 +33,25 @@ from renderer.canvas import (
     text_width,
     wrap_text,
 )
-from renderer.incremental import Board
-from renderer.theme import RGB, Theme, blend, game_colours
+from renderer.scene import (
+    Circle,
+    Counter,
+    Hatch,
+    Kind,
+    Layer,
+    Line,
+    Panel,
+    Part,
+    Pattern,
+    Primitive,
+    Rect,
+    Scene,
+    Seat,
+    Shading,
+    Show,
+    Text,
+)
+from renderer.theme import RGB, Theme, Token, game_colours, mix
 
 TILE_LETTERS = ("Y", "R", "C", "P", "N")
 """Paintscape tile letters (RULES 1.9): yellow, red, cyan, pink, browN."""
@@ -153,60 +156,11 @@ def last_move_squares(last_move: str | None) -> list[int]:
     return [GRID.index(FILES.index(w[0]), int(w[1:]) - 1) for w in squares]
 
 
-# --------------------------------------------------------------------------------------------- layout
+# --------------------------------------------------------------------------------------------- scene
 
-
-@lru_cache(maxsize=64)
-def _tile_image(theme: Theme, colour: int, side: int, letter_px: int, chain: fonts.FontChain) -> Image.Image:
-    """One square with a tile of `colour` on it: fill, hatching (colour-blind theme), letter in the corner (in
-    the fonts of `chain`, the chain in use)."""
-    own = own_colours(theme)
-    fill = own.tiles[colour]
-    img = Image.new("RGB", (side, side), fill)
-    draw = ImageDraw.Draw(img)
-    if theme.second_cues:
-        ink = blend(fill, own.letters[colour], 0.45)
-        step = max(4, side // 6)
-        width = max(1, side // 40)
-        if colour == 1:  # red: rising diagonals
-            for o in range(-side, side, step):
-                draw.line(((o, side), (o + side, 0)), fill=ink, width=width)
-        elif colour == 2:  # cyan: horizontal stripes
-            for o in range(step // 2, side, step):
-                draw.line(((0, o), (side, o)), fill=ink, width=width)
-        elif colour == 3:  # pink: dots
-            for ox in range(step // 2, side, step):
-                for oy in range(step // 2, side, step):
-                    draw.ellipse((ox - width, oy - width, ox + width, oy + width), fill=ink)
-        elif colour == 4:  # brown: cross-hatch
-            for o in range(-side, side, step):
-                draw.line(((o, side), (o + side, 0)), fill=ink, width=width)
-                draw.line(((o, 0), (o + side, side)), fill=ink, width=width)
-        # yellow stays plain: the lightest tile, told apart by lightness and its letter.
-    letter = TILE_LETTERS[colour]
-    x, y = max(2, side // 14), max(1, side // 24)
-    if theme.second_cues:  # a plain patch behind the letter keeps it readable over the hatching
-        mask = text_mask(letter, letter_px)
-        ink_box = mask.getbbox() or (0, 0, mask.width, mask.height)
-        draw.rectangle((x - 1, y + ink_box[1] - 2, x + ink_box[2] + 2, y + ink_box[3] + 1), fill=fill)
-    draw_text(img, x, y, letter, letter_px, own.letters[colour])
-    return img
-
-
-@lru_cache(maxsize=8)
-def _background(theme: Theme, size: int, language: Hashable, chain: fonts.FontChain) -> Image.Image:
-    """The parts that never change: panel, board frame, coordinates, panel title. The title is in the current
-    language and drawn with the fonts in use, so `language` (`wording.language()`) and `chain` are part of
-    the cache key."""
-    lay = square_layout(size, 8)
-    pg = lay.pg
-    img = new_canvas(pg, theme)
-    lay.draw_frame(img, theme)
-    px0, py0, _, _ = pg.panel
-    draw_text(img, px0 + pg.px(18), py0 + pg.px(12), wording.text("paintscape.title"), pg.px(21), theme.ink)
-    small = pg.px(SMALL_PX)
-    draw_wrapped(img, px0 + pg.px(18), py0 + pg.px(40), _rule(), small, theme.muted, _rule_width(pg))
-    return img
+PATTERNS: dict[int, Hatch] = {1: Hatch.HATCH, 2: Hatch.STRIPES, 3: Hatch.DOTS, 4: Hatch.CROSS}
+"""Each tile colour's second cue: red rising diagonals, cyan stripes, pink dots, brown cross-hatch; yellow
+stays plain (the lightest tile, told apart by lightness and its letter)."""
 
 
 def _rule() -> str:
@@ -223,15 +177,129 @@ def _rule_extra(pg: Any) -> int:
     return (len(wrap_text(_rule(), small, _rule_width(pg))) - 1) * line_pitch(small)
 
 
-# --------------------------------------------------------------------------------------------- drawing
-
-
-def _stone_colours(theme: Theme, colour: int) -> tuple[RGB, RGB]:
-    return (
-        (own_colours(theme).stone_black, own_colours(theme).stone_black_rim)
-        if colour == 0
-        else (own_colours(theme).stone_white, own_colours(theme).stone_white_rim)
+@lru_cache(maxsize=8)
+def _fixed(size: int, language: Hashable, chain: fonts.FontChain) -> tuple[Primitive, ...]:
+    """What never changes: the panel, the board's frame and coordinates, the panel's title and its rule.
+    The texts are in the current language and measured in the fonts in use (both part of the key)."""
+    lay = square_layout(size, 8)
+    pg = lay.pg
+    px0, py0, _, _ = pg.panel
+    items: list[Primitive] = [panel_background(pg), *square_frame(lay)]
+    items.append(
+        Text(
+            key="panel:title",
+            kind=Kind.LABEL,
+            layer=Layer.PANEL,
+            at=(px0 + pg.px(18), py0 + pg.px(12)),
+            text=wording.text("paintscape.title"),
+            size=pg.px(21),
+            colour="ink",
+        )
     )
+    small = pg.px(SMALL_PX)
+    items.extend(
+        wrapped("panel:rule", px0 + pg.px(18), py0 + pg.px(40), _rule(), small, "muted", _rule_width(pg))
+    )
+    return tuple(items)
+
+
+def _fade(token: Token, fade: bool) -> Token:
+    """A colour of a swatch greyed towards the panel (a colour collected or not in the game)."""
+    return mix(token, "panel", 0.55) if fade else token
+
+
+def _tile(
+    key: str,
+    colour: int,
+    left: int,
+    top: int,
+    side: int,
+    letter_px: int,
+    *,
+    cells: tuple[int, ...] = (),
+    layer: Layer = Layer.BOARD,
+    kind: Kind = Kind.CELL,
+    faded: bool = False,
+    outline: bool = False,
+) -> list[Primitive]:
+    """A tile of `colour` filling the square at (left, top): its fill, its pattern (second cues), its
+    letter in the corner (RULES 1.9) on a plain patch where the pattern would cross it."""
+    name = COLOURS[colour]
+    fill, letter_ink = _fade(f"tile_{name}", faded), _fade(f"letter_{name}", faded)
+    pattern = None
+    if colour in PATTERNS:
+        ink = _fade(mix(f"tile_{name}", f"letter_{name}", 0.45), faded)
+        pattern = Pattern(PATTERNS[colour], ink, max(4, side // 6), max(1, side // 40))
+    items: list[Primitive] = [
+        Rect(
+            key=key,
+            kind=kind,
+            layer=layer,
+            cells=cells,
+            box=(left, top, left + side, top + side),
+            fill=fill,
+            stroke="grid_line" if outline else None,
+            pattern=pattern,
+        )
+    ]
+    letter = TILE_LETTERS[colour]
+    x, y = left + max(2, side // 14), top + max(1, side // 24)
+    mask = text_mask(letter, letter_px)
+    ink_box = mask.getbbox() or (0, 0, mask.width, mask.height)
+    items.append(
+        Rect(
+            key=f"{key}:patch",
+            kind=kind,
+            layer=layer,
+            cells=cells,
+            show=Show.CUES,
+            box=inclusive(x - 1, y + ink_box[1] - 2, x + ink_box[2] + 2, y + ink_box[3] + 1),
+            fill=fill,
+        )
+    )
+    items.append(
+        Text(
+            key=f"{key}:letter",
+            kind=Kind.LABEL,
+            layer=layer,
+            cells=cells,
+            at=(x, y),
+            text=letter,
+            size=letter_px,
+            colour=letter_ink,
+        )
+    )
+    return items
+
+
+@lru_cache(maxsize=64)
+def _tiles(size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> tuple[Primitive, ...]:
+    """The squares with their tiles, and the grid. Tiles move only while the balancer swaps: one match
+    builds these once."""
+    lay = square_layout(size, 8)
+    tile_of = _tile_map(tiles)
+    letter_px = lay.pg.px(16)
+    items: list[Primitive] = []
+    for i in range(64):
+        left, top, right, bottom = lay.box(i)
+        if tile_of[i] >= 0:
+            items.extend(_tile(f"cell:{i}", tile_of[i], left, top, lay.cell, letter_px, cells=(i,)))
+        else:
+            items.append(
+                Rect(
+                    key=f"cell:{i}",
+                    kind=Kind.CELL,
+                    cells=(i,),
+                    box=(left, top, right, bottom),
+                    fill="bare_square",
+                )
+            )
+    items.extend(square_grid(lay))
+    return tuple(items)
+
+
+def _stone_tokens(colour: int) -> tuple[Token, Token]:
+    return ("stone_black", "stone_black_rim") if colour == 0 else ("stone_white", "stone_white_rim")
 
 
 def _tile_map(tiles: Sequence[int]) -> list[int]:
@@ -243,148 +311,275 @@ def _tile_map(tiles: Sequence[int]) -> list[int]:
     return tile_of
 
 
-@lru_cache(maxsize=8)
-def _tiles_layer(theme: Theme, size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> Image.Image:
-    """The squares and their tiles with the grid, as a crop of the board area. Tiles move only while the
-    balancer swaps, so one match (or one replay) draws this once and pastes it for every later position."""
-    lay = square_layout(size, 8)
-    tile_of = _tile_map(tiles)
-    layer = Image.new(
-        "RGB", (lay.right - lay.left + 1, lay.bottom - lay.top + 1), own_colours(theme).bare_square
-    )
-    letter_px = lay.pg.px(16)
-    for i in range(64):
-        if tile_of[i] >= 0:
-            left, top, _, _ = lay.box(i)
-            layer.paste(
-                _tile_image(theme, tile_of[i], lay.cell, letter_px, fonts.chain()),
-                (left - lay.left, top - lay.top),
-            )
-    draw = ImageDraw.Draw(layer)
-    for n in range(9):
-        x = y = n * lay.cell
-        draw.line(((x, 0), (x, 8 * lay.cell)), fill=theme.grid_line, width=1)
-        draw.line(((0, y), (8 * lay.cell, y)), fill=theme.grid_line, width=1)
-    return layer
-
-
-def _squares(
-    state: Any, theme: Theme, lay: SquareLayout
-) -> tuple[list[int], list[int], list[Image.Image | None]]:
-    """Each square's tile colour (-1: bare), stone colour (-1: none) and stone sprite."""
+def _stones(state: Any, lay: SquareLayout) -> list[Primitive]:
+    """The stones: on a tile smaller, with a shadow and a frame of the tile round it; on a bare square
+    larger."""
     tile_of = _tile_map(tuple(state.tiles))
-    stone_of = [-1] * 64
+    items: list[Primitive] = []
+    rim = max(1.0, lay.pg.k * 2)
     for colour, bits in ((0, state.black), (1, state.white)):
+        fill, edge = _stone_tokens(colour)
         for i in bits_of(bits):
-            stone_of[i] = colour
-    return tile_of, stone_of, [_stone_sprite(theme, lay, tile_of[i], stone_of[i]) for i in range(64)]
+            on_tile = tile_of[i] >= 0
+            items.append(
+                Circle(
+                    key=f"stone:{i}",
+                    kind=Kind.STONE,
+                    cells=(i,),
+                    centre=lay.centre(i),
+                    r=lay.cell * (0.33 if on_tile else 0.40),
+                    fill=fill,
+                    stroke=edge,
+                    width=rim,
+                    shading=Shading.SHADOW if on_tile else Shading.FLAT,
+                )
+            )
+    items.sort(key=lambda item: int(item.key.split(":")[1]))
+    return items
 
 
-def _stones_inside(sprites: list[Image.Image | None], lay: SquareLayout) -> bool:
-    """Whether every stone stays inside its square (a stone larger than its square, on small images,
-    overlaps its neighbours)."""
-    return all(sprite is None or _fits(lay, i, sprite.size) for i, sprite in enumerate(sprites))
-
-
-@lru_cache(maxsize=4096)
-def _fits(lay: SquareLayout, i: int, size: tuple[int, int]) -> bool:
-    """Whether a sprite of `size` pasted centred on square i stays inside it (`inside_cell`)."""
-    return inside_cell(Image.new("L", size), lay.box(i), *lay.centre(i))
-
-
-def _draw_board(
-    img: Image.Image,
-    state: Any,
-    theme: Theme,
-    lay: SquareLayout,
-    only: set[int] | None = None,
-) -> None:
-    """The squares with their tiles and stones, and the grid. Each square comes from `SQUARES` as drawn
-    before with the same tile and stone; where a stone is larger than its square (small images), the whole
-    board is drawn in layers as before: tiles and grid, then the stones. With `only`, those squares alone
-    (without the grid's right and bottom edges)."""
-    tile_of, stone_of, sprites = _squares(state, theme, lay)
-    if only is None and not _stones_inside(sprites, lay):
-        img.paste(_tiles_layer(theme, lay.pg.width, tuple(state.tiles), fonts.chain()), (lay.left, lay.top))
-        for i, sprite in enumerate(sprites):
-            if sprite is not None:
-                paste_centred(img, sprite, *lay.centre(i))
-        return
-    letter_px = lay.pg.px(16)
-    for i, sprite in enumerate(sprites):
-        if only is not None and i not in only:
-            continue
-        paint = partial(_draw_square, img, theme, lay, i, tile_of[i], letter_px, sprite)
-        SQUARES.draw(img, lay.box(i), (theme, lay.pg.width, tile_of[i], stone_of[i]), paint)
-    if only is None:
-        _draw_edges(img, theme, lay)
-
-
-def _draw_edges(img: Image.Image, theme: Theme, lay: SquareLayout) -> None:
-    """The grid's right and bottom edges (each square holds its left and top ones)."""
-    draw = ImageDraw.Draw(img)
-    draw.line(((lay.right, lay.top), (lay.right, lay.bottom)), fill=theme.grid_line, width=1)
-    draw.line(((lay.left, lay.bottom), (lay.right, lay.bottom)), fill=theme.grid_line, width=1)
-
-
-def _stone_sprite(theme: Theme, lay: SquareLayout, tile: int, stone: int) -> Image.Image | None:
-    """The stone of colour `stone` (-1: none) as drawn on a tile (with a shadow) or on a bare square."""
-    if stone < 0:
-        return None
-    fill, edge = _stone_colours(theme, stone)
-    radius = lay.cell * (0.33 if tile >= 0 else 0.40)
-    return disc_sprite(radius, fill, edge, max(1.0, lay.pg.k * 2), tile >= 0)
-
-
-def _draw_square(
-    img: Image.Image,
-    theme: Theme,
-    lay: SquareLayout,
-    i: int,
-    tile: int,
-    letter_px: int,
-    stone: Image.Image | None,
-) -> None:
-    """One square as `_tiles_layer` and the stones draw it: its tile (or the bare colour), the grid lines on
-    its left and top edges, its stone."""
-    left, top, right, bottom = lay.box(i)
-    if tile >= 0:
-        paste_opaque(img, _tile_image(theme, tile, lay.cell, letter_px, fonts.chain()), left, top)
-    else:
-        img.paste(own_colours(theme).bare_square, (left, top, right, bottom))
-    draw = ImageDraw.Draw(img)
-    draw.line(((left, top), (left, bottom - 1)), fill=theme.grid_line, width=1)
-    draw.line(((left, top), (right - 1, top)), fill=theme.grid_line, width=1)
-    if stone is not None:
-        paste_centred(img, stone, *lay.centre(i))
-
-
-SQUARES = RegionCache(1024)
-"""Squares as drawn, by theme, size, square, the tile on it and the stone on that."""
-
-
-def _mark_last_move(img: Image.Image, squares: list[int], theme: Theme, lay: SquareLayout) -> None:
-    draw = ImageDraw.Draw(img)
-    width = lay.pg.px(4)
+def _marks(squares: list[int], lay: SquareLayout) -> list[Primitive]:
+    """The last move's marks: each square framed (ink, highlight, a light inner line), a ring on the last
+    one, and a swap's line between its two squares."""
+    pg = lay.pg
+    width = pg.px(4)
+    edge = max(1, pg.px(2))
+    inner = edge + width
+    items: list[Primitive] = []
     for n, i in enumerate(squares):
         left, top, right, bottom = lay.box(i)
-        edge = max(1, lay.pg.px(2))
-        draw.rectangle((left, top, right, bottom), outline=theme.ink, width=edge)
-        draw.rectangle(
-            (left + edge, top + edge, right - edge, bottom - edge), outline=theme.highlight, width=width
+        items.append(
+            Rect(
+                key=f"mark:{n}:edge",
+                kind=Kind.HIGHLIGHT,
+                cells=(i,),
+                box=inclusive(left, top, right, bottom),
+                stroke="ink",
+                width=edge,
+            )
         )
-        inner = edge + width
-        draw.rectangle(
-            (left + inner, top + inner, right - inner, bottom - inner),
-            outline=theme.highlight_ink,
-            width=edge,
+        items.append(
+            Rect(
+                key=f"mark:{n}",
+                kind=Kind.HIGHLIGHT,
+                cells=(i,),
+                box=inclusive(left + edge, top + edge, right - edge, bottom - edge),
+                stroke="highlight",
+                width=width,
+            )
+        )
+        items.append(
+            Rect(
+                key=f"mark:{n}:inner",
+                kind=Kind.HIGHLIGHT,
+                cells=(i,),
+                box=inclusive(left + inner, top + inner, right - inner, bottom - inner),
+                stroke="highlight_ink",
+                width=edge,
+            )
         )
         if n == len(squares) - 1:
-            cx, cy = lay.centre(i)
-            mark_ring(img, cx, cy, lay.cell * 0.41, theme, lay.pg.k)
+            items.append(last_ring("mark:last", *lay.centre(i), lay.cell * 0.41, pg.k, (i,)))
     if len(squares) == 2:
-        a, b = lay.centre(squares[0]), lay.centre(squares[1])
-        draw.line((a, b), fill=theme.highlight, width=max(2, lay.pg.px(3)))
+        items.append(
+            Line(
+                key="mark:swap",
+                kind=Kind.HIGHLIGHT,
+                cells=tuple(squares),
+                points=(lay.centre(squares[0]), lay.centre(squares[1])),
+                stroke="highlight",
+                width=max(2, pg.px(3)),
+            )
+        )
+    return items
+
+
+def _panel_items(
+    state: Any, lay: SquareLayout, colour_names: list[str], last_move: str | None, over: bool
+) -> list[Primitive]:
+    """The race for every colour (a row each: its swatch, its name, each stone colour's stones on it out
+    of the six that collect it, its free tiles or who collected it) and the last move."""
+    pg = lay.pg
+    race = engine.race(state)
+    px0, py0, px1, py1 = pg.panel
+    row_h = pg.px(84)
+    swatch = pg.px(46)
+    pip_r = pg.px(8)
+    pip_step = pg.px(21)
+    name_px, small_px = pg.px(18), pg.px(SMALL_PX)
+    items: list[Primitive] = []
+
+    def text(
+        key: str, at: tuple[float, float], words: str, px: int, colour: Token, anchor: str = "lt"
+    ) -> None:
+        items.append(
+            Text(
+                key=key,
+                kind=Kind.LABEL,
+                layer=Layer.PANEL,
+                at=at,
+                text=words,
+                size=px,
+                colour=colour,
+                anchor=anchor,
+            )
+        )
+
+    for colour in range(5):
+        name = COLOURS[colour]
+        top = py0 + pg.px(70) + _rule_extra(pg) + colour * row_h
+        left = px0 + pg.px(18)
+        collector = state.collected[colour]
+        left_out = collector is None and not state.tiles[colour]
+        items.extend(
+            _tile(
+                f"race:{name}",
+                colour,
+                left,
+                top,
+                swatch,
+                pg.px(16),
+                layer=Layer.PANEL,
+                kind=Kind.LEGEND,
+                faded=collector is not None or left_out,
+                outline=True,
+            )
+        )
+        text_left = left + swatch + pg.px(12)
+        text(f"race:{name}:name", (text_left, top - pg.px(3)), _colour_name(colour), name_px, "ink")
+        if left_out:
+            text(
+                f"race:{name}:absent",
+                (text_left, top + pg.px(35)),
+                wording.text("paintscape.absent"),
+                small_px,
+                "muted",
+                "lc",
+            )
+            continue
+        if collector is not None:
+            fill, edge = _stone_tokens(collector)
+            cy = top + pg.px(35)
+            items.append(
+                Circle(
+                    key=f"race:{name}:collector",
+                    kind=Kind.LEGEND,
+                    layer=Layer.PANEL,
+                    centre=(text_left + pip_r, cy),
+                    r=pip_r,
+                    fill=fill,
+                    stroke=edge,
+                    width=max(1.0, pg.k * 1.5),
+                )
+            )
+            who = colour_names[collector]
+            note = fit_text(
+                wording.text("paintscape.collected_by", name=who), small_px, px1 - text_left - pg.px(40)
+            )
+            text(
+                f"race:{name}:collected", (text_left + 2 * pip_r + pg.px(8), cy), note, small_px, "ink", "lc"
+            )
+            items.append(
+                Line(
+                    key=f"race:{name}:struck",
+                    kind=Kind.LEGEND,
+                    layer=Layer.PANEL,
+                    points=((left, top + swatch), (left + swatch, top)),
+                    stroke="ink",
+                    width=pg.px(2),
+                )
+            )
+            continue
+        black_n, white_n, free_n = race[colour]
+        free = wording.plural("paintscape.free", free_n)
+        text(f"race:{name}:free", (px1 - pg.px(18), top - pg.px(3)), free, small_px, "muted", "rt")
+        tile_bits = state.tiles[colour]
+        below: list[str] = []  # "can take" notes too long for their place: one line under the rows
+        for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
+            cy = top + pg.px(29) + row * pg.px(23)
+            key = f"race:{name}:{row}"
+            letter = wording.text(
+                ("paintscape.stone_letter.black", "paintscape.stone_letter.white")[stone_colour]
+            )
+            items.extend(_pips(key, pg, text_left, cy, letter, stone_colour, count))
+            note_left = text_left + pg.px(22) + COLLECT_AT * pip_step + pg.px(6)
+            reachable = _adjacent_free(state, stone_colour, tile_bits)
+            progress = wording.text("paintscape.progress", count=count, goal=COLLECT_AT)
+            if count == COLLECT_AT - 1 and reachable and state.phase == "play" and not over:
+                note = wording.text("paintscape.can_take", name=colour_names[stone_colour])
+                if text_width(note, small_px) <= px1 - note_left - pg.px(12):
+                    text(f"{key}:note", (note_left, cy), note, small_px, "highlight", "lc")
+                    continue
+                below.append(note)
+                text(f"{key}:note", (note_left, cy), progress, small_px, "highlight", "lc")
+            else:
+                text(f"{key}:note", (note_left, cy), progress, small_px, "muted", "lc")
+        if below:
+            items.extend(
+                wrapped(
+                    f"race:{name}:below",
+                    text_left,
+                    top + pg.px(62),
+                    " · ".join(below),
+                    small_px,
+                    "highlight",
+                    px1 - text_left - pg.px(12),
+                )
+            )
+    if last_move:
+        words = fit_text(
+            wording.text("last_move", move=_move_words(last_move)), pg.px(SMALL_PX), px1 - px0 - pg.px(36)
+        )
+        text("last_move", (px0 + pg.px(18), py1 - pg.px(16)), words, pg.px(SMALL_PX), "ink", "lb")
+    return items
+
+
+def _pips(
+    key: str, pg: Page, text_left: int, cy: int, letter: str, stone_colour: int, count: int
+) -> list[Primitive]:
+    """One stone colour's letter and its stones on a tile colour: `count` of the six that collect it."""
+    pip_r, pip_step = pg.px(8), pg.px(21)
+    fill, edge = _stone_tokens(stone_colour)
+    items: list[Primitive] = [
+        Text(
+            key=f"{key}:letter",
+            kind=Kind.LEGEND,
+            layer=Layer.PANEL,
+            at=(text_left, cy),
+            text=letter,
+            size=pg.px(SMALL_PX),
+            colour="muted",
+            anchor="lc",
+        )
+    ]
+    for n in range(COLLECT_AT):
+        cx = text_left + pg.px(22) + pip_r + n * pip_step
+        if n < count:
+            items.append(
+                Circle(
+                    key=f"{key}:pip{n}",
+                    kind=Kind.LEGEND,
+                    layer=Layer.PANEL,
+                    centre=(cx, cy),
+                    r=pip_r,
+                    fill=fill,
+                    stroke=edge,
+                    width=max(1.0, pg.k * 1.5),
+                )
+            )
+        else:
+            items.append(
+                Circle(
+                    key=f"{key}:pip{n}",
+                    kind=Kind.LEGEND,
+                    layer=Layer.PANEL,
+                    centre=(cx, cy),
+                    r=pip_r * 0.45,
+                    fill=mix("panel", "muted", 0.3),
+                    shading=Shading.DOT,
+                )
+            )
+    return items
 
 
 def _adjacent_free(state: Any, colour: int, tile_bits: int) -> int:
@@ -392,143 +587,6 @@ def _adjacent_free(state: Any, colour: int, tile_bits: int) -> int:
     own = state.black if colour == 0 else state.white
     reachable: int = GRID.grow(own) & tile_bits & ~(state.black | state.white)
     return reachable
-
-
-def _draw_panel(
-    img: Image.Image,
-    state: Any,
-    theme: Theme,
-    lay: SquareLayout,
-    colour_names: list[str],
-    last_move: str | None,
-    over: bool,
-) -> None:
-    pg = lay.pg
-    race = engine.race(state)
-    draw = ImageDraw.Draw(img)
-    px0, py0, px1, py1 = pg.panel
-    row_h = pg.px(84)
-    swatch = pg.px(46)
-    pip_r = pg.px(8)
-    pip_step = pg.px(21)
-    for colour in range(5):
-        top = py0 + pg.px(70) + _rule_extra(pg) + colour * row_h
-        left = px0 + pg.px(18)
-        collector = state.collected[colour]
-        left_out = collector is None and not state.tiles[colour]
-        tile = _tile_image(theme, colour, swatch, pg.px(16), fonts.chain())
-        if collector is not None or left_out:
-            tile = Image.blend(tile, Image.new("RGB", tile.size, theme.panel), 0.55)
-        img.paste(tile, (left, top))
-        draw.rectangle((left, top, left + swatch - 1, top + swatch - 1), outline=theme.grid_line)
-        text_left = left + swatch + pg.px(12)
-        name_px, small_px = pg.px(18), pg.px(SMALL_PX)
-        draw_text(img, text_left, top - pg.px(3), _colour_name(colour), name_px, theme.ink)
-        if left_out:
-            absent = wording.text("paintscape.absent")
-            draw_text(img, text_left, top + pg.px(35), absent, small_px, theme.muted, "lc")
-            continue
-        if collector is not None:
-            fill, edge = _stone_colours(theme, collector)
-            cy = top + pg.px(35)
-            paste_centred(img, disc_sprite(pip_r, fill, edge, max(1.0, pg.k * 1.5)), text_left + pip_r, cy)
-            who = colour_names[collector]
-            draw_text(
-                img,
-                text_left + 2 * pip_r + pg.px(8),
-                cy,
-                fit_text(
-                    wording.text("paintscape.collected_by", name=who), small_px, px1 - text_left - pg.px(40)
-                ),
-                small_px,
-                theme.ink,
-                "lc",
-            )
-            draw.line((left, top + swatch, left + swatch, top), fill=theme.ink, width=pg.px(2))
-            continue
-        black_n, white_n, free_n = race[colour]
-        free = wording.plural("paintscape.free", free_n)
-        draw_text(img, px1 - pg.px(18), top - pg.px(3), free, small_px, theme.muted, "rt")
-        tile_bits = state.tiles[colour]
-        below: list[str] = []  # "can take" notes too long for their place: one line under the rows
-        for row, (stone_colour, count) in enumerate(((0, black_n), (1, white_n))):
-            cy = top + pg.px(29) + row * pg.px(23)
-            letter = wording.text(
-                ("paintscape.stone_letter.black", "paintscape.stone_letter.white")[stone_colour]
-            )
-            half = math.ceil(pip_r) + 1  # a pip sprite reaches this far from its centre
-            right = text_left + pg.px(22) + pip_r + (COLLECT_AT - 1) * pip_step + half
-            box = (text_left, cy - half, right, cy + half)  # left of the note; the texts above are in the key
-            key = (theme, pg.width, _colour_name(colour), free, stone_colour, count, letter, fonts.chain())
-            PIPS.draw(
-                img, box, key, partial(_draw_pips, img, pg, theme, text_left, cy, letter, stone_colour, count)
-            )
-            note_left = text_left + pg.px(22) + COLLECT_AT * pip_step + pg.px(6)
-            reachable = _adjacent_free(state, stone_colour, tile_bits)
-            progress = wording.text("paintscape.progress", count=count, goal=COLLECT_AT)
-            if count == COLLECT_AT - 1 and reachable and state.phase == "play" and not over:
-                note = wording.text("paintscape.can_take", name=colour_names[stone_colour])
-                if text_width(note, small_px) <= px1 - note_left - pg.px(12):
-                    draw_text(img, note_left, cy, note, small_px, theme.highlight, "lc")
-                    continue
-                below.append(note)
-                draw_text(img, note_left, cy, progress, small_px, theme.highlight, "lc")
-            else:
-                draw_text(img, note_left, cy, progress, small_px, theme.muted, "lc")
-        if below:
-            draw_wrapped(
-                img,
-                text_left,
-                top + pg.px(62),
-                " · ".join(below),
-                small_px,
-                theme.highlight,
-                px1 - text_left - pg.px(12),
-            )
-    if last_move:
-        draw_text(
-            img,
-            px0 + pg.px(18),
-            py1 - pg.px(16),
-            fit_text(
-                wording.text("last_move", move=_move_words(last_move)),
-                pg.px(SMALL_PX),
-                px1 - px0 - pg.px(36),
-            ),
-            pg.px(SMALL_PX),
-            theme.ink,
-            "lb",
-        )
-
-
-PIPS = RegionCache(512)
-"""A race row's letter and pips as drawn, by theme, size, row, count and language (the colour's name above
-them is part of the key): one paste instead of six."""
-
-
-def _draw_pips(
-    img: Image.Image,
-    pg: Page,
-    theme: Theme,
-    text_left: int,
-    cy: int,
-    letter: str,
-    stone_colour: int,
-    count: int,
-) -> None:
-    """One stone colour's letter and its stones on a tile colour: `count` of the six that collect it."""
-    draw = ImageDraw.Draw(img)
-    pip_r, pip_step = pg.px(8), pg.px(21)
-    fill, edge = _stone_colours(theme, stone_colour)
-    draw_text(img, text_left, cy, letter, pg.px(SMALL_PX), theme.muted, "lc")
-    slot = blend(theme.panel, theme.muted, 0.3)
-    for n in range(COLLECT_AT):
-        cx = text_left + pg.px(22) + pip_r + n * pip_step
-        if n < count:
-            paste_centred(img, disc_sprite(pip_r, fill, edge, max(1.0, pg.k * 1.5)), cx, cy)
-        else:
-            dot = pip_r * 0.45
-            draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=slot)
 
 
 def _colour_name(colour: int) -> str:
@@ -554,64 +612,118 @@ def _player_by_colour(state: Any, names: list[str]) -> list[str]:
     return [names[state.black_seat], names[1 - state.black_seat]]
 
 
-def _chips(rules: Any, state: Any, names: list[str], theme: Theme, outcome: Outcome | None) -> list[SeatChip]:
-    to_move = rules.to_move(state)
-    chips = []
-    for seat in range(2):
-        if state.black_seat is None:
-            fill, rim = blend(theme.header, theme.header_ink, 0.35), theme.header_muted
-            swaps = state.swapped.bit_count()
-            detail = (
-                wording.plural("paintscape.swaps", swaps) if seat == 0 else wording.text("paintscape.picks")
-            )
-        else:
-            colour = 0 if seat == state.black_seat else 1
-            fill, rim = _stone_colours(theme, colour)
-            got = sum(1 for c in state.collected if c == colour)
-            detail = wording.plural("paintscape.colours", got)
-        chips.append(
-            SeatChip(
-                name=names[seat],
-                role=wording.word(rules.seat_label(state, seat)),
-                detail=detail,
-                fill=fill,
-                rim=rim,
-                to_move=outcome is None and to_move == seat,
-                winner=outcome is not None and seat in outcome.winners,
-            )
-        )
-    return chips
-
-
 def _phase_note(state: Any) -> str:
     if state.phase in ("balance", "choose"):
         return wording.text(f"paintscape.note.{state.phase}")
     return ""
 
 
-def draw(
+def _panel(rules: Any, state: Any, names: list[str], outcome: Outcome | None, last_move: str | None) -> Panel:
+    """The panel as data: the players (the header's chips), the race for every colour."""
+    to_move = rules.to_move(state)
+    seats = []
+    for seat in range(2):
+        if state.black_seat is None:
+            fill, rim = mix("header", "header_ink", 0.35), "header_muted"
+            swaps = state.swapped.bit_count()
+            detail = (
+                wording.plural("paintscape.swaps", swaps) if seat == 0 else wording.text("paintscape.picks")
+            )
+            score = None
+        else:
+            colour = 0 if seat == state.black_seat else 1
+            fill, rim = _stone_tokens(colour)
+            score = sum(1 for c in state.collected if c == colour)
+            detail = wording.plural("paintscape.colours", score)
+        seats.append(
+            Seat(
+                seat=seat,
+                name=names[seat],
+                role=wording.word(rules.seat_label(state, seat)),
+                colour=fill,
+                rim=rim,
+                detail=detail,
+                score=score,
+                to_move=outcome is None and to_move == seat,
+                winner=outcome is not None and seat in outcome.winners,
+            )
+        )
+    race = engine.race(state)
+    by_colour = _player_by_colour(state, names)
+    counters = []
+    for colour, name in enumerate(COLOURS):
+        collector = state.collected[colour]
+        black_n, white_n, free_n = race[colour]
+        if collector is not None:
+            note = wording.text("paintscape.collected_by", name=by_colour[collector])
+        elif not state.tiles[colour]:
+            note = wording.text("paintscape.absent")
+        else:
+            note = wording.plural("paintscape.free", free_n)
+        counters.append(
+            Counter(
+                key=f"race:{name}",
+                label=_colour_name(colour),
+                parts=(
+                    Part(label=by_colour[0], value=black_n, colour="stone_black", seat=_seat_of(state, 0)),
+                    Part(label=by_colour[1], value=white_n, colour="stone_white", seat=_seat_of(state, 1)),
+                ),
+                goal=COLLECT_AT,
+                note=note,
+                colour=f"tile_{name}",
+                done=collector is not None or not state.tiles[colour],
+            )
+        )
+    note = "" if outcome is not None else _phase_note(state)
+    return Panel(
+        title=wording.text("paintscape.title"),
+        status=status_text(rules, state, names, note, outcome),
+        move=rules.moves_played(state),
+        over=outcome is not None,
+        last_move=wording.text("last_move", move=_move_words(last_move)) if last_move else "",
+        players=tuple(seats),
+        counters=tuple(counters),
+        lines=(_rule(),),
+    )
+
+
+def _seat_of(state: Any, colour: int) -> int | None:
+    """The seat playing a stone colour (None before colours are chosen)."""
+    if state.black_seat is None:
+        return None
+    return int(state.black_seat) if colour == 0 else 1 - int(state.black_seat)
+
+
+def scene(
     state: Any,
     *,
     last_move: str | None,
     players: Sequence[str] | None,
-    theme: Theme,
     size: int,
     outcome: Outcome | None = None,
-) -> Image.Image:
-    """The whole Paintscape image for `state`; `outcome` (a resignation, timeout, abort) overrides the
+) -> Scene:
+    """The Paintscape board of `state` as a scene; `outcome` (a resignation, timeout, abort) overrides the
     engine's."""
     rules = games.get("paintscape")
     outcome = final_outcome(rules, state, outcome)
     lay = square_layout(size, 8)
+    pg = lay.pg
     names = seat_names(rules, state, players, 2)
-    img = _background(theme, size, wording.language(), fonts.chain()).copy()
-    _draw_board(img, state, theme, lay)
-    _mark_last_move(img, last_move_squares(last_move), theme, lay)
-    _draw_panel(img, state, theme, lay, _player_by_colour(state, names), last_move, outcome is not None)
-    note = "" if outcome is not None else _phase_note(state)
-    status = status_text(rules, state, names, note, outcome)
-    draw_header(img, lay.pg, theme, _chips(rules, state, names, theme, outcome), status)
-    return img
+    fixed = _fixed(size, wording.language(), fonts.chain())
+    items: list[Primitive] = [*fixed, *_tiles(size, tuple(state.tiles), fonts.chain()), *_stones(state, lay)]
+    items.extend(_marks(last_move_squares(last_move), lay))
+    items.extend(_panel_items(state, lay, _player_by_colour(state, names), last_move, outcome is not None))
+    return Scene(
+        game="paintscape",
+        width=pg.width,
+        height=pg.height,
+        ply=state.ply,
+        items=tuple(items),
+        panel=_panel(rules, state, names, outcome, last_move),
+        cells=square_polygons(lay),
+        labels=GRID.labels,
+        fixed=len(fixed),
+    )
 
 
 def describe(
@@ -652,100 +764,3 @@ def describe(
     parts.append(wording.text("paintscape.alt.black_stones", cells=black))
     parts.append(wording.text("paintscape.alt.white_stones", cells=white))
     return wording.sentences(parts)
-
-
-def cell_polygons(state: Any, size: int) -> tuple[tuple[tuple[float, float], ...], ...]:
-    """Each square's corners in the pixels of `draw(size=size)` (square i is `GRID`'s square i), for hosts
-    that draw on the image (`renderer.scene`)."""
-    return square_polygons(square_layout(size, 8))
-
-
-def cell_labels(state: Any) -> tuple[str, ...]:
-    """Each square's name as a player types it (a1...h8)."""
-    return GRID.labels
-
-
-@lru_cache(maxsize=8)
-def _board_base(theme: Theme, size: int, language: Hashable, chain: fonts.FontChain) -> Image.Image:
-    """`_background` with the grid's right and bottom edges: the pixels round the squares as `draw` leaves
-    them under the last move's marks (which reach a pixel or so past their squares)."""
-    img = _background(theme, size, language, chain).copy()
-    _draw_edges(img, theme, square_layout(size, 8))
-    return img
-
-
-@lru_cache(maxsize=8)
-def _panel_background(theme: Theme, size: int, language: Hashable, chain: fonts.FontChain) -> Image.Image:
-    """The panel's box of `_background`: what the panel is drawn over."""
-    return _background(theme, size, language, chain).crop(square_layout(size, 8).pg.panel)
-
-
-def _marked(squares: list[int], lay: SquareLayout) -> tuple[set[int], list[Box]]:
-    """What the last move's marks (`_mark_last_move`) may touch: the squares from the first marked one to
-    the last (a swap's line runs between them) with every square beside them, and round each marked
-    square a box a quarter of a square wider on every side, inside the board's area (its frames reach
-    the next square's edge and past the grid's edges)."""
-    if not squares:
-        return set(), []
-    files = [GRID.xy(i)[0] for i in squares]
-    ranks = [GRID.xy(i)[1] for i in squares]
-    near = {
-        GRID.index(x, y)
-        for x in range(max(0, min(files) - 1), min(7, max(files) + 1) + 1)
-        for y in range(max(0, min(ranks) - 1), min(7, max(ranks) + 1) + 1)
-    }
-    area, reach = lay.pg.board, lay.cell // 4
-    boxes = []
-    for i in squares:
-        left, top, right, bottom = lay.box(i)
-        boxes.append(
-            (
-                max(area[0], left - reach),
-                max(area[1], top - reach),
-                min(area[2], right + reach),
-                min(area[3], bottom + reach),
-            )
-        )
-    return near, boxes
-
-
-def redraw(img: Image.Image, before: Board, after: Board) -> list[Box] | None:
-    """Draw on `img` the parts of `after`'s image that may differ from `before`'s (see
-    `renderer.incremental`): the header, the panel, and the squares whose tile or stone changed or that
-    either move's marks touch, each from nothing in the order `draw` paints them; returns their boxes.
-    None where stones overlap their neighbours (small images)."""
-    theme, size = after.theme, after.size
-    rules = games.get("paintscape")
-    lay = square_layout(size, 8)
-    pg = lay.pg
-    state, old = after.state, before.state
-    tiles, stones, sprites = _squares(state, theme, lay)
-    old_tiles, old_stones, old_sprites = _squares(old, theme, lay)
-    if not (_stones_inside(sprites, lay) and _stones_inside(old_sprites, lay)):
-        return None
-    marked, marks = last_move_squares(after.last_move), last_move_squares(before.last_move)
-    near, boxes = _marked(marked, lay)
-    old_near, old_boxes = _marked(marks, lay)
-    dirty = near | old_near
-    dirty.update(i for i in range(64) if tiles[i] != old_tiles[i] or stones[i] != old_stones[i])
-    language, chain = wording.language(), fonts.chain()
-    base = _board_base(theme, size, language, chain)
-    for box in boxes + old_boxes:  # what lies past the squares under a mark; the squares come next
-        paste_opaque(img, base.crop(box), box[0], box[1])
-    _draw_board(img, state, theme, lay, only=dirty)
-    _mark_last_move(img, marked, theme, lay)
-    outcome = final_outcome(rules, state, after.outcome)
-    names = seat_names(rules, state, after.players, 2)
-    paste_opaque(img, _panel_background(theme, size, language, chain), pg.panel[0], pg.panel[1])
-    _draw_panel(img, state, theme, lay, _player_by_colour(state, names), after.last_move, outcome is not None)
-    note = "" if outcome is not None else _phase_note(state)
-    status = status_text(rules, state, names, note, outcome)
-    draw_header(img, pg, theme, _chips(rules, state, names, theme, outcome), status)
-    drawn: list[Box] = [pg.header, pg.panel, *boxes, *old_boxes]
-    for i in sorted(dirty):  # one box per run of squares drawn along a row (never one not drawn)
-        box = lay.box(i)
-        if i % 8 and i - 1 in dirty:
-            drawn[-1] = (drawn[-1][0], box[1], box[2], box[3])
-        else:
-            drawn.append(box)
-    return drawn

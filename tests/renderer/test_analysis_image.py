@@ -4,7 +4,6 @@ no text on it is cut short, in any language."""
 
 from __future__ import annotations
 
-import importlib
 import io
 import random
 from collections.abc import Callable
@@ -159,10 +158,7 @@ def test_no_text_of_the_image_is_cut_in_any_language(game_id: str, monkeypatch: 
             in_header[0] = False
 
     monkeypatch.setattr(renderer.canvas, "_line", spy)
-    for game in games.GAME_IDS:
-        drawer = importlib.import_module(games.plugin(game).drawer)
-        if hasattr(drawer, "draw_header"):
-            monkeypatch.setattr(drawer, "draw_header", header)
+    monkeypatch.setattr(renderer.painter, "draw_header", header)  # the header strip of every scene
     for language in LANGUAGES:
         words: Translations | None = translations(language)
         drawn.clear()

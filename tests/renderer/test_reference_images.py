@@ -8,7 +8,11 @@ theme and language. Glyph pixels depend on the font files and on Pillow's FreeTy
 records them and the image comparison skips, saying why, on a machine whose fonts or FreeType differ.
 Regenerate, only after a change that is meant to change the images, with
 
+    python -m tests.renderer.test_reference_images --sheet docs/<name>.png   # first: old | new | difference
     python -m tests.renderer.test_reference_images --write
+
+where the sheet shows, for every case that changed, the reference, the new drawing and their difference
+(the changed pixels in magenta over a faded copy, and a crop of the changed box enlarged), for review.
 
 A failing case writes the new image beside a temporary copy of the reference for a look.
 """
@@ -306,8 +310,65 @@ def test_the_board_is_pixel_for_pixel_the_reference(case: Case, manifest: dict[s
         pytest.fail(f"{case.name} differs from its reference (PNG difference box {box}); see {out}")
 
 
+def sheet(path: Path) -> list[str]:
+    """Write a review sheet of every case whose drawing differs from its reference: a row each of the
+    reference, the new drawing, their difference (changed pixels in magenta over a faded copy) and the
+    changed box enlarged (reference above, new below); returns the cases that differ."""
+    from PIL import ImageDraw
+
+    stored = json.loads(MANIFEST.read_text())
+    found = {Path(f.path).name: f.path for f in fonts.standard_faces() if f.path}
+    fonts.use_fonts([p for name, _ in stored["environment"]["fonts"] if (p := found.get(name))])
+    rows: list[tuple[str, Image.Image]] = []
+    for case in CASES:
+        png, _ = draw_case(case)
+        new = Image.open(io.BytesIO(png)).convert("RGB")
+        ref = Image.open(REFERENCE / f"{case.name}.png").convert("RGB")
+        box = ImageChops.difference(new, ref).getbbox()
+        if box is None:
+            continue
+        changed = ImageChops.difference(new, ref).convert("L").point(lambda v: 255 if v else 0)
+        faded = Image.blend(ref, Image.new("RGB", ref.size, (255, 255, 255)), 0.7)
+        faded.paste((228, 0, 124), (0, 0), changed)
+        pad = 12
+        x0, y0 = max(0, box[0] - pad), max(0, box[1] - pad)
+        x1, y1 = min(ref.width, box[2] + pad), min(ref.height, box[3] + pad)
+        zoom = max(1, min(8, ref.height // 2 // max(1, y1 - y0), ref.width // max(1, x1 - x0)))
+        crops = Image.new("RGB", (ref.width, ref.height), (255, 255, 255))
+        for n, image in enumerate((ref, new)):
+            crop = image.crop((x0, y0, x1, y1))
+            crops.paste(
+                crop.resize((crop.width * zoom, crop.height * zoom), Image.Resampling.NEAREST),
+                (0, n * ref.height // 2),
+            )
+        row = Image.new("RGB", (ref.width * 4, ref.height + 30), (255, 255, 255))
+        for n, image in enumerate((ref, new, faded, crops)):
+            row.paste(image, (n * ref.width, 30))
+        label = (
+            f"{case.name}: reference | new | changed pixels (magenta) | box {box} x{zoom}:"
+            " reference above, new below"
+        )
+        ImageDraw.Draw(row).text((8, 8), label, fill=(0, 0, 0))
+        rows.append((case.name, row))
+    if rows:
+        width = max(row.width for _, row in rows)
+        out = Image.new("RGB", (width, sum(row.height for _, row in rows)), (255, 255, 255))
+        y = 0
+        for _, row in rows:
+            out.paste(row, (0, y))
+            y += row.height
+        scale = min(1.0, 3840 / out.width)
+        out = out.resize((round(out.width * scale), round(out.height * scale)), Image.Resampling.LANCZOS)
+        out.quantize(256, dither=Image.Dither.NONE).save(path, optimize=True)
+    return [name for name, _ in rows]
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m tests.renderer.test_reference_images --write")
-    write_references()
-    print(f"wrote {len(CASES)} references to {REFERENCE}")
+    if sys.argv[1:] == ["--write"]:
+        write_references()
+        print(f"wrote {len(CASES)} references to {REFERENCE}")
+    elif len(sys.argv) == 3 and sys.argv[1] == "--sheet":
+        changed = sheet(Path(sys.argv[2]))
+        print(f"{len(changed)} of {len(CASES)} cases differ: {', '.join(changed) or 'none'}")
+    else:
+        sys.exit("usage: python -m tests.renderer.test_reference_images --write | --sheet PATH")

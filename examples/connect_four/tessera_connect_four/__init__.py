@@ -21,7 +21,7 @@ PLUGIN = GamePlugin(
     colours={
         "default": {"frame": (31, 95, 191), "red": (214, 40, 57), "yellow": (242, 194, 48)},
         "colorblind": {"frame": (0, 114, 178), "red": (213, 94, 0), "yellow": (240, 228, 66)},
-        "dark": {"frame": (28, 62, 120), "red": (229, 72, 77), "yellow": (240, 194, 50)},
+        "dark": {"frame": (28, 60, 120), "red": (228, 72, 76), "yellow": (240, 196, 52)},
     },
     fixtures="tessera_connect_four.fixtures",
 )
