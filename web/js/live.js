@@ -37,8 +37,7 @@ export class Live {
 
   /** Load the state, then listen. */
   async start() {
-    await this.load();
-    this.listen();
+    if (await this.load()) this.listen();
   }
 
   stop() {
@@ -63,24 +62,24 @@ export class Live {
     } catch (e) {
       error = { status: 0, text: String((e && e.message) || e) };
     }
-    if (this.stopped) return;
+    if (this.stopped) return false;
     if (state) {
       this.failures = 0;
       this.ply = state.ply;
       this.onState(state);
       this.onStatus({ kind: this.broken ? "reconnecting" : "ok" });
-      return;
+      return true;
     }
     if (error.status === 404 || error.status === 401 || error.status === 403) {
       this.onStatus({ kind: "gone", error: error.text });  // a wrong link or a board turned off: no retry
-      return;
+      return false;
     }
     const seconds = backoff(this.failures++, this.random);
     this.onStatus({ kind: "retrying", seconds, error: error.text });
     await new Promise((resolve) => { this.wake = resolve; this.timer = this.setTimeout(resolve, seconds * 1000); });
     this.timer = null;
     this.wake = null;
-    if (!this.stopped) await this.attempt();
+    return this.stopped ? false : this.attempt();
   }
 
   /** Retry now (the page's button) instead of at the end of the wait. */

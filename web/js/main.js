@@ -75,8 +75,9 @@ const btn = (label, onclick, cls) => {
 // ------------------------------------------------------------------------------------------- messages
 
 /** Say `text` next to the control that caused it ("board", "action", "words", "replay"); "" clears it. */
+const ERRORS = { board: "error", action: "action-error", words: "words-error", replay: "replay-error" };
 function say(where, text) {
-  const box = $(where + "-error");
+  const box = $(ERRORS[where]);
   if (box) box.textContent = text || "";
 }
 
@@ -326,7 +327,11 @@ function tools() {
   }
   box.append(tray);
   const row = el("div", { class: "tool-row" });
-  row.append(btn(t("rotate"), rotate), btn(t("reflect"), reflect), btn(t("clear"), clearAll));
+  for (const [what, run] of [["rotate", rotate], ["reflect", reflect], ["clear", clearAll]]) {
+    const b = btn(t(what), run);
+    b.dataset.tool = what;
+    row.append(b);
+  }
   box.append(row);
 }
 
@@ -398,7 +403,9 @@ function marks() {
     const g = play.ghost(list, group, pose, at, board.centres);
     ghostCells = g ? g[1] : [];
   }
-  const targets = playing && !group && !preview ? play.targets(list, chosen) : new Set();
+  // A game of pieces marks no cells until a piece is picked (its ghost shows where it goes then).
+  const pieces = play.groups(list).length > 0;
+  const targets = playing && !pieces && !preview ? play.targets(list, chosen) : new Set();
   const arrows = replayArrows();
   board.mark({
     targets,
@@ -620,7 +627,7 @@ document.addEventListener("visibilitychange", () => { if (S) signal(); });
 
 function replayBar() {
   const bar = $("replay");
-  bar.hidden = !S.moves.length;
+  bar.hidden = !S.moves.length || (S.active && replayAt < 0);  // in play, the move list opens it
   const slider = $("r-slider");
   slider.max = String(S.ply);
   const at = replayAt >= 0 ? replayAt : S.ply;
@@ -757,6 +764,8 @@ window.tessera = {
   pose: () => pose.slice(),
   preview: () => (preview ? { move: preview.move, cells: preview.cells.slice() } : null),
   replayAt: () => replayAt,
+  focus: () => focus,
+  centre: (i) => board.centres[i],
   live,
 };
 live.start();

@@ -115,13 +115,13 @@ export function shapes(clicks) {
   return out;
 }
 
-/** The cells of an item that sit in a cell and hide its middle (a disc with its rank, a stone, a piece):
- * a legal-move mark there is drawn round the cell's edge instead of on its middle. */
+/** The cells whose middle shows something a legal-move mark must not hide (a disc and its rank, a stone,
+ * a piece, a cell's own label): a mark there is drawn round the cell's edge instead of on its middle. */
 export function covered(scene) {
   const out = new Set();
   for (const item of scene.items) {
     if (item.layer === "panel") continue;
-    if (["stone", "disc", "piece"].includes(item.kind) || (item.type === "circle" && item.text)) {
+    if (["stone", "disc", "piece"].includes(item.kind) || item.type === "text" || (item.type === "circle" && item.text)) {
       for (const c of item.cells || []) out.add(c);
     }
   }
