@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, Protocol
 
 from PIL import Image
@@ -57,18 +58,19 @@ ALT_TEXT_LIMIT = 1024
 
 
 class Drawer(Protocol):
-    """What each game's drawer module provides."""
+    """What each game's drawer provides: its board as a scene (`renderer.scene`), which the painter paints
+    in any theme, and the alt text. (A module that declares a cell board gets `scene` from the host:
+    `renderer.cellboard`.)"""
 
-    def draw(
+    def scene(
         self,
         state: Any,
         *,
         last_move: str | None,
         players: Sequence[str] | None,
-        theme: Theme,
         size: int,
         outcome: Outcome | None = None,
-    ) -> Image.Image: ...
+    ) -> Scene: ...
 
     def describe(
         self,
@@ -85,8 +87,21 @@ def drawer(game_id: str) -> Drawer:
     use)."""
     if game_id not in games.GAMES:
         raise KeyError(f"no board drawer for game {game_id!r}; known games: {', '.join(games.GAME_IDS)}")
-    module: Drawer = importlib.import_module(games.plugin(game_id).drawer)
-    return module
+    return _drawer(game_id, games.plugin(game_id).drawer)
+
+
+@cache
+def _drawer(game_id: str, path: str) -> Drawer:
+    """The drawer module at `path`, or the host's drawer of the cell board it declares
+    (`renderer.cellboard`)."""
+    from renderer import cellboard
+
+    module = importlib.import_module(path)
+    if cellboard.declares(module):
+        declared: Drawer = cellboard.Declared(module, game_id)
+        return declared
+    found: Drawer = module
+    return found
 
 
 def has_pieces(game_id: str) -> bool:
@@ -144,10 +159,9 @@ def board_scene(
     """The board of `state` as a scene (`renderer.scene`): what `render` paints, in any theme; its texts
     in the language of `translations` (None: English)."""
     with wording.using(translations):
-        built: Scene = drawer(game_id).scene(  # type: ignore[attr-defined]
+        return drawer(game_id).scene(
             state, last_move=last_move, players=players, size=_check_size(size), outcome=outcome
         )
-    return built
 
 
 def render(

@@ -24,27 +24,15 @@ from PIL import Image
 
 from games.base import Outcome
 from games.texts import Translations
-from renderer import _check_size, board_scene, drawer, fonts, painter, png, render_image
+from renderer import _check_size, board_scene, fonts, painter, png
 from renderer import text as wording
-from renderer.canvas import palette_bytes, palette_image, png_bytes
+from renderer.canvas import palette_bytes, palette_image
 from renderer.scene import Scene
 from renderer.theme import Theme, get_theme
 
 LIMIT_BYTES = 80 * 2**20
 """What `Boards` keeps at most: a board's palette indices are one byte a pixel (600 KB at 960 pixels wide),
 so about 130 matches' last boards."""
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """What a board is drawn from (the arguments of a drawer that draws its own pixels)."""
-
-    state: Any
-    last_move: str | None
-    players: tuple[str, ...] | None
-    outcome: Outcome | None
-    theme: Theme
-    size: int
 
 
 @dataclass(slots=True)
@@ -96,18 +84,6 @@ class Boards:
         last = self._last.pop(key, None)  # out while it is changed: an error leaves nothing half-drawn
         if last is not None:
             self.size -= _bytes(last.indices)
-        if not hasattr(drawer(game_id), "scene"):  # a drawer that draws its own pixels: in full
-            image = render_image(
-                game_id,
-                state,
-                last_move=last_move,
-                players=players,
-                theme=chosen,
-                size=size,
-                outcome=outcome,
-                translations=translations,
-            )
-            return png_bytes(image, chosen, game_id)
         with wording.using(translations):
             language, chain = wording.language(), fonts.chain()
             built = board_scene(

@@ -2,9 +2,9 @@
 (`renderer.scene`): each cell's polygon in the image's pixels, its name, and the theme's colours for marks,
 so clicks, highlights and a ghost piece in the web client land exactly on the cells the PNG shows.
 
-Pure: the polygons come from the drawer's own geometry (`cell_polygons`), never recomputed here, so the
-picture in Discord and the page agree. A drawer without `cell_polygons` gives no cells (the page then shows
-the image and plays by word moves and typed moves).
+Pure: the polygons are the board scene's own (`renderer.board_scene`), never recomputed here, so the
+picture in Discord and the page agree. A scene without cells gives none (the page then shows the image and
+plays by word moves and typed moves).
 
     overlay("paint", state, size=960, theme="default").to_json() -> {"width": 960, "height": 640, ...}
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from renderer import DEFAULT_SIZE, drawer
+from renderer import DEFAULT_SIZE, board_scene
 from renderer.theme import RGB, Theme, game_colours, get_theme
 
 Polygon = tuple[tuple[float, float], ...]
@@ -48,12 +48,10 @@ class Overlay:
 
 def overlay(game_id: str, state: Any, *, size: int = DEFAULT_SIZE, theme: str | Theme = "default") -> Overlay:
     """The scene of `state` for an image `render(..., size=size, theme=theme)` of the same state."""
-    module: Any = drawer(game_id)
     chosen = get_theme(theme)
-    polygons = getattr(module, "cell_polygons", None)
-    labels = getattr(module, "cell_labels", None)
-    cells: tuple[Polygon, ...] = tuple(polygons(state, size)) if polygons else ()
-    names: tuple[str, ...] = tuple(labels(state)) if labels else tuple(str(i) for i in range(len(cells)))
+    built = board_scene(game_id, state, size=size)
+    cells: tuple[Polygon, ...] = built.cells
+    names: tuple[str, ...] = built.labels or tuple(str(i) for i in range(len(cells)))
     colours: dict[str, Any] = {
         "highlight": _hex(chosen.highlight),
         "highlight_ink": _hex(chosen.highlight_ink),

@@ -160,7 +160,7 @@ class ConnectFourRules(Rules[FourState, int]):
 
     def click_move(self, state: FourState, move: int) -> ClickMove:
         """A disc is dropped by clicking the cell it lands on (cell index `row * 7 + column`, row 0 at the
-        bottom: the drawer's `cell_polygons` numbers cells the same way)."""
+        bottom: the drawer's declared board numbers cells the same way)."""
         return ClickMove(self.notation(state, move), (len(state.columns[move]) * COLUMNS + move,))
 
     def notation(self, state: FourState, move: int) -> str:

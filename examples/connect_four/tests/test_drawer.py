@@ -1,5 +1,5 @@
 """Connect Four's image: a 7x6 board, wider than tall, each disc drawn in its cell in its seat's colour, and
-alt text that names every disc."""
+alt text that names every disc. The board is declared (`renderer.cellboard`): the host builds its scene."""
 
 from __future__ import annotations
 
@@ -10,13 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
-from tessera_connect_four.drawer import centre
 from tessera_connect_four.rules import COLUMNS, LETTERS, ROWS, RULES, FourState
 
 import renderer
 from games.base import RESIGNATION, Outcome
+from renderer.cellboard import Declared
 from renderer.incremental import Boards
+from renderer.scene import Circle, Polygon, Show
 from renderer.theme import game_colours, get_theme
+
+
+def centre(size: int, column: int, row: int) -> tuple[float, float]:
+    """The middle of the cell at (column, row) in the image `size` pixels wide (its polygon's centroid)."""
+    polygon = renderer.board_scene(RULES.id, RULES.new(2, {}, 0), size=size).cells[row * COLUMNS + column]
+    return sum(x for x, _ in polygon) / len(polygon), sum(y for _, y in polygon) / len(polygon)
 
 
 def play(columns: str) -> FourState:
@@ -62,16 +69,13 @@ def test_the_alt_text_names_the_players_and_every_disc() -> None:
 def test_each_click_cell_is_drawn_where_its_disc_lands() -> None:
     """The web board clicks the cell a disc lands on: its polygon in the image is the cell the drawer draws
     that disc in, and its label names the column and row."""
-    from tessera_connect_four.drawer import cell_labels, cell_polygons, centre
-    from tessera_connect_four.rules import RULES
-
     from games.base import clickable_moves
 
     state = RULES.new(2, {}, 0)
     for column in (3, 3, 2, 3):
         state = RULES.apply(state, column)
-    polygons = cell_polygons(state, 960)
-    labels = cell_labels(state)
+    scene = renderer.board_scene(RULES.id, state, size=960)
+    polygons, labels = scene.cells, scene.labels
     for click in clickable_moves(RULES, state):
         (cell,) = click.cells
         column = "abcdefg".index(click.notation)
@@ -92,10 +96,10 @@ def test_each_click_cell_is_drawn_where_its_disc_lands() -> None:
 def test_a_board_drawn_from_its_last_board_is_the_png_of_a_full_draw(
     seed: int, steps: list[str], theme: str, size: int
 ) -> None:
-    """The drawer's `redraw` (only the cells that changed, the header and the panel) gives, through
+    """A board drawn from its last (only the items that changed, the header and the panel) gives, through
     `renderer.incremental.Boards`, byte for byte the PNG a full draw gives: after every move of a random game,
-    a takeback, and a result decided outside the engine (a resignation); at the default size every board
-    but the first is redrawn."""
+    a takeback, and a result decided outside the engine (a resignation); every board but the first is drawn
+    so."""
     rng = random.Random(seed)
     history: list[tuple[FourState, str | None]] = [(RULES.new(2, {}, seed), None)]
     boards = Boards()
@@ -118,5 +122,26 @@ def test_a_board_drawn_from_its_last_board_is_the_png_of_a_full_draw(
             0, RULES.id, state, last_move=last_move, players=players, outcome=outcome, theme=theme, size=size
         )
         assert drawn == full
-    if size == renderer.DEFAULT_SIZE:  # smaller, the last-move ring reaches past its cell: drawn in full
-        assert boards.redrawn == len(steps)
+    assert boards.redrawn == len(steps)
+
+
+def test_the_board_is_declared_and_the_host_draws_it() -> None:
+    """The drawer module declares its board; the host's drawer builds the scene: a hole per cell, a disc
+    per disc with its seat's mark shown only with second cues, the winning line dotted, the last disc
+    ringed, a line per seat in the panel."""
+    drawer = renderer.drawer(RULES.id)
+    assert isinstance(drawer, Declared)
+    state = play("aabbccd")  # Red wins along the bottom row
+    scene = renderer.board_scene(RULES.id, state, last_move="d", players=["Ann", "Ben"])
+    items = scene.keyed()
+    assert len(scene.cells) == COLUMNS * ROWS and scene.labels[3] == "d1" and scene.labels[7] == "a2"
+    assert all(isinstance(items[f"cell:{i}"], Circle) for i in range(COLUMNS * ROWS))
+    assert {k for k in items if k.startswith("disc:") and not k.endswith(":mark")} == {
+        f"disc:{i}" for i in (0, 1, 2, 3, 7, 8, 9)
+    }
+    mark = items["disc:0:mark"]
+    assert isinstance(mark, Polygon) and mark.show is Show.CUES
+    assert {k for k in items if k.startswith("dot:")} == {"dot:0", "dot:1", "dot:2", "dot:3"}
+    assert items["mark:last"].cells == (3,)
+    assert [s.name for s in scene.panel.players] == ["Ann", "Ben"] and scene.panel.over
+    assert scene.panel.players[0].winner and scene.panel.players[0].score == 4
