@@ -170,18 +170,18 @@ async def test_the_tray_shows_each_pieces_shape(site: Site, browser: Any) -> Non
         "#tools button[data-piece]",
         "bs => bs.map(b => [b.dataset.piece, b.querySelectorAll('svg.shape polygon').length])",
     )
-    assert pieces and all(count == int("".join(ch for ch in name if ch.isdigit()) or 1) for name, count in pieces), (
-        pieces
-    )
+    size = {name: int("".join(ch for ch in name if ch.isdigit()) or 1) for name, _ in pieces}
+    assert pieces and all(count == size[name] for name, count in pieces), pieces
 
 
 async def test_legal_move_marks_never_hide_a_discs_rank(site: Site, browser: Any) -> None:
     """Paint's targets on squares with a disc (its rank written in it) are rings round the square's edge,
     not dots on the rank."""
-    match_id, path = await start(site, "paint")
+    _, path = await start(site, "paint")
     page = await login(site, browser, ALICE, path)
     scene = await page.evaluate("window.tessera.scene()")
-    ranked = {c for item in scene["items"] if item.get("text") and item["type"] == "circle" for c in item["cells"]}
+    discs = [item for item in scene["items"] if item.get("text") and item["type"] == "circle"]
+    ranked = {c for item in discs for c in item["cells"]}
     targets = await page.eval_on_selector_all(
         ".marks .target[data-i]", "cs => cs.map(c => [Number(c.dataset.i), c.classList.contains('ring')])"
     )
@@ -202,7 +202,7 @@ async def test_spectators_cannot_move_and_wrong_links_are_404(site: Site, browse
     assert answer.status == 401
     assert (await page.request.get(f"{site.base}/m/{match_id}-AAAAAAAAAAAAAAAAAAAAAA")).status == 404
     assert (await page.request.get(f"{site.base}/api/m/{match_id}")).status == 404
-    bob = await login(site, browser, BOB, path)  # seated, but not to move: no clicks; a forged POST is refused
+    bob = await login(site, browser, BOB, path)  # seated, not to move: no clicks; a forged POST is refused
     assert await bob.evaluate("window.tessera.state().clicks.length") == 0
     no_csrf = await bob.request.post(
         f"{site.base}/api/m/{path.split('/')[-1]}/move", data={"move": "b1-b2", "ply": 0}

@@ -19,7 +19,7 @@ from tests.renderer.test_scene import successions
 
 NODE = shutil.which("node")
 ROOT = Path(__file__).resolve().parents[2]
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed (the Dockerfile's CI stage has it)")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
 @needs_node
