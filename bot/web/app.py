@@ -32,6 +32,7 @@ from aiohttp import web
 import renderer
 from bot.i18n import SOURCE_LOCALE, Tr, catalog_locale, tr_for
 from bot.service import Service
+from bot.service.analysis import Analyses
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
 from bot.service.records import (
@@ -47,6 +48,7 @@ from bot.web.actions import ANSWERS, MATCH_ACTIONS, RequestClosed, pending, perf
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.discord_api import DiscordRest
 from bot.web.live import Group, Hub, NoGuild, Subscriber, sse_frame
+from bot.web.review import Review
 from bot.web.scenes import Scenes
 from bot.web.security import (
     SESSION_COOKIE,
@@ -125,6 +127,7 @@ class WebBoard:
         move_rate: float = 4.0,
         announce: Announce | None = None,
         analysed: Analysed | None = None,
+        analyses: Callable[[], Analyses | None] | None = None,
         activity: bool = False,
         activity_parents: Sequence[str] | None = None,
         rest: DiscordRest | None = None,
@@ -156,7 +159,7 @@ class WebBoard:
         self._seen: dict[int, tuple[Any, ...]] = {}
         self._logs: dict[int, tuple[list[dict[str, Any]], Any, tuple[str, float]]] = {}
         self.announce = announce
-        self.analysed = analysed
+        self.review = Review(service, analyses=analyses, cached=analysed, changed=self.hub.changed)
         self._announcing: set[asyncio.Task[None]] = set()
         self._streams: set[Subscriber] = set()
         self._stopping = False
@@ -189,6 +192,7 @@ class WebBoard:
         app.router.add_get("/api/m/{token}/scene/{ply:[0-9]+}", self._scene)
         app.router.add_post("/api/m/{token}/move", self._move)
         app.router.add_post("/api/m/{token}/action", self._action)
+        app.router.add_post("/api/m/{token}/analyse", self._analyse)
         app.router.add_get("/login", self._login)
         app.router.add_get("/auth/callback", self._callback)
         app.router.add_post("/logout", self._logout)
@@ -217,6 +221,8 @@ class WebBoard:
     async def close(self) -> None:
         if self._listening is not None:
             self._listening.cancel()
+        await self.review.close()
+        self.hub.close()
         for task in list(self._announcing):
             await asyncio.wait({task}, timeout=5)
         if self._runner is not None:
@@ -400,31 +406,16 @@ class WebBoard:
             "locale": locale,
             "theme": theme,
         }
-        data["turningPoints"] = self._turning_points(match)
+        data["turningPoints"] = await self.review.points(match)
+        data["canAnalyse"] = self.review.can_analyse
+        data["analysis"] = self.review.progress(match.id)
+        data["spectators"] = self.hub.spectators(match.id)
         if full:
             data["scene"] = await self.scenes.data(match, match.ply, locale)
             data["texts"] = page_texts(tr)
             data["themes"] = list(THEME_NAMES)
             data["locales"] = list(LOCALES)
         return data
-
-    def _turning_points(self, match: MatchView) -> list[dict[str, Any]]:
-        """The analysis's turning points of a finished match, in move order, once someone has analysed it
-        (the Analyse button in Discord): where each seat's win chance dropped most."""
-        analysis = self.analysed(match.id) if self.analysed is not None and not match.is_active else None
-        if analysis is None:
-            return []
-        points = sorted((p for seat in analysis.turning_points for p in seat), key=lambda p: p.ply)
-        return [
-            {
-                "ply": p.ply,
-                "seat": p.seat,
-                "played": p.played,
-                "preferred": p.preferred,
-                "drop": round(p.drop, 3),
-            }
-            for p in points
-        ]
 
     async def _moves(self, match: MatchView) -> list[dict[str, Any]]:
         """The move list with each move in words, replaying only the moves added since the last call (a
@@ -555,8 +546,14 @@ class WebBoard:
         return web.json_response(data, dumps=lambda d: json.dumps(d, separators=(",", ":")))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
+        """The match's live updates. A page gives the ply it shows (`?ply=`): a stream that opens on a
+        match that has moved on since (a change between the page's fetch and its stream) sends the state at
+        once, so the page catches up. Viewers who are not seated count as spectators."""
         match = await self._match(request)
-        group = (self._locale(request, self._session(request)), self._theme(request))
+        session = self._session(request)
+        group = (self._locale(request, session), self._theme(request))
+        seated = session is not None and match.seat_of(session.user_id) is not None
+        shown = request.query.get("ply", "")
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -571,10 +568,17 @@ class WebBoard:
             group,
             response.write,
             (lambda: transport.get_write_buffer_size()) if transport is not None else (lambda: 0),
+            spectator=not seated,
         )
         self._streams.add(subscriber)
+        if not seated:
+            self.hub.recount(match.id)  # one more spectator: every page's count
         try:
             await response.write(b"retry: 1000\n\n")
+            if shown.isdigit() and int(shown) != match.ply:
+                payload = await self._payload(match.id, group)
+                if payload is not None:
+                    await response.write(sse_frame(payload))
             while not self._stopping:
                 try:
                     async with asyncio.timeout(KEEPALIVE):  # no task per wait, unlike wait_for
@@ -594,6 +598,8 @@ class WebBoard:
         finally:
             self._streams.discard(subscriber)
             self.hub.unsubscribe(subscriber)
+            if not seated and not self._stopping:
+                self.hub.recount(match.id)
         return response
 
     async def _board(self, request: web.Request) -> web.Response:
@@ -738,6 +744,15 @@ class WebBoard:
         )
         self.hub.changed(match.id)  # a vote or a withdrawn request does not always commit a change
         return answer
+
+    async def _analyse(self, request: web.Request) -> web.Response:
+        """Analyse a finished match (the page's Analyse button): started now, its progress and turning
+        points reach the page through its stream."""
+        session = self._check_write(request)
+        match = await self._match(request)
+        if not self.review.can_analyse:
+            raise web.HTTPNotFound(text="this board cannot analyse matches; use Analyse in Discord")
+        return await self._answer(request, lambda: self.review.start(match, session.user_id), match)
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:
