@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 import games
