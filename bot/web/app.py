@@ -2,6 +2,7 @@
 
 Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
     GET  /m/<t>                     the page (web/index.html), framable by Discord (CSP frame-ancestors)
+    GET  /me, /api/me               the viewer's own matches, those where it is their turn first
     GET  /api/m/<t>                 the match as JSON: board scene, players, moves, result, and for a seated
                                     player to move the legal moves as cells to click
     GET  /api/m/<t>/events          server-sent events: the same JSON on every change, within a second
@@ -16,14 +17,13 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import logging
 import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 import aiohttp
@@ -98,6 +98,14 @@ ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested, Req
 """What a web request's result may be that Discord is told of (a started match too: `announce_later`)."""
 
 
+class DemoPages(Protocol):
+    """The local demo's own pages (bot/web/demo.py)."""
+
+    def index(self) -> web.Response: ...
+
+    def routes(self, app: web.Application) -> None: ...
+
+
 async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
     return {}
 
@@ -145,8 +153,8 @@ class WebBoard:
         self.disabled_guilds = frozenset(disabled_guilds)
         self.names = names
         self.demo_users = dict(demo_users or {})
-        self.demo_matches: list[tuple[int, str]] = []
-        """The demo's matches (id, game name), listed on its start page."""
+        self.demo: DemoPages | None = None
+        """The local demo's start page and new-match form (bot/web/demo.py), never set in production."""
         self.signer = Signer(secret)
         self.limits = RateLimiter(move_rate, 10)
         self.reads = RateLimiter(20.0, 60)
@@ -186,6 +194,8 @@ class WebBoard:
         app = web.Application(middlewares=[self._headers], client_max_size=4096)
         app.router.add_get("/", self._index)
         app.router.add_get("/m/{token}", self._page)
+        app.router.add_get("/me", self._mine_page)
+        app.router.add_get("/api/me", self._mine)
         app.router.add_get("/api/m/{token}", self._state)
         app.router.add_get("/api/m/{token}/events", self._events)
         app.router.add_get("/api/m/{token}/board/{ply:[0-9]+}.png", self._board)
@@ -198,6 +208,8 @@ class WebBoard:
         app.router.add_post("/logout", self._logout)
         if self.demo_users:
             app.router.add_get("/demo/login/{user}", self._demo_login)
+        if self.demo is not None:
+            self.demo.routes(app)
         if self.activity is not None:
             self.activity.routes(app)
         app.router.add_static("/static/", WEB_DIR, append_version=False)
@@ -511,18 +523,11 @@ class WebBoard:
     async def _index(self, request: web.Request) -> web.Response:
         if self.activity is not None and "frame_id" in request.query:
             return self.activity.page()  # Discord opens the Activity at its URL mapping's root
-        rows = []
-        for match_id, game in self.demo_matches:
-            path = f"/m/{match_token(self.secret, match_id)}"
-            people = " · ".join(
-                f'<a href="/demo/login/{uid}?next={path}">{html.escape(name)}</a>'
-                for uid, name in self.demo_users.items()
-            )
-            rows.append(f'<li>{html.escape(game)}: play as {people}, or <a href="{path}">watch</a></li>')
+        if self.demo is not None:
+            return self.demo.index()
         body = (
             "<!doctype html><meta charset=utf-8><title>Tessera</title>"
             "<h1>Tessera</h1><p>Open a board from its link under a board message in Discord.</p>"
-            + (f"<ul>{''.join(rows)}</ul>" if rows else "")
         )
         return web.Response(text=body, content_type="text/html")
 
@@ -533,6 +538,47 @@ class WebBoard:
         response = web.FileResponse(WEB_DIR / "index.html")
         response.headers["Cache-Control"] = "no-store"
         return response
+
+    async def _mine_page(self, request: web.Request) -> web.StreamResponse:
+        response = web.FileResponse(WEB_DIR / "me.html")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def _mine(self, request: web.Request) -> web.Response:
+        """The viewer's own active matches, those where it is their turn first (the "my matches" page):
+        each with its game, its players, its status line and its page's path."""
+        session = self._session(request)
+        locale = self._locale(request, session)
+        tr = tr_for(locale)
+        texts = page_texts(tr)
+        if session is None:
+            return web.json_response({"you": None, "texts": texts, "matches": [], "locale": locale})
+        if not self.reads.allow(str(session.user_id)):
+            raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
+        matches = []
+        for match in await self.service.matches.of_user_turn_first(session.user_id):
+            if await self.turned_off(match.guild_id):
+                continue
+            rules = self.service.matches.rules(match.game)
+            names = await self._player_names(match, tr)
+            with wording.using(tr.translations):
+                status = canvas.status_text(rules, match.state, names, "", match.outcome)
+            matches.append(
+                {
+                    "id": match.id,
+                    "game": rules.name,
+                    "path": f"/m/{match_token(self.secret, match.id)}",
+                    "players": names,
+                    "yourTurn": match.user_to_move == session.user_id,
+                    "status": status,
+                    "deadline": match.deadline,
+                }
+            )
+        you = {"name": session.name, "csrf": session.csrf}
+        return web.json_response(
+            {"you": you, "texts": texts, "matches": matches, "locale": locale},
+            headers={"Cache-Control": "no-store"},
+        )
 
     async def _state(self, request: web.Request) -> web.Response:
         session = self._session(request)

@@ -66,5 +66,10 @@ PAGE_TEXTS: dict[str, str] = {
     "back_to_game": N_("Back to the game"),
     "analyse": N_("Analyse"),
     "analysing": N_("Analysing: {done} of {of} positions"),
+    "mine_turn": N_("Your turn"),
+    "mine_waiting": N_("Waiting for the others"),
+    "mine_none": N_("You have no match in progress. Start one in Discord."),
+    "mine_login": N_("Log in with Discord to see your matches."),
+    "open": N_("Open"),
 }
 """Page text keys to English templates (the page fills `{name}` and the like itself)."""

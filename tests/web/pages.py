@@ -27,6 +27,7 @@ async def start(
     *,
     channel: int = 1,
     seats: tuple[int, ...] = (ALICE, BOB),
+    guild: int | None = None,
 ) -> tuple[int, str]:
     """A match of `game` between `seats`, and its page's path."""
     rules = games.get(game)
@@ -37,7 +38,7 @@ async def start(
         seed=7,
         rated=False,
         turn_timeout=86400,
-        guild_id=None,
+        guild_id=guild,
         channel_id=channel,
     )
     return match.id, f"/m/{match_token(site.board.secret, match.id)}"
