@@ -41,6 +41,7 @@ export class Board {
     this.cells = [];
     this.centres = [];
     this.cellKey = "";
+    this.animations = 0;  // started so far (tests read it)
   }
 
   layer(tag, attrs) {
@@ -158,12 +159,14 @@ export class Board {
 
   slide(g, from, to) {
     if (!g.animate) return;
+    this.animations++;
     const dx = from[0] - to[0], dy = from[1] - to[1];
     g.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }], { duration: MOTION_MS, easing: "ease-out" });
   }
 
   grow(g, at) {
     if (!g.animate) return;
+    this.animations++;
     g.style.transformOrigin = `${at[0]}px ${at[1]}px`;
     g.animate([{ opacity: 0, transform: "scale(0.6)" }, { opacity: 1, transform: "scale(1)" }], { duration: MOTION_MS, easing: "ease-out" });
   }

@@ -245,6 +245,7 @@ function who() {
 function moves() {
   const ol = $("moves");
   ol.textContent = "";
+  $("moves-title").hidden = !S.moves.length;
   const at = replayAt >= 0 ? replayAt : S.ply;
   for (const m of S.moves) {
     const li = el("li", { value: String(m.ply + 1) });
@@ -596,8 +597,10 @@ darkSystem.addEventListener("change", () => { if (prefs.theme === "auto") render
 
 // Move sounds (off by default): a short tone made on the spot, no file to fetch.
 let audio = null;
+let chimes = 0;
 function chime(force) {
   if (!prefs.sound && !force) return;
+  chimes++;
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
     const osc = audio.createOscillator(), gain = audio.createGain();
@@ -765,6 +768,8 @@ window.tessera = {
   preview: () => (preview ? { move: preview.move, cells: preview.cells.slice() } : null),
   replayAt: () => replayAt,
   focus: () => focus,
+  animations: () => board.animations,
+  chimes: () => chimes,
   centre: (i) => board.centres[i],
   live,
 };
