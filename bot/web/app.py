@@ -23,6 +23,7 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -76,6 +77,10 @@ MENTION = re.compile(r"<@!?([0-9]+)>")
 """A Discord user mention in a service error's text."""
 IMAGE_SIZE = 960
 """The width of the board image the page shows: the Discord image's."""
+APP_SCRIPT = '<script src="/static/app.js"></script>'
+"""How web/index.html loads the page's scripts (the match's state goes in front of it)."""
+COMPRESSED_FILES = frozenset({".html", ".js", ".css", ".svg", ".json"})
+COMPRESSED_TYPES = frozenset({"application/json", "text/html", "text/plain"})
 KEEPALIVE = 20.0
 """Seconds between comments on an idle event stream (proxies close silent connections)."""
 FRAME_ANCESTORS = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
@@ -153,6 +158,7 @@ class WebBoard:
         self.disabled_guilds = frozenset(disabled_guilds)
         self.names = names
         self.demo_users = dict(demo_users or {})
+        self._page_html: str | None = None
         self.demo: DemoPages | None = None
         """The local demo's start page and new-match form (bot/web/demo.py), never set in production."""
         self.signer = Signer(secret)
@@ -191,7 +197,7 @@ class WebBoard:
     # ------------------------------------------------------------------------------------- app
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        app = web.Application(middlewares=[self._headers, self._compress], client_max_size=4096)
         app.router.add_get("/", self._index)
         app.router.add_get("/m/{token}", self._page)
         app.router.add_get("/me", self._mine_page)
@@ -285,6 +291,28 @@ class WebBoard:
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
             response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @web.middleware
+    async def _compress(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Text the page loads (its HTML, scripts, styles, the state's JSON) goes gzip- or deflate-compressed
+        to a browser that accepts it: a phone on a slow network gets a fraction of the bytes. Event streams
+        (prepared by their handler) and images are sent as they are."""
+        response = await handler(request)
+        if response.prepared:
+            return response
+        if isinstance(response, web.FileResponse):
+            compressible = Path(request.path).suffix in COMPRESSED_FILES or request.path.startswith("/m/")
+        elif isinstance(response, web.Response):
+            body = response.body
+            size = len(body) if isinstance(body, bytes | bytearray) else 0
+            compressible = response.content_type in COMPRESSED_TYPES and size > 1024
+        else:
+            compressible = False
+        if compressible:
+            response.enable_compression()
         return response
 
     # ------------------------------------------------------------------------------------- helpers
@@ -532,12 +560,22 @@ class WebBoard:
         return web.Response(text=body, content_type="text/html")
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
-        await self._match(request)
+        """The match page (web/index.html) with the match's state in it, as GET /api/m/<t> answers it for
+        this viewer (a JSON data block, which no script runs): the page draws the board as soon as its
+        scripts have loaded, without asking for it."""
+        match = await self._match(request)
         if self.activity is not None and "frame_id" in request.query:
             return self.activity.page()
-        response = web.FileResponse(WEB_DIR / "index.html")
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        if self._page_html is None:
+            self._page_html = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+        text = self._page_html
+        session = self._session(request)
+        if self.reads.allow(str(session.user_id) if session else (request.remote or "?")):
+            data = await self._state_data(request, match, session)
+            block = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+            initial = f'<script type="application/json" id="initial">{block}</script>'
+            text = text.replace(APP_SCRIPT, f"{initial}\n{APP_SCRIPT}")
+        return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     async def _mine_page(self, request: web.Request) -> web.StreamResponse:
         response = web.FileResponse(WEB_DIR / "me.html")
@@ -586,10 +624,17 @@ class WebBoard:
         if not self.reads.allow(key):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         match = await self._match(request)
+        data = await self._state_data(request, match, session)
+        return web.json_response(data, dumps=lambda d: json.dumps(d, separators=(",", ":")))
+
+    async def _state_data(
+        self, request: web.Request, match: MatchView, session: Session | None
+    ) -> dict[str, Any]:
+        """The state of `match` as this viewer sees it: the public part and their own."""
         locale = self._locale(request, session)
         data = await self._public(match, locale, self._theme(request))
         data.update(await self._private(match, session, locale))
-        return web.json_response(data, dumps=lambda d: json.dumps(d, separators=(",", ":")))
+        return data
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The match's live updates. A page gives the ply it shows (`?ply=`): a stream that opens on a

@@ -54,8 +54,11 @@ class Demo:
     """(match id, what it is, its seats' users), newest last."""
     channels: int = 0
 
-    async def start(self, game_id: str, options: Mapping[str, object], players: int) -> int:
-        """A new match of `game_id` for the first `players` demo users (OptionError, ServiceError)."""
+    async def start(
+        self, game_id: str, options: Mapping[str, object], players: int, label: str | None = None
+    ) -> int:
+        """A new match of `game_id` for the first `players` demo users, listed as `label` (by default its
+        game, players and options) (InvalidOptions, ServiceError)."""
         rules = games.get(game_id)
         if players not in rules.seats:
             counts = ", ".join(str(n) for n in rules.seats)
@@ -73,8 +76,10 @@ class Demo:
             guild_id=None,
             channel_id=self.channels,
         )
-        shown = " ".join(f"{k}={v}" for k, v in options.items())
-        self.matches.append((match.id, f"{rules.name}{' (' + shown + ')' if shown else ''}", users))
+        if label is None:
+            shown = " ".join([f"{players} players", *(f"{k}={v}" for k, v in options.items())])
+            label = f"{rules.name} ({shown})"
+        self.matches.append((match.id, label, users))
         return match.id
 
     def routes(self, app: web.Application) -> None:
@@ -154,7 +159,8 @@ async def open_demo(
     DEMOS[board] = demo
     for game_id in games.GAME_IDS:
         rules = games.get(game_id)
-        await demo.start(game_id, DEMO_OPTIONS.get(game_id, {}), 2 if 2 in rules.seats else min(rules.seats))
+        players = 2 if 2 in rules.seats else min(rules.seats)
+        await demo.start(game_id, DEMO_OPTIONS.get(game_id, {}), players, rules.name)
     if "tilingking" in games.GAMES:
         for options, players in MANY:
             await demo.start("tilingking", options, players)

@@ -6,6 +6,7 @@ match's current position."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import games
@@ -62,13 +63,21 @@ async def test_a_lost_state_fetch_after_the_opponents_move_is_retried(site: Site
 
 
 async def test_the_first_load_fails_then_the_page_comes(site: Site, browser: Any) -> None:
-    """The first state fetch answers 500 and the next one is lost: the page says it is trying again (with
+    """A page that comes without its state (as inside Discord's Activity, which loads it after signing
+    in): its first state fetch answers 500 and the next one is lost; the page says it is trying again (with
     a button to try now), and the board comes without a reload."""
     match_id, path = await start(site, "paint")
     await _move(site, match_id)
     ctx = await browser.new_context(bypass_csp=True)
     page = await ctx.new_page()
     failures: list[int] = []
+
+    async def without_state(route: Any) -> None:
+        response = await route.fetch()
+        html = re.sub(r'<script type="application/json" id="initial">.*?</script>', "", await response.text())
+        await route.fulfill(response=response, body=html)
+
+    await page.route(site.base + path, without_state)
 
     async def fail_twice(route: Any) -> None:
         if _state_url(route.request) and len(failures) < 2:

@@ -241,18 +241,26 @@ async def test_no_layout_shift_while_a_phone_loads(site: Site, browser: Any) -> 
     entries without recent input): at most 0.1."""
     match_id, path = await start(site, "tilingking", {"board": "hex6b"})
     await _play(site, match_id, 2, "tilingking")
-    ctx = await browser.new_context(bypass_csp=True, **PHONE)
-    await ctx.add_init_script(
-        "window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
-        " if (!e.hadRecentInput) window.__cls += e.value; }).observe({type: 'layout-shift', buffered: true});"
-    )
-    page = await ctx.new_page()
-    await page.goto(site.base + path)
-    await page.wait_for_selector(DRAWN)
-    await page.wait_for_selector("#players li.player")
-    await page.wait_for_timeout(300)
-    shift = await page.evaluate("window.__cls")
-    assert shift <= 0.1, f"CLS {shift:.3f}"
+    for user in (None, ALICE):  # a spectator, and the player to move (her name, her pieces, her buttons)
+        ctx = await browser.new_context(bypass_csp=True, **PHONE)
+        await ctx.add_init_script(
+            "window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
+            " if (!e.hadRecentInput) window.__cls += e.value; })"
+            ".observe({type: 'layout-shift', buffered: true});"
+        )
+        page = await ctx.new_page()
+        if user is not None:
+            site.discord.next_user = user
+            await page.goto(f"{site.base}/login?next={path}")
+            await page.wait_for_url(site.base + path)
+        else:
+            await page.goto(site.base + path)
+        await page.wait_for_selector(DRAWN)
+        await page.wait_for_selector("#players li.player")
+        await page.wait_for_timeout(300)
+        shift = await page.evaluate("window.__cls")
+        assert shift <= 0.1, f"CLS {shift:.3f} ({'a player' if user else 'a spectator'})"
+        await ctx.close()
 
 
 async def test_touch_targets_are_44_px_on_a_phone(site: Site, browser: Any) -> None:

@@ -35,8 +35,15 @@ export class Live {
     this.stopped = false;
   }
 
-  /** Load the state, then listen. */
-  async start() {
+  /** Take the state the page came with (`initial`), or load it; then listen. */
+  async start(initial = null) {
+    if (initial && typeof initial.ply === "number") {
+      this.ply = initial.ply;
+      this.onState(initial);
+      this.onStatus({ kind: "ok" });
+      this.listen();
+      return;
+    }
     if (await this.load()) this.listen();
   }
 

@@ -180,18 +180,25 @@ function render({ animate = false, moved = false } = {}) {
   if (moved && replayAt >= 0 && S.active) replayAt = -1;
   drawBoard(animate);
   status();
-  who();
-  panel();
-  moves();
-  words();
-  actions();
-  pending();
-  tools();
-  prefsMenu();
-  replayBar();
-  signal();
-  if ($("live").dataset.kind === "ok") $("live").textContent = spectators();
+  // The rest in a task of its own: a phone shows the board a moment sooner, and no task is long.
+  const version = ++renders;
+  setTimeout(() => {
+    if (version !== renders) return;  // a newer state is being drawn
+    who();
+    panel();
+    moves();
+    words();
+    actions();
+    pending();
+    tools();
+    prefsMenu();
+    replayBar();
+    signal();
+    if ($("live").dataset.kind === "ok") $("live").textContent = spectators();
+    document.body.classList.add("ready");
+  }, 0);
 }
+let renders = 0;
 
 function shownScene() {
   if (replayAt >= 0 && replayAt !== (scene && scene.ply)) return scenes.get(replayAt) || null;
@@ -233,7 +240,8 @@ function who() {
   box.textContent = "";
   if (S.you) {
     const seats = S.you.seats.map((s) => S.players[s].role).join(", ");
-    box.append(el("span", {}, S.you.name + (seats ? " · " + t("you_play", { seat: seats }) : " · " + t("spectating")) + " "));
+    box.append(el("span", { class: "name" }, S.you.name));
+    box.append(el("span", { class: "seat" }, " · " + (seats ? t("you_play", { seat: seats }) : t("spectating"))));
     box.append(btn(t("logout"), async () => { await post("/logout", null, "action", true); location.reload(); }));
   } else {
     const a = el("a", { href: S.demo ? "/" : "/login?next=" + encodeURIComponent(location.pathname) }, t("login"));
@@ -256,8 +264,8 @@ function moves() {
     ol.append(li);
   }
   const now = ol.querySelector("li.now");
-  if (now && now.scrollIntoView && replayAt < 0) ol.scrollTop = ol.scrollHeight;
-  else if (now) now.scrollIntoView({ block: "nearest" });
+  if (now && replayAt >= 0) now.scrollIntoView({ block: "nearest" });  // the move shown in replay
+  else requestAnimationFrame(() => { ol.scrollTop = ol.scrollHeight; });  // the newest move
 }
 
 function words() {
@@ -773,4 +781,15 @@ window.tessera = {
   centre: (i) => board.centres[i],
   live,
 };
-live.start();
+/** The state the page came with (bot/web/app.py puts it in), unless another language was chosen here. */
+function initial() {
+  const block = $("initial");
+  if (!block) return null;
+  try {
+    const data = JSON.parse(block.textContent);
+    return !prefs.lang || prefs.lang === data.locale ? data : null;
+  } catch (_) {
+    return null;
+  }
+}
+live.start(initial());

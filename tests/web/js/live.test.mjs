@@ -54,6 +54,14 @@ test("the first load fetches the state once, then listens from its ply", async (
   assert.equal(h.calls.length, 1, "opening the stream does not fetch again");
 });
 
+test("a page that came with its state fetches nothing and listens from its ply", async () => {
+  const h = harness([]);
+  await h.live.start({ ply: 7 });
+  assert.equal(h.calls.length, 0);
+  assert.equal(h.states[0].ply, 7);
+  assert.equal(FakeSource.all[0].url, "/api/m/x/events?ply=7");
+});
+
 test("a failed fetch is retried with backoff and said; it recovers", async () => {
   const h = harness([new Error("network"), { status: 500, body: null }, ok(5)]);
   const started = h.live.start();
