@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from renderer.canvas import Page, SquareLayout, line_pitch, wrap_text
-from renderer.scene import Box, Kind, Layer, Line, Rect, Ring, Text
+from renderer.scene import Box, Kind, Layer, Line, Rect, Ring, Show, Text
 from renderer.theme import Token
 
 
@@ -121,4 +121,35 @@ def last_ring(key: str, cx: float, cy: float, radius: float, k: float, cells: tu
         r=radius,
         width=3.5 * k,
         thin=max(1.0, 1.2 * k),
+    )
+
+
+@lru_cache(maxsize=8192)
+def label(
+    key: str,
+    at: tuple[float, float],
+    text: str,
+    size: int,
+    colour: Token,
+    anchor: str = "lt",
+    *,
+    kind: Kind = Kind.LABEL,
+    layer: Layer = Layer.PANEL,
+    cells: tuple[int, ...] = (),
+    show: Show = Show.ALWAYS,
+) -> Text:
+    """A text item (in the panel unless `layer` says otherwise), the same object for the same arguments:
+    most of a board's texts recur from one move to the next, and an item made once costs nothing to make
+    again, to diff or to look up."""
+    return Text(
+        key=key,
+        kind=kind,
+        layer=layer,
+        cells=cells,
+        show=show,
+        at=at,
+        text=text,
+        size=size,
+        colour=colour,
+        anchor=anchor,
     )

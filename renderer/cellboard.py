@@ -30,12 +30,13 @@ from games.base import Outcome
 from renderer import fonts
 from renderer import text as wording
 from renderer.builder import last_ring, panel_background, wrapped
-from renderer.canvas import final_outcome, mark_polygon, page, seat_names, status_text, wrap_text
+from renderer.canvas import final_outcome, page, seat_names, status_text, wrap_text
 from renderer.geometry import BoardGeometry, square_cells
 from renderer.scene import (
     Circle,
     Kind,
     Layer,
+    Mark,
     Panel,
     Polygon,
     Primitive,
@@ -285,14 +286,15 @@ def board_scene(
                 )
             )
             if look.mark:
-                points = tuple(mark_polygon(look.mark, *centre, lay.radius * 0.35))
                 items.append(
-                    Polygon(
+                    Mark(
                         key=f"disc:{i}:mark",
                         kind=Kind.MARK,
                         cells=(i,),
                         show=Show.CUES,
-                        points=points,
+                        centre=centre,
+                        r=lay.radius * 0.35,
+                        shape=look.mark,
                         fill="ink",
                     )
                 )

@@ -99,6 +99,15 @@ class BoardGeometry:
     cells: tuple[tuple[int, int], ...]
     box: Box
 
+    def __hash__(self) -> int:
+        """Computed once: a geometry is part of the keys of the drawers' caches, looked up for every piece
+        of every board."""
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.kind, self.cells, self.box))
+            object.__setattr__(self, "_hash", found)
+        return found
+
     @cached_property
     def corners(self) -> tuple[tuple[Lattice, ...], ...]:
         return tuple(lattice_corners(self.kind, c) for c in self.cells)

@@ -36,6 +36,7 @@ from renderer.canvas import (
     disc_sprite,
     draw_header,
     draw_text,
+    mark_polygon,
     page,
     paste_centred,
     ring_sprite,
@@ -47,6 +48,7 @@ from renderer.scene import (
     Circle,
     Hatch,
     Line,
+    Mark,
     Panel,
     Pattern,
     Points,
@@ -147,15 +149,98 @@ def shown(item: Primitive, theme: Theme) -> bool:
 
 
 def paint(scene: Scene, theme: Theme) -> Image.Image:
-    """The scene as an RGB image in `theme`: the kept base, every other item in order, the header."""
+    """The scene as an RGB image in `theme`: the kept base, every other item in order (a run of items in
+    one cell over an opaque square pasted from `RUNS` where it was painted before), the header."""
     img = BASES.get(scene, theme).copy()
     brush = Brush(img, scene, theme)
     cues = theme.second_cues
-    for item in scene.items[scene.fixed :]:
+    items = scene.items[scene.fixed :]
+    n, count = 0, len(items)
+    while n < count:
+        item = items[n]
+        cells = item.cells
+        if type(item) is Rect and len(cells) == 1 and n + 1 < count and items[n + 1].cells == cells:
+            end = n + 2
+            while end < count and items[end].cells == cells:
+                end += 1
+            if RUNS.paint(brush, items, n, end):
+                n = end
+                continue
         if item.show is Show.ALWAYS or (item.show is Show.CUES) == cues:
             _PAINTERS[type(item)](brush, item)
+        n += 1
     paint_header(img, scene.panel, theme, scene.game, scene.width)
     return img
+
+
+def _a_run(run: Sequence[Primitive]) -> bool:
+    """Whether items make a run `_Runs` keeps: a cell's opaque rectangle on whole pixels, always shown,
+    and items after it that paint inside its box alone."""
+    first = run[0]
+    if not isinstance(first, Rect) or first.fill is None or first.radius or first.show is not Show.ALWAYS:
+        return False
+    if not _whole(first.box):
+        return False
+    x0, y0, x1, y1 = first.box
+    for item in run[1:]:
+        if isinstance(item, Polygon) and not item.points:
+            return False
+        b = _bounds(item)
+        if b[0] < x0 or b[1] < y0 or b[2] > x1 or b[3] > y1:
+            return False
+    return True
+
+
+class _Runs:
+    """Runs of items painted before: a cell's opaque rectangle (a whole-pixel box) and the items after it
+    that sit in that cell alone and stay inside its box (a Paintscape tile with its letter and stone). Such
+    a run's pixels depend on nothing but the run, the theme and the fonts, so the next time the same items
+    come (the same objects: scene builders make recurring items once) it is one paste of its box. At most
+    `limit` runs (the least recently used go first); safe to share between threads (a kept run is never
+    changed)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: OrderedDict[tuple[Any, ...], tuple[tuple[Primitive, ...], Image.Image]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+    def paint(self, brush: Brush, items: Sequence[Primitive], start: int, end: int) -> bool:
+        """Paint items[start:end] as a run (kept or painted and kept); False if they are not one."""
+        first = items[start]
+        key = (id(first), brush.theme, brush.game, fonts.chain())
+        kept = self._kept.get(key)
+        if kept is not None:
+            run, image = kept
+            if len(run) == end - start and all(a is b for a, b in zip(run, items[start:end], strict=True)):
+                box = first.box  # type: ignore[union-attr]
+                brush.img.im.paste(image.im, (int(box[0]), int(box[1]), int(box[2]), int(box[3])))
+                return True
+        run = tuple(items[start:end])
+        if not _a_run(run):
+            return False
+        cues = brush.theme.second_cues
+        for item in run:
+            if item.show is Show.ALWAYS or (item.show is Show.CUES) == cues:
+                _PAINTERS[type(item)](brush, item)
+        x0, y0, x1, y1 = first.box  # type: ignore[union-attr]
+        with self._lock:
+            self._kept[key] = (
+                run,
+                brush.img.crop((int(x0), int(y0), int(x1), int(y1))),
+            )  # holds `first`: its id stays
+            while len(self._kept) > self.limit:
+                self._kept.popitem(last=False)
+        return True
+
+
+RUNS = _Runs(2048)
 
 
 def paint_header(img: Image.Image, panel: Panel, theme: Theme, game_id: str, width: int) -> None:
@@ -372,6 +457,12 @@ def ring_sprites(ring: Ring, brush: Brush) -> tuple[Image.Image, ...]:
     )
 
 
+def _mark(brush: Brush, item: Any) -> None:
+    mark: Mark = item
+    polygon = mark_polygon(mark.shape, mark.centre[0], mark.centre[1], mark.r)
+    brush.core.draw_polygon(polygon, brush.ink(mark.fill), 1)
+
+
 def _text(brush: Brush, item: Any) -> None:
     t: Text = item
     draw_text(brush.img, t.at[0], t.at[1], t.text, t.size, brush.rgb(t.colour), t.anchor)
@@ -383,6 +474,7 @@ _PAINTERS: dict[type, Callable[[Brush, Any], None]] = {
     Circle: _circle,
     Line: _line,
     Ring: _ring,
+    Mark: _mark,
     Text: _text,
 }
 
@@ -390,9 +482,11 @@ _PAINTERS: dict[type, Callable[[Brush, Any], None]] = {
 # --------------------------------------------------------------------------------------------- bounds
 
 
-def bounds(item: Primitive, scene: Scene) -> IntBox:
-    """A box holding every pixel the item may paint (in any theme)."""
+def bounds(item: Primitive, scene: Scene | None) -> IntBox:
+    """A box holding every pixel the item may paint (in any theme); `scene` gives the polygons of an item
+    drawn as its cells' (and only those need it)."""
     if isinstance(item, Polygon) and not item.points:
+        assert scene is not None, "a polygon of cells needs its scene's cells"
         boxes = [_cell_bounds(scene.cells[i]) for i in item.cells]
         return (
             min(b[0] for b in boxes),
@@ -440,6 +534,8 @@ def _bounds(item: Primitive) -> IntBox:
             math.ceil(max(xs) + reach) + 1,
             math.ceil(max(ys) + reach) + 1,
         )
+    if isinstance(item, Mark):
+        return _cell_bounds(tuple(mark_polygon(item.shape, item.centre[0], item.centre[1], item.r)))
     if isinstance(item, Ring):
         outer = item.r + item.width / 2 + item.thin / 2
         half = math.ceil(outer + item.thin) + 1
@@ -548,6 +644,7 @@ def clear() -> None:
     """Forget the kept bases, sprites and resolved colours (tests compare kept and fresh drawings, and give
     a game other colours)."""
     BASES.clear()
+    RUNS.clear()
     for cached in (pattern_mask, sphere_sprite, labelled_disc, resolve, _bounds, _cell_bounds):
         cached.cache_clear()
 

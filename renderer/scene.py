@@ -2,8 +2,8 @@
 browser paints as SVG.
 
 A scene is a display list of **generic primitives** in paint order (`Rect`, `Polygon`, `Circle`, `Line`,
-`Ring`, `Text`), never game-specific ones, plus the **panel as data** (`Panel`: players, scores, counters,
-legend, status) and the cells' click polygons and names. Every item has
+`Ring`, `Mark`, `Text`), never game-specific ones, plus the **panel as data** (`Panel`: players, scores,
+counters, legend, status) and the cells' click polygons and names. Every item has
 
 - a **stable key** ("cell:12", "stone:12", "mark:last"), unique in its scene, by which a diff and an
   animation follow it from one ply to the next;
@@ -204,6 +204,19 @@ class Ring(Item):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Mark(Item):
+    """A small filled shape marking a seat (its second cue beside colour): `shape` ("circle", "square",
+    "triangle", "diamond") of size `r` centred on `centre` (`renderer.canvas.mark_polygon`: a square of
+    half-side 0.85r; a triangle with its apex 1.1r above the centre and its base 0.75r below, r either
+    side; a diamond 1.15r high and r wide each way; a circle of radius r, drawn as a 16-gon)."""
+
+    centre: Point
+    r: float
+    shape: str
+    fill: Token
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Text(Item):
     """One line of text `size` pixels high at `at`. `anchor` is two letters: l/m/r (left, middle or right
     of the text), then t/m/b (top, middle, bottom of the line box) or c (the middle of the ink itself)."""
@@ -216,13 +229,14 @@ class Text(Item):
     weight: str = "normal"
 
 
-Primitive: TypeAlias = Rect | Polygon | Circle | Line | Ring | Text
+Primitive: TypeAlias = Rect | Polygon | Circle | Line | Ring | Mark | Text
 PRIMITIVES: dict[str, type[Primitive]] = {
     "rect": Rect,
     "polygon": Polygon,
     "circle": Circle,
     "line": Line,
     "ring": Ring,
+    "mark": Mark,
     "text": Text,
 }
 _TYPE_NAMES = {cls: name for name, cls in PRIMITIVES.items()}
@@ -758,6 +772,7 @@ __all__ = [
     "Layer",
     "LegendEntry",
     "Line",
+    "Mark",
     "Panel",
     "Part",
     "Pattern",

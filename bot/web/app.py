@@ -4,8 +4,11 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
     GET  /m/<t>                     the page (web/index.html), framable by Discord (CSP frame-ancestors)
     GET  /me, /api/me               the viewer's own matches, those where it is their turn first
     GET  /api/m/<t>                 the match as JSON: board scene, players, moves, result, and for a seated
-                                    player to move the legal moves as cells to click
-    GET  /api/m/<t>/events          server-sent events: the same JSON on every change, within a second
+                                    player to move the legal moves as cells to click (bot/web/wire.py)
+    GET  /api/m/<t>/clicks          a seated player's legal moves as cells to click and the buttons they may
+                                    press, at the current ply
+    GET  /api/m/<t>/events          server-sent events: on every change, within a second, the same JSON
+                                    with the scene's diff and the new moves instead of the whole scene
     GET  /api/m/<t>/board/<ply>.png the board after `ply` moves (the Discord image)
     GET  /api/m/<t>/scene/<ply>     the board after `ply` moves as a scene (the page's replays)
     POST /api/m/<t>/move            {"move": notation, "ply": n}: through MatchService.play, the engine judges
@@ -23,6 +26,7 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -66,9 +70,11 @@ from bot.web.security import (
     safe_next,
 )
 from bot.web.texts import PAGE_TEXTS
+from bot.web.wire import Sent, compact_clicks, packed, scene_payload, web_scene
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
 from renderer import text as wording
+from renderer.scene import Scene
 from renderer.theme import THEME_NAMES
 
 log = logging.getLogger("tessera.web")
@@ -120,6 +126,14 @@ def page_texts(tr: Tr) -> dict[str, str]:
     return {key: tr.translations.gettext(message) for key, message in PAGE_TEXTS.items()}
 
 
+def _compressed(data: Any) -> web.Response:
+    """A JSON answer, compressed where the client takes it (every browser): a TilingKing player's first
+    state is a few kilobytes on the wire instead of tens."""
+    response = web.json_response(data, dumps=lambda d: json.dumps(d, separators=(",", ":")))
+    response.enable_compression()
+    return response
+
+
 class WebBoard:
     """The web application over one service. `names` looks up display names of user ids (the bot's member
     cache; a web process of its own shows "Player 1"); `demo_users` enables `/demo/login/<id>` for the local
@@ -168,6 +182,9 @@ class WebBoard:
         self.scenes = Scenes(service, lambda match, locale: self._player_names(match, tr_for(locale)))
         self._images: OrderedDict[tuple[Any, ...], asyncio.Future[bytes]] = OrderedDict()
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
+        self._scenes: OrderedDict[tuple[Any, ...], Scene] = OrderedDict()
+        self.sent = Sent()
+        """The last scene and moves each (match, language, theme) stream was sent: updates are diffs."""
         self._runner: web.AppRunner | None = None
         self._listening: asyncio.Task[None] | None = None
         self._seen: dict[int, tuple[Any, ...]] = {}
@@ -204,8 +221,9 @@ class WebBoard:
         app.router.add_get("/api/me", self._mine)
         app.router.add_get("/api/m/{token}", self._state)
         app.router.add_get("/api/m/{token}/events", self._events)
+        app.router.add_get("/api/m/{token}/clicks", self._clicks_of)
         app.router.add_get("/api/m/{token}/board/{ply:[0-9]+}.png", self._board)
-        app.router.add_get("/api/m/{token}/scene/{ply:[0-9]+}", self._scene)
+        app.router.add_get("/api/m/{token}/scene/{ply:[0-9]+}", self._scene_at)
         app.router.add_post("/api/m/{token}/move", self._move)
         app.router.add_post("/api/m/{token}/action", self._action)
         app.router.add_post("/api/m/{token}/analyse", self._analyse)
@@ -394,8 +412,10 @@ class WebBoard:
     async def _public(
         self, match: MatchView, locale: str, theme: str, *, full: bool = True
     ) -> dict[str, Any]:
-        """Everything every viewer of this language and theme sees; without `full` (the live events) less
-        what never changes during a match (the cells' polygons, the page's words, the lists of choices)."""
+        """Everything every viewer of this language and theme sees: with `full` (the first load) the whole
+        scene and move list and the page's words; without (the live events) the scene's diff and the moves
+        since the last event of this language and theme (`wire.Sent`), and not what never changes during a
+        match (the page's words, the lists of choices)."""
         tr = tr_for(locale)
         rules = self.service.matches.rules(match.game)
         names = await self._player_names(match, tr)
@@ -437,7 +457,6 @@ class WebBoard:
                 }
                 for p in match.seats
             ],
-            "moves": [dict(m, text=tr.text(m["text"])) for m in moves],
             "words": words,
             "pending": pending(match, names),
             "image": f"/api/m/{token}/board/{match.ply}.png?{query}&v={self._version(match)}",
@@ -450,12 +469,37 @@ class WebBoard:
         data["canAnalyse"] = self.review.can_analyse
         data["analysis"] = self.review.progress(match.id)
         data["spectators"] = self.hub.spectators(match.id)
+        board = self._scene(match, names, last, locale)
+        worded = [dict(m, text=tr.text(m["text"])) for m in moves]
         if full:
-            data["scene"] = await self.scenes.data(match, match.ply, locale)
+            data["scene"] = scene_payload(board)
+            data["moves"] = worded
             data["texts"] = page_texts(tr)
             data["themes"] = list(THEME_NAMES)
             data["locales"] = list(LOCALES)
+        else:
+            data.update(self.sent.update(match.id, (locale, theme), board, worded))
         return data
+
+    def _scene(self, match: MatchView, names: list[str], last: str | None, locale: str) -> Scene:
+        """The board's scene as the page paints it (`wire.web_scene`), at the match's ply; the newest few
+        hundred kept (every viewer's first load asks for the same)."""
+        key = (match.id, self._version(match), locale, tuple(names))
+        found = self._scenes.get(key)
+        if found is None:
+            built = renderer.board_scene(
+                match.game,
+                match.state,
+                last_move=last,
+                players=names,
+                size=IMAGE_SIZE,
+                outcome=match.outcome,
+                translations=tr_for(locale).translations,
+            )
+            found = self._scenes[key] = web_scene(replace(built, ply=match.ply))
+            while len(self._scenes) > 256:
+                self._scenes.popitem(last=False)
+        return found
 
     async def _moves(self, match: MatchView) -> list[dict[str, Any]]:
         """The move list with each move in words, replaying only the moves added since the last call (a
@@ -490,17 +534,14 @@ class WebBoard:
                 self._logs.pop(next(iter(self._logs)))
         return done
 
-    def _click_moves(self, match: MatchView) -> list[list[Any]]:
-        """The legal moves as cells, compact: [notation, cells, ordered, group, turn, mirrored]; computed once
-        per position (TilingKing has thousands)."""
+    def _click_moves(self, match: MatchView, labels: Sequence[str]) -> list[list[Any]]:
+        """The legal moves as cells, compact (`wire.compact_clicks`); computed once per position (TilingKing
+        has thousands)."""
         key = (match.id, match.ply)
         cached = self._clicks.get(key)
         if cached is None:
             rules = self.service.matches.rules(match.game)
-            cached = [
-                [c.notation, list(c.cells), c.ordered, c.group, c.pose[0], c.pose[1]]
-                for c in clickable_moves(rules, match.state)
-            ]
+            cached = compact_clicks(clickable_moves(rules, match.state), labels)
             self._clicks[key] = cached
             while len(self._clicks) > 64:
                 self._clicks.popitem(last=False)
@@ -513,11 +554,13 @@ class WebBoard:
             return None
         self._seen[match_id] = (match.ply, match.status, match.takeback, match.abort_votes)
         self._image(match, match.ply, *group)  # drawn now, while the event travels: ready when asked for
-        return json.dumps(await self._public(match, *group, full=False), separators=(",", ":")).encode()
+        return packed(await self._public(match, *group, full=False))
 
-    async def _private(self, match: MatchView, session: Session | None, locale: str) -> dict[str, Any]:
-        """What only this viewer gets: who they are, their legal moves as clicks when they are to move, and
-        the buttons they may press (`bot.web.actions.viewer_actions`)."""
+    async def _private(
+        self, match: MatchView, session: Session | None, locale: str, labels: Sequence[str]
+    ) -> dict[str, Any]:
+        """What only this viewer gets: who they are, their legal moves as clicks when they are to move
+        (`wire.compact_clicks`), and the buttons they may press (`bot.web.actions.viewer_actions`)."""
         if session is None:
             return {
                 "you": None,
@@ -527,7 +570,7 @@ class WebBoard:
                 "demo": bool(self.demo_users),
             }
         seats = [p.seat for p in match.seats if p.user_id == session.user_id and not p.is_ai]
-        clicks = self._click_moves(match) if match.to_move in seats else []
+        clicks = self._click_moves(match, labels) if match.to_move in seats and match.is_active else []
         actions: list[dict[str, Any]] = []
         if seats and match.is_active:
             tr = tr_for(locale)
@@ -625,7 +668,27 @@ class WebBoard:
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         match = await self._match(request)
         data = await self._state_data(request, match, session)
-        return web.json_response(data, dumps=lambda d: json.dumps(d, separators=(",", ":")))
+        return _compressed(data)
+
+    async def _clicks_of(self, request: web.Request) -> web.Response:
+        """A seated player's legal moves as cells and the buttons they may press, at the match's current ply
+        (none for anyone else): what a page asks for when a move gives its player the turn, instead of the
+        whole state."""
+        session = self._session(request)
+        key = str(session.user_id) if session else (request.remote or "?")
+        if not self.reads.allow(key):
+            raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
+        match = await self._match(request)
+        labels = renderer.board_scene(match.game, match.state, size=IMAGE_SIZE).labels
+        private = await self._private(match, session, self._locale(request, session), labels)
+        return _compressed(
+            {
+                "ply": match.ply,
+                "toMove": match.to_move,
+                "clicks": private["clicks"],
+                "actions": private["actions"],
+            }
+        )
 
     async def _state_data(
         self, request: web.Request, match: MatchView, session: Session | None
@@ -633,7 +696,7 @@ class WebBoard:
         """The state of `match` as this viewer sees it: the public part and their own."""
         locale = self._locale(request, session)
         data = await self._public(match, locale, self._theme(request))
-        data.update(await self._private(match, session, locale))
+        data.update(await self._private(match, session, locale, data["scene"]["labels"]))
         return data
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
@@ -708,7 +771,7 @@ class WebBoard:
         headers = {"Cache-Control": "public, max-age=86400, immutable" if fixed else "no-store"}
         return web.Response(body=png, content_type="image/png", headers=headers)
 
-    async def _scene(self, request: web.Request) -> web.Response:
+    async def _scene_at(self, request: web.Request) -> web.Response:
         """The board after `ply` moves as a scene (the page's replays), cached like the images."""
         match = await self._match(request)
         ply = int(request.match_info["ply"])

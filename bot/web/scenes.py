@@ -1,6 +1,6 @@
-"""The board scenes the page paints (`renderer.board_scene`, as JSON with every theme's palette): the live
-position's and, for replays, any earlier one's, built once per match version, ply and language however
-many viewers ask at the same moment (the newest few hundred are kept)."""
+"""The board scenes of a match's earlier positions, for the page's replays: `renderer.board_scene` as the
+page paints it (`bot.web.wire.web_scene`, as JSON with every theme's palette), built once per match version,
+ply and language however many viewers ask at the same moment (the newest few hundred are kept)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import asyncio
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import renderer
 from bot.i18n import tr_for
 from bot.service import Service
 from bot.service.records import MatchView
+from bot.web.wire import scene_payload, web_scene
 from games.base import replay
-from renderer.scene import scene_json
 
 SCENE_WIDTH = 960
 """The scene's width in pixels: the Discord image's, so the page and the PNG agree."""
@@ -78,8 +79,7 @@ a new move change what an earlier ply led to)."""
                 outcome=outcome,
                 translations=tr.translations,
             )
-            data = scene_json(scene)
-            data["ply"] = ply
+            data = scene_payload(web_scene(replace(scene, ply=ply)))
             return json.dumps(data, separators=(",", ":")).encode()
 
         return await asyncio.to_thread(build)

@@ -17,7 +17,7 @@ from games.paint import rules as engine
 from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
-from renderer.builder import inclusive, last_ring, panel_background, square_frame, square_grid, wrapped
+from renderer.builder import inclusive, label, last_ring, panel_background, square_frame, square_grid, wrapped
 from renderer.canvas import (
     Box,
     Page,
@@ -331,54 +331,57 @@ def _board(state: Any, lay: SquareLayout) -> list[Primitive]:
 def _pieces(state: Any, lay: SquareLayout) -> list[Primitive]:
     """The discs with their ranks (the number of discs in their area) and the spheres."""
     ranks = engine.disc_ranks(state)
-    rim = max(1.0, lay.pg.k * 2)
-    radius = lay.cell * 0.39
-    rank_px = lay.pg.px(max(12, round(lay.cell * 0.42)))
-    items: list[Primitive] = []
-    for discs, fill, edge, ink in (
-        (state.white_discs, "disc_white", "disc_black", "disc_white_ink"),
-        (state.black_discs, "disc_black", "disc_white", "disc_black_ink"),
-    ):
-        for i in bits_of(discs):
-            items.append(
-                Circle(
-                    key=f"disc:{i}",
-                    kind=Kind.DISC,
-                    cells=(i,),
-                    centre=lay.centre(i),
-                    r=radius,
-                    fill=fill,
-                    stroke=edge,
-                    width=rim,
-                    shading=Shading.SHADOW,
-                    text=str(ranks.get(i, 0)),
-                    text_size=rank_px,
-                    text_colour=ink,
-                )
-            )
-    for i in bits_of(state.spheres):
-        items.append(
-            Circle(
-                key=f"sphere:{i}",
-                kind=Kind.STONE,
-                cells=(i,),
-                centre=lay.centre(i),
-                r=lay.cell * 0.27,
-                fill="sphere",
-                stroke="sphere_rim",
-                width=rim,
-                shading=Shading.SPHERE,
-            )
-        )
+    items: list[Primitive] = [_disc(i, 0, ranks.get(i, 0), lay) for i in bits_of(state.white_discs)]
+    items.extend(_disc(i, 1, ranks.get(i, 0), lay) for i in bits_of(state.black_discs))
+    items.extend(_sphere(i, lay) for i in bits_of(state.spheres))
     return items
 
 
-def _path(move: tuple[int, int], lay: SquareLayout) -> list[Primitive]:
+@lru_cache(maxsize=2048)
+def _disc(i: int, seat: int, rank: int, lay: SquareLayout) -> Circle:
+    fill, edge, ink = (
+        ("disc_white", "disc_black", "disc_white_ink")
+        if seat == 0
+        else ("disc_black", "disc_white", "disc_black_ink")
+    )
+    return Circle(
+        key=f"disc:{i}",
+        kind=Kind.DISC,
+        cells=(i,),
+        centre=lay.centre(i),
+        r=lay.cell * 0.39,
+        fill=fill,
+        stroke=edge,
+        width=max(1.0, lay.pg.k * 2),
+        shading=Shading.SHADOW,
+        text=str(rank),
+        text_size=lay.pg.px(max(12, round(lay.cell * 0.42))),
+        text_colour=ink,
+    )
+
+
+@lru_cache(maxsize=512)
+def _sphere(i: int, lay: SquareLayout) -> Circle:
+    return Circle(
+        key=f"sphere:{i}",
+        kind=Kind.STONE,
+        cells=(i,),
+        centre=lay.centre(i),
+        r=lay.cell * 0.27,
+        fill="sphere",
+        stroke="sphere_rim",
+        width=max(1.0, lay.pg.k * 2),
+        shading=Shading.SPHERE,
+    )
+
+
+@lru_cache(maxsize=512)
+def _path(move: tuple[int, int], lay: SquareLayout) -> tuple[Primitive, ...]:
     """Under the pieces: the path the disc travelled, a line from a hollow dot on the square it left."""
     start, end = lay.centre(move[0]), lay.centre(move[1])
     r = lay.cell * 0.17
     cells = tuple(path_squares(move))
-    return [
+    return (
         Line(
             key="mark:path",
             kind=Kind.HIGHLIGHT,
@@ -406,22 +409,27 @@ def _path(move: tuple[int, int], lay: SquareLayout) -> list[Primitive]:
             fill="highlight_ink",
             shading=Shading.DOT,
         ),
-    ]
+    )
 
 
-def _ends(state: Any, move: tuple[int, int], lay: SquareLayout) -> list[Primitive]:
+def _ends(state: Any, move: tuple[int, int], lay: SquareLayout) -> tuple[Primitive, ...]:
     """Over the pieces: a ring round the disc that moved, and a ring round the sphere it pushed."""
+    return _rings(move, pushed_sphere(state, move), lay)
+
+
+@lru_cache(maxsize=512)
+def _rings(move: tuple[int, int], beyond: int | None, lay: SquareLayout) -> tuple[Primitive, ...]:
     k = lay.pg.k
     items: list[Primitive] = [last_ring("mark:last", *lay.centre(move[1]), lay.cell * 0.42, k, (move[1],))]
-    beyond = pushed_sphere(state, move)
     if beyond is not None:
         items.append(last_ring("mark:pushed", *lay.centre(beyond), lay.cell * 0.31, k, (beyond,)))
-    return items
+    return tuple(items)
 
 
+@lru_cache(maxsize=1024)
 def _bar(
     key: str, box: tuple[float, float, float, float], fraction: float, fill: Token, empty: Token
-) -> list[Primitive]:
+) -> tuple[Primitive, ...]:
     """A bar filled a `fraction` of the way from its left, edged in ink (boxes as Pillow draws them)."""
     left, top, right, bottom = box
     items: list[Primitive] = [
@@ -441,7 +449,7 @@ def _bar(
     items.append(
         Rect(key=f"{key}:edge", kind=Kind.LEGEND, layer=Layer.PANEL, box=inclusive(*box), stroke="ink")
     )
-    return items
+    return tuple(items)
 
 
 def _panel_items(state: Any, lay: SquareLayout, names: list[str], last_move: str | None) -> list[Primitive]:
@@ -454,19 +462,7 @@ def _panel_items(state: Any, lay: SquareLayout, names: list[str], last_move: str
     y = py0 + pg.px(14) + pg.px(34)  # below the title "Tiles"
     big = pg.px(30)
 
-    def text(
-        key: str, at: tuple[float, float], words: str, px: int, colour: Token, anchor: str = "lt"
-    ) -> Text:
-        return Text(
-            key=key,
-            kind=Kind.LABEL,
-            layer=Layer.PANEL,
-            at=at,
-            text=words,
-            size=px,
-            colour=colour,
-            anchor=anchor,
-        )
+    text = label
 
     items: list[Primitive] = [
         text("tiles:0", (left, y), str(white_tiles), big, "ink"),

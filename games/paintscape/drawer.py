@@ -16,9 +16,9 @@ from games.base import Outcome
 from games.grids import SquareGrid, bits_of
 from games.paintscape import rules as engine
 from games.texts import N_
-from renderer import fonts
+from renderer import fonts, painter
 from renderer import text as wording
-from renderer.builder import inclusive, last_ring, panel_background, square_frame, square_grid, wrapped
+from renderer.builder import inclusive, label, last_ring, panel_background, square_frame, square_grid, wrapped
 from renderer.canvas import (
     Page,
     SquareLayout,
@@ -208,6 +208,7 @@ def _fade(token: Token, fade: bool) -> Token:
     return mix(token, "panel", 0.55) if fade else token
 
 
+@lru_cache(maxsize=512)
 def _tile(
     key: str,
     colour: int,
@@ -221,7 +222,7 @@ def _tile(
     kind: Kind = Kind.CELL,
     faded: bool = False,
     outline: bool = False,
-) -> list[Primitive]:
+) -> tuple[Primitive, ...]:
     """A tile of `colour` filling the square at (left, top): its fill, its pattern (second cues), its
     letter in the corner (RULES 1.9) on a plain patch where the pattern would cross it."""
     name = COLOURS[colour]
@@ -269,33 +270,61 @@ def _tile(
             colour=letter_ink,
         )
     )
-    return items
+    return tuple(items)
 
 
 @lru_cache(maxsize=64)
-def _tiles(size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> tuple[Primitive, ...]:
-    """The squares with their tiles, and the grid. Tiles move only while the balancer swaps: one match
-    builds these once."""
+def _tiles(size: int, tiles: tuple[int, ...], chain: fonts.FontChain) -> tuple[tuple[Primitive, ...], ...]:
+    """Each square with its tile (its colour, pattern and letter) or bare. Tiles move only while the
+    balancer swaps: one match builds these once."""
     lay = square_layout(size, 8)
     tile_of = _tile_map(tiles)
     letter_px = lay.pg.px(16)
-    items: list[Primitive] = []
+    squares: list[tuple[Primitive, ...]] = []
     for i in range(64):
         left, top, right, bottom = lay.box(i)
         if tile_of[i] >= 0:
-            items.extend(_tile(f"cell:{i}", tile_of[i], left, top, lay.cell, letter_px, cells=(i,)))
+            squares.append(_tile(f"cell:{i}", tile_of[i], left, top, lay.cell, letter_px, cells=(i,)))
         else:
-            items.append(
-                Rect(
-                    key=f"cell:{i}",
-                    kind=Kind.CELL,
-                    cells=(i,),
-                    box=(left, top, right, bottom),
-                    fill="bare_square",
-                )
+            bare = Rect(
+                key=f"cell:{i}",
+                kind=Kind.CELL,
+                cells=(i,),
+                box=(left, top, right, bottom),
+                fill="bare_square",
             )
-    items.extend(square_grid(lay))
-    return tuple(items)
+            squares.append((bare,))
+    return tuple(squares)
+
+
+def _board(state: Any, lay: SquareLayout) -> list[Primitive]:
+    """The squares, the grid and the stones. Where every stone stays inside its square each square comes
+    with its stone (a run the painter keeps drawn: `renderer.painter.RUNS`), then the grid; where stones
+    are larger than their squares (small images), the squares, the grid, then the stones over them."""
+    squares = _tiles(lay.pg.width, tuple(state.tiles), fonts.chain())
+    stones = _stones(state, lay)
+    items: list[Primitive] = []
+    if all(_inside(stone, lay) for stone in stones):
+        on = {stone.cells[0]: stone for stone in stones}
+        for i, square in enumerate(squares):
+            items.extend(square)
+            if i in on:
+                items.append(on[i])
+        items.extend(square_grid(lay))
+    else:
+        for square in squares:
+            items.extend(square)
+        items.extend(square_grid(lay))
+        items.extend(stones)
+    return items
+
+
+@lru_cache(maxsize=2048)
+def _inside(stone: Circle, lay: SquareLayout) -> bool:
+    """Whether everything the stone paints lies inside its square."""
+    x0, y0, x1, y1 = painter.bounds(stone, None)
+    left, top, right, bottom = lay.box(stone.cells[0])
+    return x0 >= left and y0 >= top and x1 <= right and y1 <= bottom
 
 
 def _stone_tokens(colour: int) -> tuple[Token, Token]:
@@ -311,34 +340,32 @@ def _tile_map(tiles: Sequence[int]) -> list[int]:
     return tile_of
 
 
-def _stones(state: Any, lay: SquareLayout) -> list[Primitive]:
-    """The stones: on a tile smaller, with a shadow and a frame of the tile round it; on a bare square
-    larger."""
+def _stones(state: Any, lay: SquareLayout) -> list[Circle]:
+    """The stones, in square order: on a tile smaller, with a shadow and a frame of the tile round it; on a
+    bare square larger."""
     tile_of = _tile_map(tuple(state.tiles))
-    items: list[Primitive] = []
-    rim = max(1.0, lay.pg.k * 2)
-    for colour, bits in ((0, state.black), (1, state.white)):
-        fill, edge = _stone_tokens(colour)
-        for i in bits_of(bits):
-            on_tile = tile_of[i] >= 0
-            items.append(
-                Circle(
-                    key=f"stone:{i}",
-                    kind=Kind.STONE,
-                    cells=(i,),
-                    centre=lay.centre(i),
-                    r=lay.cell * (0.33 if on_tile else 0.40),
-                    fill=fill,
-                    stroke=edge,
-                    width=rim,
-                    shading=Shading.SHADOW if on_tile else Shading.FLAT,
-                )
-            )
-    items.sort(key=lambda item: int(item.key.split(":")[1]))
-    return items
+    stone_of = dict.fromkeys(bits_of(state.black), 0) | dict.fromkeys(bits_of(state.white), 1)
+    return [_stone(i, stone_of[i], tile_of[i] >= 0, lay) for i in sorted(stone_of)]
 
 
-def _marks(squares: list[int], lay: SquareLayout) -> list[Primitive]:
+@lru_cache(maxsize=1024)
+def _stone(i: int, colour: int, on_tile: bool, lay: SquareLayout) -> Circle:
+    fill, edge = _stone_tokens(colour)
+    return Circle(
+        key=f"stone:{i}",
+        kind=Kind.STONE,
+        cells=(i,),
+        centre=lay.centre(i),
+        r=lay.cell * (0.33 if on_tile else 0.40),
+        fill=fill,
+        stroke=edge,
+        width=max(1.0, lay.pg.k * 2),
+        shading=Shading.SHADOW if on_tile else Shading.FLAT,
+    )
+
+
+@lru_cache(maxsize=256)
+def _marks(squares: tuple[int, ...], lay: SquareLayout) -> tuple[Primitive, ...]:
     """The last move's marks: each square framed (ink, highlight, a light inner line), a ring on the last
     one, and a swap's line between its two squares."""
     pg = lay.pg
@@ -391,7 +418,7 @@ def _marks(squares: list[int], lay: SquareLayout) -> list[Primitive]:
                 width=max(2, pg.px(3)),
             )
         )
-    return items
+    return tuple(items)
 
 
 def _panel_items(
@@ -412,18 +439,7 @@ def _panel_items(
     def text(
         key: str, at: tuple[float, float], words: str, px: int, colour: Token, anchor: str = "lt"
     ) -> None:
-        items.append(
-            Text(
-                key=key,
-                kind=Kind.LABEL,
-                layer=Layer.PANEL,
-                at=at,
-                text=words,
-                size=px,
-                colour=colour,
-                anchor=anchor,
-            )
-        )
+        items.append(label(key, at, words, px, colour, anchor))
 
     for colour in range(5):
         name = COLOURS[colour]
@@ -534,9 +550,10 @@ def _panel_items(
     return items
 
 
+@lru_cache(maxsize=1024)
 def _pips(
     key: str, pg: Page, text_left: int, cy: int, letter: str, stone_colour: int, count: int
-) -> list[Primitive]:
+) -> tuple[Primitive, ...]:
     """One stone colour's letter and its stones on a tile colour: `count` of the six that collect it."""
     pip_r, pip_step = pg.px(8), pg.px(21)
     fill, edge = _stone_tokens(stone_colour)
@@ -579,7 +596,7 @@ def _pips(
                     shading=Shading.DOT,
                 )
             )
-    return items
+    return tuple(items)
 
 
 def _adjacent_free(state: Any, colour: int, tile_bits: int) -> int:
@@ -710,8 +727,8 @@ def scene(
     pg = lay.pg
     names = seat_names(rules, state, players, 2)
     fixed = _fixed(size, wording.language(), fonts.chain())
-    items: list[Primitive] = [*fixed, *_tiles(size, tuple(state.tiles), fonts.chain()), *_stones(state, lay)]
-    items.extend(_marks(last_move_squares(last_move), lay))
+    items: list[Primitive] = [*fixed, *_board(state, lay)]
+    items.extend(_marks(tuple(last_move_squares(last_move)), lay))
     items.extend(_panel_items(state, lay, _player_by_colour(state, names), last_move, outcome is not None))
     return Scene(
         game="paintscape",

@@ -20,13 +20,12 @@ from games.base import Outcome
 from games.texts import N_
 from renderer import fonts
 from renderer import text as wording
-from renderer.builder import inclusive, panel_background, wrapped
+from renderer.builder import inclusive, label, panel_background, wrapped
 from renderer.canvas import (
     Page,
     final_outcome,
     fit_name_with_role,
     fit_text,
-    mark_polygon,
     page,
     seat_names,
     status_text,
@@ -40,6 +39,7 @@ from renderer.scene import (
     Layer,
     LegendEntry,
     Line,
+    Mark,
     Panel,
     Polygon,
     Primitive,
@@ -221,10 +221,7 @@ def _mark_ink(colour: int) -> Token:
     return contrast(f"piece_{SEAT_COLOURS[colour]}", "ink", "empty")
 
 
-def _text(key: str, at: tuple[float, float], words: str, px: int, colour: Token, anchor: str = "lt") -> Text:
-    return Text(
-        key=key, kind=Kind.LABEL, layer=Layer.PANEL, at=at, text=words, size=px, colour=colour, anchor=anchor
-    )
+_text = label
 
 
 @lru_cache(maxsize=32)
@@ -367,15 +364,8 @@ def _panel_frame(pg: Page, board: Any, seat_colours: tuple[int, ...]) -> list[Pr
 
 def _mark(
     key: str, shape: str, at: tuple[float, float], r: float, fill: Token, cells: tuple[int, ...], show: Show
-) -> Polygon:
-    return Polygon(
-        key=key,
-        kind=Kind.MARK,
-        cells=cells,
-        show=show,
-        points=tuple(mark_polygon(shape, at[0], at[1], r)),
-        fill=fill,
-    )
+) -> Mark:
+    return Mark(key=key, kind=Kind.MARK, cells=cells, show=show, centre=at, r=r, shape=shape, fill=fill)
 
 
 def _board(state: Any, geo: BoardGeometry, k: float, last: Any | None) -> list[Primitive]:
@@ -389,111 +379,119 @@ def _board(state: Any, geo: BoardGeometry, k: float, last: Any | None) -> list[P
             covered |= 1 << i
     mark_r = max(3.0, geo.inner_radius * 0.32)
     square = state.board.kind == "square"
-    items: list[Primitive] = []
+    owned: dict[int, list[int]] = {}  # the territory not covered by a piece, by colour
     for i, owner in enumerate(state.territory):
-        if owner is None or covered >> i & 1:
-            continue
-        colour = seat_colour_index(state, owner)
-        name = SEAT_COLOURS[colour]
-        items.append(
-            Polygon(
-                key=f"territory:{i}",
-                kind=Kind.TERRITORY,
-                cells=(i,),
-                fill=f"territory_{name}",
-                stroke="grid_line",
-            )
+        if owner is not None and not covered >> i & 1:
+            owned.setdefault(seat_colour_index(state, owner), []).append(i)
+    items: list[Primitive] = [
+        Polygon(
+            key=f"territory:{SEAT_COLOURS[colour]}",
+            kind=Kind.TERRITORY,
+            cells=tuple(members),
+            fill=f"territory_{SEAT_COLOURS[colour]}",
+            stroke="grid_line",
         )
-        centre = geo.centres[i]
-        if square:
-            items.append(
-                _mark(
-                    f"territory:{i}:mark", "circle", centre, mark_r * 0.6, f"piece_{name}", (i,), Show.PLAIN
-                )
-            )
-        else:
-            items.append(
-                Text(
-                    key=f"territory:{i}:label",
-                    kind=Kind.LABEL,
-                    cells=(i,),
-                    show=Show.PLAIN,
-                    at=centre,
-                    text=_in_row(state.board, i),
-                    size=label_px,
-                    colour=mix(f"territory_{name}", "ink", 0.5),
-                    anchor="mc",
-                )
-            )
-        items.append(
-            _mark(
-                f"territory:{i}:cue",
-                SEAT_MARKS[colour],
-                centre,
-                mark_r * 0.6,
-                f"piece_{name}",
-                (i,),
-                Show.CUES,
-            )
-        )
+        for colour, members in sorted(owned.items())
+    ]
+    for colour, members in sorted(owned.items()):  # inside each cell: its label or mark over its colour
+        for i in members:
+            items.extend(_territory_cell(i, colour, square, _in_row(state.board, i), geo, label_px, mark_r))
     line = piece_line_width(geo, k)
     for n, piece in enumerate(state.placed):
-        colour = seat_colour_index(state, piece.owner)
-        fill, inner, edge = _piece_tokens(colour)
-        cells = tuple(piece.cells)
-        items.append(Polygon(key=f"piece:{n}", kind=Kind.PIECE, cells=cells, fill=fill, stroke=inner))
-        for m, loop in enumerate(geo.outline_loops(cells)):
-            items.append(
-                Line(
-                    key=f"piece:{n}:outline{m}",
-                    kind=Kind.OUTLINE,
-                    cells=cells,
-                    points=loop,
-                    stroke=edge,
-                    width=line,
-                    closed=True,
-                )
-            )
+        items.extend(_piece(n, seat_colour_index(state, piece.owner), tuple(piece.cells), geo, line, mark_r))
+    if last is not None:
+        items.extend(_last_outline(tuple(last.cells), geo, line))
+    return items
+
+
+@lru_cache(maxsize=2048)
+def _piece(
+    n: int, colour: int, cells: tuple[int, ...], geo: BoardGeometry, line: int, mark_r: float
+) -> tuple[Primitive, ...]:
+    """The n-th piece placed: its cells (with their inner lines), its outline, its seat mark (cues)."""
+    fill, inner, edge = _piece_tokens(colour)
+    items: list[Primitive] = [
+        Polygon(key=f"piece:{n}", kind=Kind.PIECE, cells=cells, fill=fill, stroke=inner)
+    ]
+    for m, loop in enumerate(geo.outline_loops(cells)):
         items.append(
-            _mark(
-                f"piece:{n}:mark",
-                SEAT_MARKS[colour],
-                _piece_anchor(geo, cells),
-                mark_r,
-                _mark_ink(colour),
-                cells,
-                Show.CUES,
+            Line(
+                key=f"piece:{n}:outline{m}",
+                kind=Kind.OUTLINE,
+                cells=cells,
+                points=loop,
+                stroke=edge,
+                width=line,
+                closed=True,
             )
         )
-    if last is not None:
-        cells = tuple(last.cells)
-        loops = geo.outline_loops(cells)
-        wide = line + max(2, round(geo.scale * 0.05))
-        for m, loop in enumerate(loops):
-            items.append(
-                Line(
-                    key=f"mark:last{m}",
-                    kind=Kind.HIGHLIGHT,
-                    cells=cells,
-                    points=loop,
-                    stroke="highlight",
-                    width=wide,
-                    closed=True,
-                )
-            )
-        for m, loop in enumerate(loops):
-            items.append(
-                Line(
-                    key=f"mark:last{m}:inner",
-                    kind=Kind.HIGHLIGHT,
-                    cells=cells,
-                    points=loop,
-                    stroke="highlight_ink",
-                    width=max(1, line // 2),
-                    closed=True,
-                )
-            )
-    return items
+    anchor = _piece_anchor(geo, cells)
+    items.append(
+        _mark(f"piece:{n}:mark", SEAT_MARKS[colour], anchor, mark_r, _mark_ink(colour), cells, Show.CUES)
+    )
+    return tuple(items)
+
+
+@lru_cache(maxsize=256)
+def _last_outline(cells: tuple[int, ...], geo: BoardGeometry, line: int) -> tuple[Primitive, ...]:
+    """The last piece placed, outlined in the highlight with a thin light line inside."""
+    loops = geo.outline_loops(cells)
+    wide = line + max(2, round(geo.scale * 0.05))
+    outer = [
+        Line(
+            key=f"mark:last{m}",
+            kind=Kind.HIGHLIGHT,
+            cells=cells,
+            points=loop,
+            stroke="highlight",
+            width=wide,
+            closed=True,
+        )
+        for m, loop in enumerate(loops)
+    ]
+    inner = [
+        Line(
+            key=f"mark:last{m}:inner",
+            kind=Kind.HIGHLIGHT,
+            cells=cells,
+            points=loop,
+            stroke="highlight_ink",
+            width=max(1, line // 2),
+            closed=True,
+        )
+        for m, loop in enumerate(loops)
+    ]
+    return (*outer, *inner)
+
+
+@lru_cache(maxsize=4096)
+def _territory_cell(
+    i: int, colour: int, square: bool, number: str, geo: BoardGeometry, label_px: int, mark_r: float
+) -> tuple[Primitive, ...]:
+    """What a territory cell shows over its owner's colour: its number (hex and triangle boards) or a
+    circle (square boards), or with second cues its owner's mark."""
+    name = SEAT_COLOURS[colour]
+    centre = geo.centres[i]
+    if square:
+        plain: Primitive = _mark(
+            f"territory:{i}:mark", "circle", centre, mark_r * 0.6, f"piece_{name}", (i,), Show.PLAIN
+        )
+    else:
+        plain = Text(
+            key=f"territory:{i}:label",
+            kind=Kind.LABEL,
+            cells=(i,),
+            show=Show.PLAIN,
+            at=centre,
+            text=number,
+            size=label_px,
+            colour=mix(f"territory_{name}", "ink", 0.5),
+            anchor="mc",
+        )
+    cue = _mark(
+        f"territory:{i}:cue", SEAT_MARKS[colour], centre, mark_r * 0.6, f"piece_{name}", (i,), Show.CUES
+    )
+    return plain, cue
 
 
 def _panel_items(state: Any, pg: Page, names: list[str], last_move: str | None) -> list[Primitive]:
@@ -523,12 +521,14 @@ def _panel_items(state: Any, pg: Page, names: list[str], last_move: str | None) 
             )
         )
         items.append(
-            Polygon(
+            Mark(
                 key=f"seat:{seat}:mark",
                 kind=Kind.MARK,
                 layer=Layer.PANEL,
                 show=Show.CUES,
-                points=tuple(mark_polygon(SEAT_MARKS[colour], left + sw / 2, y + sw / 2, sw * 0.28)),
+                centre=(left + sw / 2, y + sw / 2),
+                r=sw * 0.28,
+                shape=SEAT_MARKS[colour],
                 fill=_mark_ink(colour),
             )
         )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import socket
 from collections.abc import AsyncIterator
 from typing import Any
@@ -28,6 +27,7 @@ from bot.testing.simcord import (
 from bot.web import serve
 from bot.web.app import WebBoard
 from bot.web.security import SESSION_COOKIE, match_token
+from bot.web.wire import unpacked
 from games.base import clickable_moves
 
 SECRET = "w" * 40
@@ -64,16 +64,20 @@ async def web_board(simcord_bot: Any, world: Any, links: Any) -> AsyncIterator[t
     await board.close()
 
 
-async def _next_state(stream: aiohttp.ClientResponse, timeout: float) -> dict[str, Any]:
-    """The next `state` event of an event stream."""
+async def _next_state(
+    stream: aiohttp.ClientResponse, timeout: float, ply: int | None = None
+) -> dict[str, Any]:
+    """The next `state` event of an event stream (inflated where it came deflated), at `ply` if given (a
+    spectator's stream also hears the spectators counted)."""
     event = ""
     while True:
         line = (await asyncio.wait_for(stream.content.readline(), timeout)).decode().rstrip("\n")
         if line.startswith("event: "):
             event = line[7:]
         elif line.startswith("data: ") and event == "state":
-            data: dict[str, Any] = json.loads(line[6:])
-            return data
+            data = unpacked(line[6:].encode())
+            if ply is None or data["ply"] == ply:
+                return data
 
 
 async def web_action(board: Any, base: str, match_id: int, user_id: int, action: str) -> None:
@@ -129,8 +133,8 @@ async def test_discord_and_the_web_see_the_same_moves(world: Any, web_board: tup
         actor = world.alice if match.seats[match.to_move].user_id == world.alice.id else world.bob
         notation = clickable_moves(rules, match.state)[0].notation
         await actor.slash(world.channel, "move", notation=notation)
-        state = await _next_state(stream, timeout=1.0)
-        assert state["ply"] == 1 and state["moves"][0]["notation"] == notation
+        state = await _next_state(stream, timeout=1.0, ply=1)
+        assert state["moves"][0]["notation"] == notation
         # a move on the web is posted in Discord
         match = await service.matches.get(match_id)
         mover = match.seats[match.to_move].user_id
@@ -144,7 +148,7 @@ async def test_discord_and_the_web_see_the_same_moves(world: Any, web_board: tup
             headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
         )
         assert (await answer.json()) == {"ok": True}
-        state = await _next_state(stream, timeout=1.0)
+        state = await _next_state(stream, timeout=1.0, ply=2)
         assert state["ply"] == 2
     for _ in range(100):
         if len(boards(world.channel)) > posted:

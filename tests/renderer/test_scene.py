@@ -19,6 +19,7 @@ from renderer.scene import (
     Layer,
     LegendEntry,
     Line,
+    Mark,
     Panel,
     Part,
     Pattern,
@@ -108,6 +109,14 @@ def _item(key: str) -> st.SearchStrategy[Primitive]:
             **kw,
         ),
         st.builds(Ring, centre=point, r=width, width=width, **kw),
+        st.builds(
+            Mark,
+            centre=point,
+            r=width,
+            shape=st.sampled_from(["circle", "square", "diamond"]),
+            fill=token,
+            **kw,
+        ),
         st.builds(
             Text,
             at=point,

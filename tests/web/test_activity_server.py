@@ -19,6 +19,7 @@ from bot.web.activity import SESSION_HEADER
 from bot.web.app import WebBoard
 from bot.web.discord_api import DiscordRest
 from bot.web.security import match_token
+from bot.web.wire import expand_clicks
 from games.base import resolve_options
 from tests.web.conftest import BOT_TOKEN, FakeDiscord, free_port
 
@@ -116,7 +117,7 @@ async def test_the_session_header_is_the_browser_session(client: Client, service
     assert anonymous["you"] is None
     mine = await (await client.get(f"/api/m/{token}", headers=_headers(login))).json()
     assert mine["you"]["userId"] == str(ALICE) and mine["clicks"]
-    move = mine["clicks"][0][0]
+    move = expand_clicks(mine["clicks"], mine["scene"]["labels"])[0].notation
     proxy = f"https://{CLIENT_ID}.discordsays.com"
     other = await client.post(
         f"/api/m/{token}/move", json={"move": move, "ply": 0}, headers=_headers(login, "https://evil.example")

@@ -32,15 +32,17 @@ def _state_url(request: Any) -> bool:
 
 
 async def test_a_lost_state_fetch_after_the_opponents_move_is_retried(site: Site, browser: Any) -> None:
-    """Bob's page hears Alice's move and fetches the state; that fetch is lost. The page says it is trying
-    again, and then shows the new position with Bob to play and his moves clickable."""
+    """Bob's page hears Alice's move and asks for his legal moves; that request is lost, and so is the
+    whole state it then asks for. The page says it is trying again, and then shows the new position with
+    Bob to play and his moves clickable."""
     match_id, path = await start(site, "paint")
     bob = await login(site, browser, BOB, path)
     lost: list[str] = []
 
     async def lose_once(route: Any) -> None:
-        if _state_url(route.request) and not lost:
-            lost.append(route.request.url)
+        asked = route.request.url.split("?")[0]
+        if (_state_url(route.request) or asked.endswith("/clicks")) and len(lost) < 2:
+            lost.append(asked)
             await route.abort()
         else:
             await route.continue_()
@@ -53,11 +55,11 @@ async def test_a_lost_state_fetch_after_the_opponents_move_is_retried(site: Site
     assert "trying again" in await bob.inner_text("#live")
     assert await bob.is_visible("#retry")
     await wait_ply(bob, 1, timeout=RETRY_MS)
-    assert lost, "the fetch was lost"
+    assert len(lost) == 2 and lost[0].endswith("/clicks"), lost
     match = await site.service.matches.get(match_id)
     assert await bob.inner_text("#status") == await bob.evaluate("window.tessera.state().status")
     assert "Bob" in await bob.inner_text("#status") and match.seats[match.to_move].user_id == BOB
-    assert await bob.evaluate("window.tessera.state().clicks.length") > 0, "his moves are clickable"
+    await bob.wait_for_function("window.tessera.state().clicks.length > 0", timeout=RETRY_MS)  # his moves
     await bob.wait_for_function("document.getElementById('live').dataset.kind === 'ok'")
     assert bob.errors == []
 

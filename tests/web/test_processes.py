@@ -19,6 +19,7 @@ from bot.service import Service
 from bot.service.store.postgres import with_search_path
 from bot.web.app import WebBoard
 from bot.web.security import match_token
+from bot.web.wire import unpacked
 from games.base import clickable_moves, resolve_options
 from tests.service.conftest import postgres_server
 
@@ -68,7 +69,7 @@ async def test_another_process_move_reaches_the_page(pg_url: str) -> None:
                 if line.startswith(b"data: ") and json.loads(line[6:])["ply"] == 1:
                     break
             assert loop.time() - started < 1.0
-            state = json.loads(line[6:])
+            state = unpacked(line[6:])
             assert state["moves"][0]["notation"] == move
             stream.close()
     finally:

@@ -5,7 +5,6 @@ the page; a spectator count; a stream that opens behind the match catching up at
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from bot.service.ai import AIRunner
 from bot.service.analysis import Analyses
 from bot.web.app import WebBoard
 from bot.web.security import SESSION_COOKIE, match_token
+from bot.web.wire import unpacked
 from games.ai.analysis import Budget, MatchAnalysis, MoveReview
 from games.base import clickable_moves, resolve_options
 
@@ -141,7 +141,7 @@ async def _frame(stream: Any, wanted: Any = lambda frame: True) -> dict[str, Any
     while True:
         line = await asyncio.wait_for(stream.content.readline(), 5)
         if line.startswith(b"data: "):
-            frame: dict[str, Any] = json.loads(line[6:])
+            frame = unpacked(line[6:])
             if wanted(frame):
                 return frame
 

@@ -1,4 +1,5 @@
-"""renderer.overlay: the cell polygons the web page draws over the PNG lie on the cells the PNG shows."""
+"""The board's scene on the web: the cell polygons the page draws over the PNG lie on the cells the PNG
+shows, and its palettes give the page its colours in every theme."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from PIL import Image
 
 import games
 import renderer
+from bot.web.wire import scene_payload, web_scene
 from games.base import clickable_moves
-from renderer.overlay import overlay as scene
 from renderer.theme import game_colours, get_theme
 
 
@@ -30,7 +31,7 @@ def test_tilingking_cells_match_the_image(board: str) -> None:
     click = next(c for c in clickable_moves(rules, state) if len(c.cells) >= 3)
     state = rules.apply(state, rules.parse(state, click.notation))
     image = Image.open(io.BytesIO(renderer.render("tilingking", state, size=960))).convert("RGB")
-    sc = scene("tilingking", state, size=960)
+    sc = renderer.board_scene("tilingking", state, size=960)
     assert (sc.width, sc.height) == image.size
     assert len(sc.cells) == len(state.board.cells) == len(sc.labels)
     empty = game_colours(get_theme("default"), "tilingking")["empty"]
@@ -46,21 +47,24 @@ def test_tilingking_cells_match_the_image(board: str) -> None:
 def test_square_boards_have_one_polygon_per_square(game_id: str) -> None:
     rules = games.get(game_id)
     state = rules.new(2, {}, 1)
-    sc = scene(game_id, state, size=720, theme="colorblind")
-    data = sc.to_json()
+    sc = web_scene(renderer.board_scene(game_id, state, size=720))
+    data = scene_payload(sc)
     assert data["width"] == 720 and data["height"] == 480
     assert len(data["cells"]) == len(sc.labels) and sc.labels[0] == "a1"
     # a1 is at the bottom left: its top edge is below the top edge of a2 (the square above it)
     assert data["cells"][0][1] > data["cells"][round(len(sc.labels) ** 0.5)][1]
-    assert data["colours"]["highlight"] == "#{:02x}{:02x}{:02x}".format(*get_theme("colorblind").highlight)
+    highlight = data["palettes"]["colorblind"]["colours"]["highlight"]
+    assert highlight == "#{:02x}{:02x}{:02x}".format(*get_theme("colorblind").highlight)
 
 
-def test_the_ghost_piece_takes_the_games_own_seat_colours() -> None:
-    """The scene's seat colours are the game's own piece colours in colour order (the web page draws the
-    ghost piece in them), in each theme."""
-    for theme in ("default", "colorblind"):
+def test_the_ghost_piece_takes_each_seats_own_colour() -> None:
+    """The panel names each seat's colour; the palettes give it in every theme (the web page draws the
+    ghost piece of the seat to move in it)."""
+    rules = games.get("tilingking")
+    data = scene_payload(web_scene(renderer.board_scene("tilingking", rules.new(4, {}, 1), size=720)))
+    for theme in ("default", "colorblind", "dark"):
         own = game_colours(get_theme(theme), "tilingking")
-        sc = scene("tilingking", games.get("tilingking").new(2, {}, 1), size=720, theme=theme)
+        palette = data["palettes"][theme]["colours"]
+        seats = [palette[p["colour"]] for p in data["panel"]["players"]]
         colours = [own[f"piece_{c}"] for c in ("red", "blue", "green", "yellow")]
-        expected = ["#{:02x}{:02x}{:02x}".format(*colour) for colour in colours]
-        assert sc.colours["seats"] == expected
+        assert seats == ["#{:02x}{:02x}{:02x}".format(*colour) for colour in colours]

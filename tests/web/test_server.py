@@ -26,6 +26,7 @@ from bot.web.security import (
     parse_token,
     safe_next,
 )
+from bot.web.wire import expand_clicks, unpacked
 from games.base import clickable_moves, resolve_options
 
 SECRET = "k" * 40
@@ -153,8 +154,13 @@ async def test_state_shows_clicks_only_to_the_player_to_move(
     assert len(anonymous["scene"]["cells"]) == 81 and anonymous["players"][0]["name"]
     theirs = await (await client.get(f"/api/m/{token}", headers=_as(board, mover)[0])).json()
     expected = clickable_moves(games.get("paint"), match.state)
-    assert [c[0] for c in theirs["clicks"]] == [c.notation for c in expected]
-    assert theirs["clicks"][0][1] == list(expected[0].cells)
+    assert sorted(expand_clicks(theirs["clicks"], theirs["scene"]["labels"]), key=repr) == sorted(
+        expected, key=repr
+    )
+    alone = await (await client.get(f"/api/m/{token}/clicks", headers=_as(board, mover)[0])).json()
+    mine = {"ply": 0, "toMove": match.to_move, "clicks": theirs["clicks"], "actions": theirs["actions"]}
+    assert alone == mine
+    assert (await (await client.get(f"/api/m/{token}/clicks")).json())["clicks"] == []
     waiting = await (await client.get(f"/api/m/{token}", headers=_as(board, other)[0])).json()
     assert waiting["clicks"] == [] and waiting["you"]["seats"] == [
         match.seats.index(match.seats[1 - match.to_move])
@@ -267,9 +273,20 @@ async def test_a_change_made_elsewhere_reaches_the_stream(
         line = await asyncio.wait_for(stream.content.readline(), 60)  # only a hang reaches it
         if line.startswith(b"data: ") and json.loads(line[6:])["ply"] == 1:
             break
-    state = json.loads(line[6:])
-    assert state["ply"] == 1 and state["moves"][0]["notation"] == move
-    assert "clicks" not in state and "scene" not in state  # no private moves; nothing that never changes
+    state = unpacked(line[6:])
+    assert state["ply"] == 1 and state["moves"][0]["notation"] == move and state["movesFrom"] == 0
+    assert "clicks" not in state and "texts" not in state  # no private moves; nothing that never changes
+    assert state["scene"]["ply"] == 1  # the stream's first event: the whole scene, nothing to diff from
+    match = await service.matches.get(match_id)
+    second = clickable_moves(games.get("paint"), match.state)[0].notation
+    await service.matches.play(match_id, match.seats[match.to_move].user_id, second)
+    while True:
+        line = await asyncio.wait_for(stream.content.readline(), 60)
+        if line.startswith(b"data: "):
+            break
+    state = unpacked(line[6:])
+    assert "scene" not in state and (state["diff"]["before"], state["diff"]["after"]) == (1, 2)
+    assert state["movesFrom"] == 1 and [m["notation"] for m in state["moves"]] == [second]
     stream.close()
 
 

@@ -11,6 +11,18 @@ export function backoff(attempt, random = Math.random) {
   return base * (1 + random() / 5);
 }
 
+/**
+ * An event as the server wrote it (bot/web/wire.py `packed`): its JSON, or {"ply", "deflated": base64 of
+ * its raw-deflated JSON} for a large one (an event stream is not compressed as a whole).
+ */
+export async function unpack(text) {
+  const data = JSON.parse(text);
+  if (!data || typeof data.deflated !== "string") return data;
+  const bytes = Uint8Array.from(atob(data.deflated), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return JSON.parse(await new Response(stream).text());
+}
+
 export class Live {
   /**
    * `stateUrl()` and `eventsUrl(ply)`: where the state and its stream are; `onState(state)`: a whole state
@@ -33,6 +45,7 @@ export class Live {
     this.loading = null;
     this.broken = false;
     this.stopped = false;
+    this.queue = Promise.resolve();
   }
 
   /** Take the state the page came with (`initial`), or load it; then listen. */
@@ -108,10 +121,14 @@ export class Live {
     const es = new this.EventSource(this.eventsUrl(this.ply));
     this.source = es;
     es.addEventListener("state", (ev) => {
-      let data;
-      try { data = JSON.parse(ev.data); } catch (_) { this.load(); return; }
-      if (typeof data.ply !== "number" || !this.onEvent(data)) { this.load(); return; }
-      this.ply = data.ply;
+      // one after the other, in the order they came (a deflated one takes a moment to inflate)
+      this.queue = this.queue.then(async () => {
+        let data;
+        try { data = await unpack(ev.data); } catch (_) { this.load(); return; }
+        if (this.source !== es) return;  // a stream since replaced
+        if (typeof data.ply !== "number" || !this.onEvent(data)) { this.load(); return; }
+        this.ply = data.ply;
+      });
     });
     es.onopen = () => {
       if (this.broken) {  // back after a break: what happened meanwhile was not heard

@@ -113,6 +113,7 @@ function took(state, whole) {
   const before = S;
   const moved = !before || before.ply !== state.ply || before.active !== state.active;
   const sameMatch = before && before.id === state.id;
+  state.clicks = play.expand(state.clicks, state.scene ? state.scene.labels : []);
   S = state;
   if (state.scene) {
     const animate = sameMatch && scene && state.scene.ply !== scene.ply;
@@ -125,8 +126,9 @@ function took(state, whole) {
   if (whole && before && moved) chime();
 }
 
-/** An update from the stream: a diff of the board (or a whole scene) and the public state. Returns false
- * when it does not follow the board shown, so the whole state is fetched. */
+/** An update from the stream (bot/web/wire.py): the board's diff (or a whole scene), the moves from
+ * `movesFrom` on, and the rest of the public state. Returns false when it does not follow what the page
+ * shows (a diff from another ply, moves from beyond those it has), so the whole state is fetched. */
 function heard(data) {
   if (!S) return false;
   let next = scene;
@@ -138,11 +140,17 @@ function heard(data) {
   } else if (data.ply !== S.ply) {
     return false;
   }
+  let list = S.moves;
+  if (typeof data.movesFrom === "number") {
+    if (data.movesFrom > S.moves.length) return false;
+    list = S.moves.slice(0, data.movesFrom).concat(data.moves || []);
+  }
   const moved = S.ply !== data.ply || S.active !== data.active;
   const asked = JSON.stringify(S.pending) !== JSON.stringify(data.pending);
-  const mine = { you: S.you, clicks: S.clicks, actions: S.actions, texts: S.texts, themes: S.themes, locales: S.locales };
-  S = Object.assign({}, S, data, mine);
+  const own = { you: S.you, clicks: S.clicks, actions: S.actions, texts: S.texts, themes: S.themes, locales: S.locales };
+  S = Object.assign({}, S, data, own, { moves: list });
   delete S.diff;
+  delete S.movesFrom;
   if (next) S.scene = next;
   if (moved) {
     S.clicks = [];
@@ -152,8 +160,22 @@ function heard(data) {
   scene = next;
   render({ animate, moved });
   if (moved) chime();
-  if (S.you && S.you.seats.length && (moved || asked)) live.load();  // my legal moves and buttons
+  if (S.you && S.you.seats.length && S.active && (moved || asked)) mine();  // my moves and buttons
   return true;
+}
+
+/** A player's own part after a change: their legal moves and buttons at the current ply (the rest came
+ * with the update); the whole state if the match has moved on meanwhile. */
+async function mine() {
+  let data = null;
+  try {
+    const r = await fetch(api + "/clicks?" + q(), { credentials: "same-origin", cache: "no-store" });
+    data = r.ok ? await r.json() : null;
+  } catch (_) { data = null; }
+  if (!data || !S || data.ply !== S.ply) { live.load(); return; }
+  S.clicks = play.expand(data.clicks, scene ? scene.labels : []);
+  S.actions = data.actions || [];
+  render();
 }
 
 // ------------------------------------------------------------------------------------------- drawing
@@ -551,24 +573,36 @@ async function post(path, body, where, raw) {
   return data;
 }
 
+/** Seconds a page waits for the stream to bring the change its own request made before it asks. */
+const HEARD_WITHIN = 2.5;
+
 async function send(notation, where) {
   if (sending) return;
   sending = true;
   document.body.classList.add("sending");
-  const data = await post(api + "/move", { move: notation, ply: S.ply }, where);
+  const ply = S.ply;
+  const data = await post(api + "/move", { move: notation, ply }, where);
   sending = false;
   document.body.classList.remove("sending");
   clearChoice();
-  if (data && data.ok) { S.clicks = []; tools(); marks(); }
-  else marks();
-  if (!data.offline) live.load();  // the new position (or the one the refusal was about)
+  if (data && data.ok) {
+    S.clicks = [];
+    tools();
+    marks();
+    // The stream brings the new position; should it not, the page asks for it.
+    setTimeout(() => { if (S.ply === ply) live.load(); }, HEARD_WITHIN * 1000);
+  } else {
+    marks();
+    if (!data.offline) live.load();  // the position the refusal was about
+  }
 }
 
 async function act(a) {
   const body = { action: a.action };
   if (a.request) body.request = a.request;
   const data = await post(api + "/action", body, "action");
-  if (!data.offline) live.load();
+  if (data.ok) mine();
+  else if (!data.offline) live.load();
 }
 
 function confirmThen(text, then) {

@@ -227,7 +227,23 @@ function text(item, scene, pal) {
   return [{ tag: "text", attrs, text: item.text }];
 }
 
-const DRAWERS = { rect, polygon, circle, line, ring, text };
+/** A seat's mark (renderer.canvas.mark_polygon) as [x, y] corners: a square of half-side 0.85r; a
+ * triangle with its apex 1.1r above the centre and its base 0.75r below; a diamond 1.15r high and r wide
+ * each way; anything else a circle of radius r, as a 16-gon. */
+export function markCorners(shape, cx, cy, r) {
+  if (shape === "square") { const s = r * 0.85; return [[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]]; }
+  if (shape === "triangle") return [[cx, cy - r * 1.1], [cx + r, cy + r * 0.75], [cx - r, cy + r * 0.75]];
+  if (shape === "diamond") return [[cx, cy - r * 1.15], [cx + r, cy], [cx, cy + r * 1.15], [cx - r, cy]];
+  return Array.from({ length: 16 }, (_, a) => [cx + r * Math.cos((a * Math.PI) / 8), cy + r * Math.sin((a * Math.PI) / 8)]);
+}
+
+function mark(item, scene, pal) {
+  const fill = pal.colour(item.fill);
+  const d = pathOf([markCorners(item.shape, item.centre[0], item.centre[1], item.r)]);
+  return [{ tag: "path", attrs: { d, fill, stroke: fill, "stroke-width": 1, "stroke-linejoin": "round" } }];
+}
+
+const DRAWERS = { rect, polygon, circle, line, ring, mark, text };
 
 /** A node description as SVG markup (for tests, and a picture saved without a document). */
 export function markup(node) {

@@ -3,7 +3,7 @@
 // the game's other lines; beside the board on a wide screen, below it on a phone, and complete on both.
 // Colours come from the scene's palette of the theme in use.
 
-import { nodes, Patterns, markup } from "./painter.js";
+import { markCorners, markup, nodes, Patterns } from "./painter.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -42,12 +42,7 @@ export function swatch(pal, { colours, rim = null, shape = "square", pattern = n
 
 /** A seat's mark (renderer.canvas.mark_polygon) as SVG points. */
 export function markPoints(shape, cx, cy, r) {
-  let pts;
-  if (shape === "square") { const s = r * 0.85; pts = [[cx - s, cy - s], [cx + s, cy - s], [cx + s, cy + s], [cx - s, cy + s]]; }
-  else if (shape === "triangle") pts = [[cx, cy - r * 1.1], [cx + r, cy + r * 0.75], [cx - r, cy + r * 0.75]];
-  else if (shape === "diamond") pts = [[cx, cy - r * 1.15], [cx + r, cy], [cx, cy + r * 1.15], [cx - r, cy]];
-  else pts = Array.from({ length: 16 }, (_, a) => [cx + r * Math.cos((a * Math.PI) / 8), cy + r * Math.sin((a * Math.PI) / 8)]);
-  return pts.map(([x, y]) => x.toFixed(2) + "," + y.toFixed(2)).join(" ");
+  return markCorners(shape, cx, cy, r).map(([x, y]) => x.toFixed(2) + "," + y.toFixed(2)).join(" ");
 }
 
 /** "4:05" (or "1:02:03") of seconds left. */

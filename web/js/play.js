@@ -3,6 +3,28 @@
 // chosen so far and posts the notation of the one move left. The engine judges every move. Pure functions:
 // the page (main.js) keeps the choice and draws it.
 
+/**
+ * The legal moves as the server sends them (bot/web/wire.py `compact_clicks`: entries of [group, turn,
+ * mirrored, ordered, shape, anchor steps, notations?], where each anchor (the steps summed) plus the shape's
+ * offsets gives a move's cells, and its notation is their names in `labels` joined by spaces unless the
+ * entry lists it), as this page narrows them: [notation, cells, ordered, group, turn, mirrored]. Entries
+ * already in that form pass as they are.
+ */
+export function expand(entries, labels) {
+  const out = [];
+  for (const entry of entries || []) {
+    if (Array.isArray(entry[1])) { out.push(entry); continue; }
+    const [group, turn, mirrored, ordered, shape, steps, names] = entry;
+    let anchor = 0;
+    steps.forEach((step, k) => {
+      anchor += step;
+      const cells = shape.map((d) => anchor + d);
+      out.push([names ? names[k] : cells.map((c) => labels[c]).join(" "), cells, !!ordered, group, turn, !!mirrored]);
+    });
+  }
+  return out;
+}
+
 /** A clickable move's parts. */
 export const notation = (c) => c[0];
 export const cellsOf = (c) => c[1];

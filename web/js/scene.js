@@ -133,6 +133,10 @@ export function itemBounds(item, scene) {
       for (const [x, y] of pairs(item.points)) box = grow(box, x - half, y - half, x + half, y + half);
       return box || [0, 0, 0, 0];
     }
+    case "mark": {
+      const reach = item.r * 1.2 + 1;
+      return [item.centre[0] - reach, item.centre[1] - reach, item.centre[0] + reach, item.centre[1] + reach];
+    }
     case "text": {
       const w = item.text.length * item.size * TEXT_ADVANCE;
       const [x, y] = item.at;
@@ -141,7 +145,7 @@ export function itemBounds(item, scene) {
       const top = y - { t: 0, m: item.size * 0.6, b: item.size * 1.2, c: item.size * 0.6 }[anchor[1]];
       return [left, top, left + w, top + item.size * 1.2];
     }
-    default: return [0, 0, 0, 0];
+    default: return null;  // a primitive this page does not know takes no room
   }
 }
 
@@ -159,7 +163,7 @@ export function boardView(scene, margin = 6) {
   for (const item of scene.items) {
     if ((item.layer || "board") !== "board" || item.kind === "background") continue;
     const b = itemBounds(item, scene);
-    box = grow(box, b[0], b[1], b[2], b[3]);
+    if (b) box = grow(box, b[0], b[1], b[2], b[3]);
   }
   for (const cell of scene.cells || []) for (const [x, y] of pairs(cell)) box = grow(box, x, y, x, y);
   if (!box) return [0, 0, scene.width, scene.height];
@@ -192,6 +196,6 @@ export function areaOf(flat) {
 export function placeOf(item, scene) {
   if (item.centre) return item.centre;
   if (item.at) return item.at;
-  const b = itemBounds(item, scene);
+  const b = itemBounds(item, scene) || [0, 0, 0, 0];
   return [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
 }

@@ -16,7 +16,7 @@ import renderer
 from games.base import RESIGNATION, Outcome
 from renderer.cellboard import Declared
 from renderer.incremental import Boards
-from renderer.scene import Circle, Polygon, Show
+from renderer.scene import Circle, Mark, Show
 from renderer.theme import game_colours, get_theme
 
 
@@ -140,7 +140,7 @@ def test_the_board_is_declared_and_the_host_draws_it() -> None:
         f"disc:{i}" for i in (0, 1, 2, 3, 7, 8, 9)
     }
     mark = items["disc:0:mark"]
-    assert isinstance(mark, Polygon) and mark.show is Show.CUES
+    assert isinstance(mark, Mark) and mark.show is Show.CUES and mark.shape == "square"
     assert {k for k in items if k.startswith("dot:")} == {"dot:0", "dot:1", "dot:2", "dot:3"}
     assert items["mark:last"].cells == (3,)
     assert [s.name for s in scene.panel.players] == ["Ann", "Ben"] and scene.panel.over

@@ -126,3 +126,12 @@ test("a link that names no board is said once, not retried", async () => {
   assert.equal(h.timers.length, 0);
   assert.equal(FakeSource.all.length, 0, "nor listened to");
 });
+
+test("a large event comes deflated and is inflated in order", async () => {
+  const { deflateRawSync } = await import("node:zlib");
+  const { unpack } = await import("../../../web/js/live.js");
+  const big = { ply: 9, moves: Array.from({ length: 50 }, (_, i) => ({ ply: i, text: "a move in words" })) };
+  const packed = JSON.stringify({ ply: 9, deflated: deflateRawSync(Buffer.from(JSON.stringify(big))).toString("base64") });
+  assert.deepEqual(await unpack(packed), big);
+  assert.deepEqual(await unpack('{"ply": 3}'), { ply: 3 });
+});

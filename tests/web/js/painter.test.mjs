@@ -108,3 +108,11 @@ test("markup escapes text and a whole scene draws in any theme", () => {
   assert.match(svg, /fill="#1d1f27"/);
   assert.doesNotMatch(svg, /panel/, "the panel layer is the page's HTML");
 });
+
+test("a seat's mark is its shape filled", () => {
+  const [square] = draw({ type: "mark", key: "m", kind: "mark", centre: [10, 10], r: 4, shape: "square", fill: "ink" });
+  assert.equal(square.attrs.d, "M6.6 6.6L13.4 6.6L13.4 13.4L6.6 13.4Z");
+  assert.equal(square.attrs.fill, "#22223b");
+  const [circle] = draw({ type: "mark", key: "m", kind: "mark", centre: [0, 0], r: 4, shape: "circle", fill: "ink" });
+  assert.equal(circle.attrs.d.split("L").length, 16);
+});

@@ -58,3 +58,17 @@ test("legal-move marks go round the cells whose middle shows a rank, a stone, a 
   ] };
   assert.deepEqual([...play.covered(scene)].sort(), [1, 2]);
 });
+
+test("the server's compact moves expand to cells and notations", () => {
+  const labels = ["a1", "b1", "c1", "a2", "b2", "c2"];
+  const compact = [
+    ["I2", 0, 0, 0, [0, 1], [0, 1, 2]],                 // a1 b1, b1 c1, c1 d1... anchors 0, 1, 3
+    ["", 0, 0, 1, [0, 3], [1], ["b1-b2"]],              // a slide with its own notation
+  ];
+  const moves = play.expand(compact, labels);
+  assert.deepEqual(moves[0], ["a1 b1", [0, 1], false, "I2", 0, false]);
+  assert.deepEqual(moves[1], ["b1 c1", [1, 2], false, "I2", 0, false]);
+  assert.deepEqual(moves[2][1], [3, 4]);
+  assert.deepEqual(moves[3], ["b1-b2", [1, 4], true, "", 0, false]);
+  assert.deepEqual(play.expand([["x", [1], true, "", 0, false]], labels), [["x", [1], true, "", 0, false]]);
+});
