@@ -3,6 +3,8 @@
 // chosen so far and posts the notation of the one move left. The engine judges every move. Pure functions:
 // the page (main.js) keeps the choice and draws it.
 
+import { areaOf, centreOf } from "./scene.js";
+
 /**
  * The legal moves as the server sends them (bot/web/wire.py `compact_clicks`: entries of [group, turn,
  * mirrored, ordered, shape, anchor steps, notations?], where each anchor (the steps summed) plus the shape's
@@ -138,13 +140,22 @@ export function shapes(clicks) {
 }
 
 /** The cells whose middle shows something a legal-move mark must not hide (a disc and its rank, a stone,
- * a piece, a cell's own label): a mark there is drawn round the cell's edge instead of on its middle. */
+ * a piece, a label written in the cell's middle): a mark there is drawn round the cell's edge instead of
+ * on its middle. A label in a corner (Paintscape's tile letters) leaves the middle free. */
 export function covered(scene) {
   const out = new Set();
+  const cells = scene.cells || [];
   for (const item of scene.items) {
     if (item.layer === "panel") continue;
-    if (["stone", "disc", "piece"].includes(item.kind) || item.type === "text" || (item.type === "circle" && item.text)) {
+    if (["stone", "disc", "piece"].includes(item.kind) || (item.type === "circle" && item.text)) {
       for (const c of item.cells || []) out.add(c);
+    } else if (item.type === "text") {
+      for (const c of item.cells || []) {
+        if (!cells[c]) continue;
+        const [cx, cy] = centreOf(cells[c]);
+        const size = Math.sqrt(areaOf(cells[c]));
+        if (Math.hypot(item.at[0] - cx, item.at[1] - cy) < size * 0.3) out.add(c);
+      }
     }
   }
   return out;

@@ -50,13 +50,15 @@ test("each piece's shape for the tray is one of its moves in its first pose", ()
 });
 
 test("legal-move marks go round the cells whose middle shows a rank, a stone, a piece or a label", () => {
-  const scene = { items: [
+  const square = (x) => [x, 0, x + 10, 0, x + 10, 10, x, 10];
+  const scene = { cells: [0, 10, 20, 30, 40, 50].map(square), items: [
     { type: "circle", key: "d", kind: "disc", cells: [1], text: "3" },
-    { type: "text", key: "n", kind: "label", cells: [2], text: "1" },
+    { type: "text", key: "n", kind: "label", cells: [2], text: "1", at: [25, 5] },
     { type: "polygon", key: "c", kind: "cell", cells: [3] },
-    { type: "text", key: "k", kind: "label", layer: "panel", cells: [4], text: "x" },
+    { type: "text", key: "k", kind: "label", layer: "panel", cells: [4], text: "x", at: [45, 5] },
+    { type: "text", key: "corner", kind: "label", cells: [5], text: "P", at: [51, 1] },
   ] };
-  assert.deepEqual([...play.covered(scene)].sort(), [1, 2]);
+  assert.deepEqual([...play.covered(scene)].sort(), [1, 2], "a letter in a corner leaves the middle free");
 });
 
 test("the server's compact moves expand to cells and notations", () => {
