@@ -156,6 +156,7 @@ function heard(data) {
     S.clicks = [];
     clearChoice();
   }
+  if (!S.active) S.actions = [];  // a finished match has no buttons
   const animate = !!next && !!scene && next.ply !== scene.ply;
   scene = next;
   render({ animate, moved });
