@@ -1,11 +1,14 @@
-"""Render benchmark: per game, the CPU time to draw a mid-game board and, apart, to encode it as a PNG, and
-their ratio (medians of runs; CPU time, which a busy machine disturbs less than wall time); then the p50
-and p99 wall time to render and encode a board PNG at the default size and the p50 and p99 PNG size, over
-positions sampled from seeded random games; then the time and size of a replay GIF of a 150-move game.
-Targets: drawing <= 2 ms of CPU, render+encode <= 15 ms, PNG <= 60 KB, 150-move GIF <= 2 MB. Each game's
-CPU line is followed by the CPU time to draw and encode a board from its match's last board, as the bot's
-board processes draw a match's next move (`renderer.incremental`; games whose drawer has no `redraw` are
-drawn in full there too), against drawing the same way in full (other matches of the same game).
+"""Render benchmark: per game, the CPU time to draw a mid-game board (build its scene and paint it) and,
+apart, to encode it as a PNG, and their ratio (medians of runs; CPU time, which a busy machine disturbs less
+than wall time); then the p50 and p99 wall time to render and encode a board PNG at the default size and the
+p50 and p99 PNG size, over positions sampled from seeded random games; then the time and size of a replay
+GIF of a 150-move game. Targets: drawing <= 2 ms of CPU, render+encode <= 15 ms, PNG <= 60 KB, 150-move GIF
+<= 2 MB, and (issue 42) a board's render + encode <= 1.6x Pillow's bare encode of the same picture (the
+picture mapped to the theme's palette and written by Pillow's PNG writer at its default settings). Each
+game's CPU line is followed by the CPU time to draw and encode a board from its match's last board, as the
+bot's board processes draw a match's next move (`renderer.incremental`: the scene diffed against the last,
+only the changed items' boxes painted), against drawing the same way in full (other matches of the same
+game), and each as a multiple of Pillow's bare encode.
 
     python bench/render.py            # about a minute (bench/replay.py measures replay memory)
     python bench/render.py --cpu-only # only the CPU time of drawing and encoding
@@ -39,6 +42,8 @@ BOARDS: list[tuple[str, str, int, dict[str, Any]]] = [
 ]
 TARGET_MS, TARGET_PNG, TARGET_GIF = 15.0, 60 * 1024, 2 * 1024 * 1024
 TARGET_RENDER_MS = 2.0
+TARGET_OVER_PILLOW = 1.6
+"""Issue 42: render + encode at most 1.6 times Pillow's bare encode of the same picture."""
 WARM_GAMES = 6
 """Games drawn (a dozen positions each) before the CPU figures are taken, as a running bot has."""
 """Issue 26: a board's drawing alone (before the PNG encode) in at most 2 ms of CPU."""
@@ -99,7 +104,7 @@ def bench_cpu(
 
     theme = get_theme("default")
     players = ["Alice", "Bob", "Carol", "Dave"][:seats]
-    render_ms, encode_ms = [], []
+    render_ms, encode_ms, pillow_ms = [], [], []
     for seed in range(500, 500 + WARM_GAMES):  # a bot that has run a while has drawn boards of other matches
         states, notations = random_game(game_id, seats, options, seed, limit=300)
         for n in range(1, len(states), max(1, len(states) // 12)):
@@ -113,7 +118,7 @@ def bench_cpu(
             # the match so far: its static layers are cached, as in a bot that has drawn it before
             renderer.render_image(game_id, states[first - 1], last_move=None, players=players)
             boards.append(window)
-        drawing = encoding = 0.0
+        drawing = encoding = bare = 0.0
         count = 0
         for k in range(moves):
             for window in boards:
@@ -122,24 +127,40 @@ def bench_cpu(
                     start = time.thread_time()
                     image = renderer.render_image(game_id, state, last_move=last, players=players)
                     middle = time.thread_time()
-                    png_bytes(image, theme)
-                    drawing, encoding = drawing + middle - start, encoding + time.thread_time() - middle
+                    png_bytes(image, theme, game_id)
+                    end = time.thread_time()
+                    pillow_encode(image, theme, game_id)
+                    drawing, encoding = drawing + middle - start, encoding + end - middle
+                    bare += time.thread_time() - end
                     count += 1
         render_ms.append(drawing * 1000 / count)
         encode_ms.append(encoding * 1000 / count)
-    render, encode = statistics.median(render_ms), statistics.median(encode_ms)
+        pillow_ms.append(bare * 1000 / count)
+    render, encode, pillow = (statistics.median(m) for m in (render_ms, encode_ms, pillow_ms))
     print(
         f"{label:<18} render {render:5.2f} ms CPU, PNG encode {encode:5.2f} ms CPU,"
         f" render/encode {render / encode:4.2f}  (median of {runs} runs, {matches} matches x {moves} moves;"
-        f" target render <= {TARGET_RENDER_MS:.0f} ms)"
+        f" target render <= {TARGET_RENDER_MS:.0f} ms); Pillow's bare encode {pillow:5.2f} ms CPU"
     )
     from_last = bench_from_last(game_id, seats, options, runs, matches, moves, keep=True)
     in_full = bench_from_last(game_id, seats, options, runs, matches, moves, keep=False)
     print(
         f"{'':<18} render + encode from the match's last board (as a board process draws a move):"
-        f" {from_last:5.2f} ms CPU, against {in_full:5.2f} in full the same way"
+        f" {from_last:5.2f} ms CPU, against {in_full:5.2f} in full the same way;"
+        f" {from_last / pillow:4.2f}x and {in_full / pillow:4.2f}x Pillow's bare encode"
+        f" (target <= {TARGET_OVER_PILLOW}x)"
     )
     return render, encode
+
+
+def pillow_encode(image: Any, theme: Any, game_id: str) -> bytes:
+    """Pillow's bare encode of a board picture: mapped to the theme's palette (as every board is) and
+    written by Pillow's own PNG writer with its default settings."""
+    from renderer.canvas import to_palette
+
+    out = io.BytesIO()
+    to_palette(image, theme, game_id).save(out, "PNG")
+    return out.getvalue()
 
 
 def bench_from_last(

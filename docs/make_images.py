@@ -60,6 +60,10 @@ SAMPLES: list[tuple[str, str, int, dict[str, Any], int, int, tuple[str, ...]]] =
 ]
 
 
+DARK_SAMPLES = {"paintscape", "paint", "tilingking-hex"}
+"""The samples also shown in the dark theme."""
+
+
 def analysis_sample(out: Path) -> None:
     """docs/analysis.png: the biggest turning point of a seeded random Paintscape game, analysed with the
     default iterations and no time bound (so the sample is reproducible; /analyse also stops at its time
@@ -89,6 +93,8 @@ def main() -> None:
         state, last = seeded_game(game_id, seats, options, seed, plies)
         players = names[:seats]
         themes = [("default", "")] + ([] if names is WORLD_NAMES else [("colorblind", "-colorblind")])
+        if stem in DARK_SAMPLES:
+            themes.append(("dark", "-dark"))
         for theme, suffix in themes:
             png = renderer.render(game_id, state, last_move=last, players=players, theme=theme)
             (out / f"{stem}{suffix}.png").write_bytes(png)

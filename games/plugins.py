@@ -8,9 +8,10 @@ way, in the project's pyproject.toml:
     paint = "games.paint:PLUGIN"
 
 The descriptor holds the rules object and names the rest by module path, imported on first use, so `games`
-never imports the renderer: the drawer (`draw`, `describe`, optionally `draw_pieces`), the AI knowledge
-(a module with a `KNOWLEDGE` class; none: the generic search), the gettext catalog of the game's own words
-(none: the words are in the bot's catalog), colours per theme, and the fixtures the shared tests need.
+never imports the renderer: the drawer (`scene` or a declared board, `describe`, optionally `pieces_scene`),
+the AI knowledge (a module with a `KNOWLEDGE` class; none: the generic search), the gettext catalog of the
+game's own words (none: the words are in the bot's catalog), colours per theme, and the fixtures the shared
+tests need.
 
 Loading fails loudly: an entry point that does not load, that names something other than a `GamePlugin`,
 whose name is not its game's id, or whose id another plugin has already taken stops `import games` with a
@@ -70,14 +71,16 @@ class GamePlugin:
 
     rules: Rules[Any, Any]
     drawer: str
-    """The module that draws the board: `draw`, `describe`, and `draw_pieces` if players hold pieces."""
+    """The module that says what the board shows: `scene` (or a declared cell board: `BOARD` and
+    `position`, `renderer.cellboard`), `describe`, and `pieces_scene` if players hold pieces."""
     ai: str | None = None
     """The module whose `KNOWLEDGE` class the search uses; None: the generic search (`Knowledge`)."""
     catalog: Catalog | None = None
     """The game's own catalog; None: its words are in the bot's catalog (the built-in games)."""
     colours: Mapping[str, Mapping[str, RGB]] = field(default_factory=dict)
-    """Colours per theme name ("default", "colorblind") by the drawer's names for them; a theme's palette
-    includes them so that they are drawn exactly. A theme not listed uses the "default" entry."""
+    """Colours per theme name ("default", "colorblind", "dark") by the drawer's names for them (its colour
+    tokens); a theme's palette includes them so that they are drawn exactly. A theme not listed uses the
+    "default" entry."""
     shared_palette: int | None = None
     """The bot's own games share one palette holding all their colours, so that their images stay pixel for
     pixel what they were before each game brought its own colours: this game's place in it (its colours

@@ -1,10 +1,13 @@
 """Board images: any state of any game to a PNG a player enjoys looking at, plus alt text in words.
 
 Pure and blocking: the bot calls these through `asyncio.to_thread`. One drawer per game, the module its plugin
-names (`games.plugins.GamePlugin.drawer`); cell geometry lives in `renderer.geometry`, colours in
-`renderer.theme` (a game's own colours in its plugin, `renderer.theme.game_colours`).
+names (`games.plugins.GamePlugin.drawer`), builds the board's scene (`renderer.scene`; or declares a cell
+board, `renderer.cellboard`), and one painter paints any scene in any theme (`renderer.painter`); cell
+geometry lives in `renderer.geometry`, colours in `renderer.theme` (a game's own colours in its plugin,
+`renderer.theme.game_colours`).
 
     render("paintscape", state, last_move="d4", players=["Alice", "Bob"], theme="colorblind") -> PNG bytes
+    board_scene("paintscape", state, last_move="d4", players=["Alice", "Bob"]) -> Scene (theme-free data)
     alt_text("paintscape", state, players=["Alice", "Bob"], last_move="d4") -> "Paintscape board. Move 12 ..."
     render_pieces("tilingking", state, seat=0, players=[...]) -> PNG of that seat's remaining pieces
     move_caption(ply, over) -> "Move 20" / "19 moves": the one move-number definition, for the bot's text too
@@ -13,7 +16,8 @@ names (`games.plugins.GamePlugin.drawer`); cell geometry lives in `renderer.geom
 `last_move` is the notation string of the move that led to `state`, as stored in the move log.
 `outcome` is the result when the match service ended the game itself (resignation, timeout, abort): it
 overrides the engine's in the header, the winner marks, the status line and the alt text.
-`theme` is a theme name (`THEME_NAMES`: "default", "colorblind") or a `Theme`; every game and replays take it.
+`theme` is a theme name (`THEME_NAMES`: "default", "colorblind", "dark") or a `Theme`; every game and replays
+take it.
 `size` is the image width in pixels (the height is two thirds of it); 960 suits Discord's inline preview.
 Every text drawn or written comes from `renderer.text` (one place, for a later translation layer); names in
 any script are drawn with the fonts of `renderer.fonts`.

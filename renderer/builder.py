@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from renderer.canvas import Page, SquareLayout, line_pitch, wrap_text
-from renderer.scene import Box, Kind, Layer, Line, Rect, Ring, Show, Text
+from renderer.scene import Box, Kind, Layer, Line, Rect, Ring, Show, TextLine
 from renderer.theme import Token
 
 
@@ -26,12 +26,12 @@ def panel_background(pg: Page) -> Rect:
     return Rect(key="panel", kind=Kind.PANEL, layer=Layer.PANEL, box=pg.panel, fill="panel")
 
 
-def square_frame(lay: SquareLayout) -> list[Rect | Text]:
+def square_frame(lay: SquareLayout) -> list[Rect | TextLine]:
     """A square board's frame and its coordinates: files a.. below, ranks 1.. on the left
     (`SquareLayout.draw_frame`)."""
     pg = lay.pg
     frame = pg.px(5)
-    items: list[Rect | Text] = [
+    items: list[Rect | TextLine] = [
         Rect(
             key="frame",
             kind=Kind.FRAME,
@@ -41,7 +41,7 @@ def square_frame(lay: SquareLayout) -> list[Rect | Text]:
     ]
     for n in range(lay.n):
         items.append(
-            Text(
+            TextLine(
                 key=f"file:{n}",
                 kind=Kind.COORDINATE,
                 at=(lay.left + (n + 0.5) * lay.cell, lay.bottom + frame + pg.px(4)),
@@ -52,7 +52,7 @@ def square_frame(lay: SquareLayout) -> list[Rect | Text]:
             )
         )
         items.append(
-            Text(
+            TextLine(
                 key=f"rank:{n}",
                 kind=Kind.COORDINATE,
                 at=(lay.left - frame - pg.px(7), lay.top + (lay.n - 1 - n + 0.5) * lay.cell),
@@ -93,12 +93,12 @@ def wrapped(
     kind: Kind = Kind.LABEL,
     layer: Layer = Layer.PANEL,
     max_lines: int | None = None,
-) -> list[Text]:
+) -> list[TextLine]:
     """`text` wrapped to `max_width` from (x, y) down, left-aligned (`renderer.canvas.draw_wrapped`): one
     item per line, keys "<key>" then "<key>:1", "<key>:2"..."""
     lines = wrap_text(text, px, max_width, max_lines)
     return [
-        Text(
+        TextLine(
             key=key if n == 0 else f"{key}:{n}",
             kind=kind,
             layer=layer,
@@ -137,11 +137,11 @@ def label(
     layer: Layer = Layer.PANEL,
     cells: tuple[int, ...] = (),
     show: Show = Show.ALWAYS,
-) -> Text:
+) -> TextLine:
     """A text item (in the panel unless `layer` says otherwise), the same object for the same arguments:
     most of a board's texts recur from one move to the next, and an item made once costs nothing to make
     again, to diff or to look up."""
-    return Text(
+    return TextLine(
         key=key,
         kind=kind,
         layer=layer,

@@ -11,7 +11,7 @@ click polygons and names; the painter, the diff, the web board and the alt text'
 Its words stay the game's own (`N_` templates of its catalog, said with `renderer.text.say`).
 
     BOARD = CellBoard(columns=7, rows=6, holes=True, frame="frame", seats=(SeatLook("red", "square"), ...),
-                      title=N_("Connect Four"), rule=N_("..."), count=N_("{role}: {count} on the board"))
+                      title=N_("Four in a row"), rule=N_("..."), count=N_("{role}: {count} on the board"))
 
     def position(state, last_move):
         return Position({i: Cell(seat=s) for i, s in ...}, last=(i,))
@@ -45,7 +45,7 @@ from renderer.scene import (
     Seat,
     Shading,
     Show,
-    Text,
+    TextLine,
 )
 from renderer.theme import Token, mix
 
@@ -66,7 +66,8 @@ class CellBoard:
     """A board of cells, declared (module doc). Cell i is `cells[i]` in `renderer.geometry`'s lattice terms;
     without `cells`, every (column, row) of a `columns` x `rows` square board, i = row * columns + column,
     row 0 at the bottom, named by its column letter and row number ("a1"). With `holes` the cells are round
-    holes in a frame of `frame` (a rack, like Connect Four's); without, filled cells of `empty` in a grid."""
+    holes in a frame of `frame` (a rack of discs dropped in columns); without, filled cells of `empty` in a
+    grid."""
 
     columns: int
     rows: int
@@ -148,17 +149,18 @@ def _fixed(board: CellBoard, size: int, language: Hashable, chain: fonts.FontCha
     left, top, right, bottom = geo.bounds
     pad = pg.px(8)
     items: list[Primitive] = [panel_background(pg)]
-    items.append(
-        Rect(
-            key="frame",
-            kind=Kind.FRAME,
-            box=(left - pad, top - pad, right + pad + 1, bottom + pad + 1),
-            fill=board.frame,
-            stroke="board_edge",
-            width=max(1, pg.px(2)),
-            radius=pg.px(14) if board.holes else 0,
+    if board.holes or board.tiling == "square":  # hexagons and triangles stand on the page by themselves
+        items.append(
+            Rect(
+                key="frame",
+                kind=Kind.FRAME,
+                box=(left - pad, top - pad, right + pad + 1, bottom + pad + 1),
+                fill=board.frame,
+                stroke="board_edge",
+                width=max(1, pg.px(2)),
+                radius=pg.px(14) if board.holes else 0,
+            )
         )
-    )
     rim = max(1.0, pg.k * 2)
     for i, centre in enumerate(geo.centres):
         if board.holes:
@@ -183,7 +185,7 @@ def _fixed(board: CellBoard, size: int, language: Hashable, chain: fonts.FontCha
     margin = pg.px(22)
     if board.title:
         items.append(
-            Text(
+            TextLine(
                 key="panel:title",
                 kind=Kind.LABEL,
                 layer=Layer.PANEL,
@@ -209,7 +211,7 @@ def _fixed(board: CellBoard, size: int, language: Hashable, chain: fonts.FontCha
     return tuple(items)
 
 
-def _coordinates(board: CellBoard, geo: BoardGeometry, px: int, gap: float) -> list[Text]:
+def _coordinates(board: CellBoard, geo: BoardGeometry, px: int, gap: float) -> list[TextLine]:
     """A square board's column letters below it and row numbers left of it."""
     left, _, _, bottom = geo.bounds
     items = []
@@ -218,7 +220,7 @@ def _coordinates(board: CellBoard, geo: BoardGeometry, px: int, gap: float) -> l
     for x in xs:
         cx = geo.to_pixel((x + 0.5, 0))[0]
         items.append(
-            Text(
+            TextLine(
                 key=f"file:{x}",
                 kind=Kind.COORDINATE,
                 at=(cx, bottom + gap),
@@ -231,7 +233,7 @@ def _coordinates(board: CellBoard, geo: BoardGeometry, px: int, gap: float) -> l
     for y in ys:
         cy = geo.to_pixel((0, -y - 0.5))[1]
         items.append(
-            Text(
+            TextLine(
                 key=f"rank:{y}",
                 kind=Kind.COORDINATE,
                 at=(left - gap, cy),
@@ -300,7 +302,7 @@ def board_scene(
                 )
         if cell.label:
             items.append(
-                Text(
+                TextLine(
                     key=f"label:{i}",
                     kind=Kind.LABEL,
                     cells=(i,),
@@ -398,7 +400,7 @@ def _seat_lines(board: CellBoard, pg: Any, rules: Any, state: Any, counts: Seque
             )
         )
         items.append(
-            Text(
+            TextLine(
                 key=f"seat:{s}:count",
                 kind=Kind.LABEL,
                 layer=Layer.PANEL,

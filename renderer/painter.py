@@ -59,7 +59,7 @@ from renderer.scene import (
     Scene,
     Shading,
     Show,
-    Text,
+    TextLine,
 )
 from renderer.theme import RGB, Theme, Token, blend, resolve
 
@@ -71,11 +71,14 @@ BASES_LIMIT = 24
 
 class _Bases:
     """The background with a scene's fixed items painted, per theme, size, fonts and fixed items (the
-    least recently used go first). Safe to share between the threads that draw boards."""
+    least recently used go first). Found by the fixed items' identity (a builder makes them once per
+    match setup), checked by equality (which is quick for the same objects): hashing hundreds of items
+    for every board would cost more than the lookup saves. Safe to share between the threads that draw
+    boards."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._kept: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+        self._kept: OrderedDict[tuple[Any, ...], tuple[tuple[Primitive, ...], Image.Image]] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -88,17 +91,27 @@ class _Bases:
     def get(self, scene: Scene, theme: Theme) -> Image.Image:
         """The base of `scene` in `theme`: never to be drawn on (copy it)."""
         fixed = scene.items[: scene.fixed]
-        key = (theme, scene.game, scene.width, scene.height, scene.background, fonts.chain(), fixed)
+        first = id(fixed[0]) if fixed else 0
+        key = (
+            theme,
+            scene.game,
+            scene.width,
+            scene.height,
+            scene.background,
+            fonts.chain(),
+            len(fixed),
+            first,
+        )
         found = self._kept.get(key)
-        if found is not None:
-            return found
+        if found is not None and found[0] == fixed:
+            return found[1]
         img = Image.new("RGB", (scene.width, scene.height), colour(scene.background, theme, scene.game))
         brush = Brush(img, scene, theme)
         for item in fixed:
             if shown(item, theme):
                 _PAINTERS[type(item)](brush, item)
         with self._lock:
-            self._kept[key] = img
+            self._kept[key] = (fixed, img)  # holds the first item: its id stays its own
             while len(self._kept) > self.limit:
                 self._kept.popitem(last=False)
         return img
@@ -214,15 +227,13 @@ class _Runs:
     def paint(self, brush: Brush, items: Sequence[Primitive], start: int, end: int) -> bool:
         """Paint items[start:end] as a run (kept or painted and kept); False if they are not one."""
         first = items[start]
-        key = (id(first), brush.theme, brush.game, fonts.chain())
-        kept = self._kept.get(key)
-        if kept is not None:
-            run, image = kept
-            if len(run) == end - start and all(a is b for a, b in zip(run, items[start:end], strict=True)):
-                box = first.box  # type: ignore[union-attr]
-                brush.img.im.paste(image.im, (int(box[0]), int(box[1]), int(box[2]), int(box[3])))
-                return True
         run = tuple(items[start:end])
+        key = (brush.theme, brush.game, fonts.chain(), *map(id, run))
+        kept = self._kept.get(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0], run, strict=True)):
+            box = first.box  # type: ignore[union-attr]
+            brush.img.im.paste(kept[1].im, (int(box[0]), int(box[1]), int(box[2]), int(box[3])))
+            return True
         if not _a_run(run):
             return False
         cues = brush.theme.second_cues
@@ -231,10 +242,8 @@ class _Runs:
                 _PAINTERS[type(item)](brush, item)
         x0, y0, x1, y1 = first.box  # type: ignore[union-attr]
         with self._lock:
-            self._kept[key] = (
-                run,
-                brush.img.crop((int(x0), int(y0), int(x1), int(y1))),
-            )  # holds `first`: its id stays
+            kept_run = (run, brush.img.crop((int(x0), int(y0), int(x1), int(y1))))
+            self._kept[key] = kept_run  # holds the run's items: their ids stay theirs
             while len(self._kept) > self.limit:
                 self._kept.popitem(last=False)
         return True
@@ -464,7 +473,7 @@ def _mark(brush: Brush, item: Any) -> None:
 
 
 def _text(brush: Brush, item: Any) -> None:
-    t: Text = item
+    t: TextLine = item
     draw_text(brush.img, t.at[0], t.at[1], t.text, t.size, brush.rgb(t.colour), t.anchor)
 
 
@@ -475,7 +484,7 @@ _PAINTERS: dict[type, Callable[[Brush, Any], None]] = {
     Line: _line,
     Ring: _ring,
     Mark: _mark,
-    Text: _text,
+    TextLine: _text,
 }
 
 
@@ -503,9 +512,26 @@ def _cell_bounds(polygon: Points) -> IntBox:
     return box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1
 
 
-@lru_cache(maxsize=8192)
+_KNOWN_BOUNDS: dict[int, tuple[Primitive, IntBox]] = {}
+"""`_bounds` of the items met lately, by identity (scene builders make recurring items once; hashing an item
+costs more than its bounds)."""
+KNOWN_BOUNDS_LIMIT = 16384
+
+
 def _bounds(item: Primitive) -> IntBox:
-    """`bounds` of an item that needs nothing of its scene (the same item recurs move after move)."""
+    """`bounds` of an item that needs nothing of its scene, remembered for the same item object."""
+    known = _KNOWN_BOUNDS.get(id(item))
+    if known is not None and known[0] is item:
+        return known[1]
+    box = _measured(item)
+    if len(_KNOWN_BOUNDS) >= KNOWN_BOUNDS_LIMIT:
+        _KNOWN_BOUNDS.clear()
+    _KNOWN_BOUNDS[id(item)] = (item, box)  # holds the item: its id stays its own
+    return box
+
+
+def _measured(item: Primitive) -> IntBox:
+    """`_bounds`, worked out."""
     if isinstance(item, Rect):
         x0, y0, x1, y1 = item.box
         return math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1
@@ -541,7 +567,7 @@ def _bounds(item: Primitive) -> IntBox:
         half = math.ceil(outer + item.thin) + 1
         left, top = round(item.centre[0] - half), round(item.centre[1] - half)
         return left - 1, top - 1, left + 2 * half + 1, top + 2 * half + 1
-    assert isinstance(item, Text)
+    assert isinstance(item, TextLine)
     if not item.text:
         return 0, 0, 0, 0
     line = text_line(item.text, item.size)
@@ -645,7 +671,8 @@ def clear() -> None:
     a game other colours)."""
     BASES.clear()
     RUNS.clear()
-    for cached in (pattern_mask, sphere_sprite, labelled_disc, resolve, _bounds, _cell_bounds):
+    _KNOWN_BOUNDS.clear()
+    for cached in (pattern_mask, sphere_sprite, labelled_disc, resolve, _cell_bounds):
         cached.cache_clear()
 
 

@@ -2,8 +2,9 @@
 browser paints as SVG.
 
 A scene is a display list of **generic primitives** in paint order (`Rect`, `Polygon`, `Circle`, `Line`,
-`Ring`, `Mark`, `Text`), never game-specific ones, plus the **panel as data** (`Panel`: players, scores,
-counters, legend, status) and the cells' click polygons and names. Every item has
+`Ring`, `Mark`, `TextLine`: JSON types rect, polygon, circle, line, ring, mark, text), never game-specific
+ones, plus the **panel as data** (`Panel`: players, scores, counters, legend, status) and the cells' click
+polygons and names. Every item has
 
 - a **stable key** ("cell:12", "stone:12", "mark:last"), unique in its scene, by which a diff and an
   animation follow it from one ply to the next;
@@ -217,7 +218,7 @@ class Mark(Item):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Text(Item):
+class TextLine(Item):
     """One line of text `size` pixels high at `at`. `anchor` is two letters: l/m/r (left, middle or right
     of the text), then t/m/b (top, middle, bottom of the line box) or c (the middle of the ink itself)."""
 
@@ -229,7 +230,7 @@ class Text(Item):
     weight: str = "normal"
 
 
-Primitive: TypeAlias = Rect | Polygon | Circle | Line | Ring | Mark | Text
+Primitive: TypeAlias = Rect | Polygon | Circle | Line | Ring | Mark | TextLine
 PRIMITIVES: dict[str, type[Primitive]] = {
     "rect": Rect,
     "polygon": Polygon,
@@ -237,7 +238,7 @@ PRIMITIVES: dict[str, type[Primitive]] = {
     "line": Line,
     "ring": Ring,
     "mark": Mark,
-    "text": Text,
+    "text": TextLine,
 }
 _TYPE_NAMES = {cls: name for name, cls in PRIMITIVES.items()}
 
@@ -787,7 +788,7 @@ __all__ = [
     "Seat",
     "Shading",
     "Show",
-    "Text",
+    "TextLine",
     "apply",
     "check",
     "diff",

@@ -6,8 +6,11 @@ process of its own against the same PostgreSQL database (other processes' moves 
 
 - app.py: the routes (page, JSON state, event stream, board image, moves, requests, login);
 - live.py: the event streams and the fan-out of one serialized state to every viewer;
+- wire.py: the board on the wire: the scene on the first load, a scene diff per move, a player's legal
+  moves compact, large events deflated;
 - security.py: capability links, signed sessions, CSRF, rate limits;
 - demo.py: the local demo; texts.py: the page's words (translated like every other text).
 The browser side is the static folder `web/` (no build step): it shows the same PNG as Discord, with an
-SVG layer of the cells from `renderer.scene` for clicks, highlights, the ghost piece and keyboard focus.
+SVG layer of the cells of the board's scene (`renderer.scene`) for clicks, highlights, the ghost piece and
+keyboard focus.
 """

@@ -13,13 +13,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import Tr
 from bot.service import Service
 from bot.service.agreements import takeback_target
 from bot.service.errors import NoAbortVote
 from bot.service.matches import everyone_moved
 from bot.service.records import MatchView, MoveRecord
-from bot.web.texts import PAGE_TEXTS
 
 ANSWERS = ("accept", "decline", "withdraw")
 """The answers to an open request."""
@@ -55,20 +53,18 @@ def pending(match: MatchView, names: Sequence[str]) -> dict[str, Any] | None:
     return None
 
 
-def _button(tr: Tr, action: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {"action": action, "label": tr.translations.gettext(PAGE_TEXTS[text]), **extra}
-
-
-def _hint(tr: Tr, text: str) -> str:
-    return tr.translations.gettext(PAGE_TEXTS[text])
+def _button(action: str, text: str, **extra: Any) -> dict[str, Any]:
+    return {"action": action, "text": text, **extra}
 
 
 def viewer_actions(
-    match: MatchView, user_id: int | None, log: Sequence[MoveRecord], names: Sequence[str], tr: Tr
+    match: MatchView, user_id: int | None, log: Sequence[MoveRecord], names: Sequence[str]
 ) -> list[dict[str, Any]]:
     """The buttons `user_id` gets on the page of `match` (none for a spectator or a finished match): each
-    {"action", "label"} with, where it applies, "hint" (a line that says what it does), "confirm" (a question
-    asked first), "main" (the expected answer) and "danger"."""
+    {"action", "text"} with, where it applies, "hint" (a line that says what it does), "confirm" (a question
+    asked first), "main" (the expected answer), "danger" and "request" (the kind of request it answers).
+    Texts are keys of the page's words (`bot.web.texts.PAGE_TEXTS`), which the page has in its language:
+    the buttons cost a few bytes on every update."""
     if user_id is None or not match.is_active:
         return []
     seats = [p.seat for p in match.seats if p.user_id == user_id and not p.is_ai]
@@ -80,31 +76,28 @@ def viewer_actions(
         asker = match.seats[request["seat"]].user_id
         kind = request["kind"]
         if asker == user_id:
-            buttons.append(_button(tr, "withdraw", "withdraw", request=kind))
+            buttons.append(_button("withdraw", "withdraw", request=kind))
         elif any(s in request["waiting"] for s in seats):
-            buttons.append(
-                _button(
-                    tr, "accept", "accept" if kind == "takeback" else "agree_abort", request=kind, main=True
-                )
-            )
-            buttons.append(_button(tr, "decline", "decline", request=kind))
+            text = "accept" if kind == "takeback" else "agree_abort"
+            buttons.append(_button("accept", text, request=kind, main=True))
+            buttons.append(_button("decline", "decline", request=kind))
     others = [p for p in match.seats if p.user_id != user_id]
     humans = [p for p in others if not p.is_ai]
     if any(takeback_target(log, seat) is not None for seat in seats) and (
         request is None or request["kind"] != "takeback"
     ):
         if humans:
-            buttons.append(_button(tr, "takeback", "takeback"))
+            buttons.append(_button("takeback", "takeback"))
         else:
-            buttons.append(_button(tr, "takeback", "takeback_now", hint=_hint(tr, "takeback_now_hint")))
+            buttons.append(_button("takeback", "takeback_now", hint="takeback_now_hint"))
     if request is None or request["kind"] != "abort":
         if not everyone_moved(len(match.seats), log):
-            buttons.append(_button(tr, "abort", "abort_now", hint=_hint(tr, "abort_now_hint"), danger=True))
+            buttons.append(_button("abort", "abort_now", hint="abort_now_hint", danger=True))
         elif not humans:
-            buttons.append(_button(tr, "abort", "abort_now", hint=_hint(tr, "abort_bot_hint"), danger=True))
+            buttons.append(_button("abort", "abort_now", hint="abort_bot_hint", danger=True))
         else:
-            buttons.append(_button(tr, "abort", "abort", hint=_hint(tr, "abort_hint")))
-    buttons.append(_button(tr, "resign", "resign", confirm=_hint(tr, "confirm_resign"), danger=True))
+            buttons.append(_button("abort", "abort", hint="abort_hint"))
+    buttons.append(_button("resign", "resign", confirm="confirm_resign", danger=True))
     return buttons
 
 

@@ -576,7 +576,7 @@ class WebBoard:
             tr = tr_for(locale)
             names = await self._player_names(match, tr)
             log_rows = await self.service.matches.log(match)
-            actions = viewer_actions(match, session.user_id, log_rows, names, tr)
+            actions = viewer_actions(match, session.user_id, log_rows, names)
         return {
             "actions": actions,
             "you": {

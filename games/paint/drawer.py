@@ -51,7 +51,7 @@ from renderer.scene import (
     Scene,
     Seat,
     Shading,
-    Text,
+    TextLine,
 )
 from renderer.theme import RGB, Theme, Token, game_colours, mix
 
@@ -188,7 +188,7 @@ def _fixed(
     left, right = pg.panel[0] + pg.px(18), pg.panel[2] - pg.px(18)
     items: list[Primitive] = [panel_background(pg), *square_frame(lay)]
     items.append(
-        Text(
+        TextLine(
             key="panel:title",
             kind=Kind.LABEL,
             layer=Layer.PANEL,
@@ -209,7 +209,7 @@ def _key(pg: Page, left: int, right: int, progress_lines: int) -> list[Primitive
     y = pg.panel[1] + pg.px(14) + pg.px(34) + pg.px(42) + pg.px(40) + pg.px(28) + pg.px(20) + pg.px(22)
     y += (progress_lines - 1) * line_pitch(small) + pg.px(40)
     items: list[Primitive] = [
-        Text(
+        TextLine(
             key="key:title",
             kind=Kind.LEGEND,
             layer=Layer.PANEL,
@@ -229,7 +229,7 @@ def _key(pg: Page, left: int, right: int, progress_lines: int) -> list[Primitive
         pitch = line_pitch(small)
         for n, line in enumerate(lines):
             items.append(
-                Text(
+                TextLine(
                     key=f"{key}:{n}",
                     kind=Kind.LEGEND,
                     layer=Layer.PANEL,
@@ -268,7 +268,7 @@ def _key(pg: Page, left: int, right: int, progress_lines: int) -> list[Primitive
         )
     )
     items.append(
-        Text(
+        TextLine(
             key="key:disc:rank",
             kind=Kind.LEGEND,
             layer=Layer.PANEL,

@@ -49,7 +49,7 @@ from renderer.scene import (
     Seat,
     Shading,
     Show,
-    Text,
+    TextLine,
 )
 from renderer.theme import RGB, Theme, Token, game_colours, mix
 
@@ -186,7 +186,7 @@ def _fixed(size: int, language: Hashable, chain: fonts.FontChain) -> tuple[Primi
     px0, py0, _, _ = pg.panel
     items: list[Primitive] = [panel_background(pg), *square_frame(lay)]
     items.append(
-        Text(
+        TextLine(
             key="panel:title",
             kind=Kind.LABEL,
             layer=Layer.PANEL,
@@ -259,7 +259,7 @@ def _tile(
         )
     )
     items.append(
-        Text(
+        TextLine(
             key=f"{key}:letter",
             kind=Kind.LABEL,
             layer=layer,
@@ -558,7 +558,7 @@ def _pips(
     pip_r, pip_step = pg.px(8), pg.px(21)
     fill, edge = _stone_tokens(stone_colour)
     items: list[Primitive] = [
-        Text(
+        TextLine(
             key=f"{key}:letter",
             kind=Kind.LEGEND,
             layer=Layer.PANEL,

@@ -47,7 +47,7 @@ from renderer.scene import (
     Scene,
     Seat,
     Show,
-    Text,
+    TextLine,
 )
 from renderer.theme import RGB, Theme, Token, contrast, game_colours, mix
 
@@ -252,8 +252,8 @@ def _fixed(
     coord_px = pg.px(18)
     left, _, _, bottom = geo.bounds
 
-    def coordinate(key: str, at: tuple[float, float], text: str, anchor: str) -> Text:
-        return Text(
+    def coordinate(key: str, at: tuple[float, float], text: str, anchor: str) -> TextLine:
+        return TextLine(
             key=key, kind=Kind.COORDINATE, at=at, text=text, size=coord_px, colour="ink", anchor=anchor
         )
 
@@ -282,7 +282,7 @@ def _fixed(
         for i in range(board.size):
             if i not in neutral:
                 items.append(
-                    Text(
+                    TextLine(
                         key=f"label:{i}",
                         kind=Kind.LABEL,
                         cells=(i,),
@@ -347,7 +347,7 @@ def _panel_frame(pg: Page, board: Any, seat_colours: tuple[int, ...]) -> list[Pr
         )
         for n, line in enumerate(lines):  # the first line beside the swatch, the rest below it
             items.append(
-                Text(
+                TextLine(
                     key=f"key:{kind}:line{n}",
                     kind=Kind.LEGEND,
                     layer=Layer.PANEL,
@@ -477,7 +477,7 @@ def _territory_cell(
             f"territory:{i}:mark", "circle", centre, mark_r * 0.6, f"piece_{name}", (i,), Show.PLAIN
         )
     else:
-        plain = Text(
+        plain = TextLine(
             key=f"territory:{i}:label",
             kind=Kind.LABEL,
             cells=(i,),
@@ -783,7 +783,7 @@ def pieces_scene(state: Any, seat: int, *, players: Sequence[str] | None, size: 
         )
         text_colour = "ink" if have else "muted"
         items.append(
-            Text(
+            TextLine(
                 key=f"{key}:id",
                 kind=Kind.LABEL,
                 at=(left + pg.px(14), top + pg.px(10)),
@@ -794,7 +794,7 @@ def pieces_scene(state: Any, seat: int, *, players: Sequence[str] | None, size: 
         )
         count = wording.text("tk.pieces.count", count=have)
         items.append(
-            Text(
+            TextLine(
                 key=f"{key}:count",
                 kind=Kind.LABEL,
                 at=(left + cell_w - pg.px(14), top + pg.px(12)),
@@ -806,7 +806,7 @@ def pieces_scene(state: Any, seat: int, *, players: Sequence[str] | None, size: 
         )
         name = fit_text(full_names.get(piece_id, ""), pg.px(SMALL_PX), cell_w - pg.px(110))
         items.append(
-            Text(
+            TextLine(
                 key=f"{key}:name",
                 kind=Kind.LABEL,
                 at=(left + pg.px(14) + text_width(piece_id, pg.px(22)) + pg.px(8), top + pg.px(16)),

@@ -4,12 +4,16 @@ Python and through its JSON; JSON round trips; colour tokens resolve in every th
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import games
+import renderer
+from bot.testing import fixtures
 from renderer.scene import (
     Caps,
     Circle,
@@ -32,7 +36,7 @@ from renderer.scene import (
     Seat,
     Shading,
     Show,
-    Text,
+    TextLine,
     apply,
     check,
     diff,
@@ -46,6 +50,7 @@ from renderer.scene import (
     scene_json,
 )
 from renderer.theme import COLORBLIND, DARK, DEFAULT, THEME_NAMES, blend, contrast, mix, resolve
+from tests.renderer.positions import GAME_SETUPS, NAMES
 
 TOKENS = ("ink", "muted", "highlight", "board_edge", "panel", "#123456", mix("ink", "panel", 0.3))
 coordinate = st.integers(-50, 1500).map(lambda n: n / 10)
@@ -118,7 +123,7 @@ def _item(key: str) -> st.SearchStrategy[Primitive]:
             **kw,
         ),
         st.builds(
-            Text,
+            TextLine,
             at=point,
             text=st.text(max_size=8),
             size=st.integers(8, 30),
@@ -289,7 +294,7 @@ def test_a_diff_for_another_ply_is_refused() -> None:
 
 def test_check_refuses_a_key_used_twice_and_a_cell_not_there() -> None:
     panel = Panel(title="t", status="", move=0)
-    a = Text(key="a", kind=Kind.LABEL, at=(0, 0), text="x", size=10, colour="ink")
+    a = TextLine(key="a", kind=Kind.LABEL, at=(0, 0), text="x", size=10, colour="ink")
     with pytest.raises(ValueError, match="two items"):
         check(Scene("paint", 960, 640, 0, (a, a), panel))
     b = Polygon(key="b", kind=Kind.CELL, cells=(4,))
@@ -316,3 +321,37 @@ def test_the_palettes_carry_every_theme_and_whether_it_draws_second_cues() -> No
     assert set(out) == set(THEME_NAMES)
     assert out["colorblind"]["cues"] and not out["default"]["cues"] and not out["dark"]["cues"]
     assert out["default"]["colours"] == {"ink": "#22223b", "light": "#fff6d8"}
+
+
+@pytest.mark.parametrize("setup", sorted(GAME_SETUPS))
+def test_every_games_scenes_are_well_formed_and_follow_each_other_by_diffs(setup: str) -> None:
+    """The drawers' scenes of a random game: unique keys, cells that exist, every colour token resolved in
+    every theme; each move's diff turns the last scene into the next, in Python and through JSON."""
+    game_id, seats, options = GAME_SETUPS[setup]
+    rules = games.get(game_id)
+    rng = random.Random(3)
+    state, last = rules.new(seats, options, 3), None
+    before = None
+    for _ in range(25):
+        scene = renderer.board_scene(game_id, state, last_move=last, players=NAMES[:seats])
+        check(scene)
+        assert len(scene.cells) == len(scene.labels) > 0
+        palettes(scene.tokens(), game_id)  # every token names a colour in every theme
+        if before is not None:
+            change = diff(before, scene)
+            assert apply(before, change) == scene
+            wire = json.loads(json.dumps(diff_json(change, known=before.tokens())))
+            assert apply(rounded(before), diff_from_json(wire)) == rounded(scene)
+        if rules.outcome(state) is not None:
+            break
+        move = rng.choice(fixtures.random_moves(game_id, state, list(rules.legal_moves(state))))
+        before, last, state = scene, rules.notation(state, move), rules.apply(state, move)
+
+
+def test_the_pieces_scene_is_well_formed() -> None:
+    rules = games.get("tilingking")
+    state = rules.new(3, {"board": "hex8bi"}, 2)
+    pieces = renderer.drawer("tilingking").pieces_scene(state, 1, players=NAMES[:3], size=960)  # type: ignore[attr-defined]
+    check(pieces)
+    assert pieces.panel.players[0].seat == 1 and pieces.panel.players[0].pieces
+    palettes(pieces.tokens(), "tilingking")

@@ -91,7 +91,18 @@ class Page:
         return data
 
     async def buttons(self) -> dict[str, dict[str, Any]]:
-        return {b["action"]: b for b in (await self.state())["actions"]}
+        """The buttons the page shows, their words looked up in the page's texts as the page does."""
+        state = await self.state()
+        texts = state["texts"]
+        shown = {}
+        for button in state["actions"]:
+            words = {
+                k: texts[button[v]]
+                for k, v in (("label", "text"), ("hint", "hint"), ("confirm", "confirm"))
+                if v in button
+            }
+            shown[button["action"]] = {**button, **words}
+        return shown
 
     async def press(self, action: str, request: str | None = None) -> dict[str, Any]:
         """Post `action` as the page's button does (with the kind of request it answers)."""

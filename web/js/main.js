@@ -304,13 +304,13 @@ function words() {
 function actions() {
   const box = $("actions");
   box.textContent = "";
-  for (const a of S.actions || []) {
+  for (const a of S.actions || []) {  // their words are keys of the page's texts
     const wrap = el("div", { class: "action" });
-    const b = btn(a.label, () => (a.confirm ? confirmThen(a.confirm, () => act(a)) : act(a)), (a.main ? "main " : "") + (a.danger ? "danger" : ""));
+    const b = btn(t(a.text), () => (a.confirm ? confirmThen(t(a.confirm), () => act(a)) : act(a)), (a.main ? "main " : "") + (a.danger ? "danger" : ""));
     b.dataset.action = a.action;
     wrap.append(b);
     if (a.hint) {
-      const hint = el("span", { class: "hint", id: "hint-" + a.action }, a.hint);
+      const hint = el("span", { class: "hint", id: "hint-" + a.action }, t(a.hint));
       b.setAttribute("aria-describedby", hint.id);
       wrap.append(hint);
     }
