@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -53,6 +54,7 @@ SETUPS: list[tuple[str, str, int, dict[str, Any]]] = [
 ]
 USERS = {1: "Alice", 2: "Bob", 3: "Carol", 4: "Dave"}
 MOVE_TARGET, FIRST_TARGET = 5 * 1024, 60 * 1024
+ROOT = Path(__file__).resolve().parents[1]
 
 
 async def fetch(http: TestClient[Any, Any], path: str) -> tuple[int, int]:
@@ -96,9 +98,16 @@ async def bench(label: str, game_id: str, seats: int, options: dict[str, Any], m
             mover = match.seats[match.to_move].user_id
             first_spectator = await fetch(spectator, f"/api/m/{token}")
             first_player = await fetch(clients[mover], f"/api/m/{token}")
-            page = first_player[0]
-            for path in (f"/m/{token}", "/static/app.js", "/static/app.css", f"/api/m/{token}/board/0.png"):
+            # The player's whole first page: the HTML (which carries the state) and every script, style and
+            # icon it names (the page paints the board itself: no PNG).
+            async with clients[mover].get(f"/m/{token}") as answer:
+                html = await answer.text()
+            page = (await fetch(clients[mover], f"/m/{token}"))[0]
+            for path in sorted(set(re.findall(r'(?:href|src)="(/static/[^"]+)"', html))):
                 page += (await fetch(clients[mover], path))[0]
+            for module in sorted((ROOT / "web" / "js").glob("*.js")):  # modules imported but not named there
+                if f"/static/js/{module.name}" not in html and module.name != "mine.js":
+                    page += (await fetch(clients[mover], f"/static/js/{module.name}"))[0]
             stream = await spectator.get(f"/api/m/{token}/events")
             await stream.content.readline()
             events: list[tuple[int, int]] = []
@@ -157,8 +166,8 @@ def report(result: dict[str, Any]) -> None:
     print(
         f"{result['label']:<18} first load {kb(result['first_spectator'][0])} KB spectator,"
         f" {kb(result['first_player'][0])} KB player (JSON {kb(result['first_spectator'][1])} /"
-        f" {kb(result['first_player'][1])} KB); the player's whole page today {kb(result['page'])} KB (HTML,"
-        " script, style as served, the state, the board PNG)"
+        f" {kb(result['first_player'][1])} KB); the player's whole page {kb(result['page'])} KB"
+        " (the HTML with its state, scripts, style, icon, as served)"
     )
     print(
         f"{'':<18} a move: event max {kb(event_max)} KB, p50 {kb(statistics.median(e[0] for e in events))} KB"

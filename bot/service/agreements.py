@@ -8,7 +8,7 @@ Votes and takeback requests live with the match row and merge atomically in the 
 they are valid only at the ply they were made at, so any move closes them. One takeback request and one
 abort vote per match may be open at a time, and a button answers only the request it was posted with (the
 asker's seat; an abort vote's first seat started it). Until it is answered or made stale, its asker may
-withdraw it.
+withdraw it, and any other player may decline it.
 """
 
 from __future__ import annotations
@@ -116,6 +116,29 @@ class Agreements:
             if user_id != starter:
                 self.matches.player_in(row, user_id)
                 raise NotYourRequest(user_id=starter)
+            requests = await self.store.update_requests(
+                row.id,
+                row.ply,
+                lambda now: replace(now, abort_votes=()) if now.abort_votes[:1] == votes[:1] else now,
+            )
+            if requests is None or requests.abort_votes:
+                raise StaleMove()
+            return self.matches.view_of(
+                replace(row, abort_votes=requests.abort_votes, takeback=requests.takeback)
+            )
+
+    async def decline_abort(self, match_id: int, user_id: int, *, seat: Seat | None = None) -> MatchView:
+        """A player of the match other than the one who started the open abort vote (its first seat; `seat`,
+        if given, from a button) refuses it: the vote is closed with every agreement so far. Its starter
+        withdraws it instead (OwnRequest)."""
+        async with self.matches.lock(match_id):
+            row = await self.matches.active_row(match_id)
+            votes = row.abort_votes
+            if not votes or seat not in (None, votes[0]):
+                raise NoAbortVote()
+            self.matches.player_in(row, user_id)
+            if row.seats[votes[0]].user_id == user_id:
+                raise OwnRequest()
             requests = await self.store.update_requests(
                 row.id,
                 row.ply,

@@ -470,6 +470,17 @@ class MatchService:
                 continue
         return found
 
+    async def of_user_turn_first(self, user_id: int) -> list[MatchView]:
+        """The active matches a user sits in, those where it is their turn first (the soonest deadline
+        first), then the others, newest first: how a player of many games at once goes through them."""
+        found = await self.of_user(user_id)
+
+        def mine(match: MatchView) -> bool:
+            return match.to_move is not None and match.seats[match.to_move].user_id == user_id
+
+        turn = sorted((m for m in found if mine(m)), key=lambda m: (m.deadline or float("inf"), -m.id))
+        return turn + [m for m in found if not mine(m)]
+
     async def get_visible(self, match_id: int, *, guild_id: int | None, user_id: int) -> MatchView:
         """A match as someone in `guild_id` may see it: one played in that guild, or one the user played in.
         Any other match is reported as unknown, so match ids reveal nothing of other servers."""

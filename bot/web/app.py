@@ -2,12 +2,15 @@
 
 Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
     GET  /m/<t>                     the page (web/index.html), framable by Discord (CSP frame-ancestors)
+    GET  /me, /api/me               the viewer's own matches, those where it is their turn first
     GET  /api/m/<t>                 the match as JSON: board scene, players, moves, result, and for a seated
                                     player to move the legal moves as cells to click (bot/web/wire.py)
-    GET  /api/m/<t>/clicks          a seated player's legal moves as cells to click, at the current ply
+    GET  /api/m/<t>/clicks          a seated player's legal moves as cells to click and the buttons they may
+                                    press, at the current ply
     GET  /api/m/<t>/events          server-sent events: on every change, within a second, the same JSON
                                     with the scene's diff and the new moves instead of the whole scene
-    GET  /api/m/<t>/board/<ply>.png the board after `ply` moves (the Discord image; replays use it)
+    GET  /api/m/<t>/board/<ply>.png the board after `ply` moves (the Discord image)
+    GET  /api/m/<t>/scene/<ply>     the board after `ply` moves as a scene (the page's replays)
     POST /api/m/<t>/move            {"move": notation, "ply": n}: through MatchService.play, the engine judges
     POST /api/m/<t>/action          {"action": resign | takeback | abort | accept | decline}
     GET  /login, /auth/callback     Discord OAuth2 (authorization code, scope identify, state cookie)
@@ -21,14 +24,15 @@ trusted proxy.
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import logging
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from aiohttp import web
@@ -37,6 +41,7 @@ import renderer
 from bot.drawing import ByteLRU
 from bot.i18n import SOURCE_LOCALE, Tr, catalog_locale, tr_for
 from bot.service import Service
+from bot.service.analysis import Analyses
 from bot.service.errors import ServiceError
 from bot.service.guilds import LOCALES
 from bot.service.records import (
@@ -48,6 +53,7 @@ from bot.service.records import (
     TakenBack,
 )
 from bot.service.store.base import MatchChange
+from bot.web.actions import ANSWERS, MATCH_ACTIONS, RequestClosed, pending, perform, viewer_actions
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.discord_api import DiscordRest
 from bot.web.forwarded import TrustedProxies
@@ -71,6 +77,8 @@ from bot.web.limits import (
 )
 from bot.web.live import Group, Hub, NoGuild, Subscriber, sse_frame
 from bot.web.oauth import Failed, Refused, TokenExchange
+from bot.web.review import Review
+from bot.web.scenes import Scenes
 from bot.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
@@ -95,8 +103,14 @@ from renderer.theme import THEME_NAMES
 
 log = logging.getLogger("tessera.web")
 
+MENTION = re.compile(r"<@!?([0-9]+)>")
+"""A Discord user mention in a service error's text."""
 IMAGE_SIZE = 960
 """The width of the board image the page shows: the Discord image's."""
+APP_SCRIPT = '<script src="/static/app.js"></script>'
+"""How web/index.html loads the page's scripts (the match's state goes in front of it)."""
+COMPRESSED_FILES = frozenset({".html", ".js", ".css", ".svg", ".json"})
+COMPRESSED_TYPES = frozenset({"application/json", "text/html", "text/plain"})
 KEEPALIVE = 20.0
 """Seconds between comments on an idle event stream (proxies close silent connections)."""
 FRAME_ANCESTORS = "'self' https://discord.com https://*.discord.com https://*.discordsays.com"
@@ -117,17 +131,16 @@ bot process posts the new board (or the request, with its buttons) in the match'
 web moves and requests too."""
 
 
-@dataclass(frozen=True, slots=True)
-class RequestClosed:
-    """A takeback declined or an abort vote withdrawn on the web (`kind`: takeback or abort): Discord's
-    request message says so and loses its buttons, as the request's own Decline or Withdraw button does."""
-
-    match: MatchView
-    kind: str
-
-
 ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested, RequestClosed)
 """What a web request's result may be that Discord is told of (a started match too: `announce_later`)."""
+
+
+class DemoPages(Protocol):
+    """The local demo's own pages (bot/web/demo.py)."""
+
+    def index(self) -> web.Response: ...
+
+    def routes(self, app: web.Application) -> None: ...
 
 
 async def _no_names(user_ids: Sequence[int]) -> Mapping[int, str]:
@@ -167,6 +180,7 @@ class WebBoard:
         move_rate: float = 4.0,
         announce: Announce | None = None,
         analysed: Analysed | None = None,
+        analyses: Callable[[], Analyses | None] | None = None,
         activity: bool = False,
         activity_parents: Sequence[str] | None = None,
         rest: DiscordRest | None = None,
@@ -188,8 +202,9 @@ class WebBoard:
         self.disabled_guilds = frozenset(disabled_guilds)
         self.names = names
         self.demo_users = dict(demo_users or {})
-        self.demo_matches: list[tuple[int, str]] = []
-        """The demo's matches (id, game name), listed on its start page."""
+        self._page_html: str | None = None
+        self.demo: DemoPages | None = None
+        """The local demo's start page and new-match form (bot/web/demo.py), never set in production."""
         self.signer = Signer(secret)
         self.sessions = Sessions(service.store)
         self.limits = RateLimiter(move_rate, 10)
@@ -215,6 +230,7 @@ class WebBoard:
         self._render_waiting = 0
         self.render_queue = RENDER_QUEUE
         """Drawings that may wait for a slot; past this a new one is answered 503."""
+        self.scenes = Scenes(service, lambda match, locale: self._player_names(match, tr_for(locale)))
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
         self._scenes: OrderedDict[tuple[Any, ...], Scene] = OrderedDict()
         self.sent = Sent()
@@ -224,7 +240,7 @@ class WebBoard:
         self._seen: dict[int, tuple[Any, ...]] = {}
         self._logs: dict[int, tuple[list[dict[str, Any]], Any, tuple[str, float]]] = {}
         self.announce = announce
-        self.analysed = analysed
+        self.review = Review(service, analyses=analyses, cached=analysed, changed=self.hub.changed)
         self._announcing: set[asyncio.Task[None]] = set()
         self._streams: set[Subscriber] = set()
         self._stopping = False
@@ -248,22 +264,28 @@ class WebBoard:
     # ------------------------------------------------------------------------------------- app
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self.proxies.middleware], client_max_size=4096)
+        app = web.Application(middlewares=[self.proxies.middleware, self._compress], client_max_size=4096)
         app.on_response_prepare.append(self._headers)
         app.router.add_get("/", self._index)
         app.router.add_get("/m/{token}", self._page)
+        app.router.add_get("/me", self._mine_page)
+        app.router.add_get("/api/me", self._mine)
         app.router.add_get("/api/m/{token}", self._state)
         app.router.add_get("/api/m/{token}/events", self._events)
         app.router.add_get("/api/m/{token}/clicks", self._clicks_of)
         app.router.add_get("/api/m/{token}/board/{ply:[0-9]{1,9}}.png", self._board)
+        app.router.add_get("/api/m/{token}/scene/{ply:[0-9]{1,9}}", self._scene_at)
         app.router.add_post("/api/m/{token}/move", self._move)
         app.router.add_post("/api/m/{token}/action", self._action)
+        app.router.add_post("/api/m/{token}/analyse", self._analyse)
         app.router.add_get("/login", self._login)
         app.router.add_get("/auth/callback", self._callback)
         app.router.add_post("/logout", self._logout)
         app.router.add_post("/logout/everywhere", self._logout_everywhere)
         if self.demo_users:
             app.router.add_get("/demo/login/{user}", self._demo_login)
+        if self.demo is not None:
+            self.demo.routes(app)
         if self.activity is not None:
             self.activity.routes(app)
         app.router.add_static("/static/", WEB_DIR, append_version=False)
@@ -298,6 +320,8 @@ class WebBoard:
             loud_logs()
         if self._listening is not None:
             self._listening.cancel()
+        await self.review.close()
+        self.hub.close()
         for task in list(self._announcing):
             await asyncio.wait({task}, timeout=5)
         if self._runner is not None:
@@ -346,6 +370,28 @@ class WebBoard:
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
             response.headers["Cache-Control"] = "no-store"
+
+    @web.middleware
+    async def _compress(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Text the page loads (its HTML, scripts, styles, the state's JSON) goes gzip- or deflate-compressed
+        to a browser that accepts it: a phone on a slow network gets a fraction of the bytes. Event streams
+        (prepared by their handler) and images are sent as they are."""
+        response = await handler(request)
+        if response.prepared:
+            return response
+        if isinstance(response, web.FileResponse):
+            compressible = Path(request.path).suffix in COMPRESSED_FILES or request.path.startswith("/m/")
+        elif isinstance(response, web.Response):
+            body = response.body
+            size = len(body) if isinstance(body, bytes | bytearray) else 0
+            compressible = response.content_type in COMPRESSED_TYPES and size > 1024
+        else:
+            compressible = False
+        if compressible:
+            response.enable_compression()
+        return response
 
     # ------------------------------------------------------------------------------------- helpers
 
@@ -462,11 +508,6 @@ class WebBoard:
             {"move": w.notation, "label": tr.text(w.label), "irreversible": w.irreversible, "main": w.main}
             for w in (rules.word_moves(match.state) if match.is_active else ())
         ]
-        pending: dict[str, Any] | None = None
-        if match.takeback is not None:
-            pending = {"kind": "takeback", "name": names[match.takeback.seat], "seat": match.takeback.seat}
-        elif match.abort_votes:
-            pending = {"kind": "abort", "name": names[match.abort_votes[0]], "seat": match.abort_votes[0]}
         data = {
             "id": match.id,
             "game": match.game,
@@ -488,14 +529,17 @@ class WebBoard:
                 for p in match.seats
             ],
             "words": words,
-            "pending": pending,
+            "pending": pending(match, names),
             "image": f"/api/m/{token}/board/{match.ply}.png?{query}&v={self._version(match)}",
             "imageBase": f"/api/m/{token}/board/",
             "imageQuery": query,
             "locale": locale,
             "theme": theme,
         }
-        data["turningPoints"] = self._turning_points(match)
+        data["turningPoints"] = await self.review.points(match)
+        data["canAnalyse"] = self.review.can_analyse
+        data["analysis"] = self.review.progress(match.id)
+        data["spectators"] = self.hub.spectators(match.id)
         board = self._scene(match, names, last, locale)
         worded = [dict(m, text=tr.text(m["text"])) for m in moves]
         if full:
@@ -527,24 +571,6 @@ class WebBoard:
             while len(self._scenes) > 256:
                 self._scenes.popitem(last=False)
         return found
-
-    def _turning_points(self, match: MatchView) -> list[dict[str, Any]]:
-        """The analysis's turning points of a finished match, in move order, once someone has analysed it
-        (the Analyse button in Discord): where each seat's win chance dropped most."""
-        analysis = self.analysed(match.id) if self.analysed is not None and not match.is_active else None
-        if analysis is None:
-            return []
-        points = sorted((p for seat in analysis.turning_points for p in seat), key=lambda p: p.ply)
-        return [
-            {
-                "ply": p.ply,
-                "seat": p.seat,
-                "played": p.played,
-                "preferred": p.preferred,
-                "drop": round(p.drop, 3),
-            }
-            for p in points
-        ]
 
     async def _moves(self, match: MatchView) -> list[dict[str, Any]]:
         """The move list with each move in words, replaying only the moves added since the last call (a
@@ -601,12 +627,29 @@ class WebBoard:
         self._prepare_image(match, *group)  # drawn now, while the event travels: ready when asked for
         return packed(await self._public(match, *group, full=False))
 
-    def _private(self, match: MatchView, session: Session | None, labels: Sequence[str]) -> dict[str, Any]:
+    async def _private(
+        self, match: MatchView, session: Session | None, locale: str, labels: Sequence[str]
+    ) -> dict[str, Any]:
+        """What only this viewer gets: who they are, their legal moves as clicks when they are to move
+        (`wire.compact_clicks`), and the buttons they may press (`bot.web.actions.viewer_actions`)."""
         if session is None:
-            return {"you": None, "clicks": [], "loginUrl": "/login", "demo": bool(self.demo_users)}
+            return {
+                "you": None,
+                "clicks": [],
+                "actions": [],
+                "loginUrl": "/login",
+                "demo": bool(self.demo_users),
+            }
         seats = [p.seat for p in match.seats if p.user_id == session.user_id and not p.is_ai]
         clicks = self._click_moves(match, labels) if match.to_move in seats and match.is_active else []
+        actions: list[dict[str, Any]] = []
+        if seats and match.is_active:
+            tr = tr_for(locale)
+            names = await self._player_names(match, tr)
+            log_rows = await self.service.matches.log(match)
+            actions = viewer_actions(match, session.user_id, log_rows, names)
         return {
+            "actions": actions,
             "you": {
                 "name": session.name,
                 "seats": seats,
@@ -622,28 +665,72 @@ class WebBoard:
     async def _index(self, request: web.Request) -> web.Response:
         if self.activity is not None and "frame_id" in request.query:
             return self.activity.page()  # Discord opens the Activity at its URL mapping's root
-        rows = []
-        for match_id, game in self.demo_matches:
-            path = f"/m/{match_token(self.secret, match_id)}"
-            people = " · ".join(
-                f'<a href="/demo/login/{uid}?next={path}">{html.escape(name)}</a>'
-                for uid, name in self.demo_users.items()
-            )
-            rows.append(f'<li>{html.escape(game)}: play as {people}, or <a href="{path}">watch</a></li>')
+        if self.demo is not None:
+            return self.demo.index()
         body = (
             "<!doctype html><meta charset=utf-8><title>Tessera</title>"
             "<h1>Tessera</h1><p>Open a board from its link under a board message in Discord.</p>"
-            + (f"<ul>{''.join(rows)}</ul>" if rows else "")
         )
         return web.Response(text=body, content_type="text/html")
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
-        await self._match(request)
+        """The match page (web/index.html) with the match's state in it, as GET /api/m/<t> answers it for
+        this viewer (a JSON data block, which no script runs): the page draws the board as soon as its
+        scripts have loaded, without asking for it."""
+        match = await self._match(request)
         if self.activity is not None and "frame_id" in request.query:
             return self.activity.page()
-        response = web.FileResponse(WEB_DIR / "index.html")
+        if self._page_html is None:
+            self._page_html = (WEB_DIR / "index.html").read_text(encoding="utf-8")
+        text = self._page_html
+        session = await self._session(request)
+        if self.reads.allow(str(session.user_id) if session else (request.remote or "?")):
+            data = await self._state_data(request, match, session)
+            block = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+            initial = f'<script type="application/json" id="initial">{block}</script>'
+            text = text.replace(APP_SCRIPT, f"{initial}\n{APP_SCRIPT}")
+        return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def _mine_page(self, request: web.Request) -> web.StreamResponse:
+        response = web.FileResponse(WEB_DIR / "me.html")
         response.headers["Cache-Control"] = "no-store"
         return response
+
+    async def _mine(self, request: web.Request) -> web.Response:
+        """The viewer's own active matches, those where it is their turn first (the "my matches" page):
+        each with its game, its players, its status line and its page's path."""
+        session = await self._session(request)
+        locale = self._locale(request, session)
+        tr = tr_for(locale)
+        texts = page_texts(tr)
+        if session is None:
+            return web.json_response({"you": None, "texts": texts, "matches": [], "locale": locale})
+        if not self.reads.allow(str(session.user_id)):
+            raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
+        matches = []
+        for match in await self.service.matches.of_user_turn_first(session.user_id):
+            if await self.turned_off(match.guild_id):
+                continue
+            rules = self.service.matches.rules(match.game)
+            names = await self._player_names(match, tr)
+            with wording.using(tr.translations):
+                status = canvas.status_text(rules, match.state, names, "", match.outcome)
+            matches.append(
+                {
+                    "id": match.id,
+                    "game": rules.name,
+                    "path": f"/m/{match_token(self.secret, match.id)}",
+                    "players": names,
+                    "yourTurn": match.user_to_move == session.user_id,
+                    "status": status,
+                    "deadline": match.deadline,
+                }
+            )
+        you = {"name": session.name, "csrf": session.csrf}
+        return web.json_response(
+            {"you": you, "texts": texts, "matches": matches, "locale": locale},
+            headers={"Cache-Control": "no-store"},
+        )
 
     async def _state(self, request: web.Request) -> web.Response:
         session = await self._session(request)
@@ -651,31 +738,51 @@ class WebBoard:
         if not self.reads.allow(key):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         match = await self._match(request)
-        locale = self._locale(request, session)
-        data = await self._public(match, locale, self._theme(request))
-        data.update(self._private(match, session, data["scene"]["labels"]))
+        data = await self._state_data(request, match, session)
         return _compressed(data)
 
     async def _clicks_of(self, request: web.Request) -> web.Response:
-        """A seated player's legal moves as cells at the match's current ply (none for anyone else): what a
-        page asks for when a move gives its player the turn, instead of the whole state."""
+        """A seated player's legal moves as cells and the buttons they may press, at the match's current ply
+        (none for anyone else): what a page asks for when a move gives its player the turn, instead of the
+        whole state."""
         session = await self._session(request)
         key = str(session.user_id) if session else client_of(request)
         if not self.reads.allow(key):
             raise web.HTTPTooManyRequests(text="too many requests; wait a moment")
         match = await self._match(request)
         labels = renderer.board_scene(match.game, match.state, size=IMAGE_SIZE).labels
-        private = self._private(match, session, labels)
-        return _compressed({"ply": match.ply, "toMove": match.to_move, "clicks": private["clicks"]})
+        private = await self._private(match, session, self._locale(request, session), labels)
+        return _compressed(
+            {
+                "ply": match.ply,
+                "toMove": match.to_move,
+                "clicks": private["clicks"],
+                "actions": private["actions"],
+            }
+        )
+
+    async def _state_data(
+        self, request: web.Request, match: MatchView, session: Session | None
+    ) -> dict[str, Any]:
+        """The state of `match` as this viewer sees it: the public part and their own."""
+        locale = self._locale(request, session)
+        data = await self._public(match, locale, self._theme(request))
+        data.update(await self._private(match, session, locale, data["scene"]["labels"]))
+        return data
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
+        """The match's live updates. A page gives the ply it shows (`?ply=`): a stream that opens on a
+        match that has moved on since (a change between the page's fetch and its stream) sends the state at
+        once, so the page catches up. Viewers who are not seated count as spectators."""
         match = await self._match(request)
-        group = (self._locale(request, await self._session(request)), self._theme(request))
+        session = await self._session(request)
+        group = (self._locale(request, session), self._theme(request))
         client = client_of(request)
         if self.streams.admit(client, match.id) is not None:
             return self._busy_stream(group[0])
+        seated = session is not None and match.seat_of(session.user_id) is not None
         try:
-            return await self._stream(request, match, group)
+            return await self._stream(request, match, group, seated)
         finally:
             self.streams.release(client, match.id)
 
@@ -689,7 +796,10 @@ class WebBoard:
             text=body, content_type="text/event-stream", headers={"Cache-Control": "no-store"}
         )
 
-    async def _stream(self, request: web.Request, match: MatchView, group: Group) -> web.StreamResponse:
+    async def _stream(
+        self, request: web.Request, match: MatchView, group: Group, seated: bool
+    ) -> web.StreamResponse:
+        shown = request.query.get("ply", "")
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -704,10 +814,17 @@ class WebBoard:
             group,
             response.write,
             (lambda: transport.get_write_buffer_size()) if transport is not None else (lambda: 0),
+            spectator=not seated,
         )
         self._streams.add(subscriber)
+        if not seated:
+            self.hub.recount(match.id)  # one more spectator: every page's count
         try:
             await response.write(b"retry: 1000\n\n")
+            if shown.isdigit() and int(shown) != match.ply:
+                payload = await self._payload(match.id, group)
+                if payload is not None:
+                    await response.write(sse_frame(payload))
             while not self._stopping:
                 try:
                     async with asyncio.timeout(KEEPALIVE):  # no task per wait, unlike wait_for
@@ -727,6 +844,8 @@ class WebBoard:
         finally:
             self._streams.discard(subscriber)
             self.hub.unsubscribe(subscriber)
+            if not seated and not self._stopping:
+                self.hub.recount(match.id)
         return response
 
     async def _board(self, request: web.Request) -> web.Response:
@@ -743,6 +862,18 @@ class WebBoard:
         fixed = not match.is_active if ply < match.ply else request.query.get("v") == self._version(match)
         headers = {"Cache-Control": "public, max-age=86400, immutable" if fixed else "no-store"}
         return web.Response(body=png, content_type="image/png", headers=headers)
+
+    async def _scene_at(self, request: web.Request) -> web.Response:
+        """The board after `ply` moves as a scene (the page's replays), cached like the images."""
+        match = await self._match(request)
+        ply = int(request.match_info["ply"])
+        if ply > match.ply:
+            raise web.HTTPNotFound(text="that move has not been played")
+        locale = self._locale(request, await self._session(request))
+        body = await self.scenes.of(match, ply, locale)
+        # a finished match's boards never change; an active one's may (a takeback, then another move)
+        headers = {"Cache-Control": "public, max-age=86400, immutable" if not match.is_active else "no-store"}
+        return web.Response(body=body, content_type="application/json", headers=headers)
 
     @staticmethod
     def _version(match: MatchView) -> str:
@@ -837,16 +968,32 @@ class WebBoard:
             translations=tr.translations,
         )
 
-    async def _answer(self, request: web.Request, work: Callable[[], Awaitable[Any]]) -> web.Response:
+    async def _answer(
+        self, request: web.Request, work: Callable[[], Awaitable[Any]], match: MatchView
+    ) -> web.Response:
         session = await self._session(request)
         locale = self._locale(request, session)
         try:
             result = await work()
         except (ServiceError, MoveError) as error:
-            return web.json_response({"ok": False, "error": tr_for(locale).error(error)}, status=409)
+            tr = tr_for(locale)
+            text = await self._unmention(tr.error(error), match, tr)
+            return web.json_response({"ok": False, "error": text}, status=409)
         if session is not None and isinstance(result, ANNOUNCED):
             self.announce_later(result, session.user_id)
         return web.json_response({"ok": True})
+
+    async def _unmention(self, text: str, match: MatchView, tr: Tr) -> str:
+        """`text` with Discord's user mentions (`<@id>`, which a page cannot show) as the players' names."""
+        ids = [int(found) for found in MENTION.findall(text)]
+        if not ids:
+            return text
+        names = dict(zip((p.user_id for p in match.seats), await self._player_names(match, tr), strict=True))
+        missing = [i for i in ids if i not in names]
+        if missing:
+            names.update(await self.names(missing))
+        someone = tr.translations.gettext(PAGE_TEXTS["someone"])
+        return MENTION.sub(lambda m: names.get(int(m.group(1)), someone), text)
 
     def announce_later(self, result: object, user_id: int) -> None:
         """Have the bot process post `result` in Discord (`announce`), after this request's answer."""
@@ -871,38 +1018,34 @@ class WebBoard:
         if not isinstance(move, str) or not isinstance(ply, int):
             raise web.HTTPBadRequest(text='send {"move": "<notation>", "ply": <number>}')
         return await self._answer(
-            request, lambda: self.service.matches.play(match.id, session.user_id, move, expected_ply=ply)
+            request,
+            lambda: self.service.matches.play(match.id, session.user_id, move, expected_ply=ply),
+            match,
         )
 
     async def _action(self, request: web.Request) -> web.Response:
         session = await self._check_write(request)
         match = await self._match(request)
-        action = (await self._body(request)).get("action")
-        user = session.user_id
-        agreements = self.service.agreements
-        actions: dict[str, Callable[[], Awaitable[Any]]] = {
-            "resign": lambda: self.service.matches.resign(match.id, user),
-            "takeback": lambda: agreements.request_takeback(match.id, user),
-            "abort": lambda: agreements.request_abort(match.id, user),
-            "accept": lambda: (
-                agreements.accept_takeback(match.id, user)
-                if match.takeback is not None
-                else agreements.request_abort(match.id, user)
-            ),
-            "decline": lambda: self._decline(match, user),
-        }
-        if action not in actions:
-            raise web.HTTPBadRequest(text=f"action must be one of {', '.join(actions)}")
-        answer = await self._answer(request, actions[str(action)])
+        body = await self._body(request)
+        action, kind = body.get("action"), body.get("request")
+        if action not in (*MATCH_ACTIONS, *ANSWERS):
+            raise web.HTTPBadRequest(text=f"action must be one of {', '.join((*MATCH_ACTIONS, *ANSWERS))}")
+        if kind not in (None, "takeback", "abort"):
+            raise web.HTTPBadRequest(text='request must be "takeback" or "abort"')
+        answer = await self._answer(
+            request, lambda: perform(self.service, match, session.user_id, str(action), kind), match
+        )
         self.hub.changed(match.id)  # a vote or a withdrawn request does not always commit a change
         return answer
 
-    async def _decline(self, match: MatchView, user: int) -> RequestClosed:
-        """Decline the open takeback, or withdraw one's abort vote."""
-        agreements = self.service.agreements
-        if match.takeback is not None:
-            return RequestClosed(await agreements.decline_takeback(match.id, user), "takeback")
-        return RequestClosed(await agreements.withdraw_abort(match.id, user), "abort")
+    async def _analyse(self, request: web.Request) -> web.Response:
+        """Analyse a finished match (the page's Analyse button): started now, its progress and turning
+        points reach the page through its stream."""
+        session = await self._check_write(request)
+        match = await self._match(request)
+        if not self.review.can_analyse:
+            raise web.HTTPNotFound(text="this board cannot analyse matches; use Analyse in Discord")
+        return await self._answer(request, lambda: self.review.start(match, session.user_id), match)
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:

@@ -19,6 +19,10 @@ Group = tuple[str, str]
 """(locale, theme): the viewers who get the same bytes."""
 
 
+RECOUNT = 2.0
+"""Seconds a change in the number of spectators waits before every page hears it (viewers who come and
+go together make one update; a move in between carries the count at once)."""
+
 BACKLOG = 256 * 1024
 """Bytes a stream may have waiting in its socket buffer before the hub stops writing to it directly."""
 
@@ -35,13 +39,21 @@ class Subscriber:
     news: asyncio.Event = field(default_factory=asyncio.Event)
     sent: int = -1
     """The version of the last payload written."""
+    spectator: bool = False
+    """A viewer who plays no seat of the match."""
 
 
 class Hub:
     """The streams per match, and the newest payload of each (match, group)."""
 
-    def __init__(self, build: Callable[[int, Group], Awaitable[bytes | None]]) -> None:
+    def __init__(
+        self, build: Callable[[int, Group], Awaitable[bytes | None]], recount: float = RECOUNT
+    ) -> None:
         self._build = build
+        self.recount_delay = recount
+        self._counted: dict[int, int] = {}
+        """The spectators of each match as last published."""
+        self._recounts: dict[int, asyncio.Task[None]] = {}
         self._subscribers: dict[int, set[Subscriber]] = {}
         self._latest: dict[tuple[int, Group], tuple[int, bytes]] = {}
         self._version = 0
@@ -54,14 +66,40 @@ class Hub:
     def count(self) -> int:
         return sum(len(s) for s in self._subscribers.values())
 
+    def spectators(self, match_id: int) -> int:
+        """The streams open on `match_id` of viewers who play no seat in it."""
+        return sum(1 for s in self._subscribers.get(match_id, ()) if s.spectator)
+
+    def close(self) -> None:
+        """Forget the recounts still waiting (the server is stopping)."""
+        for task in list(self._recounts.values()):
+            task.cancel()
+
+    def recount(self, match_id: int) -> None:
+        """A spectator came or went: publish the match's state once `recount_delay` has passed, if the
+        count differs from the one published last by then."""
+        if match_id in self._recounts:
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(self.recount_delay)
+            if self.spectators(match_id) != self._counted.get(match_id, 0):
+                self.changed(match_id)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self._recounts[match_id] = task
+        task.add_done_callback(lambda _: self._recounts.pop(match_id, None))
+
     def subscribe(
         self,
         match_id: int,
         group: Group,
         write: Callable[[bytes], Awaitable[None]] | None = None,
         backlog: Callable[[], int] = lambda: 0,
+        *,
+        spectator: bool = False,
     ) -> Subscriber:
-        subscriber = Subscriber(match_id, group, write, backlog)
+        subscriber = Subscriber(match_id, group, write, backlog, spectator=spectator)
         self._subscribers.setdefault(match_id, set()).add(subscriber)
         return subscriber
 
@@ -72,6 +110,7 @@ class Hub:
         subs.discard(subscriber)
         if not subs:
             del self._subscribers[subscriber.match_id]
+            self._counted.pop(subscriber.match_id, None)
             for key in [k for k in self._latest if k[0] == subscriber.match_id]:
                 del self._latest[key]
 
@@ -93,6 +132,7 @@ class Hub:
         if not subs:
             return
         groups = {s.group for s in subs}
+        self._counted[match_id] = self.spectators(match_id)
         self._version += 1
         for group in groups:
             try:

@@ -38,7 +38,7 @@ from bot.service.records import (
     TakenBack,
 )
 from bot.service.store.base import MatchChange
-from bot.web.app import RequestClosed
+from bot.web.actions import RequestClosed
 from bot.web.live import NoGuild
 from games.base import Termination
 
@@ -75,7 +75,7 @@ class DiscordPoster:
         elif isinstance(result, TakebackRequested | AbortRequested):
             await self.request(result)
         elif isinstance(result, RequestClosed):
-            await self.request_closed(result.match, result.kind, user_id)
+            await self.request_closed(result.match, result.kind, user_id, result.how)
         elif isinstance(result, MatchView):  # a match started in the Activity
             await self.started(result)
 
@@ -102,18 +102,29 @@ class DiscordPoster:
         message = await parts.boards.board(match, headline=headline, viewer=user_id, tr=tr)
         await parts.posts.post_board(match, message)
 
-    async def request_closed(self, match: MatchView, kind: str, user_id: int | None) -> None:
-        """A takeback declined (by `user_id`; None: by a player not known here) or an abort vote withdrawn
-        (by its starter, `user_id`) elsewhere: every message showing that request says so and loses its
-        buttons, as the request's own Decline or Withdraw button leaves it."""
+    async def request_closed(
+        self, match: MatchView, kind: str, user_id: int | None, how: str | None = None
+    ) -> None:
+        """A takeback or an abort vote closed elsewhere, `how` ("declined" by `user_id`, "withdrawn" by its
+        asker `user_id`; None: not known here, then a takeback is taken as declined, by `user_id` if known,
+        and an abort vote as withdrawn by its starter, `user_id`): every message showing that request says
+        so and loses its buttons, as the request's own Decline or Withdraw button leaves it."""
         parts = self.parts
         tr = await parts.looks.public_tr(match.guild_id)
+        player = f"<@{user_id}>"
+        if how is None:
+            how = "declined" if kind == "takeback" else "withdrawn"
         if kind == "takeback" and user_id is None:
             text = tr("The takeback request was declined.")
         elif kind == "takeback":
-            text = tr("{player} declined the takeback.", player=f"<@{user_id}>")
+            if how == "withdrawn":
+                text = tr("{player} withdrew their takeback request.", player=player)
+            else:
+                text = tr("{player} declined the takeback.", player=player)
+        elif how == "declined":
+            text = tr("{player} declined to abort the match.", player=player)
         else:
-            text = tr("{player} withdrew their abort request.", player=f"<@{user_id}>")
+            text = tr("{player} withdrew their abort request.", player=player)
         await parts.posts.close_requests(match.id, kind, content=text)
 
     def _shown(self, result: TakebackRequested | AbortRequested, tr: Tr) -> tuple[str, str, discord.ui.View]:

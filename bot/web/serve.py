@@ -117,7 +117,7 @@ async def start_with_bot(settings: WebSettings, service: Service, bot: Any) -> W
         service,
         names=names,
         announce=announcer(bot),
-        analysed=lambda match_id: bot.runtime.analyses.cached(match_id),
+        analyses=lambda: bot.runtime.analyses if hasattr(bot, "parts") else None,
     )
     try:
         await board.start(settings.web_host, settings.web_port)

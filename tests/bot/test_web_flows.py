@@ -64,16 +64,20 @@ async def web_board(simcord_bot: Any, world: Any, links: Any) -> AsyncIterator[t
     await board.close()
 
 
-async def _next_state(stream: aiohttp.ClientResponse, timeout: float) -> dict[str, Any]:
-    """The next `state` event of an event stream."""
+async def _next_state(
+    stream: aiohttp.ClientResponse, timeout: float, ply: int | None = None
+) -> dict[str, Any]:
+    """The next `state` event of an event stream (inflated where it came deflated), at `ply` if given (a
+    spectator's stream also hears the spectators counted)."""
     event = ""
     while True:
         line = (await asyncio.wait_for(stream.content.readline(), timeout)).decode().rstrip("\n")
         if line.startswith("event: "):
             event = line[7:]
         elif line.startswith("data: ") and event == "state":
-            data: dict[str, Any] = unpacked(line[6:])
-            return data
+            data = unpacked(line[6:].encode())
+            if ply is None or data["ply"] == ply:
+                return data
 
 
 async def web_action(board: Any, base: str, match_id: int, user_id: int, action: str) -> None:
@@ -129,8 +133,8 @@ async def test_discord_and_the_web_see_the_same_moves(world: Any, web_board: tup
         actor = world.alice if match.seats[match.to_move].user_id == world.alice.id else world.bob
         notation = clickable_moves(rules, match.state)[0].notation
         await actor.slash(world.channel, "move", notation=notation)
-        state = await _next_state(stream, timeout=1.0)
-        assert state["ply"] == 1 and state["moves"][0]["notation"] == notation
+        state = await _next_state(stream, timeout=1.0, ply=1)
+        assert state["moves"][0]["notation"] == notation
         # a move on the web is posted in Discord
         match = await service.matches.get(match_id)
         mover = match.seats[match.to_move].user_id
@@ -144,7 +148,7 @@ async def test_discord_and_the_web_see_the_same_moves(world: Any, web_board: tup
             headers={"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"},
         )
         assert (await answer.json()) == {"ok": True}
-        state = await _next_state(stream, timeout=1.0)
+        state = await _next_state(stream, timeout=1.0, ply=2)
         assert state["ply"] == 2
     for _ in range(100):
         if len(boards(world.channel)) > posted:
@@ -252,11 +256,12 @@ async def test_takeback_and_abort_requests_on_the_web_are_posted_with_their_butt
     assert not (await board.service.matches.get(match_id)).is_active
 
 
-async def test_a_takeback_declined_or_an_abort_withdrawn_on_the_web_closes_the_discord_request(
+async def test_a_request_declined_or_withdrawn_on_the_web_closes_the_discord_request(
     world: Any, web_board: tuple[WebBoard, str]
 ) -> None:
-    """Declining a takeback or withdrawing an abort vote on the web rewords the request message in Discord
-    and takes its buttons off, as its own Decline or Withdraw button does (they would refuse to act)."""
+    """Declining or withdrawing a takeback or an abort vote on the web rewords the request message in
+    Discord and takes its buttons off, as its own Decline or Withdraw button does (they would refuse to
+    act)."""
     board, base = web_board
     await start_challenge(world, world.alice, world.bob, "paint")
     match_id = match_id_of(last_board(world.channel))
@@ -289,7 +294,18 @@ async def test_a_takeback_declined_or_an_abort_withdrawn_on_the_web_closes_the_d
     await act(world.alice.id, "abort")
     vote = await message_with("wants to abort")
     assert "Withdraw request" in button_labels(vote)
-    await act(world.alice.id, "decline")  # the starter withdraws it
+    await act(world.alice.id, "withdraw")  # the starter withdraws it
     withdrawn = await message_with(f"<@{world.alice.id}> withdrew their abort request.")
     assert withdrawn.id == vote.id and button_labels(withdrawn) == []
+    await act(world.alice.id, "abort")
+    vote = await message_with("wants to abort")
+    assert vote.id != withdrawn.id
+    await act(world.bob.id, "decline")  # the other player refuses it
+    declined = await message_with(f"<@{world.bob.id}> declined to abort the match.")
+    assert declined.id == vote.id and button_labels(declined) == []
+    await act(mover, "takeback")
+    request = await message_with("asks to take back")
+    await act(mover, "withdraw")
+    withdrawn = await message_with(f"<@{mover}> withdrew their takeback request.")
+    assert withdrawn.id == request.id and button_labels(withdrawn) == []
     assert (await board.service.matches.get(match_id)).is_active

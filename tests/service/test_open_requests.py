@@ -1,5 +1,6 @@
 """An open takeback request or abort vote as the players see it again (`open_takeback`, `open_abort`) and
-its asker withdrawing it (`withdraw_takeback`, `withdraw_abort`), on every store."""
+its asker withdrawing it (`withdraw_takeback`, `withdraw_abort`), another player declining an abort vote
+(`decline_abort`), on every store."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot.service import Service
-from bot.service.errors import NoAbortVote, NoTakebackRequest, NotYourRequest, OwnRequest
+from bot.service.errors import NoAbortVote, NoTakebackRequest, NotSeated, NotYourRequest, OwnRequest
 from bot.service.records import (
     AbortRequested,
     Finished,
@@ -117,6 +118,30 @@ async def test_the_abort_vote_is_shown_as_its_starter_asked_and_only_they_withdr
     await service.agreements.request_abort(match_id, ALICE, seat=1)
     done = await service.agreements.request_abort(match_id, CAROL, seat=1)
     assert isinstance(done, Finished) and done.match.status == "aborted"
+
+
+async def test_any_other_player_declines_the_abort_vote_and_its_starter_cannot(service: Service) -> None:
+    """A player who did not start the vote refuses it: the vote closes with every agreement so far (its
+    starter withdraws it instead); a spectator, a button of another vote, or no vote at all is refused."""
+    match_id = await three_players_who_moved(service)
+    with pytest.raises(NoAbortVote):
+        await service.agreements.decline_abort(match_id, BOB)
+    await service.agreements.request_abort(match_id, CAROL)
+    await service.agreements.request_abort(match_id, ALICE, seat=2)
+    with pytest.raises(OwnRequest):
+        await service.agreements.decline_abort(match_id, CAROL)
+    with pytest.raises(NotSeated):
+        await service.agreements.decline_abort(match_id, 999)
+    with pytest.raises(NoAbortVote):  # a button bound to a vote someone else started
+        await service.agreements.decline_abort(match_id, BOB, seat=0)
+    view = await service.agreements.decline_abort(match_id, BOB, seat=2)
+    assert view.abort_votes == () and view.is_active
+    assert (await service.matches.get(match_id)).abort_votes == ()
+    assert await service.agreements.open_abort(match_id) is None
+    with pytest.raises(NoAbortVote):  # the closed vote's buttons agree to nothing
+        await service.agreements.request_abort(match_id, BOB, seat=2)
+    again = await service.agreements.request_abort(match_id, ALICE)  # Alice's agreement went with it
+    assert isinstance(again, AbortRequested) and again.waiting_for == (BOB, CAROL)
 
 
 async def test_a_move_makes_the_abort_vote_stale_for_showing_and_withdrawing(service: Service) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -332,6 +334,23 @@ async def test_matches_of_a_user_lists_their_active_matches(service: Service) ->
     assert sorted(m.id for m in await service.matches.of_user(ALICE)) == sorted([first.id, second.id])
     await service.matches.resign(first.id, ALICE)
     assert [m.id for m in await service.matches.of_user(ALICE)] == [second.id]
+
+
+async def test_a_users_matches_where_it_is_their_turn_come_first(service: Service, clock: Any) -> None:
+    """Alice's matches for her page of them: hers to play first (the soonest deadline first), then those
+    waiting for others, newest first."""
+    waiting = await start_match(service, channel=1)  # Alice opens: then it is Bob's turn
+    await service.matches.play(waiting.id, ALICE, "1")
+    hers_sooner = await start_match(service, challenger=ALICE, opponent=CAROL, channel=2)
+    clock.advance(60)
+    hers_later = await start_match(service, challenger=ALICE, opponent=BOB, channel=3)
+    also_waiting = await start_match(service, challenger=ALICE, opponent=CAROL, channel=4)
+    await service.matches.play(also_waiting.id, ALICE, "1")
+    found = await service.matches.of_user_turn_first(ALICE)
+    assert [m.id for m in found] == [hers_sooner.id, hers_later.id, also_waiting.id, waiting.id]
+    assert [m.user_to_move == ALICE for m in found] == [True, True, False, False]
+    assert found[0].deadline is not None and found[1].deadline is not None
+    assert found[0].deadline < found[1].deadline
 
 
 async def test_leaving_before_every_seat_moved_aborts_the_match_unrated(

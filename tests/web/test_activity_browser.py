@@ -362,7 +362,7 @@ async def test_against_the_bot_at_level_1_inside_discord(activity: ActivitySite,
 
 async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, browser: Any) -> None:
     """Discord's mobile client in portrait: the board fills the width, cells are big enough to tap, controls
-    are touch-sized, nothing sticks out sideways, and a tap plays."""
+    are touch-sized, nothing sticks out sideways, and a tap previews a piece that the Place button plays."""
     match_id, channel = await _start(activity, "tilingking", {"board": "hex5"})
     page, frame = await _inside(
         activity,
@@ -378,15 +378,13 @@ async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, brows
     assert cell >= 24, f"a cell is {cell:.0f} px wide: too small to tap"
     height = await frame.eval_on_selector("#actions button", "b => b.getBoundingClientRect().height")
     assert height >= 44, "buttons are touch-sized on a phone"
-    before = await frame.get_attribute("#img", "href")
     await frame.tap("button[data-piece='I3']")
-    await frame.tap("polygon[data-i='30']")
+    await frame.tap("polygon[data-i='30']")  # a tap previews the piece there
+    assert await frame.evaluate("window.tessera.preview()") is not None
+    await frame.tap("#place")  # and the Place button plays it
     await _wait_ply(frame, 1)
     assert (await activity.service.matches.get(match_id)).ply == 1
-    # the board image follows the move (its address changes once the page has drawn the new state)
-    changed = "b => document.getElementById('img').getAttribute('href') !== b"
-    await frame.wait_for_function(changed, arg=before)
-    await page.wait_for_load_state("networkidle")  # the new image drawn before the picture is taken
+    await frame.wait_for_function("window.tessera.scene().ply === 1")  # the board follows the move
     await page.screenshot(path=str(SCREENSHOTS / "activity-phone.png"))
     assert page.errors == []
 

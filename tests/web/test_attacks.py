@@ -231,6 +231,7 @@ async def test_behind_a_trusted_proxy_each_viewer_has_their_own_limit(
     """150 anonymous viewers behind the proxy (one TCP peer) each read the match: none is refused, as each
     is counted on their own (before, they shared the peer's bucket: 88 of 150 refused)."""
     board = _board(service, discord, trusted_proxies=["127.0.0.1"])
+    board.reads = RateLimiter(board.reads.rate, board.reads.burst, now=lambda: 0.0)  # no refill: speed-proof
     token = match_token(SECRET, await _match(service))
     async with TestClient(TestServer(board.app())) as client:
         statuses = [
@@ -251,6 +252,7 @@ async def test_forwarded_headers_from_anyone_else_are_ignored(service: Service, 
     """A client that is not the proxy cannot pick its address by sending X-Forwarded-For: its requests are
     all counted on its own peer address."""
     board = _board(service, discord, trusted_proxies=["192.0.2.1"])
+    board.reads = RateLimiter(board.reads.rate, board.reads.burst, now=lambda: 0.0)  # no refill: speed-proof
     token = match_token(SECRET, await _match(service))
     async with TestClient(TestServer(board.app())) as client:
         statuses = [

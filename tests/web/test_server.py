@@ -158,7 +158,8 @@ async def test_state_shows_clicks_only_to_the_player_to_move(
         expected, key=repr
     )
     alone = await (await client.get(f"/api/m/{token}/clicks", headers=_as(board, mover)[0])).json()
-    assert alone == {"ply": 0, "toMove": match.to_move, "clicks": theirs["clicks"]}
+    mine = {"ply": 0, "toMove": match.to_move, "clicks": theirs["clicks"], "actions": theirs["actions"]}
+    assert alone == mine
     assert (await (await client.get(f"/api/m/{token}/clicks")).json())["clicks"] == []
     waiting = await (await client.get(f"/api/m/{token}", headers=_as(board, other)[0])).json()
     assert waiting["clicks"] == [] and waiting["you"]["seats"] == [
@@ -268,9 +269,9 @@ async def test_a_change_made_elsewhere_reaches_the_stream(
     match = await service.matches.get(match_id)
     move = clickable_moves(games.get("paint"), match.state)[0].notation
     await service.matches.play(match_id, match.seats[match.to_move].user_id, move)
-    while True:
+    while True:  # (a spectator's stream first hears itself counted)
         line = await asyncio.wait_for(stream.content.readline(), 60)  # only a hang reaches it
-        if line.startswith(b"data: "):
+        if line.startswith(b"data: ") and json.loads(line[6:])["ply"] == 1:
             break
     state = unpacked(line[6:])
     assert state["ply"] == 1 and state["moves"][0]["notation"] == move and state["movesFrom"] == 0
@@ -342,9 +343,10 @@ async def test_turning_points_of_an_analysed_match(service: Service) -> None:
     late = MoveReview(ply=3, seat=1, played="c9-c8", preferred="d9-d7", before=0.6, after=0.3)
     early = MoveReview(ply=0, seat=0, played="b1-b2", preferred="c1-c3", before=0.5, after=0.4)
     analysis = MatchAnalysis(reviews=(early, late), turning_points=((early,), (late,)), iterations=10)
-    board = WebBoard(service, secret=SECRET, base_url="http://web.test", analysed={}.get)
+    known: dict[int, MatchAnalysis] = {}
+    board = WebBoard(service, secret=SECRET, base_url="http://web.test", analysed=known.get)
     match_id = await _start(service)
-    board.analysed = lambda mid: analysis if mid == match_id else None
+    known[match_id] = analysis
     async with TestClient(TestServer(board.app())) as client:
         token = match_token(SECRET, match_id)
         assert (await (await client.get(f"/api/m/{token}")).json())["turningPoints"] == []
