@@ -123,55 +123,34 @@ RULES = TinyLine()
 '''
 
 DRAWER = '''
-"""Tiny Line's board: seven cells in a row, each in its owner's colour."""
+"""Tiny Line's board: seven cells in a row, each in its owner's colour, declared for the host to draw."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
-
 from games.base import Outcome
+from games.texts import N_
 from renderer import text as wording
-from renderer.canvas import SeatChip, draw_header, new_canvas, page, seat_names, shade, status_text
-from renderer.theme import Theme, game_colours
+from renderer.canvas import seat_names, status_text
+from renderer.cellboard import Cell, CellBoard, Position, SeatLook
 from tinyline.rules import CELLS, RULES, Line
 
-
-def cell_polygons(state: Line, size: int) -> list[tuple[tuple[float, float], ...]]:
-    x0, y0, x1, y1 = page(size).board
-    side = (x1 - x0) / (len(CELLS) + 1)
-    top = (y0 + y1) / 2 - side / 2
-    return [
-        ((x0 + (i + 0.5) * side, top), (x0 + (i + 1.5) * side, top),
-         (x0 + (i + 1.5) * side, top + side), (x0 + (i + 0.5) * side, top + side))
-        for i in range(len(CELLS))
-    ]
-
-
-def cell_labels(state: Line) -> list[str]:
-    return list(CELLS)
+BOARD = CellBoard(
+    columns=len(CELLS),
+    rows=1,
+    labels=tuple(CELLS),
+    seats=(SeatLook("left", "square"), SeatLook("right", "diamond")),
+    title=N_("Tiny Line"),
+    rule=N_("Claim a cell a turn; the most neighbouring pairs win."),
+    count=N_("{role}: {count} cells"),
+)
 
 
-def draw(
-    state: Line, *, last_move: str | None, players: Sequence[str] | None, theme: Theme, size: int,
-    outcome: Outcome | None = None,
-) -> Image.Image:
-    pg = page(size)
-    img = new_canvas(pg, theme)
-    colours = game_colours(theme, RULES.id)
-    fills = (colours["left"], colours["right"])
-    pen = ImageDraw.Draw(img)
-    for i, polygon in enumerate(cell_polygons(state, size)):
-        seat = state.cells[i]
-        fill = theme.background if seat is None else fills[seat]
-        outline = theme.highlight if last_move == CELLS[i] else theme.board_edge
-        pen.polygon(polygon, fill=fill, outline=outline, width=max(1, pg.px(3)))
-    names = seat_names(RULES, state, players, 2)
-    roles = [wording.word(RULES.seat_label(state, s)) for s in range(2)]
-    chips = [SeatChip(names[s], roles[s], "", fills[s], shade(fills[s], theme.ink, 0.4)) for s in range(2)]
-    draw_header(img, pg, theme, chips, status_text(RULES, state, names, outcome=outcome))
-    return img
+def position(state: Line, last_move: str | None) -> Position:
+    cells = {i: Cell(seat=seat) for i, seat in enumerate(state.cells) if seat is not None}
+    last = (CELLS.index(last_move),) if last_move and last_move in CELLS else ()
+    return Position(cells, last=last)
 
 
 def describe(
@@ -179,7 +158,7 @@ def describe(
 ) -> str:
     names = seat_names(RULES, state, players, 2)
     status = status_text(RULES, state, names, outcome=outcome)
-    board = wording.text("alt.board", game=RULES.name, status=status)
+    board = wording.text("alt.board", game=wording.say(N_("Tiny Line")), status=status)
     return wording.sentences([board, RULES.position_text(state)])
 '''
 

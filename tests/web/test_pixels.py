@@ -35,8 +35,10 @@ POSITIONS: list[tuple[str, dict[str, Any], int]] = [
     ("tilingking", {"board": "sq9"}, 6),
     ("tilingking", {"board": "hex5"}, 6),
     ("tilingking", {"board": "tri5b"}, 6),
-    ("connect_four", {}, 9),
+    *[(game, {}, 9) for game in games.GAME_IDS if game not in ("paint", "paintscape", "tilingking")],
 ]
+"""Each built-in game (TilingKing on each tiling), and every other registered game (a plugin) after nine
+moves."""
 
 
 async def _position(

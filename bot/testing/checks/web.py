@@ -1,6 +1,6 @@
 """Each chosen game on the web board (bot/web), through its HTTP API as the page uses it: the player to
-move gets the game's click moves, whose cells are polygons of the page's scene, and plays by posting the
-notation the clicked cells stand for; a game without click play is played by its typed and word moves.
+move gets the game's click moves (compact, as `bot.web.wire.compact_clicks` writes them), whose cells are
+polygons of the page's scene, and plays by posting the notation the clicked cells stand for; a game without click play is played by its typed and word moves.
 No browser: aiohttp's test client on the loopback."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ async def test_the_web_board_plays_the_game_by_clicking_its_cells(game_id: str, 
     from bot.service import Service
     from bot.web.app import WebBoard
     from bot.web.security import SESSION_COOKIE, match_token
+    from bot.web.wire import expand_clicks
 
     rules = games.get(game_id)
     if 2 not in rules.seats:
@@ -59,13 +60,13 @@ async def test_the_web_board_plays_the_game_by_clicking_its_cells(game_id: str, 
                     await client.get(f"/api/m/{token}", headers=headers(mover))
                 ).json()
                 cells = shown["scene"]["cells"]
-                clicks = shown["clicks"]
-                for notation, touched, *_ in clicks:
-                    assert touched and all(
-                        0 <= cell < len(cells) and len(cells[cell]) >= 6 for cell in touched
-                    ), notation
+                clicks = expand_clicks(shown["clicks"], shown["scene"]["labels"])
+                for click in clicks:
+                    assert click.cells and all(
+                        0 <= cell < len(cells) and len(cells[cell]) >= 6 for cell in click.cells
+                    ), click.notation
                 if clicks:
-                    move = rng.choice(clicks)[0]
+                    move = rng.choice(clicks).notation
                 else:  # no click play here: a word move, else a typed move
                     words = [word["move"] for word in shown["words"]]
                     move = (
