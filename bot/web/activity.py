@@ -57,6 +57,7 @@ from bot.web.limits import client_of
 from bot.web.oauth import Failed, Refused
 from bot.web.security import WEB_DIR, Session, is_ascii_digits, match_token, parse_token
 from games.ai.levels import LEVEL_IDS, NEW_PLAYER_LEVEL, level_rating
+from games.base import InvalidOptions
 from games.texts import N_
 
 log = logging.getLogger("tessera.web.activity")
@@ -552,7 +553,7 @@ class Activity:
             challenge = await service.challenges.create(
                 game, given, session.user_id, opponent_id, guild_id=guild_id, channel_id=channel_id
             )
-        except ServiceError as error:
+        except (ServiceError, InvalidOptions) as error:
             return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
         await forget_launch(service.store, channel_id, session.user_id)
         return web.json_response({"ok": True, "challenge": challenge.id})

@@ -32,7 +32,7 @@ from games.base import clickable_moves, resolve_options
 from tests.web.conftest import BOT_TOKEN, SCREENSHOTS, USERS, FakeDiscord, code_for, free_port
 from tests.web.test_browser import _click_play
 
-ALICE, BOB = 101, 202
+ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
 GUILD = 4242
 HOST_PORT = 3333
 HOST = f"http://localhost:{HOST_PORT}"
@@ -49,17 +49,45 @@ class ActivityDiscord(FakeDiscord):
     whose a token is."""
 
     authorized: list[dict[str, Any]] = field(default_factory=list)
+    joined: dict[str, list[int]] = field(default_factory=dict)
+    """Who is in each Activity instance, in the order they opened it (the host page joins on load)."""
 
     def app(self) -> web.Application:
         app = super().app()
         app.router.add_post("/rpc/authorize", self.rpc_authorize)
         app.router.add_get("/rpc/me", self.rpc_me)
+        app.router.add_post("/rpc/join", self.rpc_join)
+        app.router.add_get("/rpc/participants", self.rpc_participants)
         return app
+
+    async def rpc_join(self, request: web.Request) -> web.Response:
+        people = self.joined.setdefault(request.query["instance"], [])
+        if int(request.query["user"]) not in people:
+            people.append(int(request.query["user"]))
+        return web.json_response({}, headers={"Access-Control-Allow-Origin": "*"})
+
+    async def rpc_participants(self, request: web.Request) -> web.Response:
+        """The participants of an instance as the SDK's schema has them (GET_ACTIVITY_INSTANCE_CONNECTED_
+        PARTICIPANTS and its update event)."""
+        people = self.joined.get(request.query["instance"], [])
+        body = [
+            {
+                "id": str(u),
+                "username": USERS[u].lower(),
+                "global_name": USERS[u],
+                "discriminator": "0",
+                "avatar": None,
+                "flags": 0,
+                "bot": False,
+            }
+            for u in people
+        ]
+        return web.json_response(body, headers={"Access-Control-Allow-Origin": "*"})
 
     async def rpc_authorize(self, request: web.Request) -> web.Response:
         body = json.loads(await request.text())
         self.authorized.append(body)
-        assert body["client_id"] == CLIENT_ID and body["scope"] == ["identify"]
+        assert body["client_id"] == CLIENT_ID and body["scope"] == ["identify", "rpc.activities.write"]
         cors = {"Access-Control-Allow-Origin": "*"}
         return web.json_response({"code": code_for(int(body["user"]))}, headers=cors)
 
@@ -284,32 +312,46 @@ async def test_tilingking_inside_discord(activity: ActivitySite, browser: Any) -
     await _play_inside(activity, browser, "tilingking", 6, board="sq9")
 
 
+async def _pick(frame: Any, user: int | str) -> None:
+    """Tap a person (or "bot") on the start screen: they show as picked."""
+    await frame.click(f"button.person[data-user='{user}']")
+    await frame.wait_for_selector(f"button.person[data-user='{user}'][aria-pressed='true']")
+
+
+async def _preset(frame: Any, game: str, preset: str = "quick") -> None:
+    await frame.click(f".card[data-game='{game}'] button[data-preset='{preset}']")
+
+
 async def test_challenge_and_accept_inside_discord(activity: ActivitySite, browser: Any) -> None:
-    """A channel without a match: Alice challenges Bob from the Activity's form (the service's /play
-    checks); Bob, in the same channel, accepts it there and both are on the new match's board."""
+    """A channel without a match: Alice sees who is in the instance (Discord's participants), taps Bob and
+    Paint's Quick preset with an option changed that the game refuses, then without it: a challenge with the
+    preset's turn time; Bob, in the same instance, accepts it there and both are on the new match's board."""
     channel = next(_channels)
+    bob_page, bob = await _inside(activity, browser, BOB, channel, match=False)
     alice_page, alice = await _inside(activity, browser, ALICE, channel, match=False)
-    await alice.wait_for_selector("#activity-start")
-    await alice.select_option("#a-game", "paint")
-    await alice.fill("#a-options", "nonsense=1")
-    await alice.select_option("#a-opponent", "member")
-    await alice.fill("#a-member", str(BOB))
-    await alice.click("#activity-start button[type=submit]")
-    await alice.wait_for_function("document.getElementById('error').textContent.includes('nonsense')")
-    await alice.fill("#a-options", "")
-    await alice.click("#activity-start button[type=submit]")
+    await alice.wait_for_selector(f"button.person[data-user='{BOB}']")
+    await _preset(alice, "paint")
+    await alice.wait_for_function("document.getElementById('error').textContent.length > 0")
+    await _pick(alice, BOB)
+    await alice.click(".card[data-game='paint'] details.opts summary")
+    await alice.fill(".card[data-game='paint'] input[name='move_cap']", "0")
+    await _preset(alice, "paint")
+    await alice.wait_for_function("document.getElementById('error').textContent.includes('move_cap')")
+    await alice.fill(".card[data-game='paint'] input[name='move_cap']", "300")
+    await _preset(alice, "paint")
     await alice.wait_for_function("document.getElementById('status').textContent.includes('accepts')")
     assert await alice.inner_text("#error") == ""
     pending = await activity.service.challenges.pending(channel)
     assert [(c.challenger_id, c.opponent_id, c.game, c.guild_id) for c in pending] == [
         (ALICE, BOB, "paint", GUILD)
     ]
-    bob_page, bob = await _inside(activity, browser, BOB, channel, match=False)
-    await bob.click(f"button[data-challenge='{pending[0].id}']")
+    assert pending[0].options["move_cap"] == 300 and pending[0].options["turn_timeout"] == 2
+    await bob.click(f"button[data-challenge='{pending[0].id}']", timeout=8000)
     await bob.wait_for_selector("polygon.cell")
-    assert await bob.query_selector("#activity-lobby") is None, "the lobby gives way to the board"
+    assert await bob.query_selector("#activity-lobby") is None, "the start screen gives way to the board"
     match = await activity.service.matches.in_channel(channel)
     assert {s.user_id for s in match.seats} == {ALICE, BOB}
+    await alice.wait_for_selector("polygon.cell", timeout=8000)  # her start screen follows the channel
     # Alice opens the Activity again, with the page's CSP in force: the channel now has its match
     _, alice_again = await _inside(activity, browser, ALICE, channel, csp=True)
     assert await alice_again.evaluate("window.tessera.state().id") == match.id
@@ -318,21 +360,24 @@ async def test_challenge_and_accept_inside_discord(activity: ActivitySite, brows
 
 
 async def test_against_the_bot_at_level_1_inside_discord(activity: ActivitySite, browser: Any) -> None:
-    """A channel without a match: Alice starts one against the bot at level 1 from the Activity's form (the
-    eight levels, level 2 by default as for a new player); the bot answers each move she clicks, on her
-    board."""
+    """A channel without a match: Alice taps the bot, slides its level to 1 (the slider says each level's
+    rating in the game), and Paint's Quick preset; the bot answers each move she clicks, on her board."""
     runner = AIRunner(workers=1, iterations=40)
     await activity.service.start(ai=runner)
     try:
         channel = next(_channels)
         page, alice = await _inside(activity, browser, ALICE, channel, match=False)
-        await alice.wait_for_selector("#activity-start")
-        await alice.select_option("#a-game", "paint")
-        await alice.fill("#a-options", "move_cap=20")
+        await alice.wait_for_selector(".card[data-game='paint']")
+        await _pick(alice, "bot")
         assert await alice.eval_on_selector("#a-level", "s => s.value") == "2"
-        await alice.select_option("#a-level", "1")
-        await page.screenshot(path=str(SCREENSHOTS / "activity-start-form.png"))
-        await alice.click("#activity-start button[type=submit]")
+        await alice.click(".card[data-game='paint'] .card-head")
+        await alice.fill("#a-level", "1")
+        from games.ai.levels import level_rating
+
+        text = await alice.inner_text("#a-level-text")
+        assert str(level_rating("paint", "1")) in text, text
+        await page.screenshot(path=str(SCREENSHOTS / "activity-start-bot.png"))
+        await _preset(alice, "paint")
         await alice.wait_for_selector("polygon.cell")
         match = await activity.service.matches.in_channel(channel)
         assert [(s.user_id, s.ai_level) for s in match.seats if s.is_ai] == [(int(CLIENT_ID), "1")]
@@ -358,6 +403,99 @@ async def test_against_the_bot_at_level_1_inside_discord(activity: ActivitySite,
         if service.clock is not None:
             await service.clock.stop()
         await runner.aclose()
+
+
+async def _activities(page: Any) -> list[dict[str, Any]]:
+    """What the page told Discord to show as the user's activity (`setActivity`), in order."""
+    found: list[dict[str, Any]] = await page.evaluate("window.activities")
+    return found
+
+
+async def test_four_people_in_one_instance(activity: ActivitySite, browser: Any) -> None:
+    """Alice, Bob and Carol open the Activity in one voice channel; Alice's start screen lists Bob and Carol
+    (and Dave once he joins: Discord's participants event), and her invite button opens Discord's dialog.
+    Alice challenges Bob, who accepts: both play, and Carol's start screen turns into the live board as a
+    spectator; Dave joins late and watches too. Everyone's Discord status says what they do, the tables bar
+    lists the table, and at the end everyone gets the result, the running score and "new game with ..."."""
+    channel = next(_channels)
+    pages = {}
+    frames = {}
+    for user in (ALICE, BOB, CAROL):
+        pages[user], frames[user] = await _inside(activity, browser, user, channel, match=False)
+    alice = frames[ALICE]
+    await alice.wait_for_selector(f"button.person[data-user='{CAROL}']")
+    assert await alice.query_selector(f"button.person[data-user='{ALICE}']") is None, "never oneself"
+    await alice.click("#a-invite")
+    await pages[ALICE].wait_for_function("window.invites === 1")
+    await pages[ALICE].screenshot(path=str(SCREENSHOTS / "activity-start.png"))
+    await _pick(alice, BOB)
+    await _preset(alice, "paint")
+    await alice.wait_for_function("document.getElementById('status').textContent.includes('accepts')")
+    challenge = (await activity.service.challenges.pending(channel))[0]
+    await frames[BOB].click(f"button[data-challenge='{challenge.id}']", timeout=8000)
+    for user in (ALICE, BOB, CAROL):
+        await frames[user].wait_for_selector("polygon.cell", timeout=8000)
+    match = await activity.service.matches.in_channel(channel)
+    pages[DAVE], frames[DAVE] = await _inside(activity, browser, DAVE, channel)
+    carol, dave = frames[CAROL], frames[DAVE]
+    for watcher in (carol, dave):
+        assert await watcher.evaluate("window.tessera.state().you.seats") == []
+        await watcher.wait_for_selector(f"#activity-tables button[data-table='{match.id}'][aria-pressed='true']")
+    rules = games.get("paint")
+    rng = random.Random(3)
+    for _ in range(3):
+        match = await activity.service.matches.get(match.id)
+        frame = frames[match.seats[match.to_move].user_id]
+        await _wait_ply(frame, match.ply)
+        await _click_play(frame, rng.choice(clickable_moves(rules, match.state)))
+        for watcher in (carol, dave):
+            await _wait_ply(watcher, match.ply + 1)  # the spectators follow live
+    await pages[ALICE].wait_for_function("window.activities.some((a) => a.state === 'Move 4')")
+    mine = await _activities(pages[ALICE])
+    assert mine[-1]["details"] == "Playing Paint against Bob" and mine[-1]["party"]["size"] == [2, 2]
+    assert (await _activities(pages[CAROL]))[-1]["details"] == "Watching Paint: Alice, Bob"
+    await pages[DAVE].screenshot(path=str(SCREENSHOTS / "activity-spectator.png"))
+    await alice.click("#actions button:has-text('Resign')")
+    await alice.click("#confirm-yes")
+    for user in (ALICE, BOB, CAROL, DAVE):
+        await frames[user].wait_for_selector("#activity-end .result", timeout=8000)
+    await frames[BOB].wait_for_selector("#a-score")
+    assert "Bob 1" in await frames[BOB].inner_text("#a-score")
+    assert "Bob wins" in (await _activities(pages[BOB]))[-1]["state"] or "over" in (
+        await _activities(pages[BOB])
+    )[-1]["state"]
+    await pages[BOB].screenshot(path=str(SCREENSHOTS / "activity-end.png"))
+    await frames[BOB].click("#a-again")  # a new game with Alice: the start screen, Alice picked
+    await frames[BOB].wait_for_selector(f"button.person[data-user='{ALICE}'][aria-pressed='true']", timeout=8000)
+    for user in (ALICE, BOB, CAROL, DAVE):
+        assert pages[user].errors == [], pages[user].errors
+
+
+async def test_tilingking_for_four_from_the_participants(activity: ActivitySite, browser: Any) -> None:
+    """Alice taps Bob, Carol and Dave in the participants list and TilingKing's Quick preset: a table for
+    four that each of them joins from their start screen; the last one in starts it, and all four are on
+    its board."""
+    channel = next(_channels)
+    pages, frames = {}, {}
+    for user in (BOB, CAROL, DAVE, ALICE):
+        pages[user], frames[user] = await _inside(activity, browser, user, channel, match=False)
+    alice = frames[ALICE]
+    for user in (BOB, CAROL, DAVE):
+        await alice.wait_for_selector(f"button.person[data-user='{user}']")
+        await _pick(alice, user)
+    await _preset(alice, "paint")  # Paint is for two: the page says so instead of asking the server
+    await alice.wait_for_function("document.getElementById('error').textContent.includes('Paint')")
+    await _preset(alice, "tilingking")
+    await alice.wait_for_function("document.getElementById('status').textContent.includes('joined')")
+    for user in (BOB, CAROL, DAVE):
+        await frames[user].click("button[data-lobby]", timeout=8000)
+    for user in (ALICE, BOB, CAROL, DAVE):
+        await frames[user].wait_for_selector("polygon.cell", timeout=10000)
+    match = await activity.service.matches.in_channel(channel)
+    assert match.game == "tilingking" and {s.user_id for s in match.seats} == {ALICE, BOB, CAROL, DAVE}
+    await pages[CAROL].screenshot(path=str(SCREENSHOTS / "activity-tilingking-4.png"))
+    for user in (ALICE, BOB, CAROL, DAVE):
+        assert pages[user].errors == [], pages[user].errors
 
 
 async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, browser: Any) -> None:
