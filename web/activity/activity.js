@@ -63,6 +63,7 @@ let sdk = null;
 let me = null;          // {id, name} of the signed-in user
 let info = null;        // the channel's answer (/api/activity/channel)
 let people = [];        // the instance's participants, kept current by Discord's event (not me)
+let heard = false;      // whether Discord has said who they are yet
 const picked = [];      // the user ids picked to play ("bot": the bot)
 let level = "2";
 
@@ -132,7 +133,9 @@ function renderPeople() {
   const invite = el("button", { type: "button", id: "a-invite" }, "+ " + t("invite"));
   invite.addEventListener("click", () => sdk.commands.openInviteDialog().catch((e) => { $("error").textContent = String(e.message || e); }));
   list.append(invite);
-  for (const id of picked.slice()) if (id !== "bot" && !people.some((p) => p.id === id)) picked.splice(picked.indexOf(id), 1);
+  if (heard) {  // someone who left the instance is no longer picked
+    for (const id of picked.slice()) if (id !== "bot" && !people.some((p) => p.id === id)) picked.splice(picked.indexOf(id), 1);
+  }
   $("a-levelbox").hidden = !picked.includes("bot");
   $("a-hint").textContent = picked.length ? "" : t(most() > 1 ? "pick_up_to" : "pick_one", { count: String(most()) });
 }
@@ -419,6 +422,7 @@ function follow() {
 async function participants() {
   const keep = (list) => {
     people = (list || []).filter((p) => p.id !== me.id && !p.bot);
+    heard = true;
     renderPeople();
   };
   const answer = await sdk.commands.getInstanceConnectedParticipants();
