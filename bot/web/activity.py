@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import re
@@ -36,6 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aiohttp import web
+from PIL import Image
 
 import games
 import renderer
@@ -122,8 +124,11 @@ ACTIVITY_TEXTS: dict[str, str] = {
 """The Activity's own words (the match page's are bot/web/texts.py)."""
 
 
-PICTURE_SIZE = 320
-"""The width of a game card's picture (a new board of the game, drawn by the renderer)."""
+PICTURE_SIZE = 192
+"""The most width or height of a game card's picture (a new board of the game, drawn by the renderer)."""
+CARD_RENDER_SIZE = 640
+BOARD_SHARE = 0.6
+"""The share of the renderer's image that is the board (`renderer.canvas.page`'s default)."""
 SCORE_HISTORY = 200
 """The newest finished matches of a player read for the running score."""
 LOBBY_KEY = "activity-lobby:{lobby_id}"
@@ -184,6 +189,17 @@ async def forget_launch(store: Any, channel_id: int, user_id: int) -> None:
     with contextlib.suppress(ValueError, AttributeError):
         if json.loads(value).get("user") == str(user_id):
             await store.delete_meta(key, value)
+
+
+def _card_picture(game: str, state: Any) -> bytes:
+    """A new board of `game` for its card: the renderer's image cut to the board (the page's left part,
+    without its panel), `PICTURE_SIZE` pixels wide, as a PNG."""
+    image = renderer.render_image(game, state, size=CARD_RENDER_SIZE)
+    board = image.crop((0, 0, round(image.width * BOARD_SHARE), image.height))
+    board.thumbnail((PICTURE_SIZE, PICTURE_SIZE))
+    out = io.BytesIO()
+    board.convert("P", palette=Image.Palette.ADAPTIVE, colors=64).save(out, "PNG", optimize=True)
+    return out.getvalue()
 
 
 def _csp_frame_ancestors(parents: tuple[str, ...]) -> str:
@@ -610,7 +626,7 @@ class Activity:
         if picture is None:
             rules = self.board.service.matches.rules(game)
             state = rules.new(rules.seats.start, {o.name: o.default for o in rules.options}, 1)
-            picture = await asyncio.to_thread(renderer.render, game, state, size=PICTURE_SIZE)
+            picture = await asyncio.to_thread(_card_picture, game, state)
             self._pictures[game] = picture
         return web.Response(
             body=picture, content_type="image/png", headers={"Cache-Control": "public, max-age=86400"}

@@ -233,7 +233,7 @@ async def _inside(
     await frame.wait_for_selector("body[data-activity='signed-in']")
     if match:
         await frame.wait_for_selector("polygon.cell")
-        await frame.wait_for_selector("#who span")  # the name and seat: signed in on the match page
+        await frame.wait_for_selector("#who span", state="attached")  # signed in on the match page
     return page, frame
 
 
@@ -523,6 +523,57 @@ async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, brows
     assert (await activity.service.matches.get(match_id)).ply == 1
     await frame.wait_for_function("window.tessera.scene().ply === 1")  # the board follows the move
     await page.screenshot(path=str(SCREENSHOTS / "activity-phone.png"))
+    assert page.errors == []
+
+
+async def _fits(frame: Any, width: int, height: int) -> None:
+    """Phones first: nothing sticks out sideways, the board and the complete panel (players, scores,
+    counters) are in view without scrolling, every visible button is 44 px or more and no text is under
+    12 px."""
+    assert await frame.evaluate("document.documentElement.scrollWidth") <= width
+    for selector in ("#board-svg", "#players", "#counters"):
+        box = await frame.eval_on_selector(selector, "e => e.getBoundingClientRect().toJSON()")
+        assert box["bottom"] <= height + 0.5 and box["right"] <= width + 0.5, (selector, box)
+    small = await frame.evaluate(
+        """[...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null)
+             .map((b) => b.getBoundingClientRect()).filter((r) => r.height < 44 || r.width < 44).length"""
+    )
+    assert small == 0, "every button is a touch target of 44 px"
+    tiny = await frame.evaluate(
+        """[...document.querySelectorAll('body *')].filter((e) => e.offsetParent !== null
+             && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
+             && parseFloat(getComputedStyle(e).fontSize) < 12).map((e) => e.tagName + '#' + e.id)"""
+    )
+    assert tiny == [], f"text under 12 px: {tiny}"
+
+
+async def test_phone_both_ways_inside_discord(activity: ActivitySite, browser: Any) -> None:
+    """Discord's mobile client on a 360x640 phone: in portrait and held sideways, the start screen and the
+    match page fit (`_fits`), and a tap on the start screen's Quick preset starts a game against the bot."""
+    for width, height, name in ((360, 640, "portrait"), (640, 360, "landscape")):
+        match_id, channel = await _start(activity, "paint")
+        page, frame = await _inside(
+            activity,
+            browser,
+            ALICE,
+            channel,
+            viewport={"width": width, "height": height},
+            is_mobile=True,
+            has_touch=True,
+        )
+        await frame.wait_for_selector("#players li")
+        await page.screenshot(path=str(SCREENSHOTS / f"activity-phone-{name}.png"))
+        await _fits(frame, width, height)
+        assert page.errors == []
+        await page.context.close()
+    channel = next(_channels)
+    page, frame = await _inside(
+        activity, browser, BOB, channel, match=False,
+        viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True,
+    )
+    await frame.wait_for_selector(".card[data-game='paint']")
+    assert await frame.evaluate("document.documentElement.scrollWidth") <= 360
+    await page.screenshot(path=str(SCREENSHOTS / "activity-phone-start.png"))
     assert page.errors == []
 
 

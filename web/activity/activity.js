@@ -86,7 +86,10 @@ function goTo(path, extra) {
   location.assign(path + "?" + q);
 }
 
+let opened = false;
 function openMatch(path) {
+  if (opened) return;  // the start screen's own answer and its next look at the channel may both say so
+  opened = true;
   const lobbyBox = $("activity-lobby");
   if (lobbyBox) lobbyBox.remove();
   history.replaceState(null, "", path + location.search);
@@ -206,7 +209,7 @@ function changed(card) {
 function card(g) {
   const box = el("article", { class: "card", "data-game": g.id });
   const head = el("button", { type: "button", class: "card-head" });
-  head.append(el("img", { src: g.picture, alt: "", width: "96", height: "64", loading: "lazy" }), el("strong", {}, g.name));
+  head.append(el("img", { src: g.picture, alt: "", width: "80", height: "80", loading: "lazy" }), el("strong", {}, g.name));
   head.addEventListener("click", () => { for (const c of document.querySelectorAll(".card.open")) if (c !== box) c.classList.remove("open"); box.classList.toggle("open"); renderLevel(); });
   const row = el("div", { class: "presets" });
   for (const p of info.presets) {
