@@ -405,6 +405,25 @@ async def test_against_the_bot_at_level_1_inside_discord(activity: ActivitySite,
         await runner.aclose()
 
 
+async def test_play_launch_opens_its_card_with_its_options(activity: ActivitySite, browser: Any) -> None:
+    """/play game:paint options:move_cap=300 without an opponent opened the Activity: Paint's card comes
+    first, open, with move_cap set on its control, and its preset starts the match with it."""
+    from bot.web.activity import remember_launch
+
+    channel = next(_channels)
+    service = activity.service
+    await remember_launch(service, channel, ALICE, "paint", {"move_cap": 300}, service.now())
+    page, alice = await _inside(activity, browser, ALICE, channel, match=False)
+    await alice.wait_for_selector(".card.open[data-game='paint']:first-child")
+    assert await alice.input_value(".card[data-game='paint'] input[name='move_cap']") == "300"
+    await _pick(alice, "bot")
+    await _preset(alice, "paint", "standard")
+    await alice.wait_for_selector("polygon.cell")
+    match = await service.matches.in_channel(channel)
+    assert match.options["move_cap"] == 300 and match.turn_timeout == 600
+    assert page.errors == []
+
+
 async def _activities(page: Any) -> list[dict[str, Any]]:
     """What the page told Discord to show as the user's activity (`setActivity`), in order."""
     found: list[dict[str, Any]] = await page.evaluate("window.activities")
@@ -427,6 +446,7 @@ async def test_four_people_in_one_instance(activity: ActivitySite, browser: Any)
     assert await alice.query_selector(f"button.person[data-user='{ALICE}']") is None, "never oneself"
     await alice.click("#a-invite")
     await pages[ALICE].wait_for_function("window.invites === 1")
+    await alice.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
     await pages[ALICE].screenshot(path=str(SCREENSHOTS / "activity-start.png"))
     await _pick(alice, BOB)
     await _preset(alice, "paint")

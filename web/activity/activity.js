@@ -209,7 +209,7 @@ function changed(card) {
 function card(g) {
   const box = el("article", { class: "card", "data-game": g.id });
   const head = el("button", { type: "button", class: "card-head" });
-  head.append(el("img", { src: g.picture, alt: "", width: "80", height: "80", loading: "lazy" }), el("strong", {}, g.name));
+  head.append(el("img", { src: g.picture, alt: "", width: "80", height: "80" }), el("strong", {}, g.name));
   head.addEventListener("click", () => { for (const c of document.querySelectorAll(".card.open")) if (c !== box) c.classList.remove("open"); box.classList.toggle("open"); renderLevel(); });
   const row = el("div", { class: "presets" });
   for (const p of info.presets) {
@@ -340,9 +340,19 @@ function lobby() {
   const asked = info.asked && info.asked.game;  // from /play game:X
   for (const g of info.games) cards.append(card(g));
   box.append(cards);
-  if (asked) {
+  if (asked) {  // its card first, open, with the options /play named set on its controls
     const c = cards.querySelector(`[data-game="${asked}"]`);
-    if (c) { c.classList.add("open"); cards.prepend(c); }
+    if (c) {
+      c.classList.add("open");
+      cards.prepend(c);
+      for (const pair of (info.asked.options || "").split(" ")) {
+        const [name, value] = pair.split("=");
+        const input = value === undefined ? null : c.querySelector(`.opts [name="${CSS.escape(name)}"]`);
+        if (!input) continue;
+        if (input.type === "checkbox") input.checked = value === "true"; else input.value = value;
+        c.querySelector("details.opts").open = true;
+      }
+    }
   }
   $("left").prepend(box);
   const again = (query.get("with") || "").split(",").filter((id) => /^[0-9]{1,20}$/.test(id));  // "new game with ..."
