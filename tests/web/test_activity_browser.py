@@ -603,6 +603,7 @@ async def test_phone_both_ways_inside_discord(activity: ActivitySite, browser: A
     )
     await frame.wait_for_selector(".card[data-game='paint']")
     assert await frame.evaluate("document.documentElement.scrollWidth") <= 360
+    await frame.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
     await page.screenshot(path=str(SCREENSHOTS / "activity-phone-start.png"))
     assert page.errors == []
 
