@@ -71,7 +71,9 @@ def test_presets_are_host_options() -> None:
 
 @given(
     st.dictionaries(
-        st.text(max_size=10), st.one_of(st.booleans(), st.integers(), st.text(max_size=20)), max_size=40
+        st.text(max_size=10),
+        st.one_of(st.booleans(), st.integers(-(10**9), 10**9), st.text(max_size=20)),
+        max_size=40,
     )
 )
 def test_a_mapping_of_plain_values_passes(given_: dict[str, Any]) -> None:
