@@ -1,9 +1,9 @@
-"""Tessera as a Discord Activity: the web board inside Discord's frame (issue 28).
+"""Tessera as a Discord Activity: the web board inside Discord's frame (issues 28 and 44).
 
 Discord loads the Activity at the root of its URL mapping with `?frame_id=...&instance_id=...&platform=...`
 (and `channel_id`, `guild_id`); `WebBoard` answers such a request with the match page whose script is
 `web/activity/activity.js` instead of `app.js`. That script does the Embedded App SDK's handshake, asks
-Discord to `authorize` the `identify` scope, and sends the code here:
+Discord to `authorize` the `identify` and `rpc.activities.write` scopes, and sends the code here:
 
     GET  /api/activity/config           the application's client id (public), the page's words
     POST /api/activity/token            {"code"}: exchanged at Discord's token endpoint with the client secret
@@ -12,14 +12,21 @@ Discord to `authorize` the `identify` scope, and sends the code here:
                                         sends back in the `X-Tessera-Session` header: inside Discord's frame
                                         the site's cookies are third-party and browsers may drop them
     GET  /api/activity/channel          ?channel_id&guild_id&instance_id: the channel's match (its page), the
-                                        challenges waiting there, the user's matches in this server, the
-                                        games to start; the instance is checked with Discord first (its
-                                        channel, its guild, the user in it: `_verified`), so a page cannot
-                                        name a channel it is not in
-    POST /api/activity/start            {"channel_id", "guild_id", "instance_id", "game", "options",
-                                        "opponent"}: (the instance checked as above) a match
-                                        against the bot, or a challenge, with /play's options and limits
+                                        challenges and tables for more waiting there, the instance's tables
+                                        (its people's matches in this server), the game cards (seats,
+                                        picture, option controls, the bot's rating per level) and presets;
+                                        the instance is checked with Discord first (its channel, its guild,
+                                        the user in it: `_verified`), so a page cannot name a channel it is
+                                        not in
+    POST /api/activity/start            {"channel_id", "guild_id", "instance_id", "game", "preset", "rated",
+                                        "options", "opponent" | "opponents"}: (the instance checked as
+                                        above) a match against the bot, a challenge, or a table for three or
+                                        four, with /play's options and limits
     POST /api/activity/accept           {"challenge_id"}: the challenged player accepts in the Activity
+    POST /api/activity/join             {"lobby_id"}: one of the people picked joins a table for more; the
+                                        last one starts it
+    GET  /api/activity/picture/<g>.png  a game card's picture
+    GET  /api/activity/after/<t>        a finished match's players and their running score (end screen)
 
 Only the Discord client may frame it: production's CSP says `frame-ancestors` Discord, and the page itself
 refuses to start when it is framed by anything else (`parents`).
