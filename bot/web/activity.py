@@ -238,9 +238,13 @@ class Activity:
             text = (WEB_DIR / "index.html").read_text(encoding="utf-8")
             script = '<script src="/static/app.js"></script>'
             assert script in text, "web/index.html must load /static/app.js"
+            viewport = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            assert viewport in text, "web/index.html must have its viewport line"
+            # the whole screen of a phone, its notch and rounded corners kept clear by activity.css's
+            # safe-area padding
             self._page = text.replace(
                 script, '<script type="module" src="/static/activity/activity.js"></script>'
-            )
+            ).replace(viewport, viewport.replace("initial-scale=1", "initial-scale=1, viewport-fit=cover"))
         return web.Response(text=self._page, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     # ------------------------------------------------------------------------------------- handlers

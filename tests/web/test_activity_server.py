@@ -210,6 +210,9 @@ async def test_pages_and_frame_ancestors(client: Client, service: Service, disco
     activity_page = await client.get("/?frame_id=f&instance_id=i&platform=desktop")
     text = await activity_page.text()
     assert 'type="module" src="/static/activity/activity.js"' in text and "/static/app.js" not in text
+    assert "viewport-fit=cover" in text, (
+        "the Activity takes the whole screen; activity.css keeps the safe areas"
+    )
     assert "the-client-secret" not in text
     csp = activity_page.headers["Content-Security-Policy"]
     ancestors = csp.split("frame-ancestors ", 1)[1].split(";")[0].split()
