@@ -52,7 +52,7 @@ from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import ServiceError
 from bot.service.options import given_options
-from bot.service.records import MatchView
+from bot.service.records import LobbyStatus, MatchView
 from bot.web.activity_menu import (
     PRESET_IDS,
     given_mapping,
@@ -199,6 +199,22 @@ def _card_picture(game: str, state: Any) -> bytes:
     out = io.BytesIO()
     board.convert("P", palette=Image.Palette.ADAPTIVE, colors=64).save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+async def forget_closed_tables(service: Any) -> int:
+    """Delete the kept invitations (`LOBBY_KEY`) of tables for more that are no longer gathering (started,
+    closed, gone): each new such table sweeps them, so the meta table keeps only the open ones'. The number
+    deleted."""
+    prefix = LOBBY_KEY.split("{", 1)[0]
+    deleted = 0
+    for key, value in (await service.store.meta_with_prefix(prefix)).items():
+        try:
+            lobby = await service.lobbies.get(int(key.removeprefix(prefix)))
+        except (ServiceError, ValueError):
+            lobby = None
+        if lobby is None or lobby.status is not LobbyStatus.OPEN:
+            deleted += await service.store.delete_meta(key, value)
+    return deleted
 
 
 def _csp_frame_ancestors(parents: tuple[str, ...]) -> str:
@@ -555,6 +571,7 @@ class Activity:
                 await forget_launch(service.store, channel_id, session.user_id)
                 return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})
             if len(opponents) > 1:
+                await forget_closed_tables(service)
                 lobby = await service.lobbies.create(
                     game,
                     {k: v for k, v in given.items() if k != rules.first_seat.option},

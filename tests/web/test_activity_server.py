@@ -435,3 +435,10 @@ async def test_a_table_for_four_starts_when_the_picked_have_joined(client: Clien
     assert {p["userId"] for p in data["players"]} == {str(u) for u in (ALICE, BOB, CAROL, DAVE)}
     assert data["score"]["played"] == 1 and sum(data["score"]["wins"].values()) == 1
     assert (await client.get("/api/activity/after/1-nope", headers=_headers(logins[BOB]))).status == 404
+    assert await service.store.meta_with_prefix("activity-lobby:") == {}, "a started table's invitation goes"
+    await service.store.put_meta("activity-lobby:999", "[202]")  # a table that is gone
+    again = await (
+        await client.post("/api/activity/start", json=body, headers=_headers(logins[ALICE]))
+    ).json()
+    kept = await service.store.meta_with_prefix("activity-lobby:")
+    assert list(kept) == [f"activity-lobby:{again['lobby']}"], "the next table swept the gone one's"
