@@ -18,7 +18,7 @@ from bot.web.app import WebBoard
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path("/tmp/tessera-web")
-USERS = {101: "Alice", 202: "Bob", 303: "Carol"}
+USERS = {101: "Alice", 202: "Bob", 303: "Carol", 404: "Dave"}
 BOT_TOKEN = "fake-bot-token"
 
 

@@ -32,7 +32,7 @@ from games.base import clickable_moves, resolve_options
 from tests.web.conftest import BOT_TOKEN, SCREENSHOTS, USERS, FakeDiscord, code_for, free_port
 from tests.web.test_browser import _click_play
 
-ALICE, BOB = 101, 202
+ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
 GUILD = 4242
 HOST_PORT = 3333
 HOST = f"http://localhost:{HOST_PORT}"
@@ -49,17 +49,45 @@ class ActivityDiscord(FakeDiscord):
     whose a token is."""
 
     authorized: list[dict[str, Any]] = field(default_factory=list)
+    joined: dict[str, list[int]] = field(default_factory=dict)
+    """Who is in each Activity instance, in the order they opened it (the host page joins on load)."""
 
     def app(self) -> web.Application:
         app = super().app()
         app.router.add_post("/rpc/authorize", self.rpc_authorize)
         app.router.add_get("/rpc/me", self.rpc_me)
+        app.router.add_post("/rpc/join", self.rpc_join)
+        app.router.add_get("/rpc/participants", self.rpc_participants)
         return app
+
+    async def rpc_join(self, request: web.Request) -> web.Response:
+        people = self.joined.setdefault(request.query["instance"], [])
+        if int(request.query["user"]) not in people:
+            people.append(int(request.query["user"]))
+        return web.json_response({}, headers={"Access-Control-Allow-Origin": "*"})
+
+    async def rpc_participants(self, request: web.Request) -> web.Response:
+        """The participants of an instance as the SDK's schema has them (GET_ACTIVITY_INSTANCE_CONNECTED_
+        PARTICIPANTS and its update event)."""
+        people = self.joined.get(request.query["instance"], [])
+        body = [
+            {
+                "id": str(u),
+                "username": USERS[u].lower(),
+                "global_name": USERS[u],
+                "discriminator": "0",
+                "avatar": None,
+                "flags": 0,
+                "bot": False,
+            }
+            for u in people
+        ]
+        return web.json_response(body, headers={"Access-Control-Allow-Origin": "*"})
 
     async def rpc_authorize(self, request: web.Request) -> web.Response:
         body = json.loads(await request.text())
         self.authorized.append(body)
-        assert body["client_id"] == CLIENT_ID and body["scope"] == ["identify"]
+        assert body["client_id"] == CLIENT_ID and body["scope"] == ["identify", "rpc.activities.write"]
         cors = {"Access-Control-Allow-Origin": "*"}
         return web.json_response({"code": code_for(int(body["user"]))}, headers=cors)
 
@@ -205,7 +233,7 @@ async def _inside(
     await frame.wait_for_selector("body[data-activity='signed-in']")
     if match:
         await frame.wait_for_selector("polygon.cell")
-        await frame.wait_for_selector("#who span")  # the name and seat: signed in on the match page
+        await frame.wait_for_selector("#who span", state="attached")  # signed in on the match page
     return page, frame
 
 
@@ -284,32 +312,46 @@ async def test_tilingking_inside_discord(activity: ActivitySite, browser: Any) -
     await _play_inside(activity, browser, "tilingking", 6, board="sq9")
 
 
+async def _pick(frame: Any, user: int | str) -> None:
+    """Tap a person (or "bot") on the start screen: they show as picked."""
+    await frame.click(f"button.person[data-user='{user}']")
+    await frame.wait_for_selector(f"button.person[data-user='{user}'][aria-pressed='true']")
+
+
+async def _preset(frame: Any, game: str, preset: str = "quick") -> None:
+    await frame.click(f".card[data-game='{game}'] button[data-preset='{preset}']")
+
+
 async def test_challenge_and_accept_inside_discord(activity: ActivitySite, browser: Any) -> None:
-    """A channel without a match: Alice challenges Bob from the Activity's form (the service's /play
-    checks); Bob, in the same channel, accepts it there and both are on the new match's board."""
+    """A channel without a match: Alice sees who is in the instance (Discord's participants), taps Bob and
+    Paint's Quick preset with an option changed that the game refuses, then without it: a challenge with the
+    preset's turn time; Bob, in the same instance, accepts it there and both are on the new match's board."""
     channel = next(_channels)
+    bob_page, bob = await _inside(activity, browser, BOB, channel, match=False)
     alice_page, alice = await _inside(activity, browser, ALICE, channel, match=False)
-    await alice.wait_for_selector("#activity-start")
-    await alice.select_option("#a-game", "paint")
-    await alice.fill("#a-options", "nonsense=1")
-    await alice.select_option("#a-opponent", "member")
-    await alice.fill("#a-member", str(BOB))
-    await alice.click("#activity-start button[type=submit]")
-    await alice.wait_for_function("document.getElementById('error').textContent.includes('nonsense')")
-    await alice.fill("#a-options", "")
-    await alice.click("#activity-start button[type=submit]")
+    await alice.wait_for_selector(f"button.person[data-user='{BOB}']")
+    await _preset(alice, "paint")
+    await alice.wait_for_function("document.getElementById('error').textContent.length > 0")
+    await _pick(alice, BOB)
+    await alice.click(".card[data-game='paint'] details.opts summary")
+    await alice.fill(".card[data-game='paint'] input[name='move_cap']", "0")
+    await _preset(alice, "paint")
+    await alice.wait_for_function("document.getElementById('error').textContent.includes('move_cap')")
+    await alice.fill(".card[data-game='paint'] input[name='move_cap']", "300")
+    await _preset(alice, "paint")
     await alice.wait_for_function("document.getElementById('status').textContent.includes('accepts')")
     assert await alice.inner_text("#error") == ""
     pending = await activity.service.challenges.pending(channel)
     assert [(c.challenger_id, c.opponent_id, c.game, c.guild_id) for c in pending] == [
         (ALICE, BOB, "paint", GUILD)
     ]
-    bob_page, bob = await _inside(activity, browser, BOB, channel, match=False)
-    await bob.click(f"button[data-challenge='{pending[0].id}']")
+    assert pending[0].options["move_cap"] == 300 and pending[0].options["turn_timeout"] == 2
+    await bob.click(f"button[data-challenge='{pending[0].id}']", timeout=8000)
     await bob.wait_for_selector("polygon.cell")
-    assert await bob.query_selector("#activity-lobby") is None, "the lobby gives way to the board"
+    assert await bob.query_selector("#activity-lobby") is None, "the start screen gives way to the board"
     match = await activity.service.matches.in_channel(channel)
     assert {s.user_id for s in match.seats} == {ALICE, BOB}
+    await alice.wait_for_selector("polygon.cell", timeout=8000)  # her start screen follows the channel
     # Alice opens the Activity again, with the page's CSP in force: the channel now has its match
     _, alice_again = await _inside(activity, browser, ALICE, channel, csp=True)
     assert await alice_again.evaluate("window.tessera.state().id") == match.id
@@ -318,21 +360,24 @@ async def test_challenge_and_accept_inside_discord(activity: ActivitySite, brows
 
 
 async def test_against_the_bot_at_level_1_inside_discord(activity: ActivitySite, browser: Any) -> None:
-    """A channel without a match: Alice starts one against the bot at level 1 from the Activity's form (the
-    eight levels, level 2 by default as for a new player); the bot answers each move she clicks, on her
-    board."""
+    """A channel without a match: Alice taps the bot, slides its level to 1 (the slider says each level's
+    rating in the game), and Paint's Quick preset; the bot answers each move she clicks, on her board."""
     runner = AIRunner(workers=1, iterations=40)
     await activity.service.start(ai=runner)
     try:
         channel = next(_channels)
         page, alice = await _inside(activity, browser, ALICE, channel, match=False)
-        await alice.wait_for_selector("#activity-start")
-        await alice.select_option("#a-game", "paint")
-        await alice.fill("#a-options", "move_cap=20")
+        await alice.wait_for_selector(".card[data-game='paint']")
+        await _pick(alice, "bot")
         assert await alice.eval_on_selector("#a-level", "s => s.value") == "2"
-        await alice.select_option("#a-level", "1")
-        await page.screenshot(path=str(SCREENSHOTS / "activity-start-form.png"))
-        await alice.click("#activity-start button[type=submit]")
+        await alice.click(".card[data-game='paint'] .card-head")
+        await alice.fill("#a-level", "1")
+        from games.ai.levels import level_rating
+
+        text = await alice.inner_text("#a-level-text")
+        assert str(level_rating("paint", "1")) in text, text
+        await page.screenshot(path=str(SCREENSHOTS / "activity-start-bot.png"))
+        await _preset(alice, "paint")
         await alice.wait_for_selector("polygon.cell")
         match = await activity.service.matches.in_channel(channel)
         assert [(s.user_id, s.ai_level) for s in match.seats if s.is_ai] == [(int(CLIENT_ID), "1")]
@@ -358,6 +403,122 @@ async def test_against_the_bot_at_level_1_inside_discord(activity: ActivitySite,
         if service.clock is not None:
             await service.clock.stop()
         await runner.aclose()
+
+
+async def test_play_launch_opens_its_card_with_its_options(activity: ActivitySite, browser: Any) -> None:
+    """/play game:paint options:move_cap=300 without an opponent opened the Activity: Paint's card comes
+    first, open, with move_cap set on its control, and its preset starts the match with it."""
+    from bot.web.activity import remember_launch
+
+    channel = next(_channels)
+    service = activity.service
+    await remember_launch(service, channel, ALICE, "paint", {"move_cap": 300}, service.now())
+    page, alice = await _inside(activity, browser, ALICE, channel, match=False)
+    await alice.wait_for_selector(".card.open[data-game='paint']:first-child")
+    assert await alice.input_value(".card[data-game='paint'] input[name='move_cap']") == "300"
+    await _pick(alice, "bot")
+    await _preset(alice, "paint", "standard")
+    await alice.wait_for_selector("polygon.cell")
+    match = await service.matches.in_channel(channel)
+    assert match.options["move_cap"] == 300 and match.turn_timeout == 600
+    assert page.errors == []
+
+
+async def _activities(page: Any) -> list[dict[str, Any]]:
+    """What the page told Discord to show as the user's activity (`setActivity`), in order."""
+    found: list[dict[str, Any]] = await page.evaluate("window.activities")
+    return found
+
+
+async def test_four_people_in_one_instance(activity: ActivitySite, browser: Any) -> None:
+    """Alice, Bob and Carol open the Activity in one voice channel; Alice's start screen lists Bob and Carol
+    (and Dave once he joins: Discord's participants event), and her invite button opens Discord's dialog.
+    Alice challenges Bob, who accepts: both play, and Carol's start screen turns into the live board as a
+    spectator; Dave joins late and watches too. Everyone's Discord status says what they do, the tables bar
+    lists the table, and at the end everyone gets the result, the running score and "new game with ..."."""
+    channel = next(_channels)
+    pages = {}
+    frames = {}
+    for user in (ALICE, BOB, CAROL):
+        pages[user], frames[user] = await _inside(activity, browser, user, channel, match=False)
+    alice = frames[ALICE]
+    await alice.wait_for_selector(f"button.person[data-user='{CAROL}']")
+    assert await alice.query_selector(f"button.person[data-user='{ALICE}']") is None, "never oneself"
+    await alice.click("#a-invite")
+    await pages[ALICE].wait_for_function("window.invites === 1")
+    await alice.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
+    await pages[ALICE].screenshot(path=str(SCREENSHOTS / "activity-start.png"))
+    await _pick(alice, BOB)
+    await _preset(alice, "paint")
+    await alice.wait_for_function("document.getElementById('status').textContent.includes('accepts')")
+    challenge = (await activity.service.challenges.pending(channel))[0]
+    await frames[BOB].click(f"button[data-challenge='{challenge.id}']", timeout=8000)
+    for user in (ALICE, BOB, CAROL):
+        await frames[user].wait_for_selector("polygon.cell", timeout=8000)
+    match = await activity.service.matches.in_channel(channel)
+    pages[DAVE], frames[DAVE] = await _inside(activity, browser, DAVE, channel)
+    carol, dave = frames[CAROL], frames[DAVE]
+    for watcher in (carol, dave):
+        assert await watcher.evaluate("window.tessera.state().you.seats") == []
+        await watcher.wait_for_selector(
+            f"#activity-tables button[data-table='{match.id}'][aria-pressed='true']"
+        )
+    rules = games.get("paint")
+    rng = random.Random(3)
+    for _ in range(3):
+        match = await activity.service.matches.get(match.id)
+        frame = frames[match.seats[match.to_move].user_id]
+        await _wait_ply(frame, match.ply)
+        await _click_play(frame, rng.choice(clickable_moves(rules, match.state)))
+        for watcher in (carol, dave):
+            await _wait_ply(watcher, match.ply + 1)  # the spectators follow live
+    await pages[ALICE].wait_for_function("window.activities.some((a) => a.state === 'Move 4')")
+    mine = await _activities(pages[ALICE])
+    assert mine[-1]["details"] == "Playing Paint against Bob" and mine[-1]["party"]["size"] == [2, 2]
+    watching = (await _activities(pages[CAROL]))[-1]["details"]
+    assert watching in ("Watching Paint: Alice, Bob", "Watching Paint: Bob, Alice"), watching
+    await pages[DAVE].screenshot(path=str(SCREENSHOTS / "activity-spectator.png"))
+    await alice.click("#actions button:has-text('Resign')")
+    await alice.click("#confirm-yes")
+    for user in (ALICE, BOB, CAROL, DAVE):
+        await frames[user].wait_for_selector("#activity-end .result", timeout=8000)
+    await frames[BOB].wait_for_selector("#a-score")
+    assert "Bob 1" in await frames[BOB].inner_text("#a-score")
+    await pages[BOB].wait_for_function("window.activities.at(-1).state.startsWith('Game over')")
+    await pages[BOB].screenshot(path=str(SCREENSHOTS / "activity-end.png"))
+    await frames[BOB].click("#a-again")  # a new game with Alice: the start screen, Alice picked
+    await frames[BOB].wait_for_selector(
+        f"button.person[data-user='{ALICE}'][aria-pressed='true']", timeout=20000
+    )
+    for user in (ALICE, BOB, CAROL, DAVE):
+        assert pages[user].errors == [], pages[user].errors
+
+
+async def test_tilingking_for_four_from_the_participants(activity: ActivitySite, browser: Any) -> None:
+    """Alice taps Bob, Carol and Dave in the participants list and TilingKing's Quick preset: a table for
+    four that each of them joins from their start screen; the last one in starts it, and all four are on
+    its board."""
+    channel = next(_channels)
+    pages, frames = {}, {}
+    for user in (BOB, CAROL, DAVE, ALICE):
+        pages[user], frames[user] = await _inside(activity, browser, user, channel, match=False)
+    alice = frames[ALICE]
+    for user in (BOB, CAROL, DAVE):
+        await alice.wait_for_selector(f"button.person[data-user='{user}']")
+        await _pick(alice, user)
+    await _preset(alice, "paint")  # Paint is for two: the page says so instead of asking the server
+    await alice.wait_for_function("document.getElementById('error').textContent.includes('Paint')")
+    await _preset(alice, "tilingking")
+    await alice.wait_for_function("document.getElementById('status').textContent.includes('joined')")
+    for user in (BOB, CAROL, DAVE):
+        await frames[user].click("button[data-lobby]", timeout=8000)
+    for user in (ALICE, BOB, CAROL, DAVE):
+        await frames[user].wait_for_selector("polygon.cell", timeout=10000)
+    match = await activity.service.matches.in_channel(channel)
+    assert match.game == "tilingking" and {s.user_id for s in match.seats} == {ALICE, BOB, CAROL, DAVE}
+    await pages[CAROL].screenshot(path=str(SCREENSHOTS / "activity-tilingking-4.png"))
+    for user in (ALICE, BOB, CAROL, DAVE):
+        assert pages[user].errors == [], pages[user].errors
 
 
 async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, browser: Any) -> None:
@@ -386,6 +547,67 @@ async def test_phone_portrait_touch_inside_discord(activity: ActivitySite, brows
     assert (await activity.service.matches.get(match_id)).ply == 1
     await frame.wait_for_function("window.tessera.scene().ply === 1")  # the board follows the move
     await page.screenshot(path=str(SCREENSHOTS / "activity-phone.png"))
+    assert page.errors == []
+
+
+async def _fits(frame: Any, width: int, height: int, *, board: bool = True) -> None:
+    """Phones first: nothing sticks out sideways, the board and the complete panel (players, scores,
+    counters) are in view without scrolling, every visible button is 44 px or more and no text is under
+    12 px (`board=False`: the start screen, which scrolls)."""
+    assert await frame.evaluate("document.documentElement.scrollWidth") <= width
+    for selector in ("#board-svg", "#players", "#counters") if board else ():
+        box = await frame.eval_on_selector(selector, "e => e.getBoundingClientRect().toJSON()")
+        assert box["bottom"] <= height + 0.5 and box["right"] <= width + 0.5, (selector, box)
+    small = await frame.evaluate(
+        """[...document.querySelectorAll('button, select, summary, input:not([type=checkbox]), label.opt')]
+             .filter((b) => b.offsetParent !== null)
+             .filter((b) => { const r = b.getBoundingClientRect(); return r.height < 44 || r.width < 44; })
+             .map((b) => b.tagName + '#' + b.id + '.' + b.className + '[' + (b.name || '') + ']')"""
+    )
+    assert small == [], f"every control is a touch target of 44 px: {small}"
+    tiny = await frame.evaluate(
+        """[...document.querySelectorAll('body *')].filter((e) => e.offsetParent !== null
+             && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
+             && parseFloat(getComputedStyle(e).fontSize) < 12).map((e) => e.tagName + '#' + e.id)"""
+    )
+    assert tiny == [], f"text under 12 px: {tiny}"
+
+
+async def test_phone_both_ways_inside_discord(activity: ActivitySite, browser: Any) -> None:
+    """Discord's mobile client on a 360x640 phone: in portrait and held sideways, the start screen and the
+    match page fit (`_fits`); the start screen's cards take the width, nothing sticks out sideways."""
+    for width, height, name in ((360, 640, "portrait"), (640, 360, "landscape")):
+        _, channel = await _start(activity, "paint")
+        page, frame = await _inside(
+            activity,
+            browser,
+            ALICE,
+            channel,
+            viewport={"width": width, "height": height},
+            is_mobile=True,
+            has_touch=True,
+        )
+        await frame.wait_for_selector("#players li")
+        await page.screenshot(path=str(SCREENSHOTS / f"activity-phone-{name}.png"))
+        await _fits(frame, width, height)
+        assert page.errors == []
+        await page.context.close()
+    channel = next(_channels)
+    page, frame = await _inside(
+        activity,
+        browser,
+        BOB,
+        channel,
+        match=False,
+        viewport={"width": 360, "height": 640},
+        is_mobile=True,
+        has_touch=True,
+    )
+    await frame.wait_for_selector(".card[data-game='paint']")
+    await frame.wait_for_function("[...document.images].every((i) => i.complete && i.naturalWidth > 0)")
+    await page.screenshot(path=str(SCREENSHOTS / "activity-phone-start.png"))
+    await frame.click(".card[data-game='tilingking'] details.opts summary")  # every option's control too
+    await _fits(frame, 360, 640, board=False)
     assert page.errors == []
 
 

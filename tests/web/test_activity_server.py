@@ -210,6 +210,9 @@ async def test_pages_and_frame_ancestors(client: Client, service: Service, disco
     activity_page = await client.get("/?frame_id=f&instance_id=i&platform=desktop")
     text = await activity_page.text()
     assert 'type="module" src="/static/activity/activity.js"' in text and "/static/app.js" not in text
+    assert "viewport-fit=cover" in text, (
+        "the Activity takes the whole screen; activity.css keeps the safe areas"
+    )
     assert "the-client-secret" not in text
     csp = activity_page.headers["Content-Security-Policy"]
     ancestors = csp.split("frame-ancestors ", 1)[1].split(";")[0].split()
@@ -305,3 +308,137 @@ async def test_a_web_process_of_its_own_shows_names(
     async with TestClient(TestServer(tokenless.app())) as web_client:
         state = await (await web_client.get(f"/api/m/{match_token(SECRET, match_id)}")).json()
         assert [p["name"] for p in state["players"]] == ["Player 1", "Player 2"]
+
+
+# ------------------------------------------------------------------------------------- issue 44
+
+
+CAROL, DAVE = 303, 404
+
+
+def _where(channel: int) -> dict[str, str]:
+    return {"channel_id": str(channel), "guild_id": str(GUILD), "instance_id": f"i-{channel}-{GUILD}"}
+
+
+async def test_the_start_screen_offers_every_game_as_cards(client: Client, service: Service) -> None:
+    """Every registered game (plugins included) has a card: its seats, a picture (a PNG of a new board), its
+    declared options as controls, and the bot's rating at each level; the presets and the tables come too."""
+    login = await _login(client, ALICE)
+    here = await _start(service, 40)
+    query = "&".join(f"{k}={v}" for k, v in _where(40).items())
+    data = await (await client.get(f"/api/activity/channel?{query}", headers=_headers(login))).json()
+    cards = {g["id"]: g for g in data["games"]}
+    assert set(cards) == set(games.GAME_IDS)
+    tk = cards["tilingking"]
+    assert tk["seats"] == [2, 3, 4]
+    controls = {c["name"]: c for c in tk["controls"]}
+    assert controls["board"]["kind"] == "select" and "hex5" in controls["board"]["choices"]
+    assert controls["reflections"]["kind"] == "toggle" and controls["reflections"]["default"] is True
+    assert controls["size"] == controls["size"] | {"kind": "slider", "min": 0, "max": 19}
+    assert controls["first"]["kind"] == "select", "who moves first, for two"
+    assert {c["name"]: c["kind"] for c in cards["paint"]["controls"]}["move_cap"] == "number"
+    assert set(tk["ratings"]) == {str(n) for n in range(1, 9)}
+    assert tk["ratings"]["1"] < tk["ratings"]["8"]
+    assert [p["id"] for p in data["presets"]] == ["quick", "standard", "long"]
+    assert [t["id"] for t in data["tables"]] == [here] and data["tables"][0]["here"] is True
+    picture = await client.get(tk["picture"])
+    assert picture.status == 200 and (await picture.read()).startswith(b"\x89PNG")
+    assert (await client.get("/api/activity/picture/chess.png")).status == 404
+
+
+async def test_picked_people_must_be_in_the_instance(
+    client: Client, service: Service, discord: FakeDiscord
+) -> None:
+    """Only people Discord says are in the instance can be picked; one picked person gets a challenge with
+    the preset's turn time, casual when asked."""
+    discord.instances["i-41-77"] = {"channel_id": "41", "guild_id": "77", "users": [str(ALICE), str(BOB)]}
+    alice = await _login(client, ALICE)
+    body = _where(41) | {"game": "paint", "preset": "long", "rated": False}
+    outside = await client.post(
+        "/api/activity/start", json=body | {"opponents": [str(CAROL)]}, headers=_headers(alice)
+    )
+    assert outside.status == 403
+    twice = await client.post(
+        "/api/activity/start", json=body | {"opponents": [str(BOB), str(BOB)]}, headers=_headers(alice)
+    )
+    assert twice.status == 400
+    bad = await client.post(
+        "/api/activity/start", json=body | {"opponents": [str(BOB)], "options": [1]}, headers=_headers(alice)
+    )
+    assert bad.status == 400
+    wrong = await client.post(
+        "/api/activity/start",
+        json=body | {"opponents": [str(BOB)], "options": {"move_cap": 0}},
+        headers=_headers(alice),
+    )
+    assert wrong.status == 409 and "move_cap" in (await wrong.json())["error"]
+    ok = await client.post(
+        "/api/activity/start",
+        json=body | {"opponents": [str(BOB)], "options": {"move_cap": 300}},
+        headers=_headers(alice),
+    )
+    assert (await ok.json())["ok"]
+    (challenge,) = await service.challenges.pending(41)
+    assert challenge.opponent_id == BOB
+    assert challenge.options["turn_timeout"] == 24 * 60 and challenge.options["rated"] is False
+    assert challenge.options["move_cap"] == 300
+
+
+async def test_a_table_for_four_starts_when_the_picked_have_joined(client: Client, service: Service) -> None:
+    """Three people picked: a table for four that only they may join; the last one in starts the match,
+    and the end screen's data then has its players and their running score."""
+    logins = {u: await _login(client, u) for u in (ALICE, BOB, CAROL, DAVE)}
+    body = _where(42) | {
+        "game": "tilingking",
+        "preset": "quick",
+        "opponents": [str(BOB), str(CAROL), str(DAVE)],
+    }
+    started = await (
+        await client.post("/api/activity/start", json=body, headers=_headers(logins[ALICE]))
+    ).json()
+    lobby_id = started["lobby"]
+    query = "&".join(f"{k}={v}" for k, v in _where(42).items())
+    seen = await (await client.get(f"/api/activity/channel?{query}", headers=_headers(logins[BOB]))).json()
+    assert [(lb["id"], lb["yours"], len(lb["players"])) for lb in seen["lobbies"]] == [(lobby_id, True, 3)]
+    stranger = await client.post(
+        "/api/activity/join", json={"lobby_id": lobby_id}, headers=_headers(logins[ALICE])
+    )
+    assert stranger.status == 403, "the host is in already; only the picked may join"
+    for user in (BOB, CAROL):
+        joined = await (
+            await client.post(
+                "/api/activity/join", json={"lobby_id": lobby_id}, headers=_headers(logins[user])
+            )
+        ).json()
+        assert joined == {"ok": True, "lobby": lobby_id}
+    last = await (
+        await client.post("/api/activity/join", json={"lobby_id": lobby_id}, headers=_headers(logins[DAVE]))
+    ).json()
+    assert last["ok"] and last["match"]["path"].startswith("/m/")
+    match = await service.matches.in_channel(42)
+    assert {s.user_id for s in match.seats} == {ALICE, BOB, CAROL, DAVE} and match.turn_timeout == 120
+    assert match.deadline is not None, "left by everyone, the turn runs out: the timeout rules end it"
+    rules = games.get("tilingking")
+    for _ in range(4):  # everyone moves once: resigning then finishes the match (before, it aborts it)
+        now = await service.matches.get(match.id)
+        move = rules.notation(now.state, next(iter(rules.legal_moves(now.state))))
+        await service.matches.play(match.id, now.seats[now.to_move].user_id, move)
+    for seat in match.seats[: len(match.seats) - 1]:
+        if (await service.matches.get(match.id)).is_active:
+            await service.matches.resign(match.id, seat.user_id)
+    after = await client.get(
+        f"/api/activity/after/{last['match']['path'][3:]}", headers=_headers(logins[BOB])
+    )
+    data = await after.json()
+    final = await service.matches.get(match.id)
+    assert not final.is_active, final
+    assert {p["userId"] for p in data["players"]} == {str(u) for u in (ALICE, BOB, CAROL, DAVE)}
+    assert data["score"]["played"] == 1 and sum(data["score"]["wins"].values()) == 1
+    assert (await client.get("/api/activity/after/1-nope", headers=_headers(logins[BOB]))).status == 404
+    assert await service.store.meta_with_prefix("activity-lobby:") == {}, "a started table's invitation goes"
+    await service.store.put_meta("activity-lobby:999", "[202]")  # a table that is gone
+    again = await (
+        await client.post("/api/activity/start", json=body, headers=_headers(logins[ALICE]))
+    ).json()
+    kept = await service.store.meta_with_prefix("activity-lobby:")
+    assert list(kept) == [f"activity-lobby:{again['lobby']}"], "the next table swept the gone one's"
