@@ -1,6 +1,7 @@
 """Each chosen game on the web board (bot/web), through its HTTP API as the page uses it: the player to
 move gets the game's click moves (compact, as `bot.web.wire.compact_clicks` writes them), whose cells are
-polygons of the page's scene, and plays by posting the notation the clicked cells stand for; a game without click play is played by its typed and word moves.
+polygons of the page's scene, and plays by posting the notation the clicked cells stand for; a game without
+click play is played by its typed and word moves.
 No browser: aiohttp's test client on the loopback."""
 
 from __future__ import annotations
