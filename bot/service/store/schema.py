@@ -706,7 +706,32 @@ MIGRATIONS: tuple[Step, ...] = (
             ON guild_ratings (guild_id, game, mu, player_key)
             WHERE sigma <= 5.0 AND player_key LIKE 'user:%'""",
     ),
+    (
+        # DRAWS_AND_REMATCHES (issue 43, items 5-6). A match's draw offers: the last one made (open while
+        # the match stands where it was made) and each seat's last offer's ply (one offer per few moves);
+        # changed under the match row's lock (store.update_draws). The rematch offered after a finished
+        # match, who agreed, until when, and the match it started: the chain of rematches, whose running
+        # score the players see. Every statement may run again on a database that has it.
+        """CREATE TABLE IF NOT EXISTS match_draws (
+            match_id {BIGINT} PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            offer {JSON},
+            offered {JSON} NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS rematches (
+            match_id {BIGINT} PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            by_user {BIGINT} NOT NULL,
+            accepted {JSON} NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('open', 'declined', 'starting', 'started')),
+            asked_at {REAL} NOT NULL,
+            expires_at {REAL} NOT NULL,
+            new_match_id {BIGINT} REFERENCES matches (id) ON DELETE SET NULL
+        )""",
+        """CREATE UNIQUE INDEX IF NOT EXISTS rematches_new_match ON rematches (new_match_id)
+            WHERE new_match_id IS NOT NULL""",
+    ),
 )
+DRAWS_AND_REMATCHES = len(MIGRATIONS) - 1
+"""The migration that adds draw offers and rematches (its index in MIGRATIONS)."""
 SCHEMA_VERSION = len(MIGRATIONS)
 ESTABLISHED_SIGMA = 5.0
 """The sigma at or below which a rating is established (the service's PROVISIONAL_SIGMA)."""
