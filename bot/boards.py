@@ -308,6 +308,8 @@ async def board_message(
         buttons.append(button("replay", match.id, match.ply, tr("Replay"), style=discord.ButtonStyle.primary))
     if match.status is MatchStatus.FINISHED:
         buttons.append(button("analyse", match.id, match.ply, tr("Analyse")))
+        if match.human_user_ids:  # cogs/live.py: the same match again, seats rotated
+            buttons.append(button("rematch", match.id, match.ply, tr("Rematch")))
     url = board_link(match.id, match.guild_id)
     if url is not None and activity_on(match.guild_id):
         buttons.append(button("activity", match.id, match.ply, tr("Play in Discord")))

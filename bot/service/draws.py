@@ -115,14 +115,15 @@ class Draws:
                 raise StaleMove()
             return self._offered(row, offer, playing)
 
-    async def accept(self, match_id: int, user_id: int) -> DrawOffered | Finished:
-        """Agree to the open draw offer; the match ends drawn once every player still playing has agreed."""
+    async def accept(self, match_id: int, user_id: int, *, ply: int | None = None) -> DrawOffered | Finished:
+        """Agree to the open draw offer (the one made at `ply`, if given: a button answers only the offer it
+        was posted with); the match ends drawn once every player still playing has agreed."""
         async with self.matches.lock(match_id):
             row = await self.matches.active_row(match_id)
             self.matches.player_in(row, user_id)
             _, playing = await self._context(row)
             offer = (await self.store.draws(match_id)).offer
-            if offer is None or not is_open(offer, row):
+            if offer is None or not is_open(offer, row) or ply not in (None, offer.ply):
                 raise NoDrawOffer()
             if offer.user_id == user_id:
                 raise OwnRequest()
@@ -146,13 +147,14 @@ class Draws:
             return await self.matches.end_without_move(row, Outcome(AGREED_DRAW, ranks), by_user=None)
         return self._offered(row, changed.offer, playing)
 
-    async def decline(self, match_id: int, user_id: int) -> DrawDeclined:
-        """Refuse the open draw offer, or (its offerer) withdraw it; the offer is closed either way."""
+    async def decline(self, match_id: int, user_id: int, *, ply: int | None = None) -> DrawDeclined:
+        """Refuse the open draw offer (the one made at `ply`, if given), or (its offerer) withdraw it; the
+        offer is closed either way."""
         async with self.matches.lock(match_id):
             row = await self.matches.active_row(match_id)
             self.matches.player_in(row, user_id)
             offer = (await self.store.draws(match_id)).offer
-            if offer is None or not is_open(offer, row):
+            if offer is None or not is_open(offer, row) or ply not in (None, offer.ply):
                 raise NoDrawOffer()
             changed = await self.store.update_draws(
                 row.id, row.ply, lambda now: replace(now, offer=None) if now.offer == offer else now

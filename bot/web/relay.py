@@ -30,10 +30,15 @@ from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.records import (
     AbortRequested,
+    DrawDeclined,
+    DrawOffered,
     Finished,
     MatchView,
     MoveView,
     Played,
+    RematchDeclined,
+    RematchOffered,
+    RematchStarted,
     TakebackRequested,
     TakenBack,
 )
@@ -47,6 +52,10 @@ log = logging.getLogger("tessera.web")
 
 class StaleChange(Exception):
     """The change heard is no longer in the match (taken back since): nothing to post."""
+
+
+DRAWS_AND_REMATCHES = (DrawOffered, DrawDeclined, RematchOffered, RematchStarted, RematchDeclined)
+"""The results of draw offers and rematches (besides a draw's Finished), which the Live cog posts."""
 
 
 class DiscordPoster:
@@ -78,6 +87,8 @@ class DiscordPoster:
             await self.request_closed(result.match, result.kind, user_id, result.how)
         elif isinstance(result, MatchView):  # a match started in the Activity
             await self.started(result)
+        elif isinstance(result, DRAWS_AND_REMATCHES):  # cogs/live.py words and posts them
+            await self.bot.get_cog("Live").post_result(result, user_id)
 
     async def started(self, match: MatchView) -> None:
         """The first board of a match started elsewhere (the Activity), as /play's accept posts it; a

@@ -1,0 +1,237 @@
+"""Draw offers and rematches in Discord (issue 43, items 5-6; the rules are the service's, draws.py and
+rematches.py).
+
+`/draw offer|accept|decline` in the match's channel; an offer is posted with Accept and Decline buttons
+bound to the ply it was made at (the next move lapses it, so an old button answers nothing). The Rematch
+button under every finished board offers the same match again, seats rotated; its offer is posted with
+Accept and Decline buttons for the other players (against the bot it starts at once), and the new match's
+first board says the running score of the chain. What the web board does with both reaches here through
+`post_result` (bot/web/relay.py's poster), so an offer made on the web shows in Discord and vice versa.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import ENGLISH, Tr
+from bot.service.errors import NoDrawOffer
+from bot.service.records import (
+    DrawDeclined,
+    DrawOffered,
+    Finished,
+    MatchView,
+    RematchDeclined,
+    RematchOffered,
+    RematchStarted,
+)
+from bot.service.rematches import score_text
+from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
+from cogs.common import Interaction, match_here, parts_of, same_server, send_board, service_of
+
+log = logging.getLogger(__name__)
+
+Result = DrawOffered | DrawDeclined | Finished | RematchOffered | RematchStarted | RematchDeclined
+
+
+def _mentions(user_ids: tuple[int, ...]) -> str:
+    return ", ".join(f"<@{u}>" for u in user_ids)
+
+
+class Live(ButtonCog):
+    """/draw and its buttons; the Rematch button and its offer's buttons."""
+
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {
+            "draw_yes": self.on_draw_accept,
+            "draw_no": self.on_draw_decline,
+            "rematch": self.on_rematch,
+            "rm_yes": self.on_rematch_accept,
+            "rm_no": self.on_rematch_decline,
+        }
+
+    # ------------------------------------------------------------------------------------------ draws
+
+    @app_commands.command(name="draw", description="Offer a draw in the match here, or answer an offer")
+    @app_commands.describe(action="offer a draw, or accept or decline the open offer")
+    @app_commands.guild_only()
+    async def draw(self, interaction: Interaction, action: Literal["offer", "accept", "decline"]) -> None:
+        match = await match_here(interaction)
+        draws = service_of(interaction).draws
+        user = interaction.user.id
+        result: Result
+        if action == "offer":
+            result = await draws.offer(match.id, user)
+        elif action == "accept":
+            result = await draws.accept(match.id, user)
+        else:
+            result = await draws.decline(match.id, user)
+        await self.answer(interaction, result, new=True)
+
+    async def on_draw_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = service_of(interaction)
+        same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
+        result = await service.draws.accept(ref.ref, interaction.user.id, ply=ref.ply)
+        await self.answer(interaction, result, new=False)
+
+    async def on_draw_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = service_of(interaction)
+        same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
+        if ref.ply != (await service.matches.get(ref.ref)).ply:
+            raise NoDrawOffer()
+        result = await service.draws.decline(ref.ref, interaction.user.id, ply=ref.ply)
+        await self.answer(interaction, result, new=False)
+
+    @staticmethod
+    def draw_text(offer: DrawOffered, tr: Tr = ENGLISH) -> str:
+        return tr(
+            "{player} offers a draw in match #{match_id}. {waiting}: accept? The next move declines it.",
+            player=f"<@{offer.by_user}>",
+            match_id=offer.match.id,
+            waiting=_mentions(offer.waiting_for),
+        )
+
+    @staticmethod
+    def draw_view(offer: DrawOffered, tr: Tr = ENGLISH) -> discord.ui.View:
+        """Buttons bound to this offer (its match and ply)."""
+        match_id, ply = offer.match.id, offer.match.ply
+        return view_of(
+            button("draw_yes", match_id, ply, tr("Accept draw"), style=discord.ButtonStyle.success),
+            button("draw_no", match_id, ply, tr("Decline")),
+        )
+
+    # -------------------------------------------------------------------------------------- rematches
+
+    async def on_rematch(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = service_of(interaction)
+        same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
+        await self.answer(interaction, await service.rematches.offer(ref.ref, interaction.user.id), new=True)
+
+    async def on_rematch_accept(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = service_of(interaction)
+        same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
+        result = await service.rematches.accept(ref.ref, interaction.user.id)
+        await self.answer(interaction, result, new=False)
+
+    async def on_rematch_decline(self, interaction: Interaction, ref: ButtonRef) -> None:
+        service = service_of(interaction)
+        same_server(interaction, (await service.matches.get(ref.ref)).guild_id)
+        await self.answer(
+            interaction, await service.rematches.decline(ref.ref, interaction.user.id), new=False
+        )
+
+    @staticmethod
+    def rematch_text(offer: RematchOffered, tr: Tr = ENGLISH) -> str:
+        return tr(
+            "{player} offers a rematch of match #{match_id}, seats rotated. {waiting}: accept? The offer "
+            "lapses {when}.",
+            player=f"<@{offer.by_user}>",
+            match_id=offer.match.id,
+            waiting=_mentions(offer.waiting_for),
+            when=f"<t:{int(offer.expires_at)}:R>",
+        )
+
+    @staticmethod
+    def rematch_view(offer: RematchOffered, tr: Tr = ENGLISH) -> discord.ui.View:
+        match_id, ply = offer.match.id, offer.match.ply
+        return view_of(
+            button("rm_yes", match_id, ply, tr("Accept rematch"), style=discord.ButtonStyle.success),
+            button("rm_no", match_id, ply, tr("Decline")),
+        )
+
+    async def score_line(self, started: RematchStarted, tr: Tr) -> str:
+        names = await parts_of(self.bot).names.names_for(started.match)
+        shown = [names.get(u) or f"<@{u}>" for u in started.score.users]
+        return tr(
+            "Rematch of match #{match_id}. Score: {score}",
+            match_id=started.previous.id,
+            score=score_text(started.score, shown),
+        )
+
+    # ---------------------------------------------------------------------------------------- replies
+
+    def closed_text(self, result: DrawDeclined | RematchDeclined, tr: Tr) -> str:
+        player = f"<@{result.by_user}>"
+        withdrawn = result.by_user == result.offered_by
+        if isinstance(result, DrawDeclined):
+            if withdrawn:
+                return tr("{player} withdrew their draw offer.", player=player)
+            return tr("{player} declined the draw offer.", player=player)
+        if withdrawn:
+            return tr("{player} withdrew their rematch offer.", player=player)
+        return tr("{player} declined the rematch.", player=player)
+
+    def offer_message(self, result: DrawOffered | RematchOffered, tr: Tr) -> tuple[str, discord.ui.View]:
+        if isinstance(result, DrawOffered):
+            return self.draw_text(result, tr), self.draw_view(result, tr)
+        return self.rematch_text(result, tr), self.rematch_view(result, tr)
+
+    async def answer(self, interaction: Interaction, result: Result, *, new: bool) -> None:
+        """Answer a command or a button with `result`: an offer (a new message, or the offer's message
+        edited), the offer closed, the final board of a draw, the first board of a rematch."""
+        parts = parts_of(interaction)
+        match = result.match
+        public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
+        none = discord.AllowedMentions.none()
+        if isinstance(result, DrawOffered | RematchOffered):
+            text, view = self.offer_message(result, public)
+            if new:
+                await interaction.response.send_message(text, view=view)
+            else:
+                await interaction.response.edit_message(content=text, view=view, allowed_mentions=none)
+            return
+        if isinstance(result, DrawDeclined | RematchDeclined):
+            text = self.closed_text(result, public)
+            if new:
+                await interaction.response.send_message(text, allowed_mentions=none)
+            else:
+                await interaction.response.edit_message(content=text, view=None, allowed_mentions=none)
+            return
+        if new:
+            await interaction.response.defer()
+        else:
+            await interaction.response.edit_message(view=None)
+        if isinstance(result, Finished):
+            message = await parts.boards.board(match, finished=result, viewer=interaction.user.id)
+        else:
+            headline = await self.score_line(result, public)
+            message = await parts.boards.board(result.match, headline=headline, viewer=interaction.user.id)
+            match = result.match
+        if new:
+            await send_board(interaction, match, message)
+        else:
+            await parts.posts.post_board(match, message)
+
+    async def post_result(self, result: Result, user_id: int | None) -> None:
+        """Post in the match's channel what the web board did (bot/web/relay.py): an offer with its
+        buttons, an offer closed, a draw's final board, a rematch's first board."""
+        parts = parts_of(self.bot)
+        match = result.match
+        tr = await parts.looks.public_tr(match.guild_id)
+        channel = parts.channels.channel(match.channel_id)
+        try:
+            if isinstance(result, DrawOffered | RematchOffered):
+                text, view = self.offer_message(result, tr)
+                await channel.send(text, view=view)
+            elif isinstance(result, DrawDeclined | RematchDeclined):
+                await channel.send(
+                    self.closed_text(result, tr), allowed_mentions=discord.AllowedMentions.none()
+                )
+            elif isinstance(result, Finished):
+                await parts.posts.post_board(
+                    match, await parts.boards.board(match, finished=result, viewer=user_id)
+                )
+            else:
+                headline = await self.score_line(result, tr)
+                new: MatchView = result.match
+                await parts.posts.post_board(new, await parts.boards.board(new, headline=headline, tr=tr))
+        except discord.HTTPException:
+            log.exception("could not post a draw or rematch update in channel %s", match.channel_id)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Live(bot))
