@@ -19,6 +19,7 @@ Offers live in the store's `match_draws` row of the match and change under the m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -70,6 +71,13 @@ class Draws:
     def __init__(self, matches: MatchService) -> None:
         self.matches = matches
         self.store = matches.store
+        self.listeners: list[Callable[[int], None]] = []
+        """Told the id of a match whose draw offer changed without a move (the web board's stream); a draw
+        agreed ends the match, which the match service's own listeners hear."""
+
+    def _tell(self, match_id: int) -> None:
+        for listener in self.listeners:
+            listener(match_id)
 
     async def _context(self, row: MatchRecord) -> tuple[Rules[Any, Any], list[Seat]]:
         """The rules and the seats still playing of a match where draws may be offered now."""
@@ -113,6 +121,7 @@ class Draws:
             changed = await self.store.update_draws(row.id, row.ply, make)
             if changed is None or changed.offer != offer:
                 raise StaleMove()
+            self._tell(match_id)
             return self._offered(row, offer, playing)
 
     async def accept(self, match_id: int, user_id: int, *, ply: int | None = None) -> DrawOffered | Finished:
@@ -145,6 +154,7 @@ class Draws:
         if set(playing) <= set(changed.offer.accepted):
             ranks = tuple(0 if p.seat in playing else 1 for p in row.seats)
             return await self.matches.end_without_move(row, Outcome(AGREED_DRAW, ranks), by_user=None)
+        self._tell(row.id)
         return self._offered(row, changed.offer, playing)
 
     async def decline(self, match_id: int, user_id: int, *, ply: int | None = None) -> DrawDeclined:
@@ -161,6 +171,7 @@ class Draws:
             )
             if changed is None or changed.offer is not None:
                 raise StaleMove()
+            self._tell(match_id)
             return DrawDeclined(self.matches.view_of(row), user_id, offer.user_id)
 
     async def open_offer(self, match_id: int) -> DrawOffered | None:

@@ -30,20 +30,15 @@ from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.records import (
     AbortRequested,
-    DrawDeclined,
-    DrawOffered,
     Finished,
     MatchView,
     MoveView,
     Played,
-    RematchDeclined,
-    RematchOffered,
-    RematchStarted,
     TakebackRequested,
     TakenBack,
 )
 from bot.service.store.base import MatchChange
-from bot.web.actions import RequestClosed
+from bot.web.actions import DRAWS_AND_REMATCHES, RequestClosed
 from bot.web.live import NoGuild
 from games.base import Termination
 
@@ -52,10 +47,6 @@ log = logging.getLogger("tessera.web")
 
 class StaleChange(Exception):
     """The change heard is no longer in the match (taken back since): nothing to post."""
-
-
-DRAWS_AND_REMATCHES = (DrawOffered, DrawDeclined, RematchOffered, RematchStarted, RematchDeclined)
-"""The results of draw offers and rematches (besides a draw's Finished), which the Live cog posts."""
 
 
 class DiscordPoster:
