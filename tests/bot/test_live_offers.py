@@ -5,8 +5,10 @@ has the seats rotated and the running score; against the bot one click starts it
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bot.testing.simcord import (
@@ -20,6 +22,8 @@ from bot.testing.simcord import (
     suggestions,
     take_user_errors,
 )
+from bot.web.security import SESSION_COOKIE, match_token
+from tests.bot.test_web_flows import SECRET, links, web_board  # noqa: F401  (the web board's fixtures)
 
 pytestmark = pytest.mark.simcord(settle_timeout=60)
 
@@ -109,3 +113,60 @@ async def test_a_rematch_against_the_bot_starts_at_once(world: Any) -> None:
     assert started and "Rematch of match" in started[0].content, [b.content for b in started]
     new = await world.env.bot.parts.service.matches.get(first + 1)
     assert new.seats[0].is_ai and new.seats[1].user_id == alice.id
+
+
+async def _web(board: Any, base: str, match_id: int, user_id: int, **body: Any) -> dict[str, Any]:
+    """A signed-in player's press on the web board (its action, and the request it answers): the answer."""
+    cookie = board.signer.session_cookie(user_id, "someone", "en")
+    csrf = board.signer.session(cookie).csrf
+    headers = {"X-CSRF-Token": csrf, "Cookie": f"{SESSION_COOKIE}={cookie}"}
+    async with aiohttp.ClientSession() as http:
+        url = f"{base}/api/m/{match_token(SECRET, match_id)}"
+        if not body:
+            return dict(await (await http.get(url, headers=headers)).json())
+        return dict(await (await http.post(f"{url}/action", json=body, headers=headers)).json())
+
+
+async def _posted(channel: Any, text: str) -> Any:
+    """The newest message of the channel that has `text`, once the bot has posted it."""
+    for _ in range(200):
+        found = [m for m in channel.history() if text in (m.content or "")]
+        if found:
+            return found[-1]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"nothing posted with {text!r}")
+
+
+async def test_offers_made_on_the_web_show_in_discord_and_the_other_way_round(
+    world: Any,
+    web_board: tuple[Any, str],  # noqa: F811
+) -> None:
+    """A draw offered on the web is accepted in Discord after a declined one offered in Discord shows on
+    the web; a rematch offered on the web is accepted in Discord. (SimCord's clock is its own, so a
+    rematch offer, which lapses, is made on the side whose clock runs ahead.)"""
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await _opened(world)
+    offered = await bob.slash(channel, "draw", action="offer")
+    state = await _web(*web_board, 1, alice.id)
+    assert state["pending"]["kind"] == "draw" and state["pending"]["waiting"] == [0]
+    assert {(a["action"], a.get("request")) for a in state["actions"]} >= {
+        ("accept", "draw"),
+        ("decline", "draw"),
+    }
+    assert await _web(*web_board, 1, alice.id, action="decline", request="draw") == {"ok": True}
+    await _posted(channel, f"<@{alice.id}> declined the draw offer.")
+    assert (await _web(*web_board, 1, alice.id))["pending"] is None
+    assert offered.response is not None
+
+    assert await _web(*web_board, 1, alice.id, action="draw") == {"ok": True}
+    offer = await _posted(channel, "offers a draw in match #1")
+    await bob.click(offer, label="Accept draw")
+    match = await world.env.bot.parts.service.matches.get(1)
+    assert match.outcome is not None and match.outcome.is_draw
+
+    assert await _web(*web_board, 1, alice.id, action="rematch") == {"ok": True}
+    rematch = await _posted(channel, "offers a rematch of match #1")
+    await bob.click(rematch, label="Accept rematch")
+    board = await _posted(channel, "Rematch of match #1. Score:")
+    assert match_id_of(board) == 2 and "½ - ½" in board.content, board.content
+    assert (await _web(*web_board, 1, alice.id))["rematch"]["next"] == f"/m/{match_token(SECRET, 2)}"
