@@ -5,7 +5,11 @@ against the bot), lapses, and the chain keeps a running score."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.service import Service
 from bot.service.draws import DRAW_OFFER_GAP
@@ -27,15 +31,17 @@ from bot.service.records import (
     DrawDeclined,
     DrawOffered,
     Finished,
+    MatchRecord,
     MatchStatus,
     MatchView,
+    Player,
     RematchDeclined,
     RematchOffered,
     RematchScore,
     RematchStarted,
 )
-from bot.service.rematches import REMATCH_TTL, points_text, score_text
-from games.base import AGREED_DRAW
+from bot.service.rematches import REMATCH_TTL, points_text, rotated, score_of, score_text
+from games.base import AGREED_DRAW, Outcome, Termination
 from tests.service.conftest import FakeClock
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, everyone_moves, start_match
 
@@ -287,3 +293,77 @@ def test_points_are_written_with_halves() -> None:
     assert [points_text(p) for p in (0, 0.5, 2, 2.5)] == ["0", "½", "2", "2½"]
     score = RematchScore((1, 2, 3), (1.5, 0.5, 1.0), 3)
     assert score_text(score, ["A", "B", "C"]) == "A 1½ · B ½ · C 1"
+
+
+# -------------------------------------------------------------------------------------- invariants
+
+_RESULTS = st.sampled_from(["first", "second", "draw", "aborted"])
+
+
+def _chain(users: list[int], results: list[str]) -> list[MatchView]:
+    """A chain of two-player matches with these results, each rematch's seats rotated."""
+    chain = []
+    seats = list(users)
+    for i, result in enumerate(results):
+        status = MatchStatus.ABORTED if result == "aborted" else MatchStatus.FINISHED
+        ranks = {"first": (0, 1), "second": (1, 0), "draw": (0, 0), "aborted": (0, 0)}[result]
+        termination = Termination.ABORTED if result == "aborted" else Termination.RESIGNATION
+        record = MatchRecord(
+            id=i + 1,
+            game="race",
+            options={},
+            seed=0,
+            guild_id=None,
+            channel_id=1,
+            seats=tuple(Player(s, u) for s, u in enumerate(seats)),
+            status=status,
+            ply=2,
+            turn_timeout=60.0,
+            deadline=None,
+            snapshot="{}",
+            outcome=Outcome(termination, ranks),
+            rated=False,
+            ratings_applied=False,
+            abort_votes=(),
+            takeback=None,
+            created_at=0.0,
+            updated_at=0.0,
+            finished_at=0.0,
+        )
+        chain.append(MatchView.of(record, None, None))
+        seats = [seats[1], seats[0]]
+    return chain
+
+
+@given(st.lists(_RESULTS, max_size=30))
+def test_the_running_score_counts_every_result_once(results: list[str]) -> None:
+    """Points add up to the matches with a result; a win is 1, a draw ½ each; whoever held seat 0."""
+    score = score_of(_chain([ALICE, BOB], results))
+    decided = [r for r in results if r != "aborted"]
+    assert score.users == ((ALICE, BOB) if results else ())
+    assert score.games == len(decided)
+    assert sum(score.points) == pytest.approx(len(decided))
+    alice = 0.0
+    for i, result in enumerate(results):
+        alice_seat = i % 2  # the seats swap with every rematch
+        if result == "draw":
+            alice += 0.5
+        elif result in ("first", "second"):
+            alice += 1.0 if (result == "first") == (alice_seat == 0) else 0.0
+    if results:
+        assert score.points[0] == pytest.approx(alice)
+
+
+@given(st.lists(st.integers(1, 10**6), min_size=2, max_size=4, unique=True))
+def test_rotating_as_many_times_as_there_are_players_comes_back(users: list[int]) -> None:
+    """Each rematch moves everyone one seat earlier: every player holds every seat once per round."""
+    match = _chain(users[:2], ["first"])[0]
+    seats = tuple(Player(s, u) for s, u in enumerate(users))
+    match = replace(match, seats=seats)
+    held: dict[int, set[int]] = {u: set() for u in users}
+    for _ in users:
+        for seat, (user, _level) in enumerate(rotated(match)):
+            held[user].add(seat)
+        match = replace(match, seats=tuple(Player(s, u) for s, (u, _l) in enumerate(rotated(match))))
+    assert [p.user_id for p in match.seats] == users
+    assert all(seats_held == set(range(len(users))) for seats_held in held.values())
