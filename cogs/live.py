@@ -11,6 +11,7 @@ first board says the running score of the chain. What the web board does with bo
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Literal
 
@@ -25,6 +26,7 @@ from bot.service.records import (
     DrawOffered,
     Finished,
     MatchView,
+    PostedMessage,
     RematchDeclined,
     RematchOffered,
     RematchStarted,
@@ -32,6 +34,7 @@ from bot.service.records import (
 from bot.service.rematches import score_text
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs.common import Interaction, match_here, parts_of, same_server, send_board, service_of
+from games.base import AGREED_DRAW
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +47,18 @@ def _mentions(user_ids: tuple[int, ...]) -> str:
 
 class Live(ButtonCog):
     """/draw and its buttons; the Rematch button and its offer's buttons."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self.offers: dict[tuple[str, int], PostedMessage] = {}
+        """The newest message with live buttons of each open offer: ("draw", match id), ("rematch", the
+        finished match's id). Kept in memory: after a restart an old offer's buttons still answer, with what
+        became of it."""
+        self._edits: set[asyncio.Task[None]] = set()
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        service_of(self.bot).matches.add_match_listener(changed=self._changed)
 
     def buttons(self) -> dict[str, ButtonHandler]:
         return {
@@ -170,6 +185,56 @@ class Live(ButtonCog):
             return self.draw_text(result, tr), self.draw_view(result, tr)
         return self.rematch_text(result, tr), self.rematch_view(result, tr)
 
+    @staticmethod
+    def _key(result: Result) -> tuple[str, int]:
+        """Which offer message a result is about: a match's draw offer, or a finished match's rematch."""
+        if isinstance(result, RematchOffered | RematchDeclined):
+            return "rematch", result.match.id
+        if isinstance(result, RematchStarted):
+            return "rematch", result.previous.id
+        return "draw", result.match.id
+
+    async def _closed(self, key: tuple[str, int], text: str, *, keep: int | None = None) -> None:
+        """The message showing offer `key` (unless it is `keep`, edited by its own button) says `text` and
+        loses its buttons."""
+        posted = self.offers.pop(key, None)
+        if posted is not None and posted.message_id != keep:
+            await parts_of(self.bot).channels.edit_posted(
+                posted, content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    def settled_text(self, result: Result, tr: Tr) -> str:
+        """What the message of an offer says once `result` settled it."""
+        if isinstance(result, DrawDeclined | RematchDeclined):
+            return self.closed_text(result, tr)
+        if isinstance(result, RematchStarted):
+            return tr("Rematch accepted: match #{match_id}.", match_id=result.match.id)
+        return tr("Draw agreed.")
+
+    async def _close_for(self, result: Result, tr: Tr, *, keep: int | None = None) -> None:
+        """Close the message of the offer `result` settled (declined, a draw agreed, a rematch started)."""
+        await self._closed(self._key(result), self.settled_text(result, tr), keep=keep)
+
+    def _changed(self, match: MatchView) -> None:
+        """A move, a takeback or the end lapses the open draw offer: its message says so (a draw agreed
+        says that instead)."""
+        posted = self.offers.get(("draw", match.id))
+        if posted is None or self.bot.get_cog(type(self).__qualname__) is not self:
+            return
+        task = asyncio.get_running_loop().create_task(self._lapsed(match))
+        self._edits.add(task)
+        task.add_done_callback(self._edits.discard)
+
+    async def _lapsed(self, match: MatchView) -> None:
+        tr = await parts_of(self.bot).looks.public_tr(match.guild_id)
+        if match.outcome is not None and match.outcome.termination is AGREED_DRAW:
+            text = tr("Draw agreed.")
+        elif not match.is_active:
+            text = tr("The match is over, so the draw offer lapsed.")
+        else:
+            text = tr("The match moved on, so the draw offer lapsed.")
+        await self._closed(("draw", match.id), text)
+
     async def answer(self, interaction: Interaction, result: Result, *, new: bool) -> None:
         """Answer a command or a button with `result`: an offer (a new message, or the offer's message
         edited), the offer closed, the final board of a draw, the first board of a rematch."""
@@ -177,10 +242,14 @@ class Live(ButtonCog):
         match = result.match
         public = await parts.looks.public_tr(interaction.guild_id, interaction.guild_locale)
         none = discord.AllowedMentions.none()
+        own = None if new or interaction.message is None else interaction.message.id
         if isinstance(result, DrawOffered | RematchOffered):
             text, view = self.offer_message(result, public)
             if new:
-                await interaction.response.send_message(text, view=view)
+                sent = await interaction.response.send_message(text, view=view)
+                if sent.message_id is not None and interaction.channel_id is not None:
+                    await self._closed(self._key(result), text)  # one message shows the offer: the newest
+                    self.offers[self._key(result)] = PostedMessage(interaction.channel_id, sent.message_id)
             else:
                 await interaction.response.edit_message(content=text, view=view, allowed_mentions=none)
             return
@@ -190,11 +259,14 @@ class Live(ButtonCog):
                 await interaction.response.send_message(text, allowed_mentions=none)
             else:
                 await interaction.response.edit_message(content=text, view=None, allowed_mentions=none)
+            await self._close_for(result, public, keep=own)
             return
         if new:
             await interaction.response.defer()
         else:
-            await interaction.response.edit_message(view=None)
+            text = self.settled_text(result, public)
+            await interaction.response.edit_message(content=text, view=None, allowed_mentions=none)
+        await self._close_for(result, public, keep=own)
         if isinstance(result, Finished):
             message = await parts.boards.board(match, finished=result, viewer=interaction.user.id)
         else:
@@ -216,8 +288,12 @@ class Live(ButtonCog):
         try:
             if isinstance(result, DrawOffered | RematchOffered):
                 text, view = self.offer_message(result, tr)
-                await channel.send(text, view=view)
-            elif isinstance(result, DrawDeclined | RematchDeclined):
+                sent = await channel.send(text, view=view)
+                await self._closed(self._key(result), text)
+                self.offers[self._key(result)] = PostedMessage(sent.channel.id, sent.id)
+                return
+            await self._close_for(result, tr)
+            if isinstance(result, DrawDeclined | RematchDeclined):
                 await channel.send(
                     self.closed_text(result, tr), allowed_mentions=discord.AllowedMentions.none()
                 )

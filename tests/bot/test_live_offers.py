@@ -50,6 +50,7 @@ async def test_a_draw_offered_and_accepted_ends_the_match_drawn(world: Any) -> N
     assert button_labels(offered.response) == []
     board = last_board(channel)
     assert "Draw by agreement" in board.content, board.content
+    assert offered.response.message.content == "Draw agreed."
     match = await world.env.bot.parts.service.matches.get(1)
     assert not match.is_active and match.outcome is not None and match.outcome.is_draw
 
@@ -68,8 +69,8 @@ async def test_a_declined_draw_lets_the_match_go_on_and_a_move_lapses_an_offer(w
     assert lapsed.ephemeral and reply_text(lapsed).startswith("Nobody offered a draw here."), reply_text(
         lapsed
     )
-    late = await alice.click(soon.response, label="Accept draw")
-    assert late.response is not None and late.response.ephemeral
+    assert soon.response.message.content == "The match moved on, so the draw offer lapsed."
+    assert button_labels(soon.response) == []
     take_user_errors(world)
     assert (await world.env.bot.parts.service.matches.get(1)).is_active
 
@@ -92,10 +93,22 @@ async def test_a_rematch_between_two_people_rotates_the_seats_and_shows_the_scor
     board = last_board(channel)
     assert match_id_of(board) == 2
     assert "Rematch of match #1. Score: alice 0 - 1 bob" in board.content, board.content
+    assert offered.response.message.content == "Rematch accepted: match #2."
+    assert button_labels(offered.response) == []
     service = world.env.bot.parts.service
     new = await service.matches.get(2)
     assert [p.user_id for p in new.seats] == [bob.id, alice.id]
     assert new.is_active
+
+
+async def test_a_draw_accepted_with_the_command_closes_the_offers_message(world: Any) -> None:
+    alice, bob, channel = world.alice, world.bob, world.channel
+    await _opened(world)
+    offered = await bob.slash(channel, "draw", action="offer")
+    accepted = await alice.slash(channel, "draw", action="accept")
+    assert not accepted.ephemeral and "Draw by agreement" in last_board(channel).content
+    assert offered.response.message.content == "Draw agreed."
+    assert button_labels(offered.response) == []
 
 
 async def test_a_rematch_against_the_bot_starts_at_once(world: Any) -> None:
