@@ -321,6 +321,10 @@ class RematchNotOver(ServiceError):
     template = N_("Match #{match_id} is still going: a rematch is offered once it is over.")
 
 
+class RematchInTournament(ServiceError):
+    template = N_("Match #{match_id} was a tournament game: the tournament pairs the next one.")
+
+
 class RematchPending(ServiceError):
     template = N_("A rematch of match #{match_id} is offered already: wait for the answer.")
 

@@ -7,6 +7,7 @@ The rules:
   seats rotated (seat 1 takes seat 0, seat 0 the last seat; two players swap).
 - Every person of the match must agree: the offer stands for REMATCH_TTL seconds, then lapses (a lapsed or
   declined offer may be made again). Against the bot alone it starts at once: the bot always agrees.
+- No rematch of a tournament's game: the tournament pairs the next one.
 - One rematch per match: once it started, the match's rematch is that one (RematchTaken); an offer made
   while another player's is open agrees to it.
 - The chain of rematches (each match and the rematch after it) keeps a running score: a win is 1 point, a
@@ -26,6 +27,7 @@ from bot.service.errors import (
     NoRematchOffer,
     NotSeated,
     OwnRequest,
+    RematchInTournament,
     RematchNotOver,
     RematchPending,
     RematchTaken,
@@ -114,7 +116,18 @@ class Rematches:
         seat = match.seat_of(user_id)
         if seat is None or match.seats[seat].is_ai:
             raise NotSeated(match_id=match_id)
+        if await self.store.tournament_of_match(match_id) is not None:
+            raise RematchInTournament(match_id=match_id)
         return match
+
+    async def offers_rematch(self, match: MatchView) -> bool:
+        """Whether a Rematch button belongs under the match: finished, with a person in it, not a
+        tournament's game."""
+        return (
+            match.status is MatchStatus.FINISHED
+            and bool(match.human_user_ids)
+            and await self.store.tournament_of_match(match.id) is None
+        )
 
     async def offer(
         self, match_id: int, user_id: int, *, answer: bool = False

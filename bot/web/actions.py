@@ -189,11 +189,12 @@ def draw_actions(
 
 
 def rematch_actions(
-    match: MatchView, user_id: int, record: RematchRecord | None, now: float
+    match: MatchView, user_id: int, record: RematchRecord | None, now: float, *, offered: bool = True
 ) -> list[dict[str, Any]]:
-    """A person's rematch buttons on a finished match: Rematch (against the bot: starts at once), or the
-    answers to the open offer; none once the rematch started."""
-    if match.status is not MatchStatus.FINISHED or user_id not in match.human_user_ids:
+    """A person's rematch buttons on a finished match that `offered` one (not a tournament's game):
+    Rematch (against the bot: starts at once), or the answers to the open offer; none once the rematch
+    started."""
+    if not offered or match.status is not MatchStatus.FINISHED or user_id not in match.human_user_ids:
         return []
     if record is not None and record.status in (RematchStatus.STARTING, RematchStatus.STARTED):
         return []

@@ -724,7 +724,8 @@ class WebBoard:
             actions[-1:-1] = draw_actions(match, session.user_id, offer, can_draw=can_draw, log=log_rows)
         elif seats:
             record = await self.service.rematches.rematch_of(match.id)
-            actions = rematch_actions(match, session.user_id, record, self.service.now())
+            offered = await self.service.rematches.offers_rematch(match)
+            actions = rematch_actions(match, session.user_id, record, self.service.now(), offered=offered)
         return {
             "actions": actions,
             "you": {

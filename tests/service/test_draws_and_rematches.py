@@ -23,6 +23,7 @@ from bot.service.errors import (
     NoRematchOffer,
     NotSeated,
     OwnRequest,
+    RematchInTournament,
     RematchNotOver,
     RematchPending,
     RematchTaken,
@@ -41,9 +42,11 @@ from bot.service.records import (
     RematchStarted,
 )
 from bot.service.rematches import REMATCH_TTL, points_text, rotated, score_of, score_text
+from bot.service.tournaments.model import Format, Settings
 from games.base import AGREED_DRAW, Outcome, Termination
 from tests.service.conftest import FakeClock
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, everyone_moves, start_match
+from tests.service.test_tournament_host import make
 
 
 async def _finished_race(service: Service, **options: object) -> MatchView:
@@ -367,3 +370,26 @@ def test_rotating_as_many_times_as_there_are_players_comes_back(users: list[int]
         match = replace(match, seats=tuple(Player(s, u) for s, (u, _l) in enumerate(rotated(match))))
     assert [p.user_id for p in match.seats] == users
     assert all(seats_held == set(range(len(users))) for seats_held in held.values())
+
+
+async def test_a_tournament_game_has_no_rematch(service: Service) -> None:
+    """The tournament pairs the next game: no Rematch button, and an offer is refused."""
+    t, _ = await make(service, Settings("race", Format.SWISS, {"target": 3}), 2)
+    match = await service.matches.start(
+        "race",
+        {"target": 3},
+        [(101, None), (102, None)],
+        seed=1,
+        rated=True,
+        turn_timeout=60.0,
+        guild_id=GUILD,
+        channel_id=77,
+        tournament_game=(t.id, 1),
+    )
+    await service.matches.play(match.id, 101, "2")
+    done = (await service.matches.play(match.id, 102, "1")).match
+    assert not await service.rematches.offers_rematch(done)
+    with pytest.raises(RematchInTournament):
+        await service.rematches.offer(match.id, 101)
+    finished = await _finished_race(service)
+    assert await service.rematches.offers_rematch(finished)
