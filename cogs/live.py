@@ -55,6 +55,8 @@ class Live(ButtonCog):
         finished match's id). Kept in memory: after a restart an old offer's buttons still answer, with what
         became of it."""
         self._edits: set[asyncio.Task[None]] = set()
+        self.offer_plies: dict[int, int] = {}
+        """The ply each match's shown draw offer was made at."""
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -194,6 +196,11 @@ class Live(ButtonCog):
             return "rematch", result.previous.id
         return "draw", result.match.id
 
+    def _track(self, offer: DrawOffered | RematchOffered, posted: PostedMessage) -> None:
+        self.offers[self._key(offer)] = posted
+        if isinstance(offer, DrawOffered):
+            self.offer_plies[offer.match.id] = offer.match.ply
+
     async def _closed(self, key: tuple[str, int], text: str, *, keep: int | None = None) -> None:
         """The message showing offer `key` (unless it is `keep`, edited by its own button) says `text` and
         loses its buttons."""
@@ -225,12 +232,19 @@ class Live(ButtonCog):
         self._edits.add(task)
         task.add_done_callback(self._edits.discard)
 
-    async def _lapsed(self, match: MatchView) -> None:
+    async def _lapsed(self, match: MatchView, still: str | None = None) -> None:
+        """Close the message of a draw offer no longer open: agreed, lapsed with the end or a move, or (at
+        the same ply) `still` (declined or withdrawn elsewhere)."""
+        posted = self.offers.get(("draw", match.id))
+        if posted is None:
+            return
         tr = await parts_of(self.bot).looks.public_tr(match.guild_id)
         if match.outcome is not None and match.outcome.termination is AGREED_DRAW:
             text = tr("Draw agreed.")
         elif not match.is_active:
             text = tr("The match is over, so the draw offer lapsed.")
+        elif still is not None and self.offer_plies.get(match.id) == match.ply:
+            text = still
         else:
             text = tr("The match moved on, so the draw offer lapsed.")
         await self._closed(("draw", match.id), text)
@@ -249,7 +263,7 @@ class Live(ButtonCog):
                 sent = await interaction.response.send_message(text, view=view)
                 if sent.message_id is not None and interaction.channel_id is not None:
                     await self._closed(self._key(result), text)  # one message shows the offer: the newest
-                    self.offers[self._key(result)] = PostedMessage(interaction.channel_id, sent.message_id)
+                    self._track(result, PostedMessage(interaction.channel_id, sent.message_id))
             else:
                 await interaction.response.edit_message(content=text, view=view, allowed_mentions=none)
             return
@@ -278,6 +292,43 @@ class Live(ButtonCog):
         else:
             await parts.posts.post_board(match, message)
 
+    async def _show(self, offer: DrawOffered | RematchOffered, tr: Tr) -> None:
+        """Show an open offer: its message with live buttons updated, or a new one."""
+        text, view = self.offer_message(offer, tr)
+        posted = self.offers.get(self._key(offer))
+        none = discord.AllowedMentions.none()
+        if posted is not None and await parts_of(self.bot).channels.edit_posted(
+            posted, content=text, view=view, allowed_mentions=none
+        ):
+            return
+        sent = await parts_of(self.bot).channels.channel(offer.match.channel_id).send(text, view=view)
+        self._track(offer, PostedMessage(sent.channel.id, sent.id))
+
+    async def offer_changed(self, match: MatchView, kind: str) -> None:
+        """An offer changed in another process (bot/web/relay.py hears it): the open one shown with its
+        buttons, or its message closed with what became of it (who declined is not known here)."""
+        service = parts_of(self.bot).service
+        tr = await parts_of(self.bot).looks.public_tr(match.guild_id)
+        try:
+            if kind == "draw":
+                offer = await service.draws.open_offer(match.id) if match.is_active else None
+                if offer is not None:
+                    await self._show(offer, tr)
+                elif not match.is_active or ("draw", match.id) in self.offers:
+                    await self._lapsed(match, tr("The draw offer was declined or withdrawn."))
+                return
+            record = await service.rematches.rematch_of(match.id)
+            shown = await service.rematches.open_offer(match.id)
+            if shown is not None:
+                await self._show(shown, tr)
+            elif record is not None and record.new_match_id is not None:
+                text = tr("Rematch accepted: match #{match_id}.", match_id=record.new_match_id)
+                await self._closed(("rematch", match.id), text)
+            elif record is not None:
+                await self._closed(("rematch", match.id), tr("The rematch offer was declined or withdrawn."))
+        except discord.HTTPException:
+            log.exception("could not show an offer of match %s in channel %s", match.id, match.channel_id)
+
     async def post_result(self, result: Result, user_id: int | None) -> None:
         """Post in the match's channel what the web board did (bot/web/relay.py): an offer with its
         buttons, an offer closed, a draw's final board, a rematch's first board."""
@@ -290,7 +341,7 @@ class Live(ButtonCog):
                 text, view = self.offer_message(result, tr)
                 sent = await channel.send(text, view=view)
                 await self._closed(self._key(result), text)
-                self.offers[self._key(result)] = PostedMessage(sent.channel.id, sent.id)
+                self._track(result, PostedMessage(sent.channel.id, sent.id))
                 return
             await self._close_for(result, tr)
             if isinstance(result, DrawDeclined | RematchDeclined):

@@ -441,8 +441,8 @@ class ChangeListener(Protocol):
 @dataclass(frozen=True, slots=True)
 class MatchChange:
     """A committed change of a match heard from the database (`listen`'s `matches`): its guild (None for
-    none), its id, its ply before and after, what happened (start, move, back, takeback, abort, end, other)
-    and whether this process wrote it (`own`)."""
+    none), its id, its ply before and after, what happened (start, move, back, takeback, abort, end, other;
+    draw and rematch: an offer changed) and whether this process wrote it (`own`)."""
 
     guild_id: int | None
     match_id: int

@@ -33,7 +33,8 @@ payload is the row's key, ``guild:<id>`` (guild_settings), ``theme:<id>`` (guild
 MATCH_CHANNEL = "tessera_match"
 """The LISTEN/NOTIFY channel of changed matches:
 ``<guild id>:<match id>:<ply before>:<ply after>:<kind>:<schema>``, kind one of start, move, back (a
-takeback), takeback (asked), abort (a vote), end, other; the schema tells apart databases that share one
+takeback), takeback (asked), abort (a vote), end, other, draw (a draw offer changed), rematch (a rematch
+offer after the match changed); the schema tells apart databases that share one
 PostgreSQL database (a notification reaches every listener of the database, whatever its schema)."""
 CHANNEL_BYTES = 63
 """PostgreSQL's longest channel name (NAMEDATALEN - 1)."""
@@ -728,6 +729,35 @@ MIGRATIONS: tuple[Step, ...] = (
         )""",
         """CREATE UNIQUE INDEX IF NOT EXISTS rematches_new_match ON rematches (new_match_id)
             WHERE new_match_id IS NOT NULL""",
+        # An offer changed tells the processes on MATCH_CHANNEL, kind "draw" or "rematch", at the match's
+        # ply: a web process's page shows it, the bot process posts it in Discord (bot/web/relay.py).
+        Only(
+            _PG,
+            f"""CREATE OR REPLACE FUNCTION tessera_offer_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            payload text;
+        BEGIN
+            SELECT COALESCE(m.guild_id, 0)::text || ':' || m.id::text || ':' || m.ply::text || ':'
+                || m.ply::text || ':' || TG_ARGV[0] || ':' || COALESCE(current_schema(), '')
+              INTO payload FROM matches m WHERE m.id = NEW.match_id;
+            IF payload IS NOT NULL THEN
+                PERFORM pg_notify({_schema_channel_sql(MATCH_CHANNEL)}, payload);
+            END IF;
+            RETURN NULL;
+        END $$""",
+        ),
+        Only(_PG, "DROP TRIGGER IF EXISTS match_draws_changed ON match_draws"),
+        Only(
+            _PG,
+            """CREATE TRIGGER match_draws_changed AFTER INSERT OR UPDATE ON match_draws
+            FOR EACH ROW EXECUTE FUNCTION tessera_offer_changed('draw')""",
+        ),
+        Only(_PG, "DROP TRIGGER IF EXISTS rematches_changed ON rematches"),
+        Only(
+            _PG,
+            """CREATE TRIGGER rematches_changed AFTER INSERT OR UPDATE ON rematches
+            FOR EACH ROW EXECUTE FUNCTION tessera_offer_changed('rematch')""",
+        ),
     ),
 )
 DRAWS_AND_REMATCHES = len(MIGRATIONS) - 1
