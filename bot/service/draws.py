@@ -41,6 +41,7 @@ from bot.service.records import (
     DrawState,
     Finished,
     MatchRecord,
+    MatchView,
 )
 from games.base import AGREED_DRAW, Outcome, Rules, Seat
 
@@ -176,9 +177,14 @@ class Draws:
 
     async def open_offer(self, match_id: int) -> DrawOffered | None:
         """The match's open draw offer with the players still to agree, None if there is none."""
-        row = await self.matches.active_row(match_id)
-        offer = (await self.store.draws(match_id)).offer
-        if offer is None or not is_open(offer, row):
+        return await self.open_offer_in(await self.matches.get(match_id))
+
+    async def open_offer_in(self, match: MatchView) -> DrawOffered | None:
+        """`open_offer` of a match already read (one query, none for a match where no offer can be open)."""
+        rules = self.matches.rules(match.game)
+        if not match.is_active or not getattr(rules, "can_draw", True) or any(p.is_ai for p in match.seats):
             return None
-        rules = self.matches.rules(row.game)
-        return self._offered(row, offer, still_playing(rules, self.matches.view_of(row).state, row))
+        offer = (await self.store.draws(match.id)).offer
+        if offer is None or not is_open(offer, match):
+            return None
+        return self._offered(match, offer, still_playing(rules, match.state, match))

@@ -158,8 +158,10 @@ class Rematches:
         before = seen[-1] if seen else None
         if record is None or (answer and (before is None or not before.is_open(now))):
             raise NoRematchOffer(match_id=match_id)
-        if before is not None and before.status in (RematchStatus.STARTING, RematchStatus.STARTED):
-            raise RematchTaken(match_id=match_id, new_match_id=before.new_match_id or "?")
+        if before is not None and before.status is RematchStatus.STARTING:
+            raise RematchPending(match_id=match_id)  # another process is starting it this moment
+        if before is not None and before.status is RematchStatus.STARTED:
+            raise RematchTaken(match_id=match_id, new_match_id=before.new_match_id)
         if record == before:  # this player has agreed already
             raise OwnRequest() if answer else RematchPending(match_id=match_id)
         if record.status is RematchStatus.STARTING:

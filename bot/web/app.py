@@ -657,9 +657,7 @@ class WebBoard:
 
     async def _draw_pending(self, match: MatchView, names: Sequence[str]) -> dict[str, Any] | None:
         """The open draw offer of an active match, as `pending` shows a request."""
-        if not match.is_active:
-            return None
-        return draw_pending(await self.service.draws.open_offer(match.id), names)
+        return draw_pending(await self.service.draws.open_offer_in(match), names)
 
     async def _rematch(self, match: MatchView, names: Sequence[str]) -> dict[str, Any] | None:
         """A finished match's rematch as the page shows it: the open offer (who offered, the seats still
@@ -720,7 +718,7 @@ class WebBoard:
             log_rows = await self.service.matches.log(match)
             actions = viewer_actions(match, session.user_id, log_rows, names)
             can_draw = getattr(self.service.matches.rules(match.game), "can_draw", True)
-            offer = await self.service.draws.open_offer(match.id)
+            offer = await self.service.draws.open_offer_in(match)
             actions[-1:-1] = draw_actions(match, session.user_id, offer, can_draw=can_draw, log=log_rows)
         elif seats:
             record = await self.service.rematches.rematch_of(match.id)

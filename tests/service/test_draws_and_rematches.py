@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bot.service import Service
 from bot.service.draws import DRAW_OFFER_GAP
 from bot.service.errors import (
+    ChannelBusy,
     DrawOfferPending,
     DrawOfferTooSoon,
     DrawsNotInGame,
@@ -393,3 +394,17 @@ async def test_a_tournament_game_has_no_rematch(service: Service) -> None:
         await service.rematches.offer(match.id, 101)
     finished = await _finished_race(service)
     assert await service.rematches.offers_rematch(finished)
+
+
+async def test_a_rematch_waits_while_its_channel_has_another_match(service: Service) -> None:
+    """The rematch plays in the match's channel: while another match is going on there, accepting says so
+    and the offer stays open for when it is free."""
+    done = await _finished_race(service)
+    await service.rematches.offer(done.id, ALICE)
+    busy = await start_match(service, options={"target": 100}, challenger=CAROL, opponent=BOB)
+    with pytest.raises(ChannelBusy):
+        await service.rematches.accept(done.id, BOB)
+    shown = await service.rematches.open_offer(done.id)
+    assert shown is not None and shown.waiting_for == (BOB,)
+    await service.matches.resign(busy.id, CAROL)
+    assert isinstance(await service.rematches.accept(done.id, BOB), RematchStarted)
