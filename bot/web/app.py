@@ -51,6 +51,7 @@ from bot.service.records import (
     MatchView,
     Played,
     RematchRecord,
+    RematchScore,
     TakebackRequested,
     TakenBack,
 )
@@ -257,6 +258,8 @@ class WebBoard:
         """Drawings that may wait for a slot; past this a new one is answered 503."""
         self.scenes = Scenes(service, lambda match, locale: self._player_names(match, tr_for(locale)))
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
+        self._chain_scores: dict[int, RematchScore | None] = {}
+        """The running score before each active match that is a rematch (None: not one), read once."""
         self._scenes: OrderedDict[tuple[Any, ...], Scene] = OrderedDict()
         self.sent = Sent()
         """The last scene and moves each (match, language, theme) stream was sent: updates are diffs."""
@@ -662,17 +665,27 @@ class WebBoard:
     async def _rematch(self, match: MatchView, names: Sequence[str]) -> dict[str, Any] | None:
         """A finished match's rematch as the page shows it: the open offer (who offered, the seats still
         to agree, when it lapses), the started rematch's page (`next`: the page moves there) and the
-        running score of the chain (None for a match of no chain)."""
-        if match.is_active:
-            return None
+        running score of the chain (None for a match of no chain). An active rematch shows the score
+        of the matches before it (read once per match)."""
         rematches = self.service.rematches
+        by_user = {p.user_id: names[p.seat] for p in match.seats}
+        if match.is_active:
+            if match.id not in self._chain_scores:
+                origin = await self.service.store.rematch_origin(match.id)
+                self._chain_scores[match.id] = None if origin is None else await rematches.score(origin)
+                while len(self._chain_scores) > 1024:
+                    self._chain_scores.pop(next(iter(self._chain_scores)))
+            before = self._chain_scores[match.id]
+            if before is None:
+                return None
+            shown = score_text(before, [by_user.get(u, "?") for u in before.users])
+            return {"offer": None, "next": None, "score": shown}
         record = await rematches.rematch_of(match.id)
         started = record is not None and record.new_match_id is not None
         if not started and await self.service.store.rematch_origin(match.id) is None:
             return None if record is None else self._rematch_offer(match, names, record, None)
         last = record.new_match_id if record is not None and record.new_match_id is not None else match.id
         score = await rematches.score(last)
-        by_user = {p.user_id: names[p.seat] for p in match.seats}
         shown = score_text(score, [by_user.get(u, "?") for u in score.users])
         return self._rematch_offer(match, names, record, shown)
 

@@ -104,6 +104,9 @@ async def test_a_rematch_on_the_web_moves_the_page_to_the_new_match(
     assert state["rematch"]["score"] == "Alice 0 - 1 Bob"
     assert await _buttons(alice) == {}  # the rematch started: no more rematch buttons
     assert [p.user_id for p in new.seats] == [BOB, ALICE]
+    playing = await Page(client, board, new.id, ALICE).state()
+    assert playing["rematch"] == {"offer": None, "next": None, "score": "Alice 0 - 1 Bob"}
+    assert (await alice.state())["rematch"]["score"] == "Alice 0 - 1 Bob"
 
 
 async def test_a_rematch_against_the_bot_starts_with_one_press(

@@ -57,5 +57,8 @@ async def test_a_rematch_moves_every_open_page_to_the_new_match(site: Site, brow
         await page.wait_for_url(moved_to, timeout=LIVE_MS)
         await page.wait_for_selector(DRAWN)
         await page.wait_for_function(f"window.tessera.state().id === {new.id}")
+        await page.wait_for_function(
+            "document.querySelector('#pending').textContent.includes('Score: ')", timeout=LIVE_MS
+        )
     assert [p.user_id for p in new.seats] == [BOB, ALICE]
     assert alice.errors == [] and bob.errors == [] and watcher.errors == []

@@ -330,10 +330,10 @@ function actions() {
 function pending() {
   const box = $("pending");
   box.textContent = "";
-  if (!S.active) {  // a finished match: its rematch offer, and the running score of its rematches
-    const r = S.rematch;
+  const r = S.rematch;  // the running score of a chain of rematches, and a finished match's offer
+  if (r && r.score) box.append(el("p", { class: "score" }, t("rematch_score", { score: r.score })));
+  if (!S.active) {
     if (r && r.offer) box.append(el("p", {}, t("rematch_asked", { name: r.offer.name })));
-    if (r && r.score) box.append(el("p", { class: "score" }, t("rematch_score", { score: r.score })));
     return;
   }
   const p = S.pending;
