@@ -5,15 +5,18 @@ against the bot), lapses, and the chain keeps a running score."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.service import Service
 from bot.service.draws import DRAW_OFFER_GAP
 from bot.service.errors import (
+    USER_ERRORS,
     ChannelBusy,
     DrawOfferPending,
     DrawOfferTooSoon,
@@ -43,11 +46,13 @@ from bot.service.records import (
     RematchStarted,
 )
 from bot.service.rematches import REMATCH_TTL, points_text, rotated, score_of, score_text
+from bot.service.store import SqliteStore
 from bot.service.tournaments.model import Format, Settings
 from games.base import AGREED_DRAW, Outcome, Termination
 from tests.service.conftest import FakeClock
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, everyone_moves, start_match
 from tests.service.test_tournament_host import make
+from tests.service.tinygames import registry
 
 
 async def _finished_race(service: Service, **options: object) -> MatchView:
@@ -408,3 +413,72 @@ async def test_a_rematch_waits_while_its_channel_has_another_match(service: Serv
     assert shown is not None and shown.waiting_for == (BOB,)
     await service.matches.resign(busy.id, CAROL)
     assert isinstance(await service.rematches.accept(done.id, BOB), RematchStarted)
+
+
+DRAW_ACTIONS = st.lists(
+    st.tuples(st.sampled_from(["offer", "offer", "accept", "decline", "move"]), st.integers(0, 3)),
+    max_size=30,
+)
+
+
+async def _draw_actions(seats: int, actions: list[tuple[str, int]]) -> None:
+    """Play `actions` against a model of the rules (module doc of draws.py) and check every answer."""
+    store = await SqliteStore.open(":memory:")
+    try:
+        service = Service(store, registry=registry, rng=random.Random(0), now=lambda: 1000.0)
+        users = list(range(1, seats + 1))
+        lobby = await service.lobbies.create("hoard", {"target": 1000}, 1, guild_id=1, channel_id=1)
+        for user in users[1:]:
+            await service.lobbies.join(lobby.id, user)
+        match = await service.lobbies.start(lobby.id, 1)
+        view = await everyone_moves(service, match.id)
+        ply = view.ply
+        offer: tuple[int, set[int]] | None = None  # the offerer and who agreed
+        last: dict[int, int] = {}
+        for action, pick in actions:
+            user = users[pick % seats]
+            expected: type[object]
+            if action == "move":
+                view = (await service.matches.play(match.id, view.user_to_move or 0, "1")).match
+                ply, offer = ply + 1, None
+                continue
+            if action == "offer" and offer is not None and offer[0] != user:
+                action = "accept"  # an offer while another player's is open agrees to it
+            if action == "offer":
+                if offer is not None:
+                    expected = DrawOfferPending
+                elif user in last and ply < last[user] + DRAW_OFFER_GAP:
+                    expected = DrawOfferTooSoon
+                else:
+                    expected, offer, last[user] = DrawOffered, (user, {user}), ply
+            elif action == "accept":
+                if offer is None:
+                    expected = NoDrawOffer
+                elif offer[0] == user:
+                    expected = OwnRequest
+                else:
+                    offer[1].add(user)
+                    expected = Finished if offer[1] == set(users) else DrawOffered
+            else:
+                expected, offer = (NoDrawOffer, offer) if offer is None else (DrawDeclined, None)
+            call = {"offer": service.draws.offer, "accept": service.draws.accept}.get(action)
+            try:
+                got: object = await (call or service.draws.decline)(match.id, user)
+            except USER_ERRORS as error:
+                got = error
+            assert isinstance(got, expected), (action, user, ply, got)
+            if isinstance(got, Finished):
+                assert got.outcome.termination is AGREED_DRAW and got.outcome.ranks == (0,) * seats
+                return
+    finally:
+        await store.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(actions=DRAW_ACTIONS, seats=st.integers(2, 4))
+def test_draw_offers_follow_their_rules_whatever_players_do(
+    actions: list[tuple[str, int]], seats: int
+) -> None:
+    """Offers, answers and moves in any order: each answer is the one the rules give (lapsing with a move,
+    one offer per DRAW_OFFER_GAP plies per player, one open offer, every player's yes ends it drawn)."""
+    asyncio.run(_draw_actions(seats, actions))
