@@ -760,8 +760,6 @@ MIGRATIONS: tuple[Step, ...] = (
         ),
     ),
 )
-DRAWS_AND_REMATCHES = len(MIGRATIONS) - 1
-"""The migration that adds draw offers and rematches (its index in MIGRATIONS)."""
 SCHEMA_VERSION = len(MIGRATIONS)
 ESTABLISHED_SIGMA = 5.0
 """The sigma at or below which a rating is established (the service's PROVISIONAL_SIGMA)."""
