@@ -38,6 +38,9 @@ from games.base import AGREED_DRAW
 
 log = logging.getLogger(__name__)
 
+TRACKED = 5000
+"""The most offer messages remembered (`Live.offers`)."""
+
 Result = DrawOffered | DrawDeclined | Finished | RematchOffered | RematchStarted | RematchDeclined
 
 
@@ -197,14 +200,23 @@ class Live(ButtonCog):
         return "draw", result.match.id
 
     def _track(self, offer: DrawOffered | RematchOffered, posted: PostedMessage) -> None:
+        """Remember the message showing `offer` (the oldest are forgotten past TRACKED: a rematch offer
+        that lapses unanswered is never closed, its message says when it lapses)."""
         self.offers[self._key(offer)] = posted
         if isinstance(offer, DrawOffered):
             self.offer_plies[offer.match.id] = offer.match.ply
+        while len(self.offers) > TRACKED:
+            kind, match_id = next(iter(self.offers))
+            del self.offers[(kind, match_id)]
+            if kind == "draw":
+                self.offer_plies.pop(match_id, None)
 
     async def _closed(self, key: tuple[str, int], text: str, *, keep: int | None = None) -> None:
         """The message showing offer `key` (unless it is `keep`, edited by its own button) says `text` and
         loses its buttons."""
         posted = self.offers.pop(key, None)
+        if key[0] == "draw":
+            self.offer_plies.pop(key[1], None)
         if posted is not None and posted.message_id != keep:
             await parts_of(self.bot).channels.edit_posted(
                 posted, content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
