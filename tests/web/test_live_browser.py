@@ -4,6 +4,7 @@ the other player's page shows the offer live, and when a rematch starts every op
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import games
@@ -51,7 +52,14 @@ async def test_a_rematch_moves_every_open_page_to_the_new_match(site: Site, brow
         "document.querySelector('#pending').textContent.includes('offers a rematch')", timeout=LIVE_MS
     )
     await bob.click("#actions button[data-action='accept']")
-    new = next(m for m in await site.service.matches.of_user_turn_first(ALICE) if m.id != match_id)
+    record = None
+    for _ in range(100):  # Bob's answer reaches the server
+        record = await site.service.rematches.rematch_of(match_id)
+        if record is not None and record.new_match_id is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert record is not None and record.new_match_id is not None
+    new = await site.service.matches.get(record.new_match_id)
     moved_to = f"{site.base}/m/{match_token(site.board.secret, new.id)}"
     for page in (alice, bob, watcher):
         await page.wait_for_url(moved_to, timeout=LIVE_MS)
