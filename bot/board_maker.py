@@ -53,6 +53,7 @@ class BoardMaker:
             finished=finished,
             theme=theme,
             tr=tr,
+            rematch=not match.is_active and await self.service.rematches.offers_rematch(match),
         )
 
     async def played_board(

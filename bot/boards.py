@@ -278,9 +278,11 @@ async def board_message(
     finished: Finished | None = None,
     theme: str = "default",
     tr: Tr = ENGLISH,
+    rematch: bool = False,
 ) -> BoardMessage:
     """The message for `match`'s current board in the language of `tr`: header, what happened, whose turn or
-    the result, buttons; the image in `theme` (a renderer theme name)."""
+    the result, buttons (`rematch`: a finished match's Rematch button); the image in `theme` (a renderer
+    theme name)."""
     with renderer_text.using(tr.translations):
         caption = renderer.move_caption(rules.moves_played(match.state), over=not match.is_active)
     header = tr(
@@ -308,6 +310,8 @@ async def board_message(
         buttons.append(button("replay", match.id, match.ply, tr("Replay"), style=discord.ButtonStyle.primary))
     if match.status is MatchStatus.FINISHED:
         buttons.append(button("analyse", match.id, match.ply, tr("Analyse")))
+        if rematch:  # cogs/live.py: the same match again, seats rotated
+            buttons.append(button("rematch", match.id, match.ply, tr("Rematch")))
     url = board_link(match.id, match.guild_id)
     if url is not None and activity_on(match.guild_id):
         buttons.append(button("activity", match.id, match.ply, tr("Play in Discord")))

@@ -8,6 +8,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.lobbies",
     "cogs.moves",
     "cogs.ending",
+    "cogs.live",
     "cogs.info",
     "cogs.admin",
     "cogs.analysis",

@@ -192,6 +192,8 @@ TIMEOUT = Termination(
 )
 ABORTED = Termination("aborted", N_("abort"))
 """Ended by agreement or by an admin: no result."""
+AGREED_DRAW = Termination("agreed_draw", N_("agreement"), draw=N_("Draw by agreement"))
+"""Every player still playing agreed a draw (the host's draw offers): rated as a draw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +405,10 @@ class Rules(Protocol[S, M]):
     seat_names: ClassVar[tuple[str, ...]] = ()
     """The seats' roles by seat ("Red", "Yellow"; marked with `N_`), which the default `seat_label` gives;
     empty: "Player 1", "Player 2"..."""
+    can_draw: ClassVar[bool] = True
+    """Whether a game of these rules can end drawn (or first place shared by everyone), so the players may
+    also agree a draw (the host's draw offers). Default: yes; a game that always has a winner says False
+    (Paintscape)."""
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> S:
         """The starting position. Randomness (a shuffled start) comes only from `seed`."""

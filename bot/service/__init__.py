@@ -4,6 +4,8 @@ One `Service` over one store holds the parts, each a file of one job:
 
     matches     MatchService: start, read, play, pass, resign, time out                     (matches.py)
     agreements  Agreements: abort by common consent, take moves back                        (agreements.py)
+    draws       Draws: draw offers, agreed by every player still playing                     (draws.py)
+    rematches   Rematches: the same match again, seats rotated, and the chain's score        (rematches.py)
     challenges  Challenges: challenge a member, or play the bot at once                      (challenges.py)
     lobbies     Lobbies: open tables of 2-4 players                                         (lobbies.py)
     starts      Starts: options, seats and the start of a match, for both of them            (starts.py)
@@ -51,6 +53,7 @@ from bot.service.ai import SWEEP_EVERY, AIRunner, BotTurns
 from bot.service.cache import Cache
 from bot.service.challenges import CHALLENGE_TTL, Challenges
 from bot.service.clock import EventHandler, TurnClock
+from bot.service.draws import Draws
 from bot.service.events import Events
 from bot.service.guilds import DEFAULT_TURN_TIMEOUT, Guilds
 from bot.service.history import History
@@ -60,6 +63,7 @@ from bot.service.messages import Messages
 from bot.service.prefs import Prefs
 from bot.service.ratings import Ratings
 from bot.service.records import MatchView
+from bot.service.rematches import Rematches
 from bot.service.reminders import ReminderHandler, Reminders
 from bot.service.shards import Shards
 from bot.service.starts import Starts
@@ -106,6 +110,10 @@ class Service:
             state_cache_size=state_cache_size,
         )
         self.agreements = Agreements(self.matches)
+        self.draws = Draws(self.matches)
+        """Draw offers (draws.py)."""
+        self.rematches = Rematches(self.matches, now=now, rng=rng)
+        """Rematch offers and their chains' scores (rematches.py)."""
         self.starts = Starts(self.matches, self.guilds, rng=rng)
         """The one path from a game, options and players to a started match (starts.py)."""
         self.challenges = Challenges(store, self.matches, self.starts, now=now, ttl=challenge_ttl)

@@ -291,5 +291,51 @@ class NotAPuzzleMove(ServiceError):
     template = N_("{move!r} is not a legal move in this puzzle. Pick one from the list.")
 
 
+class DrawsNotInGame(ServiceError):
+    template = N_("{game} always ends with a winner, so there are no draw offers: play on, or resign.")
+
+
+class DrawsWithBot(ServiceError):
+    template = N_("I don't agree to draws: play on, or resign.")
+
+
+class DrawsTooEarly(ServiceError):
+    template = N_(
+        "A draw can be offered once every player has moved. Until then, end the match with {/abort}."
+    )
+
+
+class DrawOfferPending(ServiceError):
+    template = N_("Your draw offer is open already: wait for the other players to answer.")
+
+
+class DrawOfferTooSoon(ServiceError):
+    template = N_("You offered a draw recently: you may offer again after {plies} more moves.")
+
+
+class NoDrawOffer(ServiceError):
+    template = N_("Nobody offered a draw here. Offer one with {/draw}.")
+
+
+class RematchNotOver(ServiceError):
+    template = N_("Match #{match_id} is still going: a rematch is offered once it is over.")
+
+
+class RematchInTournament(ServiceError):
+    template = N_("Match #{match_id} was a tournament game: the tournament pairs the next one.")
+
+
+class RematchPending(ServiceError):
+    template = N_("A rematch of match #{match_id} is offered already: wait for the answer.")
+
+
+class RematchTaken(ServiceError):
+    template = N_("Match #{match_id} has had its rematch already (#{new_match_id}).")
+
+
+class NoRematchOffer(ServiceError):
+    template = N_("There is no open rematch offer for match #{match_id}: offer one yourself.")
+
+
 USER_ERRORS: tuple[type[Exception], ...] = (ServiceError, MoveError, InvalidOptions)
 """Every exception whose message is meant for the player: catch these, reply with str(error)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Self, TypeAlias
 
 from games.ai.levels import ALL_LEVEL_IDS, LEVEL_IDS
@@ -586,3 +586,128 @@ class DailyPuzzleChannel:
     guild_id: int
     channel_id: int
     last_day: str | None
+
+
+# ------------------------------------------------------------------------------ draw offers and rematches
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer:
+    """A draw offered by `seat`'s player at `ply`, when the match was last changed at `since` (a takeback
+    back to the same ply changes it too); `accepted` are the seats that agreed so far, the offerer's
+    included."""
+
+    seat: Seat
+    user_id: int
+    ply: int
+    since: float
+    accepted: tuple[Seat, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "user_id": self.user_id,
+            "ply": self.ply,
+            "since": self.since,
+            "accepted": list(self.accepted),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DrawOffer:
+        return cls(
+            int(data["seat"]),
+            int(data["user_id"]),
+            int(data["ply"]),
+            float(data["since"]),
+            tuple(int(s) for s in data.get("accepted", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DrawState:
+    """A match's draw offers: the last one made (open only while the match stands where it was made) and
+    the ply of each seat's last offer (the spam limit)."""
+
+    offer: DrawOffer | None = None
+    offered: Mapping[Seat, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered:
+    """An open draw offer: who offered, and the players still to agree."""
+
+    match: MatchView
+    by_user: int
+    waiting_for: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDeclined:
+    """A draw offer closed without a draw: declined by `by_user`, or withdrawn by its offerer."""
+
+    match: MatchView
+    by_user: int
+    offered_by: int
+
+
+class RematchStatus(enum.StrEnum):
+    OPEN = "open"
+    DECLINED = "declined"
+    STARTING = "starting"
+    STARTED = "started"
+
+
+@dataclass(frozen=True, slots=True)
+class RematchRecord:
+    """The rematch offered after the finished match `match_id`: offered by `by_user`, agreed so far by
+    `accepted` (user ids, the offerer's included), open until `expires_at`; once started, `new_match_id`."""
+
+    match_id: int
+    by_user: int
+    accepted: tuple[int, ...]
+    status: RematchStatus
+    asked_at: float
+    expires_at: float
+    new_match_id: int | None = None
+
+    def is_open(self, now: float) -> bool:
+        return self.status is RematchStatus.OPEN and now < self.expires_at
+
+
+@dataclass(frozen=True, slots=True)
+class RematchScore:
+    """The running score of the players of a rematch chain (user ids, in the seats' order of its first
+    match): points per player (a win 1, a draw or a shared first place split between those sharing it) and
+    the number of matches with a result."""
+
+    users: tuple[int, ...]
+    points: tuple[float, ...]
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOffered:
+    """A rematch offered after `match` (finished): who offered, who still has to agree, until when."""
+
+    match: MatchView
+    by_user: int
+    waiting_for: tuple[int, ...]
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RematchStarted:
+    """The rematch of `previous` has started: `match`, seats rotated, and the chain's score so far."""
+
+    previous: MatchView
+    match: MatchView
+    score: RematchScore
+
+
+@dataclass(frozen=True, slots=True)
+class RematchDeclined:
+    """A rematch offer after `match` declined by `by_user` (or withdrawn by its offerer)."""
+
+    match: MatchView
+    by_user: int
+    offered_by: int

@@ -17,7 +17,18 @@ from bot.service import Service
 from bot.service.agreements import takeback_target
 from bot.service.errors import NoAbortVote
 from bot.service.matches import everyone_moved
-from bot.service.records import MatchView, MoveRecord
+from bot.service.records import (
+    DrawDeclined,
+    DrawOffered,
+    MatchStatus,
+    MatchView,
+    MoveRecord,
+    RematchDeclined,
+    RematchOffered,
+    RematchRecord,
+    RematchStarted,
+    RematchStatus,
+)
 
 ANSWERS = ("accept", "decline", "withdraw")
 """The answers to an open request."""
@@ -133,3 +144,83 @@ async def _agree_abort(service: Service, match: MatchView, user_id: int) -> Any:
     if not match.abort_votes:
         raise NoAbortVote()
     return await service.agreements.request_abort(match.id, user_id, seat=match.abort_votes[0])
+
+
+# ------------------------------------------------------------------------ draw offers and rematches
+
+LIVE_ACTIONS = ("draw", "rematch")
+"""Offering a draw (an active match) and a rematch (a finished one); their answers are ANSWERS with the
+request "draw" or "rematch"."""
+REQUESTS = ("takeback", "abort", "draw", "rematch")
+"""The kinds of request an answer may go to."""
+DRAWS_AND_REMATCHES = (DrawOffered, DrawDeclined, RematchOffered, RematchStarted, RematchDeclined)
+"""The results of draw offers and rematches (besides a draw's Finished), which Discord is told of (the
+Live cog posts them)."""
+
+
+def draw_pending(offer: DrawOffered | None, names: Sequence[str]) -> dict[str, Any] | None:
+    """The open draw offer as the page shows it (as `pending`): who offered and the seats still to agree."""
+    if offer is None:
+        return None
+    seat = offer.match.seat_of(offer.by_user)
+    if seat is None:
+        return None
+    waiting = [p.seat for p in offer.match.seats if p.user_id in offer.waiting_for and not p.is_ai]
+    return {"kind": "draw", "seat": seat, "name": names[seat], "waiting": waiting}
+
+
+def draw_actions(
+    match: MatchView, user_id: int, offer: DrawOffered | None, *, can_draw: bool, log: Sequence[MoveRecord]
+) -> list[dict[str, Any]]:
+    """A player's draw buttons: Offer a draw where one may be offered (a game that can end drawn, every
+    seat has moved, no bot seat; the service judges the rest), else the answers to the open offer."""
+    if offer is not None:
+        if offer.by_user == user_id:
+            return [_button("withdraw", "withdraw_draw", request="draw")]
+        if user_id in offer.waiting_for:
+            return [
+                _button("accept", "accept_draw", request="draw", main=True),
+                _button("decline", "decline", request="draw"),
+            ]
+        return []
+    if not can_draw or any(p.is_ai for p in match.seats) or not everyone_moved(len(match.seats), log):
+        return []
+    return [_button("draw", "offer_draw", hint="offer_draw_hint")]
+
+
+def rematch_actions(
+    match: MatchView, user_id: int, record: RematchRecord | None, now: float, *, offered: bool = True
+) -> list[dict[str, Any]]:
+    """A person's rematch buttons on a finished match that `offered` one (not a tournament's game):
+    Rematch (against the bot: starts at once), or the answers to the open offer; none once the rematch
+    started."""
+    if not offered or match.status is not MatchStatus.FINISHED or user_id not in match.human_user_ids:
+        return []
+    if record is not None and record.status in (RematchStatus.STARTING, RematchStatus.STARTED):
+        return []
+    if record is not None and record.is_open(now):
+        if record.by_user == user_id:
+            return [_button("withdraw", "withdraw_rematch", request="rematch")]
+        if user_id in record.accepted:
+            return []
+        return [
+            _button("accept", "accept_rematch", request="rematch", main=True),
+            _button("decline", "decline", request="rematch"),
+        ]
+    alone = all(p.is_ai for p in match.seats if p.user_id != user_id)
+    return [_button("rematch", "rematch", hint="rematch_bot_hint" if alone else "rematch_hint", main=True)]
+
+
+async def perform_live(
+    service: Service, match: MatchView, user_id: int, action: str, kind: str | None
+) -> Any:
+    """Offer a draw or a rematch, or answer the open offer (`kind` "draw" or "rematch")."""
+    if action == "draw":
+        return await service.draws.offer(match.id, user_id)
+    if action == "rematch":
+        return await service.rematches.offer(match.id, user_id)
+    if kind == "draw":
+        draws = service.draws
+        return await (draws.accept if action == "accept" else draws.decline)(match.id, user_id)
+    rematches = service.rematches
+    return await (rematches.accept if action == "accept" else rematches.decline)(match.id, user_id)

@@ -12,7 +12,8 @@ Routes (`<t>` is a match's capability token `<id>-<key>`, security.py):
     GET  /api/m/<t>/board/<ply>.png the board after `ply` moves (the Discord image)
     GET  /api/m/<t>/scene/<ply>     the board after `ply` moves as a scene (the page's replays)
     POST /api/m/<t>/move            {"move": notation, "ply": n}: through MatchService.play, the engine judges
-    POST /api/m/<t>/action          {"action": resign | takeback | abort | accept | decline}
+    POST /api/m/<t>/action          {"action": resign | takeback | abort | draw | rematch | accept | decline
+                                     | withdraw, "request": takeback | abort | draw | rematch}
     GET  /login, /auth/callback     Discord OAuth2 (authorization code, scope identify, state cookie)
     POST /logout, /logout/everywhere  this session, or every session of the user, revoked (sessions.py)
 
@@ -49,11 +50,28 @@ from bot.service.records import (
     Finished,
     MatchView,
     Played,
+    RematchRecord,
+    RematchScore,
     TakebackRequested,
     TakenBack,
 )
+from bot.service.rematches import score_text
 from bot.service.store.base import MatchChange
-from bot.web.actions import ANSWERS, MATCH_ACTIONS, RequestClosed, pending, perform, viewer_actions
+from bot.web.actions import (
+    ANSWERS,
+    DRAWS_AND_REMATCHES,
+    LIVE_ACTIONS,
+    MATCH_ACTIONS,
+    REQUESTS,
+    RequestClosed,
+    draw_actions,
+    draw_pending,
+    pending,
+    perform,
+    perform_live,
+    rematch_actions,
+    viewer_actions,
+)
 from bot.web.activity import DISCORD_PARENTS, SESSION_HEADER, Activity
 from bot.web.discord_api import DiscordRest
 from bot.web.forwarded import TrustedProxies
@@ -131,7 +149,15 @@ bot process posts the new board (or the request, with its buttons) in the match'
 web moves and requests too."""
 
 
-ANNOUNCED = (Played, Finished, TakenBack, TakebackRequested, AbortRequested, RequestClosed)
+ANNOUNCED = (
+    Played,
+    Finished,
+    TakenBack,
+    TakebackRequested,
+    AbortRequested,
+    RequestClosed,
+    *DRAWS_AND_REMATCHES,
+)
 """What a web request's result may be that Discord is told of (a started match too: `announce_later`)."""
 
 
@@ -232,6 +258,8 @@ class WebBoard:
         """Drawings that may wait for a slot; past this a new one is answered 503."""
         self.scenes = Scenes(service, lambda match, locale: self._player_names(match, tr_for(locale)))
         self._clicks: OrderedDict[tuple[int, int], list[list[Any]]] = OrderedDict()
+        self._chain_scores: dict[int, RematchScore | None] = {}
+        """The running score before each active match that is a rematch (None: not one), read once."""
         self._scenes: OrderedDict[tuple[Any, ...], Scene] = OrderedDict()
         self.sent = Sent()
         """The last scene and moves each (match, language, theme) stream was sent: updates are diffs."""
@@ -245,6 +273,8 @@ class WebBoard:
         self._streams: set[Subscriber] = set()
         self._stopping = False
         service.matches.add_match_listener(changed=lambda m: self.hub.changed(m.id))
+        service.draws.listeners.append(self.hub.changed)  # an offer or an answer, made anywhere here
+        service.rematches.listeners.append(self.hub.changed)
         self.origins = {self.base_url}
         """Origins whose state-changing requests are accepted (the Activity adds Discord's proxy)."""
         self.csp = CSP
@@ -529,7 +559,8 @@ class WebBoard:
                 for p in match.seats
             ],
             "words": words,
-            "pending": pending(match, names),
+            "pending": pending(match, names) or await self._draw_pending(match, names),
+            "rematch": await self._rematch(match, names),
             "image": f"/api/m/{token}/board/{match.ply}.png?{query}&v={self._version(match)}",
             "imageBase": f"/api/m/{token}/board/",
             "imageQuery": query,
@@ -627,6 +658,57 @@ class WebBoard:
         self._prepare_image(match, *group)  # drawn now, while the event travels: ready when asked for
         return packed(await self._public(match, *group, full=False))
 
+    async def _draw_pending(self, match: MatchView, names: Sequence[str]) -> dict[str, Any] | None:
+        """The open draw offer of an active match, as `pending` shows a request."""
+        return draw_pending(await self.service.draws.open_offer_in(match), names)
+
+    async def _rematch(self, match: MatchView, names: Sequence[str]) -> dict[str, Any] | None:
+        """A finished match's rematch as the page shows it: the open offer (who offered, the seats still
+        to agree, when it lapses), the started rematch's page (`next`: the page moves there) and the
+        running score of the chain (None for a match of no chain). An active rematch shows the score
+        of the matches before it (read once per match)."""
+        rematches = self.service.rematches
+        by_user = {p.user_id: names[p.seat] for p in match.seats}
+        if match.is_active:
+            if match.id not in self._chain_scores:
+                origin = await self.service.store.rematch_origin(match.id)
+                self._chain_scores[match.id] = None if origin is None else await rematches.score(origin)
+                while len(self._chain_scores) > 1024:
+                    self._chain_scores.pop(next(iter(self._chain_scores)))
+            before = self._chain_scores[match.id]
+            if before is None:
+                return None
+            shown = score_text(before, [by_user.get(u, "?") for u in before.users])
+            return {"offer": None, "next": None, "score": shown}
+        record = await rematches.rematch_of(match.id)
+        started = record is not None and record.new_match_id is not None
+        if not started and await self.service.store.rematch_origin(match.id) is None:
+            return None if record is None else self._rematch_offer(match, names, record, None)
+        last = record.new_match_id if record is not None and record.new_match_id is not None else match.id
+        score = await rematches.score(last)
+        shown = score_text(score, [by_user.get(u, "?") for u in score.users])
+        return self._rematch_offer(match, names, record, shown)
+
+    def _rematch_offer(
+        self, match: MatchView, names: Sequence[str], record: RematchRecord | None, score: str | None
+    ) -> dict[str, Any]:
+        offer = None
+        if record is not None and record.is_open(self.service.now()):
+            seat = match.seat_of(record.by_user)
+            waiting = [p.seat for p in match.seats if not p.is_ai and p.user_id not in record.accepted]
+            offer = {
+                "seat": seat,
+                "name": names[seat] if seat is not None else "",
+                "waiting": waiting,
+                "expires": record.expires_at,
+            }
+        new = record.new_match_id if record is not None else None
+        return {
+            "offer": offer,
+            "next": f"/m/{match_token(self.secret, new)}" if new is not None else None,
+            "score": score,
+        }
+
     async def _private(
         self, match: MatchView, session: Session | None, locale: str, labels: Sequence[str]
     ) -> dict[str, Any]:
@@ -648,6 +730,13 @@ class WebBoard:
             names = await self._player_names(match, tr)
             log_rows = await self.service.matches.log(match)
             actions = viewer_actions(match, session.user_id, log_rows, names)
+            can_draw = getattr(self.service.matches.rules(match.game), "can_draw", True)
+            offer = await self.service.draws.open_offer_in(match)
+            actions[-1:-1] = draw_actions(match, session.user_id, offer, can_draw=can_draw, log=log_rows)
+        elif seats:
+            record = await self.service.rematches.rematch_of(match.id)
+            offered = await self.service.rematches.offers_rematch(match)
+            actions = rematch_actions(match, session.user_id, record, self.service.now(), offered=offered)
         return {
             "actions": actions,
             "you": {
@@ -1028,12 +1117,15 @@ class WebBoard:
         match = await self._match(request)
         body = await self._body(request)
         action, kind = body.get("action"), body.get("request")
-        if action not in (*MATCH_ACTIONS, *ANSWERS):
-            raise web.HTTPBadRequest(text=f"action must be one of {', '.join((*MATCH_ACTIONS, *ANSWERS))}")
-        if kind not in (None, "takeback", "abort"):
-            raise web.HTTPBadRequest(text='request must be "takeback" or "abort"')
+        known = (*MATCH_ACTIONS, *LIVE_ACTIONS, *ANSWERS)
+        if action not in known:
+            raise web.HTTPBadRequest(text=f"action must be one of {', '.join(known)}")
+        if kind not in (None, *REQUESTS):
+            raise web.HTTPBadRequest(text=f"request must be one of {', '.join(REQUESTS)}")
+        live = action in LIVE_ACTIONS or kind in ("draw", "rematch")
+        act = perform_live if live else perform
         answer = await self._answer(
-            request, lambda: perform(self.service, match, session.user_id, str(action), kind), match
+            request, lambda: act(self.service, match, session.user_id, str(action), kind), match
         )
         self.hub.changed(match.id)  # a vote or a withdrawn request does not always commit a change
         return answer

@@ -38,7 +38,7 @@ from bot.service.records import (
     TakenBack,
 )
 from bot.service.store.base import MatchChange
-from bot.web.actions import RequestClosed
+from bot.web.actions import DRAWS_AND_REMATCHES, RequestClosed
 from bot.web.live import NoGuild
 from games.base import Termination
 
@@ -78,6 +78,13 @@ class DiscordPoster:
             await self.request_closed(result.match, result.kind, user_id, result.how)
         elif isinstance(result, MatchView):  # a match started in the Activity
             await self.started(result)
+        elif isinstance(result, DRAWS_AND_REMATCHES):  # cogs/live.py words and posts them
+            await self.bot.get_cog("Live").post_result(result, user_id)
+
+    async def offer_changed(self, match: MatchView, kind: str) -> None:
+        """A draw offer ("draw") or a rematch offer ("rematch") changed elsewhere: shown, updated or closed
+        as the Discord flow's buttons leave it (cogs/live.py)."""
+        await self.bot.get_cog("Live").offer_changed(match, kind)
 
     async def started(self, match: MatchView) -> None:
         """The first board of a match started elsewhere (the Activity), as /play's accept posts it; a
@@ -260,6 +267,10 @@ class Relay:
                 await self.poster.request(request)
         elif change.kind == "other":
             await self._answered(match)
+        elif change.kind in ("draw", "rematch"):
+            await self.poster.offer_changed(match, change.kind)
+        if change.kind in ("move", "back", "end"):
+            await self.poster.offer_changed(match, "draw")  # a draw offer lapses with them
 
     async def _open(self, match: MatchView, kind: str) -> TakebackRequested | AbortRequested | None:
         """The match's open request of `kind`, None if there is none."""

@@ -640,6 +640,7 @@ class PaintscapeRules(Rules[PaintscapeState, Move]):
     id: ClassVar[str] = "paintscape"
     name: ClassVar[str] = "Paintscape"
     seats: ClassVar[range] = range(2, 3)
+    can_draw: ClassVar[bool] = False  # the play phase always ends with a winner (RULES.md 1)
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "balance",

@@ -41,7 +41,7 @@ async def short_paint_match(world: Any) -> int:
 async def test_the_analyse_button_under_a_final_board(world: Any) -> None:
     match_id = await short_paint_match(world)
     final = last_board(world.channel)
-    assert button_labels(final) == ["Replay", "Analyse"]
+    assert button_labels(final) == ["Replay", "Analyse", "Rematch"]
     clicked = await world.carol.click(final, label="Analyse")
     assert not clicked.ephemeral
     text = reply_text(clicked)

@@ -128,7 +128,7 @@ async def test_paintscape_in_french(simcord_env: Any, locales: dict[int, str]) -
     assert f"<@{c.bob.id}> a abandonné. **<@{c.alice.id}> gagne par abandon.**" in final.content
     assert "première partie classée" in final.content
     assert "alice gagne par abandon" in final.attachments[0].description
-    assert button_labels(final) == ["Revoir", "Analyser"]
+    assert button_labels(final) == ["Revoir", "Analyser", "Revanche"]
 
 
 async def test_paintscape_in_japanese_for_a_japanese_server(
@@ -155,7 +155,7 @@ async def test_paintscape_in_japanese_for_a_japanese_server(
     await c.alice.click(question.response, label="はい、投了します")
     final = last_board(c.channel)
     assert f"<@{c.alice.id}> が投了しました。**<@{c.bob.id}> の勝ち（投了）.**" in final.content
-    assert button_labels(final) == ["リプレイ", "分析"]
+    assert button_labels(final) == ["リプレイ", "分析", "再戦"]
     replay = await c.bob.click(final, label="リプレイ")
     assert (
         replay.response.content.startswith("対局 #") and "のリプレイ（Paintscape、" in replay.response.content

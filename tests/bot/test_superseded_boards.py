@@ -37,7 +37,7 @@ async def test_each_new_board_takes_the_buttons_off_the_previous_one(world: Any,
     assert with_buttons == [], "in play nobody has one-word moves: no board keeps buttons"
 
 
-async def test_the_final_board_keeps_only_its_replay_and_analyse_buttons(world: Any) -> None:
+async def test_the_final_board_keeps_only_its_replay_analyse_and_rematch_buttons(world: Any) -> None:
     alice, bob, channel = world.alice, world.bob, world.channel
     await start_challenge(world, alice, bob, "tilingking", first="challenger", options="board=sq9")
     before = last_board(channel)
@@ -45,7 +45,7 @@ async def test_the_final_board_keeps_only_its_replay_and_analyse_buttons(world: 
     await alice.slash(channel, "pass")
     await bob.slash(channel, "pass")
     final = last_board(channel)
-    assert button_labels(final) == ["Replay", "Analyse"]
+    assert button_labels(final) == ["Replay", "Analyse", "Rematch"]
     assert [m.id for m in boards(channel) if button_labels(m)] == [final.id]
 
 

@@ -427,3 +427,45 @@ async def test_a_partial_accept_in_a_web_process_updates_who_is_still_to_answer(
     await _wait_for(lambda: f"(no result). <@{last}>: agree?" in _by_id(world, vote.id).content)
     assert "Agree to abort" in button_labels(_by_id(world, vote.id))
     assert carol in (asker, first, last)
+
+
+def _now(world: Any, message_id: int) -> Any:
+    """A message of the channel as it is now."""
+    return next(m for m in world.channel.history() if m.id == message_id)
+
+
+async def test_draw_and_rematch_offers_made_in_a_web_process_are_posted_with_their_buttons(
+    world: Any, web_process: Service
+) -> None:
+    """A draw offered in the web process is posted with Accept draw and Decline; declined there, its
+    message says so and loses its buttons; offered again there, a move lapses it; a rematch offered there
+    is accepted with its Discord button."""
+    alice, bob = world.alice, world.bob
+    await start_challenge(world, alice, bob, "paint")
+    match_id = match_id_of(last_board(world.channel))
+    await _web_move(web_process, match_id)
+    await _web_move(web_process, match_id)
+    await _wait_for(lambda: "Move 2: " in last_board(world.channel).content)
+    match = await web_process.matches.get(match_id)
+    first = match.seats[0].user_id
+    other = bob.id if first == alice.id else alice.id
+    await web_process.draws.offer(match_id, first)
+    offer = await _message_with_button(world, "Accept draw")
+    assert f"<@{first}> offers a draw in match #{match_id}" in offer.content
+    await web_process.draws.decline(match_id, other)
+    await _wait_for(lambda: button_labels(_now(world, offer.id)) == [])
+    assert _now(world, offer.id).content == "The draw offer was declined or withdrawn."
+
+    await web_process.draws.offer(match_id, other)
+    again = await _message_with_button(world, "Accept draw")
+    await _web_move(web_process, match_id)
+    await _wait_for(lambda: button_labels(_now(world, again.id)) == [])
+    assert _now(world, again.id).content == "The match moved on, so the draw offer lapsed."
+
+    await web_process.matches.resign(match_id, alice.id)
+    await _wait_for(lambda: "Rematch" in button_labels(last_board(world.channel)))
+    await web_process.rematches.offer(match_id, alice.id)
+    rematch = await _message_with_button(world, "Accept rematch")
+    await bob.click(rematch, label="Accept rematch")
+    assert await web_process.rematches.rematch_of(match_id) is not None
+    await _wait_for(lambda: any("Rematch of match" in m.content for m in world.channel.history()))

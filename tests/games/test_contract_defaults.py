@@ -9,7 +9,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from games.base import FIRST_SEAT, RESIGNATION, Option, Outcome, Rules, SeatChoice, replay_state
+import games
+from games.base import AGREED_DRAW, FIRST_SEAT, RESIGNATION, Option, Outcome, Rules, SeatChoice, replay_state
 from games.texts import N_, Text
 from renderer import text as wording
 
@@ -92,3 +93,14 @@ def test_seat_labels_come_from_seat_names_else_numbered_players() -> None:
 def test_a_state_without_a_ply_must_write_its_move_count() -> None:
     with pytest.raises(NotImplementedError, match="moves_played"):
         Nim().moves_played(object())  # type: ignore[arg-type]
+
+
+def test_a_game_may_be_drawn_by_agreement_unless_it_says_it_always_has_a_winner() -> None:
+    """`can_draw` defaults to yes (the host's draw offers); a game that always has a winner says no, as
+    Paintscape does, and its players get no draw offers; the ending has its own words and is a draw."""
+    assert Nim().can_draw
+    assert not games.get("paintscape").can_draw
+    assert games.get("paint").can_draw and games.get("tilingking").can_draw
+    agreed = Outcome.draw(2, AGREED_DRAW)
+    assert agreed.is_draw and agreed.winners == ()
+    assert wording.result(agreed, ["Alice", "Bob"]) == "Draw by agreement"

@@ -95,6 +95,11 @@ async def fill(url: str, clock: FakeClock) -> None:
         await play(service, taken.id, 2, seed=4)
         await service.agreements.request_takeback(taken.id, ALICE)
         await service.agreements.accept_takeback(taken.id, BOB)
+        # A rematch offered after the finished Paint match, and a draw offered in a Paint match going on.
+        await service.rematches.offer(paint.id, BOB)
+        drawn = await start_match(service, "paint", {"white": "challenger"}, channel=CHANNEL + 6)
+        await play(service, drawn.id, 2, seed=5)
+        await service.draws.offer(drawn.id, ALICE)
         # A challenge still open, with its message.
         challenge = await service.challenges.create(
             "tilingking", {}, CAROL, ALICE, guild_id=GUILD, channel_id=CHANNEL + 3
@@ -229,6 +234,8 @@ async def same_records(first: str, second: str) -> None:
             assert await a.moves(match_id) == await b.moves(match_id)
             assert await a.rating_changes(match_id) == await b.rating_changes(match_id)
             assert await a.get_board_message(match_id) == await b.get_board_message(match_id)
+            assert await a.draws(match_id) == await b.draws(match_id)
+            assert await a.rematch(match_id) == await b.rematch(match_id)
         for game in games.GAME_IDS:
             assert await a.leaderboard(game, GUILD, 10, 1e9) == await b.leaderboard(game, GUILD, 10, 1e9)
         assert await a.get_guild_settings(GUILD) == await b.get_guild_settings(GUILD)

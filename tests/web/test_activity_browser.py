@@ -647,3 +647,41 @@ async def test_production_refuses_other_frames(production: ActivitySite, browser
         assert await page.evaluate("window.hostLog") == [], "the framed page talked to a foreign parent"
         await ctx.close()
     assert production.discord.authorized == []
+
+
+async def test_a_rematch_inside_discord_moves_both_frames_to_the_new_match(
+    activity: ActivitySite, browser: Any
+) -> None:
+    """A finished match's Rematch action in the Activity (the data-driven buttons of a finished match):
+    Alice offers, Bob sees the offer and accepts, and both frames open the new match, seats rotated."""
+    match_id, channel = await _start(activity, "paint")
+    rules = games.get("paint")
+    for _ in range(2):
+        match = await activity.service.matches.get(match_id)
+        move = clickable_moves(rules, match.state)[0].notation
+        await activity.service.matches.play(match_id, match.seats[match.to_move].user_id, move)
+    alice_page, alice = await _inside(activity, browser, ALICE, channel)
+    bob_page, bob = await _inside(activity, browser, BOB, channel)
+    await activity.service.matches.resign(match_id, BOB)
+    await alice.wait_for_selector("#actions button[data-action='rematch']", timeout=3000)
+    await alice.click("#actions button[data-action='rematch']")
+    await bob.wait_for_selector("#actions button[data-action='accept']", timeout=3000)
+    await bob.click("#actions button[data-action='accept']")
+    record = None
+    for _ in range(100):
+        record = await activity.service.rematches.rematch_of(match_id)
+        if record is not None and record.new_match_id is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert record is not None and record.new_match_id is not None
+    new_id = record.new_match_id
+    for page in (alice_page, bob_page):
+        frame = await (await page.wait_for_selector("iframe")).content_frame()
+        assert frame is not None
+        await frame.wait_for_function(
+            f"window.tessera && window.tessera.state() && window.tessera.state().id === {new_id}",
+            timeout=5000,
+        )
+    new = await activity.service.matches.get(record.new_match_id)
+    assert [p.user_id for p in new.seats] == [BOB, ALICE]
+    assert alice_page.errors == [] and bob_page.errors == []

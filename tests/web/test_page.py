@@ -280,8 +280,8 @@ async def test_touch_targets_are_44_px_on_a_phone(site: Site, browser: Any) -> N
 
 
 async def test_a_resignation_ends_the_match_on_both_pages(site: Site, browser: Any) -> None:
-    """Alice resigns with her button (confirmed in the dialog); both pages show the end: no buttons left,
-    the replay offered."""
+    """Alice resigns with her button (confirmed in the dialog); both pages show the end: no buttons left
+    but Rematch, the replay offered."""
     match_id, path = await start(site, "paint")
     await _play(site, match_id, 2)
     alice = await login(site, browser, ALICE, path)
@@ -290,7 +290,10 @@ async def test_a_resignation_ends_the_match_on_both_pages(site: Site, browser: A
     await alice.click("#confirm-yes")
     for page in (alice, bob):
         await page.wait_for_function("!window.tessera.state().active")
-        await page.wait_for_function("document.querySelectorAll('#actions button').length === 0")
+        await page.wait_for_function(
+            "[...document.querySelectorAll('#actions button')].map((b) => b.dataset.action).join()"
+            " === 'rematch'"
+        )
         await page.wait_for_selector("#replay:not([hidden])")
     final = await site.service.matches.get(match_id)
     assert not final.is_active and final.outcome is not None

@@ -259,7 +259,7 @@ async def test_against_the_bot_takeback_and_abort_happen_at_once(
     assert (await service.matches.get(match_id)).ply == 0
 
 
-async def test_spectators_and_finished_matches_have_no_buttons(
+async def test_spectators_have_no_buttons_and_finished_matches_only_rematch(
     service: Service, board: WebBoard, client: Any
 ) -> None:
     match_id = await _match(service, 2)
@@ -268,7 +268,8 @@ async def test_spectators_and_finished_matches_have_no_buttons(
     anonymous = await client.get(f"/api/m/{match_token(SECRET, match_id)}")
     assert (await anonymous.json())["actions"] == []
     await service.matches.resign(match_id, ALICE)
-    assert (await Page(client, board, match_id, BOB).state())["actions"] == []
+    assert [b["action"] for b in (await Page(client, board, match_id, BOB).state())["actions"]] == ["rematch"]
+    assert (await watcher.state())["actions"] == []
 
 
 async def test_unknown_actions_and_requests_are_refused(
@@ -276,6 +277,6 @@ async def test_unknown_actions_and_requests_are_refused(
 ) -> None:
     match_id = await _match(service, 2)
     alice = Page(client, board, match_id, ALICE)
-    for body in ({"action": "win"}, {"action": "accept", "request": "draw"}):
+    for body in ({"action": "win"}, {"action": "accept", "request": "surrender"}):
         answer = await client.post(f"/api/m/{alice.token}/action", json=body, headers=_headers(board, ALICE))
         assert answer.status == 400

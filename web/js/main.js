@@ -147,7 +147,8 @@ function heard(data) {
     list = S.moves.slice(0, data.movesFrom).concat(data.moves || []);
   }
   const moved = S.ply !== data.ply || S.active !== data.active;
-  const asked = JSON.stringify(S.pending) !== JSON.stringify(data.pending);
+  const asked = JSON.stringify([S.pending, S.rematch]) !== JSON.stringify([data.pending, data.rematch]);
+  const rematched = !!(S.rematch && S.rematch.next);
   const own = { you: S.you, clicks: S.clicks, actions: S.actions, texts: S.texts, themes: S.themes, locales: S.locales };
   S = Object.assign({}, S, data, own, { moves: list });
   delete S.diff;
@@ -157,12 +158,16 @@ function heard(data) {
     S.clicks = [];
     clearChoice();
   }
-  if (!S.active) S.actions = [];  // a finished match has no buttons
+  if (!S.active && moved) S.actions = [];  // a finished match has only its rematch buttons: asked for below
   const animate = !!next && !!scene && next.ply !== scene.ply;
   scene = next;
   render({ animate, moved });
   if (moved) chime();
-  if (S.you && S.you.seats.length && S.active && (moved || asked)) mine();  // my moves and buttons
+  if (!rematched && S.rematch && S.rematch.next) {  // the rematch started: its page, wherever this one is
+    location.assign(S.rematch.next + location.search);
+    return true;
+  }
+  if (S.you && S.you.seats.length && (moved || asked)) mine();  // my moves and buttons
   return true;
 }
 
@@ -325,9 +330,16 @@ function actions() {
 function pending() {
   const box = $("pending");
   box.textContent = "";
+  const r = S.rematch;  // the running score of a chain of rematches, and a finished match's offer
+  if (r && r.score) box.append(el("p", { class: "score" }, t("rematch_score", { score: r.score })));
+  if (!S.active) {
+    if (r && r.offer) box.append(el("p", {}, t("rematch_asked", { name: r.offer.name })));
+    return;
+  }
   const p = S.pending;
-  if (!p || !S.active) return;
-  box.append(el("p", {}, t(p.kind === "takeback" ? "takeback_asked" : "abort_asked", { name: p.name })));
+  if (!p) return;
+  const asked = { takeback: "takeback_asked", abort: "abort_asked", draw: "draw_asked" };
+  box.append(el("p", {}, t(asked[p.kind] || "abort_asked", { name: p.name })));
 }
 
 // ------------------------------------------------------------------------------------------- the tray

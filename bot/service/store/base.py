@@ -23,6 +23,7 @@ from bot.service.records import (
     Challenge,
     ChallengeStatus,
     DailyPuzzleChannel,
+    DrawState,
     Finish,
     GuildSettings,
     Lobby,
@@ -39,6 +40,7 @@ from bot.service.records import (
     PuzzleRecord,
     Rating,
     RatingChange,
+    RematchRecord,
     ReminderMode,
     RequestMessage,
     Requests,
@@ -439,8 +441,8 @@ class ChangeListener(Protocol):
 @dataclass(frozen=True, slots=True)
 class MatchChange:
     """A committed change of a match heard from the database (`listen`'s `matches`): its guild (None for
-    none), its id, its ply before and after, what happened (start, move, back, takeback, abort, end, other)
-    and whether this process wrote it (`own`)."""
+    none), its id, its ply before and after, what happened (start, move, back, takeback, abort, end, other;
+    draw and rematch: an offer changed) and whether this process wrote it (`own`)."""
 
     guild_id: int | None
     match_id: int
@@ -575,6 +577,33 @@ class MatchStore(Protocol):
     ) -> bool:
         """Delete the moves from `to_ply` on and store the snapshot of the shorter log (a takeback); the
         match's `last_takeback` becomes this one, with the notations of the moves deleted."""
+        ...
+
+    async def draws(self, match_id: int) -> DrawState:
+        """The match's draw offers (none: an empty state)."""
+        ...
+
+    async def update_draws(
+        self, match_id: int, expected_ply: int, change: Callable[[DrawState], DrawState]
+    ) -> DrawState | None:
+        """Read the draw offers of the match active at `expected_ply` and store `change(draws)`, in one
+        transaction that holds the match row; the draw offers now, or None if the match moved on."""
+        ...
+
+    async def rematch(self, match_id: int) -> RematchRecord | None:
+        """The rematch offered after the finished match `match_id`, if any."""
+        ...
+
+    async def rematch_origin(self, new_match_id: int) -> int | None:
+        """The match whose rematch `new_match_id` is, if it is one."""
+        ...
+
+    async def update_rematch(
+        self, match_id: int, change: Callable[[RematchRecord | None], RematchRecord | None]
+    ) -> RematchRecord | None:
+        """Read the rematch after the match `match_id` (over) and store `change(rematch)` (None or the same:
+        nothing written), in one transaction holding the match row; the rematch now, or None if the match is
+        still active or there is no such match and no rematch."""
         ...
 
     async def update_requests(

@@ -33,7 +33,8 @@ payload is the row's key, ``guild:<id>`` (guild_settings), ``theme:<id>`` (guild
 MATCH_CHANNEL = "tessera_match"
 """The LISTEN/NOTIFY channel of changed matches:
 ``<guild id>:<match id>:<ply before>:<ply after>:<kind>:<schema>``, kind one of start, move, back (a
-takeback), takeback (asked), abort (a vote), end, other; the schema tells apart databases that share one
+takeback), takeback (asked), abort (a vote), end, other, draw (a draw offer changed), rematch (a rematch
+offer after the match changed); the schema tells apart databases that share one
 PostgreSQL database (a notification reaches every listener of the database, whatever its schema)."""
 CHANNEL_BYTES = 63
 """PostgreSQL's longest channel name (NAMEDATALEN - 1)."""
@@ -705,6 +706,58 @@ MIGRATIONS: tuple[Step, ...] = (
         """CREATE INDEX IF NOT EXISTS guild_ratings_established
             ON guild_ratings (guild_id, game, mu, player_key)
             WHERE sigma <= 5.0 AND player_key LIKE 'user:%'""",
+    ),
+    (
+        # DRAWS_AND_REMATCHES (issue 43, items 5-6). A match's draw offers: the last one made (open while
+        # the match stands where it was made) and each seat's last offer's ply (one offer per few moves);
+        # changed under the match row's lock (store.update_draws). The rematch offered after a finished
+        # match, who agreed, until when, and the match it started: the chain of rematches, whose running
+        # score the players see. Every statement may run again on a database that has it.
+        """CREATE TABLE IF NOT EXISTS match_draws (
+            match_id {BIGINT} PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            offer {JSON},
+            offered {JSON} NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS rematches (
+            match_id {BIGINT} PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+            by_user {BIGINT} NOT NULL,
+            accepted {JSON} NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('open', 'declined', 'starting', 'started')),
+            asked_at {REAL} NOT NULL,
+            expires_at {REAL} NOT NULL,
+            new_match_id {BIGINT} REFERENCES matches (id) ON DELETE SET NULL
+        )""",
+        """CREATE UNIQUE INDEX IF NOT EXISTS rematches_new_match ON rematches (new_match_id)
+            WHERE new_match_id IS NOT NULL""",
+        # An offer changed tells the processes on MATCH_CHANNEL, kind "draw" or "rematch", at the match's
+        # ply: a web process's page shows it, the bot process posts it in Discord (bot/web/relay.py).
+        Only(
+            _PG,
+            f"""CREATE OR REPLACE FUNCTION tessera_offer_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            payload text;
+        BEGIN
+            SELECT COALESCE(m.guild_id, 0)::text || ':' || m.id::text || ':' || m.ply::text || ':'
+                || m.ply::text || ':' || TG_ARGV[0] || ':' || COALESCE(current_schema(), '')
+              INTO payload FROM matches m WHERE m.id = NEW.match_id;
+            IF payload IS NOT NULL THEN
+                PERFORM pg_notify({_schema_channel_sql(MATCH_CHANNEL)}, payload);
+            END IF;
+            RETURN NULL;
+        END $$""",
+        ),
+        Only(_PG, "DROP TRIGGER IF EXISTS match_draws_changed ON match_draws"),
+        Only(
+            _PG,
+            """CREATE TRIGGER match_draws_changed AFTER INSERT OR UPDATE ON match_draws
+            FOR EACH ROW EXECUTE FUNCTION tessera_offer_changed('draw')""",
+        ),
+        Only(_PG, "DROP TRIGGER IF EXISTS rematches_changed ON rematches"),
+        Only(
+            _PG,
+            """CREATE TRIGGER rematches_changed AFTER INSERT OR UPDATE ON rematches
+            FOR EACH ROW EXECUTE FUNCTION tessera_offer_changed('rematch')""",
+        ),
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

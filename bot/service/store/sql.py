@@ -22,6 +22,8 @@ from bot.service.records import (
     Challenge,
     ChallengeStatus,
     DailyPuzzleChannel,
+    DrawOffer,
+    DrawState,
     Finish,
     GuildSettings,
     Lobby,
@@ -37,6 +39,8 @@ from bot.service.records import (
     PuzzleRecord,
     Rating,
     RatingChange,
+    RematchRecord,
+    RematchStatus,
     RequestMessage,
     Requests,
     TakebackRecord,
@@ -606,6 +610,99 @@ class SqlStore(ABC):
                 match_id,
             )
         return changed
+
+    # ------------------------------------------------------------------------ draw offers and rematches
+
+    def _draw_state(self, row: Row | None) -> DrawState:
+        if row is None:
+            return DrawState()
+        offer = row["offer"]
+        offered = self.json_value(row["offered"])
+        return DrawState(
+            DrawOffer.from_json(self.json_value(offer)) if offer is not None else None,
+            {int(seat): int(ply) for seat, ply in offered.items()},
+        )
+
+    async def draws(self, match_id: int) -> DrawState:
+        return self._draw_state(
+            await self._fetchone("SELECT offer, offered FROM match_draws WHERE match_id = ?", match_id)
+        )
+
+    async def update_draws(
+        self, match_id: int, expected_ply: int, change: Callable[[DrawState], DrawState]
+    ) -> DrawState | None:
+        async with self._transaction() as tx:  # the match row is held from the read to the write
+            held = await tx.fetch(
+                "SELECT id FROM matches WHERE id = ? AND ply = ? AND status = 'active'{FOR_UPDATE}",
+                match_id,
+                expected_ply,
+            )
+            if not held:
+                return None
+            rows = await tx.fetch("SELECT offer, offered FROM match_draws WHERE match_id = ?", match_id)
+            changed = change(self._draw_state(rows[0] if rows else None))
+            await tx.run(
+                "INSERT INTO match_draws (match_id, offer, offered) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET offer = excluded.offer, offered = excluded.offered",
+                match_id,
+                self._to_json(changed.offer.to_json()) if changed.offer is not None else None,
+                self._to_json({str(seat): ply for seat, ply in changed.offered.items()}),
+            )
+        return changed
+
+    def _rematch(self, row: Row) -> RematchRecord:
+        return RematchRecord(
+            int(row["match_id"]),
+            int(row["by_user"]),
+            tuple(int(u) for u in self.json_value(row["accepted"])),
+            RematchStatus(row["status"]),
+            float(row["asked_at"]),
+            float(row["expires_at"]),
+            None if row["new_match_id"] is None else int(row["new_match_id"]),
+        )
+
+    _REMATCH_COLUMNS = "match_id, by_user, accepted, status, asked_at, expires_at, new_match_id"
+
+    async def rematch(self, match_id: int) -> RematchRecord | None:
+        row = await self._fetchone(
+            f"SELECT {self._REMATCH_COLUMNS} FROM rematches WHERE match_id = ?", match_id
+        )
+        return None if row is None else self._rematch(row)
+
+    async def rematch_origin(self, new_match_id: int) -> int | None:
+        row = await self._fetchone("SELECT match_id FROM rematches WHERE new_match_id = ?", new_match_id)
+        return None if row is None else int(row["match_id"])
+
+    async def update_rematch(
+        self, match_id: int, change: Callable[[RematchRecord | None], RematchRecord | None]
+    ) -> RematchRecord | None:
+        async with self._transaction() as tx:  # the finished match's row is held from the read to the write
+            held = await tx.fetch(
+                "SELECT id FROM matches WHERE id = ? AND status <> 'active'{FOR_UPDATE}", match_id
+            )
+            if not held:
+                return None
+            rows = await tx.fetch(
+                f"SELECT {self._REMATCH_COLUMNS} FROM rematches WHERE match_id = ?", match_id
+            )
+            before = self._rematch(rows[0]) if rows else None
+            after = change(before)
+            if after is None or after == before:
+                return before
+            await tx.run(
+                f"INSERT INTO rematches ({self._REMATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET by_user = excluded.by_user, "
+                "accepted = excluded.accepted, status = excluded.status, asked_at = excluded.asked_at, "
+                "expires_at = excluded.expires_at, new_match_id = excluded.new_match_id",
+                match_id,
+                after.by_user,
+                self._to_json(list(after.accepted)),
+                after.status.value,
+                after.asked_at,
+                after.expires_at,
+                after.new_match_id,
+            )
+        return after
 
     async def next_deadline(self, *, shards: ShardFilter | None = None) -> float | None:
         row = await self._fetchone(
