@@ -104,6 +104,8 @@ def test_japanese_roles_sit_next_to_their_particles() -> None:
 
 COUNTED = re.compile(r"\{(count|n)\} (?:[a-z]+ )?[a-z]+s\b")
 ALWAYS_PLURAL = {
+    "{game} is for at most {count} players: tap fewer people.",  # a game's most seats, two or more
+    "{game} needs {count} players or more: tap more people.",  # a game's fewest seats, past two
     "{count} stones of one player on a colour collect it",  # the rule's constant six
     "Board {board}: {count} playable cells",  # a board has dozens
     "You already have {count} open challenges. Wait for answers, or withdraw one first.",  # the limit, 5
