@@ -706,6 +706,18 @@ MIGRATIONS: tuple[Step, ...] = (
             ON guild_ratings (guild_id, game, mu, player_key)
             WHERE sigma <= 5.0 AND player_key LIKE 'user:%'""",
     ),
+    (
+        # SIDE_TABLES: several tables in one channel's Activity. A side match (`side`) is played beside the
+        # channel's main match: the channel's commands (`in_channel`, /move) keep to the main one, which stays
+        # one per channel (the index now leaves side matches out). A challenge or table for more made in the
+        # Activity carries `side` too: its match starts as a side match if the channel has its main match then.
+        "ALTER TABLE matches ADD COLUMN side {BOOL} NOT NULL DEFAULT {FALSE}",
+        "ALTER TABLE challenges ADD COLUMN side {BOOL} NOT NULL DEFAULT {FALSE}",
+        "ALTER TABLE lobbies ADD COLUMN side {BOOL} NOT NULL DEFAULT {FALSE}",
+        "DROP INDEX matches_one_active_per_channel",
+        """CREATE UNIQUE INDEX matches_one_active_per_channel ON matches (channel_id)
+            WHERE status = 'active' AND quarantine IS NULL AND side = {FALSE}""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 ESTABLISHED_SIGMA = 5.0
