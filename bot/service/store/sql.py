@@ -1633,7 +1633,12 @@ class SqlStore(ABC):
 async def migrate_step(tx: Tx, index: int, kind: Kind, json_value: Callable[[Any], Any]) -> None:
     """Migration `index`'s statements, and its data step where it has one, in the caller's transaction."""
     for statement in statements_of(index, kind):
-        await tx.run(statement)
+        try:
+            await tx.run(statement)
+        except Exception as error:
+            if kind == "sqlite" and " ADD COLUMN " in statement and "duplicate column name" in str(error):
+                continue  # run again on a table that has the column (`{ADD_COLUMN}`)
+            raise
     if index == RECOUNT_RESIGNATION_PLIES:
         await _recount_resignation_plies(tx, json_value)
 

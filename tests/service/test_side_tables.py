@@ -1,0 +1,110 @@
+"""Side tables (issue 44): matches started in a channel's Activity beside the channel's main match, on both
+stores. The channel's commands keep to the main match; the store still refuses a second main one."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import Service
+from bot.service.errors import ChannelBusy, NoMatchHere
+from bot.service.records import Finished, TimedOut
+from bot.service.store.sql import SqlStore
+from tests.service.conftest import FakeClock, ServiceFactory
+from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, DAVE, GUILD, everyone_moves, start_match
+
+COPY_MATCH = (
+    "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, turn_timeout, deadline, "
+    "snapshot, rated, created_at, updated_at, side) SELECT game, options, seed, guild_id, channel_id, status, "
+    "ply, turn_timeout, deadline, snapshot, rated, created_at, updated_at, side FROM matches WHERE id = ?"
+)
+"""A raw copy of a match row: the store's unique index is all that stands in its way."""
+
+
+async def test_side_tables_coexist_with_the_main_match_which_the_channel_keeps(service: Service) -> None:
+    main = await start_match(service)
+    assert not main.side
+    # A challenge, a match against the bot and a table for three, all made in the Activity.
+    challenge = await service.challenges.create(
+        "race", {}, CAROL, DAVE, guild_id=GUILD, channel_id=CHANNEL, side=True
+    )
+    assert challenge.side
+    second = await service.challenges.accept(challenge.id, DAVE)
+    third = await service.challenges.play_bot(
+        "race", {}, ALICE, bot_id=BOT, level="3", guild_id=GUILD, channel_id=CHANNEL, side=True
+    )
+    lobby = await service.lobbies.create(
+        "hoard", {}, BOB, guild_id=GUILD, channel_id=CHANNEL, max_players=3, side=True
+    )
+    assert lobby.side
+    await service.lobbies.join(lobby.id, CAROL)
+    await service.lobbies.join(lobby.id, DAVE)
+    fourth = await service.lobbies.start(lobby.id, BOB)
+    assert [m.side for m in (second, third, fourth)] == [True, True, True]
+    assert {m.channel_id for m in (second, third, fourth)} == {CHANNEL}
+    assert (await service.matches.in_channel(CHANNEL)).id == main.id
+    assert (await service.matches.get(fourth.id)).side
+    # Without the Activity's word the channel is busy, as before.
+    with pytest.raises(ChannelBusy):
+        await service.challenges.create("race", {}, CAROL, DAVE, guild_id=GUILD, channel_id=CHANNEL)
+    with pytest.raises(ChannelBusy):
+        await service.matches.start(
+            "race", {}, [(CAROL, None), (DAVE, None)], seed=1, rated=False, turn_timeout=60,
+            guild_id=GUILD, channel_id=CHANNEL,
+        )  # fmt: skip
+    # The main match ends: the channel has none, though its side tables go on.
+    await everyone_moves(service, main.id)
+    await service.matches.resign(main.id, ALICE)
+    with pytest.raises(NoMatchHere):
+        await service.matches.in_channel(CHANNEL)
+    assert (await service.matches.get(second.id)).is_active
+
+
+async def test_an_activity_start_in_a_free_channel_is_its_main_match(service: Service) -> None:
+    """`side` lets a start go beside a main match; where there is none, the start becomes the main one."""
+    match = await service.challenges.play_bot(
+        "race", {}, ALICE, bot_id=BOT, level="3", guild_id=GUILD, channel_id=CHANNEL, side=True
+    )
+    assert not match.side
+    assert (await service.matches.in_channel(CHANNEL)).id == match.id
+    # An Activity challenge made while the channel was busy, accepted once it is free: the main match.
+    challenge = await service.challenges.create(
+        "race", {}, CAROL, DAVE, guild_id=GUILD, channel_id=CHANNEL, side=True
+    )
+    await everyone_moves(service, match.id)
+    await service.matches.resign(match.id, ALICE)
+    accepted = await service.challenges.accept(challenge.id, DAVE)
+    assert not accepted.side and (await service.matches.in_channel(CHANNEL)).id == accepted.id
+
+
+async def test_the_store_index_refuses_a_second_main_match_but_not_a_side_one(service: Service) -> None:
+    store = service.store
+    assert isinstance(store, SqlStore)
+    main = await start_match(service)
+    side = await service.challenges.play_bot(
+        "race", {}, CAROL, bot_id=BOT, level="3", guild_id=GUILD, channel_id=CHANNEL, side=True
+    )
+    assert side.side
+    with pytest.raises(Exception) as refused:  # noqa: PT011 - each database raises its own error
+        await store._write(COPY_MATCH, main.id)
+    assert store._channel_taken(refused.value)
+    assert await store._write(COPY_MATCH, side.id) == 1  # a second side table: fine
+
+
+async def test_a_side_table_has_its_clock_and_its_rating(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    service = await open_service()
+    await start_match(service)
+    challenge = await service.challenges.create(
+        "race", {"turn_timeout": 10}, CAROL, DAVE, guild_id=GUILD, channel_id=CHANNEL, side=True
+    )
+    side = await service.challenges.accept(challenge.id, DAVE)
+    assert side.side and side.rated
+    await everyone_moves(service, side.id)
+    clock.advance(601)
+    events = await service.matches.expire_due()
+    [event] = [e for e in events if isinstance(e, TimedOut) and e.match_id == side.id]
+    assert event.finished is not None and event.finished.rating_changes
+    assert {c.user_id for c in event.finished.rating_changes} == {CAROL, DAVE}
+    finished = await service.matches.get(side.id)
+    assert finished.status == "finished" and finished.side
