@@ -118,7 +118,7 @@ class Demo:
             '<body class="demo"><header><h1>Tessera web demo</h1></header><main><section id="left">'
             "<p>Four local users, no Discord: pick who you play as. The board, its moves and its updates "
             "are the real ones.</p>"
-            f"<h2>New match</h2>{form}<h2>Matches</h2><ul id=\"matches\" class=\"mine-list\">"
+            f'<h2>New match</h2>{form}<h2>Matches</h2><ul id="matches" class="mine-list">'
             f"{''.join(rows)}</ul></section></main></body></html>"
         )
         return web.Response(text=body, content_type="text/html", headers={"Cache-Control": "no-store"})
@@ -132,9 +132,7 @@ class Demo:
             raise web.HTTPBadRequest(text=f"no game {game_id!r}")
         try:
             players = int(str(form.get("players", "2")))
-            options = dict(
-                part.split("=", 1) for part in str(form.get("options", "")).split() if "=" in part
-            )
+            options = dict(part.split("=", 1) for part in str(form.get("options", "")).split() if "=" in part)
             match_id = await self.start(game_id, options, players)
         except (InvalidOptions, ServiceError, ValueError) as error:
             raise web.HTTPBadRequest(text=f"cannot start that match: {error}") from None

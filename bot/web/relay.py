@@ -25,7 +25,6 @@ from typing import Any
 import discord
 
 import games
-
 from bot.i18n import Tr
 from bot.parts import Parts
 from bot.service import Service

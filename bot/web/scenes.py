@@ -33,7 +33,7 @@ def version(match: MatchView) -> str:
 
 class Scenes:
     """Scene JSON per (match, ply, version, language), built in a worker thread (per version: a takeback and
-a new move change what an earlier ply led to)."""
+    a new move change what an earlier ply led to)."""
 
     def __init__(self, service: Service, names: Names) -> None:
         self.service = service

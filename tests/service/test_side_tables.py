@@ -7,15 +7,15 @@ import pytest
 
 from bot.service import Service
 from bot.service.errors import ChannelBusy, NoMatchHere
-from bot.service.records import Finished, TimedOut
+from bot.service.records import TimedOut
 from bot.service.store.sql import SqlStore
 from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, DAVE, GUILD, everyone_moves, start_match
 
 COPY_MATCH = (
     "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, turn_timeout, deadline, "
-    "snapshot, rated, created_at, updated_at, side) SELECT game, options, seed, guild_id, channel_id, status, "
-    "ply, turn_timeout, deadline, snapshot, rated, created_at, updated_at, side FROM matches WHERE id = ?"
+    "snapshot, rated, created_at, updated_at, side) SELECT game, options, seed, guild_id, channel_id, "
+    "status, ply, turn_timeout, deadline, snapshot, rated, created_at, updated_at, side FROM matches WHERE id = ?"
 )
 """A raw copy of a match row: the store's unique index is all that stands in its way."""
 
@@ -84,7 +84,7 @@ async def test_the_store_index_refuses_a_second_main_match_but_not_a_side_one(se
         "race", {}, CAROL, bot_id=BOT, level="3", guild_id=GUILD, channel_id=CHANNEL, side=True
     )
     assert side.side
-    with pytest.raises(Exception) as refused:  # noqa: PT011 - each database raises its own error
+    with pytest.raises(Exception) as refused:  # each database raises its own error
         await store._write(COPY_MATCH, main.id)
     assert store._channel_taken(refused.value)
     assert await store._write(COPY_MATCH, side.id) == 1  # a second side table: fine

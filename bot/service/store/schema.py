@@ -712,9 +712,9 @@ MIGRATIONS: tuple[Step, ...] = (
     ),
     (
         # SIDE_TABLES: several tables in one channel's Activity. A side match (`side`) is played beside the
-        # channel's main match: the channel's commands (`in_channel`, /move) keep to the main one, which stays
-        # one per channel (the index now leaves side matches out). A challenge or table for more made in the
-        # Activity carries `side` too: its match starts as a side match if the channel has its main match then.
+        # channel's main match: the channel's commands (`in_channel`, /move) keep to the main one, which
+        # stays one per channel (the index now leaves side matches out). A challenge or table for more made in
+        # the Activity carries `side` too: its match starts as a side match if the channel has its main one.
         # Every statement may run again on a database that has it.
         "ALTER TABLE matches {ADD_COLUMN} side {BOOL} NOT NULL DEFAULT {FALSE}",
         "ALTER TABLE challenges {ADD_COLUMN} side {BOOL} NOT NULL DEFAULT {FALSE}",
