@@ -15,7 +15,8 @@ from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, DAVE, GUILD, 
 COPY_MATCH = (
     "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, turn_timeout, deadline, "
     "snapshot, rated, created_at, updated_at, side) SELECT game, options, seed, guild_id, channel_id, "
-    "status, ply, turn_timeout, deadline, snapshot, rated, created_at, updated_at, side FROM matches WHERE id = ?"
+    "status, ply, turn_timeout, deadline, snapshot, rated, created_at, updated_at, side "
+    "FROM matches WHERE id = ?"
 )
 """A raw copy of a match row: the store's unique index is all that stands in its way."""
 
