@@ -3,14 +3,21 @@ stores. The channel's commands keep to the main match; the store still refuses a
 
 from __future__ import annotations
 
+import asyncio
+import random
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.service import Service
 from bot.service.errors import ChannelBusy, NoMatchHere
 from bot.service.records import TimedOut
+from bot.service.store import SqliteStore
 from bot.service.store.sql import SqlStore
 from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, DAVE, GUILD, everyone_moves, start_match
+from tests.service.tinygames import registry
 
 COPY_MATCH = (
     "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, turn_timeout, deadline, "
@@ -109,3 +116,44 @@ async def test_a_side_table_has_its_clock_and_its_rating(
     assert {c.user_id for c in event.finished.rating_changes} == {CAROL, DAVE}
     finished = await service.matches.get(side.id)
     assert finished.status == "finished" and finished.side
+
+
+OPS = st.lists(st.tuples(st.sampled_from(["activity", "discord", "end"]), st.integers(0, 7)), max_size=25)
+
+
+async def run_ops(ops: list[tuple[str, int]]) -> None:
+    """Starts from the Activity (`side`) and from Discord, and ends, in any order, in one channel."""
+    store = await SqliteStore.open(":memory:")
+    try:
+        service = Service(store, registry=registry, rng=random.Random(0), now=lambda: 1000.0)
+        for op, pick in ops:
+            active = [m for m in await service.matches.of_user(ALICE) if m.channel_id == CHANNEL]
+            try:
+                if op == "end" and active:
+                    gone = active[pick % len(active)]
+                    await service.matches.resign(gone.id, ALICE)  # before any move: aborted
+                    assert not (await service.matches.get(gone.id)).is_active
+                elif op != "end":
+                    before = await store.active_match_in_channel(CHANNEL)
+                    started = await service.challenges.play_bot(
+                        "race", {}, ALICE, bot_id=BOT, level="1", guild_id=GUILD, channel_id=CHANNEL,
+                        side=op == "activity",
+                    )  # fmt: skip
+                    assert started.side == (before is not None), (
+                        "side exactly when the channel has its main match"
+                    )
+            except ChannelBusy:  # only a start from Discord is refused, and only beside a main match
+                assert op == "discord" and await store.active_match_in_channel(CHANNEL) is not None
+            active = [m for m in await service.matches.of_user(ALICE) if m.channel_id == CHANNEL]
+            main = [m for m in active if not m.side]
+            assert len(main) <= 1, "at most one main match per channel"
+            here = await store.active_match_in_channel(CHANNEL)
+            assert (here.id if here else None) == (main[0].id if main else None)
+    finally:
+        await store.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=OPS)
+def test_a_channel_never_has_two_main_matches(ops: list[tuple[str, int]]) -> None:
+    asyncio.run(run_ops(ops))
