@@ -4,7 +4,8 @@ A board with the Activity on (a throw-away SQLite database, a fake Discord on lo
 instance check) answers what the start screen fetches:
 
 - GET /api/activity/channel: every game's card (seats, picture path, option controls, the bot's rating per
-  level), the presets, the instance's tables; as sent (gzip, as every browser takes it) and as JSON, and
+  level), the presets, the instance's tables (all but one in the instance's channel: its main match and side
+  tables, as several tables at once leave it); as sent (gzip, as every browser takes it) and as JSON, and
   how long it takes (median of `--rounds`, the instance check cached as in production);
 - GET /api/activity/picture/<game>.png for each registered game: its size, and the first (drawn) and a later
   (kept) answer's time.
@@ -49,7 +50,7 @@ async def run(rounds: int, tables: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         service = await Service.open(f"sqlite:///{folder}/bench.sqlite3")
         users = list(USERS)
-        for n in range(tables):  # the people in the instance play elsewhere in the server too
+        for n in range(tables):  # the instance's channel: its main match and side tables, and one elsewhere
             rules = games.get("paint")
             await service.matches.start(
                 "paint",
@@ -59,7 +60,8 @@ async def run(rounds: int, tables: int) -> None:
                 rated=False,
                 turn_timeout=3600,
                 guild_id=GUILD,
-                channel_id=CHANNEL + 1 + n,
+                channel_id=CHANNEL if n < tables - 1 else CHANNEL + 1,
+                side=True,  # as the Activity starts them: the first is the channel's main match
             )
         board = WebBoard(
             service,

@@ -76,21 +76,23 @@ class Challenges:
         *,
         guild_id: int | None,
         channel_id: int,
+        side: bool = False,
     ) -> Challenge:
-        """Challenge another member to a two-player match; options are checked now, completely."""
+        """Challenge another member to a two-player match; options are checked now, completely. `side`: made
+        in the channel's Activity, so a running main match is no obstacle (its match may be a side table)."""
         valid_id(challenger_id, "user")
         valid_id(opponent_id, "user")
         if challenger_id == opponent_id:
             raise SelfChallenge()
         resolved = self.check_options(game, options).stored(self.matches.rules(game))
-        await self.matches.check_channel(guild_id, channel_id)
+        await self.matches.check_channel(guild_id, channel_id, side=side)
         if await self.store.count_pending_challenges(challenger_id=challenger_id) >= MAX_OPEN_PER_USER:
             raise TooManyChallenges(count=MAX_OPEN_PER_USER)
         if await self.store.count_pending_challenges(channel_id=channel_id) >= MAX_OPEN_PER_CHANNEL:
             raise ChannelFullOfChallenges(count=MAX_OPEN_PER_CHANNEL)
         now = self.now()
         challenge = await self.store.insert_challenge(
-            game, resolved, guild_id, channel_id, challenger_id, opponent_id, now, now + self.ttl
+            game, resolved, guild_id, channel_id, challenger_id, opponent_id, now, now + self.ttl, side=side
         )
         self.matches.deadlines_changed()
         return challenge
@@ -150,6 +152,7 @@ class Challenges:
                 guild_id=challenge.guild_id,
                 channel_id=channel_id if channel_id is not None else challenge.channel_id,
                 challenge_id=challenge.id,
+                side=challenge.side and channel_id is None,
             )
         except StoreConflict:
             again = await self.get(challenge.id)
@@ -197,18 +200,20 @@ class Challenges:
         guild_id: int | None,
         channel_id: int,
         opened_from: int | None = None,
+        side: bool = False,
     ) -> MatchView:
         """A match against the bot, at once; `bot_id` is the bot's own user id. The user is the challenger.
 
         `channel_id` is where the match lives; for a thread the bot opened for it, `opened_from` is the
-        channel the command was used in, which the guild's allowed-channels setting must list."""
+        channel the command was used in, which the guild's allowed-channels setting must list. `side`:
+        started in the channel's Activity, a side table if the channel has its main match."""
         if level not in NEW_AI_LEVELS:
             raise BadAiLevel(level=level)
         valid_id(user_id, "user")
         if user_id == bot_id:
             raise SelfChallenge()
         resolved = self.check_options(game, options)
-        await self.matches.check_channel(guild_id, channel_id, opened_from=opened_from)
+        await self.matches.check_channel(guild_id, channel_id, opened_from=opened_from, side=side)
         return await self.starts.start(
             game,
             resolved,
@@ -216,4 +221,5 @@ class Challenges:
             order=resolved.host.first_seat,
             guild_id=guild_id,
             channel_id=channel_id,
+            side=side,
         )

@@ -77,8 +77,11 @@ class Lobbies:
         channel_id: int,
         max_players: int | None = None,
         seat_order: str = "random",
+        side: bool = False,
     ) -> Lobby:
-        """Open a lobby for up to `max_players` (the game's most by default); the host is its first member."""
+        """Open a lobby for up to `max_players` (the game's most by default); the host is its first member.
+        `side`: opened in the channel's Activity, so a running main match is no obstacle (its match may be a
+        side table)."""
         valid_id(host_id, "user")
         rules = self.matches.rules(game)
         largest = rules.seats.stop - 1
@@ -88,7 +91,7 @@ class Lobbies:
         if seat_order not in SEAT_ORDERS:
             raise BadSeatOrder()
         resolved = self.starts.options(rules, options, seats=range(rules.seats.start, size + 1), lobby=True)
-        await self.matches.check_channel(guild_id, channel_id)
+        await self.matches.check_channel(guild_id, channel_id, side=side)
         if await self.store.count_open_lobbies(host_id=host_id) >= MAX_OPEN_PER_HOST:
             raise TooManyLobbies(count=MAX_OPEN_PER_HOST)
         if await self.store.count_open_lobbies(channel_id=channel_id) >= MAX_OPEN_PER_CHANNEL:
@@ -103,6 +106,7 @@ class Lobbies:
             seat_order,
             size,
             now,
+            side=side,
         )
 
     async def _lobby(self, lobby: int | Lobby) -> Lobby:
@@ -196,6 +200,7 @@ class Lobbies:
                 guild_id=lobby.guild_id,
                 channel_id=channel_id if channel_id is not None else lobby.channel_id,
                 lobby_id=lobby.id,
+                side=lobby.side and channel_id is None,
             )
         except LobbyChanged:
             raise

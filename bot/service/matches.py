@@ -372,15 +372,18 @@ class MatchService:
     # ------------------------------------------------------------------------------------------ starting
 
     async def check_channel(
-        self, guild_id: int | None, channel_id: int, *, opened_from: int | None = None
+        self, guild_id: int | None, channel_id: int, *, opened_from: int | None = None, side: bool = False
     ) -> None:
-        """Games may start here (or in a thread `opened_from` an allowed channel), and no match is running."""
+        """Games may start here (or in a thread `opened_from` an allowed channel), and no match is running;
+        with `side` (a table started in the channel's Activity) a running main match is no obstacle."""
         valid_id(channel_id, "channel")
         if guild_id is not None:
             valid_id(guild_id, "server")
         if opened_from is not None:
             valid_id(opened_from, "channel")
         await self.guilds.check_allowed(guild_id, opened_from if opened_from is not None else channel_id)
+        if side:
+            return
         try:
             busy = await self._stored(self.store.active_match_in_channel(channel_id))
         except MatchDamaged:  # set aside now: the channel is free
@@ -402,10 +405,13 @@ class MatchService:
         challenge_id: int | None = None,
         lobby_id: int | None = None,
         tournament_game: tuple[int, int] | None = None,
+        side: bool = False,
     ) -> MatchView:
         """Insert a match with these (engine) options and players, seat 0 first, and play any forced moves of
         the start. Closes the challenge or lobby it came from in the same transaction, or records it as a
-        tournament game's match (TournamentGameTaken if that game has one already)."""
+        tournament game's match (TournamentGameTaken if that game has one already). With `side` (started
+        from the channel's Activity) it is the channel's main match if the channel has none, else a side
+        table beside it (`MatchRecord.side`)."""
         rules = self.rules(game)
         state = rules.new(len(seats), options, seed)
         now = self.now()
@@ -432,11 +438,23 @@ class MatchService:
                 new, challenge_id=challenge_id, lobby_id=lobby_id, tournament_game=tournament_game
             )
         except ChannelTaken:
+            if side:  # the channel has its main match: this one is a table beside it
+                row = await self.store.insert_match(
+                    replace(new, side=True),
+                    challenge_id=challenge_id,
+                    lobby_id=lobby_id,
+                    tournament_game=tournament_game,
+                )
+                return await self._started(row, rules, state, now)
             try:
                 busy = await self._stored(self.store.active_match_in_channel(channel_id))
             except MatchDamaged:  # set aside now: the channel is free for the next try
                 busy = None
             raise ChannelBusy(match_id=busy.id if busy else "?") from None
+        return await self._started(row, rules, state, now)
+
+    async def _started(self, row: MatchRecord, rules: Rules[Any, Any], state: Any, now: float) -> MatchView:
+        """A match just inserted: its forced moves of the start played, its listeners told."""
         if rules.forced_move(state) is not None and rules.to_move(state) is not None:
             async with self.lock(row.id):
                 played = await self._commit(row, rules, state, [], now)

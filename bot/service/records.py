@@ -141,6 +141,9 @@ class MatchRecord:
     finished_at: float | None
     quarantine: str | None = None
     """Why the match was set aside (its snapshot or log cannot be loaded), or None for a sound match."""
+    side: bool = False
+    """A side table: started in the channel's Activity beside the channel's main match, which the channel's
+    commands keep acting on (at most one main match is active per channel; side ones are not counted)."""
 
     @property
     def is_active(self) -> bool:
@@ -207,6 +210,7 @@ class NewMatch:
     snapshot: str
     rated: bool
     created_at: float
+    side: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -350,6 +354,9 @@ class Challenge:
     created_at: float
     expires_at: float
     match_id: int | None
+    side: bool = False
+    """Made in the Activity: its match may start as a side table (`MatchRecord.side`) if the channel has its
+    main match when it is accepted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +384,8 @@ class Lobby:
     created_at: float
     match_id: int | None
     members: tuple[LobbyMember, ...]
+    side: bool = False
+    """Made in the Activity: its match may start as a side table, as a challenge's (`Challenge.side`)."""
 
 
 # ------------------------------------------------------------------------------------ settings, statistics

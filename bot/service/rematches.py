@@ -185,6 +185,7 @@ class Rematches:
                 turn_timeout=match.turn_timeout,
                 guild_id=match.guild_id,
                 channel_id=match.channel_id,
+                side=match.side,
             )
         except BaseException:
             await self.store.update_rematch(

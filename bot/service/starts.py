@@ -57,9 +57,11 @@ class Starts:
         channel_id: int,
         challenge_id: int | None = None,
         lobby_id: int | None = None,
+        side: bool = False,
     ) -> MatchView:
         """Seat `players` (in the order they came: the challenger first, a lobby's members as they joined)
-        by `order` (`options.seated`) and start the match; closes the challenge or lobby it came from."""
+        by `order` (`options.seated`) and start the match; closes the challenge or lobby it came from.
+        `side`: started from the channel's Activity, a side table if the channel has its main match."""
         host = options.host
         return await self.matches.start(
             game,
@@ -72,4 +74,5 @@ class Starts:
             channel_id=channel_id,
             challenge_id=challenge_id,
             lobby_id=lobby_id,
+            side=side,
         )

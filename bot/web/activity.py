@@ -25,11 +25,18 @@ Discord to `authorize` the `identify` and `rpc.activities.write` scopes, and sen
     POST /api/activity/accept           {"challenge_id"}: the challenged player accepts in the Activity
     POST /api/activity/join             {"lobby_id"}: one of the people picked joins a table for more; the
                                         last one starts it
+    POST /api/activity/withdraw         {"challenge_id"} | {"lobby_id"}: its maker withdraws a waiting
+                                        challenge, or closes a table for more still gathering
     GET  /api/activity/picture/<g>.png  a game card's picture
     GET  /api/activity/after/<t>        a finished match's players and their running score (end screen)
 
 Only the Discord client may frame it: production's CSP says `frame-ancestors` Discord, and the page itself
 refuses to start when it is framed by anything else (`parents`).
+
+Several tables at once: whatever the Activity starts (a match against the bot, a challenge, a table for more)
+is the channel's main match when the channel has none, else a side table beside it (`MatchRecord.side`):
+played here and on its web page, its boards posted in the channel as any match's (their buttons name the
+match), while the channel's commands (/move ...) keep acting on the main match.
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ import games
 import renderer
 from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
-from bot.service.errors import ServiceError
+from bot.service.errors import NotHost, ServiceError
 from bot.service.options import given_options
 from bot.service.records import LobbyStatus, MatchView
 from bot.web.activity_menu import (
@@ -119,6 +126,9 @@ ACTIVITY_TEXTS: dict[str, str] = {
     "status_watching": N_("Watching {game}: {players}"),
     "status_move": N_("Move {ply}"),
     "status_over": N_("Game over: {result}"),
+    "withdraw": N_("Withdraw"),
+    "withdrawn": N_("Withdrawn: nothing waits for an answer now."),
+    "side_table": N_("Side table"),
 }
 """The Activity's own words (the match page's are bot/web/texts.py)."""
 
@@ -245,6 +255,7 @@ class Activity:
         app.router.add_post("/api/activity/start", self._start)
         app.router.add_post("/api/activity/accept", self._accept)
         app.router.add_post("/api/activity/join", self._join)
+        app.router.add_post("/api/activity/withdraw", self._withdraw)
         app.router.add_get("/api/activity/picture/{game}.png", self._picture)
         app.router.add_get("/api/activity/after/{token}", self._after)
 
@@ -393,6 +404,7 @@ class Activity:
                         "challenger": names.get(challenge.challenger_id, f"<{challenge.challenger_id}>"),
                         "opponent": names.get(challenge.opponent_id, f"<{challenge.opponent_id}>"),
                         "yours": challenge.opponent_id == session.user_id,
+                        "mine": challenge.challenger_id == session.user_id,
                     }
                 )
         mine = [
@@ -450,7 +462,7 @@ class Activity:
                 for p in m.seats
             ]
             entry = self._match_entry(m.id, m.game) | {"players": players, "toMove": m.to_move}
-            tables.append(entry | {"here": m.channel_id == instance.channel_id})
+            tables.append(entry | {"here": m.channel_id == instance.channel_id, "side": m.side})
         return tables
 
     async def _lobbies(
@@ -475,6 +487,7 @@ class Activity:
                     "host": names.get(lobby.host_id, f"<{lobby.host_id}>"),
                     "players": [names.get(u, f"<{u}>") for u in invited],
                     "yours": user_id in invited and user_id not in joined,
+                    "mine": lobby.host_id == user_id,
                 }
             )
         return found
@@ -566,6 +579,7 @@ class Activity:
                     level=str(body.get("level") or DEFAULT_LEVEL),
                     guild_id=guild_id,
                     channel_id=channel_id,
+                    side=True,
                 )
                 self.board.announce_later(match, session.user_id)  # its first board, as /play posts it
                 await forget_launch(service.store, channel_id, session.user_id)
@@ -579,6 +593,7 @@ class Activity:
                     guild_id=guild_id,
                     channel_id=channel_id,
                     max_players=1 + len(opponents),
+                    side=True,
                 )
                 await service.store.put_meta(LOBBY_KEY.format(lobby_id=lobby.id), json.dumps(opponents))
                 await forget_launch(service.store, channel_id, session.user_id)
@@ -587,7 +602,13 @@ class Activity:
             if opponent_id is None:
                 raise web.HTTPBadRequest(text='opponent must be "bot", or opponents the people picked')
             challenge = await service.challenges.create(
-                game, given, session.user_id, opponent_id, guild_id=guild_id, channel_id=channel_id
+                game,
+                given,
+                session.user_id,
+                opponent_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                side=True,
             )
         except (ServiceError, InvalidOptions) as error:
             return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
@@ -636,6 +657,35 @@ class Activity:
         await service.store.delete_meta(LOBBY_KEY.format(lobby_id=lobby_id), json.dumps(invited))
         self.board.announce_later(match, lobby.host_id)
         return web.json_response({"ok": True, "match": self._match_entry(match.id, match.game)})
+
+    async def _withdraw(self, request: web.Request) -> web.Response:
+        """Whoever made it withdraws a waiting challenge (as its Withdraw button in the channel does: the
+        channel's message says so), or closes a table for more that is still gathering (its host leaving)."""
+        session = await self.board._check_write(request)
+        body = await self.board._body(request)
+        challenge_id, lobby_id = body.get("challenge_id"), body.get("lobby_id")
+        tr = tr_for(self.board._locale(request, session))
+        service = self.board.service
+        try:
+            if isinstance(challenge_id, int) and not isinstance(challenge_id, bool):
+                challenge = await service.challenges.get(challenge_id)
+                if await self._disabled(challenge.guild_id):
+                    raise web.HTTPNotFound(text="this server has turned the web board off")
+                withdrawn = await service.challenges.withdraw(challenge, session.user_id)
+                self.board.announce_later(withdrawn, session.user_id)
+                return web.json_response({"ok": True, "challenge": withdrawn.id})
+            if isinstance(lobby_id, int) and not isinstance(lobby_id, bool):
+                lobby = await service.lobbies.get(lobby_id)
+                if await self._disabled(lobby.guild_id):
+                    raise web.HTTPNotFound(text="this server has turned the web board off")
+                if lobby.host_id != session.user_id:
+                    raise NotHost(host_id=lobby.host_id)
+                await service.lobbies.leave(lobby, session.user_id)  # its host leaving closes it
+                await forget_closed_tables(service)
+                return web.json_response({"ok": True, "lobby": lobby.id})
+        except ServiceError as error:
+            return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
+        raise web.HTTPBadRequest(text='send {"challenge_id": <number>} or {"lobby_id": <number>}')
 
     async def _picture(self, request: web.Request) -> web.Response:
         """A game card's picture: a new board of the game (fewest players, default options), drawn once."""

@@ -24,12 +24,15 @@ from typing import Any
 
 import discord
 
+import games
 from bot.i18n import Tr
 from bot.parts import Parts
 from bot.service import Service
 from bot.service.errors import ServiceError
 from bot.service.records import (
     AbortRequested,
+    Challenge,
+    ChallengeStatus,
     Finished,
     MatchView,
     MoveView,
@@ -80,11 +83,30 @@ class DiscordPoster:
             await self.started(result)
         elif isinstance(result, DRAWS_AND_REMATCHES):  # cogs/live.py words and posts them
             await self.bot.get_cog("Live").post_result(result, user_id)
+        elif isinstance(result, Challenge) and result.status is ChallengeStatus.WITHDRAWN:
+            await self.withdrawn(result)
 
     async def offer_changed(self, match: MatchView, kind: str) -> None:
         """A draw offer ("draw") or a rematch offer ("rematch") changed elsewhere: shown, updated or closed
         as the Discord flow's buttons leave it (cogs/live.py)."""
         await self.bot.get_cog("Live").offer_changed(match, kind)
+
+    async def withdrawn(self, challenge: Challenge) -> None:
+        """A challenge withdrawn in the Activity: its message in the channel (if it has one) says so and
+        loses its buttons, as its Withdraw button does."""
+        parts = self.parts
+        posted = await parts.service.messages.challenge_message(challenge.id)
+        if posted is None:
+            return
+        tr = await parts.looks.public_tr(challenge.guild_id)
+        text = tr(
+            "{challenger} withdrew the {game} challenge.",
+            challenger=f"<@{challenge.challenger_id}>",
+            game=games.name(challenge.game),
+        )
+        await parts.channels.edit_posted(
+            posted, content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     async def started(self, match: MatchView) -> None:
         """The first board of a match started elsewhere (the Activity), as /play's accept posts it; a

@@ -295,3 +295,64 @@ async def test_play_suggestions_for_the_activity_expire_from_the_database(
     await world.alice.slash(world.channel, "play", game="paint")
     assert set(await store.meta_with_prefix(prefix)) == {LAUNCH_KEY.format(channel_id=world.channel.id)}
     assert len(launches) == 4
+
+
+async def test_a_challenge_withdrawn_in_the_activity_says_so_in_the_channel(
+    world: Any, activity: None
+) -> None:
+    """A /play challenge withdrawn inside the Activity: its message in the channel says it was withdrawn and
+    loses its buttons, as its Withdraw button leaves it."""
+    board, base = await _activity_board(world, world.alice)
+    try:
+        asked = await world.alice.slash(world.channel, "play", game="paint", opponent=world.bob)
+        message_id = asked.response.id
+        challenge_id = (await board.service.challenges.pending(world.channel.id))[0].id
+        cookie = board.signer.session_cookie(world.alice.id, "alice", "en")
+        headers = {SESSION_HEADER: cookie, "X-CSRF-Token": board.signer.session(cookie).csrf}  # type: ignore[union-attr]
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(
+                f"{base}/api/activity/withdraw", json={"challenge_id": challenge_id}, headers=headers
+            ) as answer,
+        ):
+            assert (await answer.json()) == {"ok": True, "challenge": challenge_id}
+
+        def challenge_message() -> Any:
+            return next(m for m in world.channel.history() if m.id == message_id)
+
+        await _wait_for(lambda: "withdrew the Paint challenge" in challenge_message().content)
+        assert button_labels(challenge_message()) == []
+    finally:
+        await board.close()
+
+
+async def test_a_side_table_beside_the_channels_match(world: Any, activity: None) -> None:
+    """A match runs in the channel; a second one started in the Activity is a side table: its first board is
+    posted in the channel too (its buttons name it), and the channel's /move still plays the main match."""
+    board, base = await _activity_board(world, world.alice)
+    try:
+        await start_challenge(world, world.bob, world.alice, "paint")
+        main = await board.service.matches.in_channel(world.channel.id)
+        cookie = board.signer.session_cookie(world.alice.id, "alice", "en")
+        headers = {SESSION_HEADER: cookie, "X-CSRF-Token": board.signer.session(cookie).csrf}  # type: ignore[union-attr]
+        place = {"channel_id": str(world.channel.id), "guild_id": str(world.guild.id)}
+        start = place | {
+            "instance_id": f"i-{world.channel.id}",
+            "game": "paint",
+            "opponent": "bot",
+            "level": "1",
+        }
+        posted = len(boards(world.channel))
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"{base}/api/activity/start", json=start, headers=headers) as answer,
+        ):
+            started = await answer.json()
+        assert started["ok"], started
+        side = await board.service.matches.get(started["match"]["id"])
+        assert side.side and side.channel_id == world.channel.id
+        await _wait_for(lambda: len(boards(world.channel)) > posted)
+        assert f"match #{side.id}" in boards(world.channel)[posted].content
+        assert (await board.service.matches.in_channel(world.channel.id)).id == main.id
+    finally:
+        await board.close()

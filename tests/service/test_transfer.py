@@ -90,6 +90,11 @@ async def fill(url: str, clock: FakeClock) -> None:
         await service.messages.request_posted(
             RequestMessage(shown, tilingking.id, "takeback", asked.match.ply, ALICE, asked.waiting_for)
         )
+        # A side table beside Paintscape (started in the channel's Activity): the copy keeps the flag.
+        beside = await service.challenges.create(
+            "paint", {"white": "challenger"}, BOB, CAROL, guild_id=GUILD, channel_id=CHANNEL + 1, side=True
+        )
+        assert (await service.challenges.accept(beside.id, CAROL)).side
         # A Paint match whose moves were taken back.
         taken = await start_match(service, "paint", {"white": "challenger"}, channel=CHANNEL + 5)
         await play(service, taken.id, 2, seed=4)
@@ -278,6 +283,13 @@ async def test_a_sqlite_database_moves_to_postgresql_and_back_with_every_row(
     await same_rows_on_postgres(source, postgres_url)
     await same_records(source_url, postgres_url)
     assert await check_database(postgres_url) == []
+    copied = await open_store(postgres_url)
+    try:
+        assert [m.side for m in (await copied.get_matches(await copied.match_ids())).values()].count(
+            True
+        ) == 1
+    finally:
+        await copied.close()
 
     # A target with rows is refused, and left as it was; --overwrite replaces its rows.
     again = migrate(tmp_path, source_url, "--to", postgres_url)

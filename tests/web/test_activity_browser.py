@@ -28,6 +28,7 @@ from bot.service import Service
 from bot.service.ai import AIRunner
 from bot.web.app import WebBoard
 from bot.web.discord_api import DiscordRest
+from bot.web.security import RateLimiter, match_token
 from games.base import clickable_moves, resolve_options
 from tests.web.conftest import BOT_TOKEN, SCREENSHOTS, USERS, FakeDiscord, code_for, free_port
 from tests.web.test_browser import _click_play
@@ -685,3 +686,85 @@ async def test_a_rematch_inside_discord_moves_both_frames_to_the_new_match(
     new = await activity.service.matches.get(record.new_match_id)
     assert [p.user_id for p in new.seats] == [BOB, ALICE]
     assert alice_page.errors == [] and bob_page.errors == []
+
+
+async def test_three_tables_at_once_in_one_instance(activity: ActivitySite, browser: Any) -> None:
+    """One instance, four people, three tables at once (issue 44): Dave challenges Carol and withdraws it;
+    Alice starts Paint against the bot (the channel's main match), Bob a second Paint against the bot beside
+    it ("+ New game": a side table), and Carol a TilingKing table for four that the others join from their
+    start screens. Everyone's tables bar lists all three, and Carol switches between them."""
+    channel = next(_channels)
+    service = activity.service
+    # Every page signs in again when it goes to another table; four people behind one test address would
+    # pass the logins allowed per address (five at once), which four people on their own addresses never do.
+    activity.board.exchange.per_client = RateLimiter(10.0, 50)
+    pages, frames = {}, {}
+    for user in (DAVE, CAROL, BOB, ALICE):
+        pages[user], frames[user] = await _inside(activity, browser, user, channel, match=False)
+    alice, bob, carol, dave = (frames[u] for u in (ALICE, BOB, CAROL, DAVE))
+    # Dave's own challenge waits with a Withdraw button: tapped, it no longer waits.
+    await dave.wait_for_selector(f"button.person[data-user='{CAROL}']")
+    await _pick(dave, CAROL)
+    await _preset(dave, "paint")
+    await dave.wait_for_selector("button[data-withdraw-challenge]", timeout=8000)
+    (challenge,) = await service.challenges.pending(channel)
+    await dave.click(f"button[data-withdraw-challenge='{challenge.id}']")
+    await dave.wait_for_function("!document.querySelector('button[data-withdraw-challenge]')")
+    assert (await service.challenges.get(challenge.id)).status == "withdrawn"
+    # Alice: Paint against the bot, the channel's main match.
+    await _pick(alice, "bot")
+    await _preset(alice, "paint")
+    await alice.wait_for_selector("polygon.cell", timeout=8000)
+    main = await service.matches.in_channel(channel)
+    # Bob's start screen goes to it as a spectator; "+ New game" starts a second Paint beside it.
+    await bob.wait_for_selector("#a-new-table", timeout=8000)
+    await bob.click("#a-new-table")
+    await bob.wait_for_selector("#a-games .card[data-game='paint']", timeout=8000)
+    await _pick(bob, "bot")
+    await _preset(bob, "paint")
+    await bob.wait_for_function("location.pathname.startsWith('/m/') && !!window.tessera", timeout=8000)
+    await bob.wait_for_selector("polygon.cell", timeout=8000)
+    # Carol: from the spectator's "+ New game", a TilingKing table for the four of them.
+    await carol.wait_for_selector("#a-new-table", timeout=8000)
+    await carol.click("#a-new-table")
+    for user in (ALICE, BOB, DAVE):
+        await carol.wait_for_selector(f"button.person[data-user='{user}']", timeout=8000)
+        await _pick(carol, user)
+    await _preset(carol, "tilingking")
+    await carol.wait_for_selector("button[data-withdraw-lobby]", timeout=8000)
+    for user in (ALICE, BOB):  # from their boards to the start screen, where the invitation waits
+        await frames[user].click("#a-new-table")
+    for user in (DAVE, ALICE, BOB):
+        await frames[user].click("button[data-lobby]", timeout=10000)
+    for user in (ALICE, BOB, CAROL, DAVE):
+        await frames[user].wait_for_function(
+            "document.querySelectorAll('#activity-tables button[data-table]').length === 3", timeout=15000
+        )
+        await frames[user].wait_for_selector("polygon.cell", timeout=10000)
+    tables = {m.id: m for m in await service.matches.of_user(ALICE)} | {
+        m.id: m for m in await service.matches.of_user(BOB)
+    }
+    assert len(tables) == 3 and sorted(m.game for m in tables.values()) == ["paint", "paint", "tilingking"]
+    assert [m.id for m in tables.values() if not m.side] == [main.id], "one main match; two side tables"
+    assert (await service.matches.in_channel(channel)).id == main.id
+    tk = next(m for m in tables.values() if m.game == "tilingking")
+    assert len(tk.seats) == 4
+    side_paint = next(m for m in tables.values() if m.game == "paint" and m.side)
+    # Carol, at the TilingKing table, switches to Alice's game and to Bob's: a spectator of each.
+    await carol.wait_for_selector(f"#activity-tables button[data-table='{tk.id}'][aria-pressed='true']")
+    for table in (main, side_paint):
+        await carol.click(f"#activity-tables button[data-table='{table.id}']")
+        # the page loads again at the table's path, inside the same frame
+        await carol.wait_for_url(f"**/m/{match_token(activity.board.secret, table.id)}?*", timeout=8000)
+        await carol.wait_for_selector(
+            f"#activity-tables button[data-table='{table.id}'][aria-pressed='true']", timeout=10000
+        )
+        await carol.wait_for_selector("polygon.cell", timeout=8000)
+        await carol.wait_for_function(
+            "window.tessera && window.tessera.state() && window.tessera.state().you"
+        )
+        assert await carol.evaluate("window.tessera.state().you.seats") == []
+        assert await carol.evaluate("window.tessera.state().id") == table.id
+    await pages[CAROL].screenshot(path=str(SCREENSHOTS / "activity-three-tables.png"))
+    for user in (ALICE, BOB, CAROL, DAVE):
+        assert pages[user].errors == [], pages[user].errors

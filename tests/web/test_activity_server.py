@@ -181,8 +181,10 @@ async def test_starting_follows_play(client: Client, service: Service) -> None:
     match = await service.matches.in_channel(30)
     assert match.options["board"] == "sq9" and {s.user_id for s in match.seats} == {ALICE, int(CLIENT_ID)}
     assert data["match"]["path"] == f"/m/{match_token(SECRET, match.id)}"
-    busy = await client.post("/api/activity/start", json=body, headers=_headers(bob))
-    assert busy.status == 409  # one match per channel, as /play
+    beside = await (await client.post("/api/activity/start", json=body, headers=_headers(bob))).json()
+    assert beside["ok"], "the channel has its main match: the Activity starts a side table beside it"
+    assert (await service.matches.get(beside["match"]["id"])).side
+    assert (await service.matches.in_channel(30)).id == match.id, "the channel's commands keep the main one"
     # a challenge, accepted by the one challenged only
     ask = body | {"channel_id": "31", "instance_id": f"i-31-{GUILD}", "game": "paint", "opponent": str(BOB)}
     challenge = (await (await client.post("/api/activity/start", json=ask, headers=_headers(alice))).json())[
@@ -442,3 +444,77 @@ async def test_a_table_for_four_starts_when_the_picked_have_joined(client: Clien
     ).json()
     kept = await service.store.meta_with_prefix("activity-lobby:")
     assert list(kept) == [f"activity-lobby:{again['lobby']}"], "the next table swept the gone one's"
+
+
+async def test_several_tables_at_once_in_one_instance(client: Client, service: Service) -> None:
+    """One instance, three tables at once: two Paint games against the bot and a TilingKing table for four,
+    all listed for everyone in it; the channel's main match stays the first one."""
+    logins = {u: await _login(client, u) for u in (ALICE, BOB, CAROL, DAVE)}
+    base = _where(60) | {"preset": "quick"}
+    paths = []
+    for user in (ALICE, BOB):
+        body = base | {"game": "paint", "opponent": "bot"}
+        started = await (
+            await client.post("/api/activity/start", json=body, headers=_headers(logins[user]))
+        ).json()
+        assert started["ok"], started
+        paths.append(started["match"]["path"])
+    body = base | {"game": "tilingking", "opponents": [str(BOB), str(DAVE), str(ALICE)]}
+    lobby = await (
+        await client.post("/api/activity/start", json=body, headers=_headers(logins[CAROL]))
+    ).json()
+    for user in (BOB, DAVE, ALICE):
+        joined = await client.post(
+            "/api/activity/join", json={"lobby_id": lobby["lobby"]}, headers=_headers(logins[user])
+        )
+        answer = await joined.json()
+    paths.append(answer["match"]["path"])
+    query = "&".join(f"{k}={v}" for k, v in _where(60).items())
+    for user in (ALICE, DAVE):
+        seen = await (
+            await client.get(f"/api/activity/channel?{query}", headers=_headers(logins[user]))
+        ).json()
+        assert sorted(t["path"] for t in seen["tables"]) == sorted(paths)
+        assert [t["side"] for t in seen["tables"] if t["path"] == paths[0]] == [False]
+        assert sum(t["side"] for t in seen["tables"]) == 2
+        assert seen["match"]["path"] == paths[0]
+    main = await service.matches.in_channel(60)
+    assert f"/m/{match_token(SECRET, main.id)}" == paths[0] and main.game == "paint"
+
+
+async def test_the_maker_withdraws_a_waiting_challenge_or_table(client: Client, service: Service) -> None:
+    """Withdraw: only whoever made the challenge (or table for more) may, and then it no longer waits."""
+    alice, bob = await _login(client, ALICE), await _login(client, BOB)
+    await _start(service, 61)  # the channel is busy: what the Activity starts is a side table
+    body = _where(61) | {"game": "paint", "opponents": [str(BOB)]}
+    challenge = (await (await client.post("/api/activity/start", json=body, headers=_headers(alice))).json())[
+        "challenge"
+    ]
+    query = "&".join(f"{k}={v}" for k, v in _where(61).items())
+    seen = await (await client.get(f"/api/activity/channel?{query}", headers=_headers(alice))).json()
+    assert [(c["id"], c["mine"], c["yours"]) for c in seen["challenges"]] == [(challenge, True, False)]
+    not_yours = await client.post(
+        "/api/activity/withdraw", json={"challenge_id": challenge}, headers=_headers(bob)
+    )
+    assert not_yours.status == 409 and "sent this challenge" in (await not_yours.json())["error"]
+    gone = await client.post(
+        "/api/activity/withdraw", json={"challenge_id": challenge}, headers=_headers(alice)
+    )
+    assert (await gone.json()) == {"ok": True, "challenge": challenge}
+    assert (await service.challenges.get(challenge)).status == "withdrawn"
+    table = body | {"game": "tilingking", "opponents": [str(BOB), str(CAROL)]}
+    lobby = (await (await client.post("/api/activity/start", json=table, headers=_headers(alice))).json())[
+        "lobby"
+    ]
+    seen = await (await client.get(f"/api/activity/channel?{query}", headers=_headers(bob))).json()
+    assert [(lb["id"], lb["mine"], lb["yours"]) for lb in seen["lobbies"]] == [(lobby, False, True)]
+    refused = await client.post("/api/activity/withdraw", json={"lobby_id": lobby}, headers=_headers(bob))
+    assert refused.status == 409
+    closed = await client.post("/api/activity/withdraw", json={"lobby_id": lobby}, headers=_headers(alice))
+    assert (await closed.json()) == {"ok": True, "lobby": lobby}
+    assert (await service.lobbies.get(lobby)).status == "closed"
+    assert await service.store.meta_with_prefix("activity-lobby:") == {}, "its invitation goes with it"
+    seen = await (await client.get(f"/api/activity/channel?{query}", headers=_headers(bob))).json()
+    assert seen["challenges"] == [] and seen["lobbies"] == []
+    odd = await client.post("/api/activity/withdraw", json={"lobby_id": "x"}, headers=_headers(alice))
+    assert odd.status == 400

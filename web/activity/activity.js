@@ -242,6 +242,11 @@ async function start(g, preset, box) {
   else { $("status").textContent = t(r.lobby ? "lobby_waiting" : "waiting"); waitForMatch(true); }
 }
 
+/** The tables this user sits at, by id: once something is started from here (a challenge, a table for more),
+ * the new one among them is where this page goes when it begins, the channel's main match or a side table. */
+const seatedAt = (tables) => new Set((tables || []).filter((tb) => tb.players.some((p) => p.userId === me.id)).map((tb) => tb.id));
+let knownTables = null;
+
 /** The start screen asks the channel again now and then: once the channel's match has started (a challenge
  * accepted, the last one joined a table, or someone else started one), this page goes to it, as a player or
  * as a spectator; meanwhile the challenges, tables for more and the instance's tables stay current. A start
@@ -249,12 +254,16 @@ async function start(g, preset, box) {
 let waiting = false;
 let anyMatch = false;
 function waitForMatch(always) {
+  if (always && !anyMatch) knownTables = seatedAt(info.tables);
   anyMatch = anyMatch || always;
   if (waiting) return;
   waiting = true;
   const tick = async () => {
     const again = await json("/api/activity/channel?" + params());
-    if (again.match && (anyMatch || !query.get("fresh"))) { openMatch(again.match.path); return; }
+    if (opened) return;  // a match was opened meanwhile (a tap here): the start screen is gone
+    const fresh = anyMatch ? (again.tables || []).find((tb) => !knownTables.has(tb.id) && seatedAt([tb]).size) : null;
+    if (fresh) { openMatch(fresh.path); return; }
+    if (again.match && !anyMatch && !query.get("fresh")) { openMatch(again.match.path); return; }
     if (again.challenges) {
       info = Object.assign(info, { challenges: again.challenges, lobbies: again.lobbies, tables: again.tables });
       renderWaiting();
@@ -265,6 +274,7 @@ function waitForMatch(always) {
 }
 function renderWaiting() {
   const box = $("a-waiting");
+  if (!box) return;
   box.textContent = "";
   const lines = [];
   for (const c of info.challenges) {
@@ -277,6 +287,7 @@ function renderWaiting() {
       });
       li.append(b);
     }
+    if (c.mine) li.append(withdrawButton({ challenge_id: c.id }, "data-withdraw-challenge", c.id));
     lines.push(li);
   }
   for (const l of info.lobbies || []) {
@@ -290,6 +301,7 @@ function renderWaiting() {
       });
       li.append(b);
     }
+    if (l.mine) li.append(withdrawButton({ lobby_id: l.id }, "data-withdraw-lobby", l.id));
     lines.push(li);
   }
   if (!lines.length) return;
@@ -299,13 +311,30 @@ function renderWaiting() {
   box.append(ul);
 }
 
-/** The instance's tables (its people's matches in this server): watch one, or play where seated. */
+/** Withdraw this user's own waiting challenge, or close the table for more they started. */
+function withdrawButton(body, attr, id) {
+  const b = el("button", { type: "button", class: "withdraw", [attr]: String(id) }, t("withdraw"));
+  b.addEventListener("click", async () => {
+    const r = await json("/api/activity/withdraw", body);
+    if (!r.ok) { $("error").textContent = r.error; return; }
+    $("error").textContent = "";
+    $("status").textContent = t("withdrawn");
+    if (body.challenge_id) info.challenges = info.challenges.filter((c) => c.id !== body.challenge_id);
+    else info.lobbies = (info.lobbies || []).filter((l) => l.id !== body.lobby_id);
+    renderWaiting();
+  });
+  return b;
+}
+
+/** The instance's tables (its people's matches in this server, the channel's main match and the side
+ * tables started beside it): watch one, or play where seated; switching goes to its page. */
 function tablesList(current) {
   const box = el("nav", { id: "activity-tables", "aria-label": t("tables") });
   for (const tb of info.tables || []) {
     const seated = tb.players.some((p) => p.userId === me.id);
     const names = tb.players.map((p) => p.name).join(" · ");
-    const b = el("button", { type: "button", class: "table", "data-table": String(tb.id), "aria-pressed": String(current === tb.path) });
+    const b = el("button", { type: "button", class: tb.side ? "table side" : "table", "data-table": String(tb.id), "aria-pressed": String(current === tb.path) });
+    if (tb.side) b.title = t("side_table");
     b.append(el("strong", {}, tb.game), el("span", {}, names), el("small", {}, t(seated ? "play" : "watch")));
     b.addEventListener("click", () => { if (current !== tb.path) goTo(tb.path); });
     box.append(b);
@@ -424,12 +453,21 @@ function follow() {
     setTimeout(tick, 500);
   };
   tick();
-  json("/api/activity/channel?" + params()).then((answer) => {
-    if (!answer.tables) return;
-    info = answer;
-    const bar = tablesList(location.pathname);
-    $("left").prepend(bar);
-  });
+  // The tables bar, kept current: a table started meanwhile (here or by someone else in the instance) shows up.
+  const tables = async () => {
+    const answer = await json("/api/activity/channel?" + params());
+    if (answer.tables) {
+      const shown = $("activity-tables");
+      const ids = (list) => list.map((tb) => tb.id + ":" + tb.toMove).join(",");
+      if (!shown || !info || !info.tables || ids(info.tables) !== ids(answer.tables)) {
+        info = answer;
+        const bar = tablesList(location.pathname);
+        if (shown) shown.replaceWith(bar); else $("left").prepend(bar);
+      }
+    }
+    setTimeout(() => { tables().catch(() => {}); }, 4000);
+  };
+  tables().catch(() => {});
 }
 
 async function participants() {

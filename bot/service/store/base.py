@@ -287,6 +287,7 @@ def _match(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -
         updated_at=_a_time(r["updated_at"], "updated_at"),
         finished_at=None if finished_at is None else _a_time(finished_at, "finished_at"),
         quarantine=quarantine,
+        side=_a_flag(r["side"], "side"),
     )
 
 
@@ -670,7 +671,11 @@ class MatchStore(Protocol):
         opponent_id: int,
         created_at: float,
         expires_at: float,
-    ) -> Challenge: ...
+        *,
+        side: bool = False,
+    ) -> Challenge:
+        """A pending challenge; `side`: made in the Activity, its match may be a side table."""
+        ...
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None: ...
     async def challenge_of_match(self, match_id: int) -> Challenge | None:
@@ -706,8 +711,10 @@ class MatchStore(Protocol):
         seat_order: str,
         max_players: int,
         created_at: float,
+        *,
+        side: bool = False,
     ) -> Lobby:
-        """Open a lobby whose host is its first member."""
+        """Open a lobby whose host is its first member; `side` as for `insert_challenge`."""
         ...
 
     async def get_lobby(self, lobby_id: int) -> Lobby | None: ...

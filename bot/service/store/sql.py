@@ -153,6 +153,7 @@ def _challenge(r: Row, json_value: Callable[[Any], Any]) -> Challenge:
         created_at=r["created_at"],
         expires_at=r["expires_at"],
         match_id=r["match_id"],
+        side=bool(r["side"]),
     )
 
 
@@ -373,16 +374,17 @@ class SqlStore(ABC):
                 if not same_players(((m["user_id"], m["ai_level"]) for m in members), new.seats):
                     raise LobbyChanged(f"the members of lobby {lobby_id} changed")
             busy = await tx.fetch(
-                "SELECT id FROM matches WHERE channel_id = ? AND status = 'active' AND quarantine IS NULL",
+                "SELECT id FROM matches WHERE channel_id = ? AND status = 'active' AND quarantine IS NULL "
+                "AND side = {FALSE}",
                 new.channel_id,
             )
-            if busy:
+            if busy and not new.side:
                 raise ChannelTaken(f"channel {new.channel_id} has an active match")
             try:
                 [inserted] = await tx.fetch(
                     "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, "
-                    "turn_timeout, deadline, snapshot, rated, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "turn_timeout, deadline, snapshot, rated, created_at, updated_at, side) "
+                    "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     new.game,
                     self._to_json(dict(new.options)),
                     new.seed,
@@ -394,6 +396,7 @@ class SqlStore(ABC):
                     new.rated,
                     new.created_at,
                     new.created_at,
+                    new.side,
                 )
             except Exception as error:
                 if self._channel_taken(error):  # a concurrent process started one meanwhile
@@ -450,7 +453,8 @@ class SqlStore(ABC):
 
     async def active_match_in_channel(self, channel_id: int) -> MatchRecord | None:
         return await self._one_match(
-            "WHERE m.channel_id = ? AND m.status = 'active' AND m.quarantine IS NULL", channel_id
+            "WHERE m.channel_id = ? AND m.status = 'active' AND m.quarantine IS NULL AND m.side = {FALSE}",
+            channel_id,
         )
 
     async def match_ids(self, status: MatchStatus | None = None) -> list[int]:
@@ -766,10 +770,12 @@ class SqlStore(ABC):
         opponent_id: int,
         created_at: float,
         expires_at: float,
+        *,
+        side: bool = False,
     ) -> Challenge:
         [row] = await self._write_fetch(
             "INSERT INTO challenges (game, options, guild_id, channel_id, challenger_id, opponent_id, "
-            "status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING *",
+            "status, created_at, expires_at, side) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *",
             game,
             self._to_json(dict(options)),
             guild_id,
@@ -778,6 +784,7 @@ class SqlStore(ABC):
             opponent_id,
             created_at,
             expires_at,
+            side,
         )
         return _challenge(row, self.json_value)
 
@@ -848,11 +855,13 @@ class SqlStore(ABC):
         seat_order: str,
         max_players: int,
         created_at: float,
+        *,
+        side: bool = False,
     ) -> Lobby:
         async with self._transaction() as tx:
             [inserted] = await tx.fetch(
                 "INSERT INTO lobbies (game, options, guild_id, channel_id, host_id, seat_order, max_players, "
-                "status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?) RETURNING id",
+                "status, created_at, side) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id",
                 game,
                 self._to_json(dict(options)),
                 guild_id,
@@ -861,6 +870,7 @@ class SqlStore(ABC):
                 seat_order,
                 max_players,
                 created_at,
+                side,
             )
             lobby_id: int = inserted["id"]
             await tx.run(
@@ -900,6 +910,7 @@ class SqlStore(ABC):
                 created_at=r["created_at"],
                 match_id=r["match_id"],
                 members=tuple(members[r["id"]]),
+                side=bool(r["side"]),
             )
             for r in rows
         ]
@@ -1719,7 +1730,12 @@ class SqlStore(ABC):
 async def migrate_step(tx: Tx, index: int, kind: Kind, json_value: Callable[[Any], Any]) -> None:
     """Migration `index`'s statements, and its data step where it has one, in the caller's transaction."""
     for statement in statements_of(index, kind):
-        await tx.run(statement)
+        try:
+            await tx.run(statement)
+        except Exception as error:
+            if kind == "sqlite" and " ADD COLUMN " in statement and "duplicate column name" in str(error):
+                continue  # run again on a table that has the column (`{ADD_COLUMN}`)
+            raise
     if index == RECOUNT_RESIGNATION_PLIES:
         await _recount_resignation_plies(tx, json_value)
 
