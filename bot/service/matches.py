@@ -35,6 +35,7 @@ from bot.service.errors import (
     NoMatchHere,
     NotSeated,
     NotYourTurnError,
+    OutOfTime,
     StaleMove,
     UnknownGame,
     UnknownMatch,
@@ -57,6 +58,15 @@ from bot.service.records import (
 )
 from bot.service.shards import Shards
 from bot.service.store import ChannelTaken, DamagedRow, MatchStore, StoreFull
+from bot.service.timecontrol import (
+    FIRST_MOVE_SECONDS,
+    TimeControl,
+    after_move,
+    flagged,
+    resumed_deadline,
+    stamps,
+    turn_allowance,
+)
 from games.ai.search import seat_count
 from games.base import RESIGN, InvalidMove, Outcome, Rules, Seat, Step, Termination, replay
 
@@ -362,10 +372,22 @@ class MatchService:
         return row.seats[seat]
 
     @staticmethod
-    def deadline_for(row: MatchRecord, rules: Rules[Any, Any], state: Any, now: float) -> float | None:
-        """The deadline for the seat to move: none once over or when the bot is to move."""
+    def deadline_for(
+        row: MatchRecord,
+        rules: Rules[Any, Any],
+        state: Any,
+        now: float,
+        log: Sequence[MoveRecord] = (),
+    ) -> float | None:
+        """The deadline for the seat to move: none once over. In correspondence a turn lasts the match's
+        time per turn, and the bot's turns have none; on a live clock the deadline is the flag, the bot's
+        included (`timecontrol.turn_allowance` of the seat, from `log`: the moves as they will stand)."""
         seat = rules.to_move(state)
-        if seat is None or rules.outcome(state) is not None or row.seats[seat].is_ai:
+        if seat is None or rules.outcome(state) is not None:
+            return None
+        if row.time_control is not None:
+            return now + turn_allowance(row.time_control, seat, stamps(log))
+        if row.seats[seat].is_ai:
             return None
         return now + row.turn_timeout
 
@@ -402,9 +424,10 @@ class MatchService:
         challenge_id: int | None = None,
         lobby_id: int | None = None,
         tournament_game: tuple[int, int] | None = None,
+        time_control: TimeControl | None = None,
     ) -> MatchView:
         """Insert a match with these (engine) options and players, seat 0 first, and play any forced moves of
-        the start. Closes the challenge or lobby it came from in the same transaction, or records it as a
+        the start; `time_control` makes it live (timecontrol.py), None keeps a deadline per turn. Closes the challenge or lobby it came from in the same transaction, or records it as a
         tournament game's match (TournamentGameTaken if that game has one already)."""
         rules = self.rules(game)
         state = rules.new(len(seats), options, seed)
@@ -423,9 +446,12 @@ class MatchService:
             snapshot=snapshot_text(rules, state),
             rated=rated and len(set(keys)) == len(keys),
             created_at=now,
+            time_control=time_control,
         )
         seat = rules.to_move(state)
-        if seat is not None and not players[seat].is_ai:
+        if time_control is not None and seat is not None:
+            new = replace(new, deadline=now + FIRST_MOVE_SECONDS)
+        elif seat is not None and not players[seat].is_ai:
             new = replace(new, deadline=now + turn_timeout)
         try:
             row = await self.store.insert_match(
@@ -571,6 +597,7 @@ class MatchService:
             rules = self.rules(row.game)
             state = self._state(rules, row)
             self._check_turn(row, rules, state, user_id)
+            self._check_clock(row)
             if not isinstance(notation, str):
                 raise InvalidMove("a move is text, like d4 or pass")
             move = rules.parse(state, notation)
@@ -586,10 +613,17 @@ class MatchService:
             rules = self.rules(row.game)
             state = self._state(rules, row)
             self._check_turn(row, rules, state, user_id)
+            self._check_clock(row)
             move = rules.pass_move(state)
             if move is None:
                 raise CannotPass(game_name=rules.name)
             return await self._commit(row, rules, state, [move], self.now())
+
+    def _check_clock(self, row: MatchRecord) -> None:
+        """A move on a live clock that arrives at or after the flag is refused (OutOfTime): the flag
+        timer ends the game on time."""
+        if row.time_control is not None and flagged(row.deadline, self.now()):
+            raise OutOfTime(match_id=row.id)
 
     def _check_turn(self, row: MatchRecord, rules: Rules[Any, Any], state: Any, user_id: int) -> Seat:
         mine = [p.seat for p in row.seats if p.user_id == user_id]
@@ -621,10 +655,23 @@ class MatchService:
         records: list[MoveRecord] = []
         views: list[MoveView] = []
         ply = row.ply
+        control = row.time_control
+        before: list[MoveRecord] = list(await self.store.moves(row.id)) if control is not None else []
+
+        def clock_of(seat: Seat, chosen: bool) -> float | None:
+            """The mover's clock after a chosen move on a live clock (timecontrol.py); None otherwise."""
+            if control is None or not chosen:
+                return None
+            log = stamps([*before, *records])
+            start = now if row.deadline is None else row.deadline - turn_allowance(control, seat, log)
+            return after_move(control, seat, log, start, now)
 
         def record(seat: Seat, notation: str, move: Any, forced: bool, after: Any) -> Any:
             nonlocal ply
-            records.append(MoveRecord(ply=ply, seat=seat, notation=notation, forced=forced, at=now))
+            clock = clock_of(seat, not forced and move is not None)
+            records.append(
+                MoveRecord(ply=ply, seat=seat, notation=notation, forced=forced, at=now, clock=clock)
+            )
             views.append(
                 MoveView(
                     ply=ply,
@@ -655,7 +702,7 @@ class MatchService:
         if timed_out and outcome is not None and outcome.termination is Termination.RESIGNATION:
             outcome = Outcome(Termination.TIMEOUT, outcome.ranks, outcome.scores)
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
-        deadline = self.deadline_for(row, rules, state, now)
+        deadline = self.deadline_for(row, rules, state, now, [*before, *records])
         snapshot = snapshot_text(rules, state)
         try:
             saved = await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish)
@@ -756,6 +803,33 @@ class MatchService:
         return finished
 
     # ----------------------------------------------------------------------------------------- deadlines
+
+    async def resume_clocks(self, *, shards: Shards | None = None) -> int:
+        """The downtime rule (timecontrol.py): at start, the seat to move in every running live match of
+        the guilds `shards` owns begins its turn again, with the clock it had when the turn began, so time
+        the service was down is never charged. Stale-checked (a match that moved meanwhile is left);
+        returns how many clocks resumed."""
+        resumed = 0
+        for match_id, ply, _ in await self.store.live_deadlines(shards=shards):
+            async with self.lock(match_id):
+                try:
+                    row = await self.active_row(match_id)
+                except (MatchDamaged, MatchOver, UnknownMatch):
+                    continue
+                if row.ply != ply or row.time_control is None:
+                    continue
+                state = self._state(self.rules(row.game), row)
+                seat = self.rules(row.game).to_move(state)
+                if seat is None:
+                    continue
+                log = stamps(await self.store.moves(row.id))
+                deadline = resumed_deadline(row.time_control, seat, log, self.now())
+                if await self.store.set_deadline(row.id, row.ply, deadline):
+                    resumed += 1
+                    self.changed(self.view_of(replace(row, deadline=deadline), state))
+        if resumed:
+            self.deadlines_changed()
+        return resumed
 
     async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
         return await self.store.next_deadline(shards=shards)

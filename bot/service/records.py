@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Self, TypeAlias
 
+from bot.service.timecontrol import TimeControl
 from games.ai.levels import ALL_LEVEL_IDS, LEVEL_IDS
 from games.base import Outcome, Seat, Termination
 
@@ -140,6 +141,8 @@ class MatchRecord:
     updated_at: float
     finished_at: float | None
     quarantine: str | None = None
+    time_control: TimeControl | None = None
+    """The live clock (issue 43); None: correspondence, a deadline per turn."""
     """Why the match was set aside (its snapshot or log cannot be loaded), or None for a sound match."""
 
     @property
@@ -207,6 +210,7 @@ class NewMatch:
     snapshot: str
     rated: bool
     created_at: float
+    time_control: TimeControl | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -219,6 +223,8 @@ class MoveRecord:
     notation: str
     forced: bool
     at: float
+    clock: float | None = None
+    """The mover's remaining seconds after this move on a live clock; None in correspondence."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

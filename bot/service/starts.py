@@ -72,4 +72,5 @@ class Starts:
             channel_id=channel_id,
             challenge_id=challenge_id,
             lobby_id=lobby_id,
+            time_control=host.time_control,
         )

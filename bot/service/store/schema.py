@@ -706,6 +706,14 @@ MIGRATIONS: tuple[Step, ...] = (
             ON guild_ratings (guild_id, game, mu, player_key)
             WHERE sigma <= 5.0 AND player_key LIKE 'user:%'""",
     ),
+    (
+        # LIVE_CLOCKS (issue 43): a live match's time control as players write it ("5+3"; NULL:
+        # correspondence), and with each move the mover's remaining seconds after it (NULL where no clock
+        # runs), so a restart, a replay and an export know every clock (bot/service/timecontrol.py). The
+        # running clock of the seat to move is the match's deadline.
+        "ALTER TABLE matches ADD COLUMN time_control TEXT",
+        "ALTER TABLE moves ADD COLUMN clock {REAL}",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 ESTABLISHED_SIGMA = 5.0

@@ -377,8 +377,8 @@ class SqlStore(ABC):
             try:
                 [inserted] = await tx.fetch(
                     "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, "
-                    "turn_timeout, deadline, snapshot, rated, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "turn_timeout, deadline, snapshot, rated, created_at, updated_at, time_control) "
+                    "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     new.game,
                     self._to_json(dict(new.options)),
                     new.seed,
@@ -390,6 +390,7 @@ class SqlStore(ABC):
                     new.rated,
                     new.created_at,
                     new.created_at,
+                    None if new.time_control is None else new.time_control.text,
                 )
             except Exception as error:
                 if self._channel_taken(error):  # a concurrent process started one meanwhile
@@ -481,11 +482,17 @@ class SqlStore(ABC):
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         rows = await self._fetch(
-            "SELECT ply, seat, notation, forced, at FROM moves WHERE match_id = ? ORDER BY ply", match_id
+            "SELECT ply, seat, notation, forced, at, clock FROM moves WHERE match_id = ? ORDER BY ply",
+            match_id,
         )
         return [
             MoveRecord(
-                ply=r["ply"], seat=r["seat"], notation=r["notation"], forced=bool(r["forced"]), at=r["at"]
+                ply=r["ply"],
+                seat=r["seat"],
+                notation=r["notation"],
+                forced=bool(r["forced"]),
+                at=r["at"],
+                clock=r["clock"],
             )
             for r in rows
         ]
@@ -526,8 +533,9 @@ class SqlStore(ABC):
             ):
                 return False
             await tx.run_many(
-                "INSERT INTO moves (match_id, ply, seat, notation, forced, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(match_id, m.ply, m.seat, m.notation, m.forced, m.at) for m in moves],
+                "INSERT INTO moves (match_id, ply, seat, notation, forced, at, clock) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(match_id, m.ply, m.seat, m.notation, m.forced, m.at, m.clock) for m in moves],
             )
             if finish is not None:
                 await self._write_finish(tx, match_id, finish)
@@ -622,6 +630,22 @@ class SqlStore(ABC):
             now,
         )
         return [(r["id"], r["ply"]) for r in rows]
+
+    async def live_deadlines(self, *, shards: ShardFilter | None = None) -> list[tuple[int, int, float]]:
+        rows = await self._fetch(
+            "SELECT id, ply, deadline FROM matches WHERE status = 'active' AND quarantine IS NULL "
+            f"AND time_control IS NOT NULL AND deadline IS NOT NULL AND {_shard_filter(shards)} ORDER BY id"
+        )
+        return [(r["id"], r["ply"], r["deadline"]) for r in rows]
+
+    async def set_deadline(self, match_id: int, expected_ply: int, deadline: float | None) -> bool:
+        changed = await self._write(
+            "UPDATE matches SET deadline = ? WHERE id = ? AND ply = ? AND status = 'active'",
+            deadline,
+            match_id,
+            expected_ply,
+        )
+        return changed == 1
 
     async def active_ai_match_ids(self, *, shards: ShardFilter | None = None) -> list[int]:
         rows = await self._fetch(
