@@ -427,7 +427,8 @@ class MatchService:
         time_control: TimeControl | None = None,
     ) -> MatchView:
         """Insert a match with these (engine) options and players, seat 0 first, and play any forced moves of
-        the start; `time_control` makes it live (timecontrol.py), None keeps a deadline per turn. Closes the challenge or lobby it came from in the same transaction, or records it as a
+        the start; `time_control` makes it live (timecontrol.py), None keeps a deadline per turn. Closes the
+        challenge or lobby it came from in the same transaction, or records it as a
         tournament game's match (TournamentGameTaken if that game has one already)."""
         rules = self.rules(game)
         state = rules.new(len(seats), options, seed)

@@ -101,7 +101,7 @@ def parse_control(text: str) -> TimeControl | None:
     if found is None:
         raise InvalidOptions(
             Text(
-                "{text!r} is not a time control: write minutes+seconds, like 5+3 (5 minutes, 3 seconds a move)",
+                "{text!r} is not a time control: write minutes+seconds, like 5+3 (3 seconds a move)",
                 text=text,
             )
         )
