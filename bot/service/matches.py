@@ -850,6 +850,14 @@ class MatchService:
                 events.append(event)
         return events
 
+    async def flag(self, match_id: int, ply: int) -> TimedOut | None:
+        """Time out the seat to move of a live match whose clock ran out (the flag timer, flags.py), if it
+        is still at `ply` and its deadline has passed by now; None otherwise (stale: nothing happens)."""
+        try:
+            return await self._time_out(match_id, ply, self.now())
+        except (StaleMove, MatchOver):
+            return None
+
     async def _time_out(self, match_id: int, ply: int, now: float) -> TimedOut | None:
         async with self.lock(match_id):
             try:

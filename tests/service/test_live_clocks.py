@@ -1,0 +1,220 @@
+"""Live clocks in the service, with a fake clock: the control stored with the match, each chosen move
+stamped with the mover's clock, the flag (turn clock and flag timer, once), the first-move abort, the
+downtime rule at restart, takebacks, and 3-4 seats with the game's timeout rule (issue 43)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.service import Service
+from bot.service.errors import OutOfTime
+from bot.service.flags import FlagTimer
+from bot.service.records import MatchStatus, TimedOut
+from bot.service.timecontrol import FIRST_MOVE_SECONDS, TimeControl
+from games.base import InvalidOptions, Termination
+from tests.service.conftest import FakeClock, ServiceFactory
+from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, start_match
+
+
+async def _both_moved(service: Service, clock: FakeClock, options: dict[str, object]) -> int:
+    """A live Race match (1+2: 60 s and 2 s a move) in which both have made their free first move."""
+    match = await start_match(service, options={"target": 1000, **options})
+    clock.advance(5)
+    await service.matches.play(match.id, ALICE, "1")
+    clock.advance(7)
+    await service.matches.play(match.id, BOB, "1")
+    return match.id
+
+
+async def test_the_control_is_stored_with_the_match_and_each_move_with_the_movers_clock(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    service = await open_service()
+    match = await start_match(service, options={"clock": "1+2", "target": 1000})
+    assert match.time_control == TimeControl(60, 2)
+    assert match.deadline == clock() + FIRST_MOVE_SECONDS  # the first move: 30 s, the clock not running
+    match_id = match.id
+    clock.advance(5)
+    await service.matches.play(match_id, ALICE, "1")
+    clock.advance(7)
+    await service.matches.play(match_id, BOB, "1")
+    view = await service.matches.get(match_id)
+    assert view.deadline == clock() + 60  # Alice's clock runs from Bob's move
+    clock.advance(20)
+    played = await service.matches.play(match_id, ALICE, "1")
+    assert played.move.at == clock()
+    assert played.match.deadline == clock() + 60  # Bob's turn: his full 60 s
+    clock.advance(50)
+    await service.matches.play(match_id, BOB, "2")
+    log = await service.store.moves(match_id)
+    assert [m.clock for m in log] == [60.0, 60.0, 42.0, 12.0]  # 60 - 20 + 2, 60 - 50 + 2
+    assert [m.at for m in log][-1] == clock()
+    again = await (await open_service()).matches.get(match_id)
+    assert again.time_control == TimeControl(60, 2) and again.deadline == clock() + 42
+
+
+async def test_a_correspondence_match_keeps_its_time_per_turn_and_no_clocks(
+    service: Service, clock: FakeClock
+) -> None:
+    match = await start_match(service, options={"turn_timeout": 10})
+    assert match.time_control is None and match.deadline == clock() + 600
+    await service.matches.play(match.id, ALICE, "1")
+    assert [m.clock for m in await service.store.moves(match.id)] == [None]
+
+
+async def test_a_bad_control_is_refused_with_what_to_type(service: Service) -> None:
+    with pytest.raises(InvalidOptions, match="minutes\\+seconds"):
+        await start_match(service, options={"clock": "five"})
+    with pytest.raises(InvalidOptions, match="15 seconds to 180 minutes"):
+        await start_match(service, options={"clock": "0+5"})
+
+
+async def test_the_flag_ends_the_game_on_time_once(service: Service, clock: FakeClock) -> None:
+    match_id = await _both_moved(service, clock, {"clock": "1+0"})
+    ply = (await service.matches.get(match_id)).ply
+    clock.advance(59.9)
+    assert await service.matches.flag(match_id, ply) is None  # not yet
+    clock.advance(0.1)
+    event = await service.matches.flag(match_id, ply)
+    assert isinstance(event, TimedOut) and event.user_id == ALICE
+    assert event.finished is not None and event.finished.termination is Termination.TIMEOUT
+    assert event.finished.winners == (BOB,) and event.finished.match.rated
+    assert await service.matches.flag(match_id, ply) is None  # never twice
+    assert await service.matches.expire_due() == []  # nor by the turn clock
+
+
+async def test_a_move_after_the_flag_is_refused(service: Service, clock: FakeClock) -> None:
+    match_id = await _both_moved(service, clock, {"clock": "1+0"})
+    clock.advance(61)
+    with pytest.raises(OutOfTime):
+        await service.matches.play(match_id, ALICE, "1")
+    [event] = await service.matches.expire_due()
+    assert event.finished is not None and event.finished.termination is Termination.TIMEOUT
+
+
+async def test_a_first_move_not_made_in_time_aborts_the_match_unrated(
+    service: Service, clock: FakeClock
+) -> None:
+    match = await start_match(service, options={"clock": "5+3"})
+    clock.advance(FIRST_MOVE_SECONDS)
+    event = await service.matches.flag(match.id, match.ply)
+    assert event is not None and event.finished is not None
+    assert event.finished.match.status is MatchStatus.ABORTED and event.finished.rating_changes == ()
+
+
+async def test_the_second_players_first_move_is_timed_too(service: Service, clock: FakeClock) -> None:
+    match = await start_match(service, options={"clock": "5+3"})
+    played = await service.matches.play(match.id, ALICE, "1")
+    assert played.match.deadline == clock() + FIRST_MOVE_SECONDS
+    clock.advance(FIRST_MOVE_SECONDS)
+    event = await service.matches.flag(match.id, played.match.ply)
+    assert event is not None and event.finished is not None and event.user_id == BOB
+    assert event.finished.match.status is MatchStatus.ABORTED
+
+
+async def test_time_while_the_service_is_down_is_given_back(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    first = await open_service()
+    match_id = await _both_moved(first, clock, {"clock": "1+2"})
+    clock.advance(10)
+    await first.matches.play(match_id, ALICE, "1")  # Alice 52 s; Bob to move with 60 s
+    clock.advance(45)  # Bob thinks; the service goes down with 15 s on his clock ...
+    clock.advance(3600)  # ... and comes back an hour later
+    restarted = await open_service()
+    assert await restarted.matches.resume_clocks() == 1
+    view = await restarted.matches.get(match_id)
+    assert view.deadline == clock() + 60  # his turn begins again with the clock it began with
+    assert await restarted.matches.expire_due() == []
+    assert await restarted.matches.resume_clocks() == 1  # idempotent: the same clock again
+
+
+async def test_service_start_resumes_clocks_before_the_turn_clock_runs(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    from bot.service.ai import AIRunner
+
+    first = await open_service()
+    match_id = await _both_moved(first, clock, {"clock": "1+0"})
+    clock.advance(7200)
+    restarted = await open_service()
+    await restarted.start(ai=AIRunner())
+    try:
+        await asyncio.sleep(0.05)
+        view = await restarted.matches.get(match_id)
+        assert view.is_active and view.deadline == clock() + 60
+    finally:
+        await restarted.close()
+
+
+async def test_a_takeback_restores_the_clocks_of_the_position(service: Service, clock: FakeClock) -> None:
+    match_id = await _both_moved(service, clock, {"clock": "1+2", "rated": False})
+    clock.advance(20)
+    await service.matches.play(match_id, ALICE, "1")  # Alice 42
+    clock.advance(30)
+    await service.matches.play(match_id, BOB, "2")  # Bob 32
+    clock.advance(5)
+    asked = await service.agreements.request_takeback(match_id, BOB)
+    clock.advance(1)
+    taken = await service.agreements.accept_takeback(match_id, ALICE, seat=asked.match.seats[1].seat)
+    view = await service.matches.get(match_id)
+    assert taken is not None and view.user_to_move == BOB
+    assert view.deadline == clock() + 60  # Bob's clock as it stood before the move taken back
+    assert [m.clock for m in await service.store.moves(match_id)] == [60.0, 60.0, 42.0]
+
+
+async def test_three_seats_each_have_a_clock_and_a_flag_passes_all(
+    service: Service, clock: FakeClock
+) -> None:
+    lobby = await service.lobbies.create(
+        "hoard", {"clock": "1+0", "target": 1000}, ALICE, max_players=3, guild_id=GUILD, channel_id=CHANNEL
+    )
+    await service.lobbies.join(lobby.id, BOB)
+    await service.lobbies.join(lobby.id, CAROL)
+    await service.lobbies.start(lobby.id, ALICE)
+    match = await service.matches.in_channel(CHANNEL)
+    assert match.time_control == TimeControl(60, 0)
+    for _ in range(3):
+        user = match.user_to_move
+        assert user is not None
+        clock.advance(2)
+        match = (await service.matches.play(match.id, user, "1")).match
+    flagged = match.user_to_move
+    clock.advance(60)
+    event = await service.matches.flag(match.id, match.ply)
+    assert event is not None and event.user_id == flagged and event.played is not None
+    assert event.finished is None  # the game goes on: the flagged seat passes from now on
+    after = await service.matches.get(match.id)
+    assert after.is_active and after.user_to_move not in (None, flagged)
+    assert after.deadline == clock() + 60
+    log = await service.store.moves(match.id)
+    assert log[-1].notation == "passall" and log[-1].clock == 0.0
+
+
+async def test_the_flag_timer_flags_from_the_database_and_skips_stale_entries(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    service = await open_service()
+    match_id = await _both_moved(service, clock, {"clock": "1+0"})
+    flags: list[TimedOut] = []
+
+    async def heard(event: TimedOut) -> None:
+        flags.append(event)
+
+    timer = FlagTimer(service.matches, heard, now=clock)
+    assert await timer.start() == 1 and len(timer) == 1
+    clock.advance(30)
+    await service.matches.play(match_id, ALICE, "1")  # the entry for Alice is stale now
+    clock.advance(31)  # past Alice's old flag, not Bob's
+    assert timer.run_due(clock()) == 0
+    clock.advance(30)  # Bob's flag: the timer's own loop handle fires it
+    timer.rearm()  # the fake clock jumped: the loop's handle is armed again for the earliest flag
+    for _ in range(100):
+        if flags:
+            break
+        await asyncio.sleep(0.01)
+    await timer.stop()
+    assert [e.user_id for e in flags] == [BOB]
+    assert len(timer) == 0
