@@ -2,7 +2,7 @@
 
 The turn clock (clock.py) reads the database and sleeps for up to minutes: right for correspondence
 deadlines, too coarse for live clocks. This timer keeps every running live clock's flag time in memory, in a
-heap of (deadline, match id, ply), with one `loop.call_at` handle for the earliest; each commit the match
+heap of (deadline, match id, ply), and one task that sleeps until the earliest; each commit the match
 service makes to a live match pushes its new deadline (`add_match_listener(changed=...)`), and `start`
 rebuilds the heap from the database (`store.live_deadlines`), so a restart loses nothing.
 
@@ -12,13 +12,14 @@ does nothing, and a flag never fires twice, whichever of this timer and the turn
 Each flag is reported as a `TimedOut` event, the same event the turn clock sends, so every front-end ends
 the game the way it ends any timeout. Only the guilds `shards` owns are flagged here.
 
-Times: deadlines are the service's clock (`now`, wall time); the loop is scheduled in its own monotonic
-time by the difference, and an entry is only run once `now` has reached it (an early wake-up re-arms).
+Times: deadlines are the service's clock (`now`, wall time); the task sleeps the difference, and an entry
+is only run once `now` has reached it (an early wake-up sleeps again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import logging
 from collections.abc import Awaitable, Callable
@@ -30,6 +31,8 @@ from bot.service.shards import Shards
 log = logging.getLogger(__name__)
 
 FlagHandler = Callable[[TimedOut], Awaitable[None]]
+IDLE_SLEEP = 3600.0
+"""The longest the timer sleeps without looking (a new flag wakes it at once anyway)."""
 
 
 class FlagTimer:
@@ -53,8 +56,10 @@ class FlagTimer:
         self._heap: list[tuple[float, int, int]] = []
         self._latest: dict[int, tuple[int, float]] = {}
         """Each scheduled match's current (ply, deadline): an entry of the heap that differs is stale."""
-        self._handle: asyncio.TimerHandle | None = None
-        self._armed_for: float | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._sleeping = False
+        self._woken = False
+        self._sleeping_until: float | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._syncing: asyncio.Task[None] | None = None
         self._running = False
@@ -67,6 +72,7 @@ class FlagTimer:
     async def start(self) -> int:
         """Schedule every running live clock of the guilds this process owns; returns how many."""
         self._running = True
+        self._task = asyncio.create_task(self._run(), name="tessera-flag-timer")  # its own task from start
         return await self.sync()
 
     async def sync(self) -> int:
@@ -91,9 +97,11 @@ class FlagTimer:
     async def stop(self) -> None:
         """Stop: no more flags; flags being written finish first."""
         self._running = False
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if self._syncing is not None:
             self._syncing.cancel()
         if self._tasks:
@@ -124,39 +132,54 @@ class FlagTimer:
         self._arm()
 
     def rearm(self) -> None:
-        """Arm the loop's handle again for the earliest flag (the service's clock jumped: a wall-clock
-        change, or a test's fake clock)."""
-        if self._handle is not None:
-            self._handle.cancel()
-        self._handle = None
-        self._armed_for = None
-        self._arm()
+        """Look at the earliest flag again now (the service's clock jumped: a wall-clock change, or a
+        test's fake clock)."""
+        self._wake()
 
     def _arm(self) -> None:
+        """Make sure the loop sleeps no later than the earliest flag."""
         if not self._running:
             return
-        while self._heap and self._stale(self._heap[0]):
-            heapq.heappop(self._heap)
-        if not self._heap:
-            return
-        due = self._heap[0][0]
-        if self._handle is not None and self._armed_for is not None and self._armed_for <= due:
-            return  # already armed for this one or an earlier one
-        if self._handle is not None:
-            self._handle.cancel()
-        loop = asyncio.get_running_loop()
-        self._armed_for = due
-        self._handle = loop.call_at(loop.time() + max(0.0, due - self.now()), self._fire)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="tessera-flag-timer")
+        elif self._heap and self._sleeping_until is not None and self._heap[0][0] < self._sleeping_until:
+            self._wake()
+
+    def _wake(self) -> None:
+        task = self._task
+        if task is None or task.done():
+            self._arm()
+        elif self._sleeping and not self._woken:
+            self._woken = True
+            task.cancel()
+
+    async def _run(self) -> None:
+        """Sleep until the earliest flag (asyncio.sleep: a test's virtual clock drives it), flag what is
+        due, again; a flag scheduled earlier than the sleep's end cuts it short (`_wake`)."""
+        while self._running:
+            self.run_due(self.now())
+            while self._heap and self._stale(self._heap[0]):
+                heapq.heappop(self._heap)
+            due = self._heap[0][0] if self._heap else None
+            delay = IDLE_SLEEP if due is None else min(IDLE_SLEEP, max(0.0, due - self.now()))
+            self._sleeping_until = self.now() + delay
+            self._sleeping = True
+            try:
+                await asyncio.sleep(delay)
+            except asyncio.CancelledError:
+                if not self._woken:
+                    raise
+                current = asyncio.current_task()
+                if current is not None:
+                    current.uncancel()
+            finally:
+                self._sleeping = False
+                self._woken = False
+                self._sleeping_until = None
 
     def _stale(self, entry: tuple[float, int, int]) -> bool:
         deadline, match_id, ply = entry
         return self._latest.get(match_id) != (ply, deadline)
-
-    def _fire(self) -> None:
-        self._handle = None
-        self._armed_for = None
-        self.run_due(self.now())
-        self._arm()
 
     def run_due(self, now: float) -> int:
         """Start a flag for every clock run out by `now` (the loop's timer calls it; a test may too);
