@@ -11,7 +11,7 @@ import pytest
 from bot.testing.simcord import button_labels, last_board, start_challenge, suggestions, take_user_errors
 from tests.bot.test_player_flows import turn_of
 
-pytestmark = pytest.mark.simcord(settle_timeout=60)
+pytestmark = pytest.mark.simcord(settle_timeout=10)
 
 
 async def move(world: Any, channel: Any) -> Any:
