@@ -275,6 +275,7 @@ async def render_board(
             theme=theme,
             locale=tr.locale,
             match=match.id,
+            clocks=match.clocks,
         )
     except Exception:
         log.exception("rendering match %s failed; sending the position as text", match.id)

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn, TypeAlias
 
+from bot.service import timecontrol
 from bot.service.errors import (
     AlreadyResigned,
     BotsTurn,
@@ -63,6 +64,7 @@ from bot.service.timecontrol import (
     TimeControl,
     after_move,
     flagged,
+    remaining,
     resumed_deadline,
     stamps,
     turn_allowance,
@@ -531,6 +533,19 @@ class MatchService:
         row = match if isinstance(match, MatchRecord) else await self._row(match)
         return await self.store.moves(row.id)
 
+    async def clocks(self, match: MatchRecord, *, running: bool = True) -> tuple[float, ...] | None:
+        """A live match's clocks by seat, in seconds: as they stand now (`running`: the mover's counting
+        down), or as of its last move; None for a correspondence match. Reads the move log."""
+        control = match.time_control
+        if control is None:
+            return None
+        log = stamps(await self.store.moves(match.id))
+        seats = len(match.seats)
+        if not running or not match.is_active:
+            return tuple(remaining(control, seats, log))
+        to_move = self.rules(match.game).to_move(self._state(self.rules(match.game), match))
+        return tuple(timecontrol.running(control, seats, log, to_move, match.deadline, self.now()))
+
     async def last_move(self, match: int | MatchRecord) -> str | None:
         """The notation of the last move played, None before the first. `match` as for `log`."""
         log = await self.log(match)
@@ -703,7 +718,8 @@ class MatchService:
         if timed_out and outcome is not None and outcome.termination is Termination.RESIGNATION:
             outcome = Outcome(Termination.TIMEOUT, outcome.ranks, outcome.scores)
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
-        deadline = self.deadline_for(row, rules, state, now, [*before, *records])
+        after = [*before, *records]
+        deadline = self.deadline_for(row, rules, state, now, after)
         snapshot = snapshot_text(rules, state)
         try:
             saved = await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish)
@@ -717,6 +733,8 @@ class MatchService:
         self.deadlines_changed()
         # The row as the write left it (no read: the write succeeded at `row.ply`, so this is what it holds).
         changed = row.moved_to(ply, snapshot, deadline, now)
+        if control is not None:
+            changed = replace(changed, clocks=tuple(remaining(control, len(row.seats), stamps(after))))
         if finish is not None:
             changed = finished_row(changed, finish)
         view = self.view_of(changed, state)

@@ -143,6 +143,9 @@ class MatchRecord:
     quarantine: str | None = None
     time_control: TimeControl | None = None
     """The live clock (issue 43); None: correspondence, a deadline per turn."""
+    clocks: tuple[float, ...] | None = None
+    """A live match's clocks by seat as of its last move (not stored: the moves' stamps give them;
+    `MatchService` fills it in where it has the log, else None)."""
     """Why the match was set aside (its snapshot or log cannot be loaded), or None for a sound match."""
 
     @property

@@ -82,9 +82,14 @@ class TimeControl:
         except InvalidOptions as error:
             raise ValueError(str(error)) from None
 
+    @property
+    def low_under(self) -> float:
+        """Seconds under which a clock is low: 10 s, or 10% of the base where that is more."""
+        return max(LOW_TIME_SECONDS, self.base / 10)
+
     def low(self, remaining: float) -> bool:
-        """Whether `remaining` seconds is low time: under 10 s or under 10% of the base."""
-        return remaining < max(LOW_TIME_SECONDS, self.base / 10)
+        """Whether `remaining` seconds is low time (`low_under`)."""
+        return remaining < self.low_under
 
     def __str__(self) -> str:
         return self.text
