@@ -5,17 +5,19 @@ downtime rule at restart, takebacks, and 3-4 seats with the game's timeout rule 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
 from bot.service import Service
+from bot.service.ai import AIRunner, BotTurns
 from bot.service.errors import OutOfTime
 from bot.service.flags import FlagTimer
 from bot.service.records import MatchStatus, TimedOut
 from bot.service.timecontrol import FIRST_MOVE_SECONDS, TimeControl
 from games.base import InvalidOptions, Termination
 from tests.service.conftest import FakeClock, ServiceFactory
-from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, start_match
+from tests.service.helpers import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD, start_match, until
 
 
 async def _both_moved(service: Service, clock: FakeClock, options: dict[str, object]) -> int:
@@ -134,8 +136,6 @@ async def test_time_while_the_service_is_down_is_given_back(
 async def test_service_start_resumes_clocks_before_the_turn_clock_runs(
     open_service: ServiceFactory, clock: FakeClock
 ) -> None:
-    from bot.service.ai import AIRunner
-
     first = await open_service()
     match_id = await _both_moved(first, clock, {"clock": "1+0"})
     clock.advance(7200)
@@ -218,3 +218,49 @@ async def test_the_flag_timer_flags_from_the_database_and_skips_stale_entries(
     await timer.stop()
     assert [e.user_id for e in flags] == [BOB]
     assert len(timer) == 0
+
+
+class BudgetRunner(AIRunner):
+    """An AI runner that records the thinking limit of each search and "thinks" for all of it on the fake
+    clock (as a search that uses its whole budget would), then plays 1."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__(1)
+        self.clock = clock
+        self.limits: list[float | None] = []
+
+    async def choose(
+        self, game_id: str, state_dump: dict[str, Any], level: str, seed: int, *, limit: float | None = None
+    ) -> str:
+        self.limits.append(limit)
+        self.clock.advance(limit or 0.0)
+        return "1"
+
+
+async def test_the_bot_budgets_its_clock_and_never_flags(service: Service, clock: FakeClock) -> None:
+    match = await service.challenges.play_bot(
+        "race",
+        {"first": "challenger", "clock": "0.5+1", "target": 1000},
+        ALICE,
+        bot_id=BOT,
+        level="1",
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+    )
+    runner = BudgetRunner(clock)
+    bot = BotTurns(service.matches, runner, _ignore)  # it plays whenever a change hands it the turn
+    for _ in range(30):  # Alice answers at once; the bot thinks for its whole budget every move
+        view = await service.matches.get(match.id)
+        assert view.user_to_move == ALICE and view.deadline is not None
+        await service.matches.play(match.id, ALICE, "1")
+        await until(lambda: not bot.pending())
+        after = await service.matches.get(match.id)
+        assert after.is_active, "the bot flagged"
+        assert await service.matches.flag(match.id, after.ply) is None
+    assert len(runner.limits) >= 30 and all(limit is not None and limit > 0 for limit in runner.limits)
+    clocks = await service.matches.clocks(await service.matches.get(match.id), running=False)
+    assert clocks is not None and clocks[1] > 2.0  # the bot kept a reserve after 30 of its moves
+
+
+async def _ignore(event: object) -> None:
+    return None

@@ -1214,7 +1214,7 @@ class SqlStore(ABC):
 
     _REMINDABLE = (
         "FROM matches m WHERE m.status = 'active' AND m.quarantine IS NULL AND m.deadline IS NOT NULL "
-        "AND m.turn_timeout >= ? "
+        "AND m.time_control IS NULL AND m.turn_timeout >= ? "  # a live match's deadline is its flag
         "AND EXISTS (SELECT 1 FROM match_seats s JOIN user_prefs p ON p.user_id = s.user_id "
         "WHERE s.match_id = m.id AND s.ai_level IS NULL AND p.reminders <> 'off') "
         "AND NOT EXISTS (SELECT 1 FROM turn_reminders r WHERE r.match_id = m.id AND r.deadline = m.deadline)"
