@@ -10,6 +10,7 @@ from typing import Any
 import games
 from bot.service.flags import FlagTimer
 from bot.service.timecontrol import TimeControl
+from bot.web.security import match_token
 from games.base import clickable_moves, resolve_options
 from tests.web.conftest import Site
 from tests.web.pages import ALICE, BOB, login, spectator
@@ -24,7 +25,9 @@ async def test_the_clock_ticks_and_the_flag_ends_the_game_on_every_page(site: Si
     for _ in range(2):  # both first moves: from now on the mover's 15 s run
         view = await site.service.matches.get(match.id)
         move = clickable_moves(rules, view.state)[0].notation
-        await site.service.matches.play(match.id, view.seats[view.to_move].user_id, move)
+        mover = view.user_to_move
+        assert mover is not None
+        await site.service.matches.play(match.id, mover, move)
 
     async def heard(event: Any) -> None:
         return None
@@ -32,8 +35,6 @@ async def test_the_clock_ticks_and_the_flag_ends_the_game_on_every_page(site: Si
     timer = FlagTimer(site.service.matches, heard, now=time.time)
     await timer.start()
     try:
-        from bot.web.security import match_token
-
         path = f"/m/{match_token(site.board.secret, match.id)}"
         alice = await login(site, browser, ALICE, path)
         watcher = await spectator(site, browser, path)
