@@ -40,10 +40,12 @@ from bot.boards import level_word
 from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import ServiceError
 from bot.service.options import given_options
+from bot.service.timecontrol import presets
 from bot.web.limits import client_of
 from bot.web.oauth import Failed, Refused
 from bot.web.security import WEB_DIR, Session, is_ascii_digits, match_token
 from games.ai.levels import LEVEL_IDS, NEW_PLAYER_LEVEL
+from games.base import InvalidOptions
 from games.texts import N_
 
 log = logging.getLogger("tessera.web.activity")
@@ -78,6 +80,8 @@ ACTIVITY_TEXTS: dict[str, str] = {
     "against_bot": N_("Tessera (the bot)"),
     "opponent_id": N_("A member's user id"),
     "level": N_("My strength"),
+    "clock": N_("Clock"),
+    "correspondence": N_("Correspondence (a time per turn)"),
     "go": N_("Start"),
     "waiting": N_("Challenge sent: it starts when your opponent accepts it here or in the channel."),
 }
@@ -320,7 +324,12 @@ class Activity:
             rules = service.matches.rules(game_id)
             if 2 in rules.seats:
                 games_list.append(
-                    {"id": game_id, "name": rules.name, "options": [o.name for o in rules.options]}
+                    {
+                        "id": game_id,
+                        "name": rules.name,
+                        "options": [o.name for o in rules.options],
+                        "clocks": [control.text for control in presets(rules)],
+                    }
                 )
         asked = await self._asked(channel_id, session.user_id) if match is None else None
         tr = tr_for(self.board._locale(request, session))
@@ -374,8 +383,13 @@ class Activity:
         service = self.board.service
         if not isinstance(game, str) or game not in games.GAME_IDS or not isinstance(text, str):
             raise web.HTTPBadRequest(text="game must be one of " + ", ".join(games.GAME_IDS))
+        clock = body.get("clock") or ""
+        if not isinstance(clock, str):
+            raise web.HTTPBadRequest(text='clock must be text, like "5+3"')
         try:
             given = given_options(service.matches.rules(game), text)
+            if clock:
+                given["clock"] = clock  # a live control, checked with the rest of the options
         except ServiceError as error:
             return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
         try:
@@ -399,7 +413,7 @@ class Activity:
             challenge = await service.challenges.create(
                 game, given, session.user_id, opponent_id, guild_id=guild_id, channel_id=channel_id
             )
-        except ServiceError as error:
+        except (ServiceError, InvalidOptions) as error:
             return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
         await forget_launch(service.store, channel_id, session.user_id)
         return web.json_response({"ok": True, "challenge": challenge.id})

@@ -305,3 +305,28 @@ async def test_a_web_process_of_its_own_shows_names(
     async with TestClient(TestServer(tokenless.app())) as web_client:
         state = await (await web_client.get(f"/api/m/{match_token(SECRET, match_id)}")).json()
         assert [p["name"] for p in state["players"]] == ["Player 1", "Player 2"]
+
+
+async def test_the_activity_starts_a_live_match_with_the_games_presets(
+    client: Client, service: Service
+) -> None:
+    """The start form offers each game's live presets; a clock chosen there makes the match live, and a
+    bad one is refused with what to type (issue 43)."""
+    alice = await _login(client, ALICE)
+    listed = await client.get(
+        f"/api/activity/channel?channel_id=40&guild_id={GUILD}&instance_id=i-40-{GUILD}",
+        headers=_headers(alice),
+    )
+    clocks = {g["id"]: g["clocks"] for g in (await listed.json())["games"]}
+    assert clocks["paintscape"] == ["3+2", "5+3", "10+5"]
+    body = {"channel_id": "40", "guild_id": str(GUILD), "instance_id": f"i-40-{GUILD}", "game": "paint"}
+    bad = await client.post(
+        "/api/activity/start", json=body | {"opponent": "bot", "clock": "soon"}, headers=_headers(alice)
+    )
+    assert bad.status == 409 and "minutes+seconds" in (await bad.json())["error"]
+    started = await client.post(
+        "/api/activity/start", json=body | {"opponent": "bot", "clock": "3+2"}, headers=_headers(alice)
+    )
+    assert (await started.json())["ok"]
+    match = await service.matches.in_channel(40)
+    assert match.time_control is not None and match.time_control.text == "3+2"

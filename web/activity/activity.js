@@ -101,6 +101,15 @@ function lobby(sdk, info) {
   const game = el("select", { name: "game", id: "a-game" });
   for (const g of info.games) game.append(el("option", { value: g.id }, g.name));
   const options = el("input", { name: "options", id: "a-options", autocomplete: "off", placeholder: "board=hex5" });
+  const clock = el("select", { name: "clock", id: "a-clock" });
+  const fillClocks = () => {  // the chosen game's live presets, then correspondence
+    const chosen = info.games.find((g) => g.id === game.value);
+    clock.textContent = "";
+    for (const c of (chosen && chosen.clocks) || []) clock.append(el("option", { value: c }, c));
+    clock.append(el("option", { value: "" }, t("correspondence")));
+    clock.value = "";
+  };
+  game.addEventListener("change", fillClocks);
   const opponent = el("select", { name: "opponent", id: "a-opponent" });
   opponent.append(el("option", { value: "bot" }, t("against_bot")));
   opponent.append(el("option", { value: "member" }, t("opponent_id")));
@@ -120,13 +129,14 @@ function lobby(sdk, info) {
   });
   const label = (key, input) => { const l = el("label", {}, t(key) + " "); l.append(input); return l; };
   if (info.asked) { game.value = info.asked.game; options.value = info.asked.options; }  // from /play game:X
-  form.append(label("game", game), label("options", options), label("opponent", opponent), member, levelLabel);
+  fillClocks();
+  form.append(label("game", game), label("options", options), label("clock", clock), label("opponent", opponent), member, levelLabel);
   form.append(el("button", { type: "submit", class: "main" }, t("go")));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const r = await json("/api/activity/start", {
       channel_id: sdk.channelId, guild_id: sdk.guildId, instance_id: sdk.instanceId,
-      game: game.value, options: options.value,
+      game: game.value, options: options.value, clock: clock.value,
       opponent: opponent.value === "bot" ? "bot" : member.value, level: level.value,
     });
     $("error").textContent = r.ok ? "" : r.error;
