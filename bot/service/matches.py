@@ -212,6 +212,8 @@ class MatchService:
         self._deadline_listeners: list[Callable[[], None]] = []
         self._started_listeners: list[Callable[[MatchView], None]] = []
         self._finished_listeners: list[Callable[[Finished], None]] = []
+        self._logs: OrderedDict[int, tuple[tuple[int, float], tuple[MoveRecord, ...]]] = OrderedDict()
+        """Live matches' move logs as this process last wrote them (`_live_log`), by match id."""
         self._changed_listeners: list[Callable[[MatchView], None]] = []
 
     # ----------------------------------------------------------------------------------------- plumbing
@@ -672,7 +674,7 @@ class MatchService:
         views: list[MoveView] = []
         ply = row.ply
         control = row.time_control
-        before: list[MoveRecord] = list(await self.store.moves(row.id)) if control is not None else []
+        before: list[MoveRecord] = await self._live_log(row) if control is not None else []
 
         def clock_of(seat: Seat, chosen: bool) -> float | None:
             """The mover's clock after a chosen move on a live clock (timecontrol.py); None otherwise."""
@@ -735,6 +737,10 @@ class MatchService:
         changed = row.moved_to(ply, snapshot, deadline, now)
         if control is not None:
             changed = replace(changed, clocks=tuple(remaining(control, len(row.seats), stamps(after))))
+            if finish is None:
+                self._keep_log(row.id, (changed.ply, changed.updated_at), after)
+            else:
+                self._logs.pop(row.id, None)
         if finish is not None:
             changed = finished_row(changed, finish)
         view = self.view_of(changed, state)
@@ -758,8 +764,26 @@ class MatchService:
         return not await self.has_everyone_moved(row)
 
     async def has_everyone_moved(self, row: MatchRecord) -> bool:
-        """`everyone_moved` for a stored match (reads its log)."""
-        return everyone_moved(len(row.seats), await self.store.moves(row.id))
+        """`everyone_moved` for a stored match (reads its log; a live match's is usually kept)."""
+        log = await self._live_log(row) if row.time_control is not None else await self.store.moves(row.id)
+        return everyone_moved(len(row.seats), log)
+
+    async def _live_log(self, row: MatchRecord) -> list[MoveRecord]:
+        """A live match's move log, which its clocks come from: kept from this process's last write to it
+        when the row is still as that write left it (same ply and write time), else read."""
+        kept = self._logs.get(row.id)
+        if kept is not None and kept[0] == (row.ply, row.updated_at):
+            self._logs.move_to_end(row.id)
+            return list(kept[1])
+        log = list(await self.store.moves(row.id))
+        self._keep_log(row.id, (row.ply, row.updated_at), log)
+        return log
+
+    def _keep_log(self, match_id: int, version: tuple[int, float], log: list[MoveRecord]) -> None:
+        self._logs[match_id] = (version, tuple(log))
+        self._logs.move_to_end(match_id)
+        while len(self._logs) > self.states.most:
+            self._logs.popitem(last=False)
 
     async def resign(self, match_id: int, user_id: int) -> Finished | Played:
         """Give up, on any turn. Before every seat has moved once the match is aborted instead (unrated, no
