@@ -145,11 +145,11 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
     embed.add_field(
         name=tr("Live clocks"),
         value=tr(
-            "Add `clock` to {/play} for a live game: `5+3` is 5 minutes each and 3 seconds more per move (the "
-            "list offers each game's presets). Everyone has 30 seconds for their first move, or the match "
-            "is aborted, unrated; after that, a player whose clock runs out loses on time (TilingKing with "
-            "more players follows its `timeout` option). Time while Tessera restarts is not counted: the "
-            "player to move gets their turn again with the clock it began with."
+            "Add `clock` to {/play} for a live game: `5+3` is 5 minutes each and 3 seconds more per "
+            "move (the list offers each game's presets). Everyone has 30 seconds for their first move, "
+            "or the match is aborted, unrated; after that, a player whose clock runs out loses on time "
+            "(TilingKing with more players follows its `timeout` option). Time while Tessera restarts is "
+            "not counted: the player to move gets their turn again with the clock it began with."
         )[:1024],
         inline=False,
     )
