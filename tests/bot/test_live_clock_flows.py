@@ -56,3 +56,9 @@ async def test_a_first_move_not_made_in_time_aborts_the_live_game(world: Any) ->
     await env.advance_time(31)
     final = last_board(channel)
     assert "abort" in final.content.lower(), final.content
+
+
+async def test_help_says_how_live_clocks_work(world: Any) -> None:
+    shown = await world.alice.slash(world.channel, "help")
+    field = next(f for f in shown.response.embeds[0].fields if f.name == "Live clocks")
+    assert "5+3" in field.value and "30 seconds" in field.value and "restarts" in field.value
