@@ -36,8 +36,9 @@ async def test_a_bad_clock_is_refused_with_what_to_type(world: Any) -> None:
 
 async def test_a_flag_ends_a_live_game_on_time_in_discord(world: Any) -> None:
     alice, bob, channel, env = world.alice, world.bob, world.channel, world.env
-    asked = await start_challenge(world, alice, bob, "paint", first="challenger", clock="0.5+0")
+    asked = await alice.slash(channel, "play", game="paint", opponent=bob, first="challenger", clock="0.5+0")
     assert "live clock `0.5+0`" in asked.response.content
+    await bob.click(asked.response, label="Accept")
     await move(world, channel)
     await move(world, channel)
     board = last_board(channel)
