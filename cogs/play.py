@@ -26,6 +26,7 @@ from bot.service.options import (
     host_given,
     suggest_options,
 )
+from bot.service.ratings import CORRESPONDENCE, LIVE
 from bot.service.records import Challenge, MatchView
 from bot.service.timecontrol import parse_control, presets
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, activity_on, button, launch_activity, view_of
@@ -240,7 +241,8 @@ class Play(ButtonCog):
         settings = await service.guilds.settings(guild_id) if guild_id is not None else None
         in_thread = thread if thread is not None else bool(settings and settings.threads)
         if level is None and (lobby or against_bot):
-            level = await service.ratings.level_for(game, interaction.user.id)
+            speed = LIVE if clock is not None and parse_clock(clock) is not None else CORRESPONDENCE
+            level = await service.ratings.level_for(game, interaction.user.id, speed=speed)
         if lobby:
             assert players is not None
             await open_lobby(interaction, game, given, players, opponent, level or DEFAULT_LEVEL, in_thread)

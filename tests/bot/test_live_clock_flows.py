@@ -50,6 +50,10 @@ async def test_a_flag_ends_a_live_game_on_time_in_discord(world: Any) -> None:
     other = bob if mover is alice else alice
     assert f"<@{other.id}> wins on time" in final.content
     assert "Replay" in button_labels(final)
+    stats = await alice.slash(channel, "stats")
+    assert "live rating" in stats.response.content and " · rating " not in stats.response.content
+    board = await alice.slash(channel, "leaderboard", game="paint", speed="live")
+    assert board.ephemeral and "established rating" in board.response.content
 
 
 async def test_a_first_move_not_made_in_time_aborts_the_live_game(world: Any) -> None:

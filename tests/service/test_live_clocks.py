@@ -13,6 +13,7 @@ from bot.service import Service
 from bot.service.ai import AIRunner, BotTurns
 from bot.service.errors import OutOfTime
 from bot.service.flags import FlagTimer
+from bot.service.ratings import LIVE
 from bot.service.records import MatchStatus, TimedOut
 from bot.service.timecontrol import FIRST_MOVE_SECONDS, TimeControl
 from games.base import InvalidOptions, Termination
@@ -264,3 +265,26 @@ async def test_the_bot_budgets_its_clock_and_never_flags(service: Service, clock
 
 async def _ignore(event: object) -> None:
     return None
+
+
+async def test_live_and_correspondence_ratings_are_kept_apart(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    """A live match rates the game's live pool, a correspondence one the correspondence pool, which is
+    where every rating from before live clocks stays (issue 43, item 4)."""
+    service = await open_service()
+    for options, channel in (({"clock": "3+2", "target": 6}, CHANNEL), ({"target": 6}, CHANNEL + 1)):
+        match = await start_match(service, options=options, channel=channel)
+        while (view := await service.matches.get(match.id)).is_active:
+            clock.advance(1)
+            user = view.user_to_move
+            assert user is not None
+            await service.matches.play(match.id, user, "2")
+    live = await service.ratings.rating("race", ALICE, speed=LIVE)
+    slow = await service.ratings.rating("race", ALICE)
+    assert live is not None and slow is not None and live.played == slow.played == 1
+    assert live.game == "race:live" and slow.game == "race"
+    board = await service.ratings.leaderboard("race", speed=LIVE)
+    assert board == []  # one game establishes nobody
+    bots = await service.ratings.bot_ratings("race", speed=LIVE)
+    assert [b.played for b in bots] == [0] * len(bots)
