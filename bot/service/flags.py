@@ -31,6 +31,8 @@ from bot.service.shards import Shards
 log = logging.getLogger(__name__)
 
 FlagHandler = Callable[[TimedOut], Awaitable[None]]
+SYNC_EVERY = 1.0
+"""The most often the timer reads every running clock again on other processes' notifications (seconds)."""
 IDLE_SLEEP = 3600.0
 """The longest the timer sleeps without looking (a new flag wakes it at once anyway)."""
 
@@ -62,6 +64,7 @@ class FlagTimer:
         self._sleeping_until: float | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._syncing: asyncio.Task[None] | None = None
+        self._synced_at: float | None = None
         self._running = False
         matches.add_match_listener(changed=self.changed)
 
@@ -83,12 +86,18 @@ class FlagTimer:
         return len(found)
 
     def sync_soon(self) -> None:
-        """`sync` in the background (a notification from another process); one at a time."""
+        """`sync` in the background (a notification from another process): one at a time, at most one a
+        `SYNC_EVERY` seconds however many notifications come (a clock moved elsewhere is flagged by its
+        new deadline after that; its old entry meanwhile finds the match moved on and does nothing)."""
         if not self._running or (self._syncing is not None and not self._syncing.done()):
             return
         self._syncing = asyncio.create_task(self._sync_quietly(), name="tessera-flag-sync")
 
     async def _sync_quietly(self) -> None:
+        wait = self._synced_at + SYNC_EVERY - self.now() if self._synced_at is not None else 0.0
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._synced_at = self.now()
         try:
             await self.sync()
         except Exception:

@@ -273,7 +273,11 @@ async def test_live_and_correspondence_ratings_are_kept_apart(
     """A live match rates the game's live pool, a correspondence one the correspondence pool, which is
     where every rating from before live clocks stays (issue 43, item 4)."""
     service = await open_service()
-    for options, channel in (({"clock": "3+2", "target": 6}, CHANNEL), ({"target": 6}, CHANNEL + 1)):
+    plays: list[tuple[dict[str, object], int]] = [
+        ({"clock": "3+2", "target": 6}, CHANNEL),
+        ({"target": 6}, CHANNEL + 1),
+    ]
+    for options, channel in plays:
         match = await start_match(service, options=options, channel=channel)
         while (view := await service.matches.get(match.id)).is_active:
             clock.advance(1)
@@ -288,3 +292,36 @@ async def test_live_and_correspondence_ratings_are_kept_apart(
     assert board == []  # one game establishes nobody
     bots = await service.ratings.bot_ratings("race", speed=LIVE)
     assert [b.played for b in bots] == [0] * len(bots)
+
+
+async def test_a_move_in_another_process_moves_the_flag(
+    open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    """Two services on one database stand for two processes: the flag timer of the one that owns the match
+    reads the clock the other moved (`sync`, on its notification), and flags by the new deadline only."""
+    owner, other = await open_service(), await open_service()
+    match_id = await _both_moved(owner, clock, {"clock": "1+0"})
+    flags: list[TimedOut] = []
+
+    async def heard(event: TimedOut) -> None:
+        flags.append(event)
+
+    timer = FlagTimer(owner.matches, heard, now=clock)
+    await timer.start()
+    try:
+        clock.advance(30)
+        await other.matches.play(match_id, ALICE, "1")  # elsewhere: Bob's clock runs now
+        assert await timer.sync() == 1
+        clock.advance(31)  # Alice's old flag has passed: nothing, the match moved on
+        timer.run_due(clock())
+        await asyncio.sleep(0.05)
+        assert flags == [] and (await owner.matches.get(match_id)).is_active
+        clock.advance(30)  # Bob's
+        timer.run_due(clock())
+        for _ in range(100):
+            if flags:
+                break
+            await asyncio.sleep(0.01)
+        assert [e.user_id for e in flags] == [BOB]
+    finally:
+        await timer.stop()
