@@ -710,9 +710,12 @@ MIGRATIONS: tuple[Step, ...] = (
         # LIVE_CLOCKS (issue 43): a live match's time control as players write it ("5+3"; NULL:
         # correspondence), and with each move the mover's remaining seconds after it (NULL where no clock
         # runs), so a restart, a replay and an export know every clock (bot/service/timecontrol.py). The
-        # running clock of the seat to move is the match's deadline.
-        "ALTER TABLE matches ADD COLUMN time_control TEXT",
-        "ALTER TABLE moves ADD COLUMN clock {REAL}",
+        # running clock of the seat to move is the match's deadline. May run again on a database that has
+        # it: PostgreSQL says IF NOT EXISTS, and on SQLite `migrate_step` skips a column that is there.
+        Only(_PG, "ALTER TABLE matches ADD COLUMN IF NOT EXISTS time_control TEXT"),
+        Only(_SQLITE, "ALTER TABLE matches ADD COLUMN time_control TEXT"),
+        Only(_PG, "ALTER TABLE moves ADD COLUMN IF NOT EXISTS clock {REAL}"),
+        Only(_SQLITE, "ALTER TABLE moves ADD COLUMN clock {REAL}"),
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

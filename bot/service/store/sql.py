@@ -1643,9 +1643,17 @@ class SqlStore(ABC):
         return changed == 1
 
 
+_ADD_COLUMN = re.compile(r"\s*ALTER TABLE (\w+) ADD COLUMN (\w+)", re.IGNORECASE)
+
+
 async def migrate_step(tx: Tx, index: int, kind: Kind, json_value: Callable[[Any], Any]) -> None:
-    """Migration `index`'s statements, and its data step where it has one, in the caller's transaction."""
+    """Migration `index`'s statements, and its data step where it has one, in the caller's transaction. On
+    SQLite (which has no ADD COLUMN IF NOT EXISTS) a column a step adds that is there already is skipped,
+    so the step may run again on a database that has it."""
     for statement in statements_of(index, kind):
+        added = _ADD_COLUMN.match(statement) if kind == "sqlite" else None
+        if added and await tx.fetch("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", *added.groups()):
+            continue
         await tx.run(statement)
     if index == RECOUNT_RESIGNATION_PLIES:
         await _recount_resignation_plies(tx, json_value)
