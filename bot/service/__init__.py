@@ -178,9 +178,13 @@ class Service:
         self.reminders.handler = on_reminder
         if on_event is not None:
             self.events.subscribe_all(on_event)
-        resumed = await self.matches.resume_clocks(shards=self.shards)  # before anything flags them
-        if resumed:
-            log.info("resumed %d live clocks where they stood (time while down is not charged)", resumed)
+        try:
+            resumed = await self.matches.resume_clocks(shards=self.shards)  # before anything flags them
+        except Exception:  # never stops a start: the clocks then run on from their stored deadlines
+            log.exception("resuming the live clocks failed; time while down may be charged")
+        else:
+            if resumed:
+                log.info("resumed %d live clocks where they stood (time while down is not charged)", resumed)
         self.flags = FlagTimer(self.matches, self.events.publish, now=self.now, shards=self.shards)
         self.clock = TurnClock(
             self.matches,
