@@ -674,6 +674,7 @@ class MatchService:
         views: list[MoveView] = []
         ply = row.ply
         control = row.time_control
+        mover_before = rules.to_move(state)
         before: list[MoveRecord] = await self._live_log(row) if control is not None else []
 
         def clock_of(seat: Seat, chosen: bool) -> float | None:
@@ -722,6 +723,14 @@ class MatchService:
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
         after = [*before, *records]
         deadline = self.deadline_for(row, rules, state, now, after)
+        if (
+            control is not None
+            and row.deadline is not None
+            and deadline is not None
+            and rules.to_move(state) == mover_before
+            and all(r.forced or r.notation == RESIGN for r in records)
+        ):
+            deadline = row.deadline  # another seat resigned out of turn: the mover's clock runs on
         snapshot = snapshot_text(rules, state)
         try:
             saved = await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish)

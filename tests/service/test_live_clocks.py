@@ -325,3 +325,24 @@ async def test_a_move_in_another_process_moves_the_flag(
         assert [e.user_id for e in flags] == [BOB]
     finally:
         await timer.stop()
+
+
+async def test_a_resignation_out_of_turn_leaves_the_movers_clock_running(
+    service: Service, clock: FakeClock
+) -> None:
+    lobby = await service.lobbies.create(
+        "hoard", {"clock": "1+0", "target": 1000}, ALICE, max_players=3, guild_id=GUILD, channel_id=CHANNEL
+    )
+    await service.lobbies.join(lobby.id, BOB)
+    await service.lobbies.join(lobby.id, CAROL)
+    match = await service.lobbies.start(lobby.id, ALICE)
+    for _ in range(3):
+        user = match.user_to_move
+        assert user is not None
+        match = (await service.matches.play(match.id, user, "1")).match
+    mover, flag = match.user_to_move, match.deadline
+    clock.advance(20)
+    leaver = next(u for u in (ALICE, BOB, CAROL) if u != mover)
+    await service.matches.resign(match.id, leaver)
+    after = await service.matches.get(match.id)
+    assert after.is_active and after.user_to_move == mover and after.deadline == flag
