@@ -823,12 +823,25 @@ class MatchService:
         An aborted match is never rated (`Ratings.rate` rates finished matches only)."""
         status = MatchStatus.ABORTED if outcome.termination is Termination.ABORTED else MatchStatus.FINISHED
         finish = Finish(status, outcome, self.now())
+        clocks = await self._final_clocks(row, finish.at) if row.time_control is not None else None
         if not await self.store.finish_match(row.id, row.ply, finish):
             raise StaleMove()
+        self._logs.pop(row.id, None)
         self.deadlines_changed()
-        finished = await self._finished(self.view_of(finished_row(row, finish)), by_user=by_user, early=early)
+        ended = replace(finished_row(row, finish), clocks=clocks)
+        finished = await self._finished(self.view_of(ended), by_user=by_user, early=early)
         self.changed(finished.match)
         return finished
+
+    async def _final_clocks(self, row: MatchRecord, now: float) -> tuple[float, ...]:
+        """A live match's clocks as it ends at `now` without a move: the mover's as it ran down (0 at
+        its flag), the others' as of their last moves."""
+        assert row.time_control is not None
+        rules = self.rules(row.game)
+        log = stamps(await self._live_log(row))
+        to_move = rules.to_move(self._state(rules, row))
+        seats = len(row.seats)
+        return tuple(timecontrol.running(row.time_control, seats, log, to_move, row.deadline, now))
 
     async def impose(self, match_id: int, outcome: Outcome) -> Finished | None:
         """End an active match with a result nobody played (a tournament's adjudication at its deadline, or

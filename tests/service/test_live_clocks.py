@@ -84,6 +84,7 @@ async def test_the_flag_ends_the_game_on_time_once(service: Service, clock: Fake
     assert isinstance(event, TimedOut) and event.user_id == ALICE
     assert event.finished is not None and event.finished.termination is Termination.TIMEOUT
     assert event.finished.winners == (BOB,) and event.finished.match.rated
+    assert event.finished.match.clocks == (0.0, 60.0)  # the final board shows the flag
     assert await service.matches.flag(match_id, ply) is None  # never twice
     assert await service.matches.expire_due() == []  # nor by the turn clock
 
