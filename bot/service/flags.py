@@ -66,6 +66,10 @@ class FlagTimer:
         self._syncing: asyncio.Task[None] | None = None
         self._synced_at: float | None = None
         self._running = False
+        self._commits = 0
+        self._committed: dict[int, int] = {}
+        """The number of this process's commits when each live match last changed (`sync` keeps a change
+        that overtook its read)."""
         matches.add_match_listener(changed=self.changed)
 
     def __len__(self) -> int:
@@ -79,10 +83,14 @@ class FlagTimer:
         return await self.sync()
 
     async def sync(self) -> int:
-        """Read every running live clock from the database again (another process moved one)."""
+        """Read every running live clock from the database again (another process moved one). A match
+        this process changed while the read was under way keeps what its commit scheduled (the read may
+        predate it)."""
+        began = self._commits
         found = await self.matches.store.live_deadlines(shards=self.shards)
         for match_id, ply, deadline in found:
-            self.schedule(match_id, ply, deadline)
+            if self._committed.get(match_id, -1) < began:
+                self.schedule(match_id, ply, deadline)
         return len(found)
 
     def sync_soon(self) -> None:
@@ -122,6 +130,11 @@ class FlagTimer:
         """The match service committed a change: schedule a live match's new flag, forget an ended one."""
         if match.time_control is None:
             return
+        self._commits += 1
+        self._committed.pop(match.id, None)  # to the end: the oldest are pruned first
+        self._committed[match.id] = self._commits
+        while len(self._committed) > 4 * len(self._latest) + 1024:  # the oldest go first
+            del self._committed[next(iter(self._committed))]
         if not match.is_active or match.deadline is None:
             self._latest.pop(match.id, None)
             return
@@ -130,7 +143,8 @@ class FlagTimer:
         self.schedule(match.id, match.ply, match.deadline)
 
     def schedule(self, match_id: int, ply: int, deadline: float) -> None:
-        """Flag `match_id` at `deadline` if it is still at `ply` then."""
+        """Flag `match_id` at `deadline` if it is still at `ply` then (what this process committed last,
+        or what a read of the database found)."""
         if self._latest.get(match_id) == (ply, deadline):
             return
         self._latest[match_id] = (ply, deadline)

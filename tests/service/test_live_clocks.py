@@ -347,3 +347,33 @@ async def test_a_resignation_out_of_turn_leaves_the_movers_clock_running(
     await service.matches.resign(match.id, leaver)
     after = await service.matches.get(match.id)
     assert after.is_active and after.user_to_move == mover and after.deadline == flag
+
+
+async def test_an_older_read_never_replaces_a_newer_flag(service: Service, clock: FakeClock) -> None:
+    match_id = await _both_moved(service, clock, {"clock": "1+0"})
+
+    async def heard(event: TimedOut) -> None:
+        return None
+
+    timer = FlagTimer(service.matches, heard, now=clock)
+    await timer.start()
+    try:
+        store = service.store
+        read = store.live_deadlines
+        moved: list[tuple[int, float | None]] = []
+
+        async def overtaken(**kwargs: Any) -> list[tuple[int, int, float]]:
+            found = await read(**kwargs)  # the read is done; then a move commits before it is used
+            clock.advance(10)
+            played = await service.matches.play(match_id, ALICE, "1")
+            moved.append((played.match.ply, played.match.deadline))
+            return found
+
+        store.live_deadlines = overtaken  # type: ignore[method-assign]
+        try:
+            await timer.sync()
+        finally:
+            store.live_deadlines = read  # type: ignore[method-assign]
+        assert [timer._latest[match_id]] == moved, "the commit's flag stands, not the older read's"
+    finally:
+        await timer.stop()
