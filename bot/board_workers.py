@@ -109,9 +109,10 @@ def draw_board(
     theme: str,
     locale: str = "en",
     match: int | None = None,
+    clocks: Sequence[float] | None = None,
 ) -> tuple[bytes, str]:
     """A board PNG and its alt text in the language `locale` (run in a board process or thread); in a
-    board process, drawn from `match`'s last board there."""
+    board process, drawn from `match`'s last board there; `clocks` the seats' live clocks, if any."""
     words = translations(locale)
     if LAST_BOARDS is not None and match is not None:
         png = LAST_BOARDS.render(
@@ -124,6 +125,7 @@ def draw_board(
             theme=theme,
             size=renderer.DEFAULT_SIZE,
             translations=words,
+            clocks=clocks,
         )
     else:
         png = renderer.render(
@@ -134,6 +136,7 @@ def draw_board(
             outcome=outcome,
             theme=theme,
             translations=words,
+            clocks=clocks,
         )
     alt = renderer.alt_text(
         game, state, players=players, last_move=last_move, outcome=outcome, translations=words

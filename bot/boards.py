@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,10 +88,24 @@ def turn_line(match: MatchView, rules: Rules[Any, Any], tr: Tr = ENGLISH) -> str
         return tr("{bot} ({role}) is thinking...", bot=BOT_NAME, role=label)
     mention = f"<@{seat.user_id}>"
     if rules.word_moves(match.state):
-        return tr(
+        line = tr(
             "{player}, your turn as {role}. Use {/move}, or a button below.", player=mention, role=label
         )
-    return tr("{player}, your turn as {role}. Use {/move}.", player=mention, role=label)
+    else:
+        line = tr("{player}, your turn as {role}. Use {/move}.", player=mention, role=label)
+    return line + clock_line(match, tr)
+
+
+def clock_line(match: MatchView, tr: Tr = ENGLISH) -> str:
+    """On a live clock, when the mover's time runs out, as Discord's relative timestamp (every reader sees
+    it count in their own client: "in 4 minutes"); nothing in correspondence."""
+    if match.time_control is None or match.deadline is None:
+        return ""
+    return " " + tr(
+        "Live {control}: your time runs out {when}.",
+        control=match.time_control.text,
+        when=f"<t:{math.ceil(match.deadline)}:R>",
+    )
 
 
 def move_line(move: MoveView, tr: Tr = ENGLISH) -> str:
@@ -260,6 +275,7 @@ async def render_board(
             theme=theme,
             locale=tr.locale,
             match=match.id,
+            clocks=match.clocks,
         )
     except Exception:
         log.exception("rendering match %s failed; sending the position as text", match.id)

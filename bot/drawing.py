@@ -440,11 +440,23 @@ class Drawing:
         theme: str,
         locale: str = "en",
         match: int | None = None,
+        clocks: Sequence[float] | None = None,
     ) -> tuple[bytes, str]:
         """A board PNG and its alt text in the language `locale`, drawn on the board pool; the boards of
-        one `match` go to the same board process, which draws only what changed since its last board."""
+        one `match` go to the same board process, which draws only what changed since its last board;
+        `clocks` the seats' live clocks (in the header), if any."""
         return await self._draw(
-            draw_board, game, state, last_move, list(players), outcome, theme, locale, match, affinity=match
+            draw_board,
+            game,
+            state,
+            last_move,
+            list(players),
+            outcome,
+            theme,
+            locale,
+            match,
+            None if clocks is None else tuple(clocks),
+            affinity=match,
         )
 
     async def picture(self, function: Callable[..., bytes], *args: Any) -> bytes:

@@ -213,7 +213,9 @@ def option_summary(
     host, default = options.host, HostOptions()
     if host.rated != default.rated:  # a /play field of its own, shown in words
         shown.append(tr("rated") if host.rated else tr("casual match"))
-    if host.turn_timeout != default.turn_timeout:
+    if host.clock:
+        shown.append(tr("live clock {control}", control=f"`{host.clock}`"))
+    elif host.turn_timeout != default.turn_timeout:
         shown.append(tr("{duration} per turn", duration=duration_text(host.turn_timeout * 60, tr)))
     first = host.first_seat
     if first is not None and first != default.first_seat:

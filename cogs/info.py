@@ -14,7 +14,7 @@ import games
 from bot.boards import BOT_NAME, level_word, seat_mention, seat_name
 from bot.i18n import ENGLISH, Tr, for_user
 from bot.replies import UserError
-from bot.service.ratings import ESTABLISHED_AFTER, shown_rating
+from bot.service.ratings import CORRESPONDENCE, ESTABLISHED_AFTER, LIVE, shown_rating
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
 from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
@@ -53,6 +53,12 @@ def history_line(entry: HistoryEntry, tr: Tr = ENGLISH) -> str:
     moves = moves_count(entry.moves, tr)
     return f"#{match.id} {game_name(match.game)}: {result_phrase(match, tr)} · {moves}{when}"
 
+
+SPEED_CHOICES = [
+    app_commands.Choice(name="correspondence", value=CORRESPONDENCE),
+    app_commands.Choice(name="live", value=LIVE),
+]
+"""/leaderboard's speeds: ratings are kept apart per speed (bot/service/ratings.py)."""
 
 HELP_SECTIONS: dict[str, str] = {
     "cogs.play": N_("Play a match"),
@@ -142,6 +148,17 @@ def help_embed(tree: app_commands.CommandTree[Any], tr: Tr = ENGLISH) -> discord
     if menus:
         shown = ", ".join(f"**{name}**" for name in menus)
         embed.add_field(name=tr("Right-click a member, Apps"), value=shown[:1024], inline=False)
+    embed.add_field(
+        name=tr("Live clocks"),
+        value=tr(
+            "Add `clock` to {/play} for a live game: `5+3` is 5 minutes each and 3 seconds more per "
+            "move (the list offers each game's presets). Everyone has 30 seconds for their first move, "
+            "or the match is aborted, unrated; after that, a player whose clock runs out loses on time "
+            "(TilingKing with more players follows its `timeout` option). Time while Tessera restarts is "
+            "not counted: the player to move gets their turn again with the clock it began with."
+        )[:1024],
+        inline=False,
+    )
     rules_command = tr.command(RULES_COMMAND)
     games_list = [
         tr(
@@ -290,14 +307,21 @@ class Info(ButtonCog):
         )
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
-    @app_commands.describe(game="Which game", everywhere="Every server, not just this one")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def leaderboard(self, interaction: Interaction, game: str, everywhere: bool = False) -> None:
+    @app_commands.describe(
+        game="Which game",
+        everywhere="Every server, not just this one",
+        speed="Correspondence (a time per turn, the default) or live (a clock) ratings",
+    )
+    @app_commands.choices(game=GAME_CHOICES, speed=SPEED_CHOICES)
+    async def leaderboard(
+        self, interaction: Interaction, game: str, everywhere: bool = False, speed: str = CORRESPONDENCE
+    ) -> None:
         """Established ratings of people only, as on lichess: provisional ones are left out (the footer says
-        how to qualify) and the bot gets a line of its own below the ranking."""
+        how to qualify) and the bot gets a line of its own below the ranking. Live and correspondence
+        ratings are kept apart (`speed`)."""
         ratings = service_of(interaction).ratings
         guild_id = None if everywhere else interaction.guild_id
-        entries = await ratings.leaderboard(game, guild_id=guild_id, limit=10)
+        entries = await ratings.leaderboard(game, guild_id=guild_id, limit=10, speed=speed)
         if not entries:
             tr = for_user(interaction)
             await interaction.response.send_message(
@@ -313,12 +337,14 @@ class Info(ButtonCog):
                 ephemeral=True,
             )
             return
-        bots = await ratings.bot_ratings(game)
+        bots = await ratings.bot_ratings(game, speed=speed)
         public = await looks_of(interaction).public_tr(interaction.guild_id, interaction.guild_locale)
         if guild_id is None:
             title = public("**{game} leaderboard**", game=game_name(game))
         else:
             title = public("**{game} leaderboard** (this server)", game=game_name(game))
+        if speed == LIVE:
+            title += " · " + public("live")
         lines = [title]
         for rank, entry in enumerate(entries, start=1):
             rating = shown_rating(entry.mu, entry.sigma)
@@ -365,6 +391,7 @@ class Info(ButtonCog):
         provisional = False
         for row in rows:
             rating = await service.ratings.rating(row.game, who.id)
+            live = await service.ratings.rating(row.game, who.id, speed=LIVE)
             counts = tr(
                 "{game}: {played} played, {won} won, {lost} lost, {drawn} drawn",
                 game=game_name(row.game),
@@ -376,6 +403,10 @@ class Info(ButtonCog):
             if rating is not None:
                 shown = shown_rating(rating.mu, rating.sigma)
                 counts += tr(" · rating {rating}", rating=str(shown))
+                provisional = provisional or shown.provisional
+            if live is not None:  # live play is rated apart, as on lichess
+                shown = shown_rating(live.mu, live.sigma)
+                counts += tr(" · live rating {rating}", rating=str(shown))
                 provisional = provisional or shown.provisional
             lines.append(counts)
         if provisional:

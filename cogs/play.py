@@ -26,7 +26,9 @@ from bot.service.options import (
     host_given,
     suggest_options,
 )
+from bot.service.ratings import CORRESPONDENCE, LIVE
 from bot.service.records import Challenge, MatchView
+from bot.service.timecontrol import parse_control, presets
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, activity_on, button, launch_activity, view_of
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
@@ -50,6 +52,16 @@ from games.base import Rules
 from games.texts import N_, Text
 
 log = logging.getLogger("tessera.play")
+
+
+def parse_clock(text: str) -> object:
+    """The live control `text` names, None for correspondence; a typo is left to the options' check, which
+    says what to type."""
+    try:
+        return parse_control(text)
+    except ValueError:
+        return None
+
 
 TIMEOUT_CHOICES = [
     app_commands.Choice(name="10 minutes", value=10),
@@ -141,6 +153,7 @@ class Play(ButtonCog):
         thread="Play in a new public thread",
         players="Number of players (more than 2 opens a lobby, in games that allow it)",
         level="My strength, level 1 to 8 (by default the level nearest your rating)",
+        clock="A live clock, minutes+seconds a move, like 5+3 (default: correspondence, a time per turn)",
     )
     @app_commands.choices(game=GAME_CHOICES, first=SEAT_CHOICE_LIST)
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
@@ -156,11 +169,22 @@ class Play(ButtonCog):
         thread: bool | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
         level: str | None = None,
+        clock: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         """/play: one flow, in which the server's settings are read once (`Guilds.flow`)."""
         with service_of(interaction).guilds.flow():
             await self._play(
-                interaction, game, opponent, options, first, rated, turn_timeout, thread, players, level
+                interaction,
+                game,
+                opponent,
+                options,
+                first,
+                rated,
+                turn_timeout,
+                thread,
+                players,
+                level,
+                clock,
             )
 
     async def _play(
@@ -175,6 +199,7 @@ class Play(ButtonCog):
         thread: bool | None,
         players: int | None,
         level: str | None,
+        clock: str | None = None,
     ) -> None:
         parts = parts_of(interaction)
         service = parts.service
@@ -193,7 +218,11 @@ class Play(ButtonCog):
         given = given_options(rules, options)
         if first is not None and lobby:
             raise UserError(Text("Seats in a lobby are drawn at random; leave `first` out."))
-        given.update(host_given(rules, rated=rated, turn_timeout=turn_timeout, first=first))
+        if clock is not None and turn_timeout is not None and parse_clock(clock) is not None:
+            raise UserError(
+                Text("A live clock has no time per turn: choose `clock` or `turn_timeout`, not both.")
+            )
+        given.update(host_given(rules, rated=rated, turn_timeout=turn_timeout, first=first, clock=clock))
         me = bot_user_id(interaction)
         against_bot = opponent is not None and opponent.id == me
         if level is not None and not against_bot and not lobby:
@@ -212,7 +241,8 @@ class Play(ButtonCog):
         settings = await service.guilds.settings(guild_id) if guild_id is not None else None
         in_thread = thread if thread is not None else bool(settings and settings.threads)
         if level is None and (lobby or against_bot):
-            level = await service.ratings.level_for(game, interaction.user.id)
+            speed = LIVE if clock is not None and parse_clock(clock) is not None else CORRESPONDENCE
+            level = await service.ratings.level_for(game, interaction.user.id, speed=speed)
         if lobby:
             assert players is not None
             await open_lobby(interaction, game, given, players, opponent, level or DEFAULT_LEVEL, in_thread)
@@ -352,6 +382,36 @@ class Play(ButtonCog):
             app_commands.Choice(name=tr.text(label)[:100], value=value)
             for label, value in suggest_options(rules.options, current)
         ]
+
+    @play.autocomplete("clock")
+    async def clock_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The game's live presets (chosen for its length), then correspondence; what is typed is kept."""
+        tr = for_user(interaction)
+        game = getattr(interaction.namespace, "game", None)
+        try:
+            rules: Rules[Any, Any] | None = service_of(interaction).rules(str(game)) if game else None
+        except Exception:
+            rules = None
+        choices = [
+            app_commands.Choice(
+                name=tr(
+                    "{control} · {minutes} min + {seconds} s a move",
+                    control=control.text,
+                    minutes=f"{control.base / 60:g}",
+                    seconds=control.increment,
+                )[:100],
+                value=control.text,
+            )
+            for control in presets(rules)
+        ]
+        choices.append(app_commands.Choice(name=tr("Correspondence (a time per turn)"), value="none"))
+        typed = current.strip()
+        found = [c for c in choices if c.value.startswith(typed)]
+        if typed and not any(c.value == typed for c in found):
+            found.insert(0, app_commands.Choice(name=typed[:100], value=typed[:20]))
+        return found[:25]
 
     @play.autocomplete("level")
     async def level_autocomplete(

@@ -402,6 +402,9 @@ class Rules(Protocol[S, M]):
     first_seat: ClassVar[SeatChoice] = FIRST_SEAT
     """What seat 0 is in a two-player match, and the name of the option that decides who takes it; by
     default the option `first`, seat 0 having no special role."""
+    clock_presets: ClassVar[tuple[tuple[int, int], ...]] = ()
+    """Live time controls offered for this game, as (base seconds, increment seconds), chosen for its
+    length; empty: the host's defaults (3+2, 5+3, 10+5)."""
     seat_names: ClassVar[tuple[str, ...]] = ()
     """The seats' roles by seat ("Red", "Yellow"; marked with `N_`), which the default `seat_label` gives;
     empty: "Player 1", "Player 2"..."""

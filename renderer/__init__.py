@@ -38,7 +38,7 @@ from games.texts import Translations
 from renderer import painter
 from renderer import text as wording
 from renderer.canvas import png_bytes
-from renderer.scene import Scene
+from renderer.scene import Scene, with_clocks
 from renderer.text import move_caption, move_number
 from renderer.theme import THEME_NAMES, Theme, get_theme
 
@@ -129,9 +129,11 @@ def render_image(
     size: int = DEFAULT_SIZE,
     outcome: Outcome | None = None,
     translations: Translations | None = None,
+    clocks: Sequence[float] | None = None,
 ) -> Image.Image:
     """The board as an RGB Pillow image (before palette quantization); `render` encodes it. Its texts are
-    in the language of `translations` (a gettext catalog; None: English)."""
+    in the language of `translations` (a gettext catalog; None: English); `clocks` the seats' clocks in
+    seconds, for a live match (shown in the header)."""
     with wording.using(translations):
         module: Any = drawer(game_id)
         if not hasattr(module, "scene"):
@@ -147,7 +149,7 @@ def render_image(
         built = module.scene(
             state, last_move=last_move, players=players, size=_check_size(size), outcome=outcome
         )
-        return painter.paint(built, get_theme(theme))
+        return painter.paint(with_clocks(built, clocks), get_theme(theme))
 
 
 def board_scene(
@@ -159,13 +161,16 @@ def board_scene(
     size: int = DEFAULT_SIZE,
     outcome: Outcome | None = None,
     translations: Translations | None = None,
+    clocks: Sequence[float] | None = None,
+    clock_low: float | None = None,
 ) -> Scene:
     """The board of `state` as a scene (`renderer.scene`): what `render` paints, in any theme; its texts
-    in the language of `translations` (None: English)."""
+    in the language of `translations` (None: English); `clocks` the seats' clocks (`scene.with_clocks`)."""
     with wording.using(translations):
-        return drawer(game_id).scene(
+        built: Scene = drawer(game_id).scene(
             state, last_move=last_move, players=players, size=_check_size(size), outcome=outcome
         )
+        return with_clocks(built, clocks, clock_low)
 
 
 def render(
@@ -178,6 +183,7 @@ def render(
     size: int = DEFAULT_SIZE,
     outcome: Outcome | None = None,
     translations: Translations | None = None,
+    clocks: Sequence[float] | None = None,
 ) -> bytes:
     """The board of `state` as a palette PNG `size` pixels wide, with the last move marked and, once the game
     is over (by the rules, or by `outcome`), the result instead of whose turn it is; its texts in the
@@ -192,6 +198,7 @@ def render(
         size=size,
         outcome=outcome,
         translations=translations,
+        clocks=clocks,
     )
     return png_bytes(image, chosen, game_id)
 

@@ -76,6 +76,7 @@ class Boards:
         size: int,
         outcome: Outcome | None = None,
         translations: Translations | None = None,
+        clocks: Sequence[float] | None = None,
     ) -> bytes:
         """The PNG `renderer.render` gives for these arguments, drawn from `key`'s last board where the
         game's drawer can."""
@@ -87,7 +88,13 @@ class Boards:
         with wording.using(translations):
             language, chain = wording.language(), fonts.chain()
             built = board_scene(
-                game_id, state, last_move=last_move, players=players, size=size, outcome=outcome
+                game_id,
+                state,
+                last_move=last_move,
+                players=players,
+                size=size,
+                outcome=outcome,
+                clocks=clocks,
             )
             boxes = None
             if (

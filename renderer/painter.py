@@ -252,13 +252,28 @@ class _Runs:
 RUNS = _Runs(2048)
 
 
+def clock_text(seconds: float) -> str:
+    """A clock as the header shows it: "4:05", "1:02:03"."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _with_clock(detail: str, clock: float | None) -> str:
+    """A chip's second line with the seat's clock after it, where it has one."""
+    if clock is None:
+        return detail
+    return f"{detail} · {clock_text(clock)}" if detail else clock_text(clock)
+
+
 def paint_header(img: Image.Image, panel: Panel, theme: Theme, game_id: str, width: int) -> None:
     """The header strip from the panel's data: a chip per player, the status line."""
     chips = [
         SeatChip(
             name=seat.name,
             role=seat.role,
-            detail=seat.detail,
+            detail=_with_clock(seat.detail, seat.clock),
             fill=colour(seat.colour, theme, game_id),
             rim=colour(seat.rim, theme, game_id),
             mark=seat.mark if theme.second_cues else "",

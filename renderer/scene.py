@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, TypeAlias
 
@@ -279,6 +279,8 @@ class Seat:
     to_move: bool = False
     winner: bool = False
     clock: float | None = None
+    clock_low: float | None = None
+    """Under this many seconds the clock is low (shown as a warning); None with no clock."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -819,3 +821,15 @@ __all__ = [
     "scene_from_json",
     "scene_json",
 ]
+
+
+def with_clocks(scene: Scene, clocks: Sequence[float] | None, low: float | None = None) -> Scene:
+    """`scene` with each seat's clock in its panel (seconds left, by seat; `low` the seconds under which a
+    clock warns); the scene itself where there are none (a match without a live clock)."""
+    if not clocks:
+        return scene
+    players = tuple(
+        replace(seat, clock=clocks[seat.seat], clock_low=low) if 0 <= seat.seat < len(clocks) else seat
+        for seat in scene.panel.players
+    )
+    return replace(scene, panel=replace(scene.panel, players=players))

@@ -13,6 +13,7 @@ One `Service` over one store holds the parts, each a file of one job:
     ratings     Ratings: openskill ratings and leaderboards                                  (ratings.py)
     history     History: finished matches and statistics                                     (history.py)
     clock       TurnClock: expires turns and challenges on time                              (clock.py)
+    flags       FlagTimer: flags live clocks the moment they run out                        (flags.py)
     bot_turns   BotTurns: the bot plays its seats through an AIRunner                        (ai.py)
     prefs       Prefs: users' board themes and reminders, servers' default theme             (prefs.py)
     messages    Messages: the newest board of each match, each challenge's message           (messages.py)
@@ -55,6 +56,7 @@ from bot.service.challenges import CHALLENGE_TTL, Challenges
 from bot.service.clock import EventHandler, TurnClock
 from bot.service.draws import Draws
 from bot.service.events import Events
+from bot.service.flags import FlagTimer
 from bot.service.guilds import DEFAULT_TURN_TIMEOUT, Guilds
 from bot.service.history import History
 from bot.service.lobbies import Lobbies
@@ -128,6 +130,8 @@ class Service:
         self.events = Events()
         """Who hears the background events (`TimedOut`, `ChallengeExpired`, `BotPlayed`), by type."""
         self.clock: TurnClock | None = None
+        self.flags: FlagTimer | None = None
+        """The flag timer of live clocks (flags.py), once started."""
         self.bot_turns: BotTurns | None = None
         self._listening: asyncio.Task[None] | None = None
         self.quarantined: list[int] = []
@@ -182,6 +186,14 @@ class Service:
         self.reminders.handler = on_reminder
         if on_event is not None:
             self.events.subscribe_all(on_event)
+        try:
+            resumed = await self.matches.resume_clocks(shards=self.shards)  # before anything flags them
+        except Exception:  # never stops a start: the clocks then run on from their stored deadlines
+            log.exception("resuming the live clocks failed; time while down may be charged")
+        else:
+            if resumed:
+                log.info("resumed %d live clocks where they stood (time while down is not charged)", resumed)
+        self.flags = FlagTimer(self.matches, self.events.publish, now=self.now, shards=self.shards)
         self.clock = TurnClock(
             self.matches,
             self.challenges,
@@ -201,6 +213,7 @@ class Service:
         )
         self.tournaments.wake_clock = self.clock.wake
         self.clock.start()
+        await self.flags.start()
         await self.bot_turns.resume()
         await self.tournaments.recover()
         self.listen()
@@ -246,6 +259,8 @@ class Service:
         bot picks up any turn of its own in the guilds this process owns."""
         if self.clock is not None:
             self.clock.wake()
+        if self.flags is not None:
+            self.flags.sync_soon()
         self.tournaments.wake()
         if self.bot_turns is not None:
             self.bot_turns.resume_soon()
@@ -265,6 +280,8 @@ class Service:
             self._checking.cancel()  # the store's close stops the check's thread
         if self.bot_turns is not None:
             await self.bot_turns.close()
+        if self.flags is not None:
+            await self.flags.stop()
         if self.clock is not None:
             await self.clock.stop()
         await self.tournaments.stop()

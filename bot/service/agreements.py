@@ -294,7 +294,7 @@ class Agreements:
         kept = steps[target].before
         undone = tuple(self.matches.move_view(row, rules, step, moves[step.ply]) for step in steps[target:])
         now = self.matches.now()
-        deadline = self.matches.deadline_for(row, rules, kept, now)
+        deadline = self.matches.deadline_for(row, rules, kept, now, moves[:target])
         snapshot = snapshot_text(rules, kept)
         if not await self.store.rewind_match(row.id, row.ply, target, snapshot, deadline, now):
             raise StaleMove()

@@ -49,6 +49,7 @@ from bot.service.lifeline import STOP_GRACE, pool_processes, stop_processes
 from bot.service.matches import MatchService
 from bot.service.records import BotPlayed, Event, MatchView, Played
 from bot.service.shards import Shards
+from bot.service.timecontrol import think_budget
 from games.ai.analysis import Hint, Reviewed
 from games.ai.levels import level_settings
 from games.ai.puzzles import Examined, PuzzleBudget
@@ -184,15 +185,18 @@ class AIRunner:
             )
         return self._pool
 
-    async def choose(self, game_id: str, state_dump: dict[str, Any], level: str, seed: int) -> str:
-        """The notation of the move the bot plays at `level` in the dumped position.
+    async def choose(
+        self, game_id: str, state_dump: dict[str, Any], level: str, seed: int, *, limit: float | None = None
+    ) -> str:
+        """The notation of the move the bot plays at `level` in the dumped position; `limit` caps its
+        thinking time in seconds (a live clock's budget: `timecontrol.think_budget`).
 
         Raises ValueError for an unknown level, KeyError for an unknown game, GameOver if the game has
         ended, and RuntimeError once the runner is closed.
         """
         level_settings(level, game_id)  # an unknown level fails here, in the caller's process, clearly
         games.get(game_id)
-        args = (game_id, state_dump, level, seed, self.seconds, self.iterations)
+        args = (game_id, state_dump, level, seed, self.seconds, self.iterations, limit)
         return await self._submit(Job.MOVE, choose_in_worker, *args)
 
     async def analysis_positions(
@@ -493,7 +497,12 @@ class BotTurns:
         rules = self.matches.rules(match.game)
         # Another seed on each retry: a search that chose a refused move does not choose it again.
         seed = match.seed + match.ply + attempt * 7919
-        notation = await self.runner.choose(match.game, rules.dump(match.state), seat.ai_level, seed)
+        dumped = rules.dump(match.state)
+        if match.time_control is not None and match.deadline is not None:
+            limit = self.think_limit(match)
+            notation = await self.runner.choose(match.game, dumped, seat.ai_level, seed, limit=limit)
+        else:
+            notation = await self.runner.choose(match.game, dumped, seat.ai_level, seed)
         try:
             played = await self.matches.play(match.id, seat.user_id, notation, expected_ply=match.ply)
         except USER_ERRORS as error:
@@ -505,6 +514,16 @@ class BotTurns:
             raise BotMoveRefused(f"the bot's move {notation!r} was refused: {error}") from error
         await self._announce(played)
         return _Step.MOVED
+
+    def think_limit(self, match: MatchView) -> float:
+        """On a live clock, the seconds the bot may think now (`timecontrol.think_budget`): its time left
+        (to its flag, or to the end of its first-move allowance), spread over the moves it expects, plus
+        most of the increment, always keeping a reserve: the bot manages its time and never flags."""
+        control = match.time_control
+        assert control is not None and match.deadline is not None
+        left = match.deadline - self.matches.now()
+        moves_left = max(10, 40 - self.matches.rules(match.game).moves_played(match.state) // 2)
+        return think_budget(left, control.increment, moves_left)
 
     async def _show_thinking(self, match: MatchView) -> None:
         """Tell `on_thinking`; cosmetic, so a failure or a hang never stops the bot's move."""

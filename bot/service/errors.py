@@ -73,6 +73,12 @@ class BotsTurn(NotYourTurnError):
     template = N_("It is my turn, not yours: I am thinking.")
 
 
+class OutOfTime(ServiceError):
+    """A move on a live clock that came after the flag: the game ends on time instead."""
+
+    template = N_("Your clock has run out in match #{match_id}: the game ends on time.")
+
+
 class AlreadyResigned(ServiceError):
     template = N_("You have already resigned from match #{match_id}.")
 

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn, TypeAlias
 
+from bot.service import timecontrol
 from bot.service.errors import (
     AlreadyResigned,
     BotsTurn,
@@ -35,6 +36,7 @@ from bot.service.errors import (
     NoMatchHere,
     NotSeated,
     NotYourTurnError,
+    OutOfTime,
     StaleMove,
     UnknownGame,
     UnknownMatch,
@@ -57,6 +59,16 @@ from bot.service.records import (
 )
 from bot.service.shards import Shards
 from bot.service.store import ChannelTaken, DamagedRow, MatchStore, StoreFull
+from bot.service.timecontrol import (
+    FIRST_MOVE_SECONDS,
+    TimeControl,
+    after_move,
+    flagged,
+    remaining,
+    resumed_deadline,
+    stamps,
+    turn_allowance,
+)
 from games.ai.search import seat_count
 from games.base import RESIGN, InvalidMove, Outcome, Rules, Seat, Step, Termination, replay
 
@@ -200,6 +212,8 @@ class MatchService:
         self._deadline_listeners: list[Callable[[], None]] = []
         self._started_listeners: list[Callable[[MatchView], None]] = []
         self._finished_listeners: list[Callable[[Finished], None]] = []
+        self._logs: OrderedDict[int, tuple[tuple[int, float], tuple[MoveRecord, ...]]] = OrderedDict()
+        """Live matches' move logs as this process last wrote them (`_live_log`), by match id."""
         self._changed_listeners: list[Callable[[MatchView], None]] = []
 
     # ----------------------------------------------------------------------------------------- plumbing
@@ -362,10 +376,22 @@ class MatchService:
         return row.seats[seat]
 
     @staticmethod
-    def deadline_for(row: MatchRecord, rules: Rules[Any, Any], state: Any, now: float) -> float | None:
-        """The deadline for the seat to move: none once over or when the bot is to move."""
+    def deadline_for(
+        row: MatchRecord,
+        rules: Rules[Any, Any],
+        state: Any,
+        now: float,
+        log: Sequence[MoveRecord] = (),
+    ) -> float | None:
+        """The deadline for the seat to move: none once over. In correspondence a turn lasts the match's
+        time per turn, and the bot's turns have none; on a live clock the deadline is the flag, the bot's
+        included (`timecontrol.turn_allowance` of the seat, from `log`: the moves as they will stand)."""
         seat = rules.to_move(state)
-        if seat is None or rules.outcome(state) is not None or row.seats[seat].is_ai:
+        if seat is None or rules.outcome(state) is not None:
+            return None
+        if row.time_control is not None:
+            return now + turn_allowance(row.time_control, seat, stamps(log))
+        if row.seats[seat].is_ai:
             return None
         return now + row.turn_timeout
 
@@ -406,12 +432,14 @@ class MatchService:
         lobby_id: int | None = None,
         tournament_game: tuple[int, int] | None = None,
         side: bool = False,
+        time_control: TimeControl | None = None,
     ) -> MatchView:
         """Insert a match with these (engine) options and players, seat 0 first, and play any forced moves of
-        the start. Closes the challenge or lobby it came from in the same transaction, or records it as a
-        tournament game's match (TournamentGameTaken if that game has one already). With `side` (started
-        from the channel's Activity) it is the channel's main match if the channel has none, else a side
-        table beside it (`MatchRecord.side`)."""
+        the start; `time_control` makes it live (timecontrol.py), None keeps a deadline per turn. Closes the
+        challenge or lobby it came from in the same transaction, or records it as a tournament game's match
+        (TournamentGameTaken if that game has one already). With `side` (started from the channel's
+        Activity) it is the channel's main match if the channel has none, else a side table beside it
+        (`MatchRecord.side`)."""
         rules = self.rules(game)
         state = rules.new(len(seats), options, seed)
         now = self.now()
@@ -429,9 +457,12 @@ class MatchService:
             snapshot=snapshot_text(rules, state),
             rated=rated and len(set(keys)) == len(keys),
             created_at=now,
+            time_control=time_control,
         )
         seat = rules.to_move(state)
-        if seat is not None and not players[seat].is_ai:
+        if time_control is not None and seat is not None:
+            new = replace(new, deadline=now + FIRST_MOVE_SECONDS)
+        elif seat is not None and not players[seat].is_ai:
             new = replace(new, deadline=now + turn_timeout)
         try:
             row = await self.store.insert_match(
@@ -522,6 +553,19 @@ class MatchService:
         row = match if isinstance(match, MatchRecord) else await self._row(match)
         return await self.store.moves(row.id)
 
+    async def clocks(self, match: MatchRecord, *, running: bool = True) -> tuple[float, ...] | None:
+        """A live match's clocks by seat, in seconds: as they stand now (`running`: the mover's counting
+        down), or as of its last move; None for a correspondence match. Reads the move log."""
+        control = match.time_control
+        if control is None:
+            return None
+        log = stamps(await self.store.moves(match.id))
+        seats = len(match.seats)
+        if not running or not match.is_active:
+            return tuple(remaining(control, seats, log))
+        to_move = self.rules(match.game).to_move(self._state(self.rules(match.game), match))
+        return tuple(timecontrol.running(control, seats, log, to_move, match.deadline, self.now()))
+
     async def last_move(self, match: int | MatchRecord) -> str | None:
         """The notation of the last move played, None before the first. `match` as for `log`."""
         log = await self.log(match)
@@ -589,6 +633,7 @@ class MatchService:
             rules = self.rules(row.game)
             state = self._state(rules, row)
             self._check_turn(row, rules, state, user_id)
+            self._check_clock(row)
             if not isinstance(notation, str):
                 raise InvalidMove("a move is text, like d4 or pass")
             move = rules.parse(state, notation)
@@ -604,10 +649,17 @@ class MatchService:
             rules = self.rules(row.game)
             state = self._state(rules, row)
             self._check_turn(row, rules, state, user_id)
+            self._check_clock(row)
             move = rules.pass_move(state)
             if move is None:
                 raise CannotPass(game_name=rules.name)
             return await self._commit(row, rules, state, [move], self.now())
+
+    def _check_clock(self, row: MatchRecord) -> None:
+        """A move on a live clock that arrives at or after the flag is refused (OutOfTime): the flag
+        timer ends the game on time."""
+        if row.time_control is not None and flagged(row.deadline, self.now()):
+            raise OutOfTime(match_id=row.id)
 
     def _check_turn(self, row: MatchRecord, rules: Rules[Any, Any], state: Any, user_id: int) -> Seat:
         mine = [p.seat for p in row.seats if p.user_id == user_id]
@@ -639,10 +691,24 @@ class MatchService:
         records: list[MoveRecord] = []
         views: list[MoveView] = []
         ply = row.ply
+        control = row.time_control
+        mover_before = rules.to_move(state)
+        before: list[MoveRecord] = await self._live_log(row) if control is not None else []
+
+        def clock_of(seat: Seat, chosen: bool) -> float | None:
+            """The mover's clock after a chosen move on a live clock (timecontrol.py); None otherwise."""
+            if control is None or not chosen:
+                return None
+            log = stamps([*before, *records])
+            start = now if row.deadline is None else row.deadline - turn_allowance(control, seat, log)
+            return after_move(control, seat, log, start, now)
 
         def record(seat: Seat, notation: str, move: Any, forced: bool, after: Any) -> Any:
             nonlocal ply
-            records.append(MoveRecord(ply=ply, seat=seat, notation=notation, forced=forced, at=now))
+            clock = clock_of(seat, not forced and move is not None)
+            records.append(
+                MoveRecord(ply=ply, seat=seat, notation=notation, forced=forced, at=now, clock=clock)
+            )
             views.append(
                 MoveView(
                     ply=ply,
@@ -673,7 +739,16 @@ class MatchService:
         if timed_out and outcome is not None and outcome.termination is Termination.RESIGNATION:
             outcome = Outcome(Termination.TIMEOUT, outcome.ranks, outcome.scores)
         finish = Finish(MatchStatus.FINISHED, outcome, now) if outcome is not None else None
-        deadline = self.deadline_for(row, rules, state, now)
+        after = [*before, *records]
+        deadline = self.deadline_for(row, rules, state, now, after)
+        if (
+            control is not None
+            and row.deadline is not None
+            and deadline is not None
+            and rules.to_move(state) == mover_before
+            and all(r.forced or r.notation == RESIGN for r in records)
+        ):
+            deadline = row.deadline  # another seat resigned out of turn: the mover's clock runs on
         snapshot = snapshot_text(rules, state)
         try:
             saved = await self.store.append_moves(row.id, row.ply, records, snapshot, deadline, now, finish)
@@ -687,6 +762,12 @@ class MatchService:
         self.deadlines_changed()
         # The row as the write left it (no read: the write succeeded at `row.ply`, so this is what it holds).
         changed = row.moved_to(ply, snapshot, deadline, now)
+        if control is not None:
+            changed = replace(changed, clocks=tuple(remaining(control, len(row.seats), stamps(after))))
+            if finish is None:
+                self._keep_log(row.id, (changed.ply, changed.updated_at), after)
+            else:
+                self._logs.pop(row.id, None)
         if finish is not None:
             changed = finished_row(changed, finish)
         view = self.view_of(changed, state)
@@ -710,8 +791,26 @@ class MatchService:
         return not await self.has_everyone_moved(row)
 
     async def has_everyone_moved(self, row: MatchRecord) -> bool:
-        """`everyone_moved` for a stored match (reads its log)."""
-        return everyone_moved(len(row.seats), await self.store.moves(row.id))
+        """`everyone_moved` for a stored match (reads its log; a live match's is usually kept)."""
+        log = await self._live_log(row) if row.time_control is not None else await self.store.moves(row.id)
+        return everyone_moved(len(row.seats), log)
+
+    async def _live_log(self, row: MatchRecord) -> list[MoveRecord]:
+        """A live match's move log, which its clocks come from: kept from this process's last write to it
+        when the row is still as that write left it (same ply and write time), else read."""
+        kept = self._logs.get(row.id)
+        if kept is not None and kept[0] == (row.ply, row.updated_at):
+            self._logs.move_to_end(row.id)
+            return list(kept[1])
+        log = list(await self.store.moves(row.id))
+        self._keep_log(row.id, (row.ply, row.updated_at), log)
+        return log
+
+    def _keep_log(self, match_id: int, version: tuple[int, float], log: list[MoveRecord]) -> None:
+        self._logs[match_id] = (version, tuple(log))
+        self._logs.move_to_end(match_id)
+        while len(self._logs) > self.states.most:
+            self._logs.popitem(last=False)
 
     async def resign(self, match_id: int, user_id: int) -> Finished | Played:
         """Give up, on any turn. Before every seat has moved once the match is aborted instead (unrated, no
@@ -742,12 +841,25 @@ class MatchService:
         An aborted match is never rated (`Ratings.rate` rates finished matches only)."""
         status = MatchStatus.ABORTED if outcome.termination is Termination.ABORTED else MatchStatus.FINISHED
         finish = Finish(status, outcome, self.now())
+        clocks = await self._final_clocks(row, finish.at) if row.time_control is not None else None
         if not await self.store.finish_match(row.id, row.ply, finish):
             raise StaleMove()
+        self._logs.pop(row.id, None)
         self.deadlines_changed()
-        finished = await self._finished(self.view_of(finished_row(row, finish)), by_user=by_user, early=early)
+        ended = replace(finished_row(row, finish), clocks=clocks)
+        finished = await self._finished(self.view_of(ended), by_user=by_user, early=early)
         self.changed(finished.match)
         return finished
+
+    async def _final_clocks(self, row: MatchRecord, now: float) -> tuple[float, ...]:
+        """A live match's clocks as it ends at `now` without a move: the mover's as it ran down (0 at
+        its flag), the others' as of their last moves."""
+        assert row.time_control is not None
+        rules = self.rules(row.game)
+        log = stamps(await self._live_log(row))
+        to_move = rules.to_move(self._state(rules, row))
+        seats = len(row.seats)
+        return tuple(timecontrol.running(row.time_control, seats, log, to_move, row.deadline, now))
 
     async def impose(self, match_id: int, outcome: Outcome) -> Finished | None:
         """End an active match with a result nobody played (a tournament's adjudication at its deadline, or
@@ -775,6 +887,33 @@ class MatchService:
 
     # ----------------------------------------------------------------------------------------- deadlines
 
+    async def resume_clocks(self, *, shards: Shards | None = None) -> int:
+        """The downtime rule (timecontrol.py): at start, the seat to move in every running live match of
+        the guilds `shards` owns begins its turn again, with the clock it had when the turn began, so time
+        the service was down is never charged. Stale-checked (a match that moved meanwhile is left);
+        returns how many clocks resumed."""
+        resumed = 0
+        for match_id, ply, _ in await self.store.live_deadlines(shards=shards):
+            async with self.lock(match_id):
+                try:
+                    row = await self.active_row(match_id)
+                except (MatchDamaged, MatchOver, UnknownMatch):
+                    continue
+                if row.ply != ply or row.time_control is None:
+                    continue
+                state = self._state(self.rules(row.game), row)
+                seat = self.rules(row.game).to_move(state)
+                if seat is None:
+                    continue
+                log = stamps(await self.store.moves(row.id))
+                deadline = resumed_deadline(row.time_control, seat, log, self.now())
+                if await self.store.set_deadline(row.id, row.ply, deadline):
+                    resumed += 1
+                    self.changed(self.view_of(replace(row, deadline=deadline), state))
+        if resumed:
+            self.deadlines_changed()
+        return resumed
+
     async def next_deadline(self, *, shards: Shards | None = None) -> float | None:
         return await self.store.next_deadline(shards=shards)
 
@@ -792,6 +931,14 @@ class MatchService:
             if event is not None:
                 events.append(event)
         return events
+
+    async def flag(self, match_id: int, ply: int) -> TimedOut | None:
+        """Time out the seat to move of a live match whose clock ran out (the flag timer, flags.py), if it
+        is still at `ply` and its deadline has passed by now; None otherwise (stale: nothing happens)."""
+        try:
+            return await self._time_out(match_id, ply, self.now())
+        except (StaleMove, MatchOver):
+            return None
 
     async def _time_out(self, match_id: int, ply: int, now: float) -> TimedOut | None:
         async with self.lock(match_id):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from bot.service.errors import ServiceError
+from bot.service.timecontrol import TimeControl, parse_control
 from games.base import Option, Rules, resolve_options
 from games.texts import N_, Text
 
@@ -33,6 +34,11 @@ TURN_TIMEOUT = Option(
     minimum=0,
     maximum=MAX_TURN_TIMEOUT_MINUTES,
 )
+CLOCK = Option(
+    "clock",
+    "",
+    N_("A live clock, minutes+seconds a move (5+3); empty: correspondence, with a time per turn"),
+)
 
 
 def first_seat_option(rules: Rules[Any, Any]) -> Option:
@@ -49,7 +55,7 @@ def first_seat_option(rules: Rules[Any, Any]) -> Option:
 
 def match_options(rules: Rules[Any, Any], *, lobby: bool = False) -> tuple[Option, ...]:
     """Every option a match of this game accepts: the engine's, then the host's."""
-    specs = [*rules.options, RATED, TURN_TIMEOUT]
+    specs = [*rules.options, RATED, TURN_TIMEOUT, CLOCK]
     if not lobby:
         specs.append(first_seat_option(rules))
     return tuple(specs)
@@ -61,10 +67,11 @@ def host_given(
     rated: bool | None = None,
     turn_timeout: int | None = None,
     first: str | None = None,
+    clock: str | None = None,
 ) -> dict[str, Any]:
     """The host's choices as options given by name (those left None are not given), to go with the game's
     own options into `resolve`: the first seat under the name the game gives it."""
-    named = {"rated": rated, "turn_timeout": turn_timeout, rules.first_seat.option: first}
+    named = {"rated": rated, "turn_timeout": turn_timeout, rules.first_seat.option: first, "clock": clock}
     return {name: value for name, value in named.items() if value is not None}
 
 
@@ -78,6 +85,13 @@ class HostOptions:
     first_seat: str | None = "random"
     """Who takes seat 0 of a two-player challenge (`SEAT_CHOICES`); None in a lobby, which seats its members
     by its own `seat_order`."""
+    clock: str = ""
+    """The live time control as written (`TimeControl.text`, ``5+3``); empty: correspondence."""
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        """The live time control, None for correspondence."""
+        return parse_control(self.clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +107,8 @@ class MatchOptions:
         host: dict[str, Any] = {"rated": self.host.rated, "turn_timeout": self.host.turn_timeout}
         if self.host.first_seat is not None:
             host[rules.first_seat.option] = self.host.first_seat
+        if self.host.clock:
+            host["clock"] = self.host.clock
         return {**self.engine, **host}
 
     @classmethod
@@ -103,8 +119,20 @@ class MatchOptions:
         first = None if lobby else str(stored.get(rules.first_seat.option, "random"))
         return cls(
             {name: value for name, value in stored.items() if name in names},
-            HostOptions(bool(stored.get("rated", True)), int(stored.get("turn_timeout", 0)), first),
+            HostOptions(
+                bool(stored.get("rated", True)),
+                int(stored.get("turn_timeout", 0)),
+                first,
+                _stored_clock(stored.get("clock", "")),
+            ),
         )
+
+
+def _stored_clock(value: Any) -> str:
+    """A clock option in its one written form (``5+3``; empty for correspondence); InvalidOptions for text
+    that is no time control."""
+    control = parse_control(str(value or ""))
+    return control.text if control is not None else ""
 
 
 def resolve(rules: Rules[Any, Any], given: Mapping[str, Any], *, lobby: bool = False) -> MatchOptions:

@@ -66,6 +66,25 @@ class ShownRating:
         return f"{self.points}?" if self.provisional else str(self.points)
 
 
+CORRESPONDENCE, LIVE = "correspondence", "live"
+SPEEDS: tuple[str, ...] = (CORRESPONDENCE, LIVE)
+"""Ratings are kept apart per speed, as lichess keeps them: a match with a live clock rates the live pool of
+its game, every other match (and every rating from before live clocks) the correspondence one."""
+
+
+def rating_pool(game: str, speed: str = CORRESPONDENCE) -> str:
+    """The key a game's ratings of one speed are stored under: the game's id for correspondence (so the
+    ratings from before live clocks are the correspondence ones), ``<game>:live`` for live play."""
+    if speed not in SPEEDS:
+        raise ValueError(f"no such speed: {speed!r}")
+    return game if speed == CORRESPONDENCE else f"{game}:{speed}"
+
+
+def speed_of(match: MatchRecord) -> str:
+    """The speed a match is rated at: live with a live clock, else correspondence."""
+    return LIVE if match.time_control is not None else CORRESPONDENCE
+
+
 def shown_rating(mu: float, sigma: float) -> ShownRating:
     """The rating players read, everywhere: `START_RATING` plus `POINTS_PER_MU` per unit of mu above a new
     player's, rounded half up, provisional while sigma is above `PROVISIONAL_SIGMA`. Changes are taken
@@ -118,7 +137,8 @@ class Ratings:
             after = dict(zip(keys, after_match(before, ranks), strict=True))
             return after | pinned
 
-        await self.store.apply_ratings(match_id, row.game, keys, compute, self.now())
+        pool = rating_pool(row.game, speed_of(row))
+        await self.store.apply_ratings(match_id, pool, keys, compute, self.now())
         return await self.changes(match_id)
 
     async def changes(self, match_id: int) -> list[RatingChange]:
@@ -139,20 +159,25 @@ class Ratings:
                 count += 1
         return count
 
-    async def leaderboard(self, game: str, *, guild_id: int | None = None, limit: int = 10) -> list[Rating]:
-        """The best established ratings of people in a game (highest shown rating first), of those with a
-        rated result in a guild or everywhere. Provisional ratings and the bot's are not ranked."""
+    async def leaderboard(
+        self, game: str, *, guild_id: int | None = None, limit: int = 10, speed: str = CORRESPONDENCE
+    ) -> list[Rating]:
+        """The best established ratings of people in a game at a speed (highest shown rating first), of
+        those with a rated result in a guild or everywhere. Provisional ratings and the bot's are not
+        ranked."""
         self._check(game)
-        return await self.store.leaderboard(game, guild_id, limit, PROVISIONAL_SIGMA)
+        return await self.store.leaderboard(rating_pool(game, speed), guild_id, limit, PROVISIONAL_SIGMA)
 
-    async def bot_ratings(self, game: str) -> list[Rating]:
+    async def bot_ratings(self, game: str, *, speed: str = CORRESPONDENCE) -> list[Rating]:
         """The bot's rating in a game at each of the eight levels, easiest first (shown apart from the
-        leaderboard): the calibrated ones, with the rated games played at each level."""
+        leaderboard): the calibrated ones (the same at every speed), with the rated games played at each
+        level at this speed."""
         self._check(game)
+        pool = rating_pool(game, speed)
         keys = [player_key(0, level) for level in LEVEL_IDS]
-        found = await self.store.get_ratings(game, keys)
+        found = await self.store.get_ratings(pool, keys)
         return [
-            Rating(game, key, *bot_rating(game, level), played=found[key].played if key in found else 0)
+            Rating(pool, key, *bot_rating(game, level), played=found[key].played if key in found else 0)
             for key, level in zip(keys, LEVEL_IDS, strict=True)
         ]
 
@@ -162,15 +187,16 @@ class Ratings:
         except KeyError:
             raise UnknownGame(game=game) from None
 
-    async def rating(self, game: str, user_id: int) -> Rating | None:
-        """A user's rating in a game, or None if unrated."""
+    async def rating(self, game: str, user_id: int, *, speed: str = CORRESPONDENCE) -> Rating | None:
+        """A user's rating in a game at a speed, or None if unrated."""
         key = player_key(user_id, None)
-        return (await self.store.get_ratings(game, [key])).get(key)
+        return (await self.store.get_ratings(rating_pool(game, speed), [key])).get(key)
 
-    async def level_for(self, game: str, user_id: int) -> str:
-        """The bot's level nearest to a user's shown rating in a game (`NEW_PLAYER_LEVEL`, level 2, for a
-        user without a rated game in it): what /play against the bot picks when no level is given."""
-        rating = await self.rating(game, user_id)
+    async def level_for(self, game: str, user_id: int, *, speed: str = CORRESPONDENCE) -> str:
+        """The bot's level nearest to a user's shown rating in a game at a speed (`NEW_PLAYER_LEVEL`, level
+        2, for a user without a rated game in it): what /play against the bot picks when no level is
+        given."""
+        rating = await self.rating(game, user_id, speed=speed)
         if rating is None or rating.played == 0:
             return nearest_level(game, None)
         return nearest_level(game, shown_rating(rating.mu, rating.sigma).points)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Self, TypeAlias
 
+from bot.service.timecontrol import TimeControl
 from games.ai.levels import ALL_LEVEL_IDS, LEVEL_IDS
 from games.base import Outcome, Seat, Termination
 
@@ -140,6 +141,11 @@ class MatchRecord:
     updated_at: float
     finished_at: float | None
     quarantine: str | None = None
+    time_control: TimeControl | None = None
+    """The live clock (issue 43); None: correspondence, a deadline per turn."""
+    clocks: tuple[float, ...] | None = None
+    """A live match's clocks by seat as of its last move (not stored: the moves' stamps give them;
+    `MatchService` fills it in where it has the log, else None)."""
     """Why the match was set aside (its snapshot or log cannot be loaded), or None for a sound match."""
     side: bool = False
     """A side table: started in the channel's Activity beside the channel's main match, which the channel's
@@ -211,6 +217,7 @@ class NewMatch:
     rated: bool
     created_at: float
     side: bool = False
+    time_control: TimeControl | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -223,6 +230,8 @@ class MoveRecord:
     notation: str
     forced: bool
     at: float
+    clock: float | None = None
+    """The mover's remaining seconds after this move on a live clock; None in correspondence."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

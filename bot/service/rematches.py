@@ -186,6 +186,7 @@ class Rematches:
                 guild_id=match.guild_id,
                 channel_id=match.channel_id,
                 side=match.side,
+                time_control=match.time_control,
             )
         except BaseException:
             await self.store.update_rematch(

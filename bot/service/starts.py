@@ -75,4 +75,5 @@ class Starts:
             challenge_id=challenge_id,
             lobby_id=lobby_id,
             side=side,
+            time_control=host.time_control,
         )

@@ -60,6 +60,7 @@ from bot.i18n import catalog_locale, tr_for
 from bot.service.errors import NotHost, ServiceError
 from bot.service.options import given_options
 from bot.service.records import LobbyStatus, MatchView
+from bot.service.timecontrol import presets as clock_presets
 from bot.web.activity_menu import (
     PRESET_IDS,
     given_mapping,
@@ -100,6 +101,8 @@ ACTIVITY_TEXTS: dict[str, str] = {
     "accept": N_("Accept"),
     "start": N_("Start a match"),
     "against_bot": N_("Tessera (the bot)"),
+    "clock": N_("Live clock"),
+    "clock_hint": N_("{base} minutes each, {increment} seconds more a move"),
     "waiting": N_("Challenge sent: it starts when your opponent accepts it here or in the channel."),
     "who_here": N_("Who is here"),
     "pick_one": N_("Tap the person to play, or the bot."),
@@ -424,6 +427,7 @@ class Activity:
                     "picture": f"/api/activity/picture/{game_id}.png",
                     "controls": option_controls(rules, tr),
                     "ratings": {level: level_rating(game_id, level) for level in LEVEL_IDS},
+                    "clocks": [control.text for control in clock_presets(rules)],
                 }
             )
         asked = await self._asked(channel_id, session.user_id) if match is None else None
@@ -555,6 +559,9 @@ class Activity:
             raise web.HTTPBadRequest(
                 text="preset must be one of " + ", ".join(PRESET_IDS) + "; rated true or false"
             )
+        clock = body.get("clock") or ""
+        if not isinstance(clock, str):
+            raise web.HTTPBadRequest(text='clock must be text, like "5+3"')
         rules = service.matches.rules(game)
         try:
             if isinstance(options, str):
@@ -567,6 +574,8 @@ class Activity:
             return web.json_response({"ok": False, "error": tr.error(error)}, status=409)
         if preset is not None or "rated" in body:
             given = preset_options(preset, rated) | given
+        if clock:  # a live control instead of the preset's time per turn, checked with the other options
+            given = {k: v for k, v in given.items() if k != "turn_timeout"} | {"clock": clock}
         opponents = self._opponents(body, instance, session.user_id)
         try:
             if opponent == "bot":

@@ -116,7 +116,7 @@ from bot.web.wire import Sent, compact_clicks, packed, scene_payload, web_scene
 from games.base import MoveError, clickable_moves, replay
 from renderer import canvas
 from renderer import text as wording
-from renderer.scene import Scene
+from renderer.scene import Scene, with_clocks
 from renderer.theme import THEME_NAMES
 
 log = logging.getLogger("tessera.web")
@@ -572,6 +572,10 @@ class WebBoard:
         data["analysis"] = self.review.progress(match.id)
         data["spectators"] = self.hub.spectators(match.id)
         board = self._scene(match, names, last, locale)
+        if match.time_control is not None:  # the clocks as they stand now; the page counts them down
+            clocks = await self.service.matches.clocks(match)
+            board = with_clocks(board, clocks, match.time_control.low_under)
+            data["clock"] = match.time_control.text
         worded = [dict(m, text=tr.text(m["text"])) for m in moves]
         if full:
             data["scene"] = scene_payload(board)

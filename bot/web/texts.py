@@ -67,6 +67,7 @@ PAGE_TEXTS: dict[str, str] = {
     "spectators": N_("Spectators: {count}"),
     "winner": N_("Winner"),
     "to_play": N_("To play"),
+    "clock": N_("Time left on the clock"),
     "score": N_("Score"),
     "pieces_left": N_("Pieces left: {count}"),
     "key": N_("Key"),

@@ -18,6 +18,7 @@ from typing import Any
 import games
 from games.ai import best_move
 from games.ai.analysis import Hint, Reviewed, hint, positions, review
+from games.ai.levels import level_settings
 from games.ai.puzzles import Examined, PuzzleBudget, examine
 from games.base import Seat
 from games.lifeline import die_with_parent
@@ -32,10 +33,17 @@ def choose_in_worker(
     seed: int,
     seconds: float | None,
     iterations: int | None,
+    limit: float | None = None,
 ) -> str:
-    """The search itself, run inside a worker process: position in, move notation out."""
+    """The search itself, run inside a worker process: position in, move notation out. `limit` caps the
+    level's own thinking time (a live clock's budget); it never makes a level think longer."""
     rules = games.get(game_id)
     state = rules.load(state_dump)
+    if limit is not None:
+        if seconds is None and iterations is None:
+            own = level_settings(level, game_id)
+            seconds, iterations = own.seconds, own.iterations
+        seconds = limit if seconds is None else min(seconds, limit)
     move = best_move(rules, state, level=level, seconds=seconds, iterations=iterations, seed=seed)
     return rules.notation(state, move)
 

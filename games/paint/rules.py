@@ -824,6 +824,8 @@ class PaintRules(Rules[PaintState, Move]):
     seats: ClassVar[range] = range(2, 3)
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     summary: ClassVar[str] = SUMMARY
+    clock_presets: ClassVar[tuple[tuple[int, int], ...]] = ((60, 1), (180, 2), (300, 3))
+    """Live presets for its length (base seconds, increment)."""
     first_seat: ClassVar[SeatChoice] = SeatChoice("white", N_("Who plays White and moves first"))
 
     def new(self, seats: int, options: Mapping[str, Any], seed: int) -> PaintState:

@@ -656,6 +656,8 @@ class PaintscapeRules(Rules[PaintscapeState, Move]):
             ),
         ),
     )
+    clock_presets: ClassVar[tuple[tuple[int, int], ...]] = ((180, 2), (300, 3), (600, 5))
+    """Live presets for its length (base seconds, increment)."""
     first_seat: ClassVar[SeatChoice] = SeatChoice(
         "balancer",
         N_(

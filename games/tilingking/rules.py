@@ -216,6 +216,8 @@ class TilingKingRules(Rules[TilingState, Move]):
         ),
     )
     summary: ClassVar[str] = _SUMMARY
+    clock_presets: ClassVar[tuple[tuple[int, int], ...]] = ((300, 5), (600, 5), (900, 10))
+    """Live presets for its length (base seconds, increment)."""
     first_seat: ClassVar[SeatChoice] = FIRST_SEAT
 
     # ----------------------------------------------------------------------------------------- setup

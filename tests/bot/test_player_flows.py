@@ -204,13 +204,14 @@ async def test_every_declared_option_is_settable_in_play_and_listed_by_rules(wor
     listed = [f.value for f in embed.fields if f.name == "Match options"]  # none for a game without options
     assert set(re.findall(r"`(\w+)`", "".join(listed))) == {o.name for o in rules.options}
 
-    # The options field offers exactly the game's own options (rated, turn_timeout and the first seat have
-    # their own fields).
+    # The options field offers exactly the game's own options (rated, turn_timeout, the live clock and the
+    # first seat have their own fields).
     named = {c["value"] for c in await alice.autocomplete(channel, "play", "options", "", game=game)}
     assert named == {f"{o.name}=" for o in rules.options}
     assert {o.name for o in match_options(rules)} - {o.name for o in rules.options} == {
         "rated",
         "turn_timeout",
+        "clock",
         rules.first_seat.option,
     }
     service = env.bot.runtime.service

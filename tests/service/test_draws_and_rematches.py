@@ -482,3 +482,15 @@ def test_draw_offers_follow_their_rules_whatever_players_do(
     """Offers, answers and moves in any order: each answer is the one the rules give (lapsing with a move,
     one offer per DRAW_OFFER_GAP plies per player, one open offer, every player's yes ends it drawn)."""
     asyncio.run(_draw_actions(seats, actions))
+
+
+async def test_a_rematch_of_a_live_match_keeps_its_clock(service: Service) -> None:
+    """The rematch's settings include the live time control (issue 43: same game and options)."""
+    old = await start_match(service, options={"clock": "1+2"})
+    assert old.time_control is not None
+    await everyone_moves(service, old.id)
+    await service.matches.resign(old.id, ALICE)
+    await service.rematches.offer(old.id, ALICE)
+    started = await service.rematches.accept(old.id, BOB)
+    assert isinstance(started, RematchStarted)
+    assert started.match.time_control == old.time_control

@@ -518,3 +518,34 @@ async def test_the_maker_withdraws_a_waiting_challenge_or_table(client: Client, 
     assert seen["challenges"] == [] and seen["lobbies"] == []
     odd = await client.post("/api/activity/withdraw", json={"lobby_id": "x"}, headers=_headers(alice))
     assert odd.status == 400
+
+
+async def test_the_activity_starts_a_live_match_with_the_games_presets(
+    client: Client, service: Service
+) -> None:
+    """The start form offers each game's live presets; a clock chosen there makes the match live, and a
+    bad one is refused with what to type (issue 43)."""
+    alice = await _login(client, ALICE)
+    listed = await client.get(
+        f"/api/activity/channel?channel_id=40&guild_id={GUILD}&instance_id=i-40-{GUILD}",
+        headers=_headers(alice),
+    )
+    clocks = {g["id"]: g["clocks"] for g in (await listed.json())["games"]}
+    assert clocks["paintscape"] == ["3+2", "5+3", "10+5"]
+    body = {
+        "channel_id": "40",
+        "guild_id": str(GUILD),
+        "instance_id": f"i-40-{GUILD}",
+        "game": "paint",
+        "preset": "quick",
+    }
+    bad = await client.post(
+        "/api/activity/start", json=body | {"opponent": "bot", "clock": "soon"}, headers=_headers(alice)
+    )
+    assert bad.status == 409 and "minutes+seconds" in (await bad.json())["error"]
+    started = await client.post(
+        "/api/activity/start", json=body | {"opponent": "bot", "clock": "3+2"}, headers=_headers(alice)
+    )
+    assert (await started.json())["ok"]
+    match = await service.matches.in_channel(40)
+    assert match.time_control is not None and match.time_control.text == "3+2"

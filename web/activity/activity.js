@@ -218,21 +218,30 @@ function card(g) {
     b.addEventListener("click", () => start(g, p.id, box));
     row.append(b);
   }
+  const clocks = el("div", { class: "presets clocks" });  // the game's live clocks (base minutes + increment)
+  if ((g.clocks || []).length) clocks.append(el("span", { class: "clocks-label" }, t("clock")));
+  for (const c of g.clocks || []) {
+    const [base, increment] = c.split("+");
+    const b = el("button", { type: "button", class: "main", "data-clock": c, title: t("clock_hint", { base, increment }) }, c);
+    b.addEventListener("click", () => start(g, null, box, c));
+    clocks.append(b);
+  }
   const more = el("details", { class: "opts" });
   more.append(el("summary", {}, t("more_options")));
   for (const c of g.controls) more.append(control(c));
-  box.append(head, row, more);
+  box.append(head, row, clocks, more);
   return box;
 }
 
-async function start(g, preset, box) {
+/** Start `g` with the people picked: a preset's time per turn, or a live clock ("5+3"). */
+async function start(g, preset, box, clock = "") {
   const err = $("error");
   const others = picked.filter((p) => p !== "bot");
   if (!picked.length) { err.textContent = t("pick_first"); return; }
   const players = others.length + 1;
   if (!picked.includes("bot") && players > Math.max(...g.seats)) { err.textContent = t("too_many", { game: g.name, count: String(Math.max(...g.seats)) }); return; }
   if (!picked.includes("bot") && players < Math.min(...g.seats)) { err.textContent = t("not_for_two", { game: g.name, count: String(Math.min(...g.seats)) }); return; }
-  const body = Object.assign(where(), { game: g.id, preset, rated: $("a-rated").checked, options: changed(box) });
+  const body = Object.assign(where(), { game: g.id, preset, rated: $("a-rated").checked, options: changed(box), clock });
   if (picked.includes("bot")) Object.assign(body, { opponent: "bot", level });
   else body.opponents = others;
   const r = await json("/api/activity/start", body);

@@ -815,7 +815,7 @@ document.addEventListener("keydown", (e) => {
 // ------------------------------------------------------------------------------------------- start
 
 $("retry").addEventListener("click", () => live.retryNow());
-setInterval(() => tickClocks($("players")), 1000);
+setInterval(() => tickClocks($("players")), 200);  // tenths under ten seconds
 
 window.tessera = {
   state: () => S,

@@ -45,8 +45,9 @@ export function markPoints(shape, cx, cy, r) {
   return markCorners(shape, cx, cy, r).map(([x, y]) => x.toFixed(2) + "," + y.toFixed(2)).join(" ");
 }
 
-/** "4:05" (or "1:02:03") of seconds left. */
+/** "4:05" (or "1:02:03") of seconds left; "0:09.4" under ten seconds. */
 export function clockText(seconds) {
+  if (seconds < 10) return "0:0" + (Math.max(0, Math.floor(seconds * 10)) / 10).toFixed(1);
   const s = Math.max(0, Math.floor(seconds));
   const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
   const two = (v) => String(v).padStart(2, "0");
@@ -80,8 +81,10 @@ export function renderPanel(parts, panel, pal, { t = (k) => k, you = [], clockAt
     if (seat.score !== undefined && seat.score !== null) side.append(el("span", { class: "score", title: t("score") }, String(seat.score)));
     if (seat.pieces !== undefined && seat.pieces !== null) side.append(el("span", { class: "pieces" }, t("pieces_left", { count: seat.pieces })));
     if (seat.clock !== undefined && seat.clock !== null) {
-      const clock = el("span", { class: "clock", "data-seconds": String(seat.clock), "data-at": String(clockAt) }, clockText(seat.clock));
+      const low = seat.clock_low ?? 10;
+      const clock = el("span", { class: "clock", "data-seconds": String(seat.clock), "data-at": String(clockAt), "data-low": String(low), title: t("clock") }, clockText(seat.clock));
       if (seat.to_move && !panel.over) clock.classList.add("running");
+      if (seat.clock < low) clock.classList.add("low");
       side.append(clock);
     }
     li.append(side);
@@ -126,10 +129,15 @@ export function renderPanel(parts, panel, pal, { t = (k) => k, you = [], clockAt
   for (const line of panel.lines || []) lines.append(el("p", {}, line));
 }
 
-/** Count the running clocks down (each second, from when they were read). */
+/** Count the running clocks down (from when they were read), marking one under its low time (10 s, or a
+ * tenth of the base) "low": the page's warning. Returns the seconds left on each running clock. */
 export function tickClocks(root, now = Date.now()) {
+  const left = [];
   for (const clock of root.querySelectorAll(".clock.running")) {
-    const left = Number(clock.dataset.seconds) - (now - Number(clock.dataset.at)) / 1000;
-    clock.textContent = clockText(left);
+    const seconds = Number(clock.dataset.seconds) - (now - Number(clock.dataset.at)) / 1000;
+    clock.textContent = clockText(seconds);
+    clock.classList.toggle("low", seconds < Number(clock.dataset.low || 10));
+    left.push(Math.max(0, seconds));
   }
+  return left;
 }

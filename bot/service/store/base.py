@@ -50,6 +50,7 @@ from bot.service.records import (
     UserPrefs,
     UserStats,
 )
+from bot.service.timecontrol import TimeControl
 from games.base import Outcome
 
 log = logging.getLogger(__name__)
@@ -288,7 +289,27 @@ def _match(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -
         finished_at=None if finished_at is None else _a_time(finished_at, "finished_at"),
         quarantine=quarantine,
         side=_a_flag(r["side"], "side"),
+        time_control=_time_control(_column(r, "time_control")),
     )
+
+
+def _column(r: Row, name: str) -> Any:
+    """A column a row may lack (one read before its migration, or built by hand): None then."""
+    try:
+        return r[name]
+    except (KeyError, IndexError):
+        return None
+
+
+def _time_control(raw: object) -> TimeControl | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise _Bad(f"time_control is {raw!r}, not text")
+    try:
+        return TimeControl.of(raw)
+    except ValueError as error:
+        raise _Bad(f"time_control {raw!r} is not a time control ({error})") from None
 
 
 def user_prefs_from_row(user_id: int, theme: object, reminders: object) -> UserPrefs:
@@ -623,6 +644,16 @@ class MatchStore(Protocol):
 
     async def active_ai_match_ids(self, *, shards: ShardFilter | None = None) -> list[int]:
         """Active, sound matches where the bot holds a seat."""
+        ...
+
+    async def live_deadlines(self, *, shards: ShardFilter | None = None) -> list[tuple[int, int, float]]:
+        """(match id, ply, deadline) of active, sound live matches (a time control) whose clock runs: what
+        the flag timer schedules at start."""
+        ...
+
+    async def set_deadline(self, match_id: int, expected_ply: int, deadline: float | None) -> bool:
+        """Move an active match's deadline, if it is still at `expected_ply` (the downtime rule restarts
+        the running live clocks with it); False if it moved on or ended."""
         ...
 
     async def active_match_ids(self) -> list[int]:

@@ -336,9 +336,10 @@ class PostgresStore(SqlStore):
             "    deadline = CASE WHEN $7::text IS NULL THEN $5::float8 END, status = COALESCE($7, status),"
             "    outcome = $8, finished_at = $9"
             "  WHERE id = $1 AND ply = $2 AND status = 'active' RETURNING id), "
-            "added AS (INSERT INTO moves (match_id, ply, seat, notation, forced, at) "
+            "added AS (INSERT INTO moves (match_id, ply, seat, notation, forced, at, clock) "
             "  SELECT updated.id, m.* FROM updated, "
-            "  unnest($10::int[], $11::int[], $12::text[], $13::boolean[], $14::float8[]) AS m), "
+            "  unnest($10::int[], $11::int[], $12::text[], $13::boolean[], $14::float8[], $17::float8[])"
+            "  AS m), "
             "results AS (UPDATE match_seats s SET result = r.result FROM updated, "
             "  unnest($15::int[], $16::text[]) AS r (seat, result) "
             "  WHERE s.match_id = updated.id AND s.seat = r.seat) "
@@ -356,6 +357,7 @@ class PostgresStore(SqlStore):
             [m.forced for m in moves],
             [m.at for m in moves],
             *_results_args(finish),
+            [m.clock for m in moves],
         )
         return bool(changed)
 

@@ -94,7 +94,7 @@ TOKENS: Mapping[Kind, Mapping[str, str]] = {
 }
 """What each token of a statement stands for on each kind of database (the store's queries use these too).
 `{ADD_COLUMN}` may run again on a table that has the column: PostgreSQL says so itself, and on SQLite (which
-has no such clause) `migrate_step` lets the duplicate column pass."""
+has no such clause) `migrate_step` skips a column the table has."""
 
 _TOKEN = re.compile(r"\{([A-Z_]+)\}")
 
@@ -775,6 +775,15 @@ MIGRATIONS: tuple[Step, ...] = (
         "DROP INDEX IF EXISTS matches_one_active_per_channel",
         """CREATE UNIQUE INDEX matches_one_active_per_channel ON matches (channel_id)
             WHERE status = 'active' AND quarantine IS NULL AND side = {FALSE}""",
+    ),
+    (
+        # LIVE_CLOCKS (issue 43): a live match's time control as players write it ("5+3"; NULL:
+        # correspondence), and with each move the mover's remaining seconds after it (NULL where no clock
+        # runs), so a restart, a replay and an export know every clock (bot/service/timecontrol.py). The
+        # running clock of the seat to move is the match's deadline. May run again on a database that has
+        # it (`{ADD_COLUMN}`).
+        "ALTER TABLE matches {ADD_COLUMN} time_control TEXT",
+        "ALTER TABLE moves {ADD_COLUMN} clock {REAL}",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

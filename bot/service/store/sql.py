@@ -383,8 +383,8 @@ class SqlStore(ABC):
             try:
                 [inserted] = await tx.fetch(
                     "INSERT INTO matches (game, options, seed, guild_id, channel_id, status, ply, "
-                    "turn_timeout, deadline, snapshot, rated, created_at, updated_at, side) "
-                    "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "turn_timeout, deadline, snapshot, rated, created_at, updated_at, side, time_control) "
+                    "VALUES (?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     new.game,
                     self._to_json(dict(new.options)),
                     new.seed,
@@ -397,6 +397,7 @@ class SqlStore(ABC):
                     new.created_at,
                     new.created_at,
                     new.side,
+                    None if new.time_control is None else new.time_control.text,
                 )
             except Exception as error:
                 if self._channel_taken(error):  # a concurrent process started one meanwhile
@@ -489,11 +490,17 @@ class SqlStore(ABC):
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         rows = await self._fetch(
-            "SELECT ply, seat, notation, forced, at FROM moves WHERE match_id = ? ORDER BY ply", match_id
+            "SELECT ply, seat, notation, forced, at, clock FROM moves WHERE match_id = ? ORDER BY ply",
+            match_id,
         )
         return [
             MoveRecord(
-                ply=r["ply"], seat=r["seat"], notation=r["notation"], forced=bool(r["forced"]), at=r["at"]
+                ply=r["ply"],
+                seat=r["seat"],
+                notation=r["notation"],
+                forced=bool(r["forced"]),
+                at=r["at"],
+                clock=r["clock"],
             )
             for r in rows
         ]
@@ -534,8 +541,9 @@ class SqlStore(ABC):
             ):
                 return False
             await tx.run_many(
-                "INSERT INTO moves (match_id, ply, seat, notation, forced, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(match_id, m.ply, m.seat, m.notation, m.forced, m.at) for m in moves],
+                "INSERT INTO moves (match_id, ply, seat, notation, forced, at, clock) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(match_id, m.ply, m.seat, m.notation, m.forced, m.at, m.clock) for m in moves],
             )
             if finish is not None:
                 await self._write_finish(tx, match_id, finish)
@@ -723,6 +731,22 @@ class SqlStore(ABC):
             now,
         )
         return [(r["id"], r["ply"]) for r in rows]
+
+    async def live_deadlines(self, *, shards: ShardFilter | None = None) -> list[tuple[int, int, float]]:
+        rows = await self._fetch(
+            "SELECT id, ply, deadline FROM matches WHERE status = 'active' AND quarantine IS NULL "
+            f"AND time_control IS NOT NULL AND deadline IS NOT NULL AND {_shard_filter(shards)} ORDER BY id"
+        )
+        return [(r["id"], r["ply"], r["deadline"]) for r in rows]
+
+    async def set_deadline(self, match_id: int, expected_ply: int, deadline: float | None) -> bool:
+        changed = await self._write(
+            "UPDATE matches SET deadline = ? WHERE id = ? AND ply = ? AND status = 'active'",
+            deadline,
+            match_id,
+            expected_ply,
+        )
+        return changed == 1
 
     async def active_ai_match_ids(self, *, shards: ShardFilter | None = None) -> list[int]:
         rows = await self._fetch(
@@ -1298,7 +1322,7 @@ class SqlStore(ABC):
 
     _REMINDABLE = (
         "FROM matches m WHERE m.status = 'active' AND m.quarantine IS NULL AND m.deadline IS NOT NULL "
-        "AND m.turn_timeout >= ? "
+        "AND m.time_control IS NULL AND m.turn_timeout >= ? "  # a live match's deadline is its flag
         "AND EXISTS (SELECT 1 FROM match_seats s JOIN user_prefs p ON p.user_id = s.user_id "
         "WHERE s.match_id = m.id AND s.ai_level IS NULL AND p.reminders <> 'off') "
         "AND NOT EXISTS (SELECT 1 FROM turn_reminders r WHERE r.match_id = m.id AND r.deadline = m.deadline)"
@@ -1727,15 +1751,18 @@ class SqlStore(ABC):
         return changed == 1
 
 
+_ADD_COLUMN = re.compile(r"\s*ALTER TABLE (\w+) ADD COLUMN (\w+)", re.IGNORECASE)
+
+
 async def migrate_step(tx: Tx, index: int, kind: Kind, json_value: Callable[[Any], Any]) -> None:
-    """Migration `index`'s statements, and its data step where it has one, in the caller's transaction."""
+    """Migration `index`'s statements, and its data step where it has one, in the caller's transaction. On
+    SQLite (which has no ADD COLUMN IF NOT EXISTS) a column a step adds that is there already is skipped,
+    so the step may run again on a database that has it."""
     for statement in statements_of(index, kind):
-        try:
-            await tx.run(statement)
-        except Exception as error:
-            if kind == "sqlite" and " ADD COLUMN " in statement and "duplicate column name" in str(error):
-                continue  # run again on a table that has the column (`{ADD_COLUMN}`)
-            raise
+        added = _ADD_COLUMN.match(statement) if kind == "sqlite" else None
+        if added and await tx.fetch("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", *added.groups()):
+            continue
+        await tx.run(statement)
     if index == RECOUNT_RESIGNATION_PLIES:
         await _recount_resignation_plies(tx, json_value)
 
