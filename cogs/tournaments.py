@@ -14,6 +14,7 @@ from bot.i18n import Tr, for_user
 from bot.replies import UserError
 from bot.service.options import given_options
 from bot.service.tournaments import texts
+from bot.service.tournaments.live import event_clock
 from bot.service.tournaments.model import (
     DeadlineRule,
     Format,
@@ -34,7 +35,7 @@ from cogs.common import (
     parts_of,
     service_of,
 )
-from cogs.play import TIMEOUT_CHOICES
+from cogs.play import TIMEOUT_CHOICES, clock_choices
 from games.texts import N_, Text
 
 FORMAT_WORDS = {
@@ -74,7 +75,22 @@ def summary(t: Tournament, tr: Tr) -> str:
     if t.status is Status.RUNNING and t.rounds_total:
         state = tr("{state} (round {round} of {total})", state=state, round=t.round, total=t.rounds_total)
     players = sum(1 for p in t.players if p.active)
+    if s.clock is not None:
+        return f"**#{t.id}** {_live_line(tr, game_name(s.game), shape, s.clock, players, state)}"
     return f"**#{t.id}** {_line(tr, game_name(s.game), shape, duration_text(s.turn_s, tr), players, state)}"
+
+
+def _live_line(tr: Tr, game: str, shape: str, clock: str, players: int, state: str) -> str:
+    return tr.ngettext(
+        "{game} {shape}, {clock} live clock: {count} player, {state}",
+        "{game} {shape}, {clock} live clock: {count} players, {state}",
+        players,
+        game=game,
+        shape=shape,
+        clock=clock,
+        count=players,
+        state=state,
+    )
 
 
 def _line(tr: Tr, game: str, shape: str, turn: str, players: int, state: str) -> str:
@@ -110,6 +126,7 @@ class Tournaments(commands.Cog):
         rounds="Swiss: the number of rounds (default: enough to find a winner)",
         duration="Arena: minutes of play",
         turn_timeout="Time per turn in the event's matches (default: fits the event, at most a day)",
+        clock="A live clock for every match, like 3+2 (an arena's default: the game's first preset)",
         rated="Whether the games count for ratings (forfeits never do)",
         starts_in="Start by itself after this many minutes (default: /tournament start)",
         role="Only members with this role may join",
@@ -139,9 +156,16 @@ class Tournaments(commands.Cog):
         options: str | None = None,
         seats: app_commands.Range[int, 2, 4] = 2,
         double: bool = False,
+        clock: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         service = service_of(interaction)
-        given = given_options(service.rules(game), options)
+        rules = service.rules(game)
+        given = given_options(rules, options)
+        live_clock = event_clock(Format(format), clock, turn_timeout is not None, rules)
+        if live_clock is not None and turn_timeout is not None:
+            raise UserError(
+                Text("A live clock has no time per turn: choose `clock` or `turn_timeout`, not both.")
+            )
         now = service.now()
         duration_s = (duration or 60) * 60
         round_s = round_hours * 3600 if round_hours is not None else None
@@ -160,6 +184,7 @@ class Tournaments(commands.Cog):
             starts_at=now + starts_in * 60 if starts_in is not None else None,
             role_id=role.id if role is not None else None,
             max_players=max_players,
+            clock=live_clock,
         )
         t = await service.tournaments.create(
             interaction.guild_id,
@@ -190,6 +215,13 @@ class Tournaments(commands.Cog):
         await interaction.response.send_message(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
         )
+
+    @create.autocomplete("clock")
+    async def clock_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The game's live presets, then correspondence (as /play's)."""
+        return await clock_choices(interaction, current)
 
     async def _number(self, interaction: Interaction, number: int | None) -> Tournament:
         """The tournament named, else the only open or running one of this server."""

@@ -344,6 +344,7 @@ class TournamentHost:
                     guild_id=t.guild_id or None,
                     channel_id=channel_id,
                     tournament_game=(t.id, action.game),
+                    time_control=settings.time_control,
                 )
                 match_id = view.id
                 if self.opened is not None:
