@@ -5,14 +5,19 @@ no-show."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bot.service import Service
+from bot.service.errors import AlreadyBerserk, BerserkTooLate, NoBerserk, NotSeated
 from bot.service.timecontrol import TimeControl, presets
+from bot.service.tournaments.arena import BERSERK_BONUS, WIN
 from bot.service.tournaments.live import event_clock
 from bot.service.tournaments.model import Format, Settings, Status
+from bot.service.tournaments.standings import compute
 from games.base import InvalidOptions
-from tests.service.conftest import FakeClock
+from tests.service.conftest import FakeClock, ServiceFactory
 from tests.service.test_tournament_host import make, settle
 
 
@@ -37,3 +42,75 @@ async def test_every_match_of_a_live_event_gets_its_clock(service: Service, cloc
         row = await service.store.get_match(game.match_id)
         assert row is not None and row.time_control == TimeControl(180, 2)
     await settle(service)
+
+
+async def _arena(
+    service: Service, clock_text: str | None = "3+2", channels: int = 10_000
+) -> tuple[int, int, int, int]:
+    """A running two-player race arena on a live clock: (tournament, match, seat 0's user, seat 1's); its
+    matches are played in channels from `channels` on."""
+    t, recorder = await make(
+        service, Settings("race", Format.ARENA, {"target": 3}, duration_s=600, clock=clock_text), 2
+    )
+    recorder.channels = itertools.count(channels)
+    t = await service.tournaments.begin(t.id, 1)
+    [game] = t.running_games()
+    assert game.match_id is not None
+    view = await service.matches.get(game.match_id)
+    return t.id, game.match_id, view.seats[0].user_id, view.seats[1].user_id
+
+
+async def test_berserk_halves_the_clock_drops_the_increment_and_survives_a_restart(
+    service: Service, open_service: ServiceFactory, clock: FakeClock
+) -> None:
+    _, match_id, first, second = await _arena(service)
+    _, view = await service.tournaments.berserk(match_id, first)
+    assert view.berserk == (0,)
+    row = await service.store.get_match(match_id)
+    assert row is not None and await service.matches.clocks(row) == (90.0, 180.0)
+    with pytest.raises(AlreadyBerserk):
+        await service.tournaments.berserk(match_id, first)
+    await service.matches.play(match_id, first, "1")  # the first move costs nothing
+    clock.advance(5)
+    await service.matches.play(match_id, second, "1")
+    clock.advance(10)
+    row = await service.store.get_match(match_id)
+    assert row is not None and await service.matches.clocks(row) == (80.0, 180.0)
+    later = await open_service()  # another process, or this one after a restart: the seats are stored
+    row = await later.store.get_match(match_id)
+    assert row is not None and row.berserk == (0,)
+    assert await later.matches.clocks(row) == (80.0, 180.0)
+
+
+async def test_berserk_is_refused_after_the_first_move_and_outside_live_arenas(
+    service: Service, clock: FakeClock
+) -> None:
+    _, match_id, first, _ = await _arena(service)
+    await service.matches.play(match_id, first, "1")
+    with pytest.raises(BerserkTooLate):
+        await service.tournaments.berserk(match_id, first)
+    with pytest.raises(NotSeated):
+        await service.tournaments.berserk(match_id, 999)
+    _, correspondence, user, _ = await _arena(service, clock_text=None, channels=20_000)
+    with pytest.raises(NoBerserk):
+        await service.tournaments.berserk(correspondence, user)
+    t, recorder = await make(service, Settings("race", Format.SWISS, {"target": 3}, rounds=1, clock="3+2"), 2)
+    recorder.channels = itertools.count(30_000)
+    [game] = (await service.tournaments.begin(t.id, 1)).running_games()
+    assert game.match_id is not None
+    swiss = await service.matches.get(game.match_id)
+    with pytest.raises(NoBerserk):
+        await service.tournaments.berserk(game.match_id, swiss.seats[0].user_id)
+
+
+async def test_a_berserk_win_scores_one_arena_point_more(service: Service, clock: FakeClock) -> None:
+    t_id, match_id, first, second = await _arena(service)
+    await service.tournaments.berserk(match_id, second)
+    await service.matches.play(match_id, first, "1")
+    await service.matches.play(match_id, second, "2")  # reaches 3: seat 1 wins
+    await settle(service)
+    t = await service.tournaments.get(t_id)
+    game = next(g for g in t.games if g.match_id == match_id)
+    assert game.berserk == (second,)
+    scores = {s.user_id: s.score for s in compute(t)}
+    assert scores == {second: WIN + BERSERK_BONUS, first: 0.0}

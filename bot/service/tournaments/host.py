@@ -34,7 +34,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from bot.service.errors import MatchOver
+from bot.service.errors import MatchOver, NoBerserk
 from bot.service.matches import MatchService, aborted_outcome
 from bot.service.ratings import START_RATING, Ratings, shown_rating
 from bot.service.records import Finished, MatchRecord, MatchView
@@ -64,7 +64,15 @@ from bot.service.tournaments.lifecycle import (
     Start,
     Tick,
 )
-from bot.service.tournaments.model import DeadlineRule, Format, Result, ResultKind, Settings, Tournament
+from bot.service.tournaments.model import (
+    DeadlineRule,
+    Format,
+    Result,
+    ResultKind,
+    Settings,
+    Status,
+    Tournament,
+)
 from games.base import Outcome, Termination
 from games.texts import N_
 
@@ -117,6 +125,11 @@ class TournamentDamaged(TournamentError):
 def ranks_of(points: Sequence[float]) -> tuple[int, ...]:
     """Each seat's rank (0 = first) from its points: the seats with more points come first."""
     return tuple(sum(1 for other in points if other > mine) for mine in points)
+
+
+def berserkers(match: MatchRecord) -> tuple[int, ...]:
+    """The users who berserked in a match."""
+    return tuple(match.seats[seat].user_id for seat in match.berserk)
 
 
 class TournamentHost:
@@ -248,6 +261,24 @@ class TournamentHost:
         self.may_manage(await self.get(tournament_id), user_id, manager)
         return await self.apply(tournament_id, Cancel(self.now()))
 
+    async def berserk(self, match_id: int, user_id: int) -> tuple[Tournament, MatchView]:
+        """Berserk in an arena game on a live clock (bot/service/tournaments/live.py): the user's clock is
+        halved, without increment, and a win scores one point more. NoBerserk for any other match; the
+        match service refuses it after the user's first move or a second time. The tournament and the
+        match as they are then."""
+        found = await self.store.tournament_of_match(match_id)
+        if found is None:
+            raise NoBerserk(match_id=match_id)
+        t = await self.get(found[0])
+        if (
+            t.settings.format is not Format.ARENA
+            or t.settings.clock is None
+            or t.status is not Status.RUNNING
+        ):
+            raise NoBerserk(match_id=match_id)
+        view = await self.matches.berserk(match_id, user_id)
+        return t, view
+
     # ---------------------------------------------------------------------------------------- the engine
 
     @staticmethod
@@ -378,7 +409,7 @@ class TournamentHost:
             finished = await self.matches.impose(match_id, outcome)
             if finished is not None:
                 at = finished.match.finished_at or self.now()
-                await self.apply(t.id, MatchEnded(match_id, result, at))
+                await self.apply(t.id, MatchEnded(match_id, result, at, berserkers(finished.match)))
                 return
         finally:
             self._decided.pop(match_id, None)
@@ -423,7 +454,8 @@ class TournamentHost:
         if view.is_active:
             return
         result = await self.result_of(t, view, finished)
-        await self.apply(tournament_id, MatchEnded(match_id, result, view.finished_at or self.now()))
+        at = view.finished_at or self.now()
+        await self.apply(tournament_id, MatchEnded(match_id, result, at, berserkers(view)))
 
     async def result_of(self, t: Tournament, view: MatchView, finished: Finished | None) -> Result:
         """A finished match's result for the tournament (see the module doc)."""

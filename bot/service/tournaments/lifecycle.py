@@ -94,6 +94,8 @@ class MatchEnded:
     match_id: int
     result: Result
     at: float
+    berserk: tuple[int, ...] = ()
+    """The users who berserked in it (arena: a win of theirs scores `arena.BERSERK_BONUS` more)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,7 +390,8 @@ def _ended(t: Tournament, event: MatchEnded) -> Step:
     if len(event.result.points) != len(game.seats):
         seats, points = len(game.seats), len(event.result.points)
         raise ValueError(f"match {event.match_id} has {seats} seats, not {points}")
-    t = replace(t, games=tuple(replace(g, result=event.result) if g is game else g for g in t.games))
+    ended = replace(game, result=event.result, berserk=tuple(u for u in event.berserk if u in game.seats))
+    t = replace(t, games=tuple(ended if g is game else g for g in t.games))
     if t.settings.format is Format.ARENA:
         if _arena_on(t, event.at):
             return _arena_pair(t, event.at)
