@@ -25,14 +25,17 @@ from bot.service.tournaments.model import (
 )
 from bot.service.tournaments.standings import as_of, compute
 from bot.tournament_posts import TournamentPosts
+from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     Interaction,
     channel_id_of,
     duration_text,
     is_server_manager,
+    match_here,
     names_of,
     parts_of,
+    same_server,
     service_of,
 )
 from cogs.play import TIMEOUT_CHOICES, clock_choices
@@ -106,17 +109,18 @@ def _line(tr: Tr, game: str, shape: str, turn: str, players: int, state: str) ->
     )
 
 
-class Tournaments(commands.Cog):
+class Tournaments(ButtonCog):
     """Swiss, round robin and arena events that run themselves."""
 
     group = app_commands.Group(
         name="tournament", description="Swiss, round robin and arena events", guild_only=True
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {"berserk": self.on_berserk_button}
 
     async def cog_load(self) -> None:
+        await super().cog_load()
         TournamentPosts(parts_of(self.bot), self.bot).wire()
 
     @group.command(name="create", description="Create an event: players join, then it runs itself")
@@ -222,6 +226,33 @@ class Tournaments(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The game's live presets, then correspondence (as /play's)."""
         return await clock_choices(interaction, current)
+
+    @group.command(
+        name="berserk",
+        description="Arena on a live clock: halve your clock before your first move, +1 point for a win",
+    )
+    async def berserk(self, interaction: Interaction) -> None:
+        """Berserk in this thread's arena match (bot/service/tournaments/live.py)."""
+        match = await match_here(interaction)
+        await self._berserk(interaction, match.id)
+
+    async def on_berserk_button(self, interaction: Interaction, ref: ButtonRef) -> None:
+        """The Berserk button under an arena match's first board."""
+        match = await service_of(interaction).matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
+        await self._berserk(interaction, match.id)
+
+    async def _berserk(self, interaction: Interaction, match_id: int) -> None:
+        """Berserk, then tell the match's channel ("Alice berserked")."""
+        await service_of(interaction).tournaments.berserk(match_id, interaction.user.id)
+        public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
+        await interaction.response.send_message(
+            public(
+                "{player} berserked: half the clock and no increment; a win scores one more point.",
+                player=interaction.user.mention,
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def _number(self, interaction: Interaction, number: int | None) -> Tournament:
         """The tournament named, else the only open or running one of this server."""
