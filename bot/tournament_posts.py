@@ -195,6 +195,9 @@ class TournamentPosts:
         elif isinstance(action, lifecycle.PostStandings):
             table = compute(as_of(t))  # a game of the next round may have ended before this is carried out
             text = tr.text(texts.standings(as_of(t), table, {}, final=action.final))
+            if action.next_round_at is not None:
+                when = f"<t:{int(action.next_round_at)}:R>"
+                text += "\n" + tr("The next round begins {when}.", when=when)
             await self._send(t, text, await self.standings_image(t, table, tr, final=action.final))
         elif isinstance(action, lifecycle.Podium):
             names = await self.names([s.user_id for s in action.places])

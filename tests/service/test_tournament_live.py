@@ -11,14 +11,15 @@ import pytest
 
 from bot.service import Service
 from bot.service.errors import AlreadyBerserk, BerserkTooLate, NoBerserk, NotSeated
-from bot.service.timecontrol import TimeControl, presets
+from bot.service.timecontrol import FIRST_MOVE_SECONDS, TimeControl, presets
+from bot.service.tournaments import lifecycle
 from bot.service.tournaments.arena import BERSERK_BONUS, WIN
 from bot.service.tournaments.live import event_clock
-from bot.service.tournaments.model import Format, Settings, Status
+from bot.service.tournaments.model import Format, Result, ResultKind, Settings, Status
 from bot.service.tournaments.standings import compute
-from games.base import InvalidOptions
+from games.base import InvalidOptions, Termination
 from tests.service.conftest import FakeClock, ServiceFactory
-from tests.service.test_tournament_host import make, settle
+from tests.service.test_tournament_host import make, play_out, settle
 
 
 def test_an_arena_defaults_to_the_games_first_preset_unless_a_turn_time_is_given(service: Service) -> None:
@@ -114,3 +115,54 @@ async def test_a_berserk_win_scores_one_arena_point_more(service: Service, clock
     assert game.berserk == (second,)
     scores = {s.user_id: s.score for s in compute(t)}
     assert scores == {second: WIN + BERSERK_BONUS, first: 0.0}
+
+
+async def test_a_live_swiss_opens_its_next_round_on_a_timer(service: Service, clock: FakeClock) -> None:
+    settings = Settings("race", Format.SWISS, {"target": 3}, rounds=2, clock="3+2", round_break_s=90)
+    t, recorder = await make(service, settings, 4)
+    host = service.tournaments
+    t = await host.begin(t.id, 1)
+    for game in t.running_games():
+        assert game.match_id is not None
+        await play_out(service, game.match_id)
+    await settle(service)
+    t = await host.get(t.id)
+    ended = clock()
+    assert t.round == 1 and t.next_round_at == ended + 90
+    assert lifecycle.next_wakeup(t) == ended + 90
+    [posted] = [a for a in recorder.actions if isinstance(a, lifecycle.PostStandings)]
+    assert posted.next_round_at == ended + 90
+    clock.advance(89)
+    await host.tick()
+    assert (await host.get(t.id)).round == 1  # not yet
+    clock.advance(1)
+    await host.tick()
+    t = await host.get(t.id)
+    assert t.round == 2 and t.next_round_at is None and len(t.running_games()) == 2
+    for game in t.running_games():
+        assert game.match_id is not None
+        await play_out(service, game.match_id)
+    await settle(service)
+    assert (await host.get(t.id)).status is Status.FINISHED  # after the last round: no break
+
+
+async def test_a_player_who_never_makes_a_first_move_is_a_no_show(service: Service, clock: FakeClock) -> None:
+    t, _ = await make(service, Settings("race", Format.ROUND_ROBIN, {"target": 3}, clock="3+2"), 2)
+    host = service.tournaments
+    t = await host.begin(t.id, 1)
+    [game] = t.running_games()
+    assert game.match_id is not None
+    view = await service.matches.get(game.match_id)
+    await service.matches.play(game.match_id, view.seats[0].user_id, "1")
+    clock.advance(FIRST_MOVE_SECONDS)  # seat 1's first move never comes
+    event = await service.matches.flag(game.match_id, 1)
+    assert event is not None and event.finished is not None
+    outcome = event.finished.match.outcome
+    assert outcome is not None and outcome.termination is Termination.ABORTED
+    await settle(service)
+    t = await host.get(t.id)
+    [ended] = [g for g in t.games if g.number == game.number]
+    assert ended.result == Result((1.0, 0.0), ResultKind.FORFEIT)
+    assert not lifecycle.is_rated(t, ended.result)
+    scores = {s.user_id: s.score for s in compute(t)}
+    assert scores == {view.seats[0].user_id: 1.0, view.seats[1].user_id: 0.0}

@@ -8,7 +8,8 @@ The rules:
   organiser starts it (`Start`), or `Tick` does at `starts_at`; too few players then cancels it.
 - Each round opens its matches (`OpenMatch`, `Ping`, `PostPairings`); a Swiss round's bye and a round robin's
   rest are recorded at once. When the round's last match ends, the next round opens (after `PostStandings`);
-  after the last round the event finishes: final standings and a `Podium`.
+  in a live event (`Settings.clock`) it opens on a timer, `Settings.round_break_s` later (`next_round_at`,
+  sent by `Tick`). After the last round the event finishes: final standings and a `Podium`.
 - A round with a deadline (`round_s`): at the deadline every match still running is sent for adjudication
   (`Adjudicate`, once); the host applies `adjudicate` and reports the result like any other. A match in
   which a seat has not moved yet is not adjudicated but aborted (`unplayed`): unrated, no points, except a
@@ -137,6 +138,8 @@ class PostPairings:
 @dataclass(frozen=True, slots=True)
 class PostStandings:
     final: bool
+    next_round_at: float | None = None
+    """A live event's break: when the next round opens (the post says so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +276,7 @@ def next_wakeup(tournament: Tournament) -> float | None:
     if tournament.status is not Status.RUNNING:
         return None
     pending = [g for g in tournament.running_games() if not g.adjudicating]
-    times = []
+    times = [] if tournament.next_round_at is None else [tournament.next_round_at]
     if tournament.round_deadline is not None and pending:
         times.append(tournament.round_deadline)
     if tournament.ends_at is not None and (pending or not tournament.running_games()):
@@ -409,6 +412,10 @@ def _tick(t: Tournament, at: float) -> Step:
         return _start(t, at)
     if t.status is not Status.RUNNING:
         return Step(t)
+    if t.next_round_at is not None:
+        if at < t.next_round_at:
+            return Step(t)
+        return _open_round(replace(t, next_round_at=None), at)
     due = (t.round_deadline is not None and at >= t.round_deadline) or (
         t.ends_at is not None and at >= t.ends_at
     )
@@ -442,10 +449,15 @@ def _active(t: Tournament) -> list[Player]:
 
 
 def _after_round(t: Tournament, at: float) -> Step:
-    if any(g.result is None for g in t.round_games()):
+    """The round's last match ended: the next round opens now, or, in a live event (a clock), after
+    `Settings.round_break_s` (`next_round_at`; `_tick` opens it); after the last round the event finishes."""
+    if any(g.result is None for g in t.round_games()) or t.next_round_at is not None:
         return Step(t)
     if t.round >= t.rounds_total:
         return _finish(t, at)
+    if t.settings.clock is not None:
+        opens = at + t.settings.round_break_s
+        return Step(replace(t, next_round_at=opens, round_deadline=None), (PostStandings(False, opens),))
     step_ = _open_round(t, at)
     return Step(step_.tournament, (PostStandings(final=False), *step_.actions))
 
