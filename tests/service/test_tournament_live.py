@@ -8,10 +8,19 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.service import Service
 from bot.service.errors import AlreadyBerserk, BerserkTooLate, NoBerserk, NotSeated
-from bot.service.timecontrol import FIRST_MOVE_SECONDS, TimeControl, presets
+from bot.service.timecontrol import (
+    FIRST_MOVE_SECONDS,
+    Stamp,
+    TimeControl,
+    after_move,
+    presets,
+    remaining,
+)
 from bot.service.tournaments import lifecycle
 from bot.service.tournaments.arena import BERSERK_BONUS, WIN
 from bot.service.tournaments.live import event_clock
@@ -166,3 +175,28 @@ async def test_a_player_who_never_makes_a_first_move_is_a_no_show(service: Servi
     assert not lifecycle.is_rated(t, ended.result)
     scores = {s.user_id: s.score for s in compute(t)}
     assert scores == {view.seats[0].user_id: 1.0, view.seats[1].user_id: 0.0}
+
+
+@given(
+    st.sampled_from([TimeControl(60, 1), TimeControl(180, 2), TimeControl(300, 3), TimeControl(15, 0)]),
+    st.lists(st.floats(0, 20, allow_nan=False), min_size=2, max_size=30),
+)
+def test_a_berserked_clock_is_half_the_base_less_the_time_spent_and_never_earns(
+    control: TimeControl, thinks: list[float]
+) -> None:
+    """Two seats alternate, seat 0 berserked: after each of its moves its clock is half the base less every
+    second it spent after its first move (no increment), while seat 1 earns its increment as before."""
+    log: list[Stamp] = []
+    spent = [0.0, 0.0]
+    moves = [0, 0]
+    for index, think in enumerate(thinks):
+        seat = index % 2
+        clock = after_move(control, seat, log, 0.0, think, berserk=(0,))
+        if moves[seat]:
+            spent[seat] += think
+        moves[seat] += 1
+        log.append(Stamp(seat, True, clock))
+        if seat == 0:
+            assert clock == pytest.approx(max(0.0, control.base / 2 - spent[0])) or clock == 0.0
+            assert clock <= control.base / 2
+    assert remaining(control, 2, [], berserk=(0,)) == [control.base / 2, float(control.base)]
