@@ -562,6 +562,8 @@ class _History:
     results: list[float] = field(default_factory=list)
     """Two-seat results in order (what arena points are counted from)."""
     """Round -> +1 if the player met a lower score then (floated down), -1 a higher one."""
+    berserk_wins: int = 0
+    """Arena: wins after berserking (each `arena.BERSERK_BONUS` more)."""
 
 
 def _history(t: Tournament) -> dict[int, _History]:
@@ -582,6 +584,8 @@ def _history(t: Tournament) -> dict[int, _History]:
                 h.score += game.result.points[seat]
                 if len(game.seats) == 2 and game.result.kind in PLAYED_KINDS:
                     h.results.append(game.result.points[seat])
+                    if game.result.points[seat] == 1.0 and user in game.berserk:
+                        h.berserk_wins += 1
             if game.is_bye:
                 h.byes += 1 if game.result is not None and game.result.points[0] > 0 else 0
                 continue
@@ -621,7 +625,8 @@ def _arena_pair(t: Tournament, at: float) -> Step:
             p.user_id,
             p.rating,
             p.number,
-            arena.points(history[p.user_id].results)[0],
+            arena.points(history[p.user_id].results)[0]
+            + arena.BERSERK_BONUS * history[p.user_id].berserk_wins,
             history[p.user_id].last_opponent,
             sum(history[p.user_id].colours),
         )
