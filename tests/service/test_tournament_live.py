@@ -23,6 +23,7 @@ from bot.service.timecontrol import (
 )
 from bot.service.tournaments import lifecycle
 from bot.service.tournaments.arena import BERSERK_BONUS, WIN
+from bot.service.tournaments.host import BERSERK_MIN_PLIES
 from bot.service.tournaments.live import event_clock
 from bot.service.tournaments.model import Format, Result, ResultKind, Settings, Status
 from bot.service.tournaments.standings import compute
@@ -55,12 +56,12 @@ async def test_every_match_of_a_live_event_gets_its_clock(service: Service, cloc
 
 
 async def _arena(
-    service: Service, clock_text: str | None = "3+2", channels: int = 10_000
+    service: Service, clock_text: str | None = "3+2", channels: int = 10_000, target: int = 3
 ) -> tuple[int, int, int, int]:
     """A running two-player race arena on a live clock: (tournament, match, seat 0's user, seat 1's); its
     matches are played in channels from `channels` on."""
     t, recorder = await make(
-        service, Settings("race", Format.ARENA, {"target": 3}, duration_s=600, clock=clock_text), 2
+        service, Settings("race", Format.ARENA, {"target": target}, duration_s=600, clock=clock_text), 2
     )
     recorder.channels = itertools.count(channels)
     t = await service.tournaments.begin(t.id, 1)
@@ -114,16 +115,38 @@ async def test_berserk_is_refused_after_the_first_move_and_outside_live_arenas(
 
 
 async def test_a_berserk_win_scores_one_arena_point_more(service: Service, clock: FakeClock) -> None:
-    t_id, match_id, first, second = await _arena(service)
+    """Both berserk in a race to 30 by ones (well over `BERSERK_MIN_PLIES`): the winner scores one point
+    more than a win, the loser nothing."""
+    t_id, match_id, first, second = await _arena(service, target=30)
+    await service.tournaments.berserk(match_id, first)
     await service.tournaments.berserk(match_id, second)
-    await service.matches.play(match_id, first, "1")
-    await service.matches.play(match_id, second, "2")  # reaches 3: seat 1 wins
+    view = await service.matches.get(match_id)
+    while view.is_active:
+        assert view.user_to_move is not None
+        view = (await service.matches.play(match_id, view.user_to_move, "1")).match
+    assert view.outcome is not None and view.ply >= BERSERK_MIN_PLIES
+    winner = view.seats[view.outcome.ranks.index(0)].user_id
+    loser = first if winner == second else second
     await settle(service)
     t = await service.tournaments.get(t_id)
     game = next(g for g in t.games if g.match_id == match_id)
-    assert game.berserk == (second,)
+    assert set(game.berserk) == {first, second}
     scores = {s.user_id: s.score for s in compute(t)}
-    assert scores == {second: WIN + BERSERK_BONUS, first: 0.0}
+    assert scores == {winner: WIN + BERSERK_BONUS, loser: 0.0}
+
+
+async def test_a_berserk_win_in_a_few_moves_earns_no_bonus(service: Service, clock: FakeClock) -> None:
+    """As lichess: the extra point needs a game of `BERSERK_MIN_PLIES`; a quick win is a plain win."""
+    t_id, match_id, first, second = await _arena(service)
+    await service.tournaments.berserk(match_id, second)
+    await service.matches.play(match_id, first, "1")
+    await service.matches.play(match_id, second, "2")  # reaches 3 on ply 2: seat 1 wins
+    assert BERSERK_MIN_PLIES > 2
+    await settle(service)
+    t = await service.tournaments.get(t_id)
+    game = next(g for g in t.games if g.match_id == match_id)
+    assert game.berserk == ()
+    assert {s.user_id: s.score for s in compute(t)} == {second: WIN, first: 0.0}
 
 
 async def test_a_live_swiss_opens_its_next_round_on_a_timer(service: Service, clock: FakeClock) -> None:

@@ -90,6 +90,9 @@ ADJUDICATION = Termination(
 ARENA_EARLY_PLIES = 20
 """An arena draw with fewer plies than this (ten moves each) scores nothing, as on lichess."""
 
+BERSERK_MIN_PLIES = 14
+"""A berserked win scores its extra point only in a game of at least this many plies (seven moves each)."""
+
 ORGANISED_AT_ONCE = 1
 """Open or running tournaments a member without Manage Server may organise in a server at once."""
 
@@ -128,7 +131,10 @@ def ranks_of(points: Sequence[float]) -> tuple[int, ...]:
 
 
 def berserkers(match: MatchRecord) -> tuple[int, ...]:
-    """The users who berserked in a match."""
+    """The users who berserked in a match that lasted `BERSERK_MIN_PLIES` (as lichess, a berserk win
+    scores its extra point only after a few moves): whose win scores `arena.BERSERK_BONUS` more."""
+    if match.ply < BERSERK_MIN_PLIES:
+        return ()
     return tuple(match.seats[seat].user_id for seat in match.berserk)
 
 

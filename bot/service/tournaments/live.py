@@ -6,7 +6,8 @@
   unless a clock is named.
 - **Berserk** (arena, as lichess): before their own first move in an arena game on a live clock, a player may
   berserk: their clock is halved and loses its increment (`berserk_base`), and a win then scores one arena
-  point more (`arena.BERSERK_BONUS`). Once per player per game, never after their first move. The match
+  point more (`arena.BERSERK_BONUS`) if the game lasted seven moves each (`host.BERSERK_MIN_PLIES`, as
+  lichess asks a few moves for it). Once per player per game, never after their first move. The match
   keeps the berserked seats (`MatchRecord.berserk`), so a restart keeps the halved clock.
 - **Rounds on a timer**: in a live Swiss or round robin the next round opens `Settings.round_break_s`
   seconds after the last match of a round ends (not at once: the players see the standings and get ready).

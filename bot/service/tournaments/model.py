@@ -206,7 +206,8 @@ class Game:
     adjudicating: bool = False
     """The deadline passed and the host was asked to adjudicate it."""
     berserk: tuple[int, ...] = ()
-    """The users who berserked in this game (an arena on a live clock: half their clock, +1 for a win)."""
+    """The users who berserked in this game (an arena on a live clock: half their clock), once it ended
+    after enough moves to earn the bonus (`host.BERSERK_MIN_PLIES`): a win of theirs scores one more."""
 
     @property
     def is_bye(self) -> bool:
