@@ -14,7 +14,7 @@ from bot.i18n import Tr, for_user
 from bot.replies import UserError
 from bot.service.options import given_options
 from bot.service.tournaments import texts
-from bot.service.tournaments.live import event_clock
+from bot.service.tournaments.live import Berserked, event_clock
 from bot.service.tournaments.model import (
     DeadlineRule,
     Format,
@@ -81,6 +81,14 @@ def summary(t: Tournament, tr: Tr) -> str:
     if s.clock is not None:
         return f"**#{t.id}** {_live_line(tr, game_name(s.game), shape, s.clock, players, state)}"
     return f"**#{t.id}** {_line(tr, game_name(s.game), shape, duration_text(s.turn_s, tr), players, state)}"
+
+
+def berserked_text(tr: Tr, user_id: int) -> str:
+    """What the match's channel is told when a player berserks."""
+    return tr(
+        "{player} berserked: half the clock and no increment; a win scores one more point.",
+        player=f"<@{user_id}>",
+    )
 
 
 def _live_line(tr: Tr, game: str, shape: str, clock: str, players: int, state: str) -> str:
@@ -247,11 +255,15 @@ class Tournaments(ButtonCog):
         await service_of(interaction).tournaments.berserk(match_id, interaction.user.id)
         public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
         await interaction.response.send_message(
-            public(
-                "{player} berserked: half the clock and no increment; a win scores one more point.",
-                player=interaction.user.mention,
-            ),
-            allowed_mentions=discord.AllowedMentions.none(),
+            berserked_text(public, interaction.user.id), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def post_berserked(self, berserked: Berserked) -> None:
+        """A berserk on the web board: the match's channel is told, as the button's answer tells it."""
+        parts = parts_of(self.bot)
+        public = await parts.looks.public_tr(berserked.match.guild_id)
+        await parts.channels.channel(berserked.match.channel_id).send(
+            berserked_text(public, berserked.user_id), allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def _number(self, interaction: Interaction, number: int | None) -> Tournament:

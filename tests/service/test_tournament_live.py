@@ -75,8 +75,8 @@ async def test_berserk_halves_the_clock_drops_the_increment_and_survives_a_resta
     service: Service, open_service: ServiceFactory, clock: FakeClock
 ) -> None:
     _, match_id, first, second = await _arena(service)
-    _, view = await service.tournaments.berserk(match_id, first)
-    assert view.berserk == (0,)
+    berserked = await service.tournaments.berserk(match_id, first)
+    assert berserked.match.berserk == (0,) and berserked.user_id == first
     row = await service.store.get_match(match_id)
     assert row is not None and await service.matches.clocks(row) == (90.0, 180.0)
     with pytest.raises(AlreadyBerserk):

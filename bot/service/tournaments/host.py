@@ -64,6 +64,7 @@ from bot.service.tournaments.lifecycle import (
     Start,
     Tick,
 )
+from bot.service.tournaments.live import Berserked
 from bot.service.tournaments.model import (
     DeadlineRule,
     Format,
@@ -267,23 +268,22 @@ class TournamentHost:
         self.may_manage(await self.get(tournament_id), user_id, manager)
         return await self.apply(tournament_id, Cancel(self.now()))
 
-    async def berserk(self, match_id: int, user_id: int) -> tuple[Tournament, MatchView]:
-        """Berserk in an arena game on a live clock (bot/service/tournaments/live.py): the user's clock is
-        halved, without increment, and a win scores one point more. NoBerserk for any other match; the
-        match service refuses it after the user's first move or a second time. The tournament and the
-        match as they are then."""
+    async def berserk_allowed(self, match_id: int) -> bool:
+        """Whether a match is a game of a running arena on a live clock (where its players may berserk)."""
         found = await self.store.tournament_of_match(match_id)
         if found is None:
-            raise NoBerserk(match_id=match_id)
+            return False
         t = await self.get(found[0])
-        if (
-            t.settings.format is not Format.ARENA
-            or t.settings.clock is None
-            or t.status is not Status.RUNNING
-        ):
+        arena_live = t.settings.format is Format.ARENA and t.settings.clock is not None
+        return arena_live and t.status is Status.RUNNING
+
+    async def berserk(self, match_id: int, user_id: int) -> Berserked:
+        """Berserk in an arena game on a live clock (bot/service/tournaments/live.py): the user's clock is
+        halved, without increment, and a win scores one point more. NoBerserk for any other match; the
+        match service refuses it after the user's first move or a second time."""
+        if not await self.berserk_allowed(match_id):
             raise NoBerserk(match_id=match_id)
-        view = await self.matches.berserk(match_id, user_id)
-        return t, view
+        return Berserked(await self.matches.berserk(match_id, user_id), user_id)
 
     # ---------------------------------------------------------------------------------------- the engine
 

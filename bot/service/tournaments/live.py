@@ -17,8 +17,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from bot.service.records import MatchView
 from bot.service.timecontrol import parse_control, presets
 from bot.service.tournaments.model import Format
 
@@ -33,6 +35,15 @@ def event_clock(format: Format, typed: str | None, turn_given: bool, rules: Any)
     if format is Format.ARENA and not turn_given:
         return presets(rules)[0].text
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Berserked:
+    """A player berserked (`TournamentHost.berserk`): the match as it is now, and who; the match's channel is
+    told ("Alice berserked")."""
+
+    match: MatchView
+    user_id: int
 
 
 def berserk_base(base: float) -> float:
