@@ -18,8 +18,9 @@ from bot.i18n import Tr, translations
 from bot.parts import Parts
 from bot.service.records import MatchView
 from bot.service.tournaments import lifecycle, texts
-from bot.service.tournaments.model import Tournament
+from bot.service.tournaments.model import Format, Tournament
 from bot.service.tournaments.standings import Standing, as_of, compute
+from bot.views import button, view_of
 from renderer.standings import Row, podium_alt, podium_png, standings_alt, standings_png
 
 log = logging.getLogger(__name__)
@@ -137,11 +138,18 @@ class TournamentPosts:
             self.untitled.setdefault(thread_id, untitled)
 
     async def opened(self, t: Tournament, match: MatchView) -> None:
-        """Post the first board of a tournament match in its thread."""
+        """Post the first board of a tournament match in its thread; in an arena on a live clock, the
+        Berserk button under it."""
         tr = await self._tr(t)
         headline = tr("Tournament #{number}, round {round}. The match begins.", number=t.id, round=t.round)
         board = await self.parts.boards.board(match, headline=headline, tr=tr)
         await self.parts.posts.post_board(match, board)
+        if t.settings.format is Format.ARENA and match.time_control is not None:
+            offer = tr(
+                "Berserk before your first move: half your clock, no increment, and one more point for a win."
+            )
+            berserk = button("berserk", match.id, 0, tr("Berserk"), style=discord.ButtonStyle.danger)
+            await self.parts.channels.channel(match.channel_id).send(offer, view=view_of(berserk))
 
     async def _send(
         self, t: Tournament, content: str, image: discord.File | None = None, *, ping: bool = False
@@ -187,6 +195,9 @@ class TournamentPosts:
         elif isinstance(action, lifecycle.PostStandings):
             table = compute(as_of(t))  # a game of the next round may have ended before this is carried out
             text = tr.text(texts.standings(as_of(t), table, {}, final=action.final))
+            if action.next_round_at is not None:
+                when = f"<t:{int(action.next_round_at)}:R>"
+                text += "\n" + tr("The next round begins {when}.", when=when)
             await self._send(t, text, await self.standings_image(t, table, tr, final=action.final))
         elif isinstance(action, lifecycle.Podium):
             names = await self.names([s.user_id for s in action.places])

@@ -85,6 +85,13 @@ GROUP_INTROS: dict[str, tuple[str, ...]] = {
             "one in which a player has not moved yet is aborted: unrated, no points (a player whose turn "
             "time ran out without a move loses it by forfeit)."
         ),
+        N_(
+            "Live clocks: `clock:3+2` gives every match that clock; an arena without a turn time plays on "
+            "the game's first preset. In an arena you may berserk before your first move (the button, or "
+            "{/tournament berserk}): half your clock, no increment, one more point for a win. A live Swiss "
+            "or round robin opens its next round one minute after the last match of a round ends; a player "
+            "who misses their first move (30 seconds) loses that game by forfeit."
+        ),
     ),
 }
 """/help's words on a command group before its subcommands, a paragraph each."""

@@ -63,6 +63,34 @@ def parse_clock(text: str) -> object:
         return None
 
 
+async def clock_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The game's live presets (chosen for its length), then correspondence; what is typed is kept."""
+    tr = for_user(interaction)
+    game = getattr(interaction.namespace, "game", None)
+    try:
+        rules: Rules[Any, Any] | None = service_of(interaction).rules(str(game)) if game else None
+    except Exception:
+        rules = None
+    choices = [
+        app_commands.Choice(
+            name=tr(
+                "{control} · {minutes} min + {seconds} s a move",
+                control=control.text,
+                minutes=f"{control.base / 60:g}",
+                seconds=control.increment,
+            )[:100],
+            value=control.text,
+        )
+        for control in presets(rules)
+    ]
+    choices.append(app_commands.Choice(name=tr("Correspondence (a time per turn)"), value="none"))
+    typed = current.strip()
+    found = [c for c in choices if c.value.startswith(typed)]
+    if typed and not any(c.value == typed for c in found):
+        found.insert(0, app_commands.Choice(name=typed[:100], value=typed[:20]))
+    return found[:25]
+
+
 TIMEOUT_CHOICES = [
     app_commands.Choice(name="10 minutes", value=10),
     app_commands.Choice(name="1 hour", value=60),
@@ -387,31 +415,7 @@ class Play(ButtonCog):
     async def clock_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The game's live presets (chosen for its length), then correspondence; what is typed is kept."""
-        tr = for_user(interaction)
-        game = getattr(interaction.namespace, "game", None)
-        try:
-            rules: Rules[Any, Any] | None = service_of(interaction).rules(str(game)) if game else None
-        except Exception:
-            rules = None
-        choices = [
-            app_commands.Choice(
-                name=tr(
-                    "{control} · {minutes} min + {seconds} s a move",
-                    control=control.text,
-                    minutes=f"{control.base / 60:g}",
-                    seconds=control.increment,
-                )[:100],
-                value=control.text,
-            )
-            for control in presets(rules)
-        ]
-        choices.append(app_commands.Choice(name=tr("Correspondence (a time per turn)"), value="none"))
-        typed = current.strip()
-        found = [c for c in choices if c.value.startswith(typed)]
-        if typed and not any(c.value == typed for c in found):
-            found.insert(0, app_commands.Choice(name=typed[:100], value=typed[:20]))
-        return found[:25]
+        return await clock_choices(interaction, current)
 
     @play.autocomplete("level")
     async def level_autocomplete(

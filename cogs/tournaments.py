@@ -14,6 +14,7 @@ from bot.i18n import Tr, for_user
 from bot.replies import UserError
 from bot.service.options import given_options
 from bot.service.tournaments import texts
+from bot.service.tournaments.live import Berserked, event_clock
 from bot.service.tournaments.model import (
     DeadlineRule,
     Format,
@@ -24,17 +25,20 @@ from bot.service.tournaments.model import (
 )
 from bot.service.tournaments.standings import as_of, compute
 from bot.tournament_posts import TournamentPosts
+from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
 from cogs.common import (
     Interaction,
     channel_id_of,
     duration_text,
     is_server_manager,
+    match_here,
     names_of,
     parts_of,
+    same_server,
     service_of,
 )
-from cogs.play import TIMEOUT_CHOICES
+from cogs.play import TIMEOUT_CHOICES, clock_choices
 from games.texts import N_, Text
 
 FORMAT_WORDS = {
@@ -74,7 +78,30 @@ def summary(t: Tournament, tr: Tr) -> str:
     if t.status is Status.RUNNING and t.rounds_total:
         state = tr("{state} (round {round} of {total})", state=state, round=t.round, total=t.rounds_total)
     players = sum(1 for p in t.players if p.active)
+    if s.clock is not None:
+        return f"**#{t.id}** {_live_line(tr, game_name(s.game), shape, s.clock, players, state)}"
     return f"**#{t.id}** {_line(tr, game_name(s.game), shape, duration_text(s.turn_s, tr), players, state)}"
+
+
+def berserked_text(tr: Tr, user_id: int) -> str:
+    """What the match's channel is told when a player berserks."""
+    return tr(
+        "{player} berserked: half the clock and no increment; a win scores one more point.",
+        player=f"<@{user_id}>",
+    )
+
+
+def _live_line(tr: Tr, game: str, shape: str, clock: str, players: int, state: str) -> str:
+    return tr.ngettext(
+        "{game} {shape}, {clock} live clock: {count} player, {state}",
+        "{game} {shape}, {clock} live clock: {count} players, {state}",
+        players,
+        game=game,
+        shape=shape,
+        clock=clock,
+        count=players,
+        state=state,
+    )
 
 
 def _line(tr: Tr, game: str, shape: str, turn: str, players: int, state: str) -> str:
@@ -90,17 +117,18 @@ def _line(tr: Tr, game: str, shape: str, turn: str, players: int, state: str) ->
     )
 
 
-class Tournaments(commands.Cog):
+class Tournaments(ButtonCog):
     """Swiss, round robin and arena events that run themselves."""
 
     group = app_commands.Group(
         name="tournament", description="Swiss, round robin and arena events", guild_only=True
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+    def buttons(self) -> dict[str, ButtonHandler]:
+        return {"berserk": self.on_berserk_button}
 
     async def cog_load(self) -> None:
+        await super().cog_load()
         TournamentPosts(parts_of(self.bot), self.bot).wire()
 
     @group.command(name="create", description="Create an event: players join, then it runs itself")
@@ -110,6 +138,7 @@ class Tournaments(commands.Cog):
         rounds="Swiss: the number of rounds (default: enough to find a winner)",
         duration="Arena: minutes of play",
         turn_timeout="Time per turn in the event's matches (default: fits the event, at most a day)",
+        clock="A live clock for every match, like 3+2 (an arena's default: the game's first preset)",
         rated="Whether the games count for ratings (forfeits never do)",
         starts_in="Start by itself after this many minutes (default: /tournament start)",
         role="Only members with this role may join",
@@ -139,9 +168,16 @@ class Tournaments(commands.Cog):
         options: str | None = None,
         seats: app_commands.Range[int, 2, 4] = 2,
         double: bool = False,
+        clock: app_commands.Range[str, 1, 20] | None = None,
     ) -> None:
         service = service_of(interaction)
-        given = given_options(service.rules(game), options)
+        rules = service.rules(game)
+        given = given_options(rules, options)
+        live_clock = event_clock(Format(format), clock, turn_timeout is not None, rules)
+        if live_clock is not None and turn_timeout is not None:
+            raise UserError(
+                Text("A live clock has no time per turn: choose `clock` or `turn_timeout`, not both.")
+            )
         now = service.now()
         duration_s = (duration or 60) * 60
         round_s = round_hours * 3600 if round_hours is not None else None
@@ -160,6 +196,7 @@ class Tournaments(commands.Cog):
             starts_at=now + starts_in * 60 if starts_in is not None else None,
             role_id=role.id if role is not None else None,
             max_players=max_players,
+            clock=live_clock,
         )
         t = await service.tournaments.create(
             interaction.guild_id,
@@ -189,6 +226,44 @@ class Tournaments(commands.Cog):
         )
         await interaction.response.send_message(
             "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @create.autocomplete("clock")
+    async def clock_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The game's live presets, then correspondence (as /play's)."""
+        return await clock_choices(interaction, current)
+
+    @group.command(
+        name="berserk",
+        description="Arena on a live clock: halve your clock before your first move, +1 point for a win",
+    )
+    async def berserk(self, interaction: Interaction) -> None:
+        """Berserk in this thread's arena match (bot/service/tournaments/live.py)."""
+        match = await match_here(interaction)
+        await self._berserk(interaction, match.id)
+
+    async def on_berserk_button(self, interaction: Interaction, ref: ButtonRef) -> None:
+        """The Berserk button under an arena match's first board."""
+        match = await service_of(interaction).matches.get(ref.ref)
+        same_server(interaction, match.guild_id)
+        await self._berserk(interaction, match.id)
+
+    async def _berserk(self, interaction: Interaction, match_id: int) -> None:
+        """Berserk, then tell the match's channel ("Alice berserked")."""
+        await service_of(interaction).tournaments.berserk(match_id, interaction.user.id)
+        public = await parts_of(interaction).looks.public_tr(interaction.guild_id, interaction.guild_locale)
+        await interaction.response.send_message(
+            berserked_text(public, interaction.user.id), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def post_berserked(self, berserked: Berserked) -> None:
+        """A berserk on the web board: the match's channel is told, as the button's answer tells it."""
+        parts = parts_of(self.bot)
+        public = await parts.looks.public_tr(berserked.match.guild_id)
+        await parts.channels.channel(berserked.match.channel_id).send(
+            berserked_text(public, berserked.user_id), allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def _number(self, interaction: Interaction, number: int | None) -> Tournament:

@@ -59,6 +59,18 @@ class MatchOver(ServiceError):
     template = N_("Match #{match_id} is over. Start a new one with {/play}.")
 
 
+class NoBerserk(ServiceError):
+    template = N_("Match #{match_id} has no berserk: it is only in tournament arenas on a live clock.")
+
+
+class BerserkTooLate(ServiceError):
+    template = N_("You have moved already in match #{match_id}: berserk is only before your first move.")
+
+
+class AlreadyBerserk(ServiceError):
+    template = N_("You have berserked already in match #{match_id}: once per game.")
+
+
 class NotSeated(ServiceError):
     template = N_("You are not playing in match #{match_id}. Start your own with {/play}.")
 

@@ -26,13 +26,16 @@ from typing import Any, NoReturn, TypeAlias
 
 from bot.service import timecontrol
 from bot.service.errors import (
+    AlreadyBerserk,
     AlreadyResigned,
+    BerserkTooLate,
     BotsTurn,
     CannotPass,
     ChannelBusy,
     MatchDamaged,
     MatchOver,
     MoveNotSaved,
+    NoBerserk,
     NoMatchHere,
     NotSeated,
     NotYourTurnError,
@@ -390,7 +393,7 @@ class MatchService:
         if seat is None or rules.outcome(state) is not None:
             return None
         if row.time_control is not None:
-            return now + turn_allowance(row.time_control, seat, stamps(log))
+            return now + turn_allowance(row.time_control, seat, stamps(log), row.berserk)
         if row.seats[seat].is_ai:
             return None
         return now + row.turn_timeout
@@ -562,9 +565,11 @@ class MatchService:
         log = stamps(await self.store.moves(match.id))
         seats = len(match.seats)
         if not running or not match.is_active:
-            return tuple(remaining(control, seats, log))
+            return tuple(remaining(control, seats, log, match.berserk))
         to_move = self.rules(match.game).to_move(self._state(self.rules(match.game), match))
-        return tuple(timecontrol.running(control, seats, log, to_move, match.deadline, self.now()))
+        return tuple(
+            timecontrol.running(control, seats, log, to_move, match.deadline, self.now(), match.berserk)
+        )
 
     async def last_move(self, match: int | MatchRecord) -> str | None:
         """The notation of the last move played, None before the first. `match` as for `log`."""
@@ -700,8 +705,12 @@ class MatchService:
             if control is None or not chosen:
                 return None
             log = stamps([*before, *records])
-            start = now if row.deadline is None else row.deadline - turn_allowance(control, seat, log)
-            return after_move(control, seat, log, start, now)
+            start = (
+                now
+                if row.deadline is None
+                else row.deadline - turn_allowance(control, seat, log, row.berserk)
+            )
+            return after_move(control, seat, log, start, now, row.berserk)
 
         def record(seat: Seat, notation: str, move: Any, forced: bool, after: Any) -> Any:
             nonlocal ply
@@ -763,7 +772,9 @@ class MatchService:
         # The row as the write left it (no read: the write succeeded at `row.ply`, so this is what it holds).
         changed = row.moved_to(ply, snapshot, deadline, now)
         if control is not None:
-            changed = replace(changed, clocks=tuple(remaining(control, len(row.seats), stamps(after))))
+            changed = replace(
+                changed, clocks=tuple(remaining(control, len(row.seats), stamps(after), row.berserk))
+            )
             if finish is None:
                 self._keep_log(row.id, (changed.ply, changed.updated_at), after)
             else:
@@ -812,6 +823,27 @@ class MatchService:
         while len(self._logs) > self.states.most:
             self._logs.popitem(last=False)
 
+    async def berserk(self, match_id: int, user_id: int) -> MatchView:
+        """Berserk (an arena's, lichess): halve the user's live clock and drop its increment
+        (`timecontrol.starting`), before their first chosen move only (BerserkTooLate), once (AlreadyBerserk).
+        The caller says where berserk is allowed (the tournament host: arena games on a live clock). The
+        seats are stored with the match, so a restart keeps the halved clock; the match as it is then."""
+        async with self.lock(match_id):
+            row = await self.active_row(match_id)
+            player = self.player_in(row, user_id)
+            if row.time_control is None:
+                raise NoBerserk(match_id=match_id)
+            if player.seat in row.berserk:
+                raise AlreadyBerserk(match_id=match_id)
+            if timecontrol.has_chosen(player.seat, stamps(await self.store.moves(row.id))):
+                raise BerserkTooLate(match_id=match_id)
+            seats = tuple(sorted({*row.berserk, player.seat}))
+            if not await self.store.set_berserk(row.id, row.ply, seats):
+                raise StaleMove()
+            view = self.view_of(replace(row, berserk=seats))
+            self.changed(view)
+            return view
+
     async def resign(self, match_id: int, user_id: int) -> Finished | Played:
         """Give up, on any turn. Before every seat has moved once the match is aborted instead (unrated, no
         result). Where the rules end the game (two players) the others win at once (Termination.RESIGNATION);
@@ -859,7 +891,9 @@ class MatchService:
         log = stamps(await self._live_log(row))
         to_move = rules.to_move(self._state(rules, row))
         seats = len(row.seats)
-        return tuple(timecontrol.running(row.time_control, seats, log, to_move, row.deadline, now))
+        return tuple(
+            timecontrol.running(row.time_control, seats, log, to_move, row.deadline, now, row.berserk)
+        )
 
     async def impose(self, match_id: int, outcome: Outcome) -> Finished | None:
         """End an active match with a result nobody played (a tournament's adjudication at its deadline, or
@@ -906,7 +940,7 @@ class MatchService:
                 if seat is None:
                     continue
                 log = stamps(await self.store.moves(row.id))
-                deadline = resumed_deadline(row.time_control, seat, log, self.now())
+                deadline = resumed_deadline(row.time_control, seat, log, self.now(), row.berserk)
                 if await self.store.set_deadline(row.id, row.ply, deadline):
                     resumed += 1
                     self.changed(self.view_of(replace(row, deadline=deadline), state))

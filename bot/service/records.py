@@ -143,6 +143,8 @@ class MatchRecord:
     quarantine: str | None = None
     time_control: TimeControl | None = None
     """The live clock (issue 43); None: correspondence, a deadline per turn."""
+    berserk: tuple[int, ...] = ()
+    """The seats that berserked (an arena game on a live clock: half the base, no increment)."""
     clocks: tuple[float, ...] | None = None
     """A live match's clocks by seat as of its last move (not stored: the moves' stamps give them;
     `MatchService` fills it in where it has the log, else None)."""

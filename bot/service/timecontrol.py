@@ -15,6 +15,8 @@ The rules of the clock (the service stamps each move with the time it receives i
   cost and earn nothing: the turn of the next seat to choose begins at the same stamp.
 - **Flag**: a seat whose remaining time reaches 0 while it is to move has flagged; the service then applies
   the game's timeout rule (a loss, or TilingKing's pass-all or resign option).
+- **Berserk** (an arena's, lichess): a berserked seat starts with half the base and earns no increment;
+  every function below takes the berserked seats (`berserk`).
 - **Takeback**: the clocks go back with the moves: each seat has what it had after its last move that
   remains (the log stores it), and the turn of the seat to move begins at the takeback.
 - **Downtime** (as lichess gives time back after its restarts): time while the service is down is not
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,10 +154,22 @@ def stamps(moves: Iterable[Any]) -> list[Stamp]:
     return [Stamp(m.seat, not m.forced and m.notation != RESIGN, getattr(m, "clock", None)) for m in moves]
 
 
-def remaining(control: TimeControl, seats: int, log: Sequence[Stamp]) -> list[float]:
-    """Each seat's remaining seconds as of its last move in `log` (the base before its first): what the
-    clocks show between turns, and what each seat's turn begins with."""
-    left = [float(control.base)] * seats
+def starting(control: TimeControl, seat: int, berserk: Collection[int] = ()) -> float:
+    """A seat's clock before its first move: the base, halved for a berserked seat."""
+    return control.base / 2 if seat in berserk else float(control.base)
+
+
+def increment_of(control: TimeControl, seat: int, berserk: Collection[int] = ()) -> int:
+    """What a seat earns per chosen move: the increment, none for a berserked seat."""
+    return 0 if seat in berserk else control.increment
+
+
+def remaining(
+    control: TimeControl, seats: int, log: Sequence[Stamp], berserk: Collection[int] = ()
+) -> list[float]:
+    """Each seat's remaining seconds as of its last move in `log` (its `starting` clock before its first):
+    what the clocks show between turns, and what each seat's turn begins with."""
+    left = [starting(control, seat, berserk) for seat in range(seats)]
     for stamp in log:
         if stamp.clock is not None and 0 <= stamp.seat < seats:
             left[stamp.seat] = stamp.clock
@@ -167,23 +181,32 @@ def has_chosen(seat: int, log: Sequence[Stamp]) -> bool:
     return any(s.seat == seat and s.chosen for s in log)
 
 
-def turn_allowance(control: TimeControl, seat: int, log: Sequence[Stamp]) -> float:
+def turn_allowance(
+    control: TimeControl, seat: int, log: Sequence[Stamp], berserk: Collection[int] = ()
+) -> float:
     """Seconds `seat` has for the turn it begins now: `FIRST_MOVE_SECONDS` before its first chosen move,
     else its remaining clock."""
     if not has_chosen(seat, log):
         return FIRST_MOVE_SECONDS
-    return remaining(control, seat + 1, log)[seat]
+    return remaining(control, seat + 1, log, berserk)[seat]
 
 
-def after_move(control: TimeControl, seat: int, log: Sequence[Stamp], turn_start: float, now: float) -> float:
+def after_move(
+    control: TimeControl,
+    seat: int,
+    log: Sequence[Stamp],
+    turn_start: float,
+    now: float,
+    berserk: Collection[int] = (),
+) -> float:
     """The mover's remaining seconds after choosing a move at `now` in a turn that began at `turn_start`:
     before minus the time spent plus the increment; its first move costs and earns nothing. Never below 0
     (a move that arrives after the flag is refused by the caller: `flagged`)."""
-    before = remaining(control, seat + 1, log)[seat]
+    before = remaining(control, seat + 1, log, berserk)[seat]
     if not has_chosen(seat, log):
         return before
     left = before - max(0.0, now - turn_start)
-    return left + control.increment if left > 0 else 0.0
+    return left + increment_of(control, seat, berserk) if left > 0 else 0.0
 
 
 def flagged(deadline: float | None, now: float) -> bool:
@@ -198,19 +221,22 @@ def running(
     to_move: int | None,
     deadline: float | None,
     now: float,
+    berserk: Collection[int] = (),
 ) -> list[float]:
     """Every seat's clock at `now`: the stored ones, and the seat to move's ``deadline - now`` (0 at the
     flag) once its clock runs (before its first move it shows its untouched base)."""
-    left = remaining(control, seats, log)
+    left = remaining(control, seats, log, berserk)
     if to_move is not None and deadline is not None and has_chosen(to_move, log):
         left[to_move] = max(0.0, deadline - now)
     return left
 
 
-def resumed_deadline(control: TimeControl, seat: int, log: Sequence[Stamp], now: float) -> float:
+def resumed_deadline(
+    control: TimeControl, seat: int, log: Sequence[Stamp], now: float, berserk: Collection[int] = ()
+) -> float:
     """The downtime rule: the deadline of a turn that begins again at `now` after the service was down
     (the seat has the time it had when its turn began)."""
-    return now + turn_allowance(control, seat, log)
+    return now + turn_allowance(control, seat, log, berserk)
 
 
 def think_budget(remaining_s: float, increment: float, moves_left: int = 30, reserve: float = 2.0) -> float:

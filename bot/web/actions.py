@@ -29,10 +29,11 @@ from bot.service.records import (
     RematchStarted,
     RematchStatus,
 )
+from bot.service.timecontrol import has_chosen, stamps
 
 ANSWERS = ("accept", "decline", "withdraw")
 """The answers to an open request."""
-MATCH_ACTIONS = ("resign", "takeback", "abort")
+MATCH_ACTIONS = ("resign", "takeback", "abort", "berserk")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,13 +70,19 @@ def _button(action: str, text: str, **extra: Any) -> dict[str, Any]:
 
 
 def viewer_actions(
-    match: MatchView, user_id: int | None, log: Sequence[MoveRecord], names: Sequence[str]
+    match: MatchView,
+    user_id: int | None,
+    log: Sequence[MoveRecord],
+    names: Sequence[str],
+    *,
+    berserk: bool = False,
 ) -> list[dict[str, Any]]:
     """The buttons `user_id` gets on the page of `match` (none for a spectator or a finished match): each
     {"action", "text"} with, where it applies, "hint" (a line that says what it does), "confirm" (a question
     asked first), "main" (the expected answer), "danger" and "request" (the kind of request it answers).
     Texts are keys of the page's words (`bot.web.texts.PAGE_TEXTS`), which the page has in its language:
-    the buttons cost a few bytes on every update."""
+    the buttons cost a few bytes on every update. With `berserk` (a live arena's game), a seat that has
+    not moved nor berserked yet gets Berserk (bot/service/tournaments/live.py)."""
     if user_id is None or not match.is_active:
         return []
     seats = [p.seat for p in match.seats if p.user_id == user_id and not p.is_ai]
@@ -108,6 +115,8 @@ def viewer_actions(
             buttons.append(_button("abort", "abort_now", hint="abort_bot_hint", danger=True))
         else:
             buttons.append(_button("abort", "abort", hint="abort_hint"))
+    if berserk and any(s not in match.berserk and not has_chosen(s, stamps(log)) for s in seats):
+        buttons.append(_button("berserk", "berserk", hint="berserk_hint", danger=True))
     buttons.append(_button("resign", "resign", confirm="confirm_resign", danger=True))
     return buttons
 
@@ -123,6 +132,8 @@ async def perform(service: Service, match: MatchView, user_id: int, action: str,
         return await agreements.request_takeback(match.id, user_id)
     if action == "abort":
         return await agreements.request_abort(match.id, user_id)
+    if action == "berserk":
+        return await service.tournaments.berserk(match.id, user_id)
     open_takeback = match.takeback is not None and match.takeback.ply == match.ply
     kind = expected or ("takeback" if open_takeback else "abort")
     calls: dict[tuple[str, str], Callable[[], Awaitable[Any]]] = {

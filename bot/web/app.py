@@ -57,6 +57,7 @@ from bot.service.records import (
 )
 from bot.service.rematches import score_text
 from bot.service.store.base import MatchChange
+from bot.service.tournaments.live import Berserked
 from bot.web.actions import (
     ANSWERS,
     DRAWS_AND_REMATCHES,
@@ -156,6 +157,7 @@ ANNOUNCED = (
     TakebackRequested,
     AbortRequested,
     RequestClosed,
+    Berserked,
     *DRAWS_AND_REMATCHES,
 )
 """What a web request's result may be that Discord is told of (a started match too: `announce_later`)."""
@@ -733,7 +735,10 @@ class WebBoard:
             tr = tr_for(locale)
             names = await self._player_names(match, tr)
             log_rows = await self.service.matches.log(match)
-            actions = viewer_actions(match, session.user_id, log_rows, names)
+            berserk = match.time_control is not None and await self.service.tournaments.berserk_allowed(
+                match.id
+            )
+            actions = viewer_actions(match, session.user_id, log_rows, names, berserk=berserk)
             can_draw = getattr(self.service.matches.rules(match.game), "can_draw", True)
             offer = await self.service.draws.open_offer_in(match)
             actions[-1:-1] = draw_actions(match, session.user_id, offer, can_draw=can_draw, log=log_rows)

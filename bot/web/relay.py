@@ -41,6 +41,7 @@ from bot.service.records import (
     TakenBack,
 )
 from bot.service.store.base import MatchChange
+from bot.service.tournaments.live import Berserked
 from bot.web.actions import DRAWS_AND_REMATCHES, RequestClosed
 from bot.web.live import NoGuild
 from games.base import Termination
@@ -81,6 +82,8 @@ class DiscordPoster:
             await self.request_closed(result.match, result.kind, user_id, result.how)
         elif isinstance(result, MatchView):  # a match started in the Activity
             await self.started(result)
+        elif isinstance(result, Berserked):  # cogs/tournaments.py words and posts it
+            await self.bot.get_cog("Tournaments").post_berserked(result)
         elif isinstance(result, DRAWS_AND_REMATCHES):  # cogs/live.py words and posts them
             await self.bot.get_cog("Live").post_result(result, user_id)
         elif isinstance(result, Challenge) and result.status is ChallengeStatus.WITHDRAWN:

@@ -12,6 +12,10 @@ PAGE_TEXTS: dict[str, str] = {
     "you_play": N_("You play {seat}"),
     "moves": N_("Moves"),
     "resign": N_("Resign"),
+    "berserk": N_("Berserk"),
+    "berserk_hint": N_(
+        "Berserk before your first move: half your clock, no increment, and one more point for a win."
+    ),
     "confirm_resign": N_("Resign this match? This cannot be undone."),
     "takeback": N_("Ask to take back"),
     "takeback_now": N_("Take back"),

@@ -130,14 +130,16 @@ async def test_standings_in_the_middle_of_a_round_count_only_the_rounds_their_ti
 
 
 async def test_a_short_arena_defaults_to_a_turn_time_that_fits_it(world: Any) -> None:
-    """A 15-minute arena whose organiser names no turn time plays a minute per turn, not a day; an hour's
-    arena 3 minutes; a Swiss whose rounds wait for their last match keeps a day; a named time is kept."""
+    """A 15-minute arena whose organiser names no turn time plays on the game's first live preset (its turn
+    time, should a clock be turned off, a minute, not a day); an hour's arena 3 minutes; a Swiss whose rounds
+    wait for their last match keeps a day; a named time is kept (and no clock)."""
     made = await world.admin.slash(
         world.channel, "tournament create", game="paint", format="arena", duration=15
     )
-    assert "1 minute per turn" in reply_text(made), reply_text(made)
+    assert "1+1 live clock" in reply_text(made), reply_text(made)
     number = int(re.findall(r"#(\d+)", reply_text(made))[0])
-    assert (await tournament(world.env, number)).settings.turn_s == 60
+    made_settings = (await tournament(world.env, number)).settings
+    assert made_settings.turn_s == 60 and made_settings.clock == "1+1"
     await world.admin.slash(world.channel, "tournament cancel", number=number)
     expected = {
         (("format", "arena"), ("duration", 60)): 180,
@@ -147,7 +149,9 @@ async def test_a_short_arena_defaults_to_a_turn_time_that_fits_it(world: Any) ->
     }
     for options, turn_s in expected.items():
         number = await create(world.admin, world.channel, game="paint", **dict(options))
-        assert (await tournament(world.env, number)).settings.turn_s == turn_s, options
+        made_settings = (await tournament(world.env, number)).settings
+        assert made_settings.turn_s == turn_s, options
+        assert (made_settings.clock is not None) == (options == (("format", "arena"), ("duration", 60)))
         await world.admin.slash(world.channel, "tournament cancel", number=number)
 
 

@@ -9,6 +9,7 @@ Times are seconds since the epoch.
 from __future__ import annotations
 
 import enum
+import json
 import logging
 import math
 from collections import Counter
@@ -290,6 +291,7 @@ def _match(r: Row, seat_rows: Sequence[Row], json_value: Callable[[Any], Any]) -
         quarantine=quarantine,
         side=_a_flag(r["side"], "side"),
         time_control=_time_control(_column(r, "time_control")),
+        berserk=_berserk(_column(r, "berserk"), len(seats)),
     )
 
 
@@ -310,6 +312,19 @@ def _time_control(raw: object) -> TimeControl | None:
         return TimeControl.of(raw)
     except ValueError as error:
         raise _Bad(f"time_control {raw!r} is not a time control ({error})") from None
+
+
+def _berserk(raw: object, seats: int) -> tuple[int, ...]:
+    """The berserked seats: a JSON list of seat numbers (NULL: none)."""
+    if raw is None:
+        return ()
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, list) or not all(type(s) is int and 0 <= s < seats for s in value):
+        raise _Bad(f"berserk {raw!r} is not a list of seats")
+    return tuple(value)
 
 
 def user_prefs_from_row(user_id: int, theme: object, reminders: object) -> UserPrefs:
@@ -649,6 +664,11 @@ class MatchStore(Protocol):
     async def live_deadlines(self, *, shards: ShardFilter | None = None) -> list[tuple[int, int, float]]:
         """(match id, ply, deadline) of active, sound live matches (a time control) whose clock runs: what
         the flag timer schedules at start."""
+        ...
+
+    async def set_berserk(self, match_id: int, expected_ply: int, berserk: Sequence[int]) -> bool:
+        """Record the berserked seats of an active match still at `expected_ply`; False if it moved on or
+        ended."""
         ...
 
     async def set_deadline(self, match_id: int, expected_ply: int, deadline: float | None) -> bool:

@@ -785,6 +785,12 @@ MIGRATIONS: tuple[Step, ...] = (
         "ALTER TABLE matches {ADD_COLUMN} time_control TEXT",
         "ALTER TABLE moves {ADD_COLUMN} clock {REAL}",
     ),
+    (
+        # BERSERK (issue 43 item 7): the seats that berserked in an arena game on a live clock, as a JSON list
+        # ("[0]"; NULL: none), so a restart keeps their halved clock (bot/service/tournaments/live.py). May
+        # run again on a database that has it (`{ADD_COLUMN}`).
+        "ALTER TABLE matches {ADD_COLUMN} berserk TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 ESTABLISHED_SIGMA = 5.0

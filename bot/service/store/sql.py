@@ -739,6 +739,15 @@ class SqlStore(ABC):
         )
         return [(r["id"], r["ply"], r["deadline"]) for r in rows]
 
+    async def set_berserk(self, match_id: int, expected_ply: int, berserk: Sequence[int]) -> bool:
+        changed = await self._write(
+            "UPDATE matches SET berserk = ? WHERE id = ? AND ply = ? AND status = 'active'",
+            json.dumps(sorted(berserk)) if berserk else None,
+            match_id,
+            expected_ply,
+        )
+        return changed == 1
+
     async def set_deadline(self, match_id: int, expected_ply: int, deadline: float | None) -> bool:
         changed = await self._write(
             "UPDATE matches SET deadline = ? WHERE id = ? AND ply = ? AND status = 'active'",

@@ -2,8 +2,9 @@
 
 Scoring (lichess): a win is 2 points, a draw 1, a loss 0. Two wins in a row put a player on a streak ("on
 fire"): while it lasts every win scores 4 and every draw 2 (an extra 2 points per win, as lichess gives);
-any game not won ends it. Berserk is off. A bye or forfeit never happens in an arena: a player who stops
-playing just waits.
+any game not won ends it. Berserk (on a live clock: bot/service/tournaments/live.py): a player
+who halved their clock before their first move scores `BERSERK_BONUS` more for a win (lichess). A bye or
+forfeit never happens in an arena: a player who stops playing just waits.
 
 Pairing: whenever a match ends its players wait again, and the waiting players are paired at once, close
 ranks (arena points) first, then close ratings, never with the opponent they have just played (no immediate
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     import networkx as nx
 
 WIN, DRAW, STREAK_WIN, STREAK_DRAW = 2, 1, 4, 2
+BERSERK_BONUS = 1
+"""Extra arena points for a win after berserking (lichess)."""
 MATCHING = 100
 
 

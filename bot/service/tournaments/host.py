@@ -34,7 +34,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from bot.service.errors import MatchOver
+from bot.service.errors import MatchOver, NoBerserk
 from bot.service.matches import MatchService, aborted_outcome
 from bot.service.ratings import START_RATING, Ratings, shown_rating
 from bot.service.records import Finished, MatchRecord, MatchView
@@ -64,7 +64,16 @@ from bot.service.tournaments.lifecycle import (
     Start,
     Tick,
 )
-from bot.service.tournaments.model import DeadlineRule, Format, Result, ResultKind, Settings, Tournament
+from bot.service.tournaments.live import Berserked
+from bot.service.tournaments.model import (
+    DeadlineRule,
+    Format,
+    Result,
+    ResultKind,
+    Settings,
+    Status,
+    Tournament,
+)
 from games.base import Outcome, Termination
 from games.texts import N_
 
@@ -81,6 +90,9 @@ ADJUDICATION = Termination(
 
 ARENA_EARLY_PLIES = 20
 """An arena draw with fewer plies than this (ten moves each) scores nothing, as on lichess."""
+
+BERSERK_MIN_PLIES = 14
+"""A berserked win scores its extra point only in a game of at least this many plies (seven moves each)."""
 
 ORGANISED_AT_ONCE = 1
 """Open or running tournaments a member without Manage Server may organise in a server at once."""
@@ -117,6 +129,14 @@ class TournamentDamaged(TournamentError):
 def ranks_of(points: Sequence[float]) -> tuple[int, ...]:
     """Each seat's rank (0 = first) from its points: the seats with more points come first."""
     return tuple(sum(1 for other in points if other > mine) for mine in points)
+
+
+def berserkers(match: MatchRecord) -> tuple[int, ...]:
+    """The users who berserked in a match that lasted `BERSERK_MIN_PLIES` (as lichess, a berserk win
+    scores its extra point only after a few moves): whose win scores `arena.BERSERK_BONUS` more."""
+    if match.ply < BERSERK_MIN_PLIES:
+        return ()
+    return tuple(match.seats[seat].user_id for seat in match.berserk)
 
 
 class TournamentHost:
@@ -248,6 +268,23 @@ class TournamentHost:
         self.may_manage(await self.get(tournament_id), user_id, manager)
         return await self.apply(tournament_id, Cancel(self.now()))
 
+    async def berserk_allowed(self, match_id: int) -> bool:
+        """Whether a match is a game of a running arena on a live clock (where its players may berserk)."""
+        found = await self.store.tournament_of_match(match_id)
+        if found is None:
+            return False
+        t = await self.get(found[0])
+        arena_live = t.settings.format is Format.ARENA and t.settings.clock is not None
+        return arena_live and t.status is Status.RUNNING
+
+    async def berserk(self, match_id: int, user_id: int) -> Berserked:
+        """Berserk in an arena game on a live clock (bot/service/tournaments/live.py): the user's clock is
+        halved, without increment, and a win scores one point more. NoBerserk for any other match; the
+        match service refuses it after the user's first move or a second time."""
+        if not await self.berserk_allowed(match_id):
+            raise NoBerserk(match_id=match_id)
+        return Berserked(await self.matches.berserk(match_id, user_id), user_id)
+
     # ---------------------------------------------------------------------------------------- the engine
 
     @staticmethod
@@ -344,6 +381,7 @@ class TournamentHost:
                     guild_id=t.guild_id or None,
                     channel_id=channel_id,
                     tournament_game=(t.id, action.game),
+                    time_control=settings.time_control,
                 )
                 match_id = view.id
                 if self.opened is not None:
@@ -377,7 +415,7 @@ class TournamentHost:
             finished = await self.matches.impose(match_id, outcome)
             if finished is not None:
                 at = finished.match.finished_at or self.now()
-                await self.apply(t.id, MatchEnded(match_id, result, at))
+                await self.apply(t.id, MatchEnded(match_id, result, at, berserkers(finished.match)))
                 return
         finally:
             self._decided.pop(match_id, None)
@@ -422,7 +460,8 @@ class TournamentHost:
         if view.is_active:
             return
         result = await self.result_of(t, view, finished)
-        await self.apply(tournament_id, MatchEnded(match_id, result, view.finished_at or self.now()))
+        at = view.finished_at or self.now()
+        await self.apply(tournament_id, MatchEnded(match_id, result, at, berserkers(view)))
 
     async def result_of(self, t: Tournament, view: MatchView, finished: Finished | None) -> Result:
         """A finished match's result for the tournament (see the module doc)."""

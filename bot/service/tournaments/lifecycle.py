@@ -8,7 +8,8 @@ The rules:
   organiser starts it (`Start`), or `Tick` does at `starts_at`; too few players then cancels it.
 - Each round opens its matches (`OpenMatch`, `Ping`, `PostPairings`); a Swiss round's bye and a round robin's
   rest are recorded at once. When the round's last match ends, the next round opens (after `PostStandings`);
-  after the last round the event finishes: final standings and a `Podium`.
+  in a live event (`Settings.clock`) it opens on a timer, `Settings.round_break_s` later (`next_round_at`,
+  sent by `Tick`). After the last round the event finishes: final standings and a `Podium`.
 - A round with a deadline (`round_s`): at the deadline every match still running is sent for adjudication
   (`Adjudicate`, once); the host applies `adjudicate` and reports the result like any other. A match in
   which a seat has not moved yet is not adjudicated but aborted (`unplayed`): unrated, no points, except a
@@ -94,6 +95,8 @@ class MatchEnded:
     match_id: int
     result: Result
     at: float
+    berserk: tuple[int, ...] = ()
+    """The users who berserked in it (arena: a win of theirs scores `arena.BERSERK_BONUS` more)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,8 @@ class PostPairings:
 @dataclass(frozen=True, slots=True)
 class PostStandings:
     final: bool
+    next_round_at: float | None = None
+    """A live event's break: when the next round opens (the post says so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +276,7 @@ def next_wakeup(tournament: Tournament) -> float | None:
     if tournament.status is not Status.RUNNING:
         return None
     pending = [g for g in tournament.running_games() if not g.adjudicating]
-    times = []
+    times = [] if tournament.next_round_at is None else [tournament.next_round_at]
     if tournament.round_deadline is not None and pending:
         times.append(tournament.round_deadline)
     if tournament.ends_at is not None and (pending or not tournament.running_games()):
@@ -388,7 +393,8 @@ def _ended(t: Tournament, event: MatchEnded) -> Step:
     if len(event.result.points) != len(game.seats):
         seats, points = len(game.seats), len(event.result.points)
         raise ValueError(f"match {event.match_id} has {seats} seats, not {points}")
-    t = replace(t, games=tuple(replace(g, result=event.result) if g is game else g for g in t.games))
+    ended = replace(game, result=event.result, berserk=tuple(u for u in event.berserk if u in game.seats))
+    t = replace(t, games=tuple(ended if g is game else g for g in t.games))
     if t.settings.format is Format.ARENA:
         if _arena_on(t, event.at):
             return _arena_pair(t, event.at)
@@ -406,6 +412,10 @@ def _tick(t: Tournament, at: float) -> Step:
         return _start(t, at)
     if t.status is not Status.RUNNING:
         return Step(t)
+    if t.next_round_at is not None:
+        if at < t.next_round_at:
+            return Step(t)
+        return _open_round(replace(t, next_round_at=None), at)
     due = (t.round_deadline is not None and at >= t.round_deadline) or (
         t.ends_at is not None and at >= t.ends_at
     )
@@ -439,10 +449,15 @@ def _active(t: Tournament) -> list[Player]:
 
 
 def _after_round(t: Tournament, at: float) -> Step:
-    if any(g.result is None for g in t.round_games()):
+    """The round's last match ended: the next round opens now, or, in a live event (a clock), after
+    `Settings.round_break_s` (`next_round_at`; `_tick` opens it); after the last round the event finishes."""
+    if any(g.result is None for g in t.round_games()) or t.next_round_at is not None:
         return Step(t)
     if t.round >= t.rounds_total:
         return _finish(t, at)
+    if t.settings.clock is not None:
+        opens = at + t.settings.round_break_s
+        return Step(replace(t, next_round_at=opens, round_deadline=None), (PostStandings(False, opens),))
     step_ = _open_round(t, at)
     return Step(step_.tournament, (PostStandings(final=False), *step_.actions))
 
@@ -547,6 +562,8 @@ class _History:
     results: list[float] = field(default_factory=list)
     """Two-seat results in order (what arena points are counted from)."""
     """Round -> +1 if the player met a lower score then (floated down), -1 a higher one."""
+    berserk_wins: int = 0
+    """Arena: wins after berserking (each `arena.BERSERK_BONUS` more)."""
 
 
 def _history(t: Tournament) -> dict[int, _History]:
@@ -567,6 +584,8 @@ def _history(t: Tournament) -> dict[int, _History]:
                 h.score += game.result.points[seat]
                 if len(game.seats) == 2 and game.result.kind in PLAYED_KINDS:
                     h.results.append(game.result.points[seat])
+                    if game.result.points[seat] == 1.0 and user in game.berserk:
+                        h.berserk_wins += 1
             if game.is_bye:
                 h.byes += 1 if game.result is not None and game.result.points[0] > 0 else 0
                 continue
@@ -606,7 +625,8 @@ def _arena_pair(t: Tournament, at: float) -> Step:
             p.user_id,
             p.rating,
             p.number,
-            arena.points(history[p.user_id].results)[0],
+            arena.points(history[p.user_id].results)[0]
+            + arena.BERSERK_BONUS * history[p.user_id].berserk_wins,
             history[p.user_id].last_opponent,
             sum(history[p.user_id].colours),
         )

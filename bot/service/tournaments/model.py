@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.service.timecontrol import TimeControl
+
 
 class Format(StrEnum):
     SWISS = "swiss"
@@ -81,6 +83,8 @@ DEFAULT_TURN_S = 86400
 TURN_STEPS_S = (60, 120, 180, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400)
 """The times per turn an event's default is rounded down to (1, 2, 3, 5, 10, 15, 30 minutes, 1, 2, 3, 6, 12
 hours, a day)."""
+ROUND_BREAK_S = 60
+"""Seconds between a live round's last result and the next round's pairings (`Settings.round_break_s`)."""
 TURNS_TO_FIT = 20
 """An event with a length gives each turn at most this share of it by default (one twentieth)."""
 
@@ -127,6 +131,16 @@ class Settings:
     bye_points: float = 1.0
     tiebreaks: tuple[TieBreak, ...] | None = None
     """The order tie-breaks apply in (None: `DEFAULT_TIEBREAKS` of the format)."""
+    clock: str | None = None
+    """The event's live time control as players write it (``3+2``; bot/service/timecontrol.py), which every
+    match gets as its `time_control`; None: correspondence, `turn_s` per turn."""
+    round_break_s: int = ROUND_BREAK_S
+    """A live Swiss or round robin: seconds between the end of a round's last match and the next round."""
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        """The live control of the event's matches (None: correspondence)."""
+        return TimeControl.of(self.clock)
 
     def tiebreak_order(self) -> tuple[TieBreak, ...]:
         return self.tiebreaks if self.tiebreaks is not None else DEFAULT_TIEBREAKS[self.format]
@@ -191,6 +205,9 @@ class Game:
     result: Result | None = None
     adjudicating: bool = False
     """The deadline passed and the host was asked to adjudicate it."""
+    berserk: tuple[int, ...] = ()
+    """The users who berserked in this game (an arena on a live clock: half their clock), once it ended
+    after enough moves to earn the bonus (`host.BERSERK_MIN_PLIES`): a win of theirs scores one more."""
 
     @property
     def is_bye(self) -> bool:
@@ -220,6 +237,8 @@ class Tournament:
     """Fixed at the start (0 for an arena)."""
     started_at: float | None = None
     round_deadline: float | None = None
+    next_round_at: float | None = None
+    """A live Swiss or round robin between rounds: when the next round opens (`Settings.round_break_s`)."""
     ends_at: float | None = None
     """Arena: when pairing stops."""
     finished_at: float | None = None

@@ -19,8 +19,8 @@ missed after withdrawing are *unplayed*.
 - Wins: rounds in which the player got a win's points, on the board or not (FIDE's WIN): beating everyone
   at the table, a forfeit won, or a full-point bye.
 
-The score is the sum of a player's points (arena: arena points, see `arena.points`). Players equal on score
-and every tie-break share a place.
+The score is the sum of a player's points (arena: arena points, see `arena.points`, and
+`arena.BERSERK_BONUS` more per berserked win). Players equal on score and every tie-break share a place.
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ class _Record:
     """(opponent, what the player scored against them) for every played round's opponents."""
     sequence: list[float] = field(default_factory=list)
     """Two-seat results in order (arena)."""
+    berserk_wins: int = 0
+    """Arena: wins after berserking (each scores `arena.BERSERK_BONUS` more)."""
     wins: int = 0
     draws: int = 0
     losses: int = 0
@@ -103,6 +105,7 @@ def compute(tournament: Tournament) -> list[Standing]:
     for user, record in records.items():
         if settings.format is Format.ARENA:
             total, fire = arena.points(record.sequence)
+            total += arena.BERSERK_BONUS * record.berserk_wins
             scores[user], on_fire[user] = float(total), fire
         else:
             scores[user] = record.points
@@ -196,6 +199,8 @@ def _add(records: dict[int, _Record], game: Game, seen: dict[int, set[int]]) -> 
             )
         if width == 2:
             record.sequence.append(got)
+            if got == 1.0 and user in game.berserk:
+                record.berserk_wins += 1
         if got != full:
             if got == 0:
                 record.losses += 1
