@@ -706,6 +706,25 @@ MIGRATIONS: tuple[Step, ...] = (
             ON guild_ratings (guild_id, game, mu, player_key)
             WHERE sigma <= 5.0 AND player_key LIKE 'user:%'""",
     ),
+    (
+        # PUZZLE_THEMES_STREAKS (issue 39, bot/service/puzzles.py): each puzzle's theme (games/ai/puzzles.py
+        # THEMES; puzzles stored before have none and match no theme filter), and each solver's puzzle
+        # streak (solved in a row until the first miss): the current run, the puzzle it shows now and the
+        # best run. The starter puzzles (the pools shipped with the games) are rows of `puzzles` whose
+        # source_match is negative. Every statement may run again on a database that has it.
+        """CREATE TABLE IF NOT EXISTS puzzle_themes (
+            puzzle_id {BIGINT} PRIMARY KEY REFERENCES puzzles (id) ON DELETE CASCADE,
+            theme TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS puzzle_themes_theme ON puzzle_themes (theme, puzzle_id)",
+        """CREATE TABLE IF NOT EXISTS puzzle_streak_runs (
+            user_id {BIGINT} PRIMARY KEY,
+            run INTEGER NOT NULL,
+            best INTEGER NOT NULL,
+            puzzle_id {BIGINT} REFERENCES puzzles (id) ON DELETE SET NULL,
+            updated_at {REAL} NOT NULL
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 ESTABLISHED_SIGMA = 5.0
@@ -714,6 +733,8 @@ ESTABLISHED = "sigma <= 5.0 AND played > 0 AND player_key LIKE 'user:%'"
 """The partial index ratings_established's predicate, which the global leaderboard's query repeats."""
 GUILD_ESTABLISHED = "sigma <= 5.0 AND player_key LIKE 'user:%'"
 """guild_ratings_established's, which a server's leaderboard query repeats."""
+PUZZLE_THEMES_STREAKS = len(MIGRATIONS) - 1
+"""The migration of the puzzles' themes and streak runs (issue 39)."""
 RECOUNT_RESIGNATION_PLIES = 7
 """The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
 matches whose log has a resignation, in the same transaction (bot/service/store/upgrades.py)."""
