@@ -324,6 +324,11 @@ class Puzzles:
 
     # ------------------------------------------------------------------------------------ starter pool
 
+    def use_starters(self, starters: Callable[[str], list[dict[str, Any]]]) -> None:
+        """Serve these starter pools from now on (stored on the next need)."""
+        self.starters = starters
+        self._starters_loaded = False
+
     async def load_starters(self) -> int:
         """Store the starter puzzles of every game not stored yet (once per process); how many were new."""
         if self._starters_loaded:
