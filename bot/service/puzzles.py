@@ -118,6 +118,20 @@ def rate(
     return (solver.mu, solver.sigma), (problem.mu, problem.sigma)
 
 
+def daily_pick(candidates: list[tuple[int, str]], day_number: int) -> int | None:
+    """The day's puzzle among `candidates` ((id, game), one puzzle per match, in id order): the games take
+    turns day by day (in name order), and within a game the days walk through its puzzles in order; None
+    without candidates."""
+    by_game: dict[str, list[int]] = {}
+    for puzzle_id, game in candidates:
+        by_game.setdefault(game, []).append(puzzle_id)
+    if not by_game:
+        return None
+    turns = sorted(by_game)
+    ids = by_game[turns[day_number % len(turns)]]
+    return ids[day_number // len(turns) % len(ids)]
+
+
 def day_of(now: float) -> str:
     """The UTC day of a time, YYYY-MM-DD."""
     return datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
@@ -507,15 +521,9 @@ class Puzzles:
 
     async def puzzle_of_day(self, day: str) -> PuzzleRecord | None:
         """The day's puzzle (the same for every server; see the module doc), None while there is none."""
-        by_game: dict[str, list[int]] = {}
-        for puzzle_id, game in await self.store.daily_puzzles(await self.starter_games()):
-            by_game.setdefault(game, []).append(puzzle_id)
-        if not by_game:
-            return None
-        day_number = datetime.date.fromisoformat(day).toordinal()
-        turns = sorted(by_game)
-        ids = by_game[turns[day_number % len(turns)]]
-        return await self.get(ids[day_number // len(turns) % len(ids)])
+        candidates = await self.store.daily_puzzles(await self.starter_games())
+        picked = daily_pick(candidates, datetime.date.fromisoformat(day).toordinal())
+        return None if picked is None else await self.get(picked)
 
     async def post_daily(self) -> list[DailyPost]:
         """Post today's puzzle in every server of this process's shards whose channel has not had it: each

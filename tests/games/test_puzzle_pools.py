@@ -48,6 +48,9 @@ def test_a_match_gives_at_most_one_puzzle_and_its_mining_stops_there() -> None:
         if found:
             found_any = True
             assert seen[-1].puzzle == found[0], "nothing is examined after the puzzle"
+            state = rules.load(found[0].position)
+            legal = len(list(rules.legal_moves(state)))
+            assert legal <= BUDGET.alone and found[0].figures.alone == legal - 1, "every other move alone"
             assert all(verdict.puzzle is None for verdict in seen[:-1])
     assert found_any
 

@@ -10,12 +10,14 @@ import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bot.service.puzzles as puzzles_module
 import games
 from bot.service import Service
 from bot.service.errors import NoPuzzles, NotAPuzzleMove, PuzzleAnswered
-from bot.service.puzzles import MINING_LEASE, Puzzles, day_of
+from bot.service.puzzles import MINING_LEASE, Puzzles, daily_pick, day_of
 from bot.service.ratings import NEW_MU, NEW_SIGMA
 from bot.service.records import NewPuzzle
 from games.ai.puzzles import Examined, Figures, Puzzle, PuzzleBudget
@@ -187,3 +189,25 @@ async def test_the_puzzle_streak_runs_until_the_first_miss(service: Service) -> 
     assert await puzzles.player(ALICE) is None, "the streak is unrated"
     rated = await puzzles.next(ALICE)
     assert rated.puzzle.id == ids[3], "a puzzle answered in the streak is not shown again"
+
+
+@given(
+    games_of=st.lists(st.sampled_from("abc"), min_size=1, max_size=30),
+    day=st.integers(0, 1_000_000),
+)
+def test_days_in_a_row_never_repeat_a_puzzle_and_take_the_games_in_turn(
+    games_of: list[str], day: int
+) -> None:
+    """Any candidates (one puzzle per match): two days in a row never show the same puzzle unless there is
+    only one, nor the same game when there are several; three in a row are three puzzles when every game has
+    at least three."""
+    candidates = list(enumerate(games_of))
+    game_of = dict(candidates)
+    picks = [daily_pick(candidates, day + n) for n in range(3)]
+    assert all(pick is not None for pick in picks)
+    kinds = set(games_of)
+    for a, b in itertools.pairwise(picks):
+        assert a != b or len(candidates) == 1
+        assert len(kinds) == 1 or game_of[a] != game_of[b]  # type: ignore[index]
+    if all(games_of.count(kind) >= 3 for kind in kinds):
+        assert len(set(picks)) == 3
