@@ -9,8 +9,9 @@ err, so their matches have positions where one move was clearly best and it was 
 `find_puzzles` (at most one puzzle a match). Everything is seeded and bounded by iterations, never by time:
 the same seeds give the same pool on any machine, whatever --jobs.
 
-Resumable: the pool file lists its puzzles in match order and its last line-free companion
-`games/<game>/puzzles.progress.json` records how many matches were mined and the worker-seconds they took;
+Resumable: the pool file lists its puzzles in match order and its companion
+`games/<game>/puzzles.progress.json` records how many matches were mined, the worker-seconds they took (wall
+time in the worker: a busy machine makes it longer) and their CPU seconds (counted since `cpu_matches`);
 a run goes on from there, appending, until the pool holds --count puzzles or --seconds have passed. Stop it
 at any time (what was written stays valid: matches are written in seed order once every lower seed is done).
 
@@ -50,6 +51,7 @@ class Mined:
     plies: int
     puzzle: Puzzle | None
     seconds: float
+    cpu_seconds: float
 
 
 def levels_of(seed: int) -> tuple[int, int]:
@@ -84,11 +86,17 @@ def mine(game: str, seed: int) -> Mined:
     """Play match `seed` and mine it (in a worker process)."""
     with contextlib.suppress(OSError):
         os.nice(0 if os.nice(0) >= 10 else 10)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     rules = games.get(game)
     log = self_play(game, seed)
     found = find_puzzles(rules, rules.new(2, {}, seed), log, budget=PuzzleBudget(), seed=seed)
-    return Mined(seed, len(log), found[0] if found else None, time.perf_counter() - began)
+    return Mined(
+        seed,
+        len(log),
+        found[0] if found else None,
+        time.perf_counter() - began,
+        time.process_time() - cpu,
+    )
 
 
 def entry(game: str, seed: int, puzzle: Puzzle) -> dict[str, Any]:
@@ -116,7 +124,7 @@ def paths(game: str, out: Path | None) -> tuple[Path, Path]:
 
 def run_game(game: str, count: int, jobs: int, seconds: float, out: Path | None) -> None:
     pool_path, progress_path = paths(game, out)
-    progress = {"matches": 0, "worker_seconds": 0.0, "puzzles": 0}
+    progress: dict[str, Any] = {"matches": 0, "worker_seconds": 0.0, "cpu_seconds": 0.0, "puzzles": 0}
     if progress_path.exists():
         progress.update(json.loads(progress_path.read_text()))
     have = sum(1 for line in pool_path.read_text().splitlines() if line.strip()) if pool_path.exists() else 0
@@ -143,6 +151,8 @@ def run_game(game: str, count: int, jobs: int, seconds: float, out: Path | None)
                 next_seed += 1
                 progress["matches"] = next_seed
                 progress["worker_seconds"] = round(float(progress["worker_seconds"]) + mined.seconds, 1)
+                progress["cpu_seconds"] = round(float(progress["cpu_seconds"]) + mined.cpu_seconds, 1)
+                progress["cpu_matches"] = int(progress.get("cpu_matches", 0)) + 1
                 if mined.puzzle is not None:
                     sink.write(
                         json.dumps(entry(game, mined.seed, mined.puzzle), separators=(",", ":")) + "\n"
