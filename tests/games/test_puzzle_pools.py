@@ -5,7 +5,10 @@ pool is reproducible from its match seed (bench/starter_puzzles.py)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import sys
+import types
 import zlib
 from pathlib import Path
 from typing import Any
@@ -104,3 +107,28 @@ def test_a_starter_puzzle_is_made_again_from_its_match_seed() -> None:
     assert starter_puzzles.entry("paintscape", entry["match"], again.puzzle) == entry
     for earlier in range(entry["match"]):  # the matches before it gave none
         assert starter_puzzles.mine("paintscape", earlier).puzzle is None
+
+
+def test_a_plugin_ships_its_own_pool_and_themes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game from its own package declares its puzzle module in its plugin (`GamePlugin.puzzles`): its
+    `STARTER` pool is served and its `theme` names its puzzles' themes (an unknown key reads as quiet)."""
+    pool = tmp_path / "puzzles.jsonl"
+    pool.write_text(json.dumps({"match": 3, "theme": "capture"}) + "\n\n", encoding="utf-8")
+    module = types.ModuleType("outside_puzzles")
+    module.STARTER = pool  # type: ignore[attr-defined]
+    answers = iter(["capture", "no such theme"])
+    module.theme = lambda *args: next(answers)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "outside_puzzles", module)
+    monkeypatch.setitem(
+        games.PLUGINS, SMALL, dataclasses.replace(games.plugin(SMALL), puzzles="outside_puzzles")
+    )
+    assert starter_pool(SMALL) == [{"match": 3, "theme": "capture"}]
+    rules = games.get(SMALL)
+    state = rules.new(2, {}, 0)
+    move = next(iter(rules.legal_moves(state)))
+    after = rules.apply(state, move)
+    assert rules.outcome(after) is None
+    assert theme_of(rules, state, move, after, after) == "capture"
+    assert theme_of(rules, state, move, after, after) == "quiet"
+    monkeypatch.setitem(games.PLUGINS, SMALL, dataclasses.replace(games.plugin(SMALL), puzzles=None))
+    assert starter_pool(SMALL) == [] and theme_of(rules, state, move, after, after) == "quiet"
