@@ -441,7 +441,15 @@ class Puzzles:
             return Shown(open_one, player)
         mu = player.mu if player is not None else NEW_MU
         starters = await self.starter_games()
-        picked = await self.store.pick_puzzle(user_id, game, mu, theme=theme, starters=starters)
+        run = await self.store.get_streak(user_id)  # the streak's open puzzle stays the streak's
+        picked = await self.store.pick_puzzle(
+            user_id,
+            game,
+            mu,
+            theme=theme,
+            starters=starters,
+            exclude=None if run is None else run.puzzle_id,
+        )
         if picked is None:
             raise NoPuzzles()
         await self.store.show_puzzle(user_id, picked.id, self.now())

@@ -211,3 +211,11 @@ def test_days_in_a_row_never_repeat_a_puzzle_and_take_the_games_in_turn(
         assert len(kinds) == 1 or game_of[a] != game_of[b]  # type: ignore[index]
     if all(games_of.count(kind) >= 3 for kind in kinds):
         assert len(set(picks)) == 3
+
+
+async def test_the_streaks_open_puzzle_is_not_shown_in_the_rated_puzzles(service: Service) -> None:
+    first = await service.store.insert_puzzle(new_puzzle(SMALL, 1, mu=NEW_MU - 5), 1.0)
+    other = await service.store.insert_puzzle(new_puzzle(SMALL, 2, mu=NEW_MU + 5), 1.0)
+    puzzles = puzzles_of(service)
+    assert (await puzzles.streak_next(ALICE)).puzzle.id == first
+    assert (await puzzles.next(ALICE)).puzzle.id == other
