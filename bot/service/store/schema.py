@@ -733,8 +733,10 @@ ESTABLISHED = "sigma <= 5.0 AND played > 0 AND player_key LIKE 'user:%'"
 """The partial index ratings_established's predicate, which the global leaderboard's query repeats."""
 GUILD_ESTABLISHED = "sigma <= 5.0 AND player_key LIKE 'user:%'"
 """guild_ratings_established's, which a server's leaderboard query repeats."""
-PUZZLE_THEMES_STREAKS = len(MIGRATIONS) - 1
-"""The migration of the puzzles' themes and streak runs (issue 39)."""
+PUZZLE_THEMES_STREAKS = next(
+    index for index, step in enumerate(MIGRATIONS) if any("puzzle_streak_runs (" in str(s) for s in step)
+)
+"""The migration of the puzzles' themes and streak runs (issue 39), wherever a merge places it."""
 RECOUNT_RESIGNATION_PLIES = 7
 """The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
 matches whose log has a resignation, in the same transaction (bot/service/store/upgrades.py)."""
