@@ -18,10 +18,11 @@ from bot.i18n import COMMAND_IDS
 from bot.service import Service
 from bot.service.ai import AIRunner
 from bot.service.analysis import Analyses
-from bot.service.puzzles import Puzzles
+from bot.service.puzzles import Puzzles, no_starters
 from bot.service.records import MatchView
 from bot.service.reminders import ReminderHandler
 from bot.settings import Settings
+from games.ai.puzzles import starter_pool
 
 
 def utc_seconds() -> float:
@@ -46,13 +47,20 @@ class Runtime:
         owns_ai: bool,
         drawing: Drawing | None = None,
         mine_puzzles: bool = True,
+        starter_puzzles: bool = True,
     ) -> None:
         self.service = service
         self.ai = ai
         self._owns_ai = owns_ai
         self.drawing = drawing or Drawing()
         self.analyses = Analyses(service.matches, ai)
-        self.puzzles = Puzzles(service.store, service.matches, now=service.now, shards=service.shards)
+        self.puzzles = Puzzles(
+            service.store,
+            service.matches,
+            now=service.now,
+            shards=service.shards,
+            starters=starter_pool if starter_puzzles else no_starters,
+        )
         self.mine_puzzles = mine_puzzles
         """Whether finished matches are mined for puzzles in the AI pool (settings.puzzle_mining)."""
         service.matches.add_match_listener(started=match_started, finished=match_finished)
@@ -79,6 +87,7 @@ class Runtime:
             owns_ai=ai_runner is None,
             drawing=drawing,
             mine_puzzles=settings.puzzle_mining,
+            starter_puzzles=settings.puzzle_starters,
         )
 
     async def start(

@@ -212,6 +212,10 @@ class Settings(WebSettings):
     puzzle_mining: bool = Field(
         True, description="Mine finished matches for puzzles in the AI pool, at its lowest priority."
     )
+    puzzle_starters: bool = Field(
+        True,
+        description="Serve the starter puzzles shipped with the games until a game has 100 of its own.",
+    )
 
     @field_validator("discord_token", mode="before")
     @classmethod

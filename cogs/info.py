@@ -18,8 +18,9 @@ from bot.service.ratings import CORRESPONDENCE, ESTABLISHED_AFTER, LIVE, shown_r
 from bot.service.records import HistoryEntry, MatchRecord, MatchStatus
 from bot.views import ButtonCog, ButtonHandler, ButtonRef
 from cogs import GAME_CHOICES, game_name
-from cogs.common import Interaction, looks_of, parts_of, service_of
+from cogs.common import Interaction, looks_of, parts_of, runtime_of, service_of
 from cogs.play import CHALLENGE_MENU, players_text
+from cogs.puzzles import puzzle_lines
 from cogs.tournaments import tournament_lines
 from games.base import Outcome, Termination
 from games.texts import N_, Text
@@ -384,7 +385,9 @@ class Info(ButtonCog):
         rows = await service.history.stats(who.id, guild_id=scope)
         tr = for_user(interaction)
         events = await event_lines(interaction, who.id, scope, tr)
-        if not rows and not events:
+        puzzles = runtime_of(interaction).puzzles
+        solving = puzzle_lines(await puzzles.player(who.id), await puzzles.streak(who.id), tr)
+        if not rows and not events and not solving:
             if scope is None:
                 empty = tr("{name} has not finished a match yet.", name=who.display_name)
             else:
@@ -424,6 +427,7 @@ class Info(ButtonCog):
                 count=ESTABLISHED_AFTER,
             )
             lines.append(f"-# {footer}")
+        lines += solving
         lines += events
         await interaction.response.send_message(
             "\n".join(lines)[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -1,5 +1,7 @@
-"""Puzzles: /puzzle (show one; answer with a button or its `answer` option, whose autocomplete lists the
-legal moves), and /dailypuzzle (a server admin picks the channel of the daily puzzle).
+"""Puzzles: /puzzle (show one, of a game and a theme if asked; answer with a button or its `answer` option,
+whose autocomplete lists the legal moves; `streak:True` plays the Puzzle Streak: puzzles in a row, each a
+little harder, until the first miss), and /dailypuzzle (a server admin picks the channel of the daily
+puzzle). /stats shows a player's puzzle standing (`puzzle_lines`).
 
 A puzzle is the user's own: shown privately, in the language of their Discord client. The daily post is in
 the server's language; its button shows the day's puzzle privately to whoever presses it. Nothing shown
@@ -18,13 +20,14 @@ from discord.ext import commands
 
 from bot.i18n import ENGLISH, Tr, for_user
 from bot.service.errors import NoOpenPuzzle
-from bot.service.puzzles import Answered, DailyPost, Puzzles, Shown
+from bot.service.puzzles import Answered, DailyPost, Puzzles, Shown, StreakAnswered, StreakShown
 from bot.service.ratings import shown_rating
-from bot.service.records import PuzzlePlayer, PuzzleRecord
+from bot.service.records import PuzzlePlayer, PuzzleRecord, StreakRun
 from bot.views import ButtonCog, ButtonHandler, ButtonRef, button, view_of
 from cogs import GAME_CHOICES, game_name
 from cogs.common import Interaction, looks_of, runtime_of
 from games.ai.analysis import percent
+from games.ai.puzzles import THEMES
 
 log = logging.getLogger("tessera.puzzles")
 
@@ -32,6 +35,36 @@ CHOICES = 4
 """Buttons under a puzzle: the solution among the moves the search found strongest and the move played in
 the match, filled up with other legal moves, in an order fixed per puzzle."""
 AUTOCOMPLETE_MOVES = 25
+THEME_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=label, value=key) for key, label in THEMES.items()
+]
+"""/puzzle's theme choices: every theme a puzzle can have (games/ai/puzzles.py)."""
+
+
+def theme_name(puzzle: PuzzleRecord, tr: Tr) -> str | None:
+    """The puzzle's theme in the reader's words; None for a puzzle stored before themes."""
+    label = THEMES.get(puzzle.theme or "")
+    return None if label is None else tr(label)
+
+
+def puzzle_lines(player: PuzzlePlayer | None, run: StreakRun | None, tr: Tr = ENGLISH) -> list[str]:
+    """/stats' lines on puzzles: the puzzle rating, puzzles solved of those tried, the streak of puzzles
+    solved in a row (and its best), and the best Puzzle Streak; none before a first puzzle."""
+    lines = []
+    if player is not None and player.tried:
+        lines.append(
+            tr(
+                "Puzzles: rating {rating}, {solved} solved of {tried}, {streak} in a row now (best {best}).",
+                rating=str(shown_rating(player.mu, player.sigma)),
+                solved=player.solved,
+                tried=player.tried,
+                streak=player.streak,
+                best=player.best_streak,
+            )
+        )
+    if run is not None and (run.best or run.run):
+        lines.append(tr("Puzzle Streak: best {best}, current run {run}.", best=run.best, run=run.run))
+    return lines
 
 
 def choices_for(puzzle: PuzzleRecord, legal: list[str]) -> list[str]:
@@ -63,14 +96,42 @@ def standing_text(player: PuzzlePlayer | None, tr: Tr = ENGLISH) -> str:
 
 
 def puzzle_text(puzzle: PuzzleRecord, to_move: str, tr: Tr = ENGLISH) -> str:
-    """The puzzle's heading: which game, whose move and what to find (no player names)."""
-    return tr(
+    """The puzzle's heading: which game, whose move and what to find (no player names), and its theme."""
+    text = tr(
         "**Puzzle #{puzzle_id}** ({game}, rated {rating}). {seat} to move: find the move that is clearly "
         "best; every other move gives much of the win away.",
         puzzle_id=puzzle.id,
         game=game_name(puzzle.game),
         rating=shown_rating(puzzle.mu, puzzle.sigma).points,
         seat=to_move,
+    )
+    theme = theme_name(puzzle, tr)
+    return text if theme is None else text + " " + tr("Theme: {theme}.", theme=theme)
+
+
+def streak_answer_text(result: StreakAnswered, tr: Tr = ENGLISH) -> str:
+    """A streak answer: right (the run so far) or the miss that ends the run (its length, the best)."""
+    puzzle = result.puzzle
+    if result.solved:
+        return tr(
+            "Right: **{move}** is the move. Puzzle Streak: {run} in a row.",
+            move=puzzle.move,
+            run=result.after.run,
+        )
+    return "\n".join(
+        (
+            tr(
+                "Not this one: you chose **{given}**; the move was **{move}**.",
+                given=result.move,
+                move=puzzle.move,
+            ),
+            tr(
+                "Puzzle Streak over: {run} in a row (best {best}). Start a new one with {/puzzle} and "
+                "streak.",
+                run=result.before.run,
+                best=result.after.best,
+            ),
+        )
     )
 
 
@@ -110,7 +171,7 @@ class PuzzleCog(ButtonCog):
     """Puzzles from finished matches."""
 
     def buttons(self) -> dict[str, ButtonHandler]:
-        return {"puzzle": self.on_choice, "puzzle_show": self.on_show}
+        return {"puzzle": self.on_choice, "puzzle_show": self.on_show, "puzzle_streak": self.on_streak_choice}
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -122,14 +183,25 @@ class PuzzleCog(ButtonCog):
 
     @app_commands.command(name="puzzle", description="A puzzle from a finished match: find the best move")
     @app_commands.describe(
-        game="Only puzzles of this game", answer="Your move for the puzzle you were shown (start typing)"
+        game="Only puzzles of this game",
+        answer="Your move for the puzzle you were shown (start typing)",
+        motif="Only puzzles of this theme (a puzzle's motif)",
+        streak="Puzzle Streak: solve puzzles in a row, each a little harder, until the first miss",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, motif=THEME_CHOICES)
     async def puzzle(
-        self, interaction: Interaction, game: str | None = None, answer: str | None = None
+        self,
+        interaction: Interaction,
+        game: str | None = None,
+        answer: str | None = None,
+        motif: str | None = None,
+        streak: bool = False,
     ) -> None:
         puzzles = self.puzzles_of(interaction)
         user_id = interaction.user.id
+        if streak:
+            await self.send_streak(interaction, await puzzles.streak_next(user_id))
+            return
         if answer:
             open_one = await puzzles.store.open_puzzle(user_id)
             if open_one is None:
@@ -139,7 +211,7 @@ class PuzzleCog(ButtonCog):
                 answer_text(result, for_user(interaction)), ephemeral=True
             )
             return
-        shown = await puzzles.next(user_id, game)
+        shown = await puzzles.next(user_id, game, motif)
         await self.send_puzzle(interaction, shown)
 
     @puzzle.autocomplete("answer")
@@ -166,6 +238,45 @@ class PuzzleCog(ButtonCog):
         move = moves[ref.ply] if 0 <= ref.ply < len(moves) else puzzle.move
         result = await puzzles.answer(interaction.user.id, puzzle.id, move)
         await interaction.response.send_message(answer_text(result, for_user(interaction)), ephemeral=True)
+
+    async def on_streak_choice(self, interaction: Interaction, ref: ButtonRef) -> None:
+        """A streak puzzle's button: the answer, and after a right one the next puzzle at once."""
+        puzzles = self.puzzles_of(interaction)
+        puzzle = await puzzles.get(ref.ref)
+        moves = choices_for(puzzle, puzzles.legal_moves(puzzle))
+        move = moves[ref.ply] if 0 <= ref.ply < len(moves) else puzzle.move
+        result = await puzzles.streak_answer(interaction.user.id, puzzle.id, move)
+        tr = for_user(interaction)
+        text = streak_answer_text(result, tr)
+        if not result.solved:
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        await self.send_streak(interaction, await puzzles.streak_next(interaction.user.id), head=text)
+
+    async def send_streak(
+        self, interaction: Interaction, shown: StreakShown, head: str | None = None
+    ) -> None:
+        """The streak's puzzle, privately: image, heading, the run so far, and a button per choice."""
+        tr = for_user(interaction)
+        puzzle = shown.puzzle
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        theme = await looks_of(interaction).theme_for(interaction.user.id, interaction.guild_id)
+        file, to_move = await self.puzzle_file(puzzle, tr, theme)
+        moves = choices_for(puzzle, self.puzzles_of(interaction).legal_moves(puzzle))
+        view = view_of(
+            *(button("puzzle_streak", puzzle.id, index, move[:80]) for index, move in enumerate(moves))
+        )
+        lines = [] if head is None else [head]
+        lines += [
+            puzzle_text(puzzle, to_move, tr),
+            tr(
+                "Puzzle Streak: {run} in a row so far (best {best}). Press your move below: one miss "
+                "ends it.",
+                run=shown.run.run,
+                best=shown.run.best,
+            ),
+        ]
+        await interaction.followup.send("\n".join(lines), file=file, view=view, ephemeral=True)
 
     async def on_show(self, interaction: Interaction, ref: ButtonRef) -> None:
         shown = await self.puzzles_of(interaction).show(interaction.user.id, ref.ref)

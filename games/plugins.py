@@ -132,6 +132,10 @@ class GamePlugin:
     doubles the budget of the one below) at nominal ratings."""
     fixtures: str | None = None
     """The module with what the shared checks need of this game (see bot/testing/fixtures.py)."""
+    puzzles: str | None = None
+    """The module with the game's puzzle themes (`theme`, games/ai/puzzles.py) and its starter pool of
+    puzzles (`STARTER`: the path of a JSON-lines file, bench/starter_puzzles.py makes it; None or missing:
+    no pool); None: every puzzle of the game is a quiet move or a win, and it has no starter pool."""
 
     @property
     def id(self) -> str:

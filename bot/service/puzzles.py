@@ -4,9 +4,14 @@ to players with a puzzle rating and a streak, and posted daily in the channel a 
 - Mining: when a match this process ends is finished (not aborted), it is claimed once in the store
   (`claim_puzzle_mining`: one process, once, even across restarts) and mined in the AI pool at the lowest
   priority (`Job.PUZZLE`, one position per job; the bot's moves have slots of their own, hints and analyses
-  go first), one match at a time; the claim is marked finished after (`finish_puzzle_mining`). Each puzzle
-  found is stored with its solution line and figures; its source match and ply are kept only so a position
+  go first), one match at a time; the claim is marked finished after (`finish_puzzle_mining`). The positions
+  go in the finder's order (`mining_order`) and the first puzzle found ends the match's mining: **at most one
+  puzzle per match** (the store refuses a second, so a match mined twice still gives one). Each puzzle is
+  stored with its solution line, figures and theme; its source match and ply are kept only so a position
   is stored once, and are never shown. Nothing about players is stored with a puzzle.
+- Starter pool: the puzzles shipped with the games (`games.ai.puzzles.starter_pool`, made by
+  bench/starter_puzzles.py) are stored on first need (negative source match) and served, for each game,
+  until it has `STARTER_UNTIL` puzzles of its own; a new installation has puzzles at once.
 - The sweep (`sweep`, at start-up and every `SWEEP_EVERY` seconds, below the live mining): finished
   matches nobody claimed (they ended while no process mined: the bot was down, or mining was off), and
   claims never finished after `MINING_LEASE` seconds (the process stopped while mining), of this process's
@@ -16,10 +21,14 @@ to players with a puzzle rating and a streak, and posted daily in the channel a 
   using up the puzzle; a legal one is right if it is the solution. The user's puzzle rating and the puzzle's
   move by openskill (solving is a win against the puzzle), as the project's ratings do, and the streak
   (puzzles solved in a row) grows or restarts at 0. One answer per puzzle and user (`PuzzleAnswered`).
+- Streak (`streak_next`, `streak_answer`): puzzles in a row, each a little harder, until the first miss
+  (lichess's Puzzle Streak); unrated, each puzzle answered once; the best run is kept.
 - Daily: a server picks a channel (`set_daily`); `post_daily` (run by `start`'s loop every
   `DAILY_CHECK_EVERY` seconds) claims each server's day in the store before posting (so it is posted once a
   day across restarts and processes) and hands the post to `on_daily`; with `shards`, only the guilds this
-  process owns. The day's puzzle is the same for every server: the puzzle at index day % count, in id order.
+  process owns. The day's puzzle is the same for every server (`puzzle_of_day`): the games take turns day by
+  day, and within a game the days walk through its matches, one puzzle per match, so days in a row never
+  show one match twice.
 """
 
 from __future__ import annotations
@@ -29,12 +38,14 @@ import contextlib
 import datetime
 import logging
 import time
+import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
 
+import games
 from bot.service.ai import AIRunner
 from bot.service.errors import NoPuzzles, NotAPuzzleMove, PuzzleAnswered, UnknownPuzzle
 from bot.service.matches import MatchService
@@ -47,10 +58,11 @@ from bot.service.records import (
     NewPuzzle,
     PuzzlePlayer,
     PuzzleRecord,
+    StreakRun,
 )
 from bot.service.shards import Shards
 from bot.service.store import MatchStore
-from games.ai.puzzles import Puzzle, PuzzleBudget
+from games.ai.puzzles import Puzzle, PuzzleBudget, mining_order, starter_pool
 from games.base import MoveError
 
 log = logging.getLogger(__name__)
@@ -65,6 +77,12 @@ SWEEP_BATCH = 20
 """Matches the sweep reads at a time."""
 MINING_LEASE = 3600.0
 """Seconds after which a mining claim that never finished may be taken again (its process stopped)."""
+STARTER_UNTIL = 100
+"""A game's starter puzzles are served until it has this many puzzles of its own."""
+STREAK_START_POINTS = -250.0
+"""A streak's first puzzle is picked near a new player's rating plus this many points..."""
+STREAK_STEP_POINTS = 50.0
+"""...and each next one this many points higher."""
 DIFFICULTY_POINTS = 300.0
 """A new puzzle's rating: a new player's, plus up to this many points for the hardest (minus for the
 easiest), by the finder's difficulty."""
@@ -100,6 +118,20 @@ def rate(
     return (solver.mu, solver.sigma), (problem.mu, problem.sigma)
 
 
+def daily_pick(candidates: list[tuple[int, str]], day_number: int) -> int | None:
+    """The day's puzzle among `candidates` ((id, game), one puzzle per match, in id order): the games take
+    turns day by day (in name order), and within a game the days walk through its puzzles in order; None
+    without candidates."""
+    by_game: dict[str, list[int]] = {}
+    for puzzle_id, game in candidates:
+        by_game.setdefault(game, []).append(puzzle_id)
+    if not by_game:
+        return None
+    turns = sorted(by_game)
+    ids = by_game[turns[day_number % len(turns)]]
+    return ids[day_number // len(turns) % len(ids)]
+
+
 def day_of(now: float) -> str:
     """The UTC day of a time, YYYY-MM-DD."""
     return datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
@@ -125,6 +157,49 @@ class Answered:
 
 
 @dataclass(frozen=True, slots=True)
+class StreakShown:
+    """The puzzle a user's streak shows, and the run so far."""
+
+    puzzle: PuzzleRecord
+    run: StreakRun
+
+
+@dataclass(frozen=True, slots=True)
+class StreakAnswered:
+    """One streak answer: the move given, whether it solved the puzzle, the run before and after."""
+
+    puzzle: PuzzleRecord
+    move: str
+    solved: bool
+    before: StreakRun
+    after: StreakRun
+
+
+def no_starters(game: str) -> list[dict[str, Any]]:
+    """No starter pool (settings.puzzle_starters off, and the tests')."""
+    return []
+
+
+def starter_record(game: str, key: int, line: int, entry: dict[str, Any]) -> NewPuzzle:
+    """A starter pool's line as a puzzle to store: source match `key` (negative, the game's), ply its line."""
+    mu, sigma = new_puzzle_rating(float(entry.get("difficulty", 0.5)))
+    return NewPuzzle(
+        game=game,
+        options=dict(entry.get("options", {})),
+        seats=int(entry.get("seats", 2)),
+        position=entry["position"],
+        mover=int(entry["mover"]),
+        solution=tuple(entry["solution"]),
+        source_match=key,
+        source_ply=line,
+        figures=dict(entry["figures"]),
+        mu=mu,
+        sigma=sigma,
+        theme=entry.get("theme"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class DailyPost:
     """A server's daily puzzle, due now in its channel."""
 
@@ -147,8 +222,12 @@ class Puzzles:
         *,
         now: Callable[[], float] = time.time,
         shards: Shards | None = None,
+        starters: Callable[[str], list[dict[str, Any]]] = starter_pool,
     ) -> None:
         self.store = store
+        self.starters = starters
+        """A game's starter pool (its lines); tests give none or their own."""
+        self._starters_loaded = False
         self.matches = matches
         self.now = now
         self.shards = shards
@@ -229,11 +308,12 @@ class Puzzles:
         async with self._one_at_a_time:
             seats = len(match.seats)
             found = await runner.puzzle_positions(match.game, match.options, match.seed, seats, log_entries)
-            for position in found:
+            for position in mining_order(found, match.seed):
                 seed = match.seed + position.ply
                 examined = await runner.puzzle(match.game, position, budget=self.budget, seed=seed)
                 if examined.puzzle is not None:
                     stored += await self._store(match.id, match.game, match.options, seats, examined.puzzle)
+                    break
         if stored:
             log.info("match %s gave %d puzzles", match.id, stored)
         return stored
@@ -252,8 +332,42 @@ class Puzzles:
             figures=puzzle.figures.as_dict(),
             mu=mu,
             sigma=sigma,
+            theme=puzzle.theme,
         )
         return 0 if await self.store.insert_puzzle(new, self.now()) is None else 1
+
+    # ------------------------------------------------------------------------------------ starter pool
+
+    def use_starters(self, starters: Callable[[str], list[dict[str, Any]]]) -> None:
+        """Serve these starter pools from now on (stored on the next need)."""
+        self.starters = starters
+        self._starters_loaded = False
+
+    async def load_starters(self) -> int:
+        """Store the starter puzzles of every game not stored yet (once per process); how many were new."""
+        if self._starters_loaded:
+            return 0
+        new = 0
+        for game in games.GAME_IDS:
+            pool = self.starters(game)
+            if not pool or await self.store.count_puzzles(game, starter=True) >= len(pool):
+                continue
+            key = -(1 + (zlib.crc32(game.encode()) & 0x7FFFFFFF))
+            entries = [starter_record(game, key, line, entry) for line, entry in enumerate(pool)]
+            new += await self.store.insert_starter_puzzles(entries, self.now())
+        self._starters_loaded = True
+        if new:
+            log.info("stored %d starter puzzles", new)
+        return new
+
+    async def starter_games(self) -> list[str]:
+        """The games whose starter puzzles are served: those with fewer than `STARTER_UNTIL` of their own."""
+        await self.load_starters()
+        return [
+            game
+            for game in games.GAME_IDS
+            if await self.store.count_puzzles(game, starter=False) < STARTER_UNTIL
+        ]
 
     async def sweep(self) -> int:
         """Mine, one after the other and each after the live mining in progress, every finished match of
@@ -312,17 +426,30 @@ class Puzzles:
     async def player(self, user_id: int) -> PuzzlePlayer | None:
         return await self.store.get_puzzle_player(user_id)
 
-    async def next(self, user_id: int, game: str | None = None) -> Shown:
-        """The user's unanswered puzzle (of `game` if given), or a new one nearest their rating; NoPuzzles
-        when they have seen every one."""
+    async def next(self, user_id: int, game: str | None = None, theme: str | None = None) -> Shown:
+        """The user's unanswered puzzle (of `game` and `theme` if given), or a new one nearest their rating;
+        NoPuzzles when they have seen every one."""
         if game is not None:
             self.matches.rules(game)  # UnknownGame
         player = await self.store.get_puzzle_player(user_id)
         open_one = await self.store.open_puzzle(user_id)
-        if open_one is not None and (game is None or open_one.game == game):
+        if (
+            open_one is not None
+            and (game is None or open_one.game == game)
+            and (theme is None or open_one.theme == theme)
+        ):
             return Shown(open_one, player)
         mu = player.mu if player is not None else NEW_MU
-        picked = await self.store.pick_puzzle(user_id, game, mu)
+        starters = await self.starter_games()
+        run = await self.store.get_streak(user_id)  # the streak's open puzzle stays the streak's
+        picked = await self.store.pick_puzzle(
+            user_id,
+            game,
+            mu,
+            theme=theme,
+            starters=starters,
+            exclude=None if run is None else run.puzzle_id,
+        )
         if picked is None:
             raise NoPuzzles()
         await self.store.show_puzzle(user_id, picked.id, self.now())
@@ -339,12 +466,7 @@ class Puzzles:
         """Answer a puzzle shown to the user (see the module doc): NotAPuzzleMove for a move that is not
         legal there, PuzzleAnswered if they answered it already."""
         puzzle = await self.get(puzzle_id)
-        rules = self.matches.rules(puzzle.game)
-        state = rules.load(puzzle.position)
-        try:
-            given = rules.notation(state, rules.parse(state, move.strip()))
-        except MoveError:
-            raise NotAPuzzleMove(move=move) from None
+        given = self._given(puzzle, move)
         solved = given == puzzle.move
         fresh = PuzzlePlayer(user_id, NEW_MU, NEW_SIGMA)
         await self.store.show_puzzle(user_id, puzzle.id, self.now())  # a daily puzzle answered at once
@@ -354,6 +476,51 @@ class Puzzles:
         before, after = result
         return Answered(puzzle, given, solved, before, after)
 
+    # ------------------------------------------------------------------------------------------ streak
+
+    async def streak(self, user_id: int) -> StreakRun | None:
+        """The user's puzzle streak, None before their first."""
+        return await self.store.get_streak(user_id)
+
+    async def streak_next(self, user_id: int) -> StreakShown:
+        """The puzzle the user's streak shows, or the next one: never shown to them, nearest a rating that
+        rises with the run (`STREAK_START_POINTS`, `STREAK_STEP_POINTS`); NoPuzzles when none is left."""
+        run = await self.store.get_streak(user_id) or StreakRun(user_id)
+        if run.puzzle_id is not None:
+            shown = await self.store.get_puzzle(run.puzzle_id)
+            if shown is not None:
+                return StreakShown(shown, run)
+        points = STREAK_START_POINTS + run.run * STREAK_STEP_POINTS
+        starters = await self.starter_games()
+        picked = await self.store.pick_puzzle(
+            user_id, None, NEW_MU + points / POINTS_PER_MU, starters=starters
+        )
+        if picked is None:
+            raise NoPuzzles()
+        await self.store.show_streak_puzzle(user_id, picked.id, self.now())
+        return StreakShown(picked, StreakRun(user_id, run.run, run.best, picked.id))
+
+    async def streak_answer(self, user_id: int, puzzle_id: int, move: str) -> StreakAnswered:
+        """Answer the puzzle the user's streak shows: NotAPuzzleMove for a move that is not legal there,
+        PuzzleAnswered when the streak does not show it (answered already). A miss ends the run."""
+        puzzle = await self.get(puzzle_id)
+        given = self._given(puzzle, move)
+        solved = given == puzzle.move
+        result = await self.store.answer_streak(user_id, puzzle.id, solved, self.now())
+        if result is None:
+            raise PuzzleAnswered()
+        before, after = result
+        return StreakAnswered(puzzle, given, solved, before, after)
+
+    def _given(self, puzzle: PuzzleRecord, move: str) -> str:
+        """The move given, in notation; NotAPuzzleMove unless it is legal in the puzzle's position."""
+        rules = self.matches.rules(puzzle.game)
+        state = rules.load(puzzle.position)
+        try:
+            return rules.notation(state, rules.parse(state, move.strip()))
+        except MoveError:
+            raise NotAPuzzleMove(move=move) from None
+
     # ------------------------------------------------------------------------------------------- daily
 
     async def set_daily(self, guild_id: int, channel_id: int | None) -> None:
@@ -361,11 +528,10 @@ class Puzzles:
         await self.store.set_daily_puzzle_channel(guild_id, channel_id)
 
     async def puzzle_of_day(self, day: str) -> PuzzleRecord | None:
-        """The day's puzzle (the same for every server), None while there is none."""
-        count = await self.store.count_puzzles()
-        if count == 0:
-            return None
-        return await self.store.nth_puzzle(datetime.date.fromisoformat(day).toordinal() % count)
+        """The day's puzzle (the same for every server; see the module doc), None while there is none."""
+        candidates = await self.store.daily_puzzles(await self.starter_games())
+        picked = daily_pick(candidates, datetime.date.fromisoformat(day).toordinal())
+        return None if picked is None else await self.get(picked)
 
     async def post_daily(self) -> list[DailyPost]:
         """Post today's puzzle in every server of this process's shards whose channel has not had it: each

@@ -563,6 +563,8 @@ class NewPuzzle:
     figures: Mapping[str, Any]
     mu: float
     sigma: float
+    theme: str | None = None
+    """What the solution does (games/ai/puzzles.py THEMES)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,6 +581,8 @@ class PuzzleRecord:
     figures: Mapping[str, Any]
     mu: float
     sigma: float
+    theme: str | None = None
+    """What the solution does (games/ai/puzzles.py THEMES); None for puzzles stored before themes."""
 
     @property
     def move(self) -> str:
@@ -597,6 +601,17 @@ class PuzzlePlayer:
     best_streak: int = 0
     solved: int = 0
     tried: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StreakRun:
+    """A solver's puzzle streak (solved in a row until the first miss): the current run, the puzzle it shows
+    now (None between puzzles or after a miss) and the best run."""
+
+    user_id: int
+    run: int = 0
+    best: int = 0
+    puzzle_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ def make_settings(data_dir: Path, **overrides: Any) -> Settings:
         "database_url": f"sqlite:///{data_dir / 'tessera.sqlite3'}",
         "shard_count": 1,
         "puzzle_mining": False,  # a test that mines turns it on
+        "puzzle_starters": False,  # likewise a test that serves the starter pools
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -11,10 +11,13 @@ a `Puzzle`. Every win chance is a mean search reward for the mover in [0, 1] (as
 1. **First search** (`PuzzleBudget.first` iterations, the hard level's knowledge): the most visited move
    is the candidate; its value must be at least `MARGIN` above the value of every other move the search
    tried (the runner-up is the other move with the highest value).
-2. **Second, longer search** (`PuzzleBudget.second` iterations, another seed): it must prefer the same
-   move, and the margin must hold again over every other move it tried and over the strongest rivals
-   (`PuzzleBudget.rivals` of them) searched alone with `PuzzleBudget.rival` iterations each, so a rival
-   the tree barely visited cannot hide a good reply.
+2. **Verification** (`PuzzleBudget.second` iterations, another seed): a longer search must prefer the same
+   move, and the margin must hold again over every other move it tried and over the rivals searched alone
+   with `PuzzleBudget.rival` iterations each, so a rival the tree barely visited cannot hide a good reply:
+   **every** other legal move where there are at most `PuzzleBudget.alone` (Paintscape has 9-19), else
+   the strongest `PuzzleBudget.rivals`. The solution is searched alone too, and the lower of its two
+   values counts. `MARGIN` (0.3 on the [0, 1] scale) is stricter than lichess's rule (no second move
+   within 0.42 on its -1..1 scale, `LICHESS_MARGIN` here).
 3. **The move played lost ground**: it is not the solution, and searched alone (`PuzzleBudget.rival`
    iterations) its value is at least `PLAYED_LOSS` below the solution's value in the second search.
 
@@ -23,6 +26,13 @@ own procedure (Paintscape's balancing). A move that wins at once makes a "find t
 other candidate is clearly worse, checked the same way. The solution line is the solution and, when the
 game goes on, the reply a short search expects (`PuzzleBudget.first` iterations after the solution).
 
+**One puzzle per match** (`find_puzzles`): the positions are examined in an order shuffled by the match's seed
+(`mining_order`) and the first puzzle found ends the match's mining, so a match never gives two puzzles (one
+answer found in consecutive plies was the daily puzzle three days running), and a puzzle may come from any
+part of the match. Each puzzle has a **theme** (`THEMES`, `theme_of`): the winning move, or what the game's
+own puzzle module (`GamePlugin.puzzles`, `theme`) says the solution does (collect a colour, ring
+capture...), else a quiet move.
+
 Deterministic: searches are bounded by iterations and seeded from `seed` and the ply, so the same match and
 budget give the same puzzles. The source match is not part of a `Puzzle` (the host keeps its id privately),
 and nothing here knows players' names.
@@ -30,20 +40,27 @@ and nothing here knows players' names.
 
 from __future__ import annotations
 
+import importlib
+import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from games.ai.analysis import LEVEL, positions
 from games.ai.knowledge import knowledge_for
 from games.ai.search import MoveStats, Search, SearchReport, analyse, seat_count
 from games.base import GameOver, Rules, Seat, Step, replay_state
+from games.texts import N_
 
 MARGIN = 0.3
 """The solution's win chance is at least this much above every other move's, in both searches."""
 PLAYED_LOSS = 0.2
 """The move played in the match is worth at least this much less than the solution (it lost ground)."""
+LICHESS_MARGIN = 0.21
+"""Lichess's rule for an unambiguous puzzle, on this module's [0, 1] scale: no second move within 0.42 of the
+solution on lichess's -1..1 scale (bench/puzzle_quality.py measures it at ten times the finder's budget)."""
 SCOUT_MARGIN = 0.1
 """The scout's best move must stand this much above every other for the deep searches to run (lower than
 `MARGIN`: a short search's values are rougher, and a position it turns away is lost)."""
@@ -55,6 +72,8 @@ RIVAL_SEED = 1 << 22
 """Added to the seeds of the searches of single moves (rivals and the move played)."""
 SCOUT_SEED = 1 << 23
 """Added to the scout's seed."""
+ORDER_SEED = 0x5EED
+"""Mixed into the match's seed for the order its positions are examined in (`mining_order`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +83,14 @@ class PuzzleBudget:
     first: int = 1500
     second: int = 4000
     rivals: int = 2
-    rival: int = 1000
+    rival: int = 2500
+    """Iterations of each search of one move alone (the rivals, the solution, the move played): at 1,000 one
+    Paintscape puzzle in six of the first starter pool was ambiguous at ten times the budget (a rival 0.20
+    below the solution); at 2,500 that one is turned away and the other five kept."""
     scout: int = 200
     """The scout's iterations; no scout unless fewer than `first`."""
+    alone: int = 24
+    """Positions with at most this many legal moves have every move searched alone in the verification."""
     max_positions: int | None = None
     """Positions examined per match at most (the latest ones first are not preferred: in ply order)."""
 
@@ -87,6 +111,8 @@ class Figures:
     played_value: float
     candidates: int
     """How many moves the searches chose among."""
+    alone: int = 0
+    """How many rivals the verification searched alone."""
 
     @property
     def first_margin(self) -> float:
@@ -119,6 +145,8 @@ class Puzzle:
     position: dict[str, Any]
     solution: tuple[str, ...]
     figures: Figures
+    theme: str = "quiet"
+    """What the solution does (a key of `THEMES`)."""
 
     @property
     def move(self) -> str:
@@ -198,8 +226,8 @@ def examine(
     mover = rules.to_move(state)
     if mover is None:
         return Examined(None, "over")
-    moves = iter(rules.legal_moves(state))
-    if sum(1 for _, _ in zip(range(MIN_CHOICES), moves, strict=False)) < MIN_CHOICES:
+    legal = list(rules.legal_moves(state))
+    if len(legal) < MIN_CHOICES:
         return Examined(None, "few moves")
     if budget.scout < budget.first:
         scout = _search(rules, state, budget.scout, seed + SCOUT_SEED)
@@ -226,10 +254,17 @@ def examine(
     if not others:
         return Examined(None, "second margin")
     rival_values = {rules.notation(state, s.move): s.value for s in others}
-    for number, other in enumerate(others[: budget.rivals]):
-        alone = _single(rules, state, other.move, budget.rival, seed + RIVAL_SEED + number)
-        name = rules.notation(state, other.move)
-        rival_values[name] = max(rival_values[name], alone)
+    if len(legal) <= budget.alone:
+        alone = [move for move in legal if rules.notation(state, move) != solution]
+    else:
+        alone = [s.move for s in others[: budget.rivals]]
+    for number, other in enumerate(alone):
+        value = _single(rules, state, other, budget.rival, seed + RIVAL_SEED + number)
+        name = rules.notation(state, other)
+        rival_values[name] = max(rival_values.get(name, 0.0), value)
+        if second_best < value + MARGIN:
+            return Examined(None, "second margin")
+    second_best = min(second_best, _single(rules, state, best, budget.rival, seed + RIVAL_SEED + 98))
     second_rival, second_rival_value = max(rival_values.items(), key=lambda item: item[1])
     if second_best < second_rival_value + MARGIN:
         return Examined(None, "second margin")
@@ -248,12 +283,15 @@ def examine(
         second_iterations=second.iterations,
         played=played,
         played_value=played_value,
-        candidates=len(second.moves),
+        candidates=max(len(second.moves), len(alone) + 1),
+        alone=len(alone),
     )
     after = rules.apply(state, best)
     reply = reply_to(rules, after, budget.first, seed + SECOND_SEED + 1)
     line = (solution,) if reply is None else (solution, reply)
-    return Examined(Puzzle(ply, mover, rules.dump(state), line, figures), None)
+    played_after = rules.apply(state, played_move)
+    theme = theme_of(rules, state, best, after, played_after)
+    return Examined(Puzzle(ply, mover, rules.dump(state), line, figures, theme), None)
 
 
 def find_puzzles(
@@ -266,7 +304,8 @@ def find_puzzles(
     ended: bool = False,
     on_examined: Callable[[Step[Any, Any], Examined], None] | None = None,
 ) -> list[Puzzle]:
-    """The puzzles of the finished match played from `start` with `log` (see the module doc). ValueError
+    """The puzzle of the finished match played from `start` with `log`, if it has one (a list of at most one:
+    the first found in `mining_order`; see the module doc). ValueError
     unless the match is over: its log ends the game, or the host says it `ended` otherwise (a resignation
     or a timeout in a two-player game, which the log does not record). Puzzles come only from finished
     matches."""
@@ -276,26 +315,89 @@ def find_puzzles(
         raise ValueError("puzzles come only from finished matches")
     if budget.max_positions is not None:
         steps = steps[: budget.max_positions]
-    found = []
-    for step in steps:
+    for step in mining_order(steps, seed):
         examined = examine(rules, step.before, step.ply, step.notation, budget=budget, seed=seed + step.ply)
         if on_examined is not None:
             on_examined(step, examined)
         if examined.puzzle is not None:
-            found.append(examined.puzzle)
-    return found
+            return [examined.puzzle]
+    return []
+
+
+T = TypeVar("T")
+
+
+def mining_order(steps: Sequence[T], seed: int) -> list[T]:
+    """The order a match's positions are examined in: shuffled by the match's seed (the same every time), so
+    that the one puzzle a match gives may come from any part of it."""
+    order = list(steps)
+    random.Random(seed ^ ORDER_SEED).shuffle(order)
+    return order
+
+
+THEMES: dict[str, str] = {
+    "win": N_("the winning move"),
+    "collect": N_("collect a colour"),
+    "block": N_("stop a colour"),
+    "capture": N_("ring capture"),
+    "stop_capture": N_("stop a ring"),
+    "last_cell": N_("the last cell"),
+    "take_lead": N_("take the lead"),
+    "hold_lead": N_("hold the lead"),
+    "push": N_("push a sphere"),
+    "quiet": N_("quiet move"),
+}
+"""Every puzzle theme (its key, stored with the puzzle) and its name (translated where shown). A game's
+puzzle module (`GamePlugin.puzzles`) returns one of these keys."""
+
+
+def theme_of(rules: Rules[Any, Any], before: Any, solution: Any, after: Any, played_after: Any) -> str:
+    """The puzzle's theme (a key of `THEMES`): "win" when the solution wins at once, else what the game's
+    puzzle module says (`theme(rules, before, solution, after, played_after)`, given the positions after the
+    solution and after the move played), else "quiet"."""
+    mover = rules.to_move(before)
+    outcome = rules.outcome(after)
+    if outcome is not None and outcome.winners == (mover,):
+        return "win"
+    import games
+
+    plugin = games.PLUGINS.get(rules.id)
+    if plugin is None or plugin.puzzles is None:
+        return "quiet"
+    theme = importlib.import_module(plugin.puzzles).theme(rules, before, solution, after, played_after)
+    return theme if theme in THEMES else "quiet"
+
+
+def starter_pool(game_id: str) -> list[dict[str, Any]]:
+    """The starter puzzles shipped with a game (its puzzle module's `STARTER` file, one JSON object a line,
+    bench/starter_puzzles.py): empty for a game without a pool."""
+    import games
+
+    plugin = games.PLUGINS.get(game_id)
+    if plugin is None or plugin.puzzles is None:
+        return []
+    path = getattr(importlib.import_module(plugin.puzzles), "STARTER", None)
+    if path is None or not Path(path).exists():
+        return []
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 __all__ = [
+    "LICHESS_MARGIN",
     "MARGIN",
     "MIN_CHOICES",
     "PLAYED_LOSS",
     "SCOUT_MARGIN",
+    "THEMES",
     "Examined",
     "Figures",
     "Puzzle",
     "PuzzleBudget",
     "examine",
     "find_puzzles",
+    "mining_order",
     "reply_to",
+    "starter_pool",
+    "theme_of",
 ]

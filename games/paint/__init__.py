@@ -25,6 +25,7 @@ PLUGIN = GamePlugin(
     shared_palette=1,
     levels=LEVELS,
     fixtures="games.paint.fixtures",
+    puzzles="games.paint.puzzles",
 )
 """Paint's registration (entry point `tessera.games`, pyproject.toml)."""
 

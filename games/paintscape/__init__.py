@@ -26,6 +26,7 @@ PLUGIN = GamePlugin(
     shared_palette=0,
     levels=LEVELS,
     fixtures="games.paintscape.fixtures",
+    puzzles="games.paintscape.puzzles",
 )
 """Paintscape's registration (entry point `tessera.games`, pyproject.toml)."""
 

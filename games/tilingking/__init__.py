@@ -77,5 +77,6 @@ PLUGIN = GamePlugin(
     shared_palette=2,
     levels=LEVELS,
     fixtures="games.tilingking.fixtures",
+    puzzles="games.tilingking.puzzles",
 )
 """TilingKing's registration (entry point `tessera.games`, pyproject.toml)."""

@@ -37,8 +37,9 @@ def settings(request: pytest.FixtureRequest, tmp_path: Any, monkeypatch: pytest.
 
 
 async def paint_puzzles(world: Any, count: int) -> list[tuple[int, str]]:
-    """`count` Paint puzzles from a real finished match of Alice and Bob (the starting position with a
-    different legal move as the solution each: the service only compares); (id, solution) each."""
+    """`count` Paint puzzles as if from real finished matches (the starting position with a different legal
+    move as the solution each: the service only compares; one match gives one puzzle, so each has a source
+    match of its own); (id, solution) each."""
     alice, bob, channel = world.alice, world.bob, world.channel
     await start_challenge(world, alice, bob, "paint", first="challenger", options="lead_turns=2")
     await alice.slash(channel, "move", notation="c1-c3")
@@ -60,7 +61,7 @@ async def paint_puzzles(world: Any, count: int) -> list[tuple[int, str]]:
             position=rules.dump(state),
             mover=0,
             solution=(solution, legal[-1]),
-            source_match=match.id,
+            source_match=match.id * 100 + n,
             source_ply=n,
             figures={
                 "second_best": 0.9,

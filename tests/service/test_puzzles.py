@@ -41,10 +41,15 @@ WRONG, RIGHT = _opening_notations()[0], _opening_notations()[-1]
 
 
 def puzzles_of(service: Service) -> Puzzles:
-    return Puzzles(service.store, service.matches, now=service.now, shards=service.shards)
+    return Puzzles(service.store, service.matches, now=service.now, shards=service.shards, starters=NO_POOL)
 
 
-async def stored_puzzle(service: Service, source: int = 1, ply: int = 0, mu: float = NEW_MU) -> int:
+def NO_POOL(game: str) -> list[dict[str, Any]]:
+    """No starter pool: only the puzzles a test stores."""
+    return []
+
+
+async def stored_puzzle(service: Service, source: int | None = None, ply: int = 0, mu: float = NEW_MU) -> int:
     """A puzzle of the small game: the first position, solution RIGHT (made up: the service only compares)."""
     rules = service.rules(SMALL)
     new = NewPuzzle(
@@ -54,7 +59,7 @@ async def stored_puzzle(service: Service, source: int = 1, ply: int = 0, mu: flo
         position=rules.dump(rules.new(2, {}, 0)),
         mover=0,
         solution=(RIGHT, RIGHT),
-        source_match=source,
+        source_match=source if source is not None else 1 + ply,
         source_ply=ply,
         figures={"first_best": 0.9},
         mu=mu,
@@ -169,7 +174,7 @@ async def test_only_the_process_owning_the_guilds_shard_posts_its_daily_puzzle(s
     assert shards.owns(owned) and not shards.owns(other)
     for guild in (owned, other):
         await service.store.set_daily_puzzle_channel(guild, 5)
-    process = Puzzles(service.store, service.matches, now=service.now, shards=shards)
+    process = Puzzles(service.store, service.matches, now=service.now, shards=shards, starters=NO_POOL)
     assert [p.guild_id for p in await process.post_daily()] == [owned]
     other_process = Puzzles(service.store, service.matches, now=service.now, shards=Shards(2, frozenset({1})))
     assert [p.guild_id for p in await other_process.post_daily()] == [other]

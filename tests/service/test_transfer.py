@@ -21,7 +21,7 @@ import pytest
 import games
 from bot.service import Service
 from bot.service.checkdb import check_database
-from bot.service.puzzles import Puzzles
+from bot.service.puzzles import Puzzles, no_starters
 from bot.service.records import AI_LEVELS, NewPuzzle, PostedMessage, RequestMessage, TakebackRequested
 from bot.service.store import open_store
 from bot.service.store.postgres import with_search_path
@@ -135,12 +135,14 @@ async def fill(url: str, clock: FakeClock) -> None:
             figures={"first_best": 0.9, "played": "c1-c2"},
             mu=26.5,
             sigma=8.0,
+            theme="push",
         )
-        puzzles = Puzzles(service.store, service.matches, now=clock)
+        puzzles = Puzzles(service.store, service.matches, now=clock, starters=no_starters)
         puzzle_id = await service.store.insert_puzzle(puzzle, clock())
         assert puzzle_id is not None
         await puzzles.answer(ALICE, puzzle_id, "c1-c3")
         await puzzles.next(BOB)  # shown, not answered
+        await puzzles.streak_next(CAROL)  # a Puzzle Streak begun
         await puzzles.set_daily(GUILD, CHANNEL + 4)
         assert await puzzles.post_daily()
     finally:

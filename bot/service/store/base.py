@@ -13,7 +13,7 @@ import json
 import logging
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -46,6 +46,7 @@ from bot.service.records import (
     RequestMessage,
     Requests,
     SeatResult,
+    StreakRun,
     TakebackRecord,
     TakebackRequest,
     UserPrefs,
@@ -955,17 +956,41 @@ class MatchStore(Protocol):
         ...
 
     async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:
-        """Store a puzzle; its id, or None if its source position is stored already."""
+        """Store a mined puzzle and its theme; its id, or None if its source position is stored already or
+        its match already gave a puzzle (at most one a match)."""
+        ...
+
+    async def insert_starter_puzzles(self, news: Sequence[NewPuzzle], now: float) -> int:
+        """Store starter puzzles (negative source_match: the pool's, source_ply: its line) not stored yet, in
+        one transaction; how many were new."""
         ...
 
     async def get_puzzle(self, puzzle_id: int) -> PuzzleRecord | None: ...
-    async def count_puzzles(self, game: str | None = None) -> int: ...
+    async def count_puzzles(self, game: str | None = None, *, starter: bool | None = None) -> int:
+        """How many puzzles (of `game`; starter ones only, mined ones only, or both: None)."""
+        ...
+
     async def open_puzzle(self, user_id: int) -> PuzzleRecord | None:
         """The puzzle shown to the user last and not answered yet, if any."""
         ...
 
-    async def pick_puzzle(self, user_id: int, game: str | None, mu: float) -> PuzzleRecord | None:
-        """A puzzle (of `game`, or any) the user was never shown, its rating nearest `mu` (then oldest)."""
+    async def pick_puzzle(
+        self,
+        user_id: int,
+        game: str | None,
+        mu: float,
+        *,
+        theme: str | None = None,
+        starters: Collection[str] | None = None,
+        exclude: int | None = None,
+    ) -> PuzzleRecord | None:
+        """A puzzle (of `game`, or any; of `theme`, or any) the user was never shown, its rating nearest `mu`
+        (then oldest), other than `exclude`; with `starters`, starter puzzles only of those games."""
+        ...
+
+    async def daily_puzzles(self, starters: Collection[str] | None = None) -> list[tuple[int, str]]:
+        """(id, game) of one puzzle per source match (its first), in id order: the daily puzzle's choice;
+        with `starters`, starter puzzles only of those games."""
         ...
 
     async def nth_puzzle(self, index: int) -> PuzzleRecord | None:
@@ -998,6 +1023,22 @@ class MatchStore(Protocol):
     async def daily_puzzle_channels(
         self, *, shards: ShardFilter | None = None
     ) -> list[DailyPuzzleChannel]: ...
+    async def get_streak(self, user_id: int) -> StreakRun | None:
+        """The user's puzzle streak, None before their first."""
+        ...
+
+    async def show_streak_puzzle(self, user_id: int, puzzle_id: int, now: float) -> None:
+        """The user's streak shows this puzzle now (a first streak starts at 0)."""
+        ...
+
+    async def answer_streak(
+        self, user_id: int, puzzle_id: int, solved: bool, now: float
+    ) -> tuple[StreakRun, StreakRun] | None:
+        """Answer the puzzle the user's streak shows, once, in one transaction: the run grows by one, or ends
+        at 0 on a miss (the best run kept), and the puzzle counts as answered (never shown again; ratings do
+        not move). (before, after), or None when the streak does not show this puzzle."""
+        ...
+
     async def claim_daily_puzzle(self, guild_id: int, day: str) -> bool:
         """True once per server and day: mark `day` posted unless it was."""
         ...

@@ -791,6 +791,25 @@ MIGRATIONS: tuple[Step, ...] = (
         # run again on a database that has it (`{ADD_COLUMN}`).
         "ALTER TABLE matches {ADD_COLUMN} berserk TEXT",
     ),
+    (
+        # PUZZLE_THEMES_STREAKS (issue 39, bot/service/puzzles.py): each puzzle's theme (games/ai/puzzles.py
+        # THEMES; puzzles stored before have none and match no theme filter), and each solver's puzzle
+        # streak (solved in a row until the first miss): the current run, the puzzle it shows now and the
+        # best run. The starter puzzles (the pools shipped with the games) are rows of `puzzles` whose
+        # source_match is negative. Every statement may run again on a database that has it.
+        """CREATE TABLE IF NOT EXISTS puzzle_themes (
+            puzzle_id {BIGINT} PRIMARY KEY REFERENCES puzzles (id) ON DELETE CASCADE,
+            theme TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS puzzle_themes_theme ON puzzle_themes (theme, puzzle_id)",
+        """CREATE TABLE IF NOT EXISTS puzzle_streak_runs (
+            user_id {BIGINT} PRIMARY KEY,
+            run INTEGER NOT NULL,
+            best INTEGER NOT NULL,
+            puzzle_id {BIGINT} REFERENCES puzzles (id) ON DELETE SET NULL,
+            updated_at {REAL} NOT NULL
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 ESTABLISHED_SIGMA = 5.0
@@ -799,6 +818,10 @@ ESTABLISHED = "sigma <= 5.0 AND played > 0 AND player_key LIKE 'user:%'"
 """The partial index ratings_established's predicate, which the global leaderboard's query repeats."""
 GUILD_ESTABLISHED = "sigma <= 5.0 AND player_key LIKE 'user:%'"
 """guild_ratings_established's, which a server's leaderboard query repeats."""
+PUZZLE_THEMES_STREAKS = next(
+    index for index, step in enumerate(MIGRATIONS) if any("puzzle_streak_runs (" in str(s) for s in step)
+)
+"""The migration of the puzzles' themes and streak runs (issue 39), wherever a merge places it."""
 RECOUNT_RESIGNATION_PLIES = 7
 """The migration after whose statements the store runs `upgrades.recounted_snapshot` over the TilingKing
 matches whose log has a resignation, in the same transaction (bot/service/store/upgrades.py)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Coroutine, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -43,6 +43,7 @@ from bot.service.records import (
     RematchStatus,
     RequestMessage,
     Requests,
+    StreakRun,
     TakebackRecord,
     TakebackRequest,
     UserPrefs,
@@ -128,6 +129,22 @@ class Tx(Protocol):
 T = TypeVar("T")
 Work = Callable[[Tx], Coroutine[Any, Any, T]]
 """The body of a write transaction for `SqlStore._atomic`: it awaits nothing but its `Tx`'s calls."""
+
+
+_PUZZLE = "p.*, t.theme AS theme FROM puzzles p LEFT JOIN puzzle_themes t ON t.puzzle_id = p.id"
+"""A puzzle's columns with its theme, and the tables they come from (alias p)."""
+
+
+def _puzzle_where(game: str | None, starter: bool | None) -> tuple[str, list[Any]]:
+    """The condition on puzzles (alias p) of `game` (any: None), starter ones (the pools shipped with the
+    games, negative source_match) or mined ones (any: None), and its parameters."""
+    where, params = ["1 = 1"], []
+    if game is not None:
+        where.append("p.game = ?")
+        params.append(game)
+    if starter is not None:
+        where.append("p.source_match < 0" if starter else "p.source_match > 0")
+    return " AND ".join(where), params
 
 
 def _shard_filter(shards: ShardFilter | None, column: str = "guild_id") -> str:
@@ -1556,6 +1573,7 @@ class SqlStore(ABC):
             self.json_value(r["figures"]),
             float(r["mu"]),
             float(r["sigma"]),
+            r["theme"],
         )
 
     @staticmethod
@@ -1609,50 +1627,107 @@ class SqlStore(ABC):
             f"AND {_shard_filter(shards, 'm.guild_id')} ORDER BY m.id LIMIT ?"
         )
 
-    async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:
-        rows = await self._write_fetch(
-            "INSERT INTO puzzles (game, options, seats, position, mover, solution, source_match, source_ply, "
-            "figures, mu, sigma, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (source_match, source_ply) DO NOTHING RETURNING id",
+    @staticmethod
+    def _puzzle_values(new: NewPuzzle, now: float, to_json: Callable[[Any], Any]) -> list[Any]:
+        return [
             new.game,
-            self._to_json(dict(new.options)),
+            to_json(dict(new.options)),
             new.seats,
             json.dumps(dict(new.position), separators=(",", ":"), sort_keys=True),
             new.mover,
-            self._to_json(list(new.solution)),
+            to_json(list(new.solution)),
             new.source_match,
             new.source_ply,
-            self._to_json(dict(new.figures)),
+            to_json(dict(new.figures)),
             new.mu,
             new.sigma,
             now,
-        )
-        return int(rows[0]["id"]) if rows else None
+        ]
+
+    async def insert_puzzle(self, new: NewPuzzle, now: float) -> int | None:
+        """Stored once per position, and at most once per match (a match mined twice gives no second one)."""
+        async with self._transaction() as tx:
+            if new.source_match > 0 and await tx.fetch(
+                "SELECT id FROM puzzles WHERE source_match = ? LIMIT 1", new.source_match
+            ):
+                return None
+            rows = await tx.fetch(
+                "INSERT INTO puzzles (game, options, seats, position, mover, solution, source_match, "
+                "source_ply, figures, mu, sigma, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (source_match, source_ply) DO NOTHING RETURNING id",
+                *self._puzzle_values(new, now, self._to_json),
+            )
+            if not rows:
+                return None
+            puzzle_id = int(rows[0]["id"])
+            if new.theme is not None:
+                await tx.run(
+                    "INSERT INTO puzzle_themes (puzzle_id, theme) VALUES (?, ?)", puzzle_id, new.theme
+                )
+            return puzzle_id
+
+    async def insert_starter_puzzles(self, news: Sequence[NewPuzzle], now: float) -> int:
+        inserted = 0
+        async with self._transaction() as tx:
+            for new in news:
+                rows = await tx.fetch(
+                    "INSERT INTO puzzles (game, options, seats, position, mover, solution, source_match, "
+                    "source_ply, figures, mu, sigma, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (source_match, source_ply) DO NOTHING RETURNING id",
+                    *self._puzzle_values(new, now, self._to_json),
+                )
+                if rows and new.theme is not None:
+                    await tx.run(
+                        "INSERT INTO puzzle_themes (puzzle_id, theme) VALUES (?, ?)",
+                        int(rows[0]["id"]),
+                        new.theme,
+                    )
+                inserted += bool(rows)
+        return inserted
 
     async def get_puzzle(self, puzzle_id: int) -> PuzzleRecord | None:
-        row = await self._fetchone("SELECT * FROM puzzles WHERE id = ?", puzzle_id)
+        row = await self._fetchone(f"SELECT {_PUZZLE} WHERE p.id = ?", puzzle_id)
         return None if row is None else self._puzzle(row)
 
-    async def count_puzzles(self, game: str | None = None) -> int:
-        if game is None:
-            row = await self._fetchone("SELECT COUNT(*) AS n FROM puzzles")
-        else:
-            row = await self._fetchone("SELECT COUNT(*) AS n FROM puzzles WHERE game = ?", game)
+    async def count_puzzles(self, game: str | None = None, *, starter: bool | None = None) -> int:
+        where, params = _puzzle_where(game, starter)
+        row = await self._fetchone(f"SELECT COUNT(*) AS n FROM puzzles p WHERE {where}", *params)
         return 0 if row is None else int(row["n"])
 
     async def open_puzzle(self, user_id: int) -> PuzzleRecord | None:
         row = await self._fetchone(
-            "SELECT p.* FROM puzzle_attempts a JOIN puzzles p ON p.id = a.puzzle_id "
+            f"SELECT {_PUZZLE} JOIN puzzle_attempts a ON a.puzzle_id = p.id "
             "WHERE a.user_id = ? AND a.solved IS NULL ORDER BY a.shown_at DESC, p.id DESC LIMIT 1",
             user_id,
         )
         return None if row is None else self._puzzle(row)
 
-    async def pick_puzzle(self, user_id: int, game: str | None, mu: float) -> PuzzleRecord | None:
-        where = "" if game is None else "p.game = ? AND "
-        params: list[Any] = [] if game is None else [game]
+    async def pick_puzzle(
+        self,
+        user_id: int,
+        game: str | None,
+        mu: float,
+        *,
+        theme: str | None = None,
+        starters: Collection[str] | None = None,
+        exclude: int | None = None,
+    ) -> PuzzleRecord | None:
+        where, params = _puzzle_where(game, None)
+        if theme is not None:
+            where += " AND t.theme = ?"
+            params.append(theme)
+        if starters is not None:
+            allowed = sorted(starters)
+            marks = ", ".join("?" for _ in allowed)
+            where += (
+                f" AND (p.source_match > 0 OR p.game IN ({marks}))" if allowed else " AND p.source_match > 0"
+            )
+            params.extend(allowed)
+        if exclude is not None:
+            where += " AND p.id <> ?"
+            params.append(exclude)
         row = await self._fetchone(
-            f"SELECT p.* FROM puzzles p WHERE {where}NOT EXISTS (SELECT 1 FROM puzzle_attempts a "
+            f"SELECT {_PUZZLE} WHERE {where} AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a "
             "WHERE a.user_id = ? AND a.puzzle_id = p.id) ORDER BY ABS(p.mu - ?), p.id LIMIT 1",
             *params,
             user_id,
@@ -1661,8 +1736,23 @@ class SqlStore(ABC):
         return None if row is None else self._puzzle(row)
 
     async def nth_puzzle(self, index: int) -> PuzzleRecord | None:
-        row = await self._fetchone("SELECT * FROM puzzles ORDER BY id LIMIT 1 OFFSET ?", index)
+        row = await self._fetchone(f"SELECT {_PUZZLE} ORDER BY p.id LIMIT 1 OFFSET ?", index)
         return None if row is None else self._puzzle(row)
+
+    async def daily_puzzles(self, starters: Collection[str] | None = None) -> list[tuple[int, str]]:
+        where = "1 = 1"
+        params: list[Any] = []
+        if starters is not None:
+            allowed = sorted(starters)
+            marks = ", ".join("?" for _ in allowed)
+            where = f"(source_match > 0 OR game IN ({marks}))" if allowed else "source_match > 0"
+            params.extend(allowed)
+        rows = await self._fetch(
+            f"SELECT MIN(id) AS id, game FROM puzzles WHERE {where} "
+            "GROUP BY game, source_match, CASE WHEN source_match < 0 THEN source_ply ELSE 0 END ORDER BY 1",
+            *params,
+        )
+        return [(int(r["id"]), str(r["game"])) for r in rows]
 
     async def show_puzzle(self, user_id: int, puzzle_id: int, now: float) -> None:
         await self._write(
@@ -1749,6 +1839,58 @@ class SqlStore(ABC):
             f"SELECT * FROM puzzle_daily WHERE {_shard_filter(shards)} ORDER BY guild_id"
         )
         return [DailyPuzzleChannel(int(r["guild_id"]), int(r["channel_id"]), r["last_day"]) for r in rows]
+
+    async def get_streak(self, user_id: int) -> StreakRun | None:
+        row = await self._fetchone("SELECT * FROM puzzle_streak_runs WHERE user_id = ?", user_id)
+        if row is None:
+            return None
+        puzzle_id = row["puzzle_id"]
+        return StreakRun(
+            user_id, int(row["run"]), int(row["best"]), None if puzzle_id is None else int(puzzle_id)
+        )
+
+    async def show_streak_puzzle(self, user_id: int, puzzle_id: int, now: float) -> None:
+        await self._write(
+            "INSERT INTO puzzle_streak_runs (user_id, run, best, puzzle_id, updated_at) "
+            "VALUES (?, 0, 0, ?, ?) ON CONFLICT (user_id) DO UPDATE SET puzzle_id = excluded.puzzle_id, "
+            "updated_at = excluded.updated_at",
+            user_id,
+            puzzle_id,
+            now,
+        )
+
+    async def answer_streak(
+        self, user_id: int, puzzle_id: int, solved: bool, now: float
+    ) -> tuple[StreakRun, StreakRun] | None:
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                "SELECT * FROM puzzle_streak_runs WHERE user_id = ? AND puzzle_id = ?{FOR_UPDATE}",
+                user_id,
+                puzzle_id,
+            )
+            if not rows:
+                return None
+            before = StreakRun(user_id, int(rows[0]["run"]), int(rows[0]["best"]), puzzle_id)
+            run = before.run + 1 if solved else 0
+            after = StreakRun(user_id, run, max(before.best, run), None)
+            await tx.run(
+                "UPDATE puzzle_streak_runs SET run = ?, best = ?, puzzle_id = NULL, updated_at = ? "
+                "WHERE user_id = ?",
+                after.run,
+                after.best,
+                now,
+                user_id,
+            )
+            await tx.run(
+                "INSERT INTO puzzle_attempts (user_id, puzzle_id, shown_at, solved, answered_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, puzzle_id) DO NOTHING",
+                user_id,
+                puzzle_id,
+                now,
+                solved,
+                now,
+            )
+            return before, after
 
     async def claim_daily_puzzle(self, guild_id: int, day: str) -> bool:
         changed = await self._write(
