@@ -5,6 +5,7 @@ Discord client: it makes the message, the caller sends it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.boards import BoardMessage, board_message, move_lines
 from bot.drawing import Drawing
@@ -36,7 +37,11 @@ class BoardMaker:
         tr: Tr | None = None,
     ) -> BoardMessage:
         """The board message of `match`, drawn in the theme of `viewer` (the user who asked for it or whose
-        move it shows; None: the server's default), in the server's language unless `tr` says otherwise."""
+        move it shows; None: the server's default), in the server's language unless `tr` says otherwise. A
+        live match read afresh (`/board`, a restart's repost) gets its clocks as of its last move from the log,
+        so every board of a live match shows them."""
+        if match.time_control is not None and match.clocks is None:
+            match = replace(match, clocks=await self.service.matches.clocks(match, running=False))
         rules = self.service.rules(match.game)
         names = await self.names.names_for(match)
         theme = await self.looks.theme_for(viewer, match.guild_id)

@@ -377,3 +377,35 @@ async def test_an_older_read_never_replaces_a_newer_flag(service: Service, clock
         assert [timer._latest[match_id]] == moved, "the commit's flag stands, not the older read's"
     finally:
         await timer.stop()
+
+
+async def test_a_live_board_read_afresh_shows_the_clocks_of_its_last_move(
+    service: Service, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/board` and reposts draw a match read from the store, which carries no clocks: the board maker
+    works them out from the log, so the image shows them as after a move."""
+    import bot.board_maker as board_maker
+
+    match_id = await _both_moved(service, clock, {"clock": "1+2"})
+    clock.advance(20)
+    await service.matches.play(match_id, ALICE, "1")
+    drawn: list[Any] = []
+
+    async def board_message(drawing: Any, match: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(match.clocks)
+
+    class Names:
+        async def names_for(self, match: Any) -> dict[int, str]:
+            return {}
+
+    class Looks:
+        async def theme_for(self, viewer: Any, guild: Any) -> str:
+            return "default"
+
+        async def public_tr(self, guild: Any) -> Any:
+            return None
+
+    monkeypatch.setattr(board_maker, "board_message", board_message)
+    maker = board_maker.BoardMaker(service, Names(), Looks(), drawing=None)  # type: ignore[arg-type]
+    await maker.board(await service.matches.get(match_id))
+    assert drawn == [(42.0, 60.0)]  # Alice: 60 - 20 + 2 after her move; Bob's clock as his turn began
