@@ -38,8 +38,8 @@ class BoardMaker:
     ) -> BoardMessage:
         """The board message of `match`, drawn in the theme of `viewer` (the user who asked for it or whose
         move it shows; None: the server's default), in the server's language unless `tr` says otherwise. A
-        live match read afresh (`/board`, a restart's repost) gets its clocks as of its last move from the log,
-        so every board of a live match shows them."""
+        live match read afresh (`/board`, a restart's repost) gets its clocks as of its last move from the
+        log, so every board of a live match shows them."""
         if match.time_control is not None and match.clocks is None:
             match = replace(match, clocks=await self.service.matches.clocks(match, running=False))
         rules = self.service.rules(match.game)
