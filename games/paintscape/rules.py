@@ -74,7 +74,8 @@ and `RULES.load` (whose snapshot is `{"position": <position text>}` and nothing 
 - play and over: `black` names a seat; after swaps, play starts after the balancing plies; the phase is
   over exactly when a player has 3 colours or no colour is left, and only one player can have 3; once over,
   the colour that moved last (not `turn`) made the final collection, and it is the winner if anyone has 3;
-- `ply` is at most `MAX_PLY` (300), which no game reaches.
+- `ply` is at most `MAX_PLY` (300), which no game reaches; in play, `ply` plus twice the squares without a
+  stone and the tiles in play (plus one if the mover must pass) is at most `MAX_PLY` (`_check_plies_left`).
 """
 
 from __future__ import annotations
@@ -549,6 +550,8 @@ def from_position_text(text: str) -> PaintscapeState:
             swapped |= 1 << GRID.parse(label)
     _check_material(black, white, tiles, "position")
     _check_phase(black, white, tiles, collected_list, phase, black_seat, turn, swapped, ply)
+    if phase == PLAY:
+        _check_plies_left(black, white, tiles, turn, ply)
     collected = (
         collected_list[0],
         collected_list[1],
@@ -568,6 +571,25 @@ def from_position_text(text: str) -> PaintscapeState:
         turn=turn,
         swapped=swapped,
     )
+
+
+def _check_plies_left(black: int, white: int, tiles: Sequence[int], turn: int, ply: int) -> None:
+    """In play, every placement fills a square without a stone, and a collection frees at most the 12 squares
+    of the tiles it removes: so `free + tiled` (squares without a stone, tiles in play) drops by at least one
+    a placement, and a pass (only when the mover has no placement) is followed by a placement. Hence
+    `ply + 2 * (free + tiled) + (1 if the mover must pass)` never grows along a game: at most 254 when play
+    starts, and a position over `MAX_PLY` can never be reached. Refusing one keeps every position reached
+    from a loaded one loadable (its ply stays within `MAX_PLY`)."""
+    stones = black | white
+    free = (FULL & ~stones).bit_count()
+    tiled = _all_tiles(tiles).bit_count()
+    mine = white if turn else black
+    must_pass = not (_around(mine) & ~stones)
+    if ply + 2 * (free + tiled) + must_pass > MAX_PLY:
+        raise ValueError(
+            f"ply {ply} is more than a game can reach with {free} squares without a stone and {tiled} tiles"
+            " in play"
+        )
 
 
 def _check_phase(

@@ -6,12 +6,14 @@ import json
 import os
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.base import Outcome
 from games.paintscape.rules import (
     FULL,
+    MAX_PLY,
     PASS,
     RULES,
     PaintscapeState,
@@ -171,3 +173,37 @@ def test_fast_playout_matches_the_contract_when_a_layout_leaves_colours_out(
     fast_rng, slow_rng = random.Random(rng_seed), random.Random(rng_seed)
     assert fast_playout(state, fast_rng) == contract_playout(state, slow_rng)
     assert fast_rng.getstate() == slow_rng.getstate()
+
+
+def _plies_left_bound(state: PaintscapeState) -> int:
+    """ply + 2 * (squares without a stone + tiles in play) + (1 if the mover must pass)."""
+    free = (FULL & ~(state.black | state.white)).bit_count()
+    return state.ply + 2 * (free + all_tiles(state).bit_count()) + (not RULES.targets(state))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(seed=st.integers(0, 2**32), rng=st.randoms(use_true_random=False))
+def test_a_loaded_position_at_the_ply_bound_loads_after_every_move(seed: int, rng: random.Random) -> None:
+    """A snapshot's ply is checked against what the board leaves to play (`_check_plies_left`): a position
+    at the bound loads, so does every position a move leads to, and one ply more is refused (a fuzzed
+    snapshot at ply 299 used to load and then play past `MAX_PLY`, to a position that did not load)."""
+    state = RULES.new(2, {"balance": False}, seed)
+    while state.phase != "play":
+        state = RULES.apply(state, rng.choice(list(RULES.legal_moves(state))))
+    for _ in range(rng.randrange(0, 30)):
+        if state.phase != "play":
+            return
+        state = RULES.apply(state, rng.choice(list(RULES.legal_moves(state))))
+    if state.phase != "play":
+        return
+    room = MAX_PLY - _plies_left_bound(state)
+    assert room >= 0, "a reachable position is within the bound"
+    at_bound = from_position_text(
+        RULES.position_text(state).replace(f"ply={state.ply}", f"ply={state.ply + room}")
+    )
+    for move in RULES.legal_moves(at_bound):
+        after = RULES.apply(at_bound, move)
+        assert RULES.load(RULES.dump(after)) == after
+    over = RULES.position_text(state).replace(f"ply={state.ply}", f"ply={state.ply + room + 1}")
+    with pytest.raises(ValueError, match="more than a game can reach"):
+        from_position_text(over)

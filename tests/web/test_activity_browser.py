@@ -425,6 +425,25 @@ async def test_play_launch_opens_its_card_with_its_options(activity: ActivitySit
     assert page.errors == []
 
 
+async def test_a_live_clock_from_a_game_card(activity: ActivitySite, browser: Any) -> None:
+    """Each card offers its game's live clocks (issue 43's presets) beside the turn-time presets: Alice taps
+    the bot and Paintscape's 3+2; the match is live, on that clock, and the board shows the clocks."""
+    channel = next(_channels)
+    service = activity.service
+    page, alice = await _inside(activity, browser, ALICE, channel, match=False)
+    await alice.wait_for_selector(".card[data-game='paintscape'] button[data-clock]")
+    offered = await alice.eval_on_selector_all(
+        ".card[data-game='paintscape'] button[data-clock]", "bs => bs.map(b => b.dataset.clock)"
+    )
+    assert offered == ["3+2", "5+3", "10+5"]
+    await _pick(alice, "bot")
+    await alice.click(".card[data-game='paintscape'] button[data-clock='3+2']")
+    await alice.wait_for_selector("polygon.cell")
+    match = await service.matches.in_channel(channel)
+    assert match.time_control is not None and match.time_control.text == "3+2"
+    assert page.errors == []
+
+
 async def _activities(page: Any) -> list[dict[str, Any]]:
     """What the page told Discord to show as the user's activity (`setActivity`), in order."""
     found: list[dict[str, Any]] = await page.evaluate("window.activities")
