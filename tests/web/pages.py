@@ -212,8 +212,10 @@ async def _walk(page: Any, target: int) -> None:
             key = "ArrowDown" if dy > 0 else "ArrowUp"
         await page.keyboard.press(key)
         if await page.evaluate("window.tessera.focus()") == at:  # nothing that way: the other axis
-            alt = ("ArrowDown" if dy > 0 else "ArrowUp") if key in ("ArrowLeft", "ArrowRight") else (
-                "ArrowRight" if dx > 0 else "ArrowLeft"
+            alt = (
+                ("ArrowDown" if dy > 0 else "ArrowUp")
+                if key in ("ArrowLeft", "ArrowRight")
+                else ("ArrowRight" if dx > 0 else "ArrowLeft")
             )
             await page.keyboard.press(alt)
     raise AssertionError(f"the arrow keys never reached cell {target}")
