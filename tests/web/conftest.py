@@ -132,6 +132,25 @@ class Site:
 
 
 @pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[Service]:
+    """A service on a fresh SQLite file, closed after the test."""
+    service = await Service.open(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    yield service
+    await service.close()
+
+
+@pytest.fixture
+async def discord() -> AsyncIterator[FakeDiscord]:
+    """The fake Discord API (`FakeDiscord`) served on a free loopback port for the test."""
+    fake = FakeDiscord(free_port())
+    runner = web.AppRunner(fake.app())
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", fake.port).start()
+    yield fake
+    await runner.cleanup()
+
+
+@pytest.fixture
 async def site(tmp_path: Path) -> AsyncIterator[Site]:
     discord = FakeDiscord(free_port())
     runner = web.AppRunner(discord.app())

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,30 +20,13 @@ from bot.web.discord_api import DiscordRest
 from bot.web.security import match_token
 from bot.web.wire import expand_clicks
 from games.base import resolve_options
-from tests.web.conftest import BOT_TOKEN, FakeDiscord, code_for, free_port
+from tests.web.conftest import BOT_TOKEN, FakeDiscord, code_for
 
 SECRET = "q" * 8 + "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sA"  # random-looking: the settings refuse guessable ones
 CLIENT_ID = "555"
 GUILD = 77
 ALICE, BOB = 101, 202
 Client = TestClient[web.Request, web.Application]
-
-
-@pytest.fixture
-async def discord() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(free_port())
-    runner = web.AppRunner(fake.app())
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", fake.port).start()
-    yield fake
-    await runner.cleanup()
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    service = await Service.open(f"sqlite:///{tmp_path / 'a.sqlite3'}")
-    yield service
-    await service.close()
 
 
 def _board(service: Service, discord: FakeDiscord, **kwargs: Any) -> WebBoard:

@@ -40,23 +40,6 @@ ALICE, BOB = 101, 202
 Client = TestClient[web.Request, web.Application]
 
 
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    service = await Service.open(f"sqlite:///{tmp_path / 'x.sqlite3'}")
-    yield service
-    await service.close()
-
-
-@pytest.fixture
-async def discord() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(free_port())
-    runner = web.AppRunner(fake.app())
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", fake.port).start()
-    yield fake
-    await runner.cleanup()
-
-
 def _board(service: Service, discord: FakeDiscord, **kwargs: Any) -> WebBoard:
     return WebBoard(
         service,

@@ -5,7 +5,6 @@ told (`Berserked` reaches the announcer), and the button goes."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,13 +17,6 @@ from bot.service.tournaments.model import Format, Settings, Tournament
 from bot.web.app import WebBoard
 from games.base import clickable_moves
 from tests.web.test_requests import ALICE, BOB, SECRET, Page, _match, _names
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    service = await Service.open(f"sqlite:///{tmp_path / 'b.sqlite3'}")
-    yield service
-    await service.close()
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ never a raw `<@id>` mention) to the one it does not; the buttons themselves come
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,13 +25,6 @@ NAMES = {ALICE: "Alice", BOB: "Bob"}
 
 async def _names(ids: Any) -> dict[int, str]:
     return {i: NAMES[i] for i in ids if i in NAMES}
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    service = await Service.open(f"sqlite:///{tmp_path / 'r.sqlite3'}")
-    yield service
-    await service.close()
 
 
 @pytest.fixture

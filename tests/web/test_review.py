@@ -5,11 +5,8 @@ the page; a spectator count; a stream that opens behind the match catching up at
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 import games
@@ -24,13 +21,6 @@ from games.base import clickable_moves, resolve_options
 
 SECRET = "a" * 40
 ALICE, BOB = 11, 22
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    service = await Service.open(f"sqlite:///{tmp_path / 'a.sqlite3'}")
-    yield service
-    await service.close()
 
 
 def _headers(board: WebBoard, user: int) -> dict[str, str]:

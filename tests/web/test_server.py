@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,13 +30,6 @@ from games.base import clickable_moves, resolve_options
 
 SECRET = "k" * 40
 ALICE, BOB, EVE = 11, 22, 33
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    service = await Service.open(f"sqlite:///{tmp_path / 'w.sqlite3'}")
-    yield service
-    await service.close()
 
 
 _channels = iter(range(100, 10_000))

@@ -4,11 +4,8 @@ all of it holds across processes over one database."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -18,28 +15,11 @@ from bot.web.activity import SESSION_HEADER
 from bot.web.app import WebBoard
 from bot.web.security import SESSION_COOKIE, STATE_COOKIE, match_token
 from games.base import resolve_options
-from tests.web.conftest import FakeDiscord, code_for, free_port
+from tests.web.conftest import FakeDiscord, code_for
 
 SECRET = "Hq3xZ8pL2mK9wR4tY7uB1nC6dF5gJ0sAe4"
 ALICE, BOB = 101, 202
 Client = TestClient[web.Request, web.Application]
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    service = await Service.open(f"sqlite:///{tmp_path / 's.sqlite3'}")
-    yield service
-    await service.close()
-
-
-@pytest.fixture
-async def discord() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(free_port())
-    runner = web.AppRunner(fake.app())
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", fake.port).start()
-    yield fake
-    await runner.cleanup()
 
 
 def _board(service: Service, discord: FakeDiscord) -> WebBoard:
