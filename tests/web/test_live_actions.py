@@ -20,7 +20,6 @@ from tests.web.test_requests import (  # noqa: F401  (the fixtures)
     _match,
     board,
     client,
-    service,
 )
 
 
@@ -39,7 +38,7 @@ async def _buttons(page: Page) -> dict[tuple[str, str | None], dict[str, Any]]:
 
 
 async def test_a_draw_offered_on_the_web_is_accepted_there(
-    service: Service,  # noqa: F811
+    service: Service,
     board: WebBoard,  # noqa: F811
     client: Any,  # noqa: F811
 ) -> None:
@@ -61,7 +60,7 @@ async def test_a_draw_offered_on_the_web_is_accepted_there(
 
 
 async def test_a_declined_draw_closes_the_offer_and_a_move_lapses_one(
-    service: Service,  # noqa: F811
+    service: Service,
     board: WebBoard,  # noqa: F811
     client: Any,  # noqa: F811
 ) -> None:
@@ -83,7 +82,7 @@ async def test_a_declined_draw_closes_the_offer_and_a_move_lapses_one(
 
 
 async def test_a_rematch_on_the_web_moves_the_page_to_the_new_match(
-    service: Service,  # noqa: F811
+    service: Service,
     board: WebBoard,  # noqa: F811
     client: Any,  # noqa: F811
 ) -> None:
@@ -110,7 +109,7 @@ async def test_a_rematch_on_the_web_moves_the_page_to_the_new_match(
 
 
 async def test_a_rematch_against_the_bot_starts_with_one_press(
-    service: Service,  # noqa: F811
+    service: Service,
     board: WebBoard,  # noqa: F811
     client: Any,  # noqa: F811
 ) -> None:
